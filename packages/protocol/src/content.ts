@@ -1,0 +1,124 @@
+import { type Static, Type } from '@sinclair/typebox';
+import {
+  namedEnum,
+  nullable,
+  openObject,
+  ref,
+  strictObject,
+  stringEnum,
+  tag,
+  taggedUnion,
+  withDefault,
+} from './schema/builders.ts';
+
+/** The supporting shapes that events, messages and observations are built from. */
+
+export const TextContent = strictObject(
+  'TextContent',
+  {
+    type: withDefault(tag('text'), 'text'),
+    text: Type.String(),
+    cache_prompt: withDefault(Type.Boolean(), false),
+  },
+  { description: 'A block of text.' },
+);
+export type TextContent = Static<typeof TextContent>;
+
+export const ImageContent = strictObject(
+  'ImageContent',
+  {
+    type: withDefault(tag('image'), 'image'),
+    image_urls: Type.Array(Type.String(), { description: 'Image URLs; `data:` URLs are allowed.' }),
+    cache_prompt: withDefault(Type.Boolean(), false),
+  },
+  { description: 'One or more images, by URL.' },
+);
+export type ImageContent = Static<typeof ImageContent>;
+
+/** Text or image content; `type` may be omitted and then defaults to `text`. */
+export const MessageContent = taggedUnion('MessageContent', 'type', [TextContent, ImageContent]);
+export type MessageContent = Static<typeof MessageContent>;
+
+export const ThinkingBlock = strictObject(
+  'ThinkingBlock',
+  {
+    type: withDefault(tag('thinking'), 'thinking'),
+    thinking: Type.String(),
+    signature: Type.Optional(nullable(Type.String())),
+  },
+  { description: 'A provider thinking block (Anthropic extended thinking).' },
+);
+export type ThinkingBlock = Static<typeof ThinkingBlock>;
+
+export const RedactedThinkingBlock = strictObject(
+  'RedactedThinkingBlock',
+  {
+    type: withDefault(tag('redacted_thinking'), 'redacted_thinking'),
+    data: Type.String(),
+  },
+  { description: 'A provider thinking block whose content is encrypted.' },
+);
+export type RedactedThinkingBlock = Static<typeof RedactedThinkingBlock>;
+
+/** A thinking block or a redacted one; `type` may be omitted and then defaults to `thinking`. */
+export const AnyThinkingBlock = taggedUnion('AnyThinkingBlock', 'type', [ThinkingBlock, RedactedThinkingBlock]);
+export type AnyThinkingBlock = Static<typeof AnyThinkingBlock>;
+
+export const ReasoningItemModel = strictObject(
+  'ReasoningItemModel',
+  {
+    id: Type.Optional(nullable(Type.String())),
+    summary: withDefault(Type.Array(Type.String()), []),
+    content: Type.Optional(nullable(Type.Array(Type.String()))),
+    encrypted_content: Type.Optional(
+      nullable(Type.String(), { description: 'Opaque provider state. Never logged or rendered.' }),
+    ),
+    status: Type.Optional(nullable(Type.String())),
+  },
+  { description: 'A reasoning item from a Responses-style model output.' },
+);
+export type ReasoningItemModel = Static<typeof ReasoningItemModel>;
+
+export const MessageToolCall = strictObject(
+  'MessageToolCall',
+  {
+    id: Type.String({ description: 'Canonical tool call id.' }),
+    name: Type.String(),
+    arguments: Type.String({ description: 'The arguments as a JSON string.' }),
+    origin: stringEnum(['completion', 'responses']),
+  },
+  { description: 'A tool call as the LLM returned it.' },
+);
+export type MessageToolCall = Static<typeof MessageToolCall>;
+
+export const SecurityRisk = namedEnum('SecurityRisk', ['UNKNOWN', 'LOW', 'MEDIUM', 'HIGH'], {
+  description: 'The predicted risk of an action.',
+});
+export type SecurityRisk = Static<typeof SecurityRisk>;
+
+export const CriticResult = strictObject(
+  'CriticResult',
+  {
+    score: Type.Number({ minimum: 0, maximum: 1 }),
+    message: nullable(Type.String()),
+    metadata: Type.Optional(nullable(openObject())),
+  },
+  { description: 'A critic evaluation of an action or message.' },
+);
+export type CriticResult = Static<typeof CriticResult>;
+
+export const Message = strictObject(
+  'Message',
+  {
+    role: stringEnum(['user', 'system', 'assistant', 'tool']),
+    content: withDefault(Type.Array(ref(MessageContent)), []),
+    tool_calls: Type.Optional(nullable(Type.Array(ref(MessageToolCall)))),
+    tool_call_id: Type.Optional(nullable(Type.String())),
+    name: Type.Optional(nullable(Type.String())),
+    reasoning_content: Type.Optional(nullable(Type.String())),
+    thinking_blocks: withDefault(Type.Array(ref(AnyThinkingBlock)), []),
+    responses_reasoning_item: Type.Optional(nullable(ref(ReasoningItemModel))),
+  },
+  { description: 'A message exactly as exchanged with the LLM.' },
+);
+export type Message = Static<typeof Message>;

@@ -1,0 +1,50 @@
+import type { Static } from '@sinclair/typebox';
+import { taggedUnion } from '../schema/builders.ts';
+import {
+  Condensation,
+  CondensationRequest,
+  CondensationSummaryEvent,
+  ConversationErrorEvent,
+  ConversationStateUpdateEvent,
+  LLMCompletionLogEvent,
+  PauseEvent,
+  TokenEvent,
+} from './conversation.ts';
+import {
+  ActionEvent,
+  AgentErrorEvent,
+  MessageEvent,
+  ObservationEvent,
+  SystemPromptEvent,
+  UserRejectObservation,
+} from './llm.ts';
+
+export * from './common.ts';
+export * from './conversation.ts';
+export * from './llm.ts';
+
+export const eventShapes = [
+  Condensation,
+  CondensationRequest,
+  CondensationSummaryEvent,
+  ConversationErrorEvent,
+  ConversationStateUpdateEvent,
+  LLMCompletionLogEvent,
+  ActionEvent,
+  MessageEvent,
+  AgentErrorEvent,
+  ObservationEvent,
+  UserRejectObservation,
+  SystemPromptEvent,
+  TokenEvent,
+  PauseEvent,
+] as const;
+
+export const Event = taggedUnion('Event', 'kind', [...eventShapes], {
+  description: 'One event of a conversation, selected by `kind`.',
+});
+export type Event = Static<typeof Event>;
+export type EventKind = Event['kind'];
+
+/** The event of the given kind. */
+export type EventOf<K extends EventKind> = Extract<Event, { kind: K }>;

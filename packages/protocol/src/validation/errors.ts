@@ -1,0 +1,209 @@
+import type { ErrorObject } from 'ajv';
+import type { ValidationError } from '../errors.ts';
+import { protocolSchemas } from '../schema/registry.ts';
+
+/**
+ * Turns ajv's errors into `{loc, msg, type}` items: `loc` is the path to the offending value (with the
+ * missing or unknown property name appended), `type` a stable code, `msg` a sentence naming what was expected
+ * and what was found. Codes follow the ones OpenHands (pydantic) clients already know.
+ */
+export function toValidationErrors(
+  errors: readonly ErrorObject[],
+  prefix: (string | number)[] = [],
+): ValidationError[] {
+  const out: ValidationError[] = [];
+  const seen = new Set<string>();
+  const typeErrorAt = new Set<string>();
+  for (const error of errors) {
+    if (error.keyword === 'if' || error.keyword === 'anyOf' || error.keyword === 'oneOf') continue;
+    if (error.keyword === 'type') {
+      // A value of the wrong type makes the other keywords at the same place noise: report it once.
+      if (typeErrorAt.has(error.instancePath)) continue;
+      typeErrorAt.add(error.instancePath);
+    }
+    const item = describe(error);
+    const loc = [...prefix, ...pointerToPath(error.instancePath), ...item.extra];
+    const key = `${JSON.stringify(loc)}|${item.type}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ loc, msg: item.msg, type: item.type });
+  }
+  return out;
+}
+
+function pointerToPath(pointer: string): (string | number)[] {
+  if (!pointer) return [];
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment.replace(/~1/g, '/').replace(/~0/g, '~')));
+}
+
+interface Description {
+  type: string;
+  msg: string;
+  extra: (string | number)[];
+}
+
+const TYPE_NAMES: Record<string, [code: string, noun: string]> = {
+  string: ['string_type', 'a valid string'],
+  integer: ['int_type', 'a valid integer'],
+  number: ['float_type', 'a valid number'],
+  boolean: ['bool_type', 'a valid boolean'],
+  object: ['dict_type', 'an object'],
+  array: ['list_type', 'a valid array'],
+  null: ['none_type', 'null'],
+};
+
+function describe(error: ErrorObject): Description {
+  const params = error.params as Record<string, unknown>;
+  const got = error.data;
+  switch (error.keyword) {
+    case 'required':
+      return { type: 'missing', msg: 'Field required', extra: [String(params.missingProperty)] };
+    case 'additionalProperties':
+      return {
+        type: 'extra_forbidden',
+        msg: 'Extra inputs are not permitted',
+        extra: [String(params.additionalProperty)],
+      };
+    case 'type': {
+      const types = String(params.type).split(',');
+      const [code] = TYPE_NAMES[types[0] as string] ?? ['type_error'];
+      const nouns = types.map((t) => TYPE_NAMES[t]?.[1] ?? t);
+      return { type: code, msg: `Input should be ${joinOr(nouns)}, got ${typeOf(got)}`, extra: [] };
+    }
+    case 'enum':
+      return {
+        type: 'enum',
+        msg: `Input should be ${joinOr((params.allowedValues as unknown[]).map(quote))}, got ${preview(got)}`,
+        extra: [],
+      };
+    case 'const':
+      return {
+        type: 'literal_error',
+        msg: `Input should be ${quote(params.allowedValue)}, got ${preview(got)}`,
+        extra: [],
+      };
+    case 'minimum':
+      return {
+        type: 'greater_than_equal',
+        msg: `Input should be greater than or equal to ${params.limit}, got ${preview(got)}`,
+        extra: [],
+      };
+    case 'maximum':
+      return {
+        type: 'less_than_equal',
+        msg: `Input should be less than or equal to ${params.limit}, got ${preview(got)}`,
+        extra: [],
+      };
+    case 'exclusiveMinimum':
+      return {
+        type: 'greater_than',
+        msg: `Input should be greater than ${params.limit}, got ${preview(got)}`,
+        extra: [],
+      };
+    case 'exclusiveMaximum':
+      return { type: 'less_than', msg: `Input should be less than ${params.limit}, got ${preview(got)}`, extra: [] };
+    case 'minLength':
+      return {
+        type: 'string_too_short',
+        msg: `String should have at least ${plural(params.limit, 'character')}, got ${preview(got)}`,
+        extra: [],
+      };
+    case 'maxLength':
+      return {
+        type: 'string_too_long',
+        msg: `String should have at most ${plural(params.limit, 'character')}, got ${preview(got)}`,
+        extra: [],
+      };
+    case 'minItems':
+      return {
+        type: 'too_short',
+        msg: `Array should have at least ${plural(params.limit, 'item')}, got ${(got as unknown[]).length}`,
+        extra: [],
+      };
+    case 'maxItems':
+      return {
+        type: 'too_long',
+        msg: `Array should have at most ${plural(params.limit, 'item')}, got ${(got as unknown[]).length}`,
+        extra: [],
+      };
+    case 'items':
+      return { type: 'too_long', msg: `Array should have at most ${plural(params.limit, 'item')}`, extra: [] };
+    case 'pattern':
+      return {
+        type: 'string_pattern_mismatch',
+        msg: `String should match pattern '${params.pattern}', got ${preview(got)}`,
+        extra: [],
+      };
+    case 'format':
+      return {
+        type: formatCode(String(params.format)),
+        msg: `Input should be a valid ${params.format}, got ${preview(got)}`,
+        extra: [],
+      };
+    case 'discriminator':
+      return describeTag(error, params);
+    default:
+      return { type: error.keyword, msg: error.message ?? 'Invalid input', extra: [] };
+  }
+}
+
+function describeTag(error: ErrorObject, params: Record<string, unknown>): Description {
+  const tag = String(params.tag);
+  const expected = expectedTags(error.parentSchema as { oneOf?: { $ref?: string }[] } | undefined, tag);
+  const list = expected.map(quote).join(', ');
+  if (params.tagValue === undefined) {
+    return { type: 'missing', msg: `Field required: '${tag}' selects the shape, one of ${list}`, extra: [tag] };
+  }
+  if (typeof params.tagValue !== 'string') {
+    return { type: 'string_type', msg: `Input should be a valid string, got ${typeOf(params.tagValue)}`, extra: [tag] };
+  }
+  return {
+    type: 'union_tag_invalid',
+    msg: `Input tag ${quote(params.tagValue)} found using '${tag}' does not match any of the expected tags: ${list}`,
+    extra: [tag],
+  };
+}
+
+function expectedTags(union: { oneOf?: { $ref?: string }[] } | undefined, tag: string): string[] {
+  const tags: string[] = [];
+  for (const branch of union?.oneOf ?? []) {
+    const variant = branch.$ref ? protocolSchemas.get(branch.$ref) : undefined;
+    const value = (variant as { properties?: Record<string, { const?: unknown }> } | undefined)?.properties?.[tag]
+      ?.const;
+    if (typeof value === 'string') tags.push(value);
+  }
+  return tags;
+}
+
+function formatCode(format: string): string {
+  return format === 'uuid' ? 'uuid_parsing' : format === 'date-time' ? 'datetime_parsing' : 'format';
+}
+
+function joinOr(items: string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
+}
+
+function quote(value: unknown): string {
+  return typeof value === 'string' ? `'${value}'` : JSON.stringify(value);
+}
+
+function plural(count: unknown, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+function typeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? `integer ${value}` : `number ${value}`;
+  if (typeof value === 'string' || typeof value === 'boolean') return `${typeof value} ${preview(value)}`;
+  return typeof value;
+}
+
+function preview(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
