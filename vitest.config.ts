@@ -7,5 +7,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Fail loudly instead of passing when a filter or a broken glob selects nothing.
     passWithNoTests: false,
+    reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

@@ -1,0 +1,55 @@
+import { schemaCommand } from './commands/schema.ts';
+import { validateCommand } from './commands/validate.ts';
+
+export interface Command {
+  name: string;
+  summary: string;
+  usage: string;
+  run(args: string[], io: CommandIO): Promise<number>;
+}
+
+/** Where a command reads and writes; tests pass their own. */
+export interface CommandIO {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  stdin: NodeJS.ReadableStream;
+}
+
+const commands: Command[] = [validateCommand, schemaCommand];
+
+export function helpText(): string {
+  const width = Math.max(...commands.map((c) => c.name.length));
+  return [
+    'bosun: an open-source agent platform',
+    '',
+    'Usage: bosun <command> [options]',
+    '',
+    'Commands:',
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    "Run 'bosun <command> --help' for a command's options.",
+    '',
+  ].join('\n');
+}
+
+/** Runs the command named by `argv[0]` and returns the exit status. */
+export async function main(
+  argv: string[],
+  io: CommandIO = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin },
+): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
+    io.stdout.write(helpText());
+    return 0;
+  }
+  const command = commands.find((c) => c.name === name);
+  if (!command) {
+    io.stderr.write(`bosun: unknown command '${name}'\n\n${helpText()}`);
+    return 2;
+  }
+  if (args.includes('--help') || args.includes('-h')) {
+    io.stdout.write(`${command.usage}\n`);
+    return 0;
+  }
+  return command.run(args, io);
+}
