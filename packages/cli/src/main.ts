@@ -1,3 +1,4 @@
+import { agentServerCommand } from './commands/agent-server.ts';
 import { schemaCommand } from './commands/schema.ts';
 import { validateCommand } from './commands/validate.ts';
 
@@ -15,7 +16,7 @@ export interface CommandIO {
   stdin: NodeJS.ReadableStream;
 }
 
-const commands: Command[] = [validateCommand, schemaCommand];
+const commands: Command[] = [agentServerCommand, validateCommand, schemaCommand];
 
 export function helpText(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

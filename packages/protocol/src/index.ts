@@ -3,6 +3,8 @@
  * TypeScript type, its runtime validation and its JSON Schema (2020-12, as used by the OpenAPI document).
  */
 export * from './actions/index.ts';
+export * from './api/conversation.ts';
+export * from './api/llm.ts';
 export * from './content.ts';
 export * from './errors.ts';
 export * from './events/index.ts';
@@ -10,6 +12,6 @@ export * from './observations/index.ts';
 export { type Named, namedSchema, nullable, ref, strictObject, stringEnum, withDefault } from './schema/builders.ts';
 export { openApiComponents, protocolJsonSchema, protocolSchemas, withRefPrefix } from './schema/registry.ts';
 export * from './tool-definitions.ts';
-export { validatorFor } from './validation/ajv.ts';
+export { newProtocolAjv, protocolAjv, validatorFor } from './validation/ajv.ts';
 export { toValidationErrors } from './validation/errors.ts';
 export * from './validation/parse.ts';

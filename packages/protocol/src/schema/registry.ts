@@ -1,4 +1,6 @@
 import * as actions from '../actions/index.ts';
+import * as conversationApi from '../api/conversation.ts';
+import * as llmApi from '../api/llm.ts';
 import * as content from '../content.ts';
 import * as errors from '../errors.ts';
 import * as events from '../events/index.ts';
@@ -14,6 +16,8 @@ export const protocolSchemas: ReadonlyMap<string, Named> = collectNamed([
   observations,
   tools,
   events,
+  llmApi,
+  conversationApi,
 ]);
 
 function collectNamed(modules: object[]): Map<string, Named> {

@@ -9,10 +9,21 @@ import { forAjv } from './for-ajv.ts';
  */
 let instance: Ajv2020 | undefined;
 
+/** ISO-8601 date-time, with or without a zone (a time without one is read as UTC). */
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+
 const lookup = (id: string) => protocolSchemas.get(id) as Record<string, unknown> | undefined;
 
 export function protocolAjv(): Ajv2020 {
-  if (instance) return instance;
+  instance ??= newProtocolAjv();
+  return instance;
+}
+
+/**
+ * A new ajv instance that knows every shape of the wire model by `$id`. `overrides` adjusts its options, for
+ * example `coerceTypes` for query strings, where every value arrives as a string.
+ */
+export function newProtocolAjv(overrides: { coerceTypes?: boolean } = {}): Ajv2020 {
   const ajv = new Ajv2020({
     discriminator: true,
     allErrors: true,
@@ -24,9 +35,14 @@ export function protocolAjv(): Ajv2020 {
     strictTypes: false,
     verbose: true,
     code: { esm: true },
+    ...overrides,
+  });
+  ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
+  ajv.addFormat('date-time', {
+    type: 'string',
+    validate: (value) => ISO_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)),
   });
   for (const schema of protocolSchemas.values()) ajv.addSchema(forAjv(schema, lookup) as object);
-  instance = ajv;
   return ajv;
 }
 
@@ -36,16 +52,16 @@ const compiled = new WeakMap<object, ValidateFunction>();
  * A validator for `schema`: a named shape of the wire model, or any schema that references them by `$id`
  * (request bodies and parameters of the agent server). Compiled once per schema object.
  */
-export function validatorFor(schema: TSchema): ValidateFunction {
-  let validate = compiled.get(schema);
+export function validatorFor(schema: TSchema, ajv: Ajv2020 = protocolAjv()): ValidateFunction {
+  const cache = ajv === instance ? compiled : undefined;
+  let validate = cache?.get(schema);
   if (validate) return validate;
-  const ajv = protocolAjv();
   const id = (schema as { $id?: string }).$id;
   validate =
     id && protocolSchemas.get(id) === schema
       ? (ajv.getSchema(id) as ValidateFunction)
       : ajv.compile(forAjv(withoutId(schema), lookup) as object);
-  compiled.set(schema, validate);
+  cache?.set(schema, validate);
   return validate;
 }
 

@@ -15,21 +15,26 @@ export function toValidationErrors(
   const seen = new Set<string>();
   const typeErrorAt = new Set<string>();
   for (const error of errors) {
-    if (error.keyword === 'if' || error.keyword === 'anyOf' || error.keyword === 'oneOf') continue;
+    if (SUMMARY_KEYWORDS.has(error.keyword)) continue;
     if (error.keyword === 'type') {
       // A value of the wrong type makes the other keywords at the same place noise: report it once.
       if (typeErrorAt.has(error.instancePath)) continue;
       typeErrorAt.add(error.instancePath);
     }
     const item = describe(error);
-    const loc = [...prefix, ...pointerToPath(error.instancePath), ...item.extra];
-    const key = `${JSON.stringify(loc)}|${item.type}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
+    // Errors about an object's keys (`propertyNames`) name the key itself.
+    const key = error.propertyName === undefined ? [] : [error.propertyName];
+    const loc = [...prefix, ...pointerToPath(error.instancePath), ...key, ...item.extra];
+    const identity = `${JSON.stringify(loc)}|${item.type}`;
+    if (seen.has(identity)) continue;
+    seen.add(identity);
     out.push({ loc, msg: item.msg, type: item.type });
   }
   return out;
 }
+
+/** Keywords whose errors only summarise the errors of their subschemas, which are reported instead. */
+const SUMMARY_KEYWORDS = new Set(['if', 'anyOf', 'oneOf', 'propertyNames']);
 
 function pointerToPath(pointer: string): (string | number)[] {
   if (!pointer) return [];

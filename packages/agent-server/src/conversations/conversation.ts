@@ -1,0 +1,119 @@
+import type { ConversationExecutionStatus, Event } from '@bosun/protocol';
+import type { Store, StoredEvent } from '../store/store.ts';
+import { type NewEvent, now, prepareEvent } from './new-event.ts';
+import type { ConversationRecord } from './record.ts';
+
+export type Subscriber = (events: readonly StoredEvent[]) => void;
+
+/**
+ * A conversation loaded in memory. Every change goes through the store's ordered, durable write queue; once a
+ * change is committed it is published to subscribers, so what a subscriber saw is always readable from the log.
+ */
+export class Conversation {
+  /** Sequence number of the last committed event. */
+  private committedSeq: number;
+  /** Sequence number of the last event written into the open transaction (ahead of `committedSeq`). */
+  private writtenSeq: number;
+  private readonly subscribers = new Set<Subscriber>();
+  lastActive = Date.now();
+  /** Set while a run is in progress; runs are exclusive. */
+  activeRun: Promise<void> | undefined;
+
+  constructor(
+    readonly id: string,
+    public record: ConversationRecord,
+    lastSeq: number,
+    private readonly store: Store,
+  ) {
+    this.committedSeq = lastSeq;
+    this.writtenSeq = lastSeq;
+  }
+
+  get lastSeq(): number {
+    return this.committedSeq;
+  }
+
+  get subscriberCount(): number {
+    return this.subscribers.size;
+  }
+
+  /**
+   * Registers `subscriber` for every event committed from now on. Registration is synchronous, so reading the
+   * log and subscribing in the same tick misses nothing and repeats nothing.
+   */
+  subscribe(subscriber: Subscriber): () => void {
+    this.subscribers.add(subscriber);
+    return () => this.subscribers.delete(subscriber);
+  }
+
+  /** Appends events durably and publishes them; resolves with the stored events. */
+  append(events: NewEvent[], change?: (record: ConversationRecord) => void): Promise<Event[]> {
+    const prepared = events.map(prepareEvent);
+    this.lastActive = Date.now();
+    return this.store
+      .enqueue({
+        run: () => {
+          if (change) this.applyRecordChange(change);
+          const stored = this.store.insertEventsSql(
+            this.id,
+            this.writtenSeq,
+            prepared.map((p) => p.row),
+          );
+          this.writtenSeq += stored.length;
+          return stored;
+        },
+        committed: (stored) => {
+          this.committedSeq = stored[stored.length - 1]?.seq ?? this.committedSeq;
+          this.publish(stored);
+        },
+        rolledBack: () => {
+          this.writtenSeq = this.committedSeq;
+        },
+      })
+      .then(() => prepared.map((p) => p.event));
+  }
+
+  /** Changes the record (and the catalog row) durably, without events. */
+  update(change: (record: ConversationRecord) => void): Promise<void> {
+    this.lastActive = Date.now();
+    return this.store.enqueue({ run: () => this.applyRecordChange(change) });
+  }
+
+  /** Moves to `status`, recording a `ConversationStateUpdateEvent` (`execution_status`) in the log. */
+  async setStatus(status: ConversationExecutionStatus, extra: NewEvent[] = []): Promise<void> {
+    if (this.record.execution_status === status && extra.length === 0) return;
+    const update: NewEvent = {
+      kind: 'ConversationStateUpdateEvent',
+      source: 'environment',
+      key: 'execution_status',
+      value: status,
+    };
+    await this.append([...extra, update], (record) => {
+      record.execution_status = status;
+    });
+  }
+
+  private applyRecordChange(change: (record: ConversationRecord) => void): void {
+    const next = structuredClone(this.record);
+    change(next);
+    next.updated_at = now();
+    this.store.updateConversationSql({
+      id: this.id,
+      status: next.execution_status,
+      title: next.title,
+      updated_at: next.updated_at,
+      data: JSON.stringify(next),
+    });
+    this.record = next;
+  }
+
+  private publish(stored: readonly StoredEvent[]): void {
+    for (const subscriber of this.subscribers) {
+      try {
+        subscriber(stored);
+      } catch {
+        // A failing subscriber (a closed socket) must not stop the others.
+      }
+    }
+  }
+}

@@ -1,0 +1,40 @@
+import { type ConversationInfo, LLM_SECRET_FIELDS } from '@bosun/protocol';
+import type { Conversation } from './conversation.ts';
+
+/** How a secret value is shown anywhere outside the server. */
+export const REDACTED = '**********';
+
+/** The conversation as the API returns it: its configuration and state, with every secret redacted. */
+export function conversationInfo(conversation: Conversation): ConversationInfo {
+  const { record } = conversation;
+  const { request } = record;
+  const llm = { ...request.agent.llm };
+  for (const field of LLM_SECRET_FIELDS) if (llm[field]) llm[field] = REDACTED;
+  const secretSources: Record<string, { kind: 'StaticSecret'; value: string }> = {};
+  for (const name of Object.keys(request.secrets)) secretSources[name] = { kind: 'StaticSecret', value: REDACTED };
+  return {
+    id: conversation.id,
+    title: record.title,
+    agent: { ...request.agent, llm },
+    workspace: request.workspace,
+    execution_status: record.execution_status,
+    confirmation_policy: request.confirmation_policy,
+    security_analyzer: request.security_analyzer ?? null,
+    max_iterations: request.max_iterations,
+    stuck_detection: request.stuck_detection,
+    initial_message: request.initial_message ?? null,
+    plugins: request.plugins ?? null,
+    hook_config: request.hook_config ?? null,
+    secret_registry: { secret_sources: secretSources },
+    tags: record.tags,
+    stats: record.stats,
+    activated_knowledge_skills: record.activated_knowledge_skills,
+    blocked_actions: record.blocked_actions,
+    blocked_messages: record.blocked_messages,
+    last_user_message_id: record.last_user_message_id,
+    event_count: conversation.lastSeq,
+    metrics: null,
+    created_at: record.created_at,
+    updated_at: record.updated_at,
+  };
+}

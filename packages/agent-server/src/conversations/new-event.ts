@@ -1,0 +1,41 @@
+import { type Event, parseEvent } from '@bosun/protocol';
+import { v7 as uuidv7 } from 'uuid';
+import type { EventToAppend } from '../store/store.ts';
+
+/** An event about to be appended: any shape, with `id` and `timestamp` filled in by the server if absent. */
+export type NewEvent = Event extends infer E
+  ? E extends Event
+    ? Omit<E, 'id' | 'timestamp'> & { id?: string; timestamp?: string }
+    : never
+  : never;
+
+export function now(): string {
+  return new Date().toISOString();
+}
+
+/** Completes, validates and serializes an event for the log. Invalid events are a bug of the caller: it throws. */
+export function prepareEvent(partial: NewEvent): { event: Event; row: EventToAppend } {
+  const event = parseEvent({ ...partial, id: partial.id ?? uuidv7(), timestamp: partial.timestamp ?? now() });
+  return { event, row: toRow(event) };
+}
+
+export function toRow(event: Event): EventToAppend {
+  return {
+    id: event.id as string,
+    kind: event.kind,
+    source: event.source,
+    timestamp: event.timestamp,
+    searchText: searchText(event),
+    json: JSON.stringify(event),
+  };
+}
+
+/** The text `body` search matches: a message's text, its extended content and its reasoning, lowercased. */
+function searchText(event: Event): string | undefined {
+  if (event.kind !== 'MessageEvent') return undefined;
+  const parts: string[] = [];
+  for (const block of event.llm_message.content) if (block.type === 'text') parts.push(block.text);
+  for (const block of event.extended_content) parts.push(block.text);
+  if (event.llm_message.reasoning_content) parts.push(event.llm_message.reasoning_content);
+  return parts.join('\n').toLowerCase();
+}

@@ -1,0 +1,16 @@
+import type { Conversation } from './conversation.ts';
+
+/**
+ * Drives a conversation's agent for one run. The agent server starts runs; what a run does is the runner's
+ * business. Until an agent is plugged in, the server uses `idleRunner`.
+ */
+export interface AgentRunner {
+  run(conversation: Conversation): Promise<void>;
+}
+
+/** A runner without an agent: the run starts and ends at once, leaving the conversation idle. */
+export const idleRunner: AgentRunner = {
+  async run(conversation) {
+    await conversation.setStatus('idle');
+  },
+};

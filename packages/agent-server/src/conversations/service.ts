@@ -1,0 +1,166 @@
+import { randomUUID } from 'node:crypto';
+import type { ConversationExecutionStatus, StartConversationRequest } from '@bosun/protocol';
+import type { CatalogRow, Store } from '../store/store.ts';
+import { Conversation } from './conversation.ts';
+import { now } from './new-event.ts';
+import { type ConversationRecord, newRecord } from './record.ts';
+
+export const CONVERSATION_SORT_ORDERS = ['CREATED_AT', 'UPDATED_AT', 'CREATED_AT_DESC', 'UPDATED_AT_DESC'] as const;
+export type ConversationSortOrder = (typeof CONVERSATION_SORT_ORDERS)[number];
+
+export interface ConversationSearch {
+  status?: ConversationExecutionStatus;
+  sortOrder: ConversationSortOrder;
+  pageId?: string;
+  limit: number;
+}
+
+/**
+ * The conversations of the server. The catalog lives in the store; a conversation is loaded into memory when
+ * first used and evicted after `idleTtlMs` without activity (never while running or followed by a client).
+ */
+export class ConversationService {
+  private readonly loaded = new Map<string, Conversation>();
+  private evictionTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly store: Store,
+    private readonly options: { idleTtlMs: number },
+  ) {}
+
+  /**
+   * Brings the catalog to a consistent state after a restart: a conversation found `running` had its run cut
+   * off by the crash, so it moves to `error` with a `ConversationErrorEvent` saying so.
+   */
+  async recover(): Promise<number> {
+    const interrupted = this.store.conversationIdsWithStatus('running');
+    await Promise.all(
+      interrupted.map(async (id) => {
+        const conversation = this.get(id);
+        await conversation?.setStatus('error', [
+          {
+            kind: 'ConversationErrorEvent',
+            source: 'environment',
+            code: 'ServerRestarted',
+            detail: 'The server stopped while this conversation was running; run it again to continue.',
+          },
+        ]);
+      }),
+    );
+    return interrupted.length;
+  }
+
+  startEvictions(): void {
+    const every = Math.max(1000, Math.min(60_000, this.options.idleTtlMs / 2));
+    this.evictionTimer = setInterval(() => this.evictIdle(), every);
+    this.evictionTimer.unref();
+  }
+
+  close(): void {
+    if (this.evictionTimer) clearInterval(this.evictionTimer);
+    this.loaded.clear();
+  }
+
+  /** Drops idle conversations from memory; returns how many. */
+  evictIdle(at = Date.now()): number {
+    let evicted = 0;
+    for (const [id, conversation] of this.loaded) {
+      if (conversation.activeRun || conversation.subscriberCount > 0) continue;
+      if (at - conversation.lastActive < this.options.idleTtlMs) continue;
+      this.loaded.delete(id);
+      evicted++;
+    }
+    return evicted;
+  }
+
+  get loadedCount(): number {
+    return this.loaded.size;
+  }
+
+  /** The conversation, loading it from the catalog if needed; undefined if there is none. */
+  get(id: string): Conversation | undefined {
+    const key = id.toLowerCase();
+    const cached = this.loaded.get(key);
+    if (cached) {
+      cached.lastActive = Date.now();
+      return cached;
+    }
+    const row = this.store.getConversation(key);
+    if (!row) return undefined;
+    const conversation = new Conversation(key, JSON.parse(row.data) as ConversationRecord, row.last_seq, this.store);
+    this.loaded.set(key, conversation);
+    return conversation;
+  }
+
+  /** Creates a conversation, or returns the existing one when `conversation_id` is already taken. */
+  async create(request: StartConversationRequest): Promise<{ conversation: Conversation; created: boolean }> {
+    const id = (request.conversation_id ?? randomUUID()).toLowerCase();
+    const existing = this.get(id);
+    if (existing) return { conversation: existing, created: false };
+    const at = now();
+    const record = newRecord({ ...request, conversation_id: id }, at);
+    const row: CatalogRow = {
+      id,
+      status: record.execution_status,
+      title: record.title,
+      created_at: at,
+      updated_at: at,
+      last_seq: 0,
+      data: JSON.stringify(record),
+    };
+    try {
+      await this.store.enqueue({ run: () => this.store.insertConversationSql(row) });
+    } catch (error) {
+      // Two requests raced to create the same id: the loser returns the winner's conversation.
+      const winner = this.get(id);
+      if (winner) return { conversation: winner, created: false };
+      throw error;
+    }
+    const conversation = this.get(id) as Conversation;
+    return { conversation, created: true };
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const key = id.toLowerCase();
+    if (!this.store.getConversation(key)) return false;
+    await this.store.enqueue({ run: () => this.store.deleteConversationSql(key) });
+    this.loaded.delete(key);
+    return true;
+  }
+
+  count(status?: ConversationExecutionStatus): number {
+    const sql = status
+      ? 'SELECT count(*) AS n FROM conversations WHERE status = ?'
+      : 'SELECT count(*) AS n FROM conversations';
+    const row = this.store.statement(sql).get(...(status ? [status] : [])) as { n: number };
+    return row.n;
+  }
+
+  /**
+   * A page of conversations. `pageId` is the id of the first conversation of the page (the `next_page_id` of
+   * the previous page); an unknown one returns undefined.
+   */
+  search(query: ConversationSearch): { ids: string[]; nextPageId: string | null } | undefined {
+    const column = query.sortOrder.startsWith('CREATED_AT') ? 'created_at' : 'updated_at';
+    const descending = query.sortOrder.endsWith('_DESC');
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (query.status) {
+      where.push('status = ?');
+      params.push(query.status);
+    }
+    if (query.pageId !== undefined) {
+      const anchor = this.store.getConversation(query.pageId.toLowerCase());
+      if (!anchor) return undefined;
+      const value = column === 'created_at' ? anchor.created_at : anchor.updated_at;
+      where.push(descending ? `(${column}, id) <= (?, ?)` : `(${column}, id) >= (?, ?)`);
+      params.push(value, anchor.id);
+    }
+    const order = descending ? 'DESC' : 'ASC';
+    const sql = `SELECT id FROM conversations ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${column} ${order}, id ${order} LIMIT ?`;
+    const rows = this.store.statement(sql).all(...params, query.limit + 1) as { id: string }[];
+    const ids = rows.map((row) => row.id);
+    const next = ids.length > query.limit ? (ids.pop() as string) : null;
+    return { ids, nextPageId: next };
+  }
+}

@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import { toValidationErrors, type ValidationError } from '@bosun/protocol';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+
+/** Where a validation error is, as clients of the OpenHands agent server know it. */
+const PARTS: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
+
+export class NotFoundError extends Error {
+  readonly statusCode = 404;
+}
+
+export class ConflictError extends Error {
+  readonly statusCode = 409;
+}
+
+/** A 422 for input that passed the schema but is still wrong (for example an unknown cursor). */
+export class InputError extends Error {
+  readonly statusCode = 422;
+  constructor(readonly detail: ValidationError[]) {
+    super(detail.map((d) => d.msg).join('; '));
+  }
+}
+
+export function sendValidationError(reply: FastifyReply, detail: ValidationError[]): FastifyReply {
+  return reply.code(422).send({ detail });
+}
+
+/**
+ * Errors become `{"detail": ...}` bodies: 422 with `{loc, msg, type}` items for bad input of any kind, 404 and
+ * 409 with a message, and 500 with an error id that is also in the log. Bad input never yields a 500.
+ */
+export function installErrorHandlers(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError & { validation?: unknown; validationContext?: string }, request, reply) => {
+    if (error.validation) {
+      const part = PARTS[error.validationContext ?? 'body'] ?? 'body';
+      return sendValidationError(reply, toValidationErrors(error.validation as never, [part]));
+    }
+    if (error instanceof InputError) return sendValidationError(reply, error.detail);
+    if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) {
+      return sendValidationError(reply, [
+        { loc: ['body'], msg: `JSON decode error: ${error.message}`, type: 'json_invalid' },
+      ]);
+    }
+    if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+      return sendValidationError(reply, [{ loc: ['body'], msg: 'Field required', type: 'missing' }]);
+    }
+    const status = error.statusCode ?? 500;
+    if (status < 500) return reply.code(status).send({ detail: error.message });
+    const errorId = randomUUID();
+    request.log.error({ err: error, error_id: errorId }, 'unexpected error');
+    return reply.code(500).send({ detail: 'Internal Server Error', error_id: errorId });
+  });
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not Found' }));
+}

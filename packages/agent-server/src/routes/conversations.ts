@@ -1,0 +1,243 @@
+import {
+  ConversationExecutionStatus,
+  type SendMessageRequest,
+  type StartConversationRequest,
+  Success,
+  type UpdateConversationRequest,
+} from '@bosun/protocol';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Conversation } from '../conversations/conversation.ts';
+import { conversationInfo } from '../conversations/info.ts';
+import type { AgentRunner } from '../conversations/runner.ts';
+import { ConversationBusyError, pause, startRun } from '../conversations/runs.ts';
+import { CONVERSATION_SORT_ORDERS, type ConversationService } from '../conversations/service.ts';
+import { ConflictError, InputError } from '../http/errors.ts';
+import { ConversationIdParams, conversationOf, NotFoundResponse, validationResponse } from './params.ts';
+
+const tags = ['Conversations'];
+const ref = (id: string) => Type.Unsafe({ $ref: `${id}#` });
+
+const ConversationPage = Type.Object({
+  items: Type.Array(ref('ConversationInfo')),
+  next_page_id: Type.Union([Type.String(), Type.Null()], { description: 'Id of the first item of the next page.' }),
+});
+
+export interface ConversationRouteDeps {
+  service: ConversationService;
+  runner: AgentRunner;
+}
+
+/** Appends a user message (and starts a run when asked). Shared by REST, WebSocket and `initial_message`. */
+export async function sendUserMessage(
+  conversation: Conversation,
+  message: SendMessageRequest,
+  runner: AgentRunner,
+): Promise<void> {
+  const [event] = await conversation.append(
+    [
+      {
+        kind: 'MessageEvent',
+        source: 'user',
+        llm_message: { role: 'user', content: message.content, thinking_blocks: [] },
+        activated_skills: [],
+        extended_content: [],
+      },
+    ],
+    (record) => {
+      // A new message reopens a finished or stuck conversation.
+      if (record.execution_status === 'finished' || record.execution_status === 'stuck')
+        record.execution_status = 'idle';
+    },
+  );
+  await conversation.update((record) => {
+    record.last_user_message_id = event?.id ?? null;
+  });
+  if (message.run) {
+    try {
+      await startRun(conversation, runner);
+    } catch (error) {
+      if (!(error instanceof ConversationBusyError)) throw error;
+      // The running agent picks the message up on its next step.
+    }
+  }
+}
+
+export function conversationRoutes(app: FastifyInstance, { service, runner }: ConversationRouteDeps): void {
+  app.post<{ Body: StartConversationRequest }>(
+    '/api/conversations',
+    {
+      schema: {
+        tags,
+        summary: 'Start a conversation (idempotent on conversation_id)',
+        body: ref('StartConversationRequest'),
+        response: { 200: ref('ConversationInfo'), 201: ref('ConversationInfo'), 422: validationResponse },
+      },
+    },
+    async (request, reply) => {
+      const { conversation, created } = await service.create(request.body);
+      if (created && request.body.initial_message) {
+        await sendUserMessage(conversation, { ...request.body.initial_message, run: true }, runner);
+      }
+      return reply.code(created ? 201 : 200).send(conversationInfo(conversation));
+    },
+  );
+
+  app.get<{
+    Querystring: {
+      page_id?: string;
+      limit: number;
+      status?: ConversationExecutionStatus;
+      sort_order: (typeof CONVERSATION_SORT_ORDERS)[number];
+    };
+  }>(
+    '/api/conversations/search',
+    {
+      schema: {
+        tags,
+        summary: 'Search conversations',
+        querystring: Type.Object({
+          page_id: Type.Optional(Type.String({ description: 'The `next_page_id` of the previous page.' })),
+          limit: Type.Integer({ minimum: 1, maximum: 100, default: 100 }),
+          status: Type.Optional(ConversationExecutionStatus),
+          sort_order: Type.Unsafe({ type: 'string', enum: [...CONVERSATION_SORT_ORDERS], default: 'CREATED_AT_DESC' }),
+        }),
+        response: { 200: ConversationPage, 422: validationResponse },
+      },
+    },
+    async (request) => {
+      const { page_id, limit, status, sort_order } = request.query;
+      const page = service.search({ pageId: page_id, limit, status, sortOrder: sort_order });
+      if (!page) {
+        throw new InputError([{ loc: ['query', 'page_id'], msg: `Unknown page_id: ${page_id}`, type: 'value_error' }]);
+      }
+      const items = page.ids.flatMap((id) => {
+        const conversation = service.get(id);
+        return conversation ? [conversationInfo(conversation)] : [];
+      });
+      return { items, next_page_id: page.nextPageId };
+    },
+  );
+
+  app.get<{ Querystring: { status?: ConversationExecutionStatus } }>(
+    '/api/conversations/count',
+    {
+      schema: {
+        tags,
+        summary: 'Count conversations',
+        querystring: Type.Object({ status: Type.Optional(ConversationExecutionStatus) }),
+        response: { 200: Type.Integer(), 422: validationResponse },
+      },
+    },
+    async (request) => service.count(request.query.status),
+  );
+
+  app.get<{ Querystring: { ids: string[] } }>(
+    '/api/conversations',
+    {
+      schema: {
+        tags,
+        summary: 'Get conversations by id (null for each unknown id)',
+        querystring: Type.Object({
+          ids: Type.Array(Type.String({ format: 'uuid' }), { minItems: 1, maxItems: 100 }),
+        }),
+        response: { 200: Type.Array(Type.Union([ref('ConversationInfo'), Type.Null()])), 422: validationResponse },
+      },
+    },
+    async (request) =>
+      request.query.ids.map((id) => {
+        const conversation = service.get(id);
+        return conversation ? conversationInfo(conversation) : null;
+      }),
+  );
+
+  app.get(
+    '/api/conversations/:conversation_id',
+    {
+      schema: {
+        tags,
+        summary: 'Get a conversation',
+        params: ConversationIdParams,
+        response: { 200: ref('ConversationInfo'), 404: NotFoundResponse, 422: validationResponse },
+      },
+    },
+    async (request) => conversationInfo(conversationOf(service, request)),
+  );
+
+  app.patch<{ Body: UpdateConversationRequest }>(
+    '/api/conversations/:conversation_id',
+    {
+      schema: {
+        tags,
+        summary: 'Change the title or replace the tags',
+        params: ConversationIdParams,
+        body: ref('UpdateConversationRequest'),
+        response: { 200: Success, 404: NotFoundResponse, 422: validationResponse },
+      },
+    },
+    async (request) => {
+      const conversation = conversationOf(service, request);
+      const { title, tags: newTags } = request.body;
+      await conversation.update((record) => {
+        if (title !== undefined) record.title = title.trim();
+        if (newTags !== undefined) record.tags = newTags;
+      });
+      return { success: true };
+    },
+  );
+
+  app.delete(
+    '/api/conversations/:conversation_id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a conversation and its events',
+        params: ConversationIdParams,
+        response: { 200: Success, 404: NotFoundResponse, 422: validationResponse },
+      },
+    },
+    async (request) => {
+      const conversation = conversationOf(service, request);
+      if (conversation.activeRun) await pause(conversation);
+      await service.delete(conversation.id);
+      return { success: true };
+    },
+  );
+
+  app.post(
+    '/api/conversations/:conversation_id/run',
+    {
+      schema: {
+        tags,
+        summary: 'Start a run (409 while one is in progress)',
+        params: ConversationIdParams,
+        response: { 200: Success, 404: NotFoundResponse, 409: NotFoundResponse, 422: validationResponse },
+      },
+    },
+    async (request) => {
+      try {
+        await startRun(conversationOf(service, request), runner);
+      } catch (error) {
+        if (error instanceof ConversationBusyError) throw new ConflictError(error.message);
+        throw error;
+      }
+      return { success: true };
+    },
+  );
+
+  app.post(
+    '/api/conversations/:conversation_id/pause',
+    {
+      schema: {
+        tags,
+        summary: 'Pause the agent (between steps)',
+        params: ConversationIdParams,
+        response: { 200: Success, 404: NotFoundResponse, 422: validationResponse },
+      },
+    },
+    async (request) => {
+      await pause(conversationOf(service, request));
+      return { success: true };
+    },
+  );
+}

@@ -1,0 +1,165 @@
+import { SendMessageRequest, safeParse } from '@bosun/protocol';
+import type { FastifyInstance } from 'fastify';
+import { v7 as uuidv7 } from 'uuid';
+import type { WebSocket } from 'ws';
+import type { Conversation } from '../conversations/conversation.ts';
+import { conversationInfo } from '../conversations/info.ts';
+import { now } from '../conversations/new-event.ts';
+import type { AgentRunner } from '../conversations/runner.ts';
+import type { ConversationService } from '../conversations/service.ts';
+import { isValidSessionKey, SESSION_KEY_HEADER } from '../http/auth.ts';
+import type { StoredEvent } from '../store/store.ts';
+import { sendUserMessage } from './conversations.ts';
+
+export const CLOSE_AUTH_FAILED = 4001;
+export const CLOSE_NOT_FOUND = 4004;
+export const CLOSE_INVALID_REQUEST = 4022;
+const AUTH_FRAME_TIMEOUT_MS = 10_000;
+const RESEND_PAGE = 500;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface SocketQuery {
+  resend_mode?: string;
+  resend_all?: string;
+  after_event_id?: string;
+  session_api_key?: string;
+}
+
+/** An event sent on the socket only (never persisted): a snapshot or an error about a client frame. */
+function transientEvent(event: Record<string, unknown>): string {
+  return JSON.stringify({ id: uuidv7(), timestamp: now(), source: 'environment', ...event });
+}
+
+/**
+ * `/sockets/events/{conversation_id}`: every frame is an Event. On connect the client gets a `full_state`
+ * snapshot, then (with `resend_mode=all` or `after_event_id=ID`) the stored events it has not seen, then every
+ * new event as it is committed, with no gap and no duplicate. Frames the client sends are user messages.
+ */
+export function socketRoutes(
+  app: FastifyInstance,
+  deps: { service: ConversationService; runner: AgentRunner; sessionApiKeys: string[] },
+): void {
+  app.get('/sockets/events/:conversation_id', { websocket: true, schema: { hide: true } }, (socket, request) => {
+    const { conversation_id: id } = request.params as { conversation_id: string };
+    const query = request.query as SocketQuery;
+    const keys = deps.sessionApiKeys;
+    const offered = query.session_api_key ?? request.headers[SESSION_KEY_HEADER];
+
+    const start = () => {
+      const conversation = UUID.test(id) ? deps.service.get(id) : undefined;
+      if (!conversation) return socket.close(CLOSE_NOT_FOUND, 'Conversation not found');
+      follow(socket, conversation, query, deps).catch((error: Error) => {
+        request.log.warn({ err: error }, 'event socket failed');
+        socket.close(1011, 'Internal error');
+      });
+    };
+
+    if (keys.length === 0 || offered !== undefined) {
+      if (!isValidSessionKey(keys, offered)) return socket.close(CLOSE_AUTH_FAILED, 'Authentication failed');
+      return start();
+    }
+    // No key in the URL or headers: the first frame must authenticate.
+    const timer = setTimeout(() => socket.close(CLOSE_AUTH_FAILED, 'Authentication failed'), AUTH_FRAME_TIMEOUT_MS);
+    socket.once('message', (data) => {
+      clearTimeout(timer);
+      const frame = parseJson(data.toString());
+      const valid = isAuthFrame(frame) && isValidSessionKey(keys, frame.session_api_key);
+      if (!valid) return socket.close(CLOSE_AUTH_FAILED, 'Authentication failed');
+      start();
+    });
+  });
+}
+
+async function follow(
+  socket: WebSocket,
+  conversation: Conversation,
+  query: SocketQuery,
+  deps: { service: ConversationService; runner: AgentRunner },
+): Promise<void> {
+  const { store } = deps.service;
+  let cursor: number | undefined;
+  if (query.after_event_id !== undefined) {
+    cursor = store.seqOf(conversation.id, query.after_event_id);
+    if (cursor === undefined) {
+      socket.send(
+        transientEvent({
+          kind: 'ConversationErrorEvent',
+          code: 'UnknownEvent',
+          detail: `after_event_id: no event with id ${query.after_event_id} in this conversation`,
+        }),
+      );
+      return socket.close(CLOSE_INVALID_REQUEST, 'Unknown after_event_id');
+    }
+  } else if (query.resend_mode === 'all' || (query.resend_mode === undefined && query.resend_all === 'true')) {
+    cursor = 0;
+  }
+
+  socket.send(
+    transientEvent({ kind: 'ConversationStateUpdateEvent', key: 'full_state', value: conversationInfo(conversation) }),
+  );
+
+  let last = cursor ?? conversation.lastSeq;
+  const deliver = (events: readonly StoredEvent[]) => {
+    for (const event of events) {
+      if (event.seq <= last) continue;
+      socket.send(event.json);
+      last = event.seq;
+    }
+  };
+  // Catch up page by page; the last page is read and the subscription made in the same tick, so an event
+  // committed meanwhile is either in that page or delivered live.
+  let unsubscribe: (() => void) | undefined;
+  while (!unsubscribe) {
+    const page =
+      cursor === undefined
+        ? []
+        : store.searchEvents(conversation.id, { afterSeq: last, descending: false, limit: RESEND_PAGE });
+    deliver(page);
+    if (page.length < RESEND_PAGE) unsubscribe = conversation.subscribe(deliver);
+    else await drained(socket);
+    if (socket.readyState !== socket.OPEN) break;
+  }
+  socket.on('close', () => unsubscribe?.());
+  if (socket.readyState !== socket.OPEN) unsubscribe?.();
+
+  socket.on('message', (data) => {
+    const frame = parseJson(data.toString());
+    if (isAuthFrame(frame)) return;
+    const candidate = frame && typeof frame === 'object' && !Array.isArray(frame) ? { run: true, ...frame } : frame;
+    const parsed = safeParse(SendMessageRequest, candidate);
+    if (!parsed.ok) {
+      socket.send(
+        transientEvent({
+          kind: 'ConversationErrorEvent',
+          code: 'ValidationError',
+          detail: JSON.stringify({ detail: parsed.errors }),
+        }),
+      );
+      return;
+    }
+    sendUserMessage(conversation, parsed.value, deps.runner).catch((error: Error) => {
+      socket.send(transientEvent({ kind: 'ConversationErrorEvent', code: error.name, detail: error.message }));
+    });
+  });
+}
+
+function drained(socket: WebSocket): Promise<void> {
+  if (socket.bufferedAmount < 1 << 20) return new Promise((resolve) => setImmediate(resolve));
+  return new Promise((resolve) => {
+    const check = () =>
+      socket.bufferedAmount < 1 << 20 || socket.readyState !== socket.OPEN ? resolve() : setTimeout(check, 5);
+    check();
+  });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function isAuthFrame(frame: unknown): frame is { type: 'auth'; session_api_key?: unknown } {
+  return !!frame && typeof frame === 'object' && (frame as { type?: unknown }).type === 'auth';
+}

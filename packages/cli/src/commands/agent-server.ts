@@ -1,0 +1,55 @@
+import { parseArgs } from 'node:util';
+import { buildAgentServer } from '@bosun/agent-server';
+import type { Command } from '../main.ts';
+
+const USAGE = `Usage: bosun agent-server [--host 127.0.0.1] [--port 8000] [--data-dir .bosun]
+
+Starts the agent server and prints its URL. Settings come from the flags, else from
+the environment (BOSUN_HOST, BOSUN_PORT, BOSUN_DATA_DIR, BOSUN_LOG_LEVEL), else the
+defaults above. BOSUN_SESSION_API_KEYS (comma-separated) makes every /api/* request
+need an X-Session-API-Key header.`;
+
+export const agentServerCommand: Command = {
+  name: 'agent-server',
+  summary: 'Start the agent server (REST + WebSocket)',
+  usage: USAGE,
+  async run(args, io) {
+    let values: { host?: string; port?: string; 'data-dir'?: string };
+    try {
+      values = parseArgs({
+        args,
+        options: { host: { type: 'string' }, port: { type: 'string' }, 'data-dir': { type: 'string' } },
+      }).values;
+    } catch (error) {
+      io.stderr.write(`bosun agent-server: ${(error as Error).message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    const env = process.env;
+    const host = values.host ?? env.BOSUN_HOST ?? '127.0.0.1';
+    const portText = values.port ?? env.BOSUN_PORT ?? '8000';
+    const port = Number(portText);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) {
+      io.stderr.write(`bosun agent-server: --port must be an integer from 0 to 65535, got '${portText}'\n`);
+      return 2;
+    }
+    const dataDir = values['data-dir'] ?? env.BOSUN_DATA_DIR ?? '.bosun';
+    const sessionApiKeys = (env.BOSUN_SESSION_API_KEYS ?? '')
+      .split(',')
+      .map((key) => key.trim())
+      .filter(Boolean);
+    const server = await buildAgentServer({
+      dataDir,
+      sessionApiKeys,
+      logger: { level: env.BOSUN_LOG_LEVEL ?? 'info', redact: ['req.headers["x-session-api-key"]'] },
+    });
+    const address = await server.app.listen({ host, port });
+    io.stdout.write(`Bosun agent server listening on ${address.replace('[::1]', 'localhost')} (data in ${dataDir})\n`);
+    await new Promise<void>((resolve) => {
+      const stop = () => resolve();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    await server.close();
+    return 0;
+  },
+};

@@ -1,0 +1,194 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { MessageContent } from '../content.ts';
+import {
+  namedEnum,
+  namedSchema,
+  nullable,
+  openObject,
+  ref,
+  strictObject,
+  stringEnum,
+  tag,
+  withDefault,
+} from '../schema/builders.ts';
+import { LLMConfig } from './llm.ts';
+
+/** The conversation resource of the agent server: requests to start and change one, and what it returns. */
+
+export const ConversationExecutionStatus = namedEnum(
+  'ConversationExecutionStatus',
+  ['idle', 'running', 'paused', 'waiting_for_confirmation', 'finished', 'error', 'stuck', 'deleting'],
+  { description: 'Where the conversation is in its life.' },
+);
+export type ConversationExecutionStatus = Static<typeof ConversationExecutionStatus>;
+
+export const ToolSpec = strictObject(
+  'ToolSpec',
+  {
+    name: Type.String({ minLength: 1, description: 'Registry name, for example `terminal` or `browser_tool_set`.' }),
+    params: withDefault(openObject(), {}),
+  },
+  { description: 'A tool to give the agent.' },
+);
+
+export const AgentSpec = strictObject(
+  'AgentSpec',
+  {
+    kind: withDefault(tag('Agent'), 'Agent'),
+    llm: ref(LLMConfig),
+    tools: withDefault(Type.Array(ref(ToolSpec)), []),
+    mcp_config: withDefault(openObject({ description: 'MCP servers by name.' }), {}),
+    filter_tools_regex: Type.Optional(nullable(Type.String())),
+    include_default_tools: withDefault(Type.Array(Type.String()), ['FinishTool', 'ThinkTool']),
+    agent_context: Type.Optional(nullable(openObject())),
+    system_prompt: Type.Optional(nullable(Type.String())),
+    system_prompt_kwargs: withDefault(openObject(), {}),
+    condenser: Type.Optional(nullable(openObject())),
+    critic: Type.Optional(nullable(openObject())),
+    tool_concurrency_limit: withDefault(Type.Integer({ minimum: 1 }), 1),
+  },
+  { description: 'The agent: its LLM and its tools.' },
+);
+export type AgentSpec = Static<typeof AgentSpec>;
+
+export const LocalWorkspace = strictObject(
+  'LocalWorkspace',
+  {
+    working_dir: Type.String({ minLength: 1, description: 'Directory the agent works in.' }),
+    kind: withDefault(tag('LocalWorkspace'), 'LocalWorkspace'),
+  },
+  { description: 'A directory on the server.' },
+);
+
+export const ConfirmationPolicy = namedSchema<
+  | { kind: 'NeverConfirm' }
+  | { kind: 'AlwaysConfirm' }
+  | { kind: 'ConfirmRisky'; threshold: 'LOW' | 'MEDIUM' | 'HIGH'; confirm_unknown: boolean }
+>({
+  $id: 'ConfirmationPolicy',
+  type: 'object',
+  description: 'When actions wait for the user: never, always, or from a risk threshold on.',
+  properties: {
+    kind: { type: 'string', enum: ['NeverConfirm', 'AlwaysConfirm', 'ConfirmRisky'] },
+    threshold: { type: 'string', enum: ['LOW', 'MEDIUM', 'HIGH'], default: 'HIGH' },
+    confirm_unknown: { type: 'boolean', default: true },
+  },
+  required: ['kind'],
+  additionalProperties: false,
+});
+
+export const PluginSource = strictObject(
+  'PluginSource',
+  {
+    source: Type.String({ minLength: 1, description: '`<provider>:<owner>/<repo>` or a Git URL.' }),
+    ref: Type.Optional(nullable(Type.String({ description: 'Branch, tag or commit.' }))),
+    repo_path: Type.Optional(nullable(Type.String({ description: 'Path of the plugin inside the repository.' }))),
+  },
+  { description: 'A plugin to load into the conversation.' },
+);
+
+export const SendMessageRequest = strictObject(
+  'SendMessageRequest',
+  {
+    role: withDefault(stringEnum(['user'], { description: 'Only user messages can be sent.' }), 'user'),
+    content: Type.Array(ref(MessageContent), { minItems: 1 }),
+    run: withDefault(Type.Boolean({ description: 'Start a run after appending the message.' }), false),
+  },
+  { description: 'A user message.' },
+);
+export type SendMessageRequest = Static<typeof SendMessageRequest>;
+
+const tagKey = Type.String({ pattern: '^[a-z0-9]+$', maxLength: 64 });
+const Tags = Type.Unsafe<Record<string, string>>({
+  type: 'object',
+  propertyNames: tagKey,
+  additionalProperties: { type: 'string', maxLength: 256 },
+  description: 'Free-form labels: lowercase alphanumeric keys, string values.',
+});
+
+const SecretValue = Type.Unsafe<string | { value: string; description?: string | null; kind?: 'StaticSecret' }>({
+  anyOf: [
+    { type: 'string' },
+    {
+      type: 'object',
+      properties: {
+        kind: { const: 'StaticSecret' },
+        value: { type: 'string' },
+        description: { type: ['string', 'null'] },
+      },
+      required: ['value'],
+      additionalProperties: false,
+    },
+  ],
+});
+
+export const Secrets = Type.Unsafe<Record<string, Static<typeof SecretValue>>>({
+  type: 'object',
+  additionalProperties: SecretValue,
+  description: 'Secrets by name: a string, or `{"value": ...}`. Never returned in clear.',
+});
+
+export const StartConversationRequest = strictObject(
+  'StartConversationRequest',
+  {
+    agent: ref(AgentSpec),
+    workspace: ref(LocalWorkspace),
+    conversation_id: Type.Optional(nullable(Type.String({ format: 'uuid' }))),
+    confirmation_policy: withDefault(ref(ConfirmationPolicy), { kind: 'NeverConfirm' }),
+    security_analyzer: Type.Optional(nullable(openObject())),
+    initial_message: Type.Optional(nullable(ref(SendMessageRequest))),
+    max_iterations: withDefault(Type.Integer({ minimum: 1 }), 500),
+    stuck_detection: withDefault(Type.Boolean(), true),
+    secrets: withDefault(Secrets, {}),
+    plugins: Type.Optional(nullable(Type.Array(ref(PluginSource)))),
+    hook_config: Type.Optional(nullable(openObject())),
+    tags: withDefault(Tags, {}),
+    title: Type.Optional(nullable(Type.String({ minLength: 1, maxLength: 200 }))),
+    autotitle: withDefault(Type.Boolean(), true),
+  },
+  { description: 'Start a conversation.' },
+);
+export type StartConversationRequest = Static<typeof StartConversationRequest>;
+
+export const UpdateConversationRequest = strictObject(
+  'UpdateConversationRequest',
+  {
+    title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    tags: Type.Optional(Tags),
+  },
+  { description: 'Change the title or replace the tags.' },
+);
+export type UpdateConversationRequest = Static<typeof UpdateConversationRequest>;
+
+export const ConversationInfo = strictObject(
+  'ConversationInfo',
+  {
+    id: Type.String({ format: 'uuid' }),
+    title: nullable(Type.String()),
+    agent: ref(AgentSpec),
+    workspace: ref(LocalWorkspace),
+    execution_status: ref(ConversationExecutionStatus),
+    confirmation_policy: ref(ConfirmationPolicy),
+    security_analyzer: nullable(openObject()),
+    max_iterations: Type.Integer(),
+    stuck_detection: Type.Boolean(),
+    initial_message: nullable(ref(SendMessageRequest)),
+    plugins: nullable(Type.Array(ref(PluginSource))),
+    hook_config: nullable(openObject()),
+    secret_registry: openObject({ description: 'Secret names; values are always `**********`.' }),
+    tags: Tags,
+    stats: openObject({ description: 'Usage by `usage_id`.' }),
+    activated_knowledge_skills: Type.Array(Type.String()),
+    blocked_actions: openObject(),
+    blocked_messages: openObject(),
+    last_user_message_id: nullable(Type.String()),
+    event_count: Type.Integer({ minimum: 0, description: 'How many events the log holds.' }),
+    metrics: Type.Null(),
+    created_at: Type.String({ description: 'ISO-8601, UTC.' }),
+    updated_at: Type.String({ description: 'ISO-8601, UTC.' }),
+  },
+  { description: 'A conversation.' },
+);
+export type ConversationInfo = Static<typeof ConversationInfo>;
+
+export const Success = strictObject('Success', { success: Type.Boolean() }, { description: 'The request was done.' });
