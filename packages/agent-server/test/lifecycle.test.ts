@@ -37,9 +37,11 @@ describe('conversation lifecycle', () => {
     await first.close();
 
     const second = await start({ dataDir });
-    const info = await (await fetch(`${second.url}/api/conversations/${id}`)).json();
+    const info = (await (await fetch(`${second.url}/api/conversations/${id}`)).json()) as { execution_status: string };
     expect(info.execution_status).toBe('error');
-    const page = await (await fetch(`${second.url}/api/conversations/${id}/events/search?kind=ConversationErrorEvent`)).json();
+    const page = (await (
+      await fetch(`${second.url}/api/conversations/${id}/events/search?kind=ConversationErrorEvent`)
+    ).json()) as { items: unknown[] };
     expect(page.items).toHaveLength(1);
     expect(page.items[0]).toMatchObject({ code: 'ServerRestarted', source: 'environment' });
   });
@@ -53,7 +55,7 @@ describe('conversation lifecycle', () => {
     expect(service.evictIdle(Date.now())).toBe(0);
     expect(service.evictIdle(Date.now() + 61_000)).toBe(2);
     expect(service.loadedCount).toBe(0);
-    const info = await (await fetch(`${server.url}/api/conversations/${ids[0]}`)).json();
+    const info = (await (await fetch(`${server.url}/api/conversations/${ids[0]}`)).json()) as { id: string };
     expect(info.id).toBe(ids[0]);
     expect(service.loadedCount).toBe(1);
   });
