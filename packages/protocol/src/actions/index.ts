@@ -41,3 +41,6 @@ export const Action = taggedUnion('Action', 'kind', [...actionShapes], {
 });
 export type Action = Static<typeof Action>;
 export type ActionKind = Action['kind'];
+
+/** The action of the given kind. */
+export type ActionOf<K extends ActionKind> = Extract<Action, { kind: K }>;

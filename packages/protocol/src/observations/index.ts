@@ -211,3 +211,6 @@ export const Observation = taggedUnion('Observation', 'kind', [...observationSha
 });
 export type Observation = Static<typeof Observation>;
 export type ObservationKind = Observation['kind'];
+
+/** The observation of the given kind. */
+export type ObservationOf<K extends ObservationKind> = Extract<Observation, { kind: K }>;
