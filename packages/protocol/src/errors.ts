@@ -16,7 +16,7 @@ export type ValidationError = Static<typeof ValidationError>;
 
 export const HTTPValidationError = strictObject(
   'HTTPValidationError',
-  { detail: Type.Array(ref(ValidationError)) },
+  { detail: Type.Optional(Type.Array(ref(ValidationError))) },
   { description: 'The body of a 422 response: every validation problem of the request.' },
 );
 export type HTTPValidationError = Static<typeof HTTPValidationError>;

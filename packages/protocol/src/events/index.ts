@@ -48,3 +48,10 @@ export type EventKind = Event['kind'];
 
 /** The event of the given kind. */
 export type EventOf<K extends EventKind> = Extract<Event, { kind: K }>;
+
+/** An event about to be appended: `id` and `timestamp` are filled in by whoever stores it. */
+export type NewEvent = Event extends infer E
+  ? E extends Event
+    ? Omit<E, 'id' | 'timestamp'> & { id?: string; timestamp?: string }
+    : never
+  : never;

@@ -13,13 +13,14 @@ export function toValidationErrors(
 ): ValidationError[] {
   const out: ValidationError[] = [];
   const seen = new Set<string>();
-  const typeErrorAt = new Set<string>();
+  // A value of the wrong type makes every other complaint about that same value noise: report the type once.
+  const typeErrorAt = new Set(errors.filter((e) => e.keyword === 'type').map((e) => e.instancePath));
+  const reportedTypeAt = new Set<string>();
   for (const error of errors) {
     if (SUMMARY_KEYWORDS.has(error.keyword)) continue;
-    if (error.keyword === 'type') {
-      // A value of the wrong type makes the other keywords at the same place noise: report it once.
-      if (typeErrorAt.has(error.instancePath)) continue;
-      typeErrorAt.add(error.instancePath);
+    if (typeErrorAt.has(error.instancePath) && error.propertyName === undefined) {
+      if (error.keyword !== 'type' || reportedTypeAt.has(error.instancePath)) continue;
+      reportedTypeAt.add(error.instancePath);
     }
     const item = describe(error);
     // Errors about an object's keys (`propertyNames`) name the key itself.
