@@ -63,7 +63,7 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
     service,
     async close() {
       await app.close();
-      service.close();
+      await service.close();
       store.close();
     },
   };

@@ -1,3 +1,10 @@
+export { completionLogEvent, withoutEncryptedContent } from './llm/completion-log.ts';
+export * from './llm/errors.ts';
+export { createProvider, type WireApi, wireApiOf } from './llm/provider.ts';
+export type { LLMProvider, LLMRequest, LLMResponse, LLMTool, LLMToolCall, LLMUsage } from './llm/types.ts';
+export { AgentRuntime, type AgentRuntimeOptions, secretMasker } from './loop/agent-runtime.ts';
+export type { AgentSession } from './loop/session.ts';
+export { buildMessages, observationText } from './loop/view.ts';
 export { llmParameters } from './tools/parameters.ts';
 export type { Tool, ToolContext } from './tools/tool.ts';
 export { resolveInWorkspace, ToolInputError } from './tools/workspace-path.ts';

@@ -18,6 +18,8 @@ export class Conversation {
   lastActive = Date.now();
   /** Set while a run is in progress; runs are exclusive. */
   activeRun: Promise<void> | undefined;
+  /** What lives as long as the conversation is loaded (the agent, its shell); closed on eviction or deletion. */
+  readonly resources = new Map<string, { close(): Promise<void> }>();
 
   constructor(
     readonly id: string,
@@ -71,6 +73,13 @@ export class Conversation {
         },
       })
       .then(() => prepared.map((p) => p.event));
+  }
+
+  /** Releases the conversation's resources (on eviction or deletion). */
+  async release(): Promise<void> {
+    const resources = [...this.resources.values()];
+    this.resources.clear();
+    await Promise.allSettled(resources.map((resource) => resource.close()));
   }
 
   /** Changes the record (and the catalog row) durably, without events. */

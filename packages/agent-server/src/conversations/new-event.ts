@@ -1,13 +1,9 @@
-import { type Event, parseEvent } from '@bosun/protocol';
+import { type Event, type NewEvent, parseEvent } from '@bosun/protocol';
+
+export type { NewEvent };
 import { v7 as uuidv7 } from 'uuid';
 import type { EventToAppend } from '../store/store.ts';
 
-/** An event about to be appended: any shape, with `id` and `timestamp` filled in by the server if absent. */
-export type NewEvent = Event extends infer E
-  ? E extends Event
-    ? Omit<E, 'id' | 'timestamp'> & { id?: string; timestamp?: string }
-    : never
-  : never;
 
 export function now(): string {
   return new Date().toISOString();

@@ -56,8 +56,9 @@ export class ConversationService {
     this.evictionTimer.unref();
   }
 
-  close(): void {
+  async close(): Promise<void> {
     if (this.evictionTimer) clearInterval(this.evictionTimer);
+    await Promise.allSettled([...this.loaded.values()].map((conversation) => conversation.release()));
     this.loaded.clear();
   }
 
@@ -68,6 +69,7 @@ export class ConversationService {
       if (conversation.activeRun || conversation.subscriberCount > 0) continue;
       if (at - conversation.lastActive < this.options.idleTtlMs) continue;
       this.loaded.delete(id);
+      void conversation.release();
       evicted++;
     }
     return evicted;
@@ -124,6 +126,7 @@ export class ConversationService {
     const key = id.toLowerCase();
     if (!this.store.getConversation(key)) return false;
     await this.store.enqueue({ run: () => this.store.deleteConversationSql(key) });
+    await this.loaded.get(key)?.release();
     this.loaded.delete(key);
     return true;
   }

@@ -18,7 +18,9 @@ export function isValidSessionKey(keys: readonly string[], candidate: unknown): 
 export function installSessionAuth(app: FastifyInstance, keys: readonly string[]): void {
   if (keys.length === 0) return;
   app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith('/api/')) return;
+    // The matched route too: the router decodes the path, so `/%61pi/...` reaches an `/api/` route.
+    const route = request.routeOptions.url;
+    if (!request.url.startsWith('/api/') && !route?.startsWith('/api/')) return;
     if (!isValidSessionKey(keys, request.headers[SESSION_KEY_HEADER])) {
       return reply.code(401).send({ detail: 'Unauthorized' });
     }

@@ -10,9 +10,24 @@ export function validatorCompiler(): FastifySchemaCompiler<TSchema> {
   const coercing = newProtocolAjv({ coerceTypes: true });
   return ({ schema, httpPart }) => {
     const validate = httpPart === 'body' ? validatorFor(schema) : validatorFor(schema, coercing);
-    return (data: unknown) =>
-      validate(data)
+    const arrays = httpPart === 'querystring' ? arrayParameters(schema) : [];
+    return (data: unknown) => {
+      // A repeated query parameter given once (`?ids=a`) arrives as a string: it is a list of one.
+      if (arrays.length > 0 && data && typeof data === 'object') {
+        const query = data as Record<string, unknown>;
+        for (const name of arrays) if (typeof query[name] === 'string') query[name] = [query[name]];
+      }
+      return validate(data)
         ? { value: data }
         : { error: Object.assign(new Error('invalid'), { validation: validate.errors }) };
+    };
   };
+}
+
+/** The names of the query parameters that are lists. */
+function arrayParameters(schema: TSchema): string[] {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+  return Object.entries(properties)
+    .filter(([, property]) => property.type === 'array')
+    .map(([name]) => name);
 }

@@ -1,0 +1,112 @@
+import type { AgentSession, LLMUsage } from '@bosun/agent';
+import type { ConversationExecutionStatus, Event, NewEvent } from '@bosun/protocol';
+import type { Conversation } from '../conversations/conversation.ts';
+import type { Store } from '../store/store.ts';
+
+const HISTORY_PAGE = 10_000;
+/** How many latencies per usage id the stats keep (the oldest go first). */
+const MAX_LATENCIES = 1000;
+
+interface UsageMetrics {
+  model_name: string;
+  accumulated_cost: number;
+  accumulated_token_usage: LLMUsage & { model: string; response_id: string };
+  response_latencies: { model: string; latency: number; response_id: string }[];
+}
+
+/**
+ * The run loop's view of a conversation of the agent server: history read from the durable log (parsed once,
+ * then extended incrementally), appends and status changes through the conversation's ordered writer.
+ */
+export class LogSession implements AgentSession {
+  private events: Event[] = [];
+  private seq = 0;
+
+  constructor(
+    private readonly conversation: Conversation,
+    private readonly store: Store,
+  ) {}
+
+  get id(): string {
+    return this.conversation.id;
+  }
+
+  get agent() {
+    return this.conversation.record.request.agent;
+  }
+
+  get maxIterations(): number {
+    return this.conversation.record.request.max_iterations;
+  }
+
+  async history(): Promise<readonly Event[]> {
+    for (;;) {
+      const page = this.store.searchEvents(this.conversation.id, {
+        afterSeq: this.seq,
+        descending: false,
+        limit: HISTORY_PAGE,
+      });
+      for (const row of page) this.events.push(JSON.parse(row.json) as Event);
+      if (page.length) this.seq = page[page.length - 1]?.seq as number;
+      if (page.length < HISTORY_PAGE) return this.events;
+    }
+  }
+
+  append(events: NewEvent[]): Promise<Event[]> {
+    return this.conversation.append(events);
+  }
+
+  status(): ConversationExecutionStatus {
+    return this.conversation.record.execution_status;
+  }
+
+  setStatus(status: ConversationExecutionStatus, extra: NewEvent[] = []): Promise<void> {
+    return this.conversation.setStatus(status, extra);
+  }
+
+  async recordUsage(
+    usageId: string,
+    model: string,
+    usage: LLMUsage,
+    cost: number,
+    latencyMs: number,
+    responseId: string,
+  ): Promise<void> {
+    const metrics = this.conversation.record.stats.usage_to_metrics;
+    const previous = metrics[usageId] as UsageMetrics | undefined;
+    const total = previous?.accumulated_token_usage;
+    const next: UsageMetrics = {
+      model_name: model,
+      accumulated_cost: (previous?.accumulated_cost ?? 0) + cost,
+      accumulated_token_usage: {
+        model,
+        response_id: responseId,
+        prompt_tokens: (total?.prompt_tokens ?? 0) + usage.prompt_tokens,
+        completion_tokens: (total?.completion_tokens ?? 0) + usage.completion_tokens,
+        reasoning_tokens: (total?.reasoning_tokens ?? 0) + usage.reasoning_tokens,
+        cache_read_tokens: (total?.cache_read_tokens ?? 0) + usage.cache_read_tokens,
+        cache_write_tokens: (total?.cache_write_tokens ?? 0) + usage.cache_write_tokens,
+      },
+      response_latencies: [
+        ...(previous?.response_latencies ?? []),
+        { model, latency: latencyMs / 1000, response_id: responseId },
+      ].slice(-MAX_LATENCIES),
+    };
+    const stats = { usage_to_metrics: { ...(metrics as Record<string, UsageMetrics>), [usageId]: next } };
+    await this.conversation.append(
+      [{ kind: 'ConversationStateUpdateEvent', source: 'environment', key: 'stats', value: snapshot(stats) }],
+      (record) => {
+        record.stats = stats;
+      },
+    );
+  }
+}
+
+/** Stats as state-update events carry them: without the per-response latency list. */
+function snapshot(stats: { usage_to_metrics: Record<string, UsageMetrics> }) {
+  return {
+    usage_to_metrics: Object.fromEntries(
+      Object.entries(stats.usage_to_metrics).map(([id, { response_latencies: _l, ...rest }]) => [id, rest]),
+    ),
+  };
+}

@@ -1,0 +1,56 @@
+/** A failure talking to an LLM. `retryable` failures (429, 5xx, timeouts, dropped connections) are retried. */
+export class LLMError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'LLMError';
+  }
+}
+
+export class LLMRateLimitError extends LLMError {
+  constructor(message: string) {
+    super(message, true, 429);
+    this.name = 'LLMRateLimitError';
+  }
+}
+
+export class LLMServiceUnavailableError extends LLMError {
+  constructor(message: string, status?: number) {
+    super(message, true, status);
+    this.name = 'LLMServiceUnavailableError';
+  }
+}
+
+export class LLMTimeoutError extends LLMError {
+  constructor(message: string) {
+    super(message, true);
+    this.name = 'LLMTimeoutError';
+  }
+}
+
+/** The LLM answered, but not with something we can use (malformed JSON, unexpected shape). */
+export class LLMBadResponseError extends LLMError {
+  constructor(message: string) {
+    super(message, true);
+    this.name = 'LLMBadResponseError';
+  }
+}
+
+/** 4xx other than 429: retrying will not help (bad key, bad request, context too long). */
+export class LLMRequestError extends LLMError {
+  constructor(message: string, status: number) {
+    super(message, false, status);
+    this.name = status === 401 || status === 403 ? 'LLMAuthenticationError' : 'LLMRequestError';
+  }
+}
+
+/** Whether a request error says the prompt is longer than the model's context window. */
+export function isContextWindowError(error: unknown): boolean {
+  return (
+    error instanceof LLMRequestError &&
+    /context.{0,20}(length|window)|too many tokens|maximum context|prompt is too long/i.test(error.message)
+  );
+}

@@ -1,0 +1,28 @@
+import type { Message } from '@bosun/protocol';
+
+/** The text of a message's text blocks, joined. */
+export function messageText(message: Message): string {
+  return message.content
+    .filter((block) => block.type === 'text')
+    .map((block) => (block as { text: string }).text)
+    .join('\n');
+}
+
+/** The image URLs of a message. */
+export function messageImages(message: Message): string[] {
+  return message.content.flatMap((block) => (block.type === 'image' ? block.image_urls : []));
+}
+
+/** The model name to send: the model without a routing prefix such as `openai/` or `anthropic/`. */
+export function wireModel(model: string): string {
+  return model.replace(/^(openai\/responses\/|responses\/|openai\/|anthropic\/|hosted_vllm\/)/, '');
+}
+
+/** `base` joined with `path`, without doubled slashes. */
+export function endpoint(base: string, path: string): string {
+  return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+}
+
+export function emptyUsage() {
+  return { prompt_tokens: 0, completion_tokens: 0, reasoning_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 };
+}

@@ -1,0 +1,291 @@
+import type { AgentSpec, Event, NewEvent, Observation, TextContent } from '@bosun/protocol';
+import { completionLogEvent } from '../llm/completion-log.ts';
+import type { LLMProvider, LLMResponse, LLMTool } from '../llm/types.ts';
+import type { Tool, ToolContext } from '../tools/tool.ts';
+import type { AgentSession } from './session.ts';
+import { detectStuck } from './stuck.ts';
+import { dynamicContext, SYSTEM_PROMPT } from './system-prompt.ts';
+import { llmToolParameters, parseToolCall } from './tool-arguments.ts';
+import { buildMessages } from './view.ts';
+
+export interface AgentRuntimeOptions {
+  provider: LLMProvider;
+  /** The tools, `finish` and `think` included. */
+  tools: Tool[];
+  workspace: string;
+  stateDir: string;
+  /** Secret values by name: masked as `<secret-hidden>` in everything tools return. */
+  secrets?: Record<string, string>;
+}
+
+type StepOutcome = 'continue' | 'done';
+
+const SECRET_MASK = '<secret-hidden>';
+const NUDGE =
+  'Your last response did not include a function call or a message. Please use a tool to proceed with the task.';
+
+/**
+ * The agent of one conversation: its LLM, its tools (which keep state across runs, like the shell) and the run
+ * loop. A run goes step by step (an LLM call, then its tool calls) until the agent finishes, answers in plain
+ * text, is paused, gets stuck or reaches `max_iterations`.
+ */
+export class AgentRuntime {
+  private readonly toolsByName: Map<string, Tool>;
+  private readonly llmTools: LLMTool[];
+  private readonly mask: (text: string) => string;
+
+  constructor(
+    readonly spec: AgentSpec,
+    private readonly options: AgentRuntimeOptions,
+  ) {
+    this.toolsByName = new Map(options.tools.map((tool) => [tool.name, tool]));
+    this.llmTools = options.tools.map((tool) => ({
+      name: tool.name,
+      description: tool.definition.description,
+      parameters: llmToolParameters(tool),
+    }));
+    this.mask = secretMasker(Object.values(options.secrets ?? {}));
+  }
+
+  get tools(): Tool[] {
+    return [...this.toolsByName.values()];
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.tools.map((tool) => tool.close?.()));
+  }
+
+  /** Runs until the conversation leaves `running` or the agent is done. The session's status says why. */
+  async run(session: AgentSession, signal: AbortSignal = new AbortController().signal): Promise<void> {
+    await this.ensureSystemPrompt(session);
+    for (let iteration = 0; ; iteration++) {
+      if (session.status() !== 'running' || signal.aborted) return;
+      if (iteration >= session.maxIterations) {
+        await session.setStatus('error', [
+          {
+            kind: 'ConversationErrorEvent',
+            source: 'environment',
+            code: 'MaxIterationsReached',
+            detail: `Agent reached maximum iterations limit (${session.maxIterations}).`,
+          },
+        ]);
+        return;
+      }
+      if ((await this.step(session, signal)) === 'done') return;
+    }
+  }
+
+  private async ensureSystemPrompt(session: AgentSession): Promise<void> {
+    const history = await session.history();
+    if (history.some((event) => event.kind === 'SystemPromptEvent')) return;
+    const text = (value: string): TextContent => ({ type: 'text', text: value, cache_prompt: false });
+    await session.append([
+      {
+        kind: 'SystemPromptEvent',
+        source: 'agent',
+        system_prompt: text(this.spec.system_prompt ?? SYSTEM_PROMPT),
+        tools: this.tools.map((tool) => tool.definition),
+        dynamic_context: text(
+          dynamicContext({ workspace: this.options.workspace, secretNames: Object.keys(this.options.secrets ?? {}) }),
+        ),
+      },
+    ]);
+  }
+
+  private async step(session: AgentSession, signal: AbortSignal): Promise<StepOutcome> {
+    const history = await session.history();
+    const pending = pendingActions(history);
+    if (pending.length) return this.execute(session, pending, signal);
+
+    const response = await this.options.provider.complete(
+      { messages: buildMessages(history), tools: this.llmTools },
+      signal,
+    );
+    await this.recordUsage(session, response);
+    const telemetry = this.telemetryEvents(response);
+
+    if (response.toolCalls.length === 0) {
+      const message = agentMessage(response);
+      if (response.content?.trim()) {
+        await session.append([...telemetry, message]);
+        await session.setStatus('finished');
+        return 'done';
+      }
+      await session.append([
+        ...telemetry,
+        message,
+        {
+          kind: 'MessageEvent',
+          source: 'environment',
+          llm_message: { role: 'user', content: [{ type: 'text', text: NUDGE, cache_prompt: false }], thinking_blocks: [] },
+          activated_skills: [],
+          extended_content: [],
+        },
+      ]);
+      return 'continue';
+    }
+
+    const { actions, errors } = this.actionEvents(response);
+    const stored = await session.append([...telemetry, ...actions, ...errors]);
+    const executable = stored.filter(
+      (event): event is Extract<Event, { kind: 'ActionEvent' }> => event.kind === 'ActionEvent' && event.action != null,
+    );
+    return this.execute(session, executable, signal);
+  }
+
+  /** Runs the actions in call order, then appends their results in the same order. */
+  private async execute(
+    session: AgentSession,
+    actions: Extract<Event, { kind: 'ActionEvent' }>[],
+    signal: AbortSignal,
+  ): Promise<StepOutcome> {
+    const context: ToolContext = {
+      workspace: this.options.workspace,
+      stateDir: this.options.stateDir,
+      signal,
+      mask: this.mask,
+    };
+    const results: NewEvent[] = [];
+    let finished = false;
+    for (const event of actions) {
+      const tool = this.toolsByName.get(event.tool_name);
+      const action = event.action as NonNullable<typeof event.action>;
+      if (!tool) {
+        results.push(agentError(event, `Tool '${event.tool_name}' is not available.`));
+        continue;
+      }
+      try {
+        const observation = (await tool.execute(action, context)) as Observation;
+        results.push({
+          kind: 'ObservationEvent',
+          source: 'environment',
+          tool_name: event.tool_name,
+          tool_call_id: event.tool_call_id,
+          observation,
+          action_id: event.id as string,
+        });
+        if (action.kind === 'FinishAction') finished = true;
+      } catch (error) {
+        results.push(agentError(event, `Error executing tool '${event.tool_name}': ${(error as Error).message}`));
+      }
+    }
+    const history = [...(await session.history()), ...(await session.append(results))];
+    if (finished) {
+      await session.setStatus('finished');
+      return 'done';
+    }
+    const stuck = detectStuck(history);
+    if (stuck) {
+      await session.setStatus('stuck', [
+        { kind: 'ConversationErrorEvent', source: 'environment', code: 'StuckDetected', detail: stuck },
+      ]);
+      return 'done';
+    }
+    return 'continue';
+  }
+
+  /** One ActionEvent per tool call (calls after `finish` are dropped); invalid calls also get an error. */
+  private actionEvents(response: LLMResponse): { actions: NewEvent[]; errors: NewEvent[] } {
+    const finishAt = response.toolCalls.findIndex((call) => call.name === 'finish');
+    const calls = finishAt >= 0 ? response.toolCalls.slice(0, finishAt + 1) : response.toolCalls;
+    const actions: NewEvent[] = [];
+    const errors: NewEvent[] = [];
+    calls.forEach((call, index) => {
+      const tool = this.toolsByName.get(call.name);
+      const parsed = tool
+        ? parseToolCall(tool, call.arguments)
+        : ({
+            ok: false,
+            error: `Tool '${call.name}' not found. Available: ${JSON.stringify([...this.toolsByName.keys()])}`,
+          } as const);
+      const first = index === 0;
+      actions.push({
+        kind: 'ActionEvent',
+        source: 'agent',
+        thought: first && response.content ? [{ type: 'text', text: response.content, cache_prompt: false }] : [],
+        ...(first && response.reasoningContent ? { reasoning_content: response.reasoningContent } : {}),
+        thinking_blocks: first ? (response.thinkingBlocks ?? []) : [],
+        ...(first && response.responsesReasoningItem ? { responses_reasoning_item: response.responsesReasoningItem } : {}),
+        action: parsed.ok ? parsed.action : null,
+        tool_name: call.name,
+        tool_call_id: call.id,
+        tool_call: { id: call.id, name: call.name, arguments: call.arguments, origin: response.origin },
+        llm_response_id: response.id,
+        security_risk: 'UNKNOWN',
+        summary: parsed.ok ? parsed.summary : null,
+      });
+      if (!parsed.ok) {
+        errors.push({ kind: 'AgentErrorEvent', source: 'agent', tool_name: call.name, tool_call_id: call.id, error: parsed.error });
+      }
+    });
+    return { actions, errors };
+  }
+
+  private telemetryEvents(response: LLMResponse): NewEvent[] {
+    const { llm } = this.spec;
+    const events: NewEvent[] = [];
+    if (llm.log_completions) events.push(completionLogEvent(response, llm.usage_id, llm.model));
+    if (response.tokenIds) {
+      events.push({
+        kind: 'TokenEvent',
+        source: 'environment',
+        prompt_token_ids: response.tokenIds.prompt,
+        response_token_ids: response.tokenIds.response,
+      });
+    }
+    return events;
+  }
+
+  private async recordUsage(session: AgentSession, response: LLMResponse): Promise<void> {
+    const { llm } = this.spec;
+    const cost =
+      (llm.input_cost_per_token ?? 0) * response.usage.prompt_tokens +
+      (llm.output_cost_per_token ?? 0) * response.usage.completion_tokens;
+    await session.recordUsage(llm.usage_id, llm.model, response.usage, cost, response.latencyMs, response.id);
+  }
+}
+
+/** Actions that were stored but never got a result (accepted after confirmation, for example). */
+function pendingActions(history: readonly Event[]): Extract<Event, { kind: 'ActionEvent' }>[] {
+  const answered = new Set<string>();
+  for (const event of history) {
+    if (event.kind === 'ObservationEvent' || event.kind === 'UserRejectObservation') answered.add(event.action_id);
+    if (event.kind === 'AgentErrorEvent') answered.add(event.tool_call_id);
+  }
+  return history.filter(
+    (event): event is Extract<Event, { kind: 'ActionEvent' }> =>
+      event.kind === 'ActionEvent' &&
+      event.action != null &&
+      !answered.has(event.id as string) &&
+      !answered.has(event.tool_call_id),
+  );
+}
+
+function agentMessage(response: LLMResponse): NewEvent {
+  return {
+    kind: 'MessageEvent',
+    source: 'agent',
+    llm_message: {
+      role: 'assistant',
+      content: [{ type: 'text', text: response.content ?? '', cache_prompt: false }],
+      thinking_blocks: response.thinkingBlocks ?? [],
+      ...(response.reasoningContent ? { reasoning_content: response.reasoningContent } : {}),
+      ...(response.responsesReasoningItem ? { responses_reasoning_item: response.responsesReasoningItem } : {}),
+    },
+    llm_response_id: response.id,
+    activated_skills: [],
+    extended_content: [],
+  };
+}
+
+function agentError(event: Extract<Event, { kind: 'ActionEvent' }>, error: string): NewEvent {
+  return { kind: 'AgentErrorEvent', source: 'agent', tool_name: event.tool_name, tool_call_id: event.tool_call_id, error };
+}
+
+/** Replaces every secret value in a text with `<secret-hidden>`, longest first. */
+export function secretMasker(values: string[]): (text: string) => string {
+  const secrets = values.filter((value) => value.length >= 3).sort((a, b) => b.length - a.length);
+  if (secrets.length === 0) return (text) => text;
+  return (text) => secrets.reduce((masked, secret) => masked.split(secret).join(SECRET_MASK), text);
+}
+

@@ -1,0 +1,21 @@
+import type { AgentSpec, ConversationExecutionStatus, Event, NewEvent } from '@bosun/protocol';
+import type { LLMUsage } from '../llm/types.ts';
+
+/**
+ * What the run loop needs from the conversation it runs in. The agent server implements it over its durable
+ * log; anything else (a test, an embedding application) can too.
+ */
+export interface AgentSession {
+  readonly id: string;
+  readonly agent: AgentSpec;
+  readonly maxIterations: number;
+  /** Every event so far, in log order. */
+  history(): Promise<readonly Event[]>;
+  /** Appends events durably, in order; resolves with them as stored. */
+  append(events: NewEvent[]): Promise<Event[]>;
+  status(): ConversationExecutionStatus;
+  /** Moves to `status`, appending `extra` events first (for example the error that caused it). */
+  setStatus(status: ConversationExecutionStatus, extra?: NewEvent[]): Promise<void>;
+  /** Accumulates usage, cost and latency under `usageId`. */
+  recordUsage(usageId: string, model: string, usage: LLMUsage, cost: number, latencyMs: number, responseId: string): Promise<void>;
+}
