@@ -1,7 +1,8 @@
+import { AgentSpec, parse } from '@bosun/protocol';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { createAgentRunner } from './agent/agent-runner.ts';
 import type { AgentRunner } from './conversations/runner.ts';
-import { idleRunner } from './conversations/runner.ts';
 import { ConversationService } from './conversations/service.ts';
 import { installSessionAuth } from './http/auth.ts';
 import { installErrorHandlers } from './http/errors.ts';
@@ -13,13 +14,19 @@ import { healthRoutes } from './routes/health.ts';
 import { socketRoutes } from './routes/sockets.ts';
 import { Store } from './store/store.ts';
 
+/** The tools of the default agent. */
+export const DEFAULT_TOOLS = ['terminal', 'file_editor', 'task_tracker'];
+
 export interface AgentServerOptions {
   dataDir: string;
   sessionApiKeys?: string[];
   /** Conversations idle this long are dropped from memory (they stay on disk). */
   idleTtlMs?: number;
   runner?: AgentRunner;
-  logger?: boolean | object;
+  /** The LLM of conversations started without an agent (from BOSUN_LLM_*); none means they must bring one. */
+  defaultLlm?: { model: string; base_url?: string; api_key?: string };
+  /** Log level for structured (pino) logs; none: no logs. */
+  logLevel?: string;
 }
 
 export interface AgentServer {
@@ -28,17 +35,34 @@ export interface AgentServer {
   close(): Promise<void>;
 }
 
+/** Structured logs that never contain a session key, whether it came in a header or in a WebSocket URL. */
+function loggerOptions(level: string) {
+  return {
+    level,
+    redact: ['req.headers["x-session-api-key"]', 'req.headers.authorization'],
+    serializers: {
+      req(request: { method: string; url: string; id: string }) {
+        return {
+          id: request.id,
+          method: request.method,
+          url: request.url.replace(/([?&]session_api_key=)[^&]*/g, '$1<redacted>'),
+        };
+      },
+    },
+  };
+}
+
 /** Builds the agent server: opens the store, recovers interrupted conversations and registers every route. */
 export async function buildAgentServer(options: AgentServerOptions): Promise<AgentServer> {
   const startedAt = Date.now();
   let ready = false;
   const store = new Store(options.dataDir);
   const service = new ConversationService(store, { idleTtlMs: options.idleTtlMs ?? 20 * 60_000 });
-  const runner = options.runner ?? idleRunner;
+  const runner = options.runner ?? createAgentRunner({ store, dataDir: options.dataDir });
   const sessionApiKeys = options.sessionApiKeys ?? [];
 
   const app = Fastify({
-    logger: options.logger ?? false,
+    logger: options.logLevel ? loggerOptions(options.logLevel) : false,
     bodyLimit: 32 * 1024 * 1024,
     exposeHeadRoutes: false,
     ajv: { customOptions: { strict: false } },
@@ -51,7 +75,11 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
   await app.register(websocket);
 
   healthRoutes(app, { startedAt, ready: () => ready });
-  conversationRoutes(app, { service, runner });
+  const { defaultLlm } = options;
+  const defaultAgent = defaultLlm
+    ? () => parse(AgentSpec, { llm: { ...defaultLlm }, tools: DEFAULT_TOOLS.map((name) => ({ name })) })
+    : undefined;
+  conversationRoutes(app, { service, runner, ...(defaultAgent ? { defaultAgent } : {}) });
   eventRoutes(app, { service, runner });
   socketRoutes(app, { service, runner, sessionApiKeys });
 

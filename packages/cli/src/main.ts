@@ -1,4 +1,5 @@
 import { agentServerCommand } from './commands/agent-server.ts';
+import { demoCommand } from './commands/demo.ts';
 import { llmReplayCommand } from './commands/llm-replay.ts';
 import { schemaCommand } from './commands/schema.ts';
 import { validateCommand } from './commands/validate.ts';
@@ -17,7 +18,7 @@ export interface CommandIO {
   stdin: NodeJS.ReadableStream;
 }
 
-const commands: Command[] = [agentServerCommand, llmReplayCommand, validateCommand, schemaCommand];
+const commands: Command[] = [agentServerCommand, demoCommand, llmReplayCommand, validateCommand, schemaCommand];
 
 export function helpText(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

@@ -1,9 +1,9 @@
 import { type Event, type NewEvent, parseEvent } from '@bosun/protocol';
 
 export type { NewEvent };
+
 import { v7 as uuidv7 } from 'uuid';
 import type { EventToAppend } from '../store/store.ts';
-
 
 export function now(): string {
   return new Date().toISOString();

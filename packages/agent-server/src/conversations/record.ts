@@ -1,8 +1,8 @@
-import type { ConversationExecutionStatus, StartConversationRequest } from '@bosun/protocol';
+import type { ConversationExecutionStatus, ResolvedStartRequest } from '@bosun/protocol';
 
 /** What the catalog keeps of a conversation (its `data` column): the request it started from and its state. */
 export interface ConversationRecord {
-  request: StartConversationRequest;
+  request: ResolvedStartRequest;
   title: string | null;
   tags: Record<string, string>;
   execution_status: ConversationExecutionStatus;
@@ -15,7 +15,7 @@ export interface ConversationRecord {
   updated_at: string;
 }
 
-export function newRecord(request: StartConversationRequest, now: string): ConversationRecord {
+export function newRecord(request: ResolvedStartRequest, now: string): ConversationRecord {
   return {
     request,
     title: request.title ?? null,

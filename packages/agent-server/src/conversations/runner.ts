@@ -1,3 +1,4 @@
+import type { ResolvedStartRequest, ValidationError } from '@bosun/protocol';
 import type { Conversation } from './conversation.ts';
 
 /**
@@ -5,6 +6,10 @@ import type { Conversation } from './conversation.ts';
  * business. Until an agent is plugged in, the server uses `idleRunner`.
  */
 export interface AgentRunner {
+  /** Problems with a start request that this runner cannot run (unknown tools, ...), as 422 details. */
+  validate?(request: ResolvedStartRequest): ValidationError[];
+  /** Called once when a conversation is created, before anything else is appended to it. */
+  prepare?(conversation: Conversation): Promise<void>;
   run(conversation: Conversation): Promise<void>;
 }
 

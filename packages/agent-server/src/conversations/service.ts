@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { ConversationExecutionStatus, StartConversationRequest } from '@bosun/protocol';
+import { pendingActions } from '@bosun/agent';
+import type { ConversationExecutionStatus, Event, NewEvent, ResolvedStartRequest } from '@bosun/protocol';
 import type { CatalogRow, Store } from '../store/store.ts';
 import { Conversation } from './conversation.ts';
 import { now } from './new-event.ts';
@@ -30,14 +31,28 @@ export class ConversationService {
 
   /**
    * Brings the catalog to a consistent state after a restart: a conversation found `running` had its run cut
-   * off by the crash, so it moves to `error` with a `ConversationErrorEvent` saying so.
+   * off by the crash, so each tool call left without a result gets an `AgentErrorEvent` (it is not run again
+   * blindly), and the conversation moves to `error` with a `ConversationErrorEvent` saying so.
    */
   async recover(): Promise<number> {
     const interrupted = this.store.conversationIdsWithStatus('running');
     await Promise.all(
       interrupted.map(async (id) => {
         const conversation = this.get(id);
-        await conversation?.setStatus('error', [
+        if (!conversation) return;
+        const history = this.store
+          .searchEvents(id, { descending: false, limit: Number.MAX_SAFE_INTEGER })
+          .map((row) => JSON.parse(row.json) as Event);
+        const orphans: NewEvent[] = pendingActions(history).map((action) => ({
+          kind: 'AgentErrorEvent',
+          source: 'agent',
+          tool_name: action.tool_name,
+          tool_call_id: action.tool_call_id,
+          error:
+            'A restart occurred while this tool was in progress; it may have run partly. Check its effects before retrying.',
+        }));
+        await conversation.setStatus('error', [
+          ...orphans,
           {
             kind: 'ConversationErrorEvent',
             source: 'environment',
@@ -95,7 +110,7 @@ export class ConversationService {
   }
 
   /** Creates a conversation, or returns the existing one when `conversation_id` is already taken. */
-  async create(request: StartConversationRequest): Promise<{ conversation: Conversation; created: boolean }> {
+  async create(request: ResolvedStartRequest): Promise<{ conversation: Conversation; created: boolean }> {
     const id = (request.conversation_id ?? randomUUID()).toLowerCase();
     const existing = this.get(id);
     if (existing) return { conversation: existing, created: false };

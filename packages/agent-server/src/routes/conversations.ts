@@ -1,4 +1,5 @@
 import {
+  type AgentSpec,
   ConversationExecutionStatus,
   type SendMessageRequest,
   type StartConversationRequest,
@@ -26,6 +27,8 @@ const ConversationPage = Type.Object({
 export interface ConversationRouteDeps {
   service: ConversationService;
   runner: AgentRunner;
+  /** The agent of conversations started without one, if the server has a default model. */
+  defaultAgent?: () => AgentSpec;
 }
 
 /** Appends a user message (and starts a run when asked). Shared by REST, WebSocket and `initial_message`. */
@@ -63,21 +66,36 @@ export async function sendUserMessage(
   }
 }
 
-export function conversationRoutes(app: FastifyInstance, { service, runner }: ConversationRouteDeps): void {
+export function conversationRoutes(
+  app: FastifyInstance,
+  { service, runner, defaultAgent }: ConversationRouteDeps,
+): void {
   app.post<{ Body: StartConversationRequest }>(
     '/api/conversations',
     {
       schema: {
         tags,
         summary: 'Start a conversation (idempotent on conversation_id)',
-        body: ref('StartConversationRequest'),
+        body: defaultAgent
+          ? ref('StartConversationRequest')
+          : Type.Unsafe({
+              allOf: [{ $ref: 'StartConversationRequest#' }],
+              required: ['agent'],
+              description: 'This server has no default model (BOSUN_LLM_MODEL), so `agent` is required.',
+            }),
         response: { 200: ref('ConversationInfo'), 201: ref('ConversationInfo'), 422: validationResponse },
       },
     },
     async (request, reply) => {
-      const { conversation, created } = await service.create(request.body);
-      if (created && request.body.initial_message) {
-        await sendUserMessage(conversation, { ...request.body.initial_message, run: true }, runner);
+      // The body schema requires `agent` when there is no default one.
+      const agent = request.body.agent ?? (defaultAgent as () => AgentSpec)();
+      const body = { ...request.body, agent };
+      const problems = runner.validate?.(body) ?? [];
+      if (problems.length) throw new InputError(problems);
+      const { conversation, created } = await service.create(body);
+      if (created) await runner.prepare?.(conversation);
+      if (created && body.initial_message) {
+        await sendUserMessage(conversation, { ...body.initial_message, run: true }, runner);
       }
       return reply.code(created ? 201 : 200).send(conversationInfo(conversation));
     },

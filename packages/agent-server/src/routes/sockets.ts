@@ -98,6 +98,9 @@ async function follow(
     transientEvent({ kind: 'ConversationStateUpdateEvent', key: 'full_state', value: conversationInfo(conversation) }),
   );
 
+  // Frames the client sends are handled from now on, also while the stored events are replayed.
+  socket.on('message', (data) => receiveFrame(socket, conversation, data.toString(), deps.runner));
+
   let last = cursor ?? conversation.lastSeq;
   const deliver = (events: readonly StoredEvent[]) => {
     for (const event of events) {
@@ -122,24 +125,26 @@ async function follow(
   socket.on('close', () => unsubscribe?.());
   if (socket.readyState !== socket.OPEN) unsubscribe?.();
 
-  socket.on('message', (data) => {
-    const frame = parseJson(data.toString());
-    if (isAuthFrame(frame)) return;
-    const candidate = frame && typeof frame === 'object' && !Array.isArray(frame) ? { run: true, ...frame } : frame;
-    const parsed = safeParse(SendMessageRequest, candidate);
-    if (!parsed.ok) {
-      socket.send(
-        transientEvent({
-          kind: 'ConversationErrorEvent',
-          code: 'ValidationError',
-          detail: JSON.stringify({ detail: parsed.errors }),
-        }),
-      );
-      return;
-    }
-    sendUserMessage(conversation, parsed.value, deps.runner).catch((error: Error) => {
-      socket.send(transientEvent({ kind: 'ConversationErrorEvent', code: error.name, detail: error.message }));
-    });
+}
+
+/** A frame from the client: a user message (which starts a run), an auth frame to ignore, or an error. */
+function receiveFrame(socket: WebSocket, conversation: Conversation, text: string, runner: AgentRunner): void {
+  const frame = parseJson(text);
+  if (isAuthFrame(frame)) return;
+  const candidate = frame && typeof frame === 'object' && !Array.isArray(frame) ? { run: true, ...frame } : frame;
+  const parsed = safeParse(SendMessageRequest, candidate);
+  if (!parsed.ok) {
+    socket.send(
+      transientEvent({
+        kind: 'ConversationErrorEvent',
+        code: 'ValidationError',
+        detail: JSON.stringify({ detail: parsed.errors }),
+      }),
+    );
+    return;
+  }
+  sendUserMessage(conversation, parsed.value, runner).catch((error: Error) => {
+    socket.send(transientEvent({ kind: 'ConversationErrorEvent', code: error.name, detail: error.message }));
   });
 }
 

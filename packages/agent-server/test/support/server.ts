@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type AgentServer, type AgentServerOptions, buildAgentServer } from '../../src/index.ts';
+import { type AgentServer, type AgentServerOptions, buildAgentServer, idleRunner } from '../../src/index.ts';
 
 export interface TestServer {
   server: AgentServer;
@@ -12,10 +12,13 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Starts an agent server on a free loopback port with a fresh data directory. */
+/**
+ * Starts an agent server on a free loopback port with a fresh data directory. Runs do nothing (`idleRunner`)
+ * unless a runner is given: these tests are about the server, not the agent.
+ */
 export async function startTestServer(options: Partial<AgentServerOptions> = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'bosun-agent-server-')));
-  const server = await buildAgentServer({ ...options, dataDir });
+  const server = await buildAgentServer({ runner: idleRunner, ...options, dataDir });
   const url = await server.app.listen({ host: '127.0.0.1', port: 0 });
   return {
     server,

@@ -80,10 +80,7 @@ function toWireMessages(messages: Message[]): WireMessage[] {
       }
       push('assistant', blocks.length ? blocks : [{ type: 'text', text: '(empty)' }]);
     } else {
-      push('user', [
-        ...(text ? [{ type: 'text', text }] : []),
-        ...messageImages(message).map(imageBlock),
-      ]);
+      push('user', [...(text ? [{ type: 'text', text }] : []), ...messageImages(message).map(imageBlock)]);
     }
   }
   return wire;

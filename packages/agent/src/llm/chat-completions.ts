@@ -100,7 +100,9 @@ function parseAnswer(raw: unknown, latencyMs: number, request: unknown): LLMResp
   usage.reasoning_tokens = answer.usage?.completion_tokens_details?.reasoning_tokens ?? 0;
   usage.cache_read_tokens = answer.usage?.prompt_tokens_details?.cached_tokens ?? 0;
   const tokenIds =
-    answer.prompt_token_ids && choice.token_ids ? { prompt: answer.prompt_token_ids, response: choice.token_ids } : undefined;
+    answer.prompt_token_ids && choice.token_ids
+      ? { prompt: answer.prompt_token_ids, response: choice.token_ids }
+      : undefined;
   return {
     id: answer.id ?? `chatcmpl-${Date.now()}`,
     model: answer.model ?? '',

@@ -75,7 +75,8 @@ export class AgentRuntime {
     }
   }
 
-  private async ensureSystemPrompt(session: AgentSession): Promise<void> {
+  /** Appends the `SystemPromptEvent` unless the conversation has one: it is the first event of a conversation. */
+  async ensureSystemPrompt(session: AgentSession): Promise<void> {
     const history = await session.history();
     if (history.some((event) => event.kind === 'SystemPromptEvent')) return;
     const text = (value: string): TextContent => ({ type: 'text', text: value, cache_prompt: false });
@@ -117,7 +118,11 @@ export class AgentRuntime {
         {
           kind: 'MessageEvent',
           source: 'environment',
-          llm_message: { role: 'user', content: [{ type: 'text', text: NUDGE, cache_prompt: false }], thinking_blocks: [] },
+          llm_message: {
+            role: 'user',
+            content: [{ type: 'text', text: NUDGE, cache_prompt: false }],
+            thinking_blocks: [],
+          },
           activated_skills: [],
           extended_content: [],
         },
@@ -205,7 +210,9 @@ export class AgentRuntime {
         thought: first && response.content ? [{ type: 'text', text: response.content, cache_prompt: false }] : [],
         ...(first && response.reasoningContent ? { reasoning_content: response.reasoningContent } : {}),
         thinking_blocks: first ? (response.thinkingBlocks ?? []) : [],
-        ...(first && response.responsesReasoningItem ? { responses_reasoning_item: response.responsesReasoningItem } : {}),
+        ...(first && response.responsesReasoningItem
+          ? { responses_reasoning_item: response.responsesReasoningItem }
+          : {}),
         action: parsed.ok ? parsed.action : null,
         tool_name: call.name,
         tool_call_id: call.id,
@@ -215,7 +222,13 @@ export class AgentRuntime {
         summary: parsed.ok ? parsed.summary : null,
       });
       if (!parsed.ok) {
-        errors.push({ kind: 'AgentErrorEvent', source: 'agent', tool_name: call.name, tool_call_id: call.id, error: parsed.error });
+        errors.push({
+          kind: 'AgentErrorEvent',
+          source: 'agent',
+          tool_name: call.name,
+          tool_call_id: call.id,
+          error: parsed.error,
+        });
       }
     });
     return { actions, errors };
@@ -246,7 +259,7 @@ export class AgentRuntime {
 }
 
 /** Actions that were stored but never got a result (accepted after confirmation, for example). */
-function pendingActions(history: readonly Event[]): Extract<Event, { kind: 'ActionEvent' }>[] {
+export function pendingActions(history: readonly Event[]): Extract<Event, { kind: 'ActionEvent' }>[] {
   const answered = new Set<string>();
   for (const event of history) {
     if (event.kind === 'ObservationEvent' || event.kind === 'UserRejectObservation') answered.add(event.action_id);
@@ -279,7 +292,13 @@ function agentMessage(response: LLMResponse): NewEvent {
 }
 
 function agentError(event: Extract<Event, { kind: 'ActionEvent' }>, error: string): NewEvent {
-  return { kind: 'AgentErrorEvent', source: 'agent', tool_name: event.tool_name, tool_call_id: event.tool_call_id, error };
+  return {
+    kind: 'AgentErrorEvent',
+    source: 'agent',
+    tool_name: event.tool_name,
+    tool_call_id: event.tool_call_id,
+    error,
+  };
 }
 
 /** Replaces every secret value in a text with `<secret-hidden>`, longest first. */
@@ -288,4 +307,3 @@ export function secretMasker(values: string[]): (text: string) => string {
   if (secrets.length === 0) return (text) => text;
   return (text) => secrets.reduce((masked, secret) => masked.split(secret).join(SECRET_MASK), text);
 }
-

@@ -17,5 +17,12 @@ export interface AgentSession {
   /** Moves to `status`, appending `extra` events first (for example the error that caused it). */
   setStatus(status: ConversationExecutionStatus, extra?: NewEvent[]): Promise<void>;
   /** Accumulates usage, cost and latency under `usageId`. */
-  recordUsage(usageId: string, model: string, usage: LLMUsage, cost: number, latencyMs: number, responseId: string): Promise<void>;
+  recordUsage(
+    usageId: string,
+    model: string,
+    usage: LLMUsage,
+    cost: number,
+    latencyMs: number,
+    responseId: string,
+  ): Promise<void>;
 }

@@ -19,10 +19,12 @@ export function detectStuck(events: readonly Event[]): string | undefined {
   const rounds: string[] = [];
   const actions = new Map<string, string>();
   for (const event of events.slice(start)) {
-    if (event.kind === 'ActionEvent') actions.set(event.tool_call_id, `${event.tool_name}:${event.tool_call.arguments}`);
+    if (event.kind === 'ActionEvent')
+      actions.set(event.tool_call_id, `${event.tool_name}:${event.tool_call.arguments}`);
     else if (event.kind === 'ObservationEvent') {
       rounds.push(`${actions.get(event.tool_call_id)}=>${JSON.stringify(event.observation.content)}`);
-    } else if (event.kind === 'AgentErrorEvent') rounds.push(`${actions.get(event.tool_call_id)}=>error:${event.error}`);
+    } else if (event.kind === 'AgentErrorEvent')
+      rounds.push(`${actions.get(event.tool_call_id)}=>error:${event.error}`);
   }
   if (rounds.length < STUCK_REPEATS) return undefined;
   const last = rounds.slice(-STUCK_REPEATS);

@@ -1,4 +1,4 @@
-import { type Action, safeParse, Action as ActionSchema } from '@bosun/protocol';
+import { type Action, Action as ActionSchema, safeParse } from '@bosun/protocol';
 import type { Tool } from '../tools/tool.ts';
 
 const SECURITY_RISKS = ['UNKNOWN', 'LOW', 'MEDIUM', 'HIGH'];
@@ -34,7 +34,10 @@ export function parseToolCall(tool: Tool, rawArguments: string): ParsedCall {
   try {
     args = rawArguments.trim() === '' ? {} : JSON.parse(rawArguments);
   } catch (error) {
-    return { ok: false, error: `Error validating tool '${tool.name}': the arguments are not valid JSON (${(error as Error).message}). Arguments received: ${rawArguments.slice(0, 500)}` };
+    return {
+      ok: false,
+      error: `Error validating tool '${tool.name}': the arguments are not valid JSON (${(error as Error).message}). Arguments received: ${rawArguments.slice(0, 500)}`,
+    };
   }
   if (!args || typeof args !== 'object' || Array.isArray(args)) {
     return { ok: false, error: `Error validating tool '${tool.name}': the arguments must be a JSON object.` };

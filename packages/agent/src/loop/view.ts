@@ -7,7 +7,10 @@ const ERROR_PREFIX = '[An error occurred during execution.]\n';
  * as one assistant message, and one tool message per result (observation, rejection or error). A call that
  * never got a result (the server stopped mid-call) is answered with a note, so the history stays valid.
  */
-export function buildMessages(events: readonly Event[], pendingToolCallIds: ReadonlySet<string> = new Set()): Message[] {
+export function buildMessages(
+  events: readonly Event[],
+  pendingToolCallIds: ReadonlySet<string> = new Set(),
+): Message[] {
   const messages: Message[] = [];
   const answered = new Set<string>();
   let openResponse: { id: string; message: Message } | undefined;

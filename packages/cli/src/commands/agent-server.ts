@@ -7,7 +7,19 @@ const USAGE = `Usage: bosun agent-server [--host 127.0.0.1] [--port 8000] [--dat
 Starts the agent server and prints its URL. Settings come from the flags, else from
 the environment (BOSUN_HOST, BOSUN_PORT, BOSUN_DATA_DIR, BOSUN_LOG_LEVEL), else the
 defaults above. BOSUN_SESSION_API_KEYS (comma-separated) makes every /api/* request
-need an X-Session-API-Key header.`;
+need an X-Session-API-Key header. BOSUN_LLM_MODEL, BOSUN_LLM_BASE_URL and
+BOSUN_LLM_API_KEY give conversations started without an agent a default model.`;
+
+const NO_MODEL_NOTICE = `
+No default LLM is configured, so each conversation must bring its own "agent.llm".
+To give the server a default model, start it with:
+  BOSUN_LLM_MODEL=gpt-4o BOSUN_LLM_API_KEY=sk-... npm start
+  (BOSUN_LLM_BASE_URL=http://host:port/v1 for any OpenAI-compatible server: LiteLLM, vLLM, Ollama;
+   model names starting with anthropic/ or claude use the Anthropic API)
+To watch the agent work without a model, run the demo (a scripted stand-in, not a real LLM):
+  npx bosun demo
+
+`;
 
 export const agentServerCommand: Command = {
   name: 'agent-server',
@@ -37,13 +49,23 @@ export const agentServerCommand: Command = {
       .split(',')
       .map((key) => key.trim())
       .filter(Boolean);
+    const model = env.BOSUN_LLM_MODEL?.trim();
+    const defaultLlm = model
+      ? {
+          model,
+          ...(env.BOSUN_LLM_BASE_URL ? { base_url: env.BOSUN_LLM_BASE_URL } : {}),
+          ...(env.BOSUN_LLM_API_KEY ? { api_key: env.BOSUN_LLM_API_KEY } : {}),
+        }
+      : undefined;
     const server = await buildAgentServer({
       dataDir,
       sessionApiKeys,
-      logger: { level: env.BOSUN_LOG_LEVEL ?? 'info', redact: ['req.headers["x-session-api-key"]'] },
+      ...(defaultLlm ? { defaultLlm } : {}),
+      logLevel: env.BOSUN_LOG_LEVEL ?? 'info',
     });
     const address = await server.app.listen({ host, port });
     io.stdout.write(`Bosun agent server listening on ${address.replace('[::1]', 'localhost')} (data in ${dataDir})\n`);
+    io.stdout.write(model ? `Default model: ${model}\n` : NO_MODEL_NOTICE);
     await new Promise<void>((resolve) => {
       const stop = () => resolve();
       process.once('SIGINT', stop);

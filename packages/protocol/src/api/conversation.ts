@@ -30,6 +30,7 @@ export const ToolSpec = strictObject(
   },
   { description: 'A tool to give the agent.' },
 );
+export type ToolSpec = Static<typeof ToolSpec>;
 
 export const AgentSpec = strictObject(
   'AgentSpec',
@@ -131,7 +132,11 @@ export const Secrets = Type.Unsafe<Record<string, Static<typeof SecretValue>>>({
 export const StartConversationRequest = strictObject(
   'StartConversationRequest',
   {
-    agent: ref(AgentSpec),
+    agent: Type.Optional(
+      ref(AgentSpec, {
+        description: "The agent; when omitted, the server's default agent (its BOSUN_LLM_* model) is used.",
+      }),
+    ),
     workspace: ref(LocalWorkspace),
     conversation_id: Type.Optional(nullable(Type.String({ format: 'uuid' }))),
     confirmation_policy: withDefault(ref(ConfirmationPolicy), { kind: 'NeverConfirm' }),
@@ -149,6 +154,8 @@ export const StartConversationRequest = strictObject(
   { description: 'Start a conversation.' },
 );
 export type StartConversationRequest = Static<typeof StartConversationRequest>;
+/** A start request whose agent is settled (given, or the server's default). */
+export type ResolvedStartRequest = StartConversationRequest & { agent: AgentSpec };
 
 export const UpdateConversationRequest = strictObject(
   'UpdateConversationRequest',

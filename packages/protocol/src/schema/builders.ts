@@ -16,8 +16,8 @@ import {
 export type Named = TSchema & { $id: string };
 
 /** A reference to a named shape, typed as that shape. */
-export function ref<T extends Named>(schema: T): TUnsafe<Static<T>> {
-  return Type.Unsafe<Static<T>>({ $ref: schema.$id });
+export function ref<T extends Named>(schema: T, options: { description?: string } = {}): TUnsafe<Static<T>> {
+  return Type.Unsafe<Static<T>>({ ...options, $ref: schema.$id });
 }
 
 const PRIMITIVE_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array', 'object']);

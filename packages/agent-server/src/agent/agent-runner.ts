@@ -1,0 +1,67 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { AgentRuntime, createProvider, createToolset, TOOL_NAMES } from '@bosun/agent';
+import type { Conversation } from '../conversations/conversation.ts';
+import type { AgentRunner } from '../conversations/runner.ts';
+import type { Store } from '../store/store.ts';
+import { LogSession } from './log-session.ts';
+
+const RUNTIME = 'agent';
+
+/** Secret values by name, whichever form they were given in. */
+export function secretValues(conversation: Conversation): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [name, secret] of Object.entries(conversation.record.request.secrets)) {
+    values[name] = typeof secret === 'string' ? secret : secret.value;
+  }
+  return values;
+}
+
+/**
+ * Runs conversations with Bosun's agent. Each loaded conversation keeps one agent runtime (its LLM client and
+ * its tools, the shell included) between runs; it is closed when the conversation is evicted or deleted.
+ */
+export function createAgentRunner(options: { store: Store; dataDir: string }): AgentRunner {
+  async function runtimeOf(conversation: Conversation): Promise<AgentRuntime> {
+    const existing = conversation.resources.get(RUNTIME);
+    if (existing) return existing as AgentRuntime;
+    const { request } = conversation.record;
+    const workspace = request.workspace.working_dir;
+    const stateDir = join(options.dataDir, 'conversations', conversation.id);
+    await Promise.all([mkdir(workspace, { recursive: true }), mkdir(stateDir, { recursive: true })]);
+    const secrets = secretValues(conversation);
+    const runtime = new AgentRuntime(request.agent, {
+      provider: createProvider(request.agent.llm),
+      tools: createToolset(request.agent.tools, { env: secrets }),
+      workspace,
+      stateDir,
+      secrets,
+    });
+    conversation.resources.set(RUNTIME, runtime);
+    return runtime;
+  }
+
+  return {
+    validate(request) {
+      return request.agent.tools.flatMap((tool, index) =>
+        TOOL_NAMES.includes(tool.name)
+          ? []
+          : [
+              {
+                loc: ['body', 'agent', 'tools', index, 'name'],
+                msg: `Unknown tool '${tool.name}'; available tools: ${TOOL_NAMES.join(', ')}`,
+                type: 'value_error',
+              },
+            ],
+      );
+    },
+    async prepare(conversation) {
+      const runtime = await runtimeOf(conversation);
+      await runtime.ensureSystemPrompt(new LogSession(conversation, options.store));
+    },
+    async run(conversation) {
+      const runtime = await runtimeOf(conversation);
+      await runtime.run(new LogSession(conversation, options.store));
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import type { ActionOf, ObservationOf } from '@bosun/protocol';
+import { llmParameters } from '../parameters.ts';
+import { toolDefinition } from '../shared/definition.ts';
+import type { Tool } from '../tool.ts';
+import { FILE_EDITOR_DESCRIPTION } from './description.ts';
+import { FileEditor } from './editor.ts';
+import { runEditorCommand } from './observation.ts';
+
+type FileEditorAction = ActionOf<'FileEditorAction'>;
+type FileEditorObservation = ObservationOf<'FileEditorObservation'>;
+
+/**
+ * The `file_editor` tool: `view`, `create`, `str_replace`, `insert` and `undo_edit` on files inside the
+ * workspace. Each instance keeps its own undo history, so create one per conversation.
+ */
+export function createFileEditorTool(): Tool<FileEditorAction, FileEditorObservation> {
+  const editor = new FileEditor();
+  return {
+    name: 'file_editor',
+    actionKind: 'FileEditorAction',
+    definition: toolDefinition(
+      'FileEditorTool',
+      'file_editor',
+      FILE_EDITOR_DESCRIPTION,
+      'FileEditorAction',
+      'FileEditorObservation',
+      { readOnly: false, destructive: true, idempotent: false },
+    ),
+    parameters: llmParameters('FileEditorAction'),
+    readOnly: false,
+    execute: ({ kind: _kind, ...args }, context) => runEditorCommand(editor, 'FileEditorObservation', args, context),
+  };
+}

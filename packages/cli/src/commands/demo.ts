@@ -1,0 +1,91 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildAgentServer } from '@bosun/agent-server';
+import { startLlmReplay } from '@bosun/llm-replay';
+import type { Event } from '@bosun/protocol';
+import WebSocket from 'ws';
+import { renderEvent } from '../demo/render.ts';
+import { demoScript } from '../demo/script.ts';
+import type { Command } from '../main.ts';
+
+const USAGE = `Usage: bosun demo
+
+Runs one conversation end to end without a real model: a scripted stand-in
+(llm-replay) plays the LLM, while the agent server, the run loop and the tools
+(terminal, file editor) are the real ones, working in a temporary directory.`;
+
+export const demoCommand: Command = {
+  name: 'demo',
+  summary: 'Watch the agent work, with a scripted model (no LLM needed)',
+  usage: USAGE,
+  async run(_args, io) {
+    const root = await mkdtemp(join(tmpdir(), 'bosun-demo-'));
+    const workspace = join(root, 'workspace');
+    const llm = await startLlmReplay({ script: demoScript(workspace) });
+    const server = await buildAgentServer({ dataDir: join(root, 'data') });
+    try {
+      const url = await server.app.listen({ host: '127.0.0.1', port: 0 });
+      io.stdout.write(
+        [
+          '',
+          '  DEMO: the model below is SCRIPTED (llm-replay), not a real LLM.',
+          '  The agent server, the run loop and the tools are real; they work in',
+          `  ${workspace}`,
+          '',
+          '',
+        ].join('\n'),
+      );
+      const response = await fetch(`${url}/api/conversations`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          agent: {
+            llm: { model: 'bosun-demo-scripted-model', base_url: llm.baseUrl, api_key: 'demo', num_retries: 0 },
+            tools: [{ name: 'terminal' }, { name: 'file_editor' }],
+          },
+          workspace: { working_dir: workspace },
+        }),
+      });
+      const { id } = (await response.json()) as { id: string };
+      const finished = follow(`${url.replace('http', 'ws')}/sockets/events/${id}`, io.stdout);
+      await fetch(`${url}/api/conversations/${id}/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          content: [{ type: 'text', text: 'Write a greeting shell script and try it.' }],
+          run: true,
+        }),
+      });
+      const status = await finished;
+      io.stdout.write(
+        `\n  The conversation ended ${status}. To use a real model, set BOSUN_LLM_MODEL (and BOSUN_LLM_API_KEY,\n  BOSUN_LLM_BASE_URL) and run 'npm start'.\n\n`,
+      );
+      return status === 'finished' ? 0 : 1;
+    } finally {
+      await server.close();
+      await llm.close();
+      await rm(root, { recursive: true, force: true });
+    }
+  },
+};
+
+/** Prints events as they arrive; resolves with the final status. */
+function follow(url: string, out: NodeJS.WritableStream): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url);
+    socket.on('error', reject);
+    socket.on('message', (data) => {
+      const event = JSON.parse(data.toString()) as Event;
+      const line = renderEvent(event);
+      if (line) out.write(`${line}\n`);
+      if (event.kind === 'ConversationStateUpdateEvent' && event.key === 'execution_status') {
+        const status = String(event.value);
+        if (['finished', 'error', 'stuck', 'paused'].includes(status)) {
+          socket.close();
+          resolve(status);
+        }
+      }
+    });
+  });
+}
