@@ -17,8 +17,10 @@ export async function startRun(conversation: Conversation, runner: AgentRunner):
   if (conversation.activeRun) throw new ConversationBusyError();
   if (conversation.record.execution_status === 'finished') return 'finished';
   if (!STARTABLE.has(conversation.record.execution_status)) throw new ConversationBusyError();
+  let markedRunning: Promise<void> = Promise.resolve();
   const run = (async () => {
-    await conversation.setStatus('running');
+    markedRunning = conversation.setStatus('running');
+    await markedRunning;
     await runner.run(conversation);
   })();
   conversation.activeRun = run;
@@ -38,6 +40,9 @@ export async function startRun(conversation: Conversation, runner: AgentRunner):
     .finally(() => {
       if (conversation.activeRun === run) conversation.activeRun = undefined;
     });
+  // Answer once the run is visible: a client reading the status right after starting a run sees `running`,
+  // never the status before it (which would look like a run that already ended).
+  await markedRunning.catch(() => undefined);
   return 'started';
 }
 

@@ -8,6 +8,7 @@ import {
 } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { v7 as uuidv7 } from 'uuid';
 import type { Conversation } from '../conversations/conversation.ts';
 import { conversationInfo } from '../conversations/info.ts';
 import type { AgentRunner } from '../conversations/runner.ts';
@@ -37,9 +38,12 @@ export async function sendUserMessage(
   message: SendMessageRequest,
   runner: AgentRunner,
 ): Promise<void> {
-  const [event] = await conversation.append(
+  // The message and the record's pointer to it are one durable write (one commit per message, not two).
+  const id = uuidv7();
+  await conversation.append(
     [
       {
+        id,
         kind: 'MessageEvent',
         source: 'user',
         llm_message: { role: 'user', content: message.content, thinking_blocks: [] },
@@ -51,11 +55,9 @@ export async function sendUserMessage(
       // A new message reopens a finished or stuck conversation.
       if (record.execution_status === 'finished' || record.execution_status === 'stuck')
         record.execution_status = 'idle';
+      record.last_user_message_id = id;
     },
   );
-  await conversation.update((record) => {
-    record.last_user_message_id = event?.id ?? null;
-  });
   if (message.run) {
     try {
       await startRun(conversation, runner);

@@ -124,7 +124,6 @@ async function follow(
   }
   socket.on('close', () => unsubscribe?.());
   if (socket.readyState !== socket.OPEN) unsubscribe?.();
-
 }
 
 /** A frame from the client: a user message (which starts a run), an auth frame to ignore, or an error. */
