@@ -39,6 +39,10 @@ export class LogSession implements AgentSession {
     return this.conversation.record.request.max_iterations;
   }
 
+  get stuckDetection(): boolean {
+    return this.conversation.record.request.stuck_detection;
+  }
+
   async history(): Promise<readonly Event[]> {
     for (;;) {
       const page = this.store.searchEvents(this.conversation.id, {

@@ -179,7 +179,7 @@ export class AgentRuntime {
       await session.setStatus('finished');
       return 'done';
     }
-    const stuck = detectStuck(history);
+    const stuck = session.stuckDetection === false ? undefined : detectStuck(history);
     if (stuck) {
       await session.setStatus('stuck', [
         { kind: 'ConversationErrorEvent', source: 'environment', code: 'StuckDetected', detail: stuck },

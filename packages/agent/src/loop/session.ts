@@ -9,6 +9,8 @@ export interface AgentSession {
   readonly id: string;
   readonly agent: AgentSpec;
   readonly maxIterations: number;
+  /** Whether a run that repeats itself stops as `stuck` (default true). */
+  readonly stuckDetection?: boolean;
   /** Every event so far, in log order. */
   history(): Promise<readonly Event[]>;
   /** Appends events durably, in order; resolves with them as stored. */

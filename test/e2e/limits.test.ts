@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type EventBody,
+  allEvents,
+  ofKind,
+  outline,
+  recordedRequests,
+  sleep,
+  startConversation,
+  startStack,
+  waitForStatus,
+  withoutStats,
+} from './support.ts';
+
+type ErrorEventBody = EventBody & { code: string; detail: string };
+
+describe('run limits', () => {
+  it('stops with MaxIterationsReached after max_iterations steps', async () => {
+    const { server, llm } = await startStack({
+      repeat_last: true,
+      turns: [
+        { tool_calls: [{ name: 'think', arguments: { thought: 'First.' } }] },
+        { tool_calls: [{ name: 'think', arguments: { thought: 'Second.' } }] },
+        { tool_calls: [{ name: 'think', arguments: { thought: 'And so on.' } }] },
+      ],
+    });
+    const created = await startConversation(server, llm, { message: 'Never stop.', extra: { max_iterations: 2 } });
+    await waitForStatus(server, created.id, 'error');
+    const events = withoutStats(await allEvents(server, created.id));
+    expect(outline(events)).toEqual([
+      'SystemPromptEvent',
+      'MessageEvent:user',
+      'status:running',
+      'ActionEvent:think',
+      'ObservationEvent:ThinkObservation',
+      'ActionEvent:think',
+      'ObservationEvent:ThinkObservation',
+      'ConversationErrorEvent',
+      'status:error',
+    ]);
+    const [error] = ofKind<ErrorEventBody>(events, 'ConversationErrorEvent');
+    expect(error).toMatchObject({ source: 'environment', code: 'MaxIterationsReached' });
+    expect(error?.detail).toContain('2');
+    await sleep(200);
+    expect(await recordedRequests(llm)).toHaveLength(2);
+  });
+
+  it('stops as stuck when the agent repeats the same call with the same result', async () => {
+    const { server, llm } = await startStack({
+      repeat_last: true,
+      turns: [{ tool_calls: [{ name: 'think', arguments: { thought: 'Same thought, again.' } }] }],
+    });
+    const created = await startConversation(server, llm, { message: 'Loop forever.' });
+    await waitForStatus(server, created.id, 'stuck');
+    const events = withoutStats(await allEvents(server, created.id));
+    const round = ['ActionEvent:think', 'ObservationEvent:ThinkObservation'];
+    expect(outline(events)).toEqual([
+      'SystemPromptEvent',
+      'MessageEvent:user',
+      'status:running',
+      ...round,
+      ...round,
+      ...round,
+      ...round,
+      'ConversationErrorEvent',
+      'status:stuck',
+    ]);
+    const [error] = ofKind<ErrorEventBody>(events, 'ConversationErrorEvent');
+    expect(error).toMatchObject({ source: 'environment', code: 'StuckDetected' });
+    expect(error?.detail).toMatch(/same action/);
+    await sleep(200);
+    expect(await recordedRequests(llm)).toHaveLength(4);
+  });
+
+  it('does not stop a repeating agent when stuck_detection is off (max_iterations still applies)', async () => {
+    const { server, llm } = await startStack({
+      repeat_last: true,
+      turns: [{ tool_calls: [{ name: 'think', arguments: { thought: 'Same thought, again.' } }] }],
+    });
+    const created = await startConversation(server, llm, {
+      message: 'Loop forever.',
+      extra: { stuck_detection: false, max_iterations: 6 },
+    });
+    await waitForStatus(server, created.id, 'error');
+    const events = await allEvents(server, created.id);
+    expect(ofKind(events, 'ObservationEvent')).toHaveLength(6);
+    expect(ofKind<ErrorEventBody>(events, 'ConversationErrorEvent').map((e) => e.code)).toEqual([
+      'MaxIterationsReached',
+    ]);
+  });
+});
