@@ -3,14 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLOSE_AUTH_FAILED, CLOSE_NOT_FOUND } from '../src/index.ts';
 import {
   type ConversationInfoBody,
+  SocketClient,
   call,
   createConversation,
   getWithBody,
   isFullState,
-  SocketClient,
   socketUrl,
 } from './support/http.ts';
-import { startRequest, startTestServer, type TestServer } from './support/server.ts';
+import { type TestServer, startRequest, startTestServer } from './support/server.ts';
 
 const KEY = 'k1';
 const OTHER_KEY = 'second-key';

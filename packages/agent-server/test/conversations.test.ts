@@ -2,15 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentRunner } from '../src/index.ts';
 import {
-  allEvents,
   type ConversationInfoBody,
+  type Page,
+  allEvents,
   call,
   createConversation,
   eventually,
-  type Page,
   sendMessage,
 } from './support/http.ts';
-import { startRequest, startTestServer, type TestServer } from './support/server.ts';
+import { type TestServer, startRequest, startTestServer } from './support/server.ts';
 
 const SECRET = 'sk-test-secret';
 const REDACTED = '**********';

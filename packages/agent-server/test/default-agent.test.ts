@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './support/server.ts';
+import { type TestServer, startTestServer } from './support/server.ts';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -50,7 +50,10 @@ describe('default agent', () => {
       workspace: { working_dir: '/tmp/bosun-default-agent' },
     });
     expect(status).toBe(422);
-    expect(JSON.parse(text).detail[0]).toMatchObject({ loc: ['body', 'agent', 'tools', 1, 'name'], type: 'value_error' });
+    expect(JSON.parse(text).detail[0]).toMatchObject({
+      loc: ['body', 'agent', 'tools', 1, 'name'],
+      type: 'value_error',
+    });
     const count = await (await fetch(`${server.url}/api/conversations/count`)).json();
     expect(count).toBe(0);
   });

@@ -2,18 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentRunner } from '../src/index.ts';
 import {
-  allEvents,
   type ConversationInfoBody,
+  type EventBody,
+  type Page,
+  allEvents,
   call,
   createConversation,
-  type EventBody,
   eventually,
   getWithBody,
-  type Page,
   sendMessage,
   sleep,
 } from './support/http.ts';
-import { startTestServer, type TestServer } from './support/server.ts';
+import { type TestServer, startTestServer } from './support/server.ts';
 
 /** A runner that answers every run with one agent message (with reasoning), then goes idle. */
 const replyingRunner: AgentRunner = {

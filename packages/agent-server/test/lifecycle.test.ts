@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startRequest, startTestServer, type TestServer } from './support/server.ts';
+import { type TestServer, startRequest, startTestServer } from './support/server.ts';
 
 const servers: TestServer[] = [];
 const dirs: string[] = [];

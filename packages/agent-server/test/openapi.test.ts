@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './support/http.ts';
-import { startTestServer, type TestServer } from './support/server.ts';
+import { type TestServer, startTestServer } from './support/server.ts';
 
 type Json = Record<string, unknown>;
 

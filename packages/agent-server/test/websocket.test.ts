@@ -2,19 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLOSE_INVALID_REQUEST, CLOSE_NOT_FOUND } from '../src/index.ts';
 import {
-  allEvents,
   type ConversationInfoBody,
+  type EventBody,
+  SocketClient,
+  allEvents,
   call,
   createConversation,
-  type EventBody,
   eventually,
   isFullState,
-  SocketClient,
   sendMessage,
   sleep,
   socketUrl,
 } from './support/http.ts';
-import { startTestServer, type TestServer } from './support/server.ts';
+import { type TestServer, startTestServer } from './support/server.ts';
 
 let server: TestServer;
 let base: string;

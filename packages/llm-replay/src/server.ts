@@ -1,12 +1,12 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { asRecord, type Body } from './answer.ts';
+import { type Body, asRecord } from './answer.ts';
 import type { ApiAdapter, ApiName } from './apis/adapter.ts';
 import { chatCompletions } from './apis/chat.ts';
 import { messages } from './apis/messages.ts';
 import { responses } from './apis/responses.ts';
-import { answerTurn, isGone, requestHeaders, Sleeper, sendJson } from './respond.ts';
-import { loadScript, type Script, ScriptValidationError, scriptErrors, validateScript } from './script.ts';
+import { Sleeper, answerTurn, isGone, requestHeaders, sendJson } from './respond.ts';
+import { type Script, ScriptValidationError, loadScript, scriptErrors, validateScript } from './script.ts';
 import { TurnQueue } from './turns.ts';
 
 export interface RecordedRequest {

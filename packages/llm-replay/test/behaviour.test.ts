@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Script } from '../src/index.ts';
-import { closeServers, type Json, type ParsedEvent, payloads, post, start, stream } from './support.ts';
+import { stream, type Json, type ParsedEvent, closeServers, payloads, post, start } from './support.ts';
 
 afterEach(closeServers);
 

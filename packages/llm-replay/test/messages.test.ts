@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeServers, type Json, payloads, postJson, start, stream } from './support.ts';
+import { stream, type Json, closeServers, payloads, postJson, start } from './support.ts';
 
 afterEach(closeServers);
 

@@ -2,12 +2,12 @@ import { parseAction, parseEvent } from '@bosun/protocol';
 import { describe, expect, it } from 'vitest';
 import { actionCases } from './fixtures/actions.ts';
 import {
+  type Json,
+  type Problem,
   clone,
   describeShapes,
   describeUnion,
-  type Json,
   minimalOf,
-  type Problem,
   problems,
   sorted,
   withField,

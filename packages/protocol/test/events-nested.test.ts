@@ -1,6 +1,6 @@
 import { parseEvent } from '@bosun/protocol';
 import { describe, expect, it } from 'vitest';
-import { clone, type Json, minimalOf, type Problem, problems, sorted, without } from './fixtures/conformance.ts';
+import { type Json, type Problem, clone, minimalOf, problems, sorted, without } from './fixtures/conformance.ts';
 import { eventCases } from './fixtures/events.ts';
 import { text, toolCall } from './fixtures/supporting.ts';
 

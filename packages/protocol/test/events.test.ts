@@ -1,16 +1,16 @@
 import { parseEvent } from '@bosun/protocol';
 import { describe, expect, it } from 'vitest';
 import {
+  type Json,
   describeShapes,
   describeUnion,
-  type Json,
   minimalOf,
   problems,
   sorted,
   withField,
   without,
 } from './fixtures/conformance.ts';
-import { eventCases, SOURCE_RULES, SOURCES } from './fixtures/events.ts';
+import { SOURCES, SOURCE_RULES, eventCases } from './fixtures/events.ts';
 import {
   ACTION_KINDS,
   EVENT_KINDS,

@@ -2,7 +2,7 @@ import { openApiComponents, protocolJsonSchema, protocolSchemas } from '@bosun/p
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { actionCases } from './fixtures/actions.ts';
-import { clone, type Json, type ShapeCase, sorted, UNKNOWN_PROPERTY, withField } from './fixtures/conformance.ts';
+import { type Json, type ShapeCase, UNKNOWN_PROPERTY, clone, sorted, withField } from './fixtures/conformance.ts';
 import { eventCases } from './fixtures/events.ts';
 import {
   ACTION_KINDS,

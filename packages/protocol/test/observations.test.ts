@@ -1,12 +1,12 @@
 import { parseEvent, parseObservation } from '@bosun/protocol';
 import { describe, expect, it } from 'vitest';
 import {
+  type Json,
+  type Problem,
   clone,
   describeShapes,
   describeUnion,
-  type Json,
   minimalOf,
-  type Problem,
   problems,
   sorted,
   withField,

@@ -1,10 +1,10 @@
 import { parseEvent, parseToolDefinition } from '@bosun/protocol';
 import { describe, expect, it } from 'vitest';
 import {
+  type Json,
   clone,
   describeShapes,
   describeUnion,
-  type Json,
   minimalOf,
   problems,
   sorted,

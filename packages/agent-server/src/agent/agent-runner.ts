@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AgentRuntime, createProvider, createToolset, TOOL_NAMES } from '@bosun/agent';
+import { AgentRuntime, TOOL_NAMES, createProvider, createToolset } from '@bosun/agent';
 import type { Conversation } from '../conversations/conversation.ts';
 import type { AgentRunner } from '../conversations/runner.ts';
 import type { Store } from '../store/store.ts';

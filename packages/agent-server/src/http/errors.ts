@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { toValidationErrors, type ValidationError } from '@bosun/protocol';
+import { type ValidationError, toValidationErrors } from '@bosun/protocol';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 
 /** Where a validation error is, as clients of the OpenHands agent server know it. */

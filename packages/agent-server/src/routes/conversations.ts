@@ -15,7 +15,7 @@ import type { AgentRunner } from '../conversations/runner.ts';
 import { ConversationBusyError, pause, startRun } from '../conversations/runs.ts';
 import { CONVERSATION_SORT_ORDERS, type ConversationService } from '../conversations/service.ts';
 import { ConflictError, InputError } from '../http/errors.ts';
-import { ConversationIdParams, conversationOf, NotFoundResponse, validationResponse } from './params.ts';
+import { ConversationIdParams, NotFoundResponse, conversationOf, validationResponse } from './params.ts';
 
 const tags = ['Conversations'];
 const ref = (id: string) => Type.Unsafe({ $ref: `${id}#` });

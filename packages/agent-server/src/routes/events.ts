@@ -7,7 +7,7 @@ import type { ConversationService } from '../conversations/service.ts';
 import { InputError, NotFoundError } from '../http/errors.ts';
 import type { EventFilter } from '../store/store.ts';
 import { sendUserMessage } from './conversations.ts';
-import { ConversationIdParams, conversationOf, NotFoundResponse, validationResponse } from './params.ts';
+import { ConversationIdParams, NotFoundResponse, conversationOf, validationResponse } from './params.ts';
 
 const tags = ['Events'];
 const MAX_BATCH = 1000;

@@ -7,7 +7,7 @@ import { conversationInfo } from '../conversations/info.ts';
 import { now } from '../conversations/new-event.ts';
 import type { AgentRunner } from '../conversations/runner.ts';
 import type { ConversationService } from '../conversations/service.ts';
-import { isValidSessionKey, SESSION_KEY_HEADER } from '../http/auth.ts';
+import { SESSION_KEY_HEADER, isValidSessionKey } from '../http/auth.ts';
 import type { StoredEvent } from '../store/store.ts';
 import { sendUserMessage } from './conversations.ts';
 

@@ -4,7 +4,7 @@ import type { LLMProvider, LLMResponse, LLMTool } from '../llm/types.ts';
 import type { Tool, ToolContext } from '../tools/tool.ts';
 import type { AgentSession } from './session.ts';
 import { detectStuck } from './stuck.ts';
-import { dynamicContext, SYSTEM_PROMPT } from './system-prompt.ts';
+import { SYSTEM_PROMPT, dynamicContext } from './system-prompt.ts';
 import { llmToolParameters, parseToolCall } from './tool-arguments.ts';
 import { buildMessages } from './view.ts';
 

@@ -23,8 +23,7 @@ export function resolveInWorkspace(workspace: string, path: string): string {
   const real = realPathLenient(absolute);
   if (!isInside(realPathLenient(root), real)) {
     throw new ToolInputError(
-      `The path ${path} leads through a symbolic link to ${real}, which is outside the workspace ${workspace}; ` +
-        'only paths inside it can be used.',
+      `The path ${path} leads through a symbolic link to ${real}, which is outside the workspace ${workspace}; only paths inside it can be used.`,
     );
   }
   return absolute;

@@ -121,16 +121,16 @@ describe('file_editor', () => {
       const observation = await run({ command: 'view', path: box.workspace });
       const ws = box.workspace;
       expect(textOf(observation)).toBe(
-        `Here's the files and directories up to 2 levels deep in ${ws}, excluding hidden items:\n` +
-          [
-            `${ws}/`,
-            `${ws}/README.md`,
-            `${ws}/node_modules/`,
-            `${ws}/src/`,
-            `${ws}/src/index.ts`,
-            `${ws}/src/lib/`,
-          ].join('\n') +
-          `\n\n1 hidden files/directories in this directory are excluded. You can use 'ls -la ${ws}' to see them.`,
+        `Here's the files and directories up to 2 levels deep in ${ws}, excluding hidden items:\n${[
+          `${ws}/`,
+          `${ws}/README.md`,
+          `${ws}/node_modules/`,
+          `${ws}/src/`,
+          `${ws}/src/index.ts`,
+          `${ws}/src/lib/`,
+        ].join(
+          '\n',
+        )}\n\n1 hidden files/directories in this directory are excluded. You can use 'ls -la ${ws}' to see them.`,
       );
     });
 
@@ -294,9 +294,7 @@ describe('file_editor', () => {
         new_content: `${expected.join('\n')}\n`,
       });
       expect(textOf(observation)).toBe(
-        `The file ${path} has been edited. Here's the result of running \`cat -n\` on a snippet of ${path}:\n` +
-          `${numbered(expected.slice(5, 16), 6).join('\n')}\n` +
-          'Review the changes and make sure they are as expected. Edit the file again if necessary.',
+        `The file ${path} has been edited. Here's the result of running \`cat -n\` on a snippet of ${path}:\n${numbered(expected.slice(5, 16), 6).join('\n')}\nReview the changes and make sure they are as expected. Edit the file again if necessary.`,
       );
     });
 

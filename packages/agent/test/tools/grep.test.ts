@@ -4,7 +4,7 @@ import { createGrepTool } from '../../src/tools/grep/index.ts';
 import { MAX_SEARCH_RESULTS } from '../../src/tools/shared/newest-first.ts';
 import { ripgrepFor } from '../../src/tools/shared/ripgrep.ts';
 import { relativeTo, writeFixture } from './search-fixture.ts';
-import { expectWellDefined, type Sandbox, sandbox, textOf, valid } from './support.ts';
+import { type Sandbox, expectWellDefined, sandbox, textOf, valid } from './support.ts';
 
 const ripgrep = await ripgrepFor('auto');
 

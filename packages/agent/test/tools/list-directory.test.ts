@@ -1,6 +1,6 @@
 import { mkdir, symlink, utimes } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { createListDirectoryTool, MAX_ENTRIES } from '../../src/tools/list-directory/index.ts';
+import { MAX_ENTRIES, createListDirectoryTool } from '../../src/tools/list-directory/index.ts';
 import { expectWellDefined, sandbox, textOf, valid } from './support.ts';
 
 async function setup() {

@@ -1,7 +1,7 @@
 import { symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createReadFileTool, DEFAULT_READ_LINES, MAX_LINE_CHARS } from '../../src/tools/read-file/index.ts';
+import { DEFAULT_READ_LINES, MAX_LINE_CHARS, createReadFileTool } from '../../src/tools/read-file/index.ts';
 import { expectWellDefined, sandbox, textOf, valid } from './support.ts';
 
 async function setup(options: { mask?: (text: string) => string } = {}) {

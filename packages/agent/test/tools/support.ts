@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { type Observation, Observation as ObservationSchema, safeParse, ToolDefinition } from '@bosun/protocol';
+import { type Observation, Observation as ObservationSchema, ToolDefinition, safeParse } from '@bosun/protocol';
 import { afterEach, expect } from 'vitest';
 import { llmParameters } from '../../src/tools/parameters.ts';
 import type { Tool, ToolContext } from '../../src/tools/tool.ts';

@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ActionOf } from '@bosun/protocol';
 import { describe, expect, it } from 'vitest';
-import { createTaskTrackerTool, TASKS_FILE } from '../../src/tools/task-tracker/index.ts';
+import { TASKS_FILE, createTaskTrackerTool } from '../../src/tools/task-tracker/index.ts';
 import { expectWellDefined, sandbox, textOf, valid } from './support.ts';
 
 type Args = Omit<ActionOf<'TaskTrackerAction'>, 'kind'>;

@@ -1,14 +1,14 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isRunning } from '../../src/tools/terminal/processes.ts';
 import {
-  createTerminalTool,
   type TerminalAction,
   type TerminalObservation,
   type TerminalToolOptions,
+  createTerminalTool,
 } from '../../src/tools/terminal/terminal-tool.ts';
 import type { Tool, ToolContext } from '../../src/tools/tool.ts';
 

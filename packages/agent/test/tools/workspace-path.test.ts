@@ -1,7 +1,7 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveInWorkspace, ToolInputError } from '../../src/tools/workspace-path.ts';
+import { ToolInputError, resolveInWorkspace } from '../../src/tools/workspace-path.ts';
 import { sandbox } from './support.ts';
 
 describe('resolveInWorkspace', () => {

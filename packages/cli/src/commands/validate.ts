@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { safeParseEvent, type ValidationError } from '@bosun/protocol';
+import { type ValidationError, safeParseEvent } from '@bosun/protocol';
 import type { Command, CommandIO } from '../main.ts';
 import { readRecords } from '../validate/records.ts';
 

@@ -1,4 +1,4 @@
-import { type Answer, asArray, asRecord, type Body, contentText } from '../answer.ts';
+import { type Answer, type Body, asArray, asRecord, contentText } from '../answer.ts';
 import { ids, splitFixed, splitWords, unixSeconds } from '../ids.ts';
 import type { ApiAdapter, SseEvent } from './adapter.ts';
 

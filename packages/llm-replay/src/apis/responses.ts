@@ -1,6 +1,6 @@
-import { type Answer, asArray, asRecord, type Body, contentText } from '../answer.ts';
+import { type Answer, type Body, asArray, asRecord, contentText } from '../answer.ts';
 import { ids, splitFixed, splitWords, unixSeconds } from '../ids.ts';
-import { type ApiAdapter, jsonEvent, type SseEvent } from './adapter.ts';
+import { type ApiAdapter, type SseEvent, jsonEvent } from './adapter.ts';
 
 type Item = Record<string, unknown>;
 

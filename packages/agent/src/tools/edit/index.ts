@@ -4,10 +4,10 @@ import { llmParameters } from '../parameters.ts';
 import { toolDefinition } from '../shared/definition.ts';
 import { guard } from '../shared/errors.ts';
 import { countLines, lineNumberAt, numberedRange } from '../shared/lines.ts';
-import { FILE_TRUNCATED_NOTICE, findOccurrences, MAX_OUTPUT_CHARS, truncateText } from '../shared/text.ts';
 import { pathKind, readTextFile, writeTextFile } from '../shared/text-file.ts';
+import { FILE_TRUNCATED_NOTICE, MAX_OUTPUT_CHARS, findOccurrences, truncateText } from '../shared/text.ts';
 import type { Tool, ToolContext } from '../tool.ts';
-import { resolveInWorkspace, ToolInputError } from '../workspace-path.ts';
+import { ToolInputError, resolveInWorkspace } from '../workspace-path.ts';
 
 type EditAction = ActionOf<'EditAction'>;
 type EditObservation = ObservationOf<'EditObservation'>;
@@ -69,8 +69,7 @@ async function edit(action: EditAction, context: ToolContext): Promise<EditObser
       if (action.old_string === '') {
         if (kind !== 'missing') {
           throw new ToolInputError(
-            `Cannot create a file that already exists: ${filePath}. Use write_file to overwrite it, or give a ` +
-              'non-empty old_string to edit it.',
+            `Cannot create a file that already exists: ${filePath}. Use write_file to overwrite it, or give a non-empty old_string to edit it.`,
           );
         }
         await writeTextFile(filePath, action.new_string);
@@ -91,16 +90,14 @@ async function edit(action: EditAction, context: ToolContext): Promise<EditObser
       const found = findOccurrences(content, action.old_string);
       if (found.length === 0) {
         throw new ToolInputError(
-          `Could not find the string to replace: 0 occurrences found in ${filePath}. Use read_file to check the ` +
-            'exact text, including whitespace and indentation.',
+          `Could not find the string to replace: 0 occurrences found in ${filePath}. Use read_file to check the exact text, including whitespace and indentation.`,
         );
       }
       if (found.length !== action.expected_replacements) {
         const lines = [...new Set(found.map((index) => lineNumberAt(content, index)))];
         const expected = `${action.expected_replacements} occurrence${action.expected_replacements === 1 ? '' : 's'}`;
         throw new ToolInputError(
-          `Expected ${expected} but found ${found.length} in ${filePath} (lines [${lines.join(', ')}]); nothing was ` +
-            'replaced. Make old_string more specific, or set expected_replacements to the number to replace.',
+          `Expected ${expected} but found ${found.length} in ${filePath} (lines [${lines.join(', ')}]); nothing was replaced. Make old_string more specific, or set expected_replacements to the number to replace.`,
         );
       }
       const updated = content.split(action.old_string).join(action.new_string);

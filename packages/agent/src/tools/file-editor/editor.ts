@@ -2,9 +2,9 @@ import { rm } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import type { ActionOf, FileEditorCommand } from '@bosun/protocol';
 import { countLines, lineEnding, lineNumberAt, numberedRange, offsetAfterLine } from '../shared/lines.ts';
-import { FILE_TRUNCATED_NOTICE, findOccurrences, MAX_OUTPUT_CHARS, truncateText } from '../shared/text.ts';
 import { pathKind, readTextFile, writeTextFile } from '../shared/text-file.ts';
-import { resolveInWorkspace, ToolInputError } from '../workspace-path.ts';
+import { FILE_TRUNCATED_NOTICE, MAX_OUTPUT_CHARS, findOccurrences, truncateText } from '../shared/text.ts';
+import { ToolInputError, resolveInWorkspace } from '../workspace-path.ts';
 import { EditHistory } from './history.ts';
 import { invalidParameter, missingParameter } from './messages.ts';
 import { isImagePath, viewDirectory, viewFile, viewImage } from './view.ts';
@@ -180,10 +180,7 @@ export class FileEditor {
     this.history.push(path, content);
     const inserted = Math.max(1, countLines(insertion));
     const snippet = numberedRange(updated, insertLine - SNIPPET_CONTEXT + 1, insertLine + inserted + SNIPPET_CONTEXT);
-    const text =
-      `The file ${path} has been edited. Here's the result of running \`cat -n\` on a snippet of the edited file:\n` +
-      `${snippet}\nReview the changes and make sure they are as expected (correct indentation, no duplicate lines, ` +
-      'etc). Edit the file again if necessary.';
+    const text = `The file ${path} has been edited. Here's the result of running \`cat -n\` on a snippet of the edited file:\n${snippet}\nReview the changes and make sure they are as expected (correct indentation, no duplicate lines, etc). Edit the file again if necessary.`;
     return { text: clip(text), path, prevExist: true, oldContent: content, newContent: updated };
   }
 
@@ -246,15 +243,13 @@ function findUnique(content: string, oldStr: string, newStr: string, path: strin
     if (found.length > 1) {
       const lines = [...new Set(found.map((index) => lineNumberAt(content, index)))];
       throw new ToolInputError(
-        `No replacement was performed. Multiple occurrences of old_str \`${oldStr}\` in lines [${lines.join(', ')}]. ` +
-          'Please ensure it is unique: include more of the surrounding lines in `old_str`.',
+        `No replacement was performed. Multiple occurrences of old_str \`${oldStr}\` in lines [${lines.join(', ')}]. Please ensure it is unique: include more of the surrounding lines in \`old_str\`.`,
       );
     }
     return { index: found[0]!, search, replacement };
   }
   throw new ToolInputError(
-    `No replacement was performed, old_str \`${oldStr}\` did not appear verbatim in ${path}. ` +
-      '`view` the file and copy the exact text, including whitespace and indentation.',
+    `No replacement was performed, old_str \`${oldStr}\` did not appear verbatim in ${path}. \`view\` the file and copy the exact text, including whitespace and indentation.`,
   );
 }
 

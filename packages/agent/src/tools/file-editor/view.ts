@@ -2,8 +2,8 @@ import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { numberLines, splitLines } from '../shared/lines.ts';
-import { DIRECTORY_TRUNCATED_NOTICE, FILE_TRUNCATED_NOTICE, MAX_OUTPUT_CHARS, truncateText } from '../shared/text.ts';
 import { MAX_FILE_BYTES, readBytes, readTextFile } from '../shared/text-file.ts';
+import { DIRECTORY_TRUNCATED_NOTICE, FILE_TRUNCATED_NOTICE, MAX_OUTPUT_CHARS, truncateText } from '../shared/text.ts';
 import { SKIPPED_DIRECTORIES } from '../shared/walk.ts';
 import { invalidParameter } from './messages.ts';
 
@@ -54,8 +54,7 @@ export async function viewFile(path: string, viewRange: readonly number[] | null
       throw invalidParameter(
         'view_range',
         viewRange,
-        `Its second element \`${last}\` should be greater than or equal to the first element \`${first}\` ` +
-          '(or -1 to view to the end of the file).',
+        `Its second element \`${last}\` should be greater than or equal to the first element \`${first}\` (or -1 to view to the end of the file).`,
       );
     } else if (last > total) {
       note = `NOTE: We only show up to ${total} since there're only ${total} lines in this file.\n`;

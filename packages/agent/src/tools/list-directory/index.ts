@@ -10,7 +10,7 @@ import { guard } from '../shared/errors.ts';
 import { formatSize, pathKind } from '../shared/text-file.ts';
 import { SKIPPED_DIRECTORIES } from '../shared/walk.ts';
 import type { Tool, ToolContext } from '../tool.ts';
-import { resolveInWorkspace, ToolInputError } from '../workspace-path.ts';
+import { ToolInputError, resolveInWorkspace } from '../workspace-path.ts';
 
 type ListDirectoryAction = ActionOf<'ListDirectoryAction'>;
 type ListDirectoryObservation = ObservationOf<'ListDirectoryObservation'>;

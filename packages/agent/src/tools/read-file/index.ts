@@ -6,7 +6,7 @@ import { guard } from '../shared/errors.ts';
 import { numberLines, offsetAfterLine, splitLines } from '../shared/lines.ts';
 import { readTextFile } from '../shared/text-file.ts';
 import type { Tool, ToolContext } from '../tool.ts';
-import { resolveInWorkspace, ToolInputError } from '../workspace-path.ts';
+import { ToolInputError, resolveInWorkspace } from '../workspace-path.ts';
 
 type ReadFileAction = ActionOf<'ReadFileAction'>;
 type ReadFileObservation = ObservationOf<'ReadFileObservation'>;

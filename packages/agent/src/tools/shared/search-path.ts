@@ -1,5 +1,5 @@
 import { isAbsolute, join, sep } from 'node:path';
-import { resolveInWorkspace, ToolInputError } from '../workspace-path.ts';
+import { ToolInputError, resolveInWorkspace } from '../workspace-path.ts';
 import { pathKind } from './text-file.ts';
 
 /**

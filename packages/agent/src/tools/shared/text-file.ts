@@ -72,8 +72,7 @@ export async function readBytes(path: string, maxBytes = MAX_FILE_BYTES): Promis
     const { size } = await handle.stat();
     if (size > maxBytes) {
       throw new ToolInputError(
-        `The file ${path} is too large (${formatSize(size)}); the maximum is ${formatSize(maxBytes)}. ` +
-          'Look at parts of it with the terminal instead (for example `head`, `sed -n` or `grep -n`).',
+        `The file ${path} is too large (${formatSize(size)}); the maximum is ${formatSize(maxBytes)}. Look at parts of it with the terminal instead (for example \`head\`, \`sed -n\` or \`grep -n\`).`,
       );
     }
     return await handle.readFile();

@@ -1,6 +1,6 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type ActionOf, type ObservationOf, safeParse, TaskItem } from '@bosun/protocol';
+import { type ActionOf, type ObservationOf, TaskItem, safeParse } from '@bosun/protocol';
 import { textContent } from '../observations.ts';
 import { llmParameters } from '../parameters.ts';
 import { toolDefinition } from '../shared/definition.ts';

@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 
 /**
  * Finding and killing every process a shell session started, so closing a terminal leaks nothing: background

@@ -153,10 +153,7 @@ export function createTerminalTool(options: TerminalToolOptions = {}): Tool<Term
       }
       if (trimmed === '') return follow(current, action, context, CONTINUED);
       const output = current.take();
-      const suffix =
-        `\n[Your command "${context.mask(trimmed)}" is NOT executed. The previous command is still running - You ` +
-        'CANNOT send new commands until the previous command is completed. By setting `is_input` to `true`, you ' +
-        `can interact with the current process: ${TIMEOUT_HELP}]`;
+      const suffix = `\n[Your command "${context.mask(trimmed)}" is NOT executed. The previous command is still running - You CANNOT send new commands until the previous command is completed. By setting \`is_input\` to \`true\`, you can interact with the current process: ${TIMEOUT_HELP}]`;
       return observe(
         { command, output, exitCode: -1, isError: true, prefix: output ? CONTINUED : '', suffix, pid: current.pid },
         context,

@@ -6,7 +6,7 @@ import { guard } from '../shared/errors.ts';
 import { countLines } from '../shared/lines.ts';
 import { decodeText, isBinary, pathKind, readBytes, writeTextFile } from '../shared/text-file.ts';
 import type { Tool, ToolContext } from '../tool.ts';
-import { resolveInWorkspace, ToolInputError } from '../workspace-path.ts';
+import { ToolInputError, resolveInWorkspace } from '../workspace-path.ts';
 
 type WriteFileAction = ActionOf<'WriteFileAction'>;
 type WriteFileObservation = ObservationOf<'WriteFileObservation'>;

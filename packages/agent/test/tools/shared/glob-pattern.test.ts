@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileGlob, GlobSyntaxError, normalizeGlob } from '../../../src/tools/shared/glob-pattern.ts';
+import { GlobSyntaxError, compileGlob, normalizeGlob } from '../../../src/tools/shared/glob-pattern.ts';
 import { splitAbsolutePattern } from '../../../src/tools/shared/search-path.ts';
 
 const PATHS = [

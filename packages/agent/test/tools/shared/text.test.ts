@@ -3,13 +3,13 @@ import {
   countLines,
   lineEnding,
   lineNumberAt,
-  numberedRange,
   numberLines,
+  numberedRange,
   offsetAfterLine,
   splitLines,
 } from '../../../src/tools/shared/lines.ts';
-import { findOccurrences, truncateText } from '../../../src/tools/shared/text.ts';
 import { formatSize, isBinary } from '../../../src/tools/shared/text-file.ts';
+import { findOccurrences, truncateText } from '../../../src/tools/shared/text.ts';
 
 describe('truncateText', () => {
   it('leaves short text alone', () => {
