@@ -114,9 +114,16 @@ console.log(`${wire.length} events, ${Math.round(averageBytes)} bytes on average
 parseEvent(JSON.parse(wire[0] as string)); // compile the validators outside the measurement
 measure('parseEvent (validate + defaults)', 7, () => {
   const values = wire.map((line) => JSON.parse(line));
-  return { count: values.length, seconds: timed(() => values.forEach((value) => parseEvent(value))) };
+  return {
+    count: values.length,
+    seconds: timed(() => {
+      for (const value of values) parseEvent(value);
+    }),
+  };
 });
 measure('JSON.parse + parseEvent', 7, () => ({
   count: wire.length,
-  seconds: timed(() => wire.forEach((line) => parseEvent(JSON.parse(line)))),
+  seconds: timed(() => {
+    for (const line of wire) parseEvent(JSON.parse(line));
+  }),
 }));

@@ -1,0 +1,87 @@
+/**
+ * Batch get over HTTP: a conversation of 100,000 events, then GET /api/conversations/{id}/events with a JSON body
+ * of 100 random event ids, many times, one request at a time. Reports the server time of each request
+ * (Fastify's `reply.elapsedTime` in an onResponse hook: from the request arriving to the response sent) and the
+ * client round trip. Target: median server time under 2 ms.
+ * Run: npm run bench:agent-server-batch-get
+ */
+import { buildAgentServer } from '@bosun/agent-server';
+import { createConversation, httpRequest, keepAliveAgent } from './support/http.ts';
+import { tempDataDir } from './support/server-process.ts';
+import { formatMs, hrMs, percentile, target } from './support/stats.ts';
+
+const EVENTS = Number(process.env.EVENTS ?? 100_000);
+const SEED_BATCH = 1000;
+const IDS_PER_REQUEST = 100;
+const REQUESTS = Number(process.env.REQUESTS ?? 2000);
+const WARMUP = 200;
+
+const data = await tempDataDir('batch-get');
+const server = await buildAgentServer({ dataDir: data.dir });
+const serverMs: number[] = [];
+let recording = false;
+server.app.addHook('onResponse', async (request, reply) => {
+  if (recording && request.method === 'GET') serverMs.push(reply.elapsedTime);
+});
+const url = await server.app.listen({ host: '127.0.0.1', port: 0 });
+const agent = keepAliveAgent(1);
+
+try {
+  const conversationId = await createConversation(agent, url);
+  const conversation = server.service.get(conversationId);
+  if (!conversation) throw new Error('conversation not loaded');
+
+  const filler = 'The quick brown fox jumps over the lazy dog. '.repeat(6);
+  const ids: string[] = [];
+  const seedStart = hrMs();
+  for (let i = 0; i < EVENTS; i += SEED_BATCH) {
+    const batch = Array.from({ length: Math.min(SEED_BATCH, EVENTS - i) }, (_, j) => ({
+      kind: 'MessageEvent' as const,
+      source: (j % 2 ? 'agent' : 'user') as 'agent' | 'user',
+      llm_message: {
+        role: (j % 2 ? 'assistant' : 'user') as 'assistant' | 'user',
+        content: [{ type: 'text' as const, text: `event ${i + j}: ${filler}` }],
+        thinking_blocks: [],
+      },
+      activated_skills: [],
+      extended_content: [],
+    }));
+    const stored = await conversation.append(batch as never);
+    for (const event of stored) ids.push(event.id as string);
+  }
+  const seedSeconds = (hrMs() - seedStart) / 1000;
+  console.log(`seeded ${ids.length.toLocaleString('en-US')} events in ${seedSeconds.toFixed(1)} s`);
+
+  const eventsUrl = `${url}/api/conversations/${conversationId}/events`;
+  const randomIds = () => Array.from({ length: IDS_PER_REQUEST }, () => ids[Math.floor(Math.random() * ids.length)]);
+  const roundTripMs: number[] = [];
+  let bytes = 0;
+  for (let i = 0; i < WARMUP + REQUESTS; i++) {
+    recording = i >= WARMUP;
+    const body = JSON.stringify(randomIds());
+    const start = hrMs();
+    const result = await httpRequest(agent, eventsUrl, 'GET', body);
+    const elapsed = hrMs() - start;
+    if (result.status !== 200) throw new Error(`batch get: HTTP ${result.status} ${result.body.slice(0, 200)}`);
+    if (!recording) continue;
+    roundTripMs.push(elapsed);
+    bytes += result.body.length;
+    if (i === WARMUP) {
+      const items = JSON.parse(result.body) as ({ id: string } | null)[];
+      if (items.length !== IDS_PER_REQUEST || items.some((item) => item === null)) throw new Error('missing events');
+    }
+  }
+
+  console.log(
+    `\nbatch get of ${IDS_PER_REQUEST} random ids from ${EVENTS.toLocaleString('en-US')} events, ${REQUESTS} requests` +
+      ` (after ${WARMUP} warm-up), ${Math.round(bytes / REQUESTS / 1024)} KiB per response`,
+  );
+  console.log(formatMs('server time (reply.elapsedTime)', serverMs));
+  console.log(formatMs('client round trip', roundTripMs));
+  const median = percentile(serverMs, 50);
+  console.log(target('median server time < 2 ms', median < 2, `${median.toFixed(3)} ms`));
+} finally {
+  agent.destroy();
+  await server.close();
+  await data.remove();
+}
