@@ -1,11 +1,20 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 
-const CLI = fileURLToPath(new URL('../../packages/cli/bin/bosun.js', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The server as `npm start` runs it: the bundle of Bosun's code, built once per benchmark process. */
+const CLI = join(ROOT, 'packages/cli/dist/bosun.mjs');
+let bundled: Promise<unknown> | undefined;
+
+function buildBundle(): Promise<unknown> {
+  bundled ??= promisify(execFile)(process.execPath, [join(ROOT, 'scripts/build.mjs')], { cwd: ROOT });
+  return bundled;
+}
 const LISTENING = /Bosun agent server listening on (http:\/\/\S+)/;
 
 export interface ServerProcess {
@@ -20,13 +29,14 @@ export interface ServerProcess {
 }
 
 /**
- * Spawns `bosun agent-server` (on a free port unless `port` is given) over `dataDir` (logging at `warn` unless BOSUN_LOG_LEVEL says otherwise,
+ * Spawns `bosun agent-server` from the bundle `npm start` runs (on a free port unless `port` is given) over `dataDir` (logging at `warn` unless BOSUN_LOG_LEVEL says otherwise,
  * so per-request logs do not skew the numbers) and resolves once it prints its URL.
  */
-export function spawnServer(
+export async function spawnServer(
   dataDir: string,
   { port = 0, env = {} }: { port?: number; env?: Record<string, string> } = {},
 ): Promise<ServerProcess> {
+  await buildBundle();
   const startedAt = performance.now();
   // SERVER_NODE_ARGS passes flags to the server's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it.
   const nodeArgs = (process.env.SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);

@@ -58,12 +58,6 @@ const EventIdParams = Type.Object(
   { additionalProperties: false },
 );
 
-/**
- * For routes whose 200 body is the stored JSON, sent as is: their other bodies (404, 422) are plain objects
- * that `JSON.stringify` serializes exactly, so no serializer is compiled from the (large) Event schema.
- */
-const rawJsonRoute = { serializerCompiler: () => (data: unknown) => JSON.stringify(data) };
-
 function sendJson(reply: FastifyReply, json: string): FastifyReply {
   return reply
     .type('application/json; charset=utf-8')
@@ -118,7 +112,6 @@ export function eventRoutes(
   { service, runner }: { service: ConversationService; runner: AgentRunner },
 ): void {
   const batchGet = {
-    ...rawJsonRoute,
     schema: {
       tags,
       params: ConversationIdParams,
@@ -153,7 +146,6 @@ export function eventRoutes(
   app.get<{ Querystring: SearchQuery }>(
     '/api/conversations/:conversation_id/events/search',
     {
-      ...rawJsonRoute,
       schema: {
         tags,
         summary: 'Search and page events',
@@ -182,7 +174,6 @@ export function eventRoutes(
   app.get<{ Params: Static<typeof EventIdParams> }>(
     '/api/conversations/:conversation_id/events/:event_id',
     {
-      ...rawJsonRoute,
       schema: {
         tags,
         summary: 'Get one event',
