@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { buildAgentServer } from '@bosun/agent-server';
 import type { Command } from '../main.ts';
+import { untilStopped } from '../until-stopped.ts';
 
 const USAGE = `Usage: bosun agent-server [--host 127.0.0.1] [--port 8000] [--data-dir .bosun]
 
@@ -66,11 +67,7 @@ export const agentServerCommand: Command = {
     const address = await server.app.listen({ host, port });
     io.stdout.write(`Bosun agent server listening on ${address.replace('[::1]', 'localhost')} (data in ${dataDir})\n`);
     io.stdout.write(model ? `Default model: ${model}\n` : NO_MODEL_NOTICE);
-    await new Promise<void>((resolve) => {
-      const stop = () => resolve();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-    });
+    await untilStopped();
     await server.close();
     return 0;
   },

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { startLlmReplay } from '@bosun/llm-replay';
 import type { Command } from '../main.ts';
+import { untilStopped } from '../until-stopped.ts';
 
 const USAGE = `Usage: bosun llm-replay --script FILE [--port 0] [--host 127.0.0.1] [--quiet]
 
@@ -66,11 +67,7 @@ export const llmReplayCommand: Command = {
       return code === 'ENOENT' ? 2 : 1;
     }
     io.stdout.write(`${server.url}\n`);
-    await new Promise<void>((resolve) => {
-      const stop = () => resolve();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-    });
+    await untilStopped();
     await server.close();
     return 0;
   },

@@ -1,7 +1,6 @@
 import type { ActionOf, ObservationOf } from '@bosun/protocol';
 import { textContent } from '../observations.ts';
-import { llmParameters } from '../parameters.ts';
-import { toolDefinition } from '../shared/definition.ts';
+import { defineTool } from '../shared/definition.ts';
 import { guard } from '../shared/errors.ts';
 import { countLines, lineNumberAt, numberedRange } from '../shared/lines.ts';
 import { pathKind, readTextFile, writeTextFile } from '../shared/text-file.ts';
@@ -35,18 +34,15 @@ Examples:
 
 /** The `edit` tool: find-and-replace with an expected number of occurrences; an empty `old_string` creates a file. */
 export function createEditTool(): Tool<EditAction, EditObservation> {
-  return {
+  return defineTool({
     name: 'edit',
+    toolKind: 'EditTool',
     actionKind: 'EditAction',
-    definition: toolDefinition('EditTool', 'edit', DESCRIPTION, 'EditAction', 'EditObservation', {
-      readOnly: false,
-      destructive: true,
-      idempotent: false,
-    }),
-    parameters: llmParameters('EditAction'),
-    readOnly: false,
+    observationKind: 'EditObservation',
+    description: DESCRIPTION,
+    hints: { readOnly: false, destructive: true, idempotent: false },
     execute: (action, context) => edit(action, context),
-  };
+  });
 }
 
 async function edit(action: EditAction, context: ToolContext): Promise<EditObservation> {

@@ -1,6 +1,5 @@
 import type { ActionOf, ObservationOf } from '@bosun/protocol';
-import { llmParameters } from '../parameters.ts';
-import { toolDefinition } from '../shared/definition.ts';
+import { defineTool } from '../shared/definition.ts';
 import type { Tool } from '../tool.ts';
 import { FILE_EDITOR_DESCRIPTION } from './description.ts';
 import { FileEditor } from './editor.ts';
@@ -15,19 +14,13 @@ type FileEditorObservation = ObservationOf<'FileEditorObservation'>;
  */
 export function createFileEditorTool(): Tool<FileEditorAction, FileEditorObservation> {
   const editor = new FileEditor();
-  return {
+  return defineTool({
     name: 'file_editor',
+    toolKind: 'FileEditorTool',
     actionKind: 'FileEditorAction',
-    definition: toolDefinition(
-      'FileEditorTool',
-      'file_editor',
-      FILE_EDITOR_DESCRIPTION,
-      'FileEditorAction',
-      'FileEditorObservation',
-      { readOnly: false, destructive: true, idempotent: false },
-    ),
-    parameters: llmParameters('FileEditorAction'),
-    readOnly: false,
+    observationKind: 'FileEditorObservation',
+    description: FILE_EDITOR_DESCRIPTION,
+    hints: { readOnly: false, destructive: true, idempotent: false },
     execute: ({ kind: _kind, ...args }, context) => runEditorCommand(editor, 'FileEditorObservation', args, context),
-  };
+  });
 }

@@ -1,7 +1,6 @@
 import type { ActionOf, ObservationOf } from '@bosun/protocol';
 import { textContent } from '../observations.ts';
-import { llmParameters } from '../parameters.ts';
-import { toolDefinition } from '../shared/definition.ts';
+import { defineTool } from '../shared/definition.ts';
 import type { Tool } from '../tool.ts';
 
 type FinishAction = ActionOf<'FinishAction'>;
@@ -23,20 +22,17 @@ Calls made after this one in the same response are not run.`;
 
 /** The `finish` tool: ends the run; its observation's content is the final message. */
 export function createFinishTool(): Tool<FinishAction, FinishObservation> {
-  return {
+  return defineTool({
     name: 'finish',
+    toolKind: 'FinishTool',
     actionKind: 'FinishAction',
-    definition: toolDefinition('FinishTool', 'finish', DESCRIPTION, 'FinishAction', 'FinishObservation', {
-      readOnly: true,
-      destructive: false,
-      idempotent: true,
-    }),
-    parameters: llmParameters('FinishAction'),
-    readOnly: true,
+    observationKind: 'FinishObservation',
+    description: DESCRIPTION,
+    hints: { readOnly: true, destructive: false, idempotent: true },
     execute: async (action, context) => ({
       kind: 'FinishObservation',
       content: textContent(context.mask(action.message)),
       is_error: false,
     }),
-  };
+  });
 }

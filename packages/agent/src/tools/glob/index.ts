@@ -1,7 +1,6 @@
 import type { ActionOf, ObservationOf } from '@bosun/protocol';
 import { textContent } from '../observations.ts';
-import { llmParameters } from '../parameters.ts';
-import { toolDefinition } from '../shared/definition.ts';
+import { defineTool } from '../shared/definition.ts';
 import { guard } from '../shared/errors.ts';
 import { compileGlob, normalizeGlob } from '../shared/glob-pattern.ts';
 import { MAX_SEARCH_RESULTS, newestFirst } from '../shared/newest-first.ts';
@@ -35,18 +34,15 @@ Examples:
 
 /** The `glob` tool: files by name pattern, newest first, through ripgrep when it is installed. */
 export function createGlobTool(options: SearchToolOptions = {}): Tool<GlobAction, GlobObservation> {
-  return {
+  return defineTool({
     name: 'glob',
+    toolKind: 'GlobTool',
     actionKind: 'GlobAction',
-    definition: toolDefinition('GlobTool', 'glob', DESCRIPTION, 'GlobAction', 'GlobObservation', {
-      readOnly: true,
-      destructive: false,
-      idempotent: true,
-    }),
-    parameters: llmParameters('GlobAction'),
-    readOnly: true,
+    observationKind: 'GlobObservation',
+    description: DESCRIPTION,
+    hints: { readOnly: true, destructive: false, idempotent: true },
     execute: (action, context) => glob(action, context, options),
-  };
+  });
 }
 
 async function glob(action: GlobAction, context: ToolContext, options: SearchToolOptions): Promise<GlobObservation> {

@@ -1,8 +1,7 @@
 import type { ActionOf, ObservationOf } from '@bosun/protocol';
 import type { SearchToolOptions } from '../glob/index.ts';
 import { textContent } from '../observations.ts';
-import { llmParameters } from '../parameters.ts';
-import { toolDefinition } from '../shared/definition.ts';
+import { defineTool } from '../shared/definition.ts';
 import { guard } from '../shared/errors.ts';
 import { compileGlob, normalizeGlob } from '../shared/glob-pattern.ts';
 import { MAX_SEARCH_RESULTS, newestFirst } from '../shared/newest-first.ts';
@@ -25,18 +24,15 @@ const DESCRIPTION = `Fast content search: finds the files whose content matches 
 
 /** The `grep` tool: files whose content matches a regex, newest first, through ripgrep when it is installed. */
 export function createGrepTool(options: SearchToolOptions = {}): Tool<GrepAction, GrepObservation> {
-  return {
+  return defineTool({
     name: 'grep',
+    toolKind: 'GrepTool',
     actionKind: 'GrepAction',
-    definition: toolDefinition('GrepTool', 'grep', DESCRIPTION, 'GrepAction', 'GrepObservation', {
-      readOnly: true,
-      destructive: false,
-      idempotent: true,
-    }),
-    parameters: llmParameters('GrepAction'),
-    readOnly: true,
+    observationKind: 'GrepObservation',
+    description: DESCRIPTION,
+    hints: { readOnly: true, destructive: false, idempotent: true },
     execute: (action, context) => grep(action, context, options),
-  };
+  });
 }
 
 async function grep(action: GrepAction, context: ToolContext, options: SearchToolOptions): Promise<GrepObservation> {

@@ -3,9 +3,8 @@ import { lstat, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ActionOf, ObservationOf } from '@bosun/protocol';
 import { textContent } from '../observations.ts';
-import { llmParameters } from '../parameters.ts';
 import { mapLimit } from '../shared/concurrency.ts';
-import { toolDefinition } from '../shared/definition.ts';
+import { defineTool } from '../shared/definition.ts';
 import { guard } from '../shared/errors.ts';
 import { formatSize, pathKind } from '../shared/text-file.ts';
 import { SKIPPED_DIRECTORIES } from '../shared/walk.ts';
@@ -28,21 +27,15 @@ const DESCRIPTION = `Lists the files and subdirectories of a directory, with the
 
 /** The `list_directory` tool: a directory's entries (2 levels deep when recursive), with size and mtime. */
 export function createListDirectoryTool(): Tool<ListDirectoryAction, ListDirectoryObservation> {
-  return {
+  return defineTool({
     name: 'list_directory',
+    toolKind: 'ListDirectoryTool',
     actionKind: 'ListDirectoryAction',
-    definition: toolDefinition(
-      'ListDirectoryTool',
-      'list_directory',
-      DESCRIPTION,
-      'ListDirectoryAction',
-      'ListDirectoryObservation',
-      { readOnly: true, destructive: false, idempotent: true },
-    ),
-    parameters: llmParameters('ListDirectoryAction'),
-    readOnly: true,
+    observationKind: 'ListDirectoryObservation',
+    description: DESCRIPTION,
+    hints: { readOnly: true, destructive: false, idempotent: true },
     execute: (action, context) => list(action, context),
-  };
+  });
 }
 
 interface Found {

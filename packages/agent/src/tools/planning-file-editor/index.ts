@@ -3,8 +3,7 @@ import type { ActionOf, ObservationOf } from '@bosun/protocol';
 import { FILE_EDITOR_DESCRIPTION } from '../file-editor/description.ts';
 import { FileEditor } from '../file-editor/editor.ts';
 import { runEditorCommand } from '../file-editor/observation.ts';
-import { llmParameters } from '../parameters.ts';
-import { toolDefinition } from '../shared/definition.ts';
+import { defineTool } from '../shared/definition.ts';
 import { pathKind, writeTextFile } from '../shared/text-file.ts';
 import type { Tool, ToolContext } from '../tool.ts';
 import { resolveInWorkspace } from '../workspace-path.ts';
@@ -57,24 +56,18 @@ export function createPlanningFileEditorTool(): Tool<PlanningFileEditorAction, P
     },
   });
   const initialized = new Set<string>();
-  return {
+  return defineTool({
     name: 'planning_file_editor',
+    toolKind: 'PlanningFileEditorTool',
     actionKind: 'PlanningFileEditorAction',
-    definition: toolDefinition(
-      'PlanningFileEditorTool',
-      'planning_file_editor',
-      DESCRIPTION,
-      'PlanningFileEditorAction',
-      'PlanningFileEditorObservation',
-      { readOnly: false, destructive: false, idempotent: false },
-    ),
-    parameters: llmParameters('PlanningFileEditorAction'),
-    readOnly: false,
+    observationKind: 'PlanningFileEditorObservation',
+    description: DESCRIPTION,
+    hints: { readOnly: false, destructive: false, idempotent: false },
     execute: async ({ kind: _kind, ...args }, context) => {
       await ensurePlan(context, initialized);
       return runEditorCommand(editor, 'PlanningFileEditorObservation', args, context);
     },
-  };
+  });
 }
 
 /** Creates the plan file with its headers the first time the tool runs in a workspace, unless it exists. */

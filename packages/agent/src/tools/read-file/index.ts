@@ -1,7 +1,6 @@
 import type { ActionOf, ObservationOf } from '@bosun/protocol';
 import { textContent } from '../observations.ts';
-import { llmParameters } from '../parameters.ts';
-import { toolDefinition } from '../shared/definition.ts';
+import { defineTool } from '../shared/definition.ts';
 import { guard } from '../shared/errors.ts';
 import { numberLines, offsetAfterLine, splitLines } from '../shared/lines.ts';
 import { readTextFile } from '../shared/text-file.ts';
@@ -31,18 +30,15 @@ Examples:
 
 /** The `read_file` tool: a text file, or `limit` lines of it from `offset`, with line numbers. */
 export function createReadFileTool(): Tool<ReadFileAction, ReadFileObservation> {
-  return {
+  return defineTool({
     name: 'read_file',
+    toolKind: 'ReadFileTool',
     actionKind: 'ReadFileAction',
-    definition: toolDefinition('ReadFileTool', 'read_file', DESCRIPTION, 'ReadFileAction', 'ReadFileObservation', {
-      readOnly: true,
-      destructive: false,
-      idempotent: true,
-    }),
-    parameters: llmParameters('ReadFileAction'),
-    readOnly: true,
+    observationKind: 'ReadFileObservation',
+    description: DESCRIPTION,
+    hints: { readOnly: true, destructive: false, idempotent: true },
     execute: (action, context) => readFile(action, context),
-  };
+  });
 }
 
 async function readFile(action: ReadFileAction, context: ToolContext): Promise<ReadFileObservation> {

@@ -1,35 +1,56 @@
-import type { ToolDefinition, ToolDefinitionKind } from '@bosun/protocol';
+import type { Action, Observation, ToolDefinition, ToolDefinitionKind } from '@bosun/protocol';
+import { llmParameters } from '../parameters.ts';
+import type { Tool, ToolContext } from '../tool.ts';
 
 export interface ToolHints {
   readOnly: boolean;
   destructive: boolean;
   idempotent: boolean;
+  /** The tool reaches beyond the workspace (the network, other processes); false unless said. */
+  openWorld?: boolean;
+}
+
+export interface BuiltInToolSpec<A extends Action, O extends Observation> {
+  /** The function name the LLM calls. */
+  name: string;
+  toolKind: Exclude<ToolDefinitionKind, 'MCPToolDefinition'>;
+  actionKind: A['kind'];
+  observationKind: O['kind'];
+  /** What the LLM reads about the tool. */
+  description: string;
+  hints: ToolHints;
+  execute(action: A, context: ToolContext): Promise<O>;
+  close?(): Promise<void>;
 }
 
 /**
- * How a built-in tool is listed in the `SystemPromptEvent`: its class `kind`, the function name as `title`,
- * the LLM-facing description and MCP-style annotations. None of the built-in tools talks to the outside world.
+ * A built-in tool from its facts: its `SystemPromptEvent` listing (class `kind`, the function name as
+ * `title`, the description, MCP-style annotations) and its LLM arguments come from the same spec, so the
+ * `readOnly` the loop checks and the `readOnlyHint` the LLM sees cannot disagree.
  */
-export function toolDefinition(
-  kind: Exclude<ToolDefinitionKind, 'MCPToolDefinition'>,
-  name: string,
-  description: string,
-  actionType: string,
-  observationType: string,
-  hints: ToolHints,
-): ToolDefinition {
-  return {
-    kind,
+export function defineTool<A extends Action, O extends Observation>(spec: BuiltInToolSpec<A, O>): Tool<A, O> {
+  const { name, hints } = spec;
+  const definition = {
+    kind: spec.toolKind,
     title: name,
-    description,
-    action_type: actionType,
-    observation_type: observationType,
+    description: spec.description,
+    action_type: spec.actionKind,
+    observation_type: spec.observationKind,
     annotations: {
       title: name,
       readOnlyHint: hints.readOnly,
       destructiveHint: hints.destructive,
       idempotentHint: hints.idempotent,
-      openWorldHint: false,
+      openWorldHint: hints.openWorld ?? false,
     },
   } as ToolDefinition;
+  return {
+    name,
+    actionKind: spec.actionKind,
+    definition,
+    parameters: llmParameters(spec.actionKind),
+    readOnly: hints.readOnly,
+    execute: spec.execute,
+    ...(spec.close ? { close: spec.close } : {}),
+  };
 }

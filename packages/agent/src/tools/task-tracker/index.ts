@@ -2,8 +2,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type ActionOf, type ObservationOf, TaskItem, safeParse } from '@bosun/protocol';
 import { textContent } from '../observations.ts';
-import { llmParameters } from '../parameters.ts';
-import { toolDefinition } from '../shared/definition.ts';
+import { defineTool } from '../shared/definition.ts';
 import { guard } from '../shared/errors.ts';
 import type { Tool, ToolContext } from '../tool.ts';
 import { ToolInputError } from '../workspace-path.ts';
@@ -18,21 +17,15 @@ export const TASKS_FILE = 'TASKS.json';
 
 /** The `task_tracker` tool: views or replaces the conversation's task list, persisted in `TASKS.json`. */
 export function createTaskTrackerTool(): Tool<TaskTrackerAction, TaskTrackerObservation> {
-  return {
+  return defineTool({
     name: 'task_tracker',
+    toolKind: 'TaskTrackerTool',
     actionKind: 'TaskTrackerAction',
-    definition: toolDefinition(
-      'TaskTrackerTool',
-      'task_tracker',
-      DESCRIPTION,
-      'TaskTrackerAction',
-      'TaskTrackerObservation',
-      { readOnly: false, destructive: false, idempotent: true },
-    ),
-    parameters: llmParameters('TaskTrackerAction'),
-    readOnly: false,
+    observationKind: 'TaskTrackerObservation',
+    description: DESCRIPTION,
+    hints: { readOnly: false, destructive: false, idempotent: true },
     execute: (action, context) => track(action, context),
-  };
+  });
 }
 
 async function track(action: TaskTrackerAction, context: ToolContext): Promise<TaskTrackerObservation> {

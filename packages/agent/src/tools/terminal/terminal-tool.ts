@@ -1,5 +1,5 @@
 import type { ActionOf } from '@bosun/protocol';
-import { llmParameters } from '../parameters.ts';
+import { defineTool } from '../shared/definition.ts';
 import type { Tool, ToolContext } from '../tool.ts';
 import { terminalDescription } from './description.ts';
 import { type TerminalObservation, type TerminalReport, terminalObservation } from './format.ts';
@@ -185,25 +185,13 @@ export function createTerminalTool(options: TerminalToolOptions = {}): Tool<Term
     );
   }
 
-  return {
+  return defineTool({
     name: 'terminal',
+    toolKind: 'TerminalTool',
     actionKind: 'TerminalAction',
-    definition: {
-      kind: 'TerminalTool',
-      title: 'terminal',
-      description: terminalDescription(seconds(softTimeoutMs)),
-      action_type: 'TerminalAction',
-      observation_type: 'TerminalObservation',
-      annotations: {
-        title: 'terminal',
-        readOnlyHint: false,
-        destructiveHint: true,
-        idempotentHint: false,
-        openWorldHint: true,
-      },
-    },
-    parameters: llmParameters('TerminalAction'),
-    readOnly: false,
+    observationKind: 'TerminalObservation',
+    description: terminalDescription(seconds(softTimeoutMs)),
+    hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
     execute(action, context) {
       const result = queue.then(() => execute(action, context));
       queue = result.catch(() => undefined);
@@ -214,7 +202,7 @@ export function createTerminalTool(options: TerminalToolOptions = {}): Tool<Term
       await dropSession();
       await queue;
     },
-  };
+  });
 }
 
 function seconds(ms: number): number {

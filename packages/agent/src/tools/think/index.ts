@@ -1,7 +1,6 @@
 import type { ActionOf, ObservationOf } from '@bosun/protocol';
 import { textContent } from '../observations.ts';
-import { llmParameters } from '../parameters.ts';
-import { toolDefinition } from '../shared/definition.ts';
+import { defineTool } from '../shared/definition.ts';
 import type { Tool } from '../tool.ts';
 
 type ThinkAction = ActionOf<'ThinkAction'>;
@@ -22,16 +21,13 @@ export const THOUGHT_LOGGED = 'Your thought has been logged.';
 
 /** The `think` tool: logs a thought; changes nothing. */
 export function createThinkTool(): Tool<ThinkAction, ThinkObservation> {
-  return {
+  return defineTool({
     name: 'think',
+    toolKind: 'ThinkTool',
     actionKind: 'ThinkAction',
-    definition: toolDefinition('ThinkTool', 'think', DESCRIPTION, 'ThinkAction', 'ThinkObservation', {
-      readOnly: true,
-      destructive: false,
-      idempotent: true,
-    }),
-    parameters: llmParameters('ThinkAction'),
-    readOnly: true,
+    observationKind: 'ThinkObservation',
+    description: DESCRIPTION,
+    hints: { readOnly: true, destructive: false, idempotent: true },
     execute: async () => ({ kind: 'ThinkObservation', content: textContent(THOUGHT_LOGGED), is_error: false }),
-  };
+  });
 }

@@ -1,7 +1,6 @@
 import type { ActionOf, ObservationOf } from '@bosun/protocol';
 import { textContent } from '../observations.ts';
-import { llmParameters } from '../parameters.ts';
-import { toolDefinition } from '../shared/definition.ts';
+import { defineTool } from '../shared/definition.ts';
 import { guard } from '../shared/errors.ts';
 import { countLines } from '../shared/lines.ts';
 import { decodeText, isBinary, pathKind, readBytes, writeTextFile } from '../shared/text-file.ts';
@@ -24,18 +23,15 @@ Examples:
 
 /** The `write_file` tool: creates or overwrites a whole file. */
 export function createWriteFileTool(): Tool<WriteFileAction, WriteFileObservation> {
-  return {
+  return defineTool({
     name: 'write_file',
+    toolKind: 'WriteFileTool',
     actionKind: 'WriteFileAction',
-    definition: toolDefinition('WriteFileTool', 'write_file', DESCRIPTION, 'WriteFileAction', 'WriteFileObservation', {
-      readOnly: false,
-      destructive: true,
-      idempotent: false,
-    }),
-    parameters: llmParameters('WriteFileAction'),
-    readOnly: false,
+    observationKind: 'WriteFileObservation',
+    description: DESCRIPTION,
+    hints: { readOnly: false, destructive: true, idempotent: false },
     execute: (action, context) => writeFile(action, context),
-  };
+  });
 }
 
 async function writeFile(action: WriteFileAction, context: ToolContext): Promise<WriteFileObservation> {
