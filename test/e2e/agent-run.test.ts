@@ -368,6 +368,7 @@ describe('an agent run through the HTTP API', () => {
       'MessageEvent:agent',
       'status:finished',
       'MessageEvent:user',
+      'status:idle',
       'status:running',
       'ActionEvent:finish',
       'ObservationEvent:FinishObservation',

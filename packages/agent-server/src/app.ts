@@ -2,12 +2,15 @@ import { AgentSpec, parse } from '@bosun/protocol';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createAgentRunner } from './agent/agent-runner.ts';
+import { ConfirmationControl } from './conversations/confirmation.ts';
 import type { AgentRunner } from './conversations/runner.ts';
 import { ConversationService } from './conversations/service.ts';
 import { installSessionAuth } from './http/auth.ts';
 import { installErrorHandlers } from './http/errors.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { installOpenApi } from './openapi.ts';
+import { condenseRoutes } from './routes/condense.ts';
+import { controlRoutes } from './routes/control.ts';
 import { conversationRoutes } from './routes/conversations.ts';
 import { eventRoutes } from './routes/events.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -27,6 +30,8 @@ export interface AgentServerOptions {
   defaultLlm?: { model: string; base_url?: string; api_key?: string };
   /** Log level for structured (pino) logs; none: no logs. */
   logLevel?: string;
+  /** Where the logs go (default: standard output). */
+  logStream?: { write(line: string): unknown };
 }
 
 export interface AgentServer {
@@ -58,11 +63,16 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
   let ready = false;
   const store = new Store(options.dataDir);
   const service = new ConversationService(store, { idleTtlMs: options.idleTtlMs ?? 20 * 60_000 });
-  const runner = options.runner ?? createAgentRunner({ store, dataDir: options.dataDir });
+  const control = new ConfirmationControl(service, (error, id) =>
+    app.log.error({ err: error, conversation_id: id }, 'confirmation deadline failed'),
+  );
+  const runner = control.wrap(options.runner ?? createAgentRunner({ store, dataDir: options.dataDir }));
   const sessionApiKeys = options.sessionApiKeys ?? [];
 
   const app = Fastify({
-    logger: options.logLevel ? loggerOptions(options.logLevel) : false,
+    logger: options.logLevel
+      ? { ...loggerOptions(options.logLevel), ...(options.logStream ? { stream: options.logStream } : {}) }
+      : false,
     bodyLimit: 32 * 1024 * 1024,
     exposeHeadRoutes: false,
     ajv: { customOptions: { strict: false } },
@@ -84,9 +94,12 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
     : undefined;
   conversationRoutes(app, { service, runner, ...(defaultAgent ? { defaultAgent } : {}) });
   eventRoutes(app, { service, runner });
+  controlRoutes(app, { service, control });
+  condenseRoutes(app, { service, runner });
   socketRoutes(app, { service, runner, sessionApiKeys });
 
   await service.recover();
+  control.recover();
   service.startEvictions();
   ready = true;
   return {
@@ -94,6 +107,7 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
     service,
     async close() {
       await app.close();
+      control.close();
       await service.close();
       store.close();
     },

@@ -80,6 +80,7 @@ describe('the OpenAPI document', () => {
       '/api/conversations/{conversation_id}': ['delete', 'get', 'patch'],
       '/api/conversations/{conversation_id}/run': ['post'],
       '/api/conversations/{conversation_id}/pause': ['post'],
+      '/api/conversations/{conversation_id}/condense': ['post'],
       '/api/conversations/{conversation_id}/events': ['get', 'post'],
       '/api/conversations/{conversation_id}/events/batch': ['post'],
       '/api/conversations/{conversation_id}/events/search': ['get'],

@@ -1,3 +1,14 @@
+export { type CondensationReason, SummarizingCondenser } from './condenser/condenser.ts';
+export {
+  CONDENSER_USAGE_ID,
+  type CondenserSettings,
+  NoCondenserError,
+  condenserProblems,
+  condenserSettings,
+} from './condenser/config.ts';
+export { SUMMARY_PROMPT_START, estimateTokens, summaryPrompt } from './condenser/prompt.ts';
+export { CONTEXT_WINDOW_CODE, completeWithCondensation } from './condenser/step.ts';
+export { type ForgettingPlan, type LLMView, cutPoints, llmView, planForgetting } from './condenser/view.ts';
 export { completionLogEvent, withoutEncryptedContent } from './llm/completion-log.ts';
 export * from './llm/errors.ts';
 export { createProvider, type WireApi, wireApiOf } from './llm/provider.ts';
@@ -21,3 +32,21 @@ export { createThinkTool } from './tools/think/index.ts';
 export type { Tool, ToolContext } from './tools/tool.ts';
 export { isInside, resolveInWorkspace, ToolInputError } from './tools/workspace-path.ts';
 export { createWriteFileTool } from './tools/write-file/index.ts';
+export {
+  type AnalyzedAction,
+  type AnalyzerContext,
+  actionRisk,
+  analyzeAction,
+  predictedRisk,
+} from './security/analyzer.ts';
+export { commandRisk } from './security/command-risk.ts';
+export {
+  NEVER_CONFIRM,
+  acceptedByRun,
+  assessRisks,
+  holdForConfirmation,
+  needsConfirmation,
+  shouldConfirm,
+  terminalCwd,
+} from './security/confirmation.ts';
+export { reaches, worstRisk } from './security/risk.ts';

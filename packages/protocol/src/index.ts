@@ -3,6 +3,7 @@
  * TypeScript type, its runtime validation and its JSON Schema (2020-12, as used by the OpenAPI document).
  */
 export * from './actions/index.ts';
+export * from './api/control.ts';
 export * from './api/conversation.ts';
 export * from './api/llm.ts';
 export * from './content.ts';

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AgentRuntime, TOOL_NAMES, createProvider, createToolset } from '@bosun/agent';
+import { AgentRuntime, TOOL_NAMES, condenserProblems, createProvider, createToolset } from '@bosun/agent';
 import type { Conversation } from '../conversations/conversation.ts';
 import type { AgentRunner } from '../conversations/runner.ts';
 import type { Store } from '../store/store.ts';
@@ -29,7 +29,8 @@ export function createAgentRunner(options: { store: Store; dataDir: string }): A
     const workspace = request.workspace.working_dir;
     const stateDir = join(options.dataDir, 'conversations', conversation.id);
     await Promise.all([mkdir(workspace, { recursive: true }), mkdir(stateDir, { recursive: true })]);
-    const secrets = secretValues(conversation);
+    // Read at every use: secrets added later (POST .../secrets) reach the running shell and are masked too.
+    const secrets = () => secretValues(conversation);
     const runtime = new AgentRuntime(request.agent, {
       provider: createProvider(request.agent.llm),
       tools: createToolset(request.agent.tools, { env: secrets }),
@@ -43,7 +44,7 @@ export function createAgentRunner(options: { store: Store; dataDir: string }): A
 
   return {
     validate(request) {
-      return request.agent.tools.flatMap((tool, index) =>
+      const tools = request.agent.tools.flatMap((tool, index) =>
         TOOL_NAMES.includes(tool.name)
           ? []
           : [
@@ -54,6 +55,7 @@ export function createAgentRunner(options: { store: Store; dataDir: string }): A
               },
             ],
       );
+      return [...tools, ...condenserProblems(request.agent, ['body', 'agent'])];
     },
     async prepare(conversation) {
       const runtime = await runtimeOf(conversation);
@@ -62,6 +64,10 @@ export function createAgentRunner(options: { store: Store; dataDir: string }): A
     async run(conversation) {
       const runtime = await runtimeOf(conversation);
       await runtime.run(new LogSession(conversation, options.store));
+    },
+    async condense(conversation) {
+      const runtime = await runtimeOf(conversation);
+      return runtime.condense(new LogSession(conversation, options.store));
     },
   };
 }

@@ -1,5 +1,11 @@
 import type { AgentSession, LLMUsage } from '@bosun/agent';
-import type { ConversationExecutionStatus, Event, NewEvent } from '@bosun/protocol';
+import type {
+  ConfirmationPolicy,
+  ConversationExecutionStatus,
+  Event,
+  NewEvent,
+  SecurityAnalyzer,
+} from '@bosun/protocol';
 import type { Conversation } from '../conversations/conversation.ts';
 import type { Store } from '../store/store.ts';
 
@@ -41,6 +47,14 @@ export class LogSession implements AgentSession {
 
   get stuckDetection(): boolean {
     return this.conversation.record.request.stuck_detection;
+  }
+
+  confirmationPolicy(): ConfirmationPolicy {
+    return this.conversation.record.request.confirmation_policy;
+  }
+
+  securityAnalyzer(): SecurityAnalyzer | null {
+    return this.conversation.record.request.security_analyzer ?? null;
   }
 
   async history(): Promise<readonly Event[]> {

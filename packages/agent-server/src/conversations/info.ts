@@ -1,4 +1,4 @@
-import { type ConversationInfo, LLM_SECRET_FIELDS } from '@bosun/protocol';
+import { type AgentSpec, type ConversationInfo, LLM_SECRET_FIELDS } from '@bosun/protocol';
 import type { Conversation } from './conversation.ts';
 
 /** How a secret value is shown anywhere outside the server. */
@@ -10,15 +10,18 @@ export function conversationInfo(conversation: Conversation): ConversationInfo {
   const { request } = record;
   const llm = { ...request.agent.llm };
   for (const field of LLM_SECRET_FIELDS) if (llm[field]) llm[field] = REDACTED;
+  const condenser = redactedCondenser(request.agent.condenser);
   const secretSources: Record<string, { kind: 'StaticSecret'; value: string }> = {};
   for (const name of Object.keys(request.secrets)) secretSources[name] = { kind: 'StaticSecret', value: REDACTED };
   return {
     id: conversation.id,
     title: record.title,
-    agent: { ...request.agent, llm },
+    agent: { ...request.agent, llm, ...(condenser !== undefined ? { condenser } : {}) },
     workspace: request.workspace,
     execution_status: record.execution_status,
     confirmation_policy: request.confirmation_policy,
+    confirmation_timeout_seconds: request.confirmation_timeout_seconds ?? null,
+    on_confirmation_timeout: request.on_confirmation_timeout ?? 'deny',
     security_analyzer: request.security_analyzer ?? null,
     max_iterations: request.max_iterations,
     stuck_detection: request.stuck_detection,
@@ -37,4 +40,12 @@ export function conversationInfo(conversation: Conversation): ConversationInfo {
     created_at: record.created_at,
     updated_at: record.updated_at,
   };
+}
+
+/** The condenser with its own LLM's secrets redacted. */
+function redactedCondenser(condenser: AgentSpec['condenser']): AgentSpec['condenser'] {
+  if (condenser?.kind !== 'LLMSummarizingCondenser' || !condenser.llm) return condenser;
+  const llm = { ...condenser.llm };
+  for (const field of LLM_SECRET_FIELDS) if (llm[field]) llm[field] = REDACTED;
+  return { ...condenser, llm };
 }

@@ -11,6 +11,13 @@ export interface AgentRunner {
   /** Called once when a conversation is created, before anything else is appended to it. */
   prepare?(conversation: Conversation): Promise<void>;
   run(conversation: Conversation): Promise<void>;
+  /**
+   * Condenses the conversation's history now (`POST .../condense`): false when nothing can be forgotten. Throws
+   * `NoCondenserError` when the conversation has no condenser.
+   */
+  condense?(conversation: Conversation): Promise<boolean>;
+  /** Called before a user message is appended (actions waiting for confirmation are rejected then). */
+  beforeUserMessage?(conversation: Conversation): Promise<void>;
 }
 
 /** A runner without an agent: the run starts and ends at once, leaving the conversation idle. */

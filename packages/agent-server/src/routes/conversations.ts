@@ -40,6 +40,10 @@ export async function sendUserMessage(
 ): Promise<void> {
   // The message and the record's pointer to it are one durable write (one commit per message, not two).
   const id = uuidv7();
+  await runner.beforeUserMessage?.(conversation);
+  // A new message reopens a finished or stuck conversation (a status change, so with its state event).
+  const status = conversation.record.execution_status;
+  const reopens = status === 'finished' || status === 'stuck';
   await conversation.append(
     [
       {
@@ -50,11 +54,19 @@ export async function sendUserMessage(
         activated_skills: [],
         extended_content: [],
       },
+      ...(reopens
+        ? [
+            {
+              kind: 'ConversationStateUpdateEvent',
+              source: 'environment',
+              key: 'execution_status',
+              value: 'idle',
+            } as const,
+          ]
+        : []),
     ],
     (record) => {
-      // A new message reopens a finished or stuck conversation.
-      if (record.execution_status === 'finished' || record.execution_status === 'stuck')
-        record.execution_status = 'idle';
+      if (reopens) record.execution_status = 'idle';
       record.last_user_message_id = id;
     },
   );

@@ -1,12 +1,16 @@
 import type { AgentSpec, Event, NewEvent, Observation, TextContent } from '@bosun/protocol';
+import { SummarizingCondenser } from '../condenser/condenser.ts';
+import { NoCondenserError, condenserSettings } from '../condenser/config.ts';
+import { completeWithCondensation } from '../condenser/step.ts';
 import { completionLogEvent } from '../llm/completion-log.ts';
+import { createProvider } from '../llm/provider.ts';
 import type { LLMProvider, LLMResponse, LLMTool } from '../llm/types.ts';
+import { assessRisks, holdForConfirmation, terminalCwd } from '../security/confirmation.ts';
 import type { Tool, ToolContext } from '../tools/tool.ts';
 import type { AgentSession } from './session.ts';
 import { detectStuck } from './stuck.ts';
 import { SYSTEM_PROMPT, dynamicContext } from './system-prompt.ts';
 import { llmToolParameters, parseToolCall } from './tool-arguments.ts';
-import { buildMessages } from './view.ts';
 
 export interface AgentRuntimeOptions {
   provider: LLMProvider;
@@ -14,8 +18,13 @@ export interface AgentRuntimeOptions {
   tools: Tool[];
   workspace: string;
   stateDir: string;
-  /** Secret values by name: masked as `<secret-hidden>` in everything tools return. */
-  secrets?: Record<string, string>;
+  /**
+   * Secret values by name: masked as `<secret-hidden>` in everything tools return. A function is read at every
+   * batch of actions, so secrets added while the conversation lives are masked too.
+   */
+  secrets?: Record<string, string> | (() => Record<string, string>);
+  /** The condenser's LLM (default: a provider for the condenser's LLM configuration). */
+  condenserProvider?: LLMProvider;
 }
 
 type StepOutcome = 'continue' | 'done';
@@ -32,7 +41,7 @@ const NUDGE =
 export class AgentRuntime {
   private readonly toolsByName: Map<string, Tool>;
   private readonly llmTools: LLMTool[];
-  private readonly mask: (text: string) => string;
+  private readonly condenser: SummarizingCondenser | undefined;
 
   constructor(
     readonly spec: AgentSpec,
@@ -44,7 +53,21 @@ export class AgentRuntime {
       description: tool.definition.description,
       parameters: llmToolParameters(tool),
     }));
-    this.mask = secretMasker(Object.values(options.secrets ?? {}));
+    const condenser = condenserSettings(spec);
+    this.condenser = condenser
+      ? new SummarizingCondenser(condenser, options.condenserProvider ?? createProvider(condenser.llm))
+      : undefined;
+  }
+
+  /** Condenses the history now (`POST .../condense`); false when nothing can be forgotten. */
+  condense(session: AgentSession, signal?: AbortSignal): Promise<boolean> {
+    if (!this.condenser) throw new NoCondenserError();
+    return this.condenser.condenseOnRequest(session, signal);
+  }
+
+  private secrets(): Record<string, string> {
+    const { secrets } = this.options;
+    return (typeof secrets === 'function' ? secrets() : secrets) ?? {};
   }
 
   get tools(): Tool[] {
@@ -87,7 +110,7 @@ export class AgentRuntime {
         system_prompt: text(this.spec.system_prompt ?? SYSTEM_PROMPT),
         tools: this.tools.map((tool) => tool.definition),
         dynamic_context: text(
-          dynamicContext({ workspace: this.options.workspace, secretNames: Object.keys(this.options.secrets ?? {}) }),
+          dynamicContext({ workspace: this.options.workspace, secretNames: Object.keys(this.secrets()) }),
         ),
       },
     ]);
@@ -96,12 +119,19 @@ export class AgentRuntime {
   private async step(session: AgentSession, signal: AbortSignal): Promise<StepOutcome> {
     const history = await session.history();
     const pending = pendingActions(history);
-    if (pending.length) return this.execute(session, pending, signal);
+    if (pending.length) {
+      if (await holdForConfirmation(session, pending, history)) return 'done';
+      return this.execute(session, pending, signal);
+    }
 
-    const response = await this.options.provider.complete(
-      { messages: buildMessages(history), tools: this.llmTools },
+    const response = await completeWithCondensation({
+      session,
+      history,
+      condenser: this.condenser,
+      complete: (messages) => this.options.provider.complete({ messages, tools: this.llmTools }, signal),
       signal,
-    );
+    });
+    if (!response) return 'done';
     await this.recordUsage(session, response);
     const telemetry = this.telemetryEvents(response);
 
@@ -131,10 +161,16 @@ export class AgentRuntime {
     }
 
     const { actions, errors } = this.actionEvents(response);
-    const stored = await session.append([...telemetry, ...actions, ...errors]);
+    const assessed = assessRisks(actions, session.securityAnalyzer?.(), {
+      workspace: this.options.workspace,
+      terminalCwd: terminalCwd(history),
+      readOnly: (name) => this.toolsByName.get(name)?.readOnly ?? false,
+    });
+    const stored = await session.append([...telemetry, ...assessed, ...errors]);
     const executable = stored.filter(
       (event): event is Extract<Event, { kind: 'ActionEvent' }> => event.kind === 'ActionEvent' && event.action != null,
     );
+    if (await holdForConfirmation(session, executable)) return 'done';
     return this.execute(session, executable, signal);
   }
 
@@ -148,7 +184,7 @@ export class AgentRuntime {
       workspace: this.options.workspace,
       stateDir: this.options.stateDir,
       signal,
-      mask: this.mask,
+      mask: secretMasker(Object.values(this.secrets())),
     };
     const results: NewEvent[] = [];
     let finished = false;

@@ -1,4 +1,11 @@
-import type { AgentSpec, ConversationExecutionStatus, Event, NewEvent } from '@bosun/protocol';
+import type {
+  AgentSpec,
+  ConfirmationPolicy,
+  ConversationExecutionStatus,
+  Event,
+  NewEvent,
+  SecurityAnalyzer,
+} from '@bosun/protocol';
 import type { LLMUsage } from '../llm/types.ts';
 
 /**
@@ -11,6 +18,10 @@ export interface AgentSession {
   readonly maxIterations: number;
   /** Whether a run that repeats itself stops as `stuck` (default true). */
   readonly stuckDetection?: boolean;
+  /** When actions wait for the user; read before every batch of actions (default `NeverConfirm`). */
+  confirmationPolicy?(): ConfirmationPolicy;
+  /** Who rates the risk of actions (`security_risk`); none leaves it UNKNOWN. */
+  securityAnalyzer?(): SecurityAnalyzer | null;
   /** Every event so far, in log order. */
   history(): Promise<readonly Event[]>;
   /** Appends events durably, in order; resolves with them as stored. */

@@ -1,4 +1,5 @@
 import type { Event, Message, Observation, TextContent } from '@bosun/protocol';
+import { llmView } from '../condenser/view.ts';
 
 const ERROR_PREFIX = '[An error occurred during execution.]\n';
 
@@ -6,6 +7,7 @@ const ERROR_PREFIX = '[An error occurred during execution.]\n';
  * The messages the LLM sees, built from the log: the system prompt, messages, each LLM response's tool calls
  * as one assistant message, and one tool message per result (observation, rejection or error). A call that
  * never got a result (the server stopped mid-call) is answered with a note, so the history stays valid.
+ * Condensations are applied first: forgotten events are left out and each summary is a user message.
  */
 export function buildMessages(
   events: readonly Event[],
@@ -14,7 +16,7 @@ export function buildMessages(
   const messages: Message[] = [];
   const answered = new Set<string>();
   let openResponse: { id: string; message: Message } | undefined;
-  for (const event of events) {
+  for (const event of llmView(events).events) {
     if (event.kind !== 'ActionEvent') openResponse = undefined;
     switch (event.kind) {
       case 'SystemPromptEvent': {
@@ -57,6 +59,13 @@ export function buildMessages(
       case 'AgentErrorEvent':
         messages.push(toolMessage(event.tool_call_id, event.tool_name, event.error));
         answered.add(event.tool_call_id);
+        break;
+      case 'CondensationSummaryEvent':
+        messages.push({
+          role: 'user',
+          content: [{ type: 'text', text: event.summary, cache_prompt: false }],
+          thinking_blocks: [],
+        });
         break;
       default:
         break;

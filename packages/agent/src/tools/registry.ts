@@ -14,8 +14,11 @@ import type { Tool } from './tool.ts';
 import { createWriteFileTool } from './write-file/index.ts';
 
 export interface ToolsetOptions {
-  /** Environment the terminal exports on top of a clean one (the conversation's secrets). */
-  env?: Record<string, string>;
+  /**
+   * Environment the terminal exports on top of a clean one (the conversation's secrets). A function is read
+   * before every command, so variables added later reach a shell that is already running.
+   */
+  env?: Record<string, string> | (() => Record<string, string>);
 }
 
 type Factory = (params: Record<string, unknown>, options: ToolsetOptions) => Tool[];

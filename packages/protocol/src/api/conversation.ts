@@ -1,16 +1,23 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { MessageContent } from '../content.ts';
 import {
+  kindShape,
   namedEnum,
-  namedSchema,
   nullable,
   openObject,
   ref,
   strictObject,
   stringEnum,
   tag,
+  taggedUnion,
   withDefault,
 } from '../schema/builders.ts';
+import {
+  ConfirmationPolicy,
+  ConfirmationTimeoutAction,
+  ConfirmationTimeoutSeconds,
+  SecurityAnalyzer,
+} from './control.ts';
 import { LLMConfig } from './llm.ts';
 
 /** The conversation resource of the agent server: requests to start and change one, and what it returns. */
@@ -32,6 +39,49 @@ export const ToolSpec = strictObject(
 );
 export type ToolSpec = Static<typeof ToolSpec>;
 
+export const LLMSummarizingCondenser = kindShape(
+  'LLMSummarizingCondenser',
+  {
+    llm: Type.Optional(
+      nullable(ref(LLMConfig), {
+        description: "The LLM that writes the summaries; default: the agent's LLM with `usage_id` `condenser`.",
+      }),
+    ),
+    max_size: withDefault(
+      Type.Integer({ minimum: 4, description: 'Condense when the LLM view holds more events than this.' }),
+      120,
+    ),
+    keep_first: withDefault(
+      Type.Integer({
+        minimum: 0,
+        description:
+          'Events at the head of the view that are never forgotten (system prompt, first user message); must be less than max_size // 2 - 1.',
+      }),
+      4,
+    ),
+    max_tokens: Type.Optional(
+      nullable(
+        Type.Integer({
+          minimum: 1,
+          description: 'Also condense when the view is estimated (4 characters per token) to exceed this many tokens.',
+        }),
+      ),
+    ),
+  },
+  {
+    description:
+      'Replaces the older middle of the history the LLM sees with an LLM-written summary (a `Condensation` event).',
+  },
+);
+export type LLMSummarizingCondenser = Static<typeof LLMSummarizingCondenser>;
+
+export const NoOpCondenser = kindShape('NoOpCondenser', {}, { description: 'No condensation (as no condenser).' });
+
+export const CondenserSpec = taggedUnion('CondenserSpec', 'kind', [LLMSummarizingCondenser, NoOpCondenser], {
+  description: 'How the history the LLM sees is kept short.',
+});
+export type CondenserSpec = Static<typeof CondenserSpec>;
+
 export const AgentSpec = strictObject(
   'AgentSpec',
   {
@@ -44,7 +94,9 @@ export const AgentSpec = strictObject(
     agent_context: Type.Optional(nullable(openObject())),
     system_prompt: Type.Optional(nullable(Type.String())),
     system_prompt_kwargs: withDefault(openObject(), {}),
-    condenser: Type.Optional(nullable(openObject())),
+    condenser: Type.Optional(
+      nullable(ref(CondenserSpec), { description: 'Condenses the history the LLM sees; null or absent: none.' }),
+    ),
     critic: Type.Optional(nullable(openObject())),
     tool_concurrency_limit: withDefault(Type.Integer({ minimum: 1 }), 1),
   },
@@ -60,23 +112,6 @@ export const LocalWorkspace = strictObject(
   },
   { description: 'A directory on the server.' },
 );
-
-export const ConfirmationPolicy = namedSchema<
-  | { kind: 'NeverConfirm' }
-  | { kind: 'AlwaysConfirm' }
-  | { kind: 'ConfirmRisky'; threshold: 'LOW' | 'MEDIUM' | 'HIGH'; confirm_unknown: boolean }
->({
-  $id: 'ConfirmationPolicy',
-  type: 'object',
-  description: 'When actions wait for the user: never, always, or from a risk threshold on.',
-  properties: {
-    kind: { type: 'string', enum: ['NeverConfirm', 'AlwaysConfirm', 'ConfirmRisky'] },
-    threshold: { type: 'string', enum: ['LOW', 'MEDIUM', 'HIGH'], default: 'HIGH' },
-    confirm_unknown: { type: 'boolean', default: true },
-  },
-  required: ['kind'],
-  additionalProperties: false,
-});
 
 export const PluginSource = strictObject(
   'PluginSource',
@@ -140,7 +175,9 @@ export const StartConversationRequest = strictObject(
     workspace: ref(LocalWorkspace),
     conversation_id: Type.Optional(nullable(Type.String({ format: 'uuid' }))),
     confirmation_policy: withDefault(ref(ConfirmationPolicy), { kind: 'NeverConfirm' }),
-    security_analyzer: Type.Optional(nullable(openObject())),
+    confirmation_timeout_seconds: Type.Optional(ConfirmationTimeoutSeconds),
+    on_confirmation_timeout: Type.Optional(ConfirmationTimeoutAction),
+    security_analyzer: Type.Optional(nullable(ref(SecurityAnalyzer))),
     initial_message: Type.Optional(nullable(ref(SendMessageRequest))),
     max_iterations: withDefault(Type.Integer({ minimum: 1 }), 500),
     stuck_detection: withDefault(Type.Boolean(), true),
@@ -176,7 +213,9 @@ export const ConversationInfo = strictObject(
     workspace: ref(LocalWorkspace),
     execution_status: ref(ConversationExecutionStatus),
     confirmation_policy: ref(ConfirmationPolicy),
-    security_analyzer: nullable(openObject()),
+    confirmation_timeout_seconds: ConfirmationTimeoutSeconds,
+    on_confirmation_timeout: ConfirmationTimeoutAction,
+    security_analyzer: nullable(ref(SecurityAnalyzer)),
     max_iterations: Type.Integer(),
     stuck_detection: Type.Boolean(),
     initial_message: nullable(ref(SendMessageRequest)),

@@ -1,4 +1,5 @@
 import * as actions from '../actions/index.ts';
+import * as controlApi from '../api/control.ts';
 import * as conversationApi from '../api/conversation.ts';
 import * as llmApi from '../api/llm.ts';
 import * as content from '../content.ts';
@@ -17,6 +18,7 @@ export const protocolSchemas: ReadonlyMap<string, Named> = collectNamed([
   tools,
   events,
   llmApi,
+  controlApi,
   conversationApi,
 ]);
 

@@ -124,6 +124,7 @@ export class ShellSession {
   private readonly marker: string;
   private readonly maxPendingChars: number;
   private readonly commandFile: string;
+  private readonly envFile: string;
   private wake: (() => void) | undefined;
   private readonly terminal: IPty;
   private readonly scratch: string;
@@ -136,6 +137,7 @@ export class ShellSession {
     this.marker = `__BOSUN_${nonce}__ `;
     this.maxPendingChars = options.maxPendingChars ?? DEFAULT_MAX_PENDING_CHARS;
     this.commandFile = join(scratch, 'command.sh');
+    this.envFile = join(scratch, 'env.sh');
     terminal.onData((data) => this.receive(data));
     this.exited = new Promise((resolve) => {
       terminal.onExit(({ exitCode }) => {
@@ -157,16 +159,30 @@ export class ShellSession {
     return this.exitCode;
   }
 
-  /** Starts `command`; its output and completion are read with `wait`, `take` and `takeResult`. */
-  async run(command: string): Promise<void> {
+  /**
+   * Starts `command`; its output and completion are read with `wait`, `take` and `takeResult`. `env` is exported
+   * into the shell first (silently, from a private file removed right after), for variables that changed since
+   * the shell started.
+   */
+  async run(command: string, env: Record<string, string> = {}): Promise<void> {
     if (this.busy) throw new Error('a command is already running');
     if (this.exitCode !== undefined) throw new Error('the shell has exited');
     this.result = undefined;
     await writeFile(this.commandFile, command, { mode: 0o600 });
+    const exports = Object.entries(env)
+      .filter(([name]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+      .map(([name, value]) => `export ${name}=${shellQuote(value)}\n`)
+      .join('');
+    let prelude = '';
+    if (exports) {
+      await writeFile(this.envFile, exports, { mode: 0o600 });
+      const file = shellQuote(this.envFile);
+      prelude = `{ . ${file}; command rm -f -- ${file}; } 2>/dev/null; `;
+    }
     const id = randomBytes(6).toString('hex');
     this.currentId = id;
     this.terminal.write(
-      `__b_id=${id}; __b_rc=; eval "$(< ${shellQuote(this.commandFile)})"; __b_rc=$?; PROMPT_COMMAND=__bosun_prompt\n`,
+      `__b_id=${id}; __b_rc=; ${prelude}eval "$(< ${shellQuote(this.commandFile)})"; __b_rc=$?; PROMPT_COMMAND=__bosun_prompt\n`,
     );
   }
 

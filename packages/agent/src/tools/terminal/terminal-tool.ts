@@ -14,8 +14,11 @@ export interface TerminalToolOptions {
   softTimeoutMs?: number;
   /** Output longer than this is cut in the middle (the full output is saved to a file). */
   maxOutputChars?: number;
-  /** Extra environment of the shell (secrets included), on top of the server's environment. */
-  env?: Record<string, string>;
+  /**
+   * Extra environment of the shell (secrets included), on top of the server's environment. A function is read
+   * before every command: variables that changed since the shell started are exported before the command runs.
+   */
+  env?: Record<string, string> | (() => Record<string, string>);
 }
 
 const DEFAULT_SOFT_TIMEOUT_MS = 30_000;
@@ -37,18 +40,23 @@ export function createTerminalTool(options: TerminalToolOptions = {}): Tool<Term
   const softTimeoutMs = options.softTimeoutMs ?? DEFAULT_SOFT_TIMEOUT_MS;
   const maxOutputChars = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
   let session: ShellSession | undefined;
+  /** The extra environment `session` has now. */
+  let sessionEnv: Record<string, string> = {};
   let closed = false;
+  const currentEnv = () => (typeof options.env === 'function' ? options.env() : (options.env ?? {}));
   let queue: Promise<unknown> = Promise.resolve();
 
   async function shell(context: ToolContext): Promise<ShellSession> {
     if (session && session.exitStatus === undefined) return session;
     await dropSession();
-    const started = await ShellSession.start({ cwd: context.workspace, env: shellEnv(options.env) });
+    const env = { ...currentEnv() };
+    const started = await ShellSession.start({ cwd: context.workspace, env: shellEnv(env) });
     if (closed) {
       await started.close();
       throw new Error('the terminal is closed');
     }
     session = started;
+    sessionEnv = env;
     return started;
   }
 
@@ -140,7 +148,10 @@ export function createTerminalTool(options: TerminalToolOptions = {}): Tool<Term
     const asInput = isInput || (current.busy && isControlKey(trimmed));
     if (!asInput && trimmed !== '' && !current.busy && !isControlKey(trimmed)) {
       try {
-        await current.run(command);
+        const env = { ...currentEnv() };
+        const changed = Object.fromEntries(Object.entries(env).filter(([name, value]) => sessionEnv[name] !== value));
+        await current.run(command, changed);
+        sessionEnv = env;
       } catch (error) {
         return failure(command, `Could not run the command: ${(error as Error).message}`, context);
       }

@@ -1,0 +1,199 @@
+import type { AgentSession, LLMProvider, LLMRequest, LLMResponse } from '@bosun/agent';
+import {
+  AgentSpec,
+  type ConversationExecutionStatus,
+  type Event,
+  type NewEvent,
+  parse,
+  parseEvent,
+} from '@bosun/protocol';
+
+/** Events for view tests: ids are readable (`u1`, `a2`, ...) and every event is valid for the protocol. */
+let counter = 0;
+const nextId = (prefix: string) => `${prefix}${++counter}`;
+
+export function system(id = 'sys'): Event {
+  return parseEvent({
+    kind: 'SystemPromptEvent',
+    id,
+    system_prompt: { type: 'text', text: 'You are an agent.' },
+    tools: [],
+  });
+}
+
+export function user(text: string, id = nextId('u')): Event {
+  return parseEvent({
+    kind: 'MessageEvent',
+    id,
+    source: 'user',
+    llm_message: { role: 'user', content: [{ type: 'text', text }] },
+  });
+}
+
+export function assistant(text: string, id = nextId('m')): Event {
+  return parseEvent({
+    kind: 'MessageEvent',
+    id,
+    source: 'agent',
+    llm_message: { role: 'assistant', content: [{ type: 'text', text }] },
+    llm_response_id: `resp-${id}`,
+  });
+}
+
+/** One ActionEvent per call, all of LLM response `responseId` (the ids are `<callId>-action`). */
+export function actions(responseId: string, ...callIds: string[]): Event[] {
+  return callIds.map((callId) =>
+    parseEvent({
+      kind: 'ActionEvent',
+      id: `${callId}-action`,
+      thought: [],
+      action: { kind: 'ThinkAction', thought: callId },
+      tool_name: 'think',
+      tool_call_id: callId,
+      tool_call: { id: callId, name: 'think', arguments: JSON.stringify({ thought: callId }), origin: 'completion' },
+      llm_response_id: responseId,
+    }),
+  );
+}
+
+export function observation(callId: string, text = `result of ${callId}`): Event {
+  return parseEvent({
+    kind: 'ObservationEvent',
+    id: `${callId}-obs`,
+    tool_name: 'think',
+    tool_call_id: callId,
+    action_id: `${callId}-action`,
+    observation: { kind: 'ThinkObservation', content: [{ type: 'text', text }] },
+  });
+}
+
+export function rejection(callId: string): Event {
+  return parseEvent({
+    kind: 'UserRejectObservation',
+    id: `${callId}-rejected`,
+    tool_name: 'think',
+    tool_call_id: callId,
+    action_id: `${callId}-action`,
+    rejection_reason: 'not now',
+  });
+}
+
+export function agentError(callId: string): Event {
+  return parseEvent({
+    kind: 'AgentErrorEvent',
+    id: `${callId}-error`,
+    tool_name: 'think',
+    tool_call_id: callId,
+    error: `error of ${callId}`,
+  });
+}
+
+/** A call and its result: `[action, observation]`. */
+export function call(callId: string): Event[] {
+  return [...actions(`resp-${callId}`, callId), observation(callId)];
+}
+
+export function stats(): Event {
+  return parseEvent({ kind: 'ConversationStateUpdateEvent', id: nextId('st'), key: 'stats', value: {} });
+}
+
+export function request(): Event {
+  return parseEvent({ kind: 'CondensationRequest', id: nextId('req') });
+}
+
+export function condensation(
+  id: string,
+  forgotten: string[],
+  summary?: string,
+  offset?: number,
+  responseId = `resp-${id}`,
+): Event {
+  return parseEvent({
+    kind: 'Condensation',
+    id,
+    forgotten_event_ids: forgotten,
+    ...(summary !== undefined ? { summary } : {}),
+    ...(offset !== undefined ? { summary_offset: offset } : {}),
+    llm_response_id: responseId,
+  });
+}
+
+export const ids = (events: readonly Event[]) => events.map((event) => event.id);
+
+/** An agent whose condenser is `condenser`. */
+export function agentWith(condenser: Record<string, unknown> | null): AgentSpec {
+  return parse(AgentSpec, { llm: { model: 'test-model', usage_id: 'default' }, condenser });
+}
+
+/** An in-memory session: a log, a status and the usage it was told about. */
+export class MemorySession implements AgentSession {
+  readonly id = 'conversation';
+  readonly maxIterations = 100;
+  readonly log: Event[];
+  readonly usage: { usageId: string; responseId: string }[] = [];
+  current: ConversationExecutionStatus = 'running';
+
+  constructor(
+    readonly agent: AgentSpec,
+    events: Event[] = [],
+  ) {
+    this.log = [...events];
+  }
+
+  async history(): Promise<readonly Event[]> {
+    return [...this.log];
+  }
+
+  async append(events: NewEvent[]): Promise<Event[]> {
+    const stored = events.map(
+      (event) => ({ ...event, id: event.id ?? nextId('e'), timestamp: '2026-01-01T00:00:00Z' }) as Event,
+    );
+    this.log.push(...stored);
+    return stored;
+  }
+
+  status(): ConversationExecutionStatus {
+    return this.current;
+  }
+
+  async setStatus(status: ConversationExecutionStatus, extra: NewEvent[] = []): Promise<void> {
+    await this.append(extra);
+    this.current = status;
+  }
+
+  async recordUsage(usageId: string, _model: string, _usage: unknown, _cost: number, _latency: number, id: string) {
+    this.usage.push({ usageId, responseId: id });
+  }
+}
+
+/** A provider answering each request with the next of `answers` (a text, or an error to throw). */
+export class ScriptedProvider implements LLMProvider {
+  readonly requests: LLMRequest[] = [];
+  constructor(
+    private readonly answers: (string | Error)[],
+    readonly config = agentWith(null).llm,
+  ) {}
+
+  async complete(request: LLMRequest): Promise<LLMResponse> {
+    this.requests.push(request);
+    const answer = this.answers.shift();
+    if (answer === undefined) throw new Error('no scripted answer left');
+    if (answer instanceof Error) throw answer;
+    return {
+      id: `resp-${this.requests.length}`,
+      model: 'test-model',
+      content: answer,
+      toolCalls: [],
+      origin: 'completion',
+      usage: {
+        prompt_tokens: 1,
+        completion_tokens: 1,
+        reasoning_tokens: 0,
+        cache_read_tokens: 0,
+        cache_write_tokens: 0,
+      },
+      latencyMs: 1,
+      exchange: { request: {}, response: {} },
+    };
+  }
+}

@@ -1,0 +1,577 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type AgentServer, buildAgentServer } from '@bosun/agent-server';
+import { type LlmReplay, startLlmReplay } from '@bosun/llm-replay';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import {
+  type ActionEventBody,
+  type E2EServer,
+  type EventBody,
+  allEvents,
+  api,
+  conversation,
+  llmConfig,
+  ofKind,
+  outline,
+  recordedRequests,
+  sleep,
+  startConversation,
+  startStack,
+  waitFor,
+  waitForStatus,
+  withoutStats,
+} from './support.ts';
+
+interface ChatBody {
+  messages: { role: string; content: string | null; tool_call_id?: string }[];
+}
+
+const ALWAYS = { kind: 'AlwaysConfirm' };
+const terminal = (command: string, extra: Record<string, unknown> = {}) => ({
+  name: 'terminal',
+  arguments: { command, ...extra },
+});
+const finish = (message: string) => ({ tool_calls: [{ name: 'finish', arguments: { message } }] });
+
+function respond(server: E2EServer, id: string, body: unknown) {
+  return api<{ success?: boolean; detail?: unknown }>(
+    server,
+    'POST',
+    `/api/conversations/${id}/events/respond_to_confirmation`,
+    body,
+  );
+}
+
+/** Waits for exactly `status`, passing through any other (a deadline moves on from `waiting_for_confirmation`). */
+function until(server: E2EServer, id: string, status: string) {
+  return waitFor(server, id, (info) => info.execution_status === status);
+}
+
+/** The events from the last `waiting_for_confirmation` status on (the tail of the log after the wait). */
+function labelsFrom(events: EventBody[], count: number): string[] {
+  return outline(withoutStats(events)).slice(count);
+}
+
+describe('confirmation mode', () => {
+  it('AlwaysConfirm: parallel actions wait as pending; accept runs them in order and the run goes on', async () => {
+    const { server, llm } = await startStack({
+      turns: [
+        { content: 'Two files.', tool_calls: [terminal('echo one > one.txt'), terminal('echo two > two.txt')] },
+        finish('Both written.'),
+      ],
+    });
+    const created = await startConversation(server, llm, {
+      message: 'Write two files.',
+      extra: { confirmation_policy: ALWAYS },
+    });
+    expect(created.confirmation_policy).toEqual(ALWAYS);
+    await waitForStatus(server, created.id, 'waiting_for_confirmation');
+
+    const waiting = withoutStats(await allEvents(server, created.id));
+    expect(outline(waiting)).toEqual([
+      'SystemPromptEvent',
+      'MessageEvent:user',
+      'status:running',
+      'ActionEvent:terminal',
+      'ActionEvent:terminal',
+      'status:waiting_for_confirmation',
+    ]);
+    // Pending: stored, not run. Without an analyzer every risk is UNKNOWN.
+    expect(ofKind<ActionEventBody>(waiting, 'ActionEvent').map((a) => a.security_risk)).toEqual(['UNKNOWN', 'UNKNOWN']);
+    expect(existsSync(join(server.workspace, 'one.txt'))).toBe(false);
+    expect(llm.requests()).toHaveLength(1);
+
+    const accepted = await respond(server, created.id, { accept: true });
+    expect(accepted.status, accepted.text).toBe(200);
+    expect(accepted.body).toEqual({ success: true });
+    await waitForStatus(server, created.id, 'finished');
+
+    const events = await allEvents(server, created.id);
+    expect(labelsFrom(events, waiting.length)).toEqual([
+      'status:running',
+      'ObservationEvent:TerminalObservation',
+      'ObservationEvent:TerminalObservation',
+      'ActionEvent:finish',
+      'ObservationEvent:FinishObservation',
+      'status:finished',
+    ]);
+    const [first, second] = ofKind<ActionEventBody>(events, 'ActionEvent');
+    const observations = ofKind(events, 'ObservationEvent');
+    expect(observations[0]).toMatchObject({ action_id: first?.id });
+    expect(observations[1]).toMatchObject({ action_id: second?.id });
+    expect(existsSync(join(server.workspace, 'one.txt'))).toBe(true);
+    expect(existsSync(join(server.workspace, 'two.txt'))).toBe(true);
+    // The pending actions ran without a new LLM call; the next call saw both results.
+    expect(await recordedRequests(llm)).toHaveLength(2);
+
+    // Answering again: nothing waits any more.
+    const again = await respond(server, created.id, { accept: true });
+    expect(again.status).toBe(409);
+  });
+
+  it('reject: one UserRejectObservation per pending action (user, with the reason), then idle; the LLM reads them', async () => {
+    const { server, llm } = await startStack({
+      turns: [
+        { tool_calls: [terminal('echo one > one.txt'), terminal('echo two > two.txt')] },
+        finish('Understood, nothing written.'),
+      ],
+    });
+    const created = await startConversation(server, llm, {
+      message: 'Write two files.',
+      extra: { confirmation_policy: ALWAYS },
+    });
+    await waitForStatus(server, created.id, 'waiting_for_confirmation');
+    const waiting = withoutStats(await allEvents(server, created.id));
+
+    const rejected = await respond(server, created.id, { accept: false, reason: 'Not in this folder.' });
+    expect(rejected.status, rejected.text).toBe(200);
+    expect((await conversation(server, created.id)).execution_status).toBe('idle');
+
+    const events = withoutStats(await allEvents(server, created.id));
+    expect(labelsFrom(events, waiting.length)).toEqual([
+      'UserRejectObservation',
+      'UserRejectObservation',
+      'status:idle',
+    ]);
+    const actions = ofKind<ActionEventBody>(events, 'ActionEvent');
+    const rejections = ofKind(events, 'UserRejectObservation');
+    rejections.forEach((rejection, index) => {
+      expect(rejection).toMatchObject({
+        source: 'environment',
+        tool_name: 'terminal',
+        tool_call_id: actions[index]?.tool_call_id,
+        action_id: actions[index]?.id,
+        rejection_reason: 'Not in this folder.',
+        rejection_source: 'user',
+      });
+    });
+    expect(existsSync(join(server.workspace, 'one.txt'))).toBe(false);
+    expect(existsSync(join(server.workspace, 'two.txt'))).toBe(false);
+    expect(llm.requests()).toHaveLength(1);
+    expect((await respond(server, created.id, { accept: false })).status).toBe(409);
+
+    // The next run starts from the rejections: the LLM reads one tool result per call.
+    expect((await api(server, 'POST', `/api/conversations/${created.id}/run`)).status).toBe(200);
+    await waitForStatus(server, created.id, 'finished');
+    const second = (await recordedRequests(llm))[1]?.body as ChatBody;
+    const results = second.messages.filter((m) => m.role === 'tool');
+    expect(results.map((m) => m.tool_call_id)).toEqual(actions.map((a) => a.tool_call_id));
+    for (const result of results) expect(result.content).toBe('Action rejected: Not in this folder.');
+    expect(existsSync(join(server.workspace, 'one.txt'))).toBe(false);
+  });
+
+  it('a user message sent while actions wait rejects them first (it is not an answer); the LLM reads both', async () => {
+    const { server, llm } = await startStack({
+      turns: [{ tool_calls: [terminal('echo no > no.txt')] }, finish('Understood, I left it.')],
+    });
+    const created = await startConversation(server, llm, {
+      message: 'Write no.txt.',
+      extra: { confirmation_policy: ALWAYS },
+    });
+    await waitForStatus(server, created.id, 'waiting_for_confirmation');
+    const waiting = withoutStats(await allEvents(server, created.id));
+    const sent = await api(server, 'POST', `/api/conversations/${created.id}/events`, {
+      role: 'user',
+      content: [{ type: 'text', text: 'Actually, leave it.' }],
+      run: true,
+    });
+    expect(sent.status, sent.text).toBe(200);
+    await waitForStatus(server, created.id, 'finished');
+    expect(labelsFrom(await allEvents(server, created.id), waiting.length)).toEqual([
+      'UserRejectObservation',
+      'status:idle',
+      'MessageEvent:user',
+      'status:running',
+      'ActionEvent:finish',
+      'ObservationEvent:FinishObservation',
+      'status:finished',
+    ]);
+    expect(existsSync(join(server.workspace, 'no.txt'))).toBe(false);
+    const second = (await recordedRequests(llm))[1]?.body as ChatBody;
+    expect(second.messages.slice(-3).map((m) => [m.role, m.content])).toEqual([
+      ['assistant', null],
+      ['tool', expect.stringMatching(/^Action rejected: The user sent a new message instead of confirming/)],
+      ['user', 'Actually, leave it.'],
+    ]);
+  });
+
+  it('AlwaysConfirm: a single think or finish call never waits', async () => {
+    const { server, llm } = await startStack({
+      turns: [{ tool_calls: [{ name: 'think', arguments: { thought: 'Plan first.' } }] }, finish('Done.')],
+    });
+    const created = await startConversation(server, llm, {
+      message: 'Think, then finish.',
+      extra: { confirmation_policy: ALWAYS },
+    });
+    await waitForStatus(server, created.id, 'finished');
+    expect(outline(withoutStats(await allEvents(server, created.id)))).toEqual([
+      'SystemPromptEvent',
+      'MessageEvent:user',
+      'status:running',
+      'ActionEvent:think',
+      'ObservationEvent:ThinkObservation',
+      'ActionEvent:finish',
+      'ObservationEvent:FinishObservation',
+      'status:finished',
+    ]);
+  });
+
+  it('ConfirmRisky with the rule-based analyzer: LOW and MEDIUM run, HIGH waits; a lower threshold waits for MEDIUM', async () => {
+    const { server, llm } = await startStack({
+      turns: [
+        { tool_calls: [terminal('ls -la')] },
+        { tool_calls: [terminal('mkdir -p build && rm -rf build')] },
+        // HIGH, and harmless even if it ran: the workspace is not a git repository.
+        { tool_calls: [terminal('git push --force origin main')] },
+        { tool_calls: [terminal('rm -rf build2')], when: { last_user_message_contains: 'Clean up' } },
+        finish('Cleaned up.'),
+      ],
+    });
+    const created = await startConversation(server, llm, {
+      message: 'Look around.',
+      extra: {
+        confirmation_policy: { kind: 'ConfirmRisky' },
+        security_analyzer: { kind: 'RuleBasedSecurityAnalyzer' },
+      },
+    });
+    expect(created.confirmation_policy).toEqual({ kind: 'ConfirmRisky', threshold: 'HIGH', confirm_unknown: true });
+    expect(created.security_analyzer).toEqual({ kind: 'RuleBasedSecurityAnalyzer' });
+    await waitForStatus(server, created.id, 'waiting_for_confirmation');
+    let events = withoutStats(await allEvents(server, created.id));
+    expect(outline(events).slice(3)).toEqual([
+      'ActionEvent:terminal',
+      'ObservationEvent:TerminalObservation',
+      'ActionEvent:terminal',
+      'ObservationEvent:TerminalObservation',
+      'ActionEvent:terminal',
+      'status:waiting_for_confirmation',
+    ]);
+    expect(ofKind<ActionEventBody>(events, 'ActionEvent').map((a) => a.security_risk)).toEqual([
+      'LOW',
+      'MEDIUM',
+      'HIGH',
+    ]);
+    // Rejected without a reason: the default one.
+    expect((await respond(server, created.id, { accept: false })).status).toBe(200);
+    events = withoutStats(await allEvents(server, created.id));
+    expect(ofKind(events, 'UserRejectObservation')).toEqual([
+      expect.objectContaining({ rejection_reason: 'User rejected the action', rejection_source: 'user' }),
+    ]);
+
+    // From MEDIUM on: the deletion waits now.
+    const policy = await api(server, 'POST', `/api/conversations/${created.id}/confirmation_policy`, {
+      policy: { kind: 'ConfirmRisky', threshold: 'MEDIUM' },
+    });
+    expect(policy.status, policy.text).toBe(200);
+    const sent = await api(server, 'POST', `/api/conversations/${created.id}/events`, {
+      role: 'user',
+      content: [{ type: 'text', text: 'Clean up build2.' }],
+      run: true,
+    });
+    expect(sent.status, sent.text).toBe(200);
+    await waitForStatus(server, created.id, 'waiting_for_confirmation');
+    const pending = ofKind<ActionEventBody>(await allEvents(server, created.id), 'ActionEvent').at(-1);
+    expect(pending).toMatchObject({ security_risk: 'MEDIUM', action: { command: 'rm -rf build2' } });
+    expect((await respond(server, created.id, { accept: true })).status).toBe(200);
+    await waitForStatus(server, created.id, 'finished');
+  });
+
+  it('ConfirmRisky: an UNKNOWN risk waits when confirm_unknown is true and runs when it is false', async () => {
+    const { server, llm } = await startStack({
+      turns: [
+        // No analyzer: the risk stays UNKNOWN, the LLM's own estimate stays in tool_call.arguments only.
+        { tool_calls: [terminal('echo first', { security_risk: 'LOW' })] },
+        { tool_calls: [terminal('echo second', { security_risk: 'LOW' })] },
+        finish('Done.'),
+      ],
+    });
+    const created = await startConversation(server, llm, {
+      message: 'Echo twice.',
+      extra: { confirmation_policy: { kind: 'ConfirmRisky', threshold: 'HIGH', confirm_unknown: true } },
+    });
+    await waitForStatus(server, created.id, 'waiting_for_confirmation');
+    const [first] = ofKind<ActionEventBody>(await allEvents(server, created.id), 'ActionEvent');
+    expect(first?.security_risk).toBe('UNKNOWN');
+    expect(JSON.parse(first?.tool_call.arguments ?? '{}')).toMatchObject({ security_risk: 'LOW' });
+    expect(first?.action).not.toHaveProperty('security_risk');
+
+    const changed = await api(server, 'POST', `/api/conversations/${created.id}/confirmation_policy`, {
+      policy: { kind: 'ConfirmRisky', confirm_unknown: false },
+    });
+    expect(changed.status).toBe(200);
+    expect((await conversation(server, created.id)).confirmation_policy).toEqual({
+      kind: 'ConfirmRisky',
+      threshold: 'HIGH',
+      confirm_unknown: false,
+    });
+    // Accepting runs the pending action; the next UNKNOWN one no longer waits.
+    expect((await respond(server, created.id, { accept: true })).status).toBe(200);
+    await waitForStatus(server, created.id, 'finished');
+    const events = withoutStats(await allEvents(server, created.id));
+    expect(outline(events).filter((label) => label === 'status:waiting_for_confirmation')).toHaveLength(1);
+    expect(ofKind(events, 'ObservationEvent')).toHaveLength(3);
+    expect(ofKind(events, 'ConversationStateUpdateEvent').map((e) => e.key)).toContain('confirmation_policy');
+  });
+
+  it('the LLM analyzer takes the risk the LLM gave: LOW runs, HIGH waits (analyzer set through the route)', async () => {
+    const { server, llm } = await startStack({
+      turns: [
+        { tool_calls: [terminal('echo low', { security_risk: 'LOW' })] },
+        { tool_calls: [terminal('echo high', { security_risk: 'HIGH' })] },
+        finish('Done.'),
+      ],
+    });
+    const created = await startConversation(server, llm, {
+      extra: { confirmation_policy: { kind: 'ConfirmRisky' } },
+    });
+    const set = await api(server, 'POST', `/api/conversations/${created.id}/security_analyzer`, {
+      security_analyzer: { kind: 'LLMSecurityAnalyzer' },
+    });
+    expect(set.status, set.text).toBe(200);
+    expect((await conversation(server, created.id)).security_analyzer).toEqual({ kind: 'LLMSecurityAnalyzer' });
+    await api(server, 'POST', `/api/conversations/${created.id}/events`, {
+      role: 'user',
+      content: [{ type: 'text', text: 'Echo.' }],
+      run: true,
+    });
+    await waitForStatus(server, created.id, 'waiting_for_confirmation');
+    const actions = ofKind<ActionEventBody>(await allEvents(server, created.id), 'ActionEvent');
+    expect(actions.map((a) => a.security_risk)).toEqual(['LOW', 'HIGH']);
+    expect(ofKind(await allEvents(server, created.id), 'ObservationEvent')).toHaveLength(1);
+    expect((await respond(server, created.id, { accept: true })).status).toBe(200);
+    await waitForStatus(server, created.id, 'finished');
+
+    // Removing the analyzer: back to UNKNOWN.
+    const removed = await api(server, 'POST', `/api/conversations/${created.id}/security_analyzer`, {
+      security_analyzer: null,
+    });
+    expect(removed.status).toBe(200);
+    expect((await conversation(server, created.id)).security_analyzer).toBeNull();
+    const keys = ofKind(await allEvents(server, created.id), 'ConversationStateUpdateEvent').map((e) => e.key);
+    expect(keys.filter((key) => key === 'security_analyzer')).toHaveLength(2);
+  });
+
+  it('a deadline with deny rejects the waiting actions, saying the deadline passed, and the agent goes on', async () => {
+    const { server, llm } = await startStack({
+      turns: [{ tool_calls: [terminal('echo late > late.txt')] }, finish('No answer, so I stopped there.')],
+    });
+    const created = await startConversation(server, llm, {
+      message: 'Write late.txt.',
+      extra: { confirmation_policy: ALWAYS, confirmation_timeout_seconds: 0.5 },
+    });
+    expect(created).toMatchObject({ confirmation_timeout_seconds: 0.5, on_confirmation_timeout: 'deny' });
+    await until(server, created.id, 'finished');
+
+    const events = withoutStats(await allEvents(server, created.id));
+    expect(outline(events).slice(3)).toEqual([
+      'ActionEvent:terminal',
+      'status:waiting_for_confirmation',
+      'UserRejectObservation',
+      'status:idle',
+      'status:running',
+      'ActionEvent:finish',
+      'ObservationEvent:FinishObservation',
+      'status:finished',
+    ]);
+    const [rejection] = ofKind(events, 'UserRejectObservation');
+    expect(rejection).toMatchObject({ rejection_source: 'user' });
+    expect(String(rejection?.rejection_reason)).toMatch(/confirmation deadline \(0\.5 s\)/);
+    const waitingAt = Date.parse(events[4]?.timestamp as string);
+    expect(Date.parse(rejection?.timestamp as string) - waitingAt).toBeGreaterThanOrEqual(450);
+    expect(existsSync(join(server.workspace, 'late.txt'))).toBe(false);
+    const second = (await recordedRequests(llm))[1]?.body as ChatBody;
+    expect(second.messages.at(-1)?.content).toMatch(/^Action rejected: No answer within the confirmation deadline/);
+  });
+
+  it('a deadline with pause pauses (PauseEvent); the next run asks again; accepting then runs the action', async () => {
+    const { server, llm } = await startStack({
+      turns: [{ tool_calls: [terminal('echo later > later.txt')] }, finish('Written.')],
+    });
+    const created = await startConversation(server, llm, {
+      message: 'Write later.txt.',
+      extra: { confirmation_policy: ALWAYS, confirmation_timeout_seconds: 0.4, on_confirmation_timeout: 'pause' },
+    });
+    await until(server, created.id, 'paused');
+    const paused = withoutStats(await allEvents(server, created.id));
+    expect(outline(paused).slice(3)).toEqual([
+      'ActionEvent:terminal',
+      'status:waiting_for_confirmation',
+      'PauseEvent',
+      'status:paused',
+    ]);
+    expect(ofKind(paused, 'UserRejectObservation')).toHaveLength(0);
+
+    // No deadline any more; a plain run from paused does not accept the pending action: it waits again.
+    const policy = await api(server, 'POST', `/api/conversations/${created.id}/confirmation_policy`, {
+      policy: ALWAYS,
+      confirmation_timeout_seconds: null,
+    });
+    expect(policy.status, policy.text).toBe(200);
+    expect(await conversation(server, created.id)).toMatchObject({ confirmation_timeout_seconds: null });
+    expect((await api(server, 'POST', `/api/conversations/${created.id}/run`)).status).toBe(200);
+    await waitForStatus(server, created.id, 'waiting_for_confirmation');
+    expect(existsSync(join(server.workspace, 'later.txt'))).toBe(false);
+    expect(llm.requests()).toHaveLength(1);
+
+    expect((await respond(server, created.id, { accept: true })).status).toBe(200);
+    await waitForStatus(server, created.id, 'finished');
+    expect(existsSync(join(server.workspace, 'later.txt'))).toBe(true);
+    expect(labelsFrom(await allEvents(server, created.id), paused.length)).toEqual([
+      'state:confirmation_policy',
+      'state:confirmation_timeout_seconds',
+      'status:running',
+      'status:waiting_for_confirmation',
+      'status:running',
+      'ObservationEvent:TerminalObservation',
+      'ActionEvent:finish',
+      'ObservationEvent:FinishObservation',
+      'status:finished',
+    ]);
+  });
+
+  it('answers 409 when nothing waits, 404 for an unknown conversation, 422 for bad bodies', async () => {
+    const { server, llm } = await startStack({ turns: [finish('Unused.')] });
+    const created = await startConversation(server, llm);
+    const idle = await respond(server, created.id, { accept: true });
+    expect(idle.status).toBe(409);
+    expect(idle.body.detail).toMatch(/not waiting for confirmation \(it is idle\)/);
+
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    expect((await respond(server, unknown, { accept: true })).status).toBe(404);
+    for (const route of ['confirmation_policy', 'security_analyzer', 'secrets']) {
+      const body =
+        route === 'confirmation_policy'
+          ? { policy: ALWAYS }
+          : route === 'security_analyzer'
+            ? { security_analyzer: null }
+            : { secrets: {} };
+      expect((await api(server, 'POST', `/api/conversations/${unknown}/${route}`, body)).status).toBe(404);
+    }
+
+    const bad: [string, unknown, (string | number)[]][] = [
+      ['events/respond_to_confirmation', {}, ['body', 'accept']],
+      ['events/respond_to_confirmation', { accept: 'yes' }, ['body', 'accept']],
+      ['events/respond_to_confirmation', { accept: false, reason: '' }, ['body', 'reason']],
+      ['events/respond_to_confirmation', { accept: true, extra: 1 }, ['body', 'extra']],
+      ['confirmation_policy', {}, ['body', 'policy']],
+      ['confirmation_policy', { policy: { kind: 'SometimesConfirm' } }, ['body', 'policy', 'kind']],
+      [
+        'confirmation_policy',
+        { policy: { kind: 'ConfirmRisky', threshold: 'EXTREME' } },
+        ['body', 'policy', 'threshold'],
+      ],
+      [
+        'confirmation_policy',
+        { policy: ALWAYS, confirmation_timeout_seconds: 0 },
+        ['body', 'confirmation_timeout_seconds'],
+      ],
+      [
+        'confirmation_policy',
+        { policy: ALWAYS, on_confirmation_timeout: 'explode' },
+        ['body', 'on_confirmation_timeout'],
+      ],
+      ['security_analyzer', {}, ['body', 'security_analyzer']],
+      ['security_analyzer', { security_analyzer: { kind: 'GraySwanAnalyzer' } }, ['body', 'security_analyzer']],
+    ];
+    for (const [route, body, loc] of bad) {
+      const reply = await api<{ detail: { loc: (string | number)[] }[] }>(
+        server,
+        'POST',
+        `/api/conversations/${created.id}/${route}`,
+        body,
+      );
+      expect(reply.status, `${route} ${JSON.stringify(body)}: ${reply.text}`).toBe(422);
+      expect(
+        reply.body.detail.map((d) => d.loc.slice(0, loc.length)),
+        reply.text,
+      ).toContainEqual(loc);
+    }
+    // A bad start request is a 422 too.
+    const start = await api(server, 'POST', '/api/conversations', {
+      agent: { llm: { model: 'm' } },
+      workspace: { working_dir: server.workspace },
+      security_analyzer: { kind: 'InvariantAnalyzer' },
+    });
+    expect(start.status).toBe(422);
+  });
+});
+
+/** One data directory served by a server that can be stopped and started again (a process restart). */
+async function restartable(llm: LlmReplay) {
+  const root = await realpath(await mkdtemp(join(tmpdir(), 'bosun-e2e-restart-')));
+  const state: { server?: AgentServer } = {};
+  const view: E2EServer = {
+    url: '',
+    dataDir: join(root, 'data'),
+    workspace: join(root, 'workspace'),
+    outside: join(root, 'outside'),
+    bodies: [],
+  };
+  onTestFinished(async () => {
+    await state.server?.close();
+    await rm(root, { recursive: true, force: true });
+    await llm.close();
+  });
+  return {
+    view,
+    async start() {
+      state.server = await buildAgentServer({ dataDir: view.dataDir });
+      view.url = await state.server.app.listen({ host: '127.0.0.1', port: 0 });
+      return Date.now();
+    },
+    async stop() {
+      await state.server?.close();
+      state.server = undefined;
+    },
+  };
+}
+
+describe('the confirmation deadline across a restart (re-armed from the logged time it started waiting)', () => {
+  async function waitingConversation(seconds: number) {
+    const llm = await startLlmReplay({
+      script: { turns: [{ tool_calls: [terminal('echo x > x.txt')] }, finish('Stopped.')] },
+    });
+    const stack = await restartable(llm);
+    await stack.start();
+    const reply = await api<{ id: string }>(stack.view, 'POST', '/api/conversations', {
+      agent: { llm: llmConfig(llm), tools: [{ name: 'terminal' }] },
+      workspace: { working_dir: stack.view.workspace },
+      confirmation_policy: ALWAYS,
+      confirmation_timeout_seconds: seconds,
+      initial_message: { role: 'user', content: [{ type: 'text', text: 'Write x.txt.' }] },
+    });
+    expect(reply.status, reply.text).toBe(201);
+    const info = await waitForStatus(stack.view, reply.body.id, 'waiting_for_confirmation');
+    const waitingAt = Date.parse(
+      withoutStats(await allEvents(stack.view, info.id)).find((e) => e.value === 'waiting_for_confirmation')
+        ?.timestamp as string,
+    );
+    await stack.stop();
+    return { stack, id: info.id, waitingAt };
+  }
+
+  it('a deadline that passed while the server was down is applied at startup', async () => {
+    const { stack, id, waitingAt } = await waitingConversation(0.6);
+    await sleep(Math.max(0, waitingAt + 900 - Date.now()));
+    const startedAt = await stack.start();
+    await until(stack.view, id, 'finished');
+    const events = withoutStats(await allEvents(stack.view, id));
+    const [rejection] = ofKind(events, 'UserRejectObservation');
+    expect(String(rejection?.rejection_reason)).toMatch(/confirmation deadline/);
+    expect(Date.parse(rejection?.timestamp as string)).toBeGreaterThanOrEqual(startedAt - 5);
+    expect(existsSync(join(stack.view.workspace, 'x.txt'))).toBe(false);
+  });
+
+  it('a deadline still running at restart fires after the time that was left, not a full new period', async () => {
+    const { stack, id, waitingAt } = await waitingConversation(2.5);
+    await stack.start();
+    expect((await conversation(stack.view, id)).execution_status).toBe('waiting_for_confirmation');
+    await until(stack.view, id, 'finished');
+    const [rejection] = ofKind(await allEvents(stack.view, id), 'UserRejectObservation');
+    const waited = Date.parse(rejection?.timestamp as string) - waitingAt;
+    expect(waited).toBeGreaterThanOrEqual(2450);
+    expect(waited).toBeLessThan(4500);
+  });
+});

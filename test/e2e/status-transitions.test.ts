@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import {
+  allEvents,
+  api,
+  conversation,
+  outline,
+  sleep,
+  startConversation,
+  startStack,
+  waitForStatus,
+  withoutStats,
+} from './support.ts';
+
+/** Transitions of the state machine (packages/agent/README.md) that no other end-to-end test walks through. */
+describe('status transitions', () => {
+  it('a user message reopens a stuck conversation: stuck -> idle (with its state event), then it runs again', async () => {
+    const think = { tool_calls: [{ name: 'think', arguments: { thought: 'Same thought, again.' } }] };
+    const { server, llm } = await startStack({
+      turns: [
+        { ...think, times: 4, when: { last_user_message_contains: 'Loop' } },
+        { tool_calls: [{ name: 'finish', arguments: { message: 'Unstuck.' } }] },
+      ],
+    });
+    const created = await startConversation(server, llm, { message: 'Loop forever.' });
+    await waitForStatus(server, created.id, 'stuck');
+    const stuck = withoutStats(await allEvents(server, created.id));
+
+    const sent = await api(server, 'POST', `/api/conversations/${created.id}/events`, {
+      role: 'user',
+      content: [{ type: 'text', text: 'Please stop repeating yourself.' }],
+    });
+    expect(sent.status).toBe(200);
+    expect((await conversation(server, created.id)).execution_status).toBe('idle');
+    expect((await api(server, 'POST', `/api/conversations/${created.id}/run`)).status).toBe(200);
+    await waitForStatus(server, created.id, 'finished');
+    expect(outline(withoutStats(await allEvents(server, created.id))).slice(stuck.length)).toEqual([
+      'MessageEvent:user',
+      'status:idle',
+      'status:running',
+      'ActionEvent:finish',
+      'ObservationEvent:FinishObservation',
+      'status:finished',
+    ]);
+  });
+
+  it('pausing while actions wait for confirmation: waiting -> paused; a run from paused asks again', async () => {
+    const { server, llm } = await startStack({
+      turns: [{ tool_calls: [{ name: 'terminal', arguments: { command: 'echo hi' } }] }],
+    });
+    const created = await startConversation(server, llm, {
+      message: 'Say hi.',
+      extra: { confirmation_policy: { kind: 'AlwaysConfirm' } },
+    });
+    await waitForStatus(server, created.id, 'waiting_for_confirmation');
+    const waiting = withoutStats(await allEvents(server, created.id));
+    expect((await api(server, 'POST', `/api/conversations/${created.id}/pause`)).status).toBe(200);
+    expect((await conversation(server, created.id)).execution_status).toBe('paused');
+    expect((await api(server, 'POST', `/api/conversations/${created.id}/run`)).status).toBe(200);
+    await waitForStatus(server, created.id, 'waiting_for_confirmation');
+    expect(outline(withoutStats(await allEvents(server, created.id))).slice(waiting.length)).toEqual([
+      'PauseEvent',
+      'status:paused',
+      'status:running',
+      'status:waiting_for_confirmation',
+    ]);
+    expect(llm.requests()).toHaveLength(1);
+  });
+
+  it('POST /run on a finished conversation answers 200 and changes nothing (a new message reopens it)', async () => {
+    const { server, llm } = await startStack({
+      turns: [{ tool_calls: [{ name: 'finish', arguments: { message: 'Done.' } }] }],
+    });
+    const created = await startConversation(server, llm, { message: 'Finish.' });
+    await waitForStatus(server, created.id, 'finished');
+    const before = await allEvents(server, created.id);
+    const run = await api(server, 'POST', `/api/conversations/${created.id}/run`);
+    expect(run.status).toBe(200);
+    await sleep(200);
+    expect(await allEvents(server, created.id)).toEqual(before);
+    expect((await conversation(server, created.id)).execution_status).toBe('finished');
+    expect(llm.requests()).toHaveLength(1);
+  });
+
+  it('a response with neither text nor a tool call: the agent is nudged and the run goes on (running stays)', async () => {
+    const { server, llm } = await startStack({
+      turns: [
+        { content: '', reasoning: 'Thinking without acting.' },
+        { tool_calls: [{ name: 'finish', arguments: { message: 'Acted.' } }] },
+      ],
+    });
+    const created = await startConversation(server, llm, { message: 'Act.' });
+    await waitForStatus(server, created.id, 'finished');
+    expect(outline(withoutStats(await allEvents(server, created.id)))).toEqual([
+      'SystemPromptEvent',
+      'MessageEvent:user',
+      'status:running',
+      'MessageEvent:agent',
+      'MessageEvent:environment',
+      'ActionEvent:finish',
+      'ObservationEvent:FinishObservation',
+      'status:finished',
+    ]);
+  });
+});
