@@ -66,7 +66,27 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
   const control = new ConfirmationControl(service, (error, id) =>
     app.log.error({ err: error, conversation_id: id }, 'confirmation deadline failed'),
   );
-  const runner = control.wrap(options.runner ?? createAgentRunner({ store, dataDir: options.dataDir }));
+  const runner = control.wrap(
+    options.runner ??
+      createAgentRunner({
+        store,
+        dataDir: options.dataDir,
+        onCriticFailure: (id, failure) =>
+          app.log.warn(
+            {
+              conversation_id: id,
+              subject: failure.subject,
+              tool_call_ids: failure.toolCallIds,
+              reason: failure.reason,
+            },
+            'critique failed: no critic_result',
+          ),
+        // Hook runs leave no events (the event kinds are fixed): the log is where they are seen. A hook that
+        // failed (exit code, bad JSON, timeout) never blocks; it is a warning.
+        onHookRun: (id, record) =>
+          app.log[record.outcome === 'error' ? 'warn' : 'info']({ conversation_id: id, hook: record }, 'hook ran'),
+      }),
+  );
   const sessionApiKeys = options.sessionApiKeys ?? [];
 
   const app = Fastify({

@@ -50,3 +50,43 @@ export {
   terminalCwd,
 } from './security/confirmation.ts';
 export { reaches, worstRisk } from './security/risk.ts';
+export { type CriticAnswer, parseCriticAnswer } from './critic/answer.ts';
+export { CRITIC_USAGE_ID, type CriticEvaluate, type CriticSettings, criticSettings } from './critic/config.ts';
+export { type CriticFailure, LLMCritic } from './critic/critic.ts';
+export { CONTEXT_EVENTS, CRITIC_PROMPT_START, type CriticSubject, criticPrompt, subjectText } from './critic/prompt.ts';
+export {
+  AgentHooks,
+  MAX_STOP_ROUNDS,
+  type PromptReview,
+  STOP_FEEDBACK_PREFIX,
+  awaitsBlockedPrompt,
+  lastAssistantMessage,
+  stopRounds,
+} from './hooks/agent-hooks.ts';
+export {
+  DEFAULT_BLOCK_REASON,
+  type HookRunResult,
+  interpret as interpretHookOutput,
+  runCommandHook,
+} from './hooks/command.ts';
+export {
+  type CommandHook,
+  DEFAULT_HOOK_TIMEOUT_SECONDS,
+  HOOK_EVENTS,
+  HookConfigError,
+  type HookGroup,
+  type HookSettings,
+  TOOL_EVENTS,
+  hookConfigProblems,
+  hooksFor,
+  normalizeHookConfig,
+} from './hooks/config.ts';
+export { type HookContext, type HookEventDetails, hookInput } from './hooks/input.ts';
+export { compileMatcher, matcherProblem, type ToolMatcher } from './hooks/matcher.ts';
+export {
+  type HookDecision,
+  type HookLogRecord,
+  type HookRunOptions,
+  HookRunner,
+  type HookRunnerOptions,
+} from './hooks/runner.ts';

@@ -1,6 +1,15 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AgentRuntime, TOOL_NAMES, condenserProblems, createProvider, createToolset } from '@bosun/agent';
+import {
+  AgentRuntime,
+  type CriticFailure,
+  type HookLogRecord,
+  TOOL_NAMES,
+  condenserProblems,
+  createProvider,
+  createToolset,
+  hookConfigProblems,
+} from '@bosun/agent';
 import type { Conversation } from '../conversations/conversation.ts';
 import type { AgentRunner } from '../conversations/runner.ts';
 import type { Store } from '../store/store.ts';
@@ -21,7 +30,14 @@ export function secretValues(conversation: Conversation): Record<string, string>
  * Runs conversations with Bosun's agent. Each loaded conversation keeps one agent runtime (its LLM client and
  * its tools, the shell included) between runs; it is closed when the conversation is evicted or deleted.
  */
-export function createAgentRunner(options: { store: Store; dataDir: string }): AgentRunner {
+export function createAgentRunner(options: {
+  store: Store;
+  dataDir: string;
+  /** Told why a critique of a conversation gave no `critic_result` (for the server's log). */
+  onCriticFailure?: (conversationId: string, failure: CriticFailure) => void;
+  /** Told about every hook run of a conversation (for the server's log). */
+  onHookRun?: (conversationId: string, record: HookLogRecord) => void;
+}): AgentRunner {
   async function runtimeOf(conversation: Conversation): Promise<AgentRuntime> {
     const existing = conversation.resources.get(RUNTIME);
     if (existing) return existing as AgentRuntime;
@@ -37,6 +53,9 @@ export function createAgentRunner(options: { store: Store; dataDir: string }): A
       workspace,
       stateDir,
       secrets,
+      onCriticFailure: (failure) => options.onCriticFailure?.(conversation.id, failure),
+      hooks: request.hook_config ?? null,
+      onHookRun: (record) => options.onHookRun?.(conversation.id, record),
     });
     conversation.resources.set(RUNTIME, runtime);
     return runtime;
@@ -55,7 +74,11 @@ export function createAgentRunner(options: { store: Store; dataDir: string }): A
               },
             ],
       );
-      return [...tools, ...condenserProblems(request.agent, ['body', 'agent'])];
+      return [
+        ...tools,
+        ...condenserProblems(request.agent, ['body', 'agent']),
+        ...hookConfigProblems(request.hook_config, ['body', 'hook_config']),
+      ];
     },
     async prepare(conversation) {
       const runtime = await runtimeOf(conversation);
@@ -64,6 +87,13 @@ export function createAgentRunner(options: { store: Store; dataDir: string }): A
     async run(conversation) {
       const runtime = await runtimeOf(conversation);
       await runtime.run(new LogSession(conversation, options.store));
+    },
+    async reviewUserMessage(conversation, content) {
+      // Without hooks there is nothing to ask (and no need to load the agent).
+      if (!conversation.record.request.hook_config) return { blocked: null, extended_content: [] };
+      const runtime = await runtimeOf(conversation);
+      const review = await runtime.hooks.reviewPrompt(conversation.id, content);
+      return { blocked: review.blocked, extended_content: review.extendedContent };
     },
     async condense(conversation) {
       const runtime = await runtimeOf(conversation);

@@ -74,6 +74,16 @@ export class LogSession implements AgentSession {
     return this.conversation.append(events);
   }
 
+  blockedMessages(): Readonly<Record<string, string>> {
+    return this.conversation.record.blocked_messages;
+  }
+
+  blockAction(actionId: string, reason: string): Promise<void> {
+    return this.conversation.update((record) => {
+      record.blocked_actions = { ...record.blocked_actions, [actionId]: reason };
+    });
+  }
+
   status(): ConversationExecutionStatus {
     return this.conversation.record.execution_status;
   }

@@ -11,12 +11,18 @@ export function conversationInfo(conversation: Conversation): ConversationInfo {
   const llm = { ...request.agent.llm };
   for (const field of LLM_SECRET_FIELDS) if (llm[field]) llm[field] = REDACTED;
   const condenser = redactedCondenser(request.agent.condenser);
+  const critic = redactedCritic(request.agent.critic);
   const secretSources: Record<string, { kind: 'StaticSecret'; value: string }> = {};
   for (const name of Object.keys(request.secrets)) secretSources[name] = { kind: 'StaticSecret', value: REDACTED };
   return {
     id: conversation.id,
     title: record.title,
-    agent: { ...request.agent, llm, ...(condenser !== undefined ? { condenser } : {}) },
+    agent: {
+      ...request.agent,
+      llm,
+      ...(condenser !== undefined ? { condenser } : {}),
+      ...(critic !== undefined ? { critic } : {}),
+    },
     workspace: request.workspace,
     execution_status: record.execution_status,
     confirmation_policy: request.confirmation_policy,
@@ -48,4 +54,12 @@ function redactedCondenser(condenser: AgentSpec['condenser']): AgentSpec['conden
   const llm = { ...condenser.llm };
   for (const field of LLM_SECRET_FIELDS) if (llm[field]) llm[field] = REDACTED;
   return { ...condenser, llm };
+}
+
+/** The critic with its own LLM's secrets redacted. */
+function redactedCritic(critic: AgentSpec['critic']): AgentSpec['critic'] {
+  if (critic?.kind !== 'LLMCritic' || !critic.llm) return critic;
+  const llm = { ...critic.llm };
+  for (const field of LLM_SECRET_FIELDS) if (llm[field]) llm[field] = REDACTED;
+  return { ...critic, llm };
 }

@@ -1,4 +1,4 @@
-import type { ResolvedStartRequest, ValidationError } from '@bosun/protocol';
+import type { MessageContent, ResolvedStartRequest, TextContent, ValidationError } from '@bosun/protocol';
 import type { Conversation } from './conversation.ts';
 
 /**
@@ -18,6 +18,14 @@ export interface AgentRunner {
   condense?(conversation: Conversation): Promise<boolean>;
   /** Called before a user message is appended (actions waiting for confirmation are rejected then). */
   beforeUserMessage?(conversation: Conversation): Promise<void>;
+  /**
+   * What the conversation's UserPromptSubmit hooks make of a user message before it is appended: `blocked` (the
+   * reason) keeps it from the LLM (`blocked_messages`); `extended_content` is added to it.
+   */
+  reviewUserMessage?(
+    conversation: Conversation,
+    content: readonly MessageContent[],
+  ): Promise<{ blocked: string | null; extended_content: TextContent[] }>;
 }
 
 /** A runner without an agent: the run starts and ends at once, leaving the conversation idle. */

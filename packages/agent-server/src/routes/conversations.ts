@@ -40,6 +40,9 @@ export async function sendUserMessage(
 ): Promise<void> {
   // The message and the record's pointer to it are one durable write (one commit per message, not two).
   const id = uuidv7();
+  // UserPromptSubmit hooks: a blocked message is still stored, with its reason in `blocked_messages`.
+  const review = await runner.reviewUserMessage?.(conversation, message.content);
+  const blocked = review?.blocked ?? null;
   await runner.beforeUserMessage?.(conversation);
   // A new message reopens a finished or stuck conversation (a status change, so with its state event).
   const status = conversation.record.execution_status;
@@ -52,7 +55,7 @@ export async function sendUserMessage(
         source: 'user',
         llm_message: { role: 'user', content: message.content, thinking_blocks: [] },
         activated_skills: [],
-        extended_content: [],
+        extended_content: review?.extended_content ?? [],
       },
       ...(reopens
         ? [
@@ -68,6 +71,7 @@ export async function sendUserMessage(
     (record) => {
       if (reopens) record.execution_status = 'idle';
       record.last_user_message_id = id;
+      if (blocked !== null) record.blocked_messages = { ...record.blocked_messages, [id]: blocked };
     },
   );
   if (message.run) {

@@ -89,12 +89,15 @@ export class SummarizingCondenser {
   /** One summary call over the forgotten events, then the `Condensation` (with the completion log if asked). */
   private async summarize(session: AgentSession, plan: ForgettingPlan, signal?: AbortSignal): Promise<void> {
     const { llm } = this.settings;
+    // User messages a hook blocked never reach an LLM, the summarizer included.
+    const blocked = session.blockedMessages?.() ?? {};
+    const summarized = plan.forgotten.filter((event) => !((event.id as string) in blocked));
     const response = await this.provider.complete(
       {
         messages: [
           {
             role: 'user',
-            content: [{ type: 'text', text: summaryPrompt(plan.forgotten), cache_prompt: false }],
+            content: [{ type: 'text', text: summaryPrompt(summarized), cache_prompt: false }],
             thinking_blocks: [],
           },
         ],

@@ -22,12 +22,14 @@ export async function completeWithCondensation(options: {
   condenser: SummarizingCondenser | undefined;
   complete: (messages: Message[]) => Promise<LLMResponse>;
   signal?: AbortSignal;
+  /** Messages the LLM must not see (user messages a hook blocked), by event id. */
+  hiddenMessageIds?: ReadonlySet<string>;
 }): Promise<LLMResponse | undefined> {
   const { session, condenser, complete, signal } = options;
   let history = condenser ? await condenser.condenseIfNeeded(session, signal) : options.history;
   for (let retry = 0; ; retry++) {
     try {
-      return await complete(buildMessages(history));
+      return await complete(buildMessages(history, undefined, options.hiddenMessageIds));
     } catch (error) {
       if (!isContextWindowError(error)) throw error;
       const message = (error as Error).message;

@@ -1,7 +1,12 @@
-import type { AgentSpec, Event, NewEvent, Observation, TextContent } from '@bosun/protocol';
+import type { AgentSpec, Event, HookConfig, NewEvent, Observation, TextContent } from '@bosun/protocol';
 import { SummarizingCondenser } from '../condenser/condenser.ts';
 import { NoCondenserError, condenserSettings } from '../condenser/config.ts';
 import { completeWithCondensation } from '../condenser/step.ts';
+import { criticSettings } from '../critic/config.ts';
+import { type CriticFailure, LLMCritic } from '../critic/critic.ts';
+import { AgentHooks, awaitsBlockedPrompt } from '../hooks/agent-hooks.ts';
+import { normalizeHookConfig } from '../hooks/config.ts';
+import { type HookLogRecord, HookRunner } from '../hooks/runner.ts';
 import { completionLogEvent } from '../llm/completion-log.ts';
 import { createProvider } from '../llm/provider.ts';
 import type { LLMProvider, LLMResponse, LLMTool } from '../llm/types.ts';
@@ -25,6 +30,14 @@ export interface AgentRuntimeOptions {
   secrets?: Record<string, string> | (() => Record<string, string>);
   /** The condenser's LLM (default: a provider for the condenser's LLM configuration). */
   condenserProvider?: LLMProvider;
+  /** Hooks (`hook_config`): commands run at points of the run, see `hooks/`. */
+  hooks?: HookConfig | null;
+  /** Told about every hook run (the agent server logs it). */
+  onHookRun?: (record: HookLogRecord) => void;
+  /** The critic's LLM (default: a provider for the critic's LLM configuration). */
+  criticProvider?: LLMProvider;
+  /** Told why a critique gave no `critic_result` (the run goes on without it). */
+  onCriticFailure?: (failure: CriticFailure) => void;
 }
 
 type StepOutcome = 'continue' | 'done';
@@ -42,6 +55,9 @@ export class AgentRuntime {
   private readonly toolsByName: Map<string, Tool>;
   private readonly llmTools: LLMTool[];
   private readonly condenser: SummarizingCondenser | undefined;
+  /** The conversation's hooks (UserPromptSubmit is run by the host, before it stores a user message). */
+  readonly hooks: AgentHooks;
+  private readonly critic: LLMCritic | undefined;
 
   constructor(
     readonly spec: AgentSpec,
@@ -53,9 +69,20 @@ export class AgentRuntime {
       description: tool.definition.description,
       parameters: llmToolParameters(tool),
     }));
+    this.hooks = new AgentHooks(
+      new HookRunner(normalizeHookConfig(options.hooks), {
+        workspace: options.workspace,
+        ...(options.onHookRun ? { log: options.onHookRun } : {}),
+        mask: () => secretMasker(Object.values(this.secrets())),
+      }),
+    );
     const condenser = condenserSettings(spec);
     this.condenser = condenser
       ? new SummarizingCondenser(condenser, options.condenserProvider ?? createProvider(condenser.llm))
+      : undefined;
+    const critic = criticSettings(spec);
+    this.critic = critic
+      ? new LLMCritic(critic, options.criticProvider ?? createProvider(critic.llm), options.onCriticFailure)
       : undefined;
   }
 
@@ -75,12 +102,21 @@ export class AgentRuntime {
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.tools.map((tool) => tool.close?.()));
+    await Promise.all([...this.tools.map((tool) => tool.close?.()), this.hooks.settled()]);
   }
 
   /** Runs until the conversation leaves `running` or the agent is done. The session's status says why. */
   async run(session: AgentSession, signal: AbortSignal = new AbortController().signal): Promise<void> {
     await this.ensureSystemPrompt(session);
+    await this.hooks.runStarts(session, signal);
+    try {
+      await this.loop(session, signal);
+    } finally {
+      this.hooks.runEnded(session);
+    }
+  }
+
+  private async loop(session: AgentSession, signal: AbortSignal): Promise<void> {
     for (let iteration = 0; ; iteration++) {
       if (session.status() !== 'running' || signal.aborted) return;
       if (iteration >= session.maxIterations) {
@@ -123,6 +159,11 @@ export class AgentRuntime {
       if (await holdForConfirmation(session, pending, history)) return 'done';
       return this.execute(session, pending, signal);
     }
+    const blocked = session.blockedMessages?.() ?? {};
+    if (awaitsBlockedPrompt(history, blocked)) {
+      await session.setStatus('finished');
+      return 'done';
+    }
 
     const response = await completeWithCondensation({
       session,
@@ -130,6 +171,7 @@ export class AgentRuntime {
       condenser: this.condenser,
       complete: (messages) => this.options.provider.complete({ messages, tools: this.llmTools }, signal),
       signal,
+      hiddenMessageIds: new Set(Object.keys(blocked)),
     });
     if (!response) return 'done';
     await this.recordUsage(session, response);
@@ -138,9 +180,8 @@ export class AgentRuntime {
     if (response.toolCalls.length === 0) {
       const message = agentMessage(response);
       if (response.content?.trim()) {
-        await session.append([...telemetry, message]);
-        await session.setStatus('finished');
-        return 'done';
+        await session.append([...telemetry, ...(await this.critique(session, [message], signal))]);
+        return this.finish(session, signal);
       }
       await session.append([
         ...telemetry,
@@ -166,7 +207,8 @@ export class AgentRuntime {
       terminalCwd: terminalCwd(history),
       readOnly: (name) => this.toolsByName.get(name)?.readOnly ?? false,
     });
-    const stored = await session.append([...telemetry, ...assessed, ...errors]);
+    const judged = await this.critique(session, assessed, signal);
+    const stored = await session.append([...telemetry, ...judged, ...errors]);
     const executable = stored.filter(
       (event): event is Extract<Event, { kind: 'ActionEvent' }> => event.kind === 'ActionEvent' && event.action != null,
     );
@@ -195,8 +237,15 @@ export class AgentRuntime {
         results.push(agentError(event, `Tool '${event.tool_name}' is not available.`));
         continue;
       }
+      const blockedBy = await this.hooks.blocksAction(session, event, signal);
+      if (blockedBy !== null) {
+        results.push(hookRejection(event, blockedBy));
+        await session.blockAction?.(event.id as string, blockedBy);
+        continue;
+      }
       try {
-        const observation = (await tool.execute(action, context)) as Observation;
+        const result = (await tool.execute(action, context)) as Observation;
+        const observation = await this.hooks.afterAction(session, event, result, signal);
         results.push({
           kind: 'ObservationEvent',
           source: 'environment',
@@ -211,10 +260,7 @@ export class AgentRuntime {
       }
     }
     const history = [...(await session.history()), ...(await session.append(results))];
-    if (finished) {
-      await session.setStatus('finished');
-      return 'done';
-    }
+    if (finished) return this.finish(session, signal);
     const stuck = session.stuckDetection === false ? undefined : detectStuck(history);
     if (stuck) {
       await session.setStatus('stuck', [
@@ -223,6 +269,15 @@ export class AgentRuntime {
       return 'done';
     }
     return 'continue';
+  }
+
+  /** The agent would finish: a Stop hook may send it back to work (with its feedback), else the run ends. */
+  private async finish(session: AgentSession, signal: AbortSignal): Promise<StepOutcome> {
+    const { feedback, keepGoing } = await this.hooks.beforeFinish(session, signal);
+    if (feedback) await session.append([feedback]);
+    if (keepGoing) return 'continue';
+    await session.setStatus('finished');
+    return 'done';
   }
 
   /** One ActionEvent per tool call (calls after `finish` are dropped); invalid calls also get an error. */
@@ -268,6 +323,11 @@ export class AgentRuntime {
       }
     });
     return { actions, errors };
+  }
+
+  /** The critic's judgement set on `events` (before they are stored: events never change once stored). */
+  private critique(session: AgentSession, events: NewEvent[], signal: AbortSignal): Promise<NewEvent[]> {
+    return this.critic ? this.critic.critique(session, events, signal) : Promise.resolve(events);
   }
 
   private telemetryEvents(response: LLMResponse): NewEvent[] {
@@ -324,6 +384,19 @@ function agentMessage(response: LLMResponse): NewEvent {
     llm_response_id: response.id,
     activated_skills: [],
     extended_content: [],
+  };
+}
+
+/** The result of an action a PreToolUse hook blocked. */
+function hookRejection(event: Extract<Event, { kind: 'ActionEvent' }>, reason: string): NewEvent {
+  return {
+    kind: 'UserRejectObservation',
+    source: 'environment',
+    tool_name: event.tool_name,
+    tool_call_id: event.tool_call_id,
+    action_id: event.id as string,
+    rejection_reason: reason,
+    rejection_source: 'hook',
   };
 }
 

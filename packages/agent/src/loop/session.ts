@@ -38,4 +38,8 @@ export interface AgentSession {
     latencyMs: number,
     responseId: string,
   ): Promise<void>;
+  /** User messages a UserPromptSubmit hook blocked, by event id: stored, never sent to the LLM. */
+  blockedMessages?(): Readonly<Record<string, string>>;
+  /** Records that a PreToolUse hook blocked an action (`blocked_actions` of the conversation). */
+  blockAction?(actionId: string, reason: string): Promise<void>;
 }

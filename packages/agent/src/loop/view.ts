@@ -7,11 +7,13 @@ const ERROR_PREFIX = '[An error occurred during execution.]\n';
  * The messages the LLM sees, built from the log: the system prompt, messages, each LLM response's tool calls
  * as one assistant message, and one tool message per result (observation, rejection or error). A call that
  * never got a result (the server stopped mid-call) is answered with a note, so the history stays valid.
- * Condensations are applied first: forgotten events are left out and each summary is a user message.
+ * Condensations are applied first: forgotten events are left out and each summary is a user message. Messages
+ * whose ids are in `hiddenMessageIds` (user messages a hook blocked) are left out too.
  */
 export function buildMessages(
   events: readonly Event[],
   pendingToolCallIds: ReadonlySet<string> = new Set(),
+  hiddenMessageIds: ReadonlySet<string> = new Set(),
 ): Message[] {
   const messages: Message[] = [];
   const answered = new Set<string>();
@@ -26,6 +28,7 @@ export function buildMessages(
         break;
       }
       case 'MessageEvent':
+        if (hiddenMessageIds.has(event.id as string)) break;
         messages.push({
           ...event.llm_message,
           content: [...event.llm_message.content, ...event.extended_content],

@@ -18,6 +18,7 @@ import {
   ConfirmationTimeoutSeconds,
   SecurityAnalyzer,
 } from './control.ts';
+import { HookConfig } from './hooks.ts';
 import { LLMConfig } from './llm.ts';
 
 /** The conversation resource of the agent server: requests to start and change one, and what it returns. */
@@ -82,6 +83,37 @@ export const CondenserSpec = taggedUnion('CondenserSpec', 'kind', [LLMSummarizin
 });
 export type CondenserSpec = Static<typeof CondenserSpec>;
 
+export const LLMCritic = kindShape(
+  'LLMCritic',
+  {
+    llm: Type.Optional(
+      nullable(ref(LLMConfig), {
+        description: "The LLM that judges the agent; default: the agent's LLM with `usage_id` `critic`.",
+      }),
+    ),
+    evaluate: withDefault(
+      stringEnum(['actions', 'messages', 'all'], {
+        description:
+          "What is judged: `actions` (each LLM response with tool calls, `finish` included: one judgement per response, set on each of its ActionEvents), `messages` (the agent's text answers), or `all`.",
+      }),
+      'all',
+    ),
+    instructions: Type.Optional(
+      nullable(Type.String({ description: 'Extra instructions for the critic (what to look for, how to score).' })),
+    ),
+  },
+  {
+    description:
+      "An LLM that judges the agent's tool calls and answers before they are stored and sets their `critic_result` (score 0..1 and a message). A failed judgement leaves `critic_result` absent and never fails the run.",
+  },
+);
+export type LLMCritic = Static<typeof LLMCritic>;
+
+export const CriticSpec = taggedUnion('CriticSpec', 'kind', [LLMCritic], {
+  description: "Judges the agent's actions and messages (`critic_result`).",
+});
+export type CriticSpec = Static<typeof CriticSpec>;
+
 export const AgentSpec = strictObject(
   'AgentSpec',
   {
@@ -97,7 +129,9 @@ export const AgentSpec = strictObject(
     condenser: Type.Optional(
       nullable(ref(CondenserSpec), { description: 'Condenses the history the LLM sees; null or absent: none.' }),
     ),
-    critic: Type.Optional(nullable(openObject())),
+    critic: Type.Optional(
+      nullable(ref(CriticSpec), { description: "Judges the agent's actions and messages; null or absent: none." }),
+    ),
     tool_concurrency_limit: withDefault(Type.Integer({ minimum: 1 }), 1),
   },
   { description: 'The agent: its LLM and its tools.' },
@@ -183,7 +217,7 @@ export const StartConversationRequest = strictObject(
     stuck_detection: withDefault(Type.Boolean(), true),
     secrets: withDefault(Secrets, {}),
     plugins: Type.Optional(nullable(Type.Array(ref(PluginSource)))),
-    hook_config: Type.Optional(nullable(openObject())),
+    hook_config: Type.Optional(nullable(ref(HookConfig))),
     tags: withDefault(Tags, {}),
     title: Type.Optional(nullable(Type.String({ minLength: 1, maxLength: 200 }))),
     autotitle: withDefault(Type.Boolean(), true),
@@ -220,7 +254,7 @@ export const ConversationInfo = strictObject(
     stuck_detection: Type.Boolean(),
     initial_message: nullable(ref(SendMessageRequest)),
     plugins: nullable(Type.Array(ref(PluginSource))),
-    hook_config: nullable(openObject()),
+    hook_config: nullable(ref(HookConfig)),
     secret_registry: openObject({ description: 'Secret names; values are always `**********`.' }),
     tags: Tags,
     stats: openObject({ description: 'Usage by `usage_id`.' }),

@@ -1,6 +1,7 @@
 import * as actions from '../actions/index.ts';
 import * as controlApi from '../api/control.ts';
 import * as conversationApi from '../api/conversation.ts';
+import * as hooksApi from '../api/hooks.ts';
 import * as llmApi from '../api/llm.ts';
 import * as content from '../content.ts';
 import * as errors from '../errors.ts';
@@ -20,6 +21,7 @@ export const protocolSchemas: ReadonlyMap<string, Named> = collectNamed([
   llmApi,
   controlApi,
   conversationApi,
+  hooksApi,
 ]);
 
 function collectNamed(modules: object[]): Map<string, Named> {

@@ -223,9 +223,9 @@ function seconds(ms: number): number {
 /**
  * Variables of the server's environment the agent's shell never inherits: Bosun's own settings (session keys,
  * the default model's key) and anything that looks like a credential. The conversation's secrets come in
- * through `extra`.
+ * through `extra`. Hook commands (`hooks/command.ts`) never inherit them either.
  */
-const SERVER_ONLY = /^BOSUN_|API_KEY|SECRET|TOKEN|PASSWORD|CREDENTIAL|PRIVATE_KEY/i;
+export const SERVER_ONLY = /^BOSUN_|API_KEY|SECRET|TOKEN|PASSWORD|CREDENTIAL|PRIVATE_KEY/i;
 
 /** The shell's environment: the server's (less its secrets), then `extra`, then what the session needs. */
 function shellEnv(extra: Record<string, string> | undefined): Record<string, string> {

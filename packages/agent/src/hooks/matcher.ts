@@ -1,0 +1,37 @@
+/**
+ * Which tools a hook matcher selects, as Claude Code defines it: `*` or empty selects every tool; letters,
+ * digits, `_`, `-` and spaces separated by `|` or `,` are exact tool names (`terminal|file_editor`); anything else
+ * is a regular expression searched (unanchored) in the tool name, so `file_.*` selects `file_editor` and
+ * `planning_file_editor`, and `^file_` only the first. OpenHands' explicit `/regex/` form is accepted too.
+ */
+export type ToolMatcher = (toolName: string) => boolean;
+
+const EXACT_LIST = /^[A-Za-z0-9_\- ,|]+$/;
+
+/** The matcher as a predicate; throws `SyntaxError` for an invalid regular expression. */
+export function compileMatcher(matcher: string | null | undefined): ToolMatcher {
+  const text = (matcher ?? '').trim();
+  if (text === '' || text === '*') return () => true;
+  if (EXACT_LIST.test(text)) {
+    const names = new Set(
+      text
+        .split(/[|,]/)
+        .map((name) => name.trim())
+        .filter(Boolean),
+    );
+    return (toolName) => names.has(toolName);
+  }
+  const delimited = /^\/(.+)\/$/.exec(text);
+  const regex = new RegExp(delimited ? (delimited[1] as string) : text);
+  return (toolName) => regex.test(toolName);
+}
+
+/** Why `matcher` is not a valid matcher, or undefined when it is. */
+export function matcherProblem(matcher: string | null | undefined): string | undefined {
+  try {
+    compileMatcher(matcher);
+    return undefined;
+  } catch (error) {
+    return `Invalid matcher ${JSON.stringify(matcher)}: ${(error as Error).message}`;
+  }
+}

@@ -1,0 +1,254 @@
+import {
+  AgentRuntime,
+  type AgentSession,
+  type LLMProvider,
+  type LLMResponse,
+  MAX_STOP_ROUNDS,
+  STOP_FEEDBACK_PREFIX,
+  createFinishTool,
+  createWriteFileTool,
+  stopRounds,
+} from '@bosun/agent';
+import {
+  AgentSpec,
+  type ConversationExecutionStatus,
+  type Event,
+  type HookConfig,
+  type Message,
+  type NewEvent,
+  parse,
+  parseEvent,
+} from '@bosun/protocol';
+import { describe, expect, it } from 'vitest';
+import { sandbox } from '../tools/support.ts';
+
+/** A conversation in memory, with the hook-related parts of a session. */
+class MemorySession implements AgentSession {
+  readonly id = 'memory';
+  readonly maxIterations = 30;
+  readonly stuckDetection = false;
+  events: Event[] = [];
+  current: ConversationExecutionStatus = 'idle';
+  blocked: Record<string, string> = {};
+  blockedActions: Record<string, string> = {};
+
+  constructor(readonly agent: AgentSpec) {}
+
+  async history() {
+    return this.events;
+  }
+  async append(events: NewEvent[]) {
+    const stored = events.map((event, i) =>
+      parseEvent({ id: `e${this.events.length + i}`, timestamp: new Date().toISOString(), ...event }),
+    );
+    this.events.push(...stored);
+    return stored;
+  }
+  status() {
+    return this.current;
+  }
+  async setStatus(status: ConversationExecutionStatus, extra: NewEvent[] = []) {
+    await this.append([
+      ...extra,
+      { kind: 'ConversationStateUpdateEvent', source: 'environment', key: 'execution_status', value: status },
+    ]);
+    this.current = status;
+  }
+  async recordUsage() {}
+  blockedMessages() {
+    return this.blocked;
+  }
+  async blockAction(actionId: string, reason: string) {
+    this.blockedActions[actionId] = reason;
+  }
+  async userMessage(text: string) {
+    const [stored] = await this.append([
+      {
+        kind: 'MessageEvent',
+        source: 'user',
+        llm_message: { role: 'user', content: [{ type: 'text', text, cache_prompt: false }], thinking_blocks: [] },
+        activated_skills: [],
+        extended_content: [],
+      },
+    ]);
+    return stored as Event;
+  }
+  async run(runtime: AgentRuntime) {
+    await this.setStatus('running');
+    await runtime.run(this);
+  }
+}
+
+/** A provider answering with `responses` in order; it records the messages of each request. */
+function scripted(responses: Partial<LLMResponse>[], requests: Message[][] = []): LLMProvider {
+  let index = 0;
+  return {
+    config: { model: 'fake' } as LLMProvider['config'],
+    async complete(request) {
+      requests.push(request.messages);
+      const response = responses[index++];
+      if (!response) throw new Error('no more responses');
+      return {
+        id: `r${index}`,
+        model: 'fake',
+        content: null,
+        toolCalls: [],
+        origin: 'completion',
+        usage: {
+          prompt_tokens: 1,
+          completion_tokens: 1,
+          reasoning_tokens: 0,
+          cache_read_tokens: 0,
+          cache_write_tokens: 0,
+        },
+        latencyMs: 1,
+        exchange: { request: {}, response: {} },
+        ...response,
+      };
+    },
+  };
+}
+
+async function setup(hooks: HookConfig, responses: Partial<LLMResponse>[], requests: Message[][] = []) {
+  const box = await sandbox();
+  const agent = parse(AgentSpec, { llm: { model: 'fake' } });
+  const runtime = new AgentRuntime(agent, {
+    provider: scripted(responses, requests),
+    tools: [createWriteFileTool(), createFinishTool()],
+    workspace: box.workspace,
+    stateDir: box.stateDir,
+    hooks,
+  });
+  return { box, runtime, session: new MemorySession(agent) };
+}
+
+const text = (message: Message) => message.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
+
+describe('hooks in the run loop', () => {
+  it(`Stop: sends the agent back at most ${MAX_STOP_ROUNDS} times, with stop_hook_active from the second time`, async () => {
+    const { box, runtime, session } = await setup(
+      {
+        Stop: [
+          {
+            hooks: [
+              {
+                command: `grep -o '"stop_hook_active":[a-z]*' | head -1 | cut -d: -f2 >> active.txt; echo "keep going" >&2; exit 2`,
+              },
+            ],
+          },
+        ],
+      } as HookConfig,
+      Array.from({ length: MAX_STOP_ROUNDS + 2 }, (_, i) => ({ content: `answer ${i}` })),
+    );
+    await session.userMessage('work');
+    await session.run(runtime);
+    expect(session.current).toBe('finished');
+    const feedback = session.events.filter(
+      (e) =>
+        e.kind === 'MessageEvent' && e.source === 'environment' && text(e.llm_message).startsWith(STOP_FEEDBACK_PREFIX),
+    );
+    expect(feedback).toHaveLength(MAX_STOP_ROUNDS);
+    expect(
+      feedback.every((e) => e.kind === 'MessageEvent' && text(e.llm_message) === '[Stop hook feedback] keep going'),
+    ).toBe(true);
+    expect((await box.read('active.txt')).trim().split('\n')).toEqual([
+      'false',
+      ...Array.from({ length: MAX_STOP_ROUNDS }, () => 'true'),
+    ]);
+    // A new user message starts the count again.
+    await session.userMessage('more');
+    expect(stopRounds(session.events)).toBe(0);
+  });
+
+  it('Stop: a user message that arrives while the Stop hooks run is answered, not left behind', async () => {
+    const requests: Message[][] = [];
+    const { runtime, session } = await setup(
+      { Stop: [{ hooks: [{ command: 'sleep 0.4' }] }] } as HookConfig,
+      [{ content: 'first answer' }, { content: 'second answer' }],
+      requests,
+    );
+    await session.userMessage('first');
+    const running = session.run(runtime);
+    // The first answer is in; its Stop hook is running.
+    while (!session.events.some((e) => e.kind === 'MessageEvent' && e.source === 'agent')) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await session.userMessage('second');
+    await running;
+    expect(session.current).toBe('finished');
+    expect(requests).toHaveLength(2);
+    expect(text((requests[1] as Message[]).at(-1) as Message)).toBe('second');
+  });
+
+  it('PreToolUse blocks one action of a response (recorded as blocked); PostToolUse adds context to the other', async () => {
+    const write = (id: string, file: string) => ({
+      id,
+      name: 'write_file',
+      arguments: JSON.stringify({ file_path: file, content: file }),
+    });
+    const { box, runtime, session } = await setup(
+      {
+        PreToolUse: [
+          {
+            matcher: 'write_file',
+            hooks: [{ command: `grep -q '"file_path":"secret.txt"' && { echo "no secrets" >&2; exit 2; }; exit 0` }],
+          },
+        ],
+        PostToolUse: [
+          {
+            matcher: 'write_file',
+            hooks: [{ command: `echo '{"hookSpecificOutput":{"additionalContext":"run the linter"}}'` }],
+          },
+        ],
+      } as HookConfig,
+      [{ toolCalls: [write('c1', 'secret.txt'), write('c2', 'ok.txt')] }, { content: 'done' }],
+    );
+    await session.userMessage('write');
+    await session.run(runtime);
+    expect(session.current).toBe('finished');
+    const rejection = session.events.find((e) => e.kind === 'UserRejectObservation');
+    expect(rejection).toMatchObject({ tool_call_id: 'c1', rejection_source: 'hook', rejection_reason: 'no secrets' });
+    expect(session.blockedActions).toEqual({ [(rejection as { action_id: string }).action_id]: 'no secrets' });
+    expect(await box.read('ok.txt')).toBe('ok.txt');
+    await expect(box.read('secret.txt')).rejects.toThrow();
+    const observation = session.events.find((e) => e.kind === 'ObservationEvent');
+    expect(observation?.kind === 'ObservationEvent' && observation.observation.content.at(-1)).toMatchObject({
+      type: 'text',
+      text: '[PostToolUse hook context] run the linter',
+    });
+  });
+
+  it('a blocked last user message ends the run finished without an LLM call, and is never shown to the LLM', async () => {
+    const requests: Message[][] = [];
+    const { runtime, session } = await setup({}, [{ content: 'hello back' }], requests);
+    const blocked = await session.userMessage('my password is hunter2');
+    session.blocked = { [blocked.id as string]: 'contains a password' };
+    await session.run(runtime);
+    expect(session.current).toBe('finished');
+    expect(requests).toHaveLength(0);
+
+    await session.userMessage('hello');
+    await session.run(runtime);
+    expect(requests).toHaveLength(1);
+    const sent = (requests[0] as Message[]).filter((m) => m.role === 'user').map(text);
+    expect(sent).toEqual(['hello']);
+  });
+
+  it('SessionStart says startup on the first run and resume after; SessionEnd gets the final status', async () => {
+    const { box, runtime, session } = await setup(
+      {
+        SessionStart: [{ hooks: [{ command: `grep -o '"source":"[a-z]*"' | head -1 | cut -d'"' -f4 >> starts.txt` }] }],
+        SessionEnd: [{ hooks: [{ command: `grep -o '"reason":"[a-z]*"' | head -1 | cut -d'"' -f4 >> ends.txt` }] }],
+      } as HookConfig,
+      [{ content: 'one' }, { content: 'two' }],
+    );
+    await session.userMessage('first');
+    await session.run(runtime);
+    await runtime.hooks.settled();
+    await session.userMessage('second');
+    await session.run(runtime);
+    await runtime.hooks.settled();
+    expect((await box.read('starts.txt')).trim().split('\n')).toEqual(['startup', 'resume']);
+    expect((await box.read('ends.txt')).trim().split('\n')).toEqual(['finished', 'finished']);
+  });
+});
