@@ -7,6 +7,8 @@ export * from './api/control.ts';
 export * from './api/conversation.ts';
 export * from './api/hooks.ts';
 export * from './api/llm.ts';
+export * from './api/marketplaces.ts';
+export * from './api/skills.ts';
 export * from './content.ts';
 export * from './errors.ts';
 export * from './events/index.ts';

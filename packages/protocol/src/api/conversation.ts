@@ -20,6 +20,7 @@ import {
 } from './control.ts';
 import { HookConfig } from './hooks.ts';
 import { LLMConfig } from './llm.ts';
+import { AgentContext } from './skills.ts';
 
 /** The conversation resource of the agent server: requests to start and change one, and what it returns. */
 
@@ -123,7 +124,11 @@ export const AgentSpec = strictObject(
     mcp_config: withDefault(openObject({ description: 'MCP servers by name.' }), {}),
     filter_tools_regex: Type.Optional(nullable(Type.String())),
     include_default_tools: withDefault(Type.Array(Type.String()), ['FinishTool', 'ThinkTool']),
-    agent_context: Type.Optional(nullable(openObject())),
+    agent_context: Type.Optional(
+      nullable(ref(AgentContext), {
+        description: 'Skills, skill repositories and marketplaces; null or absent: defaults.',
+      }),
+    ),
     system_prompt: Type.Optional(nullable(Type.String())),
     system_prompt_kwargs: withDefault(openObject(), {}),
     condenser: Type.Optional(

@@ -3,6 +3,8 @@ import * as controlApi from '../api/control.ts';
 import * as conversationApi from '../api/conversation.ts';
 import * as hooksApi from '../api/hooks.ts';
 import * as llmApi from '../api/llm.ts';
+import * as marketplacesApi from '../api/marketplaces.ts';
+import * as skillsApi from '../api/skills.ts';
 import * as content from '../content.ts';
 import * as errors from '../errors.ts';
 import * as events from '../events/index.ts';
@@ -22,6 +24,8 @@ export const protocolSchemas: ReadonlyMap<string, Named> = collectNamed([
   controlApi,
   conversationApi,
   hooksApi,
+  marketplacesApi,
+  skillsApi,
 ]);
 
 function collectNamed(modules: object[]): Map<string, Named> {
