@@ -1,0 +1,17 @@
+export type { PluginAgent, PluginCommand, PluginSkill } from './components.ts';
+export {
+  type FetchPluginOptions,
+  type FetchedPlugin,
+  type PluginReference,
+  defaultPluginName,
+  fetchPlugin,
+  pluginInspection,
+  pluginReferenceProblems,
+  repoPathProblem,
+} from './fetch.ts';
+export { type Frontmatter, parseFrontmatter } from './frontmatter.ts';
+export { mergeHookConfigs, readPluginHooks, withPluginRoot } from './hooks.ts';
+export { MANIFEST_DIRS, type PluginManifest, parseManifest, readPluginManifest } from './manifest.ts';
+export { type McpServerConfigs, readPluginMcpServers } from './mcp.ts';
+export { type LoadPluginOptions, type LoadedPlugin, hookSummaries, loadPlugin } from './plugin.ts';
+export { formatProblem } from './problems.ts';
