@@ -52,6 +52,7 @@ async function skillFile(dir: string): Promise<string | null> {
  */
 export async function findSkills(
   root: string,
+  pluginName: string,
   extraPaths: string[] | null,
   manifestPath: string | null,
   problems: PluginProblem[],
@@ -67,7 +68,7 @@ export async function findSkills(
     const path = relativeTo(root, file);
     if (front.error) problems.push(warning(path, front.error));
     const dirName = dir === root ? null : basename(dir);
-    const name = stringField(front.data, 'name') ?? dirName ?? basename(root);
+    const name = stringField(front.data, 'name') ?? dirName ?? pluginName;
     if (dirName && name !== dirName) {
       problems.push(warning(path, `skill name '${name}' differs from its directory '${dirName}'`));
     }

@@ -89,7 +89,7 @@ function hookConfigOf(json: unknown, root: string, path: string | null, problems
     }
     for (const group of groups) {
       const kept = keptGroup(group, key, root, path, problems);
-      if (kept) (config[event] ??= []).push(kept);
+      if (kept) config[event] = [...(config[event] ?? []), kept];
     }
   }
   const parsed = safeParse(HookConfig, config);
@@ -144,7 +144,7 @@ export function mergeHookConfigs(configs: readonly (HookConfig | null | undefine
     );
     for (const [key, groups] of entries) {
       const event = EVENT_BY_KEY.get(key);
-      if (event && Array.isArray(groups)) (merged[event] ??= []).push(...groups);
+      if (event && Array.isArray(groups)) merged[event] = [...(merged[event] ?? []), ...groups];
     }
   }
   return merged as HookConfig;

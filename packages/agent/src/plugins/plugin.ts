@@ -64,13 +64,12 @@ export async function loadPlugin(root: string, options: LoadPluginOptions): Prom
   const manifest = withEntry(reading.manifest, reading.path, options.entry, problems);
   const manifestPath = reading.path ?? options.entry?.path ?? null;
   const name = manifest.name ?? options.defaultName;
-  const [skills, commands, agents, hooks, mcpServers] = await Promise.all([
-    findSkills(root, manifest.skills, manifestPath, problems),
-    findCommands(root, name, manifest.commands, manifest.entryCommand, manifestPath, problems),
-    findAgents(root, manifest.agents, manifestPath, problems),
-    readPluginHooks(root, manifest.hooks, manifestPath, problems),
-    readPluginMcpServers(root, manifest.mcpServers, manifestPath, problems),
-  ]);
+  // One after the other: problems come in a stable order (and these are a few small files).
+  const skills = await findSkills(root, name, manifest.skills, manifestPath, problems);
+  const commands = await findCommands(root, name, manifest.commands, manifest.entryCommand, manifestPath, problems);
+  const agents = await findAgents(root, manifest.agents, manifestPath, problems);
+  const hooks = await readPluginHooks(root, manifest.hooks, manifestPath, problems);
+  const mcpServers = await readPluginMcpServers(root, manifest.mcpServers, manifestPath, problems);
   const plugin: LoadedPlugin = {
     name,
     version: manifest.version,
