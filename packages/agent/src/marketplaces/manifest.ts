@@ -154,6 +154,11 @@ function stringSource(
   if (GIT_URL.test(source) || /^(github|gitlab|bitbucket):/.test(source)) {
     return { type: 'git', source, ref: null, path: null };
   }
+  const own = repoPathProblem(source);
+  if (own) {
+    problems.push(error(where, `source ${own.replace('repository root', 'marketplace root')}`));
+    return null;
+  }
   const bare = !source.startsWith('./') && source !== '.';
   const relative = bare && pluginRoot ? posix.join(pluginRoot, source) : source;
   if (bare && !pluginRoot) {
