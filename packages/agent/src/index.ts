@@ -91,6 +91,21 @@ export {
   type HookRunnerOptions,
 } from './hooks/runner.ts';
 export {
+  DEFAULT_PROVIDERS,
+  type GitAuth,
+  GitCache,
+  type GitCacheOptions,
+  type GitCheckout,
+  GitError,
+  type GitProviders,
+  GitSourceError,
+  PathEscapeError,
+  gitAuthFromSecrets,
+  pathInside,
+  redactCredentials,
+  repositoryUrl,
+} from './git/index.ts';
+export {
   type FetchPluginOptions,
   type FetchedPlugin,
   type LoadPluginOptions,

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import {
+  GitCache,
   autoLoadSelection,
   fetchMarketplacePlugins,
   marketplaceListing,
@@ -7,7 +8,7 @@ import {
   readMarketplace,
 } from '@bosun/agent';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GitCache } from '../../src/git/index.ts';
+
 import { TestRepository, tempDir } from '../git/support.ts';
 import { versionedPlugin } from '../plugins/fixtures.ts';
 

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fetchPlugin, pluginReferenceProblems } from '@bosun/agent';
+import { GitCache, fetchPlugin, gitAuthFromSecrets, pluginReferenceProblems } from '@bosun/agent';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GitCache, gitAuthFromSecrets } from '../../src/git/index.ts';
+
 import { TestRepository, serveGitOverHttp, tempDir } from '../git/support.ts';
 import { FULL_PLUGIN, versionedPlugin } from './fixtures.ts';
 
