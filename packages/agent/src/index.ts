@@ -120,6 +120,7 @@ export {
   defaultPluginName,
   fetchPlugin,
   formatProblem,
+  gitProvidersFromEnv,
   hookSummaries,
   loadPlugin,
   mergeHookConfigs,

@@ -1,6 +1,8 @@
 import { agentServerCommand } from './commands/agent-server.ts';
 import { demoCommand } from './commands/demo.ts';
 import { llmReplayCommand } from './commands/llm-replay.ts';
+import { marketplaceCommand } from './commands/marketplace.ts';
+import { pluginCommand } from './commands/plugin.ts';
 import { schemaCommand } from './commands/schema.ts';
 import { validateCommand } from './commands/validate.ts';
 
@@ -18,7 +20,15 @@ export interface CommandIO {
   stdin: NodeJS.ReadableStream;
 }
 
-const commands: Command[] = [agentServerCommand, demoCommand, llmReplayCommand, validateCommand, schemaCommand];
+const commands: Command[] = [
+  agentServerCommand,
+  demoCommand,
+  llmReplayCommand,
+  validateCommand,
+  schemaCommand,
+  pluginCommand,
+  marketplaceCommand,
+];
 
 export function helpText(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

@@ -15,3 +15,4 @@ export { MANIFEST_DIRS, type PluginManifest, parseManifest, readPluginManifest }
 export { type McpServerConfigs, readPluginMcpServers } from './mcp.ts';
 export { type LoadPluginOptions, type LoadedPlugin, hookSummaries, loadPlugin } from './plugin.ts';
 export { formatProblem } from './problems.ts';
+export { gitProvidersFromEnv } from './providers.ts';

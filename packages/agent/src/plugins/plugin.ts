@@ -124,12 +124,18 @@ function isEmpty(plugin: LoadedPlugin): boolean {
   );
 }
 
-/** The command hooks of a plugin, one line each (for listings). */
+const ROOT_EXPORT = /^export CLAUDE_PLUGIN_ROOT='(?:[^']|'\\'')*'; /;
+
+/** The command hooks of a plugin, one line each (for listings; without the `CLAUDE_PLUGIN_ROOT` export). */
 export function hookSummaries(hooks: HookConfig | null): PluginHookSummary[] {
   if (!hooks) return [];
   return Object.entries(hooks).flatMap(([event, groups]) =>
     ((groups ?? []) as { matcher?: string; hooks: { command: string }[] }[]).flatMap((group) =>
-      group.hooks.map((hook) => ({ event, matcher: group.matcher ?? '*', command: hook.command })),
+      group.hooks.map((hook) => ({
+        event,
+        matcher: group.matcher ?? '*',
+        command: hook.command.replace(ROOT_EXPORT, ''),
+      })),
     ),
   );
 }
