@@ -68,8 +68,8 @@ describe('bosun plugin inspect', () => {
       original_ref: 'main',
       mcp_servers: ['echo'],
     });
-    const escape = await runCli(['plugin', 'inspect', repo.url, '--path', '../x', '--cache', cache]);
-    expect(escape).toMatchObject({
+    const escaping = await runCli(['plugin', 'inspect', repo.url, '--path', '../x', '--cache', cache]);
+    expect(escaping).toMatchObject({
       code: 2,
       stderr: "bosun plugin inspect: repo_path: '../x' must not contain '..'\n",
     });

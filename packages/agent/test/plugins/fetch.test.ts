@@ -71,9 +71,9 @@ describe('fetching plugins from Git repositories', () => {
       `${fetched.plugin?.root}/hooks/guard.sh`,
     );
 
-    const escape = await fetchPlugin({ source: repo.url, repo_path: '../../..' }, { cache });
-    expect(escape.plugin).toBeNull();
-    expect(escape.resolved.problems).toEqual([
+    const escaping = await fetchPlugin({ source: repo.url, repo_path: '../../..' }, { cache });
+    expect(escaping.plugin).toBeNull();
+    expect(escaping.resolved.problems).toEqual([
       { severity: 'error', path: null, message: "repo_path: '../../..' leads outside the repository" },
     ]);
     expect(pluginReferenceProblems({ source: repo.url, repo_path: 'a/../../b' }, ['body', 'plugins', 0])).toEqual([
