@@ -1,3 +1,4 @@
+import type { GitProviders } from '@bosun/agent';
 import { AgentSpec, parse } from '@bosun/protocol';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -32,6 +33,10 @@ export interface AgentServerOptions {
   logLevel?: string;
   /** Where the logs go (default: standard output). */
   logStream?: { write(line: string): unknown };
+  /** Base URLs of `github:`, `gitlab:`, `bitbucket:` plugin and marketplace sources (BOSUN_GIT_*_URL). */
+  gitProviders?: GitProviders;
+  /** Where fetched plugin commits are kept (default `<dataDir>/git-cache`). */
+  gitCacheDir?: string;
 }
 
 export interface AgentServer {
@@ -85,6 +90,14 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
         // failed (exit code, bad JSON, timeout) never blocks; it is a warning.
         onHookRun: (id, record) =>
           app.log[record.outcome === 'error' ? 'warn' : 'info']({ conversation_id: id, hook: record }, 'hook ran'),
+        // Sources and messages are redacted already (no credentials of a URL reach the log).
+        onPluginsLoaded: (id, plugins) =>
+          app.log[plugins.some((p) => p.problems.some((x) => x.severity === 'error')) ? 'warn' : 'info'](
+            { conversation_id: id, plugins },
+            'plugins loaded',
+          ),
+        ...(options.gitProviders ? { gitProviders: options.gitProviders } : {}),
+        ...(options.gitCacheDir ? { gitCacheDir: options.gitCacheDir } : {}),
       }),
   );
   const sessionApiKeys = options.sessionApiKeys ?? [];

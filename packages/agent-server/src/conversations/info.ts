@@ -1,3 +1,4 @@
+import { redactCredentials } from '@bosun/agent';
 import { type AgentSpec, type ConversationInfo, LLM_SECRET_FIELDS } from '@bosun/protocol';
 import type { Conversation } from './conversation.ts';
 
@@ -22,6 +23,7 @@ export function conversationInfo(conversation: Conversation): ConversationInfo {
       llm,
       ...(condenser !== undefined ? { condenser } : {}),
       ...(critic !== undefined ? { critic } : {}),
+      ...(request.agent.agent_context ? { agent_context: redactedContext(request.agent.agent_context) } : {}),
     },
     workspace: request.workspace,
     execution_status: record.execution_status,
@@ -32,7 +34,8 @@ export function conversationInfo(conversation: Conversation): ConversationInfo {
     max_iterations: request.max_iterations,
     stuck_detection: request.stuck_detection,
     initial_message: request.initial_message ?? null,
-    plugins: request.plugins ?? null,
+    plugins: request.plugins?.map((plugin) => ({ ...plugin, source: redactCredentials(plugin.source) })) ?? null,
+    resolved_plugins: record.plugins?.map((plugin) => plugin.resolved) ?? [],
     hook_config: request.hook_config ?? null,
     secret_registry: { secret_sources: secretSources },
     tags: record.tags,
@@ -62,4 +65,15 @@ function redactedCritic(critic: AgentSpec['critic']): AgentSpec['critic'] {
   const llm = { ...critic.llm };
   for (const field of LLM_SECRET_FIELDS) if (llm[field]) llm[field] = REDACTED;
   return { ...critic, llm };
+}
+
+/** The agent context with credentials in marketplace URLs redacted. */
+function redactedContext(context: NonNullable<AgentSpec['agent_context']>): NonNullable<AgentSpec['agent_context']> {
+  return {
+    ...context,
+    registered_marketplaces: context.registered_marketplaces.map((registration) => ({
+      ...registration,
+      source: redactCredentials(registration.source),
+    })),
+  };
 }
