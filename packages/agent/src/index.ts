@@ -124,7 +124,6 @@ export {
   hookSummaries,
   loadPlugin,
   mergeHookConfigs,
-  parseFrontmatter,
   parseManifest,
   pluginInspection,
   pluginReferenceProblems,

@@ -9,7 +9,7 @@ export {
   pluginReferenceProblems,
   repoPathProblem,
 } from './fetch.ts';
-export { type Frontmatter, parseFrontmatter } from './frontmatter.ts';
+
 export { mergeHookConfigs, readPluginHooks, withPluginRoot } from './hooks.ts';
 export { MANIFEST_DIRS, type PluginManifest, parseManifest, readPluginManifest } from './manifest.ts';
 export { type McpServerConfigs, readPluginMcpServers } from './mcp.ts';
