@@ -222,6 +222,18 @@ describe('plugins of conversations', () => {
     });
     const notRepo = await api(stack.server, 'POST', '/api/conversations', body([{ source: 'ftp://x/y' }]));
     expect(notRepo.status).toBe(422);
+    const twice = { name: 'm', source: 'github:acme/links', auto_load: true };
+    const marketplaces = await api(stack.server, 'POST', '/api/conversations', {
+      ...body(null),
+      agent: {
+        ...body(null).agent,
+        agent_context: { registered_marketplaces: [twice, { ...twice, repo_path: '/abs' }] },
+      },
+    });
+    expect(marketplaces.status).toBe(422);
+    expect((marketplaces.body as { detail: { loc: unknown[] }[] }).detail.map((d) => d.loc.slice(4).join('.'))).toEqual(
+      ['1.repo_path', '1.name'],
+    );
 
     const linked = await api<Info>(
       stack.server,
