@@ -90,3 +90,18 @@ export {
   HookRunner,
   type HookRunnerOptions,
 } from './hooks/runner.ts';
+export {
+  DEFAULT_PROVIDERS,
+  type GitAuth,
+  GitCache,
+  type GitCacheOptions,
+  type GitCheckout,
+  GitError,
+  type GitProviders,
+  GitSourceError,
+  PathEscapeError,
+  gitAuthFromSecrets,
+  pathInside,
+  redactCredentials,
+  repositoryUrl,
+} from './git/index.ts';
