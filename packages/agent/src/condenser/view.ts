@@ -61,7 +61,10 @@ export function llmView(history: readonly Event[]): LLMView {
 }
 
 function summaryEvent(condensation: Extract<Event, { kind: 'Condensation' }>, retained: RetainedSkills): SummaryEvent {
-  const parts = [condensation.summary_offset != null ? condensation.summary : null, retained.size ? renderRetained(retained) : null];
+  const parts = [
+    condensation.summary_offset != null ? condensation.summary : null,
+    retained.size ? renderRetained(retained) : null,
+  ];
   return {
     kind: 'CondensationSummaryEvent',
     id: `${condensation.id}-summary`,

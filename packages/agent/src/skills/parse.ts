@@ -28,7 +28,10 @@ export function parseAgentSkill(
     problems.push({ file, ...rule, ...(skipped ? { skipped: true } : {}) });
   const { frontmatter, body } = splitFrontmatter(input.text);
   if (frontmatter === null) {
-    add({ field: null, severity: 'error', message: "has no frontmatter: it must start with '---', name and description" }, true);
+    add(
+      { field: null, severity: 'error', message: "has no frontmatter: it must start with '---', name and description" },
+      true,
+    );
     return { skill: null, problems };
   }
   const parsed = parseFrontmatter(frontmatter);
@@ -38,13 +41,25 @@ export function parseAgentSkill(
   }
   const { fields } = parsed;
   for (const field of parsed.quotedFields) {
-    add({ field, severity: 'warning', message: "contains ': ' and must be quoted in YAML; it was read as a quoted string" });
+    add({
+      field,
+      severity: 'warning',
+      message: "contains ': ' and must be quoted in YAML; it was read as a quoted string",
+    });
   }
   let name = input.directoryName;
   if (fields.name === undefined || fields.name === null) {
-    add({ field: 'name', severity: 'error', message: `is required (loaded as '${input.directoryName}', the directory name)` });
+    add({
+      field: 'name',
+      severity: 'error',
+      message: `is required (loaded as '${input.directoryName}', the directory name)`,
+    });
   } else if (typeof fields.name !== 'string') {
-    add({ field: 'name', severity: 'error', message: `must be a string (loaded as '${input.directoryName}', the directory name)` });
+    add({
+      field: 'name',
+      severity: 'error',
+      message: `must be a string (loaded as '${input.directoryName}', the directory name)`,
+    });
   } else {
     name = fields.name.normalize('NFKC').trim() || input.directoryName;
     for (const problem of nameProblems(fields.name, input.directoryName)) add(problem);
@@ -54,7 +69,8 @@ export function parseAgentSkill(
   for (const problem of fieldProblems(fields)) add(problem, unusable && problem.field === 'description');
   if (unusable) return { skill: null, problems };
   const lines = body.split('\n').length;
-  if (body.trim() === '') add({ field: null, severity: 'warning', message: 'has no instructions after the frontmatter' });
+  if (body.trim() === '')
+    add({ field: null, severity: 'warning', message: 'has no instructions after the frontmatter' });
   else if (lines > BODY_LINES_RECOMMENDED) {
     add({
       field: null,

@@ -68,9 +68,16 @@ export function renderSkillContent(skill: Skill): string {
   const lines = [`<skill_content name="${escapeXml(skill.name)}">`, skill.content, ''];
   if (skill.dir) {
     lines.push(`Skill directory: ${skill.dir}`, 'Relative paths in this skill are relative to the skill directory.');
-    const files = skill.resources ? [...skill.resources.scripts, ...skill.resources.references, ...skill.resources.assets] : [];
+    const files = skill.resources
+      ? [...skill.resources.scripts, ...skill.resources.references, ...skill.resources.assets]
+      : [];
     if (files.length) {
-      lines.push('', '<skill_resources>', ...files.map((file) => `  <file>${escapeXml(file)}</file>`), '</skill_resources>');
+      lines.push(
+        '',
+        '<skill_resources>',
+        ...files.map((file) => `  <file>${escapeXml(file)}</file>`),
+        '</skill_resources>',
+      );
     }
   } else {
     lines.push(`Skill file: ${skill.file}`);

@@ -107,7 +107,10 @@ export function fieldProblems(fields: Record<string, unknown>): RuleProblem[] {
     else {
       for (const [key, value] of Object.entries(metadata)) {
         if (typeof value !== 'string') {
-          warning(`metadata.${key}`, `should be a string, got ${typeName(value)} (read as ${JSON.stringify(String(value))})`);
+          warning(
+            `metadata.${key}`,
+            `should be a string, got ${typeName(value)} (read as ${JSON.stringify(String(value))})`,
+          );
         }
       }
     }

@@ -1,3 +1,5 @@
+import type { SkillDiagnostic } from '@bosun/protocol';
+
 /**
  * Where a skill came from, lowest precedence first: skills shipped with Bosun, user and organization skill
  * repositories, the workspace (project). `plugin` and `sandbox` are for skills of plugins and of the sandbox;
@@ -52,18 +54,12 @@ export interface Skill {
 }
 
 /**
- * A problem found in a skill. `error` and `warning` are what `bosun skills lint` reports (errors exit 1);
- * `info` is a decision of the merge (a skill overridden by one of a higher scope, a disabled skill). `skipped`
- * says that loading left the skill out because of it (loading is lenient: most errors still load).
+ * A problem found in a skill (the protocol's `SkillDiagnostic`). `error` and `warning` are what `bosun skills
+ * lint` reports (errors exit 1); `info` is a decision of the merge (a skill overridden by one of a higher scope,
+ * a disabled skill). `skipped` says that loading left the skill out because of it (loading is lenient: most
+ * errors still load).
  */
-export interface SkillProblem {
-  file: string;
-  /** The frontmatter field, or null for the file as a whole. */
-  field: string | null;
-  severity: 'error' | 'warning' | 'info';
-  message: string;
-  skipped?: boolean;
-}
+export type SkillProblem = SkillDiagnostic;
 
 export interface LoadedSkills {
   skills: Skill[];
