@@ -13,7 +13,7 @@ export function splitFrontmatter(text: string): SplitMarkdown {
   const start = source.indexOf('\n') + 1;
   const end = /^---[ \t]*$/m.exec(source.slice(start));
   if (!end) return { frontmatter: null, body: source };
-  const frontmatter = source.slice(start, start + end.index);
+  const frontmatter = source.slice(start, start + end.index).replace(/\n$/, '');
   const body = source.slice(start + end.index + end[0].length).replace(/^\n/, '');
   return { frontmatter, body };
 }

@@ -77,7 +77,8 @@ async function fetchOne(repository: SkillRepository, options: RepositoryLoadOpti
   }
   try {
     const auth = gitAuthFromSecrets(url, options.secrets ?? {}, options.providers);
-    const checkout = await options.git.checkout(source, earlier?.resolved_ref ?? ref, auth);
+    // The URL, not the source: `providers` may differ from the cache's own.
+    const checkout = await options.git.checkout(url, earlier?.resolved_ref ?? ref, auth);
     resolved.resolved_ref = checkout.sha;
     const origin = `${resolved.url}@${checkout.sha.slice(0, 12)}`;
     const loaded = await loadSkillDirectory(join(checkout.dir, 'skills'), { scope, origin });
