@@ -69,13 +69,30 @@ describe('POST /api/skills', () => {
         content: 'Instructions of pdf-tools.',
         source: join(project, '.agents/skills/pdf-tools/SKILL.md'),
       }),
-      expect.objectContaining({ name: 'deploy', type: 'knowledge', triggers: ['deploy'], is_agentskills_format: false }),
+      expect.objectContaining({
+        name: 'deploy',
+        type: 'knowledge',
+        triggers: ['deploy'],
+        is_agentskills_format: false,
+      }),
     ]);
     expect(reply.body.sources).toEqual({ sandbox: 0, public: 0, builtin: 0, user: 0, org: 0, project: 4 });
     expect(reply.body.diagnostics).toEqual([
-      expect.objectContaining({ file: join(project, '.agents/skills/broken/SKILL.md'), field: 'description', skipped: true }),
-      expect.objectContaining({ file: join(project, '.agents/skills/k8s/SKILL.md'), field: 'triggers', severity: 'warning' }),
-      expect.objectContaining({ file: 'public', severity: 'info', message: expect.stringContaining('no network source') }),
+      expect.objectContaining({
+        file: join(project, '.agents/skills/broken/SKILL.md'),
+        field: 'description',
+        skipped: true,
+      }),
+      expect.objectContaining({
+        file: join(project, '.agents/skills/k8s/SKILL.md'),
+        field: 'triggers',
+        severity: 'warning',
+      }),
+      expect.objectContaining({
+        file: 'public',
+        severity: 'info',
+        message: expect.stringContaining('no network source'),
+      }),
     ]);
   });
 
@@ -109,7 +126,11 @@ describe('POST /api/skills', () => {
     expect(reply.body.sources).toMatchObject({ user: 1, org: 1, project: 0 });
     expect(reply.body.diagnostics).toEqual([]);
     expect(reply.body.repositories).toEqual([
-      expect.objectContaining({ source: 'github:me/.agents', url: `file://${repos}/me/.agents.git`, resolved_ref: userSha }),
+      expect.objectContaining({
+        source: 'github:me/.agents',
+        url: `file://${repos}/me/.agents.git`,
+        resolved_ref: userSha,
+      }),
       expect.objectContaining({ source: `http://***@${host}/acme/.agents.git`, error: null }),
     ]);
     expect(reply.text).not.toContain('glpat-very-secret');
@@ -154,7 +175,10 @@ describe('POST /api/skills', () => {
     const disabled = await post(url, { load_public: false, load_builtin: true, disabled_skills: ['write-skill'] });
     expect(disabled.body.skills).toEqual([]);
     expect(disabled.body.diagnostics).toEqual([
-      expect.objectContaining({ severity: 'info', message: "skill 'write-skill' is disabled (agent_context.disabled_skills)" }),
+      expect.objectContaining({
+        severity: 'info',
+        message: "skill 'write-skill' is disabled (agent_context.disabled_skills)",
+      }),
     ]);
   });
 
@@ -163,9 +187,7 @@ describe('POST /api/skills', () => {
     const reply = await post(url, { load_public: 'yes', extra: 1, org_configs: [{ repository: 'a/b' }] });
     expect(reply.status).toBe(422);
     const locs = (reply.body as unknown as { detail: { loc: unknown[] }[] }).detail.map((d) => d.loc.join('.'));
-    expect(locs).toEqual(
-      expect.arrayContaining(['body.load_public', 'body.extra', 'body.org_configs.0.provider']),
-    );
+    expect(locs).toEqual(expect.arrayContaining(['body.load_public', 'body.extra', 'body.org_configs.0.provider']));
   });
 
   it('is in the OpenAPI document with its request and response components', async () => {

@@ -92,7 +92,11 @@ async function fetchOne(repository: SkillRepository, options: RepositoryLoadOpti
     }
     return { repository: resolved, legacy, loaded };
   } catch (error) {
-    return failed(`cannot be fetched: ${redactCredentials((error as Error).message)}`);
+    return failed(
+      `cannot be fetched: ${redactCredentials((error as Error).message)
+        .replace(/\s+/g, ' ')
+        .trim()}`,
+    );
   }
 }
 
