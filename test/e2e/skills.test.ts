@@ -191,7 +191,10 @@ describe('skills in a conversation', () => {
         'Never delete namespaces.',
       ),
     });
-    const id = await startWith(stack, 'Run KUBECTL get pods.', { user_message_suffix: 'Be brief.' });
+    const id = await startWith(stack, 'Run KUBECTL get pods.', {
+      user_message_suffix: 'Be brief.',
+      system_message_suffix: 'Sign every answer.',
+    });
     await waitForStatus(server, id, 'finished');
     const sent = await api(server, 'POST', `/api/conversations/${id}/events`, {
       role: 'user',
@@ -217,6 +220,9 @@ describe('skills in a conversation', () => {
     const first = (await recordedRequests(llm))[0]?.body as ChatBody;
     const user = first.messages.find((m) => m.role === 'user');
     expect(contentText(user?.content ?? null)).toContain('Never delete namespaces.');
+    const system = contentText(first.messages[0]?.content ?? null);
+    expect(system.endsWith('Sign every answer.')).toBe(true);
+    expect(system).toContain('<name>k8s</name>');
   });
 
   it('loads an organization repository (a bare repository by file:// URL and through the provider), at the recorded commit after a restart', async () => {
