@@ -46,7 +46,7 @@ export function createInvokeSkillTool(skills: SkillSet): Tool<MCPToolAction, MCP
     definition,
     parameters,
     readOnly: true,
-    async execute(action) {
+    async execute(action, context) {
       const name = (action.data as { name?: unknown }).name;
       const skill = typeof name === 'string' ? skills.get(name) : undefined;
       if (!skill || !names.includes(skill.name)) {
@@ -61,7 +61,8 @@ export function createInvokeSkillTool(skills: SkillSet): Tool<MCPToolAction, MCP
       return {
         kind: 'MCPToolObservation',
         tool_name: INVOKE_SKILL,
-        content: textContent(renderSkillContent(skill)),
+        // Like every tool result: a secret value written into a skill never reaches the LLM.
+        content: textContent(context.mask(renderSkillContent(skill))),
         is_error: false,
       };
     },
