@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import { GitCache, type GitProviders } from '@bosun/agent';
 import { AgentSpec, parse } from '@bosun/protocol';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -14,6 +16,7 @@ import { controlRoutes } from './routes/control.ts';
 import { conversationRoutes } from './routes/conversations.ts';
 import { eventRoutes } from './routes/events.ts';
 import { healthRoutes } from './routes/health.ts';
+import { skillRoutes } from './routes/skills.ts';
 import { socketRoutes } from './routes/sockets.ts';
 import { Store } from './store/store.ts';
 
@@ -32,6 +35,8 @@ export interface AgentServerOptions {
   logLevel?: string;
   /** Where the logs go (default: standard output). */
   logStream?: { write(line: string): unknown };
+  /** Base URLs of `github:`, `gitlab:` and `bitbucket:` sources (skill repositories); default: the public hosts. */
+  gitProviders?: GitProviders;
 }
 
 export interface AgentServer {
@@ -66,6 +71,15 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
   const control = new ConfirmationControl(service, (error, id) =>
     app.log.error({ err: error, conversation_id: id }, 'confirmation deadline failed'),
   );
+  // Skill repositories are fetched once per commit into the data directory.
+  const git = new GitCache({
+    dir: join(options.dataDir, 'git'),
+    ...(options.gitProviders ? { providers: options.gitProviders } : {}),
+  });
+  const skills = {
+    git,
+    ...(options.gitProviders ? { providers: options.gitProviders } : {}),
+  };
   const runner = control.wrap(
     options.runner ??
       createAgentRunner({
@@ -85,6 +99,11 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
         // failed (exit code, bad JSON, timeout) never blocks; it is a warning.
         onHookRun: (id, record) =>
           app.log[record.outcome === 'error' ? 'warn' : 'info']({ conversation_id: id, hook: record }, 'hook ran'),
+        // A skill that cannot be parsed or a repository that cannot be fetched never stops a conversation.
+        skills: {
+          ...skills,
+          onProblems: (id, problems) => app.log.warn({ conversation_id: id, problems }, 'skill problems'),
+        },
       }),
   );
   const sessionApiKeys = options.sessionApiKeys ?? [];
@@ -116,6 +135,7 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
   eventRoutes(app, { service, runner });
   controlRoutes(app, { service, control });
   condenseRoutes(app, { service, runner });
+  skillRoutes(app, skills);
   socketRoutes(app, { service, runner, sessionApiKeys });
 
   await service.recover();

@@ -105,3 +105,4 @@ export {
   redactCredentials,
   repositoryUrl,
 } from './git/index.ts';
+export * from './skills/index.ts';

@@ -2,6 +2,7 @@ import { agentServerCommand } from './commands/agent-server.ts';
 import { demoCommand } from './commands/demo.ts';
 import { llmReplayCommand } from './commands/llm-replay.ts';
 import { schemaCommand } from './commands/schema.ts';
+import { skillsCommand } from './commands/skills.ts';
 import { validateCommand } from './commands/validate.ts';
 
 export interface Command {
@@ -18,7 +19,14 @@ export interface CommandIO {
   stdin: NodeJS.ReadableStream;
 }
 
-const commands: Command[] = [agentServerCommand, demoCommand, llmReplayCommand, validateCommand, schemaCommand];
+const commands: Command[] = [
+  agentServerCommand,
+  demoCommand,
+  llmReplayCommand,
+  validateCommand,
+  schemaCommand,
+  skillsCommand,
+];
 
 export function helpText(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

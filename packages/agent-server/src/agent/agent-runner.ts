@@ -2,8 +2,10 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   AgentRuntime,
+  type ConversationSkills,
   type CriticFailure,
   type HookLogRecord,
+  SkillSet,
   TOOL_NAMES,
   condenserProblems,
   createProvider,
@@ -14,6 +16,7 @@ import type { Conversation } from '../conversations/conversation.ts';
 import type { AgentRunner } from '../conversations/runner.ts';
 import type { Store } from '../store/store.ts';
 import { LogSession } from './log-session.ts';
+import { type SkillLoading, loadSkillsOf, skillsForMessage, skillsStateEvent } from './skills.ts';
 
 const RUNTIME = 'agent';
 
@@ -37,16 +40,34 @@ export function createAgentRunner(options: {
   onCriticFailure?: (conversationId: string, failure: CriticFailure) => void;
   /** Told about every hook run of a conversation (for the server's log). */
   onHookRun?: (conversationId: string, record: HookLogRecord) => void;
+  /** Where skill repositories are fetched from, and who hears about skill problems. */
+  skills?: SkillLoading;
 }): AgentRunner {
-  async function runtimeOf(conversation: Conversation): Promise<AgentRuntime> {
+  // Creating an agent loads its skills (repositories may be fetched): concurrent callers share one creation.
+  const creating = new WeakMap<Conversation, Promise<AgentRuntime>>();
+  // What the first load found, for the `skills` state update `prepare` appends.
+  const loadedSkills = new WeakMap<Conversation, ConversationSkills>();
+
+  function runtimeOf(conversation: Conversation): Promise<AgentRuntime> {
     const existing = conversation.resources.get(RUNTIME);
-    if (existing) return existing as AgentRuntime;
+    if (existing) return Promise.resolve(existing as AgentRuntime);
+    let pending = creating.get(conversation);
+    if (!pending) {
+      pending = createRuntime(conversation).finally(() => creating.delete(conversation));
+      creating.set(conversation, pending);
+    }
+    return pending;
+  }
+
+  async function createRuntime(conversation: Conversation): Promise<AgentRuntime> {
     const { request } = conversation.record;
     const workspace = request.workspace.working_dir;
     const stateDir = join(options.dataDir, 'conversations', conversation.id);
     await Promise.all([mkdir(workspace, { recursive: true }), mkdir(stateDir, { recursive: true })]);
     // Read at every use: secrets added later (POST .../secrets) reach the running shell and are masked too.
     const secrets = () => secretValues(conversation);
+    const skills = await loadSkillsOf(conversation, secrets(), options.skills ?? {});
+    loadedSkills.set(conversation, skills);
     const runtime = new AgentRuntime(request.agent, {
       provider: createProvider(request.agent.llm),
       tools: createToolset(request.agent.tools, { env: secrets }),
@@ -56,6 +77,7 @@ export function createAgentRunner(options: {
       onCriticFailure: (failure) => options.onCriticFailure?.(conversation.id, failure),
       hooks: request.hook_config ?? null,
       onHookRun: (record) => options.onHookRun?.(conversation.id, record),
+      skills: new SkillSet(skills.skills),
     });
     conversation.resources.set(RUNTIME, runtime);
     return runtime;
@@ -83,17 +105,27 @@ export function createAgentRunner(options: {
     async prepare(conversation) {
       const runtime = await runtimeOf(conversation);
       await runtime.ensureSystemPrompt(new LogSession(conversation, options.store));
+      const loaded = loadedSkills.get(conversation);
+      const report = loaded && skillsStateEvent(loaded);
+      if (report) await conversation.append([report]);
     },
     async run(conversation) {
       const runtime = await runtimeOf(conversation);
       await runtime.run(new LogSession(conversation, options.store));
     },
     async reviewUserMessage(conversation, content) {
-      // Without hooks there is nothing to ask (and no need to load the agent).
-      if (!conversation.record.request.hook_config) return { blocked: null, extended_content: [] };
       const runtime = await runtimeOf(conversation);
-      const review = await runtime.hooks.reviewPrompt(conversation.id, content);
-      return { blocked: review.blocked, extended_content: review.extendedContent };
+      const review = conversation.record.request.hook_config
+        ? await runtime.hooks.reviewPrompt(conversation.id, content)
+        : { blocked: null, extendedContent: [] };
+      // A blocked message never reaches the LLM: it activates no skill.
+      if (review.blocked !== null) return { blocked: review.blocked, extended_content: review.extendedContent };
+      const skills = skillsForMessage(runtime, conversation, content);
+      return {
+        blocked: null,
+        extended_content: [...review.extendedContent, ...skills.extended_content],
+        activated_skills: skills.activated_skills,
+      };
     },
     async condense(conversation) {
       const runtime = await runtimeOf(conversation);

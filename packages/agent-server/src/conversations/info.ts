@@ -1,3 +1,4 @@
+import { redactCredentials } from '@bosun/agent';
 import { type AgentSpec, type ConversationInfo, LLM_SECRET_FIELDS } from '@bosun/protocol';
 import type { Conversation } from './conversation.ts';
 
@@ -12,6 +13,7 @@ export function conversationInfo(conversation: Conversation): ConversationInfo {
   for (const field of LLM_SECRET_FIELDS) if (llm[field]) llm[field] = REDACTED;
   const condenser = redactedCondenser(request.agent.condenser);
   const critic = redactedCritic(request.agent.critic);
+  const agentContext = redactedAgentContext(request.agent.agent_context);
   const secretSources: Record<string, { kind: 'StaticSecret'; value: string }> = {};
   for (const name of Object.keys(request.secrets)) secretSources[name] = { kind: 'StaticSecret', value: REDACTED };
   return {
@@ -22,6 +24,7 @@ export function conversationInfo(conversation: Conversation): ConversationInfo {
       llm,
       ...(condenser !== undefined ? { condenser } : {}),
       ...(critic !== undefined ? { critic } : {}),
+      ...(agentContext ? { agent_context: agentContext } : {}),
     },
     workspace: request.workspace,
     execution_status: record.execution_status,
@@ -54,6 +57,18 @@ function redactedCondenser(condenser: AgentSpec['condenser']): AgentSpec['conden
   const llm = { ...condenser.llm };
   for (const field of LLM_SECRET_FIELDS) if (llm[field]) llm[field] = REDACTED;
   return { ...condenser, llm };
+}
+
+/** The agent context with credentials written into repository URLs redacted. */
+function redactedAgentContext(context: AgentSpec['agent_context']): AgentSpec['agent_context'] {
+  if (!context) return context;
+  return {
+    ...context,
+    skill_repositories: context.skill_repositories.map((repository) => ({
+      ...repository,
+      source: redactCredentials(repository.source),
+    })),
+  };
 }
 
 /** The critic with its own LLM's secrets redacted. */

@@ -1,4 +1,4 @@
-import type { ConversationExecutionStatus, ResolvedStartRequest } from '@bosun/protocol';
+import type { ConversationExecutionStatus, ResolvedSkillRepository, ResolvedStartRequest } from '@bosun/protocol';
 
 /** What the catalog keeps of a conversation (its `data` column): the request it started from and its state. */
 export interface ConversationRecord {
@@ -11,6 +11,11 @@ export interface ConversationRecord {
   blocked_actions: Record<string, string>;
   blocked_messages: Record<string, string>;
   last_user_message_id: string | null;
+  /**
+   * The skill repositories loaded when the agent was first created, with their commits: later loads (after a
+   * restart or an eviction) use the same commits, so the conversation keeps the same skills. Absent until then.
+   */
+  skill_repositories?: ResolvedSkillRepository[];
   created_at: string;
   updated_at: string;
 }

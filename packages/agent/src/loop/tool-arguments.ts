@@ -43,7 +43,9 @@ export function parseToolCall(tool: Tool, rawArguments: string): ParsedCall {
     return { ok: false, error: `Error validating tool '${tool.name}': the arguments must be a JSON object.` };
   }
   const { summary, security_risk: securityRisk, kind: _kind, ...fields } = args as Record<string, unknown>;
-  const result = safeParse(ActionSchema, { ...fields, kind: tool.actionKind });
+  // An MCPToolAction carries the tool's arguments as its `data` (MCP tools, `invoke_skill`).
+  const action = tool.actionKind === 'MCPToolAction' ? { data: fields } : fields;
+  const result = safeParse(ActionSchema, { ...action, kind: tool.actionKind });
   if (!result.ok) {
     const problems = result.errors.map((e) => `${e.loc.join('.') || '(arguments)'}: ${e.msg}`).join('; ');
     return {
