@@ -90,3 +90,21 @@ export {
   HookRunner,
   type HookRunnerOptions,
 } from './hooks/runner.ts';
+export {
+  DEFAULT_MCP_TIMEOUT_SECONDS,
+  McpConfigError,
+  type McpServerSettings,
+  expandVariables,
+  mcpConfigProblems,
+  normalizeMcpConfig,
+  parseMcpJson,
+} from './mcp/config.ts';
+export { createMcpTool } from './mcp/mcp-tool.ts';
+export {
+  type ConnectMcpOptions,
+  type McpLogRecord,
+  type McpProblem,
+  type McpServers,
+  connectMcpServers,
+  mcpToolName,
+} from './mcp/servers.ts';
