@@ -1,4 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerSettings } from './config.ts';
 import { type OpenedTransport, openTransport } from './transport.ts';
@@ -122,7 +124,11 @@ export class McpConnection {
 
   /** The error with what the server printed to stderr, when that says more than "connection closed". */
   private explain(error: unknown): Error {
-    const message = error instanceof Error ? error.message : String(error);
+    let message = error instanceof Error ? error.message : String(error);
+    // HTTP transports' errors carry the status in `code`, not in the message.
+    const { code } = error as { code?: unknown };
+    const httpError = error instanceof StreamableHTTPError || error instanceof SseError;
+    if (httpError && typeof code === 'number' && code >= 100) message = `HTTP ${code}: ${message}`;
     const explained = new Error(this.stderrNote(message));
     explained.name = error instanceof Error ? error.name : 'Error';
     return explained;
