@@ -15,6 +15,7 @@ import { conversationRoutes } from './routes/conversations.ts';
 import { eventRoutes } from './routes/events.ts';
 import { healthRoutes } from './routes/health.ts';
 import { socketRoutes } from './routes/sockets.ts';
+import { toolRoutes } from './routes/tools.ts';
 import { Store } from './store/store.ts';
 
 /** The tools of the default agent. */
@@ -85,6 +86,12 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
         // failed (exit code, bad JSON, timeout) never blocks; it is a warning.
         onHookRun: (id, record) =>
           app.log[record.outcome === 'error' ? 'warn' : 'info']({ conversation_id: id, hook: record }, 'hook ran'),
+        // Never the server's env or headers: they hold secrets (the error is masked).
+        onMcpServer: (id, record) =>
+          app.log[record.outcome === 'failed' ? 'warn' : 'info'](
+            { conversation_id: id, mcp: record },
+            record.outcome === 'failed' ? 'MCP server failed to start' : 'MCP server started',
+          ),
       }),
   );
   const sessionApiKeys = options.sessionApiKeys ?? [];
@@ -117,6 +124,7 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
   controlRoutes(app, { service, control });
   condenseRoutes(app, { service, runner });
   socketRoutes(app, { service, runner, sessionApiKeys });
+  toolRoutes(app);
 
   await service.recover();
   control.recover();

@@ -108,3 +108,4 @@ export {
   connectMcpServers,
   mcpToolName,
 } from './mcp/servers.ts';
+export { filterTools, toolFilterProblems } from './tools/filter.ts';

@@ -4,18 +4,24 @@ import {
   AgentRuntime,
   type CriticFailure,
   type HookLogRecord,
+  type McpLogRecord,
   TOOL_NAMES,
   condenserProblems,
   createProvider,
   createToolset,
+  filterTools,
   hookConfigProblems,
+  mcpConfigProblems,
+  toolFilterProblems,
 } from '@bosun/agent';
 import type { Conversation } from '../conversations/conversation.ts';
 import type { AgentRunner } from '../conversations/runner.ts';
 import type { Store } from '../store/store.ts';
 import { LogSession } from './log-session.ts';
+import { ConversationMcp } from './mcp-servers.ts';
 
 const RUNTIME = 'agent';
+const MCP = 'mcp';
 
 /** Secret values by name, whichever form they were given in. */
 export function secretValues(conversation: Conversation): Record<string, string> {
@@ -37,19 +43,43 @@ export function createAgentRunner(options: {
   onCriticFailure?: (conversationId: string, failure: CriticFailure) => void;
   /** Told about every hook run of a conversation (for the server's log). */
   onHookRun?: (conversationId: string, record: HookLogRecord) => void;
+  /** Told when an MCP server of a conversation started or failed to (for the server's log). */
+  onMcpServer?: (conversationId: string, record: McpLogRecord) => void;
 }): AgentRunner {
-  async function runtimeOf(conversation: Conversation): Promise<AgentRuntime> {
+  // One creation per conversation even when two requests need its agent at once (MCP servers take a while).
+  const creating = new WeakMap<Conversation, Promise<AgentRuntime>>();
+
+  function runtimeOf(conversation: Conversation): Promise<AgentRuntime> {
     const existing = conversation.resources.get(RUNTIME);
-    if (existing) return existing as AgentRuntime;
+    if (existing) return Promise.resolve(existing as AgentRuntime);
+    let pending = creating.get(conversation);
+    if (!pending) {
+      pending = createRuntime(conversation).finally(() => creating.delete(conversation));
+      creating.set(conversation, pending);
+    }
+    return pending;
+  }
+
+  async function createRuntime(conversation: Conversation): Promise<AgentRuntime> {
     const { request } = conversation.record;
     const workspace = request.workspace.working_dir;
     const stateDir = join(options.dataDir, 'conversations', conversation.id);
     await Promise.all([mkdir(workspace, { recursive: true }), mkdir(stateDir, { recursive: true })]);
     // Read at every use: secrets added later (POST .../secrets) reach the running shell and are masked too.
     const secrets = () => secretValues(conversation);
+    const toolset = createToolset(request.agent.tools, { env: secrets });
+    const mcp = await ConversationMcp.start(request.agent.mcp_config, {
+      workspace,
+      reservedNames: toolset.map((tool) => tool.name),
+      secrets: secrets(),
+      filterRegex: request.agent.filter_tools_regex,
+      log: (record) => options.onMcpServer?.(conversation.id, record),
+    });
+    conversation.resources.set(MCP, mcp);
     const runtime = new AgentRuntime(request.agent, {
       provider: createProvider(request.agent.llm),
-      tools: createToolset(request.agent.tools, { env: secrets }),
+      tools: [...filterTools(toolset, request.agent.filter_tools_regex), ...mcp.tools],
+      contextNotes: mcp.contextNotes(),
       workspace,
       stateDir,
       secrets,
@@ -59,6 +89,12 @@ export function createAgentRunner(options: {
     });
     conversation.resources.set(RUNTIME, runtime);
     return runtime;
+  }
+
+  /** MCP servers that are not available, as events after the system prompt (never the first event). */
+  async function reportMcpProblems(conversation: Conversation, session: LogSession): Promise<void> {
+    const events = (conversation.resources.get(MCP) as ConversationMcp | undefined)?.unreportedProblems() ?? [];
+    if (events.length) await session.append(events);
   }
 
   return {
@@ -76,17 +112,25 @@ export function createAgentRunner(options: {
       );
       return [
         ...tools,
+        ...mcpConfigProblems(request.agent.mcp_config, ['body', 'agent', 'mcp_config']),
+        ...toolFilterProblems(request.agent.filter_tools_regex, ['body', 'agent', 'filter_tools_regex']),
         ...condenserProblems(request.agent, ['body', 'agent']),
         ...hookConfigProblems(request.hook_config, ['body', 'hook_config']),
       ];
     },
     async prepare(conversation) {
       const runtime = await runtimeOf(conversation);
-      await runtime.ensureSystemPrompt(new LogSession(conversation, options.store));
+      const session = new LogSession(conversation, options.store);
+      await runtime.ensureSystemPrompt(session);
+      await reportMcpProblems(conversation, session);
     },
     async run(conversation) {
       const runtime = await runtimeOf(conversation);
-      await runtime.run(new LogSession(conversation, options.store));
+      const session = new LogSession(conversation, options.store);
+      await runtime.ensureSystemPrompt(session);
+      await (conversation.resources.get(MCP) as ConversationMcp | undefined)?.retry(runtime);
+      await reportMcpProblems(conversation, session);
+      await runtime.run(session);
     },
     async reviewUserMessage(conversation, content) {
       // Without hooks there is nothing to ask (and no need to load the agent).

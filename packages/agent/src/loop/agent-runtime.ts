@@ -38,6 +38,8 @@ export interface AgentRuntimeOptions {
   criticProvider?: LLMProvider;
   /** Told why a critique gave no `critic_result` (the run goes on without it). */
   onCriticFailure?: (failure: CriticFailure) => void;
+  /** Lines for the system prompt's dynamic context (for example MCP servers that failed to start). */
+  contextNotes?: string[];
 }
 
 type StepOutcome = 'continue' | 'done';
@@ -53,7 +55,7 @@ const NUDGE =
  */
 export class AgentRuntime {
   private readonly toolsByName: Map<string, Tool>;
-  private readonly llmTools: LLMTool[];
+  private readonly llmTools: LLMTool[] = [];
   private readonly condenser: SummarizingCondenser | undefined;
   /** The conversation's hooks (UserPromptSubmit is run by the host, before it stores a user message). */
   readonly hooks: AgentHooks;
@@ -63,12 +65,8 @@ export class AgentRuntime {
     readonly spec: AgentSpec,
     private readonly options: AgentRuntimeOptions,
   ) {
-    this.toolsByName = new Map(options.tools.map((tool) => [tool.name, tool]));
-    this.llmTools = options.tools.map((tool) => ({
-      name: tool.name,
-      description: tool.definition.description,
-      parameters: llmToolParameters(tool),
-    }));
+    this.toolsByName = new Map();
+    this.addTools(options.tools);
     this.hooks = new AgentHooks(
       new HookRunner(normalizeHookConfig(options.hooks), {
         workspace: options.workspace,
@@ -99,6 +97,19 @@ export class AgentRuntime {
 
   get tools(): Tool[] {
     return [...this.toolsByName.values()];
+  }
+
+  /** Gives the agent more tools from its next LLM call on (an MCP server that started late); names stay unique. */
+  addTools(tools: readonly Tool[]): void {
+    for (const tool of tools) {
+      if (this.toolsByName.has(tool.name)) continue;
+      this.toolsByName.set(tool.name, tool);
+      this.llmTools.push({
+        name: tool.name,
+        description: tool.definition.description,
+        parameters: llmToolParameters(tool),
+      });
+    }
   }
 
   async close(): Promise<void> {
@@ -146,7 +157,11 @@ export class AgentRuntime {
         system_prompt: text(this.spec.system_prompt ?? SYSTEM_PROMPT),
         tools: this.tools.map((tool) => tool.definition),
         dynamic_context: text(
-          dynamicContext({ workspace: this.options.workspace, secretNames: Object.keys(this.secrets()) }),
+          dynamicContext({
+            workspace: this.options.workspace,
+            secretNames: Object.keys(this.secrets()),
+            ...(this.options.contextNotes ? { notes: this.options.contextNotes } : {}),
+          }),
         ),
       },
     ]);

@@ -13,7 +13,12 @@ How to work:
 Every tool takes an optional \`summary\` argument: a short description (about 10 words) of what the call does, shown to the user.`;
 
 /** Facts about this conversation, sent as a second block of the system message. */
-export function dynamicContext(facts: { workspace: string; secretNames: string[]; now?: Date }): string {
+export function dynamicContext(facts: {
+  workspace: string;
+  secretNames: string[];
+  notes?: string[];
+  now?: Date;
+}): string {
   const lines = [`The workspace is ${facts.workspace}. Work inside it.`];
   lines.push(`Today is ${(facts.now ?? new Date()).toISOString().slice(0, 10)}.`);
   if (facts.secretNames.length) {
@@ -21,5 +26,6 @@ export function dynamicContext(facts: { workspace: string; secretNames: string[]
       `These secrets are available as environment variables in the terminal (their values are hidden): ${facts.secretNames.join(', ')}.`,
     );
   }
+  lines.push(...(facts.notes ?? []));
   return lines.join('\n');
 }
