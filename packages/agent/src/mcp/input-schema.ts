@@ -7,7 +7,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
  * draft-07 by default (the SDK's servers say so in `$schema`), 2020-12 when they declare it.
  */
 
-const options = { allErrors: true, strict: false, validateFormats: false, coerceTypes: false } as const;
+const options = { allErrors: true, verbose: true, strict: false, validateFormats: false, coerceTypes: false } as const;
 let draft7: Ajv | undefined;
 let draft2020: Ajv2020 | undefined;
 
