@@ -20,6 +20,8 @@ export interface ConversationMcpOptions {
   secrets: Record<string, string>;
   filterRegex: string | null | undefined;
   log?: (record: McpLogRecord) => void;
+  /** A failed server is tried again at a run's start only this long after its last attempt (default 30 s). */
+  retryAfterMs?: number;
 }
 
 /**
@@ -47,6 +49,7 @@ export class ConversationMcp {
       variables: options.secrets,
       mask: secretMasker(Object.values(options.secrets)),
       ...(options.log ? { log: options.log } : {}),
+      ...(options.retryAfterMs !== undefined ? { retryAfterMs: options.retryAfterMs } : {}),
     });
     return new ConversationMcp(servers, options.filterRegex);
   }
@@ -65,7 +68,7 @@ export class ConversationMcp {
   }
 
   /** Tries the failed servers again; the tools of those that start now are given to `runtime`. */
-  async retry(runtime: AgentRuntime): Promise<void> {
+  async retry(runtime: Pick<AgentRuntime, 'addTools'>): Promise<void> {
     if (this.servers.problems.length === 0) return;
     const { tools } = await this.servers.retryFailed();
     runtime.addTools(filterTools(tools, this.filterRegex));
