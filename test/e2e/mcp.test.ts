@@ -59,7 +59,7 @@ describe('MCP servers in a conversation', () => {
           mcpServers: {
             broken: { command: '/nonexistent/mcp-server' },
           },
-          slow: { command: process.execPath, args: [STDIO_SERVER, '--name', 'slow'], timeout: 2 },
+          slow: { command: process.execPath, args: [STDIO_SERVER, '--name', 'slow'], timeout: 1 },
         },
       },
       workspace: { working_dir: server.workspace },

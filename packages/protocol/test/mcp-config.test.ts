@@ -14,6 +14,7 @@ describe('MCPServer', () => {
       cwd: 'tools',
       transport: 'stdio',
       timeout: 5,
+      startup_timeout: 30,
       description: 'A server',
     };
     expect(parseServer(structuredClone(server))).toEqual({ ...server, enabled: true });

@@ -2,8 +2,10 @@ import { isAbsolute, resolve } from 'node:path';
 import { type MCPConfig, type MCPServer, type MCPServers, type ValidationError, safeParse } from '@bosun/protocol';
 import { MCPConfig as MCPConfigSchema } from '@bosun/protocol';
 
-/** Seconds a server may take to start (and list its tools), and each tool call, when `timeout` is not given. */
+/** Seconds each tool call may take when `timeout` is not given. */
 export const DEFAULT_MCP_TIMEOUT_SECONDS = 60;
+/** Seconds a server may take to start and list its tools when `startup_timeout` is not given. */
+export const DEFAULT_MCP_STARTUP_TIMEOUT_SECONDS = 60;
 
 export type McpTransportKind = 'stdio' | 'http' | 'sse';
 
@@ -19,7 +21,10 @@ export interface McpServerSettings {
   /** HTTP */
   url?: string;
   headers: Record<string, string>;
+  /** Each tool call. */
   timeoutMs: number;
+  /** Starting the server (spawn or HTTP session, `initialize`) and listing its tools. */
+  startupTimeoutMs: number;
 }
 
 export class McpConfigError extends Error {
@@ -138,6 +143,7 @@ export function normalizeMcpConfig(
     if (server.enabled === false) return [];
     const transport = transportOf(server);
     const timeoutMs = (server.timeout ?? DEFAULT_MCP_TIMEOUT_SECONDS) * 1000;
+    const startupTimeoutMs = (server.startup_timeout ?? DEFAULT_MCP_STARTUP_TIMEOUT_SECONDS) * 1000;
     if (transport === 'stdio') {
       const cwd = server.cwd ? expand(server.cwd) : undefined;
       return [
@@ -150,6 +156,7 @@ export function normalizeMcpConfig(
           cwd: cwd && isAbsolute(cwd) ? cwd : resolve(options.workspace, cwd ?? '.'),
           headers: {},
           timeoutMs,
+          startupTimeoutMs,
         },
       ];
     }
@@ -162,6 +169,7 @@ export function normalizeMcpConfig(
         env: {},
         headers: { ...expandAll(server.headers), ...expandAll(authHeaders(server.auth)) },
         timeoutMs,
+        startupTimeoutMs,
       },
     ];
   });

@@ -47,20 +47,36 @@ export class McpConnection {
   /** Starts the server and lists its tools. Throws (with the server's stderr when it has some) on failure. */
   async start(): Promise<McpToolInfo[]> {
     const client = await this.connect();
-    return withDeadline(this.listTools(client), this.settings.timeoutMs, `listing the tools of '${this.name}'`);
+    const { startupTimeoutMs } = this.settings;
+    return withDeadline(
+      this.listTools(client, startupTimeoutMs),
+      startupTimeoutMs,
+      `listing the tools of '${this.name}'`,
+    );
   }
 
-  /** Calls a tool; a server that went away is started again first. Throws on timeouts and lost connections. */
+  /**
+   * Calls a tool within the server's `timeout`; a server that went away is started again first (within its
+   * startup timeout). Throws on timeouts and lost connections.
+   */
   async call(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
     const client = await this.connect();
+    // The SDK never removes the listener it adds to a request's signal, and a run's signal serves every call of
+    // the run: each call gets its own signal, linked for the time of the call.
+    const own = new AbortController();
+    const forward = () => own.abort(signal?.reason);
+    if (signal?.aborted) forward();
+    signal?.addEventListener('abort', forward, { once: true });
     try {
       const result = await client.callTool({ name: tool, arguments: args }, undefined, {
         timeout: this.settings.timeoutMs,
-        ...(signal ? { signal } : {}),
+        signal: own.signal,
       });
       return result as CallToolResult;
     } catch (error) {
       throw this.explain(error);
+    } finally {
+      signal?.removeEventListener('abort', forward);
     }
   }
 
@@ -91,8 +107,8 @@ export class McpConnection {
     const what = `starting MCP server '${this.name}'`;
     try {
       await withDeadline(
-        client.connect(opened.transport, { timeout: this.settings.timeoutMs }),
-        this.settings.timeoutMs,
+        client.connect(opened.transport, { timeout: this.settings.startupTimeoutMs }),
+        this.settings.startupTimeoutMs,
         what,
         () => {
           client.close().catch(() => undefined);
@@ -110,11 +126,11 @@ export class McpConnection {
     return client;
   }
 
-  private async listTools(client: Client): Promise<McpToolInfo[]> {
+  private async listTools(client: Client, timeout: number): Promise<McpToolInfo[]> {
     const tools: McpToolInfo[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-      const result = await client.listTools(cursor ? { cursor } : {}, { timeout: this.settings.timeoutMs });
+      const result = await client.listTools(cursor ? { cursor } : {}, { timeout });
       tools.push(...result.tools);
       cursor = result.nextCursor;
       if (!cursor) break;

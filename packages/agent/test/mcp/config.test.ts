@@ -28,15 +28,22 @@ describe('normalizeMcpConfig', () => {
   it('infers the transport, maps streamable-http and Claude Code type, defaults cwd and the timeout', () => {
     const [stdio, http, sse, typed] = normalizeMcpConfig(
       {
-        stdio: { command: 'node', cwd: 'tools', timeout: 2.5, enabled: true },
+        stdio: { command: 'node', cwd: 'tools', timeout: 2.5, startup_timeout: 4, enabled: true },
         http: { url: 'https://h/mcp', transport: 'streamable-http', enabled: true },
         sse: { url: 'https://h/sse', transport: 'sse', enabled: true },
         typed: { url: 'https://h/mcp', type: 'http', enabled: true },
       },
       { workspace },
     );
-    expect(stdio).toMatchObject({ transport: 'stdio', cwd: '/work/space/tools', timeoutMs: 2500, args: [], env: {} });
-    expect(http).toMatchObject({ transport: 'http', timeoutMs: 60_000, headers: {} });
+    expect(stdio).toMatchObject({
+      transport: 'stdio',
+      cwd: '/work/space/tools',
+      timeoutMs: 2500,
+      startupTimeoutMs: 4000,
+      args: [],
+      env: {},
+    });
+    expect(http).toMatchObject({ transport: 'http', timeoutMs: 60_000, startupTimeoutMs: 60_000, headers: {} });
     expect(sse?.transport).toBe('sse');
     expect(typed?.transport).toBe('http');
     expect(normalizeMcpConfig({ s: { command: 'x', enabled: true } }, { workspace })[0]?.cwd).toBe(workspace);

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Observation, Observation as ObservationSchema, ToolDefinition, safeParse } from '@bosun/protocol';
@@ -136,6 +137,16 @@ describe('a stdio MCP server', () => {
     );
   });
 
+  it("leaves no listener on the run's signal, whatever the number of calls", async () => {
+    const servers = await connect({ local: stdioServer() });
+    const controller = new AbortController();
+    const context = toolContext(servers.workspace, controller);
+    for (let i = 0; i < 15; i++) {
+      await servers.tool('echo').execute({ kind: 'MCPToolAction', data: { text: String(i) } }, context);
+    }
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+
   it('cancels a call when the run is paused (its signal aborts)', async () => {
     const servers = await connect({ local: stdioServer() });
     const tool = servers.tool('sleep');
@@ -164,7 +175,7 @@ describe('a stdio MCP server', () => {
     const servers = await connect({
       missing: { command: '/nonexistent/bosun-mcp-server', enabled: true },
       exits: stdioServer(['--fail-start']),
-      hangs: stdioServer(['--hang'], { timeout: 0.5 }),
+      hangs: stdioServer(['--hang'], { startup_timeout: 0.5 }),
       good: stdioServer(),
     });
     expect(servers.tools.map((tool) => tool.name)).toContain('echo');

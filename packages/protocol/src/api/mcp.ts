@@ -98,8 +98,16 @@ export const MCPServer = strictObject(
         Type.Number({
           exclusiveMinimum: 0,
           maximum: 3600,
-          description:
-            'Seconds allowed for starting the server (and listing its tools) and for each tool call; default 60.',
+          description: 'Seconds allowed for each tool call; default 60.',
+        }),
+      ),
+    ),
+    startup_timeout: Type.Optional(
+      nullable(
+        Type.Number({
+          exclusiveMinimum: 0,
+          maximum: 3600,
+          description: 'Bosun: seconds allowed for starting the server and listing its tools; default 60.',
         }),
       ),
     ),
