@@ -95,6 +95,7 @@ export {
   McpConfigError,
   type McpServerSettings,
   expandVariables,
+  flattenMcpConfig,
   mcpConfigProblems,
   normalizeMcpConfig,
   parseMcpJson,

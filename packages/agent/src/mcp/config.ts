@@ -93,6 +93,16 @@ export function mcpConfigProblems(
   return problems;
 }
 
+/**
+ * The servers of a configuration as one flat map (the `mcpServers` wrapper unwrapped; a flat entry wins over a
+ * wrapped one of the same name). For merging configurations, e.g. a plugin's `.mcp.json` servers into the
+ * agent's: `{...flattenMcpConfig(agent.mcp_config), ...pluginServers}` (later keys win, as OpenHands merges).
+ */
+export function flattenMcpConfig(config: MCPConfig | MCPServers | null | undefined): MCPServers {
+  if (!config) return {};
+  return Object.fromEntries(entries(config, []).map(({ name, server }) => [name, server]));
+}
+
 /** `${NAME}` and `${NAME:-default}` replaced from `variables` (Claude Code's `.mcp.json` syntax); others kept. */
 export function expandVariables(text: string, variables: Readonly<Record<string, string>>): string {
   return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (whole, name: string, fallback?: string) => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   McpConfigError,
   expandVariables,
+  flattenMcpConfig,
   mcpConfigProblems,
   normalizeMcpConfig,
   parseMcpJson,
@@ -126,6 +127,18 @@ describe('mcpConfigProblems', () => {
       [],
     );
     expect(mcpConfigProblems(undefined)).toEqual([]);
+  });
+});
+
+describe('flattenMcpConfig', () => {
+  it('unwraps mcpServers into one map that later configurations can override by name', () => {
+    const agent = flattenMcpConfig({ a: { command: 'a' }, mcpServers: { b: { command: 'b' } } } as never);
+    expect(agent).toEqual({ b: { command: 'b' }, a: { command: 'a' } });
+    expect({ ...agent, ...{ a: { url: 'http://plugin/mcp' } } }).toEqual({
+      b: { command: 'b' },
+      a: { url: 'http://plugin/mcp' },
+    });
+    expect(flattenMcpConfig(null)).toEqual({});
   });
 });
 
