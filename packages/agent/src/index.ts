@@ -91,6 +91,7 @@ export {
   type HookRunnerOptions,
 } from './hooks/runner.ts';
 export {
+  DEFAULT_MCP_STARTUP_TIMEOUT_SECONDS,
   DEFAULT_MCP_TIMEOUT_SECONDS,
   McpConfigError,
   type McpServerSettings,
@@ -110,3 +111,18 @@ export {
   mcpToolName,
 } from './mcp/servers.ts';
 export { filterTools, toolFilterProblems } from './tools/filter.ts';
+export {
+  DEFAULT_PROVIDERS,
+  type GitAuth,
+  GitCache,
+  type GitCacheOptions,
+  type GitCheckout,
+  GitError,
+  type GitProviders,
+  GitSourceError,
+  PathEscapeError,
+  gitAuthFromSecrets,
+  pathInside,
+  redactCredentials,
+  repositoryUrl,
+} from './git/index.ts';

@@ -1,0 +1,59 @@
+import { spawn } from 'node:child_process';
+import { type GitAuth, authorizationHeader } from './auth.ts';
+import { redactCredentials } from './redact.ts';
+
+/** A Git command that failed; its message is already free of credentials. */
+export class GitError extends Error {
+  override name = 'GitError';
+}
+
+export interface RunGitOptions {
+  cwd?: string;
+  timeoutMs: number;
+  auth?: GitAuth | undefined;
+}
+
+/**
+ * Runs the system `git` and resolves with its stdout. Credentials travel in the environment as an HTTP header
+ * (`GIT_CONFIG_*`), never in the arguments (visible to `ps`) or in a URL (stored in `.git/config`, echoed in
+ * errors). Git never prompts: a repository that needs credentials it was not given fails at once.
+ */
+export function runGit(args: string[], options: RunGitOptions): Promise<string> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_ASKPASS: 'true',
+    SSH_ASKPASS: 'true',
+    GIT_SSH_COMMAND: 'ssh -o BatchMode=yes',
+    LC_ALL: 'C',
+  };
+  if (options.auth) {
+    env.GIT_CONFIG_COUNT = '1';
+    env.GIT_CONFIG_KEY_0 = 'http.extraHeader';
+    env.GIT_CONFIG_VALUE_0 = `Authorization: ${authorizationHeader(options.auth)}`;
+  }
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', args, { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new GitError(`git ${args[0]} timed out after ${Math.round(options.timeoutMs / 1000)} s`));
+    }, options.timeoutMs);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(new GitError(`could not run git: ${error.message}`));
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (code === 0) {
+        resolve(Buffer.concat(stdout).toString('utf8'));
+        return;
+      }
+      const message = Buffer.concat(stderr).toString('utf8').trim().split('\n').slice(-3).join(' ');
+      reject(new GitError(redactCredentials(message || `git ${args[0]} exited with code ${code}`)));
+    });
+  });
+}
