@@ -32,6 +32,16 @@ export function secretValues(conversation: Conversation): Record<string, string>
   return values;
 }
 
+/** `create()`, stopping the already started `mcp` servers when it throws (nothing else would). */
+async function withCleanup<T>(mcp: ConversationMcp, create: () => T): Promise<T> {
+  try {
+    return create();
+  } catch (error) {
+    await mcp.close();
+    throw error;
+  }
+}
+
 /**
  * Runs conversations with Bosun's agent. Each loaded conversation keeps one agent runtime (its LLM client and
  * its tools, the shell included) between runs; it is closed when the conversation is evicted or deleted.
@@ -75,18 +85,22 @@ export function createAgentRunner(options: {
       filterRegex: request.agent.filter_tools_regex,
       log: (record) => options.onMcpServer?.(conversation.id, record),
     });
+    const runtime = await withCleanup(
+      mcp,
+      () =>
+        new AgentRuntime(request.agent, {
+          provider: createProvider(request.agent.llm),
+          tools: [...filterTools(toolset, request.agent.filter_tools_regex), ...mcp.tools],
+          contextNotes: mcp.contextNotes(),
+          workspace,
+          stateDir,
+          secrets,
+          onCriticFailure: (failure) => options.onCriticFailure?.(conversation.id, failure),
+          hooks: request.hook_config ?? null,
+          onHookRun: (record) => options.onHookRun?.(conversation.id, record),
+        }),
+    );
     conversation.resources.set(MCP, mcp);
-    const runtime = new AgentRuntime(request.agent, {
-      provider: createProvider(request.agent.llm),
-      tools: [...filterTools(toolset, request.agent.filter_tools_regex), ...mcp.tools],
-      contextNotes: mcp.contextNotes(),
-      workspace,
-      stateDir,
-      secrets,
-      onCriticFailure: (failure) => options.onCriticFailure?.(conversation.id, failure),
-      hooks: request.hook_config ?? null,
-      onHookRun: (record) => options.onHookRun?.(conversation.id, record),
-    });
     conversation.resources.set(RUNTIME, runtime);
     return runtime;
   }
