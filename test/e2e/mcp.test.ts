@@ -1,7 +1,13 @@
+import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { type AgentServer, buildAgentServer } from '@bosun/agent-server';
+import { startLlmReplay } from '@bosun/llm-replay';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import {
   type ActionEventBody,
+  type E2EServer,
   type EventBody,
   type ObservationEventBody,
   allEvents,
@@ -12,6 +18,7 @@ import {
   recordedRequests,
   startStack,
   textOf,
+  waitFor,
   waitForStatus,
   withoutStats,
 } from './support.ts';
@@ -149,5 +156,83 @@ describe('MCP servers in a conversation', () => {
     );
     expect(info.body.agent.mcp_config.calc.env).toEqual({ GREETING: '**********' });
     for (const text of [JSON.stringify(events), ...server.bodies]) expect(text).not.toContain(GREETING);
+  });
+
+  it('runs an MCP action accepted after a restart: the servers stop with the agent server and start again', async () => {
+    const llm = await startLlmReplay({
+      script: {
+        turns: [
+          { tool_calls: [{ id: 'call_echo', name: 'echo', arguments: { text: 'after restart' } }] },
+          { tool_calls: [{ name: 'finish', arguments: { message: 'Done.' } }] },
+        ],
+      },
+    });
+    onTestFinished(() => llm.close());
+    const root = await realpath(await mkdtemp(join(tmpdir(), 'bosun-e2e-mcp-')));
+    const pidFile = join(root, 'pids');
+    const view: E2EServer = {
+      url: '',
+      dataDir: join(root, 'data'),
+      workspace: join(root, 'ws'),
+      outside: '',
+      bodies: [],
+    };
+    const current: { server?: AgentServer } = {};
+    const start = async () => {
+      current.server = await buildAgentServer({ dataDir: view.dataDir });
+      view.url = await current.server.app.listen({ host: '127.0.0.1', port: 0 });
+    };
+    onTestFinished(async () => {
+      await current.server?.close();
+      await rm(root, { recursive: true, force: true });
+    });
+    const pids = async () => (await readFile(pidFile, 'utf8')).trim().split('\n').map(Number);
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+
+    await start();
+    const created = await api<{ id: string }>(view, 'POST', '/api/conversations', {
+      agent: {
+        llm: llmConfig(llm),
+        mcp_config: { calc: { command: process.execPath, args: [STDIO_SERVER, '--pid-file', pidFile] } },
+      },
+      workspace: { working_dir: view.workspace },
+      confirmation_policy: { kind: 'AlwaysConfirm' },
+      initial_message: { role: 'user', content: [{ type: 'text', text: 'Echo.' }] },
+    });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.id;
+    await waitForStatus(view, id, 'waiting_for_confirmation');
+    const [first] = await pids();
+    expect(alive(first as number)).toBe(true);
+
+    await current.server?.close();
+    current.server = undefined;
+    // Stopping the agent server stopped the MCP server it had started.
+    expect(alive(first as number)).toBe(false);
+
+    await start();
+    const accepted = await api(view, 'POST', `/api/conversations/${id}/events/respond_to_confirmation`, {
+      accept: true,
+    });
+    expect(accepted.status, accepted.text).toBe(200);
+    await waitFor(view, id, (info) => info.execution_status === 'finished');
+    const events = withoutStats(await allEvents(view, id));
+    expect(outline(events).slice(-5)).toEqual([
+      'status:running',
+      'ObservationEvent:MCPToolObservation',
+      'ActionEvent:finish',
+      'ObservationEvent:FinishObservation',
+      'status:finished',
+    ]);
+    const [observation] = ofKind<ObservationEventBody>(events, 'ObservationEvent');
+    expect(textOf(observation?.observation.content)).toBe('stdio echo: after restart');
+    expect(await pids()).toHaveLength(2);
   });
 });
