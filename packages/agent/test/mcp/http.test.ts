@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { describe, expect, it, onTestFinished } from 'vitest';
 // @ts-expect-error: a plain ESM fixture without types.
-import { startHttpMcpServer } from '../../../../test/fixtures/mcp/http-server.mjs';
+import { startHttpMcpServer, startSseMcpServer } from '../../../../test/fixtures/mcp/http-server.mjs';
 import { parseToolCall } from '../../src/loop/tool-arguments.ts';
 import { connect, textOf, toolContext } from './support.ts';
 
@@ -71,5 +71,20 @@ describe('a streamable HTTP MCP server', () => {
     expect(refused).toMatchObject({ server: 'refused', message: expect.stringContaining('401') });
     expect(absent).toMatchObject({ server: 'absent', message: expect.stringMatching(/fetch failed|ECONNREFUSED/) });
     expect(JSON.stringify(servers.problems)).not.toContain('wrong-token');
+  });
+});
+
+describe('an SSE MCP server (transport: sse)', () => {
+  it('lists its tools and answers calls', async () => {
+    const sse = (await startSseMcpServer()) as { url: string; close(): Promise<void> };
+    onTestFinished(() => sse.close());
+    const servers = await connect({ legacy: { url: sse.url, transport: 'sse', enabled: true } });
+    expect(servers.problems).toEqual([]);
+    expect(servers.logs[0]).toMatchObject({ transport: 'sse', outcome: 'started' });
+    const observation = await servers
+      .tool('add')
+      .execute({ kind: 'MCPToolAction', data: { a: 1, b: 2 } }, toolContext(servers.workspace));
+    expect(observation).toMatchObject({ is_error: false });
+    expect(textOf(observation.content)).toBe('3');
   });
 });
