@@ -18,6 +18,7 @@ import { eventRoutes } from './routes/events.ts';
 import { healthRoutes } from './routes/health.ts';
 import { skillRoutes } from './routes/skills.ts';
 import { socketRoutes } from './routes/sockets.ts';
+import { toolRoutes } from './routes/tools.ts';
 import { Store } from './store/store.ts';
 
 /** The tools of the default agent. */
@@ -104,6 +105,12 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
           ...skills,
           onProblems: (id, problems) => app.log.warn({ conversation_id: id, problems }, 'skill problems'),
         },
+        // Never the server's env or headers: they hold secrets (the error is masked).
+        onMcpServer: (id, record) =>
+          app.log[record.outcome === 'failed' ? 'warn' : 'info'](
+            { conversation_id: id, mcp: record },
+            record.outcome === 'failed' ? 'MCP server failed to start' : 'MCP server started',
+          ),
       }),
   );
   const sessionApiKeys = options.sessionApiKeys ?? [];
@@ -137,6 +144,7 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
   condenseRoutes(app, { service, runner });
   skillRoutes(app, skills);
   socketRoutes(app, { service, runner, sessionApiKeys });
+  toolRoutes(app);
 
   await service.recover();
   control.recover();

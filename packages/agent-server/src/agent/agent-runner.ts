@@ -5,20 +5,27 @@ import {
   type ConversationSkills,
   type CriticFailure,
   type HookLogRecord,
+  INVOKE_SKILL,
+  type McpLogRecord,
   SkillSet,
   TOOL_NAMES,
   condenserProblems,
   createProvider,
   createToolset,
+  filterTools,
   hookConfigProblems,
+  mcpConfigProblems,
+  toolFilterProblems,
 } from '@bosun/agent';
 import type { Conversation } from '../conversations/conversation.ts';
 import type { AgentRunner } from '../conversations/runner.ts';
 import type { Store } from '../store/store.ts';
 import { LogSession } from './log-session.ts';
+import { ConversationMcp } from './mcp-servers.ts';
 import { type SkillLoading, loadSkillsOf, skillsForMessage, skillsStateEvent } from './skills.ts';
 
 const RUNTIME = 'agent';
+const MCP = 'mcp';
 
 /** Secret values by name, whichever form they were given in. */
 export function secretValues(conversation: Conversation): Record<string, string> {
@@ -27,6 +34,16 @@ export function secretValues(conversation: Conversation): Record<string, string>
     values[name] = typeof secret === 'string' ? secret : secret.value;
   }
   return values;
+}
+
+/** `create()`, stopping the already started `mcp` servers when it throws (nothing else would). */
+async function withCleanup<T>(mcp: ConversationMcp, create: () => T): Promise<T> {
+  try {
+    return create();
+  } catch (error) {
+    await mcp.close();
+    throw error;
+  }
 }
 
 /**
@@ -42,8 +59,11 @@ export function createAgentRunner(options: {
   onHookRun?: (conversationId: string, record: HookLogRecord) => void;
   /** Where skill repositories are fetched from, and who hears about skill problems. */
   skills?: SkillLoading;
+  /** Told when an MCP server of a conversation started or failed to (for the server's log). */
+  onMcpServer?: (conversationId: string, record: McpLogRecord) => void;
 }): AgentRunner {
-  // Creating an agent loads its skills (repositories may be fetched): concurrent callers share one creation.
+  // Creating an agent loads its skills (repositories may be fetched) and starts its MCP servers: concurrent
+  // callers share one creation.
   const creating = new WeakMap<Conversation, Promise<AgentRuntime>>();
   // What the first load found, for the `skills` state update `prepare` appends.
   const loadedSkills = new WeakMap<Conversation, ConversationSkills>();
@@ -68,19 +88,39 @@ export function createAgentRunner(options: {
     const secrets = () => secretValues(conversation);
     const skills = await loadSkillsOf(conversation, secrets(), options.skills ?? {});
     loadedSkills.set(conversation, skills);
-    const runtime = new AgentRuntime(request.agent, {
-      provider: createProvider(request.agent.llm),
-      tools: createToolset(request.agent.tools, { env: secrets }),
+    const toolset = createToolset(request.agent.tools, { env: secrets });
+    const mcp = await ConversationMcp.start(request.agent.mcp_config, {
       workspace,
-      stateDir,
-      secrets,
-      onCriticFailure: (failure) => options.onCriticFailure?.(conversation.id, failure),
-      hooks: request.hook_config ?? null,
-      onHookRun: (record) => options.onHookRun?.(conversation.id, record),
-      skills: new SkillSet(skills.skills),
+      reservedNames: [...toolset.map((tool) => tool.name), INVOKE_SKILL],
+      secrets: secrets(),
+      filterRegex: request.agent.filter_tools_regex,
+      log: (record) => options.onMcpServer?.(conversation.id, record),
     });
+    const runtime = await withCleanup(
+      mcp,
+      () =>
+        new AgentRuntime(request.agent, {
+          provider: createProvider(request.agent.llm),
+          tools: [...filterTools(toolset, request.agent.filter_tools_regex), ...mcp.tools],
+          contextNotes: mcp.contextNotes(),
+          workspace,
+          stateDir,
+          secrets,
+          onCriticFailure: (failure) => options.onCriticFailure?.(conversation.id, failure),
+          hooks: request.hook_config ?? null,
+          onHookRun: (record) => options.onHookRun?.(conversation.id, record),
+          skills: new SkillSet(skills.skills),
+        }),
+    );
+    conversation.resources.set(MCP, mcp);
     conversation.resources.set(RUNTIME, runtime);
     return runtime;
+  }
+
+  /** MCP servers that are not available, as events after the system prompt (never the first event). */
+  async function reportMcpProblems(conversation: Conversation, session: LogSession): Promise<void> {
+    const events = (conversation.resources.get(MCP) as ConversationMcp | undefined)?.unreportedProblems() ?? [];
+    if (events.length) await session.append(events);
   }
 
   return {
@@ -98,20 +138,28 @@ export function createAgentRunner(options: {
       );
       return [
         ...tools,
+        ...mcpConfigProblems(request.agent.mcp_config, ['body', 'agent', 'mcp_config']),
+        ...toolFilterProblems(request.agent.filter_tools_regex, ['body', 'agent', 'filter_tools_regex']),
         ...condenserProblems(request.agent, ['body', 'agent']),
         ...hookConfigProblems(request.hook_config, ['body', 'hook_config']),
       ];
     },
     async prepare(conversation) {
       const runtime = await runtimeOf(conversation);
-      await runtime.ensureSystemPrompt(new LogSession(conversation, options.store));
+      const session = new LogSession(conversation, options.store);
+      await runtime.ensureSystemPrompt(session);
       const loaded = loadedSkills.get(conversation);
       const report = loaded && skillsStateEvent(loaded);
       if (report) await conversation.append([report]);
+      await reportMcpProblems(conversation, session);
     },
     async run(conversation) {
       const runtime = await runtimeOf(conversation);
-      await runtime.run(new LogSession(conversation, options.store));
+      const session = new LogSession(conversation, options.store);
+      await runtime.ensureSystemPrompt(session);
+      await (conversation.resources.get(MCP) as ConversationMcp | undefined)?.retry(runtime);
+      await reportMcpProblems(conversation, session);
+      await runtime.run(session);
     },
     async reviewUserMessage(conversation, content) {
       const runtime = await runtimeOf(conversation);

@@ -1,6 +1,7 @@
 import { redactCredentials } from '@bosun/agent';
 import { type AgentSpec, type ConversationInfo, LLM_SECRET_FIELDS } from '@bosun/protocol';
 import type { Conversation } from './conversation.ts';
+import { redactedMcpConfig } from './redact-mcp.ts';
 
 /** How a secret value is shown anywhere outside the server. */
 export const REDACTED = '**********';
@@ -22,6 +23,7 @@ export function conversationInfo(conversation: Conversation): ConversationInfo {
     agent: {
       ...request.agent,
       llm,
+      mcp_config: redactedMcpConfig(request.agent.mcp_config, REDACTED),
       ...(condenser !== undefined ? { condenser } : {}),
       ...(critic !== undefined ? { critic } : {}),
       ...(agentContext ? { agent_context: agentContext } : {}),

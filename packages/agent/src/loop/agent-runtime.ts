@@ -42,6 +42,8 @@ export interface AgentRuntimeOptions {
   onCriticFailure?: (failure: CriticFailure) => void;
   /** The agent's skills (see `skills/`): in the system prompt, and `invoke_skill` when some are invocable. */
   skills?: SkillSet;
+  /** Lines for the system prompt's dynamic context (for example MCP servers that failed to start). */
+  contextNotes?: string[];
 }
 
 type StepOutcome = 'continue' | 'done';
@@ -57,7 +59,7 @@ const NUDGE =
  */
 export class AgentRuntime {
   private readonly toolsByName: Map<string, Tool>;
-  private readonly llmTools: LLMTool[];
+  private readonly llmTools: LLMTool[] = [];
   private readonly condenser: SummarizingCondenser | undefined;
   /** The conversation's hooks (UserPromptSubmit is run by the host, before it stores a user message). */
   readonly hooks: AgentHooks;
@@ -70,15 +72,10 @@ export class AgentRuntime {
     private readonly options: AgentRuntimeOptions,
   ) {
     this.skills = options.skills ?? new SkillSet();
-    const tools = this.skills.invocable().length
-      ? [...options.tools, createInvokeSkillTool(this.skills)]
-      : options.tools;
-    this.toolsByName = new Map(tools.map((tool) => [tool.name, tool]));
-    this.llmTools = tools.map((tool) => ({
-      name: tool.name,
-      description: tool.definition.description,
-      parameters: llmToolParameters(tool),
-    }));
+    this.toolsByName = new Map();
+    this.addTools(
+      this.skills.invocable().length ? [...options.tools, createInvokeSkillTool(this.skills)] : options.tools,
+    );
     this.hooks = new AgentHooks(
       new HookRunner(normalizeHookConfig(options.hooks), {
         workspace: options.workspace,
@@ -109,6 +106,19 @@ export class AgentRuntime {
 
   get tools(): Tool[] {
     return [...this.toolsByName.values()];
+  }
+
+  /** Gives the agent more tools from its next LLM call on (an MCP server that started late); names stay unique. */
+  addTools(tools: readonly Tool[]): void {
+    for (const tool of tools) {
+      if (this.toolsByName.has(tool.name)) continue;
+      this.toolsByName.set(tool.name, tool);
+      this.llmTools.push({
+        name: tool.name,
+        description: tool.definition.description,
+        parameters: llmToolParameters(tool),
+      });
+    }
   }
 
   async close(): Promise<void> {
@@ -161,6 +171,7 @@ export class AgentRuntime {
             secretNames: Object.keys(this.secrets()),
             skills: this.skills.systemContext(),
             suffix: this.spec.agent_context?.system_message_suffix ?? null,
+            ...(this.options.contextNotes ? { notes: this.options.contextNotes } : {}),
           }),
         ),
       },

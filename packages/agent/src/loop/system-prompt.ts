@@ -23,6 +23,8 @@ export function dynamicContext(facts: {
   now?: Date;
   skills?: string;
   suffix?: string | null;
+  /** Lines about this conversation's setup (e.g. MCP servers that failed to start). */
+  notes?: string[];
 }): string {
   const lines = [`The workspace is ${facts.workspace}. Work inside it.`];
   lines.push(`Today is ${(facts.now ?? new Date()).toISOString().slice(0, 10)}.`);
@@ -31,6 +33,7 @@ export function dynamicContext(facts: {
       `These secrets are available as environment variables in the terminal (their values are hidden): ${facts.secretNames.join(', ')}.`,
     );
   }
+  lines.push(...(facts.notes ?? []));
   const parts = [lines.join('\n')];
   if (facts.skills) parts.push(facts.skills);
   if (facts.suffix?.trim()) parts.push(facts.suffix.trim());

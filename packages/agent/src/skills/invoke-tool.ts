@@ -1,4 +1,5 @@
 import type { ActionOf, ObservationOf, ToolDefinition } from '@bosun/protocol';
+import { argumentCheck } from '../mcp/input-schema.ts';
 import { textContent } from '../tools/observations.ts';
 import type { Tool } from '../tools/tool.ts';
 import { INVOKE_SKILL, renderSkillContent } from './render.ts';
@@ -40,12 +41,18 @@ export function createInvokeSkillTool(skills: SkillSet): Tool<MCPToolAction, MCP
     },
     mcp_tool: { name: INVOKE_SKILL, description: DESCRIPTION, inputSchema: parameters },
   } as ToolDefinition;
+  const check = argumentCheck(parameters);
   return {
     name: INVOKE_SKILL,
     actionKind: 'MCPToolAction',
     definition,
     parameters,
     readOnly: true,
+    actionFrom(args) {
+      const problems = check(args);
+      if (problems.length === 0) return { ok: true, action: { kind: 'MCPToolAction', data: args } };
+      return { ok: false, error: `Error validating tool '${INVOKE_SKILL}': ${problems.join('; ')}.` };
+    },
     async execute(action, context) {
       const name = (action.data as { name?: unknown }).name;
       const skill = typeof name === 'string' ? skills.get(name) : undefined;
