@@ -127,7 +127,7 @@ describe('plugins of conversations', () => {
 
     await runMessage(server, a.id, 'try the terminal');
     const [reasonA] = await rejections(server, a.id);
-    expect(reasonA).toMatch(/^guard v1: no terminal \(root \/.*\/git-cache\/commits\/[0-9a-f]{40}\)$/);
+    expect(reasonA).toMatch(/^guard v1: no terminal \(root \/.*\/git\/commits\/[0-9a-f]{40}\)$/);
     await runMessage(server, b.id, 'try the terminal');
     expect(await rejections(server, b.id)).toEqual([expect.stringMatching(/^guard v2: no terminal/)]);
 

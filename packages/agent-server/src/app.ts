@@ -1,4 +1,5 @@
-import type { GitProviders } from '@bosun/agent';
+import { join } from 'node:path';
+import { GitCache, type GitProviders } from '@bosun/agent';
 import { AgentSpec, parse } from '@bosun/protocol';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -15,7 +16,9 @@ import { controlRoutes } from './routes/control.ts';
 import { conversationRoutes } from './routes/conversations.ts';
 import { eventRoutes } from './routes/events.ts';
 import { healthRoutes } from './routes/health.ts';
+import { skillRoutes } from './routes/skills.ts';
 import { socketRoutes } from './routes/sockets.ts';
+import { toolRoutes } from './routes/tools.ts';
 import { Store } from './store/store.ts';
 
 /** The tools of the default agent. */
@@ -33,9 +36,9 @@ export interface AgentServerOptions {
   logLevel?: string;
   /** Where the logs go (default: standard output). */
   logStream?: { write(line: string): unknown };
-  /** Base URLs of `github:`, `gitlab:`, `bitbucket:` plugin and marketplace sources (BOSUN_GIT_*_URL). */
+  /** Base URLs of `github:`, `gitlab:` and `bitbucket:` sources (skill repositories, plugins, marketplaces). */
   gitProviders?: GitProviders;
-  /** Where fetched plugin commits are kept (default `<dataDir>/git-cache`). */
+  /** Where fetched commits (skill repositories, plugins, marketplaces) are kept (default `<dataDir>/git`). */
   gitCacheDir?: string;
 }
 
@@ -71,6 +74,15 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
   const control = new ConfirmationControl(service, (error, id) =>
     app.log.error({ err: error, conversation_id: id }, 'confirmation deadline failed'),
   );
+  // Skill repositories, plugins and marketplaces are fetched once per commit into the data directory.
+  const git = new GitCache({
+    dir: options.gitCacheDir ?? join(options.dataDir, 'git'),
+    ...(options.gitProviders ? { providers: options.gitProviders } : {}),
+  });
+  const skills = {
+    git,
+    ...(options.gitProviders ? { providers: options.gitProviders } : {}),
+  };
   const runner = control.wrap(
     options.runner ??
       createAgentRunner({
@@ -90,14 +102,26 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
         // failed (exit code, bad JSON, timeout) never blocks; it is a warning.
         onHookRun: (id, record) =>
           app.log[record.outcome === 'error' ? 'warn' : 'info']({ conversation_id: id, hook: record }, 'hook ran'),
-        // Sources and messages are redacted already (no credentials of a URL reach the log).
-        onPluginsLoaded: (id, plugins) =>
-          app.log[plugins.some((p) => p.problems.some((x) => x.severity === 'error')) ? 'warn' : 'info'](
-            { conversation_id: id, plugins },
-            'plugins loaded',
+        // A plugin that cannot be fetched or read never stops a conversation (sources and messages are redacted).
+        plugins: {
+          ...skills,
+          onLoaded: (id, plugins) =>
+            app.log[plugins.some((p) => p.problems.some((x) => x.severity === 'error')) ? 'warn' : 'info'](
+              { conversation_id: id, plugins },
+              'plugins loaded',
+            ),
+        },
+        // A skill that cannot be parsed or a repository that cannot be fetched never stops a conversation.
+        skills: {
+          ...skills,
+          onProblems: (id, problems) => app.log.warn({ conversation_id: id, problems }, 'skill problems'),
+        },
+        // Never the server's env or headers: they hold secrets (the error is masked).
+        onMcpServer: (id, record) =>
+          app.log[record.outcome === 'failed' ? 'warn' : 'info'](
+            { conversation_id: id, mcp: record },
+            record.outcome === 'failed' ? 'MCP server failed to start' : 'MCP server started',
           ),
-        ...(options.gitProviders ? { gitProviders: options.gitProviders } : {}),
-        ...(options.gitCacheDir ? { gitCacheDir: options.gitCacheDir } : {}),
       }),
   );
   const sessionApiKeys = options.sessionApiKeys ?? [];
@@ -129,7 +153,9 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
   eventRoutes(app, { service, runner });
   controlRoutes(app, { service, control });
   condenseRoutes(app, { service, runner });
+  skillRoutes(app, skills);
   socketRoutes(app, { service, runner, sessionApiKeys });
+  toolRoutes(app);
 
   await service.recover();
   control.recover();

@@ -91,6 +91,27 @@ export {
   type HookRunnerOptions,
 } from './hooks/runner.ts';
 export {
+  DEFAULT_MCP_STARTUP_TIMEOUT_SECONDS,
+  DEFAULT_MCP_TIMEOUT_SECONDS,
+  McpConfigError,
+  type McpServerSettings,
+  expandVariables,
+  flattenMcpConfig,
+  mcpConfigProblems,
+  normalizeMcpConfig,
+  parseMcpJson,
+} from './mcp/config.ts';
+export { createMcpTool } from './mcp/mcp-tool.ts';
+export {
+  type ConnectMcpOptions,
+  type McpLogRecord,
+  type McpProblem,
+  type McpServers,
+  connectMcpServers,
+  mcpToolName,
+} from './mcp/servers.ts';
+export { filterTools, toolFilterProblems } from './tools/filter.ts';
+export {
   DEFAULT_PROVIDERS,
   type GitAuth,
   GitCache,
@@ -105,6 +126,7 @@ export {
   redactCredentials,
   repositoryUrl,
 } from './git/index.ts';
+export * from './skills/index.ts';
 export {
   type FetchPluginOptions,
   type FetchedPlugin,
@@ -124,12 +146,15 @@ export {
   hookSummaries,
   loadPlugin,
   mergeHookConfigs,
+  mergeMcpServers,
   parseManifest,
   pluginInspection,
+  pluginSkills,
   pluginReferenceProblems,
   readPluginManifest,
   repoPathProblem,
   withPluginRoot,
+  withPluginSkills,
 } from './plugins/index.ts';
 export {
   type EntrySource,

@@ -4,6 +4,7 @@ import { llmReplayCommand } from './commands/llm-replay.ts';
 import { marketplaceCommand } from './commands/marketplace.ts';
 import { pluginCommand } from './commands/plugin.ts';
 import { schemaCommand } from './commands/schema.ts';
+import { skillsCommand } from './commands/skills.ts';
 import { validateCommand } from './commands/validate.ts';
 
 export interface Command {
@@ -26,6 +27,7 @@ const commands: Command[] = [
   llmReplayCommand,
   validateCommand,
   schemaCommand,
+  skillsCommand,
   pluginCommand,
   marketplaceCommand,
 ];

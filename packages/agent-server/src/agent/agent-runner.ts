@@ -2,25 +2,35 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   AgentRuntime,
+  type ConversationSkills,
   type CriticFailure,
-  GitCache,
-  type GitProviders,
   type HookLogRecord,
+  INVOKE_SKILL,
+  type McpLogRecord,
+  SkillSet,
   TOOL_NAMES,
   condenserProblems,
   createProvider,
   createToolset,
+  filterTools,
   hookConfigProblems,
+  mcpConfigProblems,
   mergeHookConfigs,
+  mergeMcpServers,
+  toolFilterProblems,
+  withPluginSkills,
 } from '@bosun/agent';
-import type { NewEvent, ResolvedPlugin } from '@bosun/protocol';
+import type { NewEvent } from '@bosun/protocol';
 import type { Conversation } from '../conversations/conversation.ts';
 import type { AgentRunner } from '../conversations/runner.ts';
 import type { Store } from '../store/store.ts';
 import { LogSession } from './log-session.ts';
-import { loadConversationPlugins, pluginRequestProblems } from './plugins.ts';
+import { ConversationMcp } from './mcp-servers.ts';
+import { type PluginLoading, loadConversationPlugins, pluginRequestProblems } from './plugins.ts';
+import { type SkillLoading, loadSkillsOf, skillsForMessage, skillsStateEvent } from './skills.ts';
 
 const RUNTIME = 'agent';
+const MCP = 'mcp';
 
 /** Secret values by name, whichever form they were given in. */
 export function secretValues(conversation: Conversation): Record<string, string> {
@@ -29,6 +39,16 @@ export function secretValues(conversation: Conversation): Record<string, string>
     values[name] = typeof secret === 'string' ? secret : secret.value;
   }
   return values;
+}
+
+/** `create()`, stopping the already started `mcp` servers when it throws (nothing else would). */
+async function withCleanup<T>(mcp: ConversationMcp, create: () => T): Promise<T> {
+  try {
+    return create();
+  } catch (error) {
+    await mcp.close();
+    throw error;
+  }
 }
 
 /**
@@ -42,17 +62,18 @@ export function createAgentRunner(options: {
   onCriticFailure?: (conversationId: string, failure: CriticFailure) => void;
   /** Told about every hook run of a conversation (for the server's log). */
   onHookRun?: (conversationId: string, record: HookLogRecord) => void;
-  /** Base URLs of `github:`, `gitlab:`, `bitbucket:` plugin sources (tests point them at local repositories). */
-  gitProviders?: GitProviders;
-  /** Where fetched plugin commits are kept (default `<dataDir>/git-cache`). */
-  gitCacheDir?: string;
-  /** Told which plugins a conversation loaded, with their problems (for the server's log). */
-  onPluginsLoaded?: (conversationId: string, plugins: ResolvedPlugin[]) => void;
+  /** Where skill repositories are fetched from, and who hears about skill problems. */
+  skills?: SkillLoading;
+  /** Told when an MCP server of a conversation started or failed to (for the server's log). */
+  onMcpServer?: (conversationId: string, record: McpLogRecord) => void;
+  /** Where plugins and marketplaces are fetched from, and who hears which plugins a conversation loaded. */
+  plugins?: PluginLoading;
 }): AgentRunner {
-  const providers = options.gitProviders ?? {};
-  const gitCache = new GitCache({ dir: options.gitCacheDir ?? join(options.dataDir, 'git-cache'), providers });
-  // Building a runtime fetches plugins: callers arriving meanwhile wait for the same one.
-  const building = new WeakMap<Conversation, Promise<AgentRuntime>>();
+  // Creating an agent loads its skills (repositories may be fetched) and starts its MCP servers: concurrent
+  // callers share one creation.
+  const creating = new WeakMap<Conversation, Promise<AgentRuntime>>();
+  // What the first load found, for the `skills` state update `prepare` appends.
+  const loadedSkills = new WeakMap<Conversation, ConversationSkills>();
   // Plugin failures wait to be appended until the system prompt is there (it opens every conversation).
   const pluginErrors = new WeakMap<Conversation, NewEvent>();
   async function reportPluginErrors(conversation: Conversation): Promise<void> {
@@ -65,40 +86,75 @@ export function createAgentRunner(options: {
   function runtimeOf(conversation: Conversation): Promise<AgentRuntime> {
     const existing = conversation.resources.get(RUNTIME);
     if (existing) return Promise.resolve(existing as AgentRuntime);
-    let pending = building.get(conversation);
+    let pending = creating.get(conversation);
     if (!pending) {
-      pending = buildRuntime(conversation).finally(() => building.delete(conversation));
-      building.set(conversation, pending);
+      pending = createRuntime(conversation).finally(() => creating.delete(conversation));
+      creating.set(conversation, pending);
     }
     return pending;
   }
 
-  async function buildRuntime(conversation: Conversation): Promise<AgentRuntime> {
+  async function createRuntime(conversation: Conversation): Promise<AgentRuntime> {
     const { request } = conversation.record;
     const workspace = request.workspace.working_dir;
     const stateDir = join(options.dataDir, 'conversations', conversation.id);
     await Promise.all([mkdir(workspace, { recursive: true }), mkdir(stateDir, { recursive: true })]);
     // Read at every use: secrets added later (POST .../secrets) reach the running shell and are masked too.
     const secrets = () => secretValues(conversation);
-    const plugins = await loadConversationPlugins(conversation, { cache: gitCache, providers, secrets });
-    if (plugins.resolved.length) options.onPluginsLoaded?.(conversation.id, plugins.resolved);
+    // Plugins first: their skills, hooks and MCP servers join the conversation's own.
+    const plugins = await loadConversationPlugins(conversation, options.plugins ?? {}, secrets);
     if (plugins.errorEvent) pluginErrors.set(conversation, plugins.errorEvent);
+    const ownSkills = await loadSkillsOf(conversation, secrets(), options.skills ?? {});
+    const merged = await withPluginSkills(
+      ownSkills,
+      plugins.loaded,
+      request.agent.agent_context?.disabled_skills ?? [],
+    );
+    const sources: ConversationSkills['sources'] = {};
+    for (const skill of merged.skills) sources[skill.source.scope] = (sources[skill.source.scope] ?? 0) + 1;
+    const skills: ConversationSkills = { ...ownSkills, ...merged, sources };
+    loadedSkills.set(conversation, skills);
     const pluginHooks = plugins.loaded.map((plugin) => plugin.hooks);
-    const runtime = new AgentRuntime(request.agent, {
-      provider: createProvider(request.agent.llm),
-      tools: createToolset(request.agent.tools, { env: secrets }),
+    const mcpConfig = mergeMcpServers(
+      request.agent.mcp_config,
+      plugins.loaded.map((plugin) => plugin.mcpServers),
+    );
+    const toolset = createToolset(request.agent.tools, { env: secrets });
+    const mcp = await ConversationMcp.start(mcpConfig, {
       workspace,
-      stateDir,
-      secrets,
-      onCriticFailure: (failure) => options.onCriticFailure?.(conversation.id, failure),
-      // The conversation's own hooks run first, then each plugin's (in load order).
-      hooks: pluginHooks.some(Boolean)
-        ? mergeHookConfigs([request.hook_config, ...pluginHooks])
-        : (request.hook_config ?? null),
-      onHookRun: (record) => options.onHookRun?.(conversation.id, record),
+      reservedNames: [...toolset.map((tool) => tool.name), INVOKE_SKILL],
+      secrets: secrets(),
+      filterRegex: request.agent.filter_tools_regex,
+      log: (record) => options.onMcpServer?.(conversation.id, record),
     });
+    const runtime = await withCleanup(
+      mcp,
+      () =>
+        new AgentRuntime(request.agent, {
+          provider: createProvider(request.agent.llm),
+          tools: [...filterTools(toolset, request.agent.filter_tools_regex), ...mcp.tools],
+          contextNotes: mcp.contextNotes(),
+          workspace,
+          stateDir,
+          secrets,
+          onCriticFailure: (failure) => options.onCriticFailure?.(conversation.id, failure),
+          // The conversation's own hooks run first, then each plugin's (in load order).
+          hooks: pluginHooks.some(Boolean)
+            ? mergeHookConfigs([request.hook_config, ...pluginHooks])
+            : (request.hook_config ?? null),
+          onHookRun: (record) => options.onHookRun?.(conversation.id, record),
+          skills: new SkillSet(skills.skills),
+        }),
+    );
+    conversation.resources.set(MCP, mcp);
     conversation.resources.set(RUNTIME, runtime);
     return runtime;
+  }
+
+  /** MCP servers that are not available, as events after the system prompt (never the first event). */
+  async function reportMcpProblems(conversation: Conversation, session: LogSession): Promise<void> {
+    const events = (conversation.resources.get(MCP) as ConversationMcp | undefined)?.unreportedProblems() ?? [];
+    if (events.length) await session.append(events);
   }
 
   return {
@@ -116,39 +172,48 @@ export function createAgentRunner(options: {
       );
       return [
         ...tools,
+        ...mcpConfigProblems(request.agent.mcp_config, ['body', 'agent', 'mcp_config']),
+        ...toolFilterProblems(request.agent.filter_tools_regex, ['body', 'agent', 'filter_tools_regex']),
         ...condenserProblems(request.agent, ['body', 'agent']),
         ...hookConfigProblems(request.hook_config, ['body', 'hook_config']),
-        ...pluginRequestProblems(request, providers),
+        ...pluginRequestProblems(request, options.plugins?.providers ?? {}),
       ];
     },
     async prepare(conversation) {
       const runtime = await runtimeOf(conversation);
-      await runtime.ensureSystemPrompt(new LogSession(conversation, options.store));
+      const session = new LogSession(conversation, options.store);
+      await runtime.ensureSystemPrompt(session);
       await reportPluginErrors(conversation);
+      const loaded = loadedSkills.get(conversation);
+      const report = loaded && skillsStateEvent(loaded);
+      if (report) await conversation.append([report]);
+      await reportMcpProblems(conversation, session);
     },
     async run(conversation) {
       const runtime = await runtimeOf(conversation);
+      const session = new LogSession(conversation, options.store);
+      await runtime.ensureSystemPrompt(session);
       await reportPluginErrors(conversation);
-      await runtime.run(new LogSession(conversation, options.store));
+      await (conversation.resources.get(MCP) as ConversationMcp | undefined)?.retry(runtime);
+      await reportMcpProblems(conversation, session);
+      await runtime.run(session);
     },
     async reviewUserMessage(conversation, content) {
-      // Without hooks there is nothing to ask (and no need to load the agent).
-      if (!mayHaveHooks(conversation)) return { blocked: null, extended_content: [] };
       const runtime = await runtimeOf(conversation);
+      // Hooks may come from `hook_config` or from plugins; without UserPromptSubmit hooks this asks nothing.
       const review = await runtime.hooks.reviewPrompt(conversation.id, content);
-      return { blocked: review.blocked, extended_content: review.extendedContent };
+      // A blocked message never reaches the LLM: it activates no skill.
+      if (review.blocked !== null) return { blocked: review.blocked, extended_content: review.extendedContent };
+      const skills = skillsForMessage(runtime, conversation, content);
+      return {
+        blocked: null,
+        extended_content: [...review.extendedContent, ...skills.extended_content],
+        activated_skills: skills.activated_skills,
+      };
     },
     async condense(conversation) {
       const runtime = await runtimeOf(conversation);
       return runtime.condense(new LogSession(conversation, options.store));
     },
   };
-}
-
-/** Whether the conversation has hooks of its own or plugins that may bring some. */
-function mayHaveHooks(conversation: Conversation): boolean {
-  const { request, plugins } = conversation.record;
-  if (request.hook_config) return true;
-  if (plugins) return plugins.some((plugin) => plugin.resolved.resolved_ref !== null);
-  return !!request.plugins?.length || !!request.agent.agent_context?.registered_marketplaces.length;
 }

@@ -48,7 +48,15 @@ export function pluginRequestProblems(request: ResolvedStartRequest, providers: 
   return [...plugins, ...marketplaces, ...duplicates];
 }
 
+/** How the server fetches plugins (one Git cache and provider table per server) and who hears about them. */
 export interface PluginLoading {
+  git?: GitCache;
+  providers?: GitProviders;
+  /** Told which plugins a conversation loaded, with their problems (for the server's log; redacted). */
+  onLoaded?: (conversationId: string, plugins: ResolvedPlugin[]) => void;
+}
+
+export interface ConversationPlugins {
   /** The plugins loaded, in merge order: auto-loaded marketplace plugins first, then `plugins` (later wins). */
   loaded: LoadedPlugin[];
   /** Every plugin record (the conversation's `resolved_plugins`). */
@@ -67,8 +75,22 @@ export interface PluginLoading {
  */
 export async function loadConversationPlugins(
   conversation: Conversation,
-  options: { cache: GitCache; providers: GitProviders; secrets: () => Record<string, string> },
-): Promise<PluginLoading> {
+  loading: PluginLoading,
+  secrets: () => Record<string, string>,
+): Promise<ConversationPlugins> {
+  const { request } = conversation.record;
+  const wanted = !!request.plugins?.length || !!request.agent.agent_context?.registered_marketplaces.length;
+  if (!wanted && !conversation.record.plugins?.length) return { loaded: [], resolved: [], errorEvent: null };
+  if (!loading.git) {
+    // A runner without a Git cache cannot fetch: say so rather than load nothing silently.
+    const detail = 'Plugins cannot be loaded: this agent server has no Git cache';
+    return {
+      loaded: [],
+      resolved: [],
+      errorEvent: { kind: 'ConversationErrorEvent', source: 'environment', code: PLUGIN_ERROR_CODE, detail },
+    };
+  }
+  const options = { cache: loading.git, providers: loading.providers ?? {}, secrets };
   const authFor = (source: string) => {
     try {
       return gitAuthFromSecrets(repositoryUrl(source, options.providers), options.secrets(), options.providers);
@@ -76,7 +98,6 @@ export async function loadConversationPlugins(
       return undefined;
     }
   };
-  const { request } = conversation.record;
   let fetched: (FetchedPlugin & { recorded: RecordedPlugin })[];
   /** What to report: everything the first time; later, only commits that could not be loaded again. */
   let reported: ResolvedPlugin[];
@@ -124,6 +145,7 @@ export async function loadConversationPlugins(
     reported = fetched.filter((f) => f.plugin === null && f.recorded.fetch).map((f) => f.resolved);
   }
   const resolved = fetched.map((f) => f.resolved);
+  if (resolved.length) loading.onLoaded?.(conversation.id, resolved);
   return {
     loaded: fetched.flatMap((f) => (f.plugin ? [f.plugin] : [])),
     resolved,

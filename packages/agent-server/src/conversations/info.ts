@@ -1,6 +1,7 @@
 import { redactCredentials } from '@bosun/agent';
 import { type AgentSpec, type ConversationInfo, LLM_SECRET_FIELDS } from '@bosun/protocol';
 import type { Conversation } from './conversation.ts';
+import { redactedMcpConfig } from './redact-mcp.ts';
 
 /** How a secret value is shown anywhere outside the server. */
 export const REDACTED = '**********';
@@ -13,6 +14,7 @@ export function conversationInfo(conversation: Conversation): ConversationInfo {
   for (const field of LLM_SECRET_FIELDS) if (llm[field]) llm[field] = REDACTED;
   const condenser = redactedCondenser(request.agent.condenser);
   const critic = redactedCritic(request.agent.critic);
+  const agentContext = redactedAgentContext(request.agent.agent_context);
   const secretSources: Record<string, { kind: 'StaticSecret'; value: string }> = {};
   for (const name of Object.keys(request.secrets)) secretSources[name] = { kind: 'StaticSecret', value: REDACTED };
   return {
@@ -21,9 +23,10 @@ export function conversationInfo(conversation: Conversation): ConversationInfo {
     agent: {
       ...request.agent,
       llm,
+      mcp_config: redactedMcpConfig(request.agent.mcp_config, REDACTED),
       ...(condenser !== undefined ? { condenser } : {}),
       ...(critic !== undefined ? { critic } : {}),
-      ...(request.agent.agent_context ? { agent_context: redactedContext(request.agent.agent_context) } : {}),
+      ...(agentContext ? { agent_context: agentContext } : {}),
     },
     workspace: request.workspace,
     execution_status: record.execution_status,
@@ -59,21 +62,26 @@ function redactedCondenser(condenser: AgentSpec['condenser']): AgentSpec['conden
   return { ...condenser, llm };
 }
 
+/** The agent context with credentials written into repository URLs redacted. */
+function redactedAgentContext(context: AgentSpec['agent_context']): AgentSpec['agent_context'] {
+  if (!context) return context;
+  return {
+    ...context,
+    skill_repositories: context.skill_repositories.map((repository) => ({
+      ...repository,
+      source: redactCredentials(repository.source),
+    })),
+    registered_marketplaces: context.registered_marketplaces.map((registration) => ({
+      ...registration,
+      source: redactCredentials(registration.source),
+    })),
+  };
+}
+
 /** The critic with its own LLM's secrets redacted. */
 function redactedCritic(critic: AgentSpec['critic']): AgentSpec['critic'] {
   if (critic?.kind !== 'LLMCritic' || !critic.llm) return critic;
   const llm = { ...critic.llm };
   for (const field of LLM_SECRET_FIELDS) if (llm[field]) llm[field] = REDACTED;
   return { ...critic, llm };
-}
-
-/** The agent context with credentials in marketplace URLs redacted. */
-function redactedContext(context: NonNullable<AgentSpec['agent_context']>): NonNullable<AgentSpec['agent_context']> {
-  return {
-    ...context,
-    registered_marketplaces: context.registered_marketplaces.map((registration) => ({
-      ...registration,
-      source: redactCredentials(registration.source),
-    })),
-  };
 }

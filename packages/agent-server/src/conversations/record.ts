@@ -1,4 +1,9 @@
-import type { ConversationExecutionStatus, ResolvedPlugin, ResolvedStartRequest } from '@bosun/protocol';
+import type {
+  ConversationExecutionStatus,
+  ResolvedPlugin,
+  ResolvedSkillRepository,
+  ResolvedStartRequest,
+} from '@bosun/protocol';
 
 /**
  * A plugin as the conversation loaded it: what is shown (`resolved`, with the commit SHA) and what is needed to
@@ -24,6 +29,11 @@ export interface ConversationRecord {
   last_user_message_id: string | null;
   /** The plugins loaded, recorded the first time the agent is built; absent until then. */
   plugins?: RecordedPlugin[];
+  /**
+   * The skill repositories loaded when the agent was first created, with their commits: later loads (after a
+   * restart or an eviction) use the same commits, so the conversation keeps the same skills. Absent until then.
+   */
+  skill_repositories?: ResolvedSkillRepository[];
   created_at: string;
   updated_at: string;
 }

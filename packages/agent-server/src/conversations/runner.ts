@@ -20,12 +20,13 @@ export interface AgentRunner {
   beforeUserMessage?(conversation: Conversation): Promise<void>;
   /**
    * What the conversation's UserPromptSubmit hooks make of a user message before it is appended: `blocked` (the
-   * reason) keeps it from the LLM (`blocked_messages`); `extended_content` is added to it.
+   * reason) keeps it from the LLM (`blocked_messages`); `extended_content` is added to it. `activated_skills`:
+   * the skills the message triggered (their content is in `extended_content`), each once per conversation.
    */
   reviewUserMessage?(
     conversation: Conversation,
     content: readonly MessageContent[],
-  ): Promise<{ blocked: string | null; extended_content: TextContent[] }>;
+  ): Promise<{ blocked: string | null; extended_content: TextContent[]; activated_skills?: string[] }>;
 }
 
 /** A runner without an agent: the run starts and ends at once, leaving the conversation idle. */

@@ -54,7 +54,7 @@ export async function sendUserMessage(
         kind: 'MessageEvent',
         source: 'user',
         llm_message: { role: 'user', content: message.content, thinking_blocks: [] },
-        activated_skills: [],
+        activated_skills: review?.activated_skills ?? [],
         extended_content: review?.extended_content ?? [],
       },
       ...(reopens
@@ -72,6 +72,10 @@ export async function sendUserMessage(
       if (reopens) record.execution_status = 'idle';
       record.last_user_message_id = id;
       if (blocked !== null) record.blocked_messages = { ...record.blocked_messages, [id]: blocked };
+      const activated = review?.activated_skills ?? [];
+      if (activated.length) {
+        record.activated_knowledge_skills = [...new Set([...record.activated_knowledge_skills, ...activated])];
+      }
     },
   );
   if (message.run) {

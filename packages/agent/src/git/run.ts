@@ -52,7 +52,14 @@ export function runGit(args: string[], options: RunGitOptions): Promise<string> 
         resolve(Buffer.concat(stdout).toString('utf8'));
         return;
       }
-      const message = Buffer.concat(stderr).toString('utf8').trim().split('\n').slice(-3).join(' ');
+      // The `fatal:` line says what went wrong; the lines after it are Git's generic advice.
+      const lines = Buffer.concat(stderr)
+        .toString('utf8')
+        .trim()
+        .split('\n')
+        .map((line) => line.trim());
+      const fatal = lines.findIndex((line) => line.startsWith('fatal:'));
+      const message = (fatal >= 0 ? lines.slice(fatal, fatal + 2) : lines.slice(-3)).filter(Boolean).join(' ');
       reject(new GitError(redactCredentials(message || `git ${args[0]} exited with code ${code}`)));
     });
   });

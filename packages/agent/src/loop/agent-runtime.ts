@@ -11,6 +11,8 @@ import { completionLogEvent } from '../llm/completion-log.ts';
 import { createProvider } from '../llm/provider.ts';
 import type { LLMProvider, LLMResponse, LLMTool } from '../llm/types.ts';
 import { assessRisks, holdForConfirmation, terminalCwd } from '../security/confirmation.ts';
+import { createInvokeSkillTool } from '../skills/invoke-tool.ts';
+import { SkillSet } from '../skills/skill-set.ts';
 import type { Tool, ToolContext } from '../tools/tool.ts';
 import type { AgentSession } from './session.ts';
 import { detectStuck } from './stuck.ts';
@@ -38,6 +40,10 @@ export interface AgentRuntimeOptions {
   criticProvider?: LLMProvider;
   /** Told why a critique gave no `critic_result` (the run goes on without it). */
   onCriticFailure?: (failure: CriticFailure) => void;
+  /** The agent's skills (see `skills/`): in the system prompt, and `invoke_skill` when some are invocable. */
+  skills?: SkillSet;
+  /** Lines for the system prompt's dynamic context (for example MCP servers that failed to start). */
+  contextNotes?: string[];
 }
 
 type StepOutcome = 'continue' | 'done';
@@ -53,22 +59,23 @@ const NUDGE =
  */
 export class AgentRuntime {
   private readonly toolsByName: Map<string, Tool>;
-  private readonly llmTools: LLMTool[];
+  private readonly llmTools: LLMTool[] = [];
   private readonly condenser: SummarizingCondenser | undefined;
   /** The conversation's hooks (UserPromptSubmit is run by the host, before it stores a user message). */
   readonly hooks: AgentHooks;
   private readonly critic: LLMCritic | undefined;
+  /** The skills of the agent (the host asks them which ones a user message triggers). */
+  readonly skills: SkillSet;
 
   constructor(
     readonly spec: AgentSpec,
     private readonly options: AgentRuntimeOptions,
   ) {
-    this.toolsByName = new Map(options.tools.map((tool) => [tool.name, tool]));
-    this.llmTools = options.tools.map((tool) => ({
-      name: tool.name,
-      description: tool.definition.description,
-      parameters: llmToolParameters(tool),
-    }));
+    this.skills = options.skills ?? new SkillSet();
+    this.toolsByName = new Map();
+    this.addTools(
+      this.skills.invocable().length ? [...options.tools, createInvokeSkillTool(this.skills)] : options.tools,
+    );
     this.hooks = new AgentHooks(
       new HookRunner(normalizeHookConfig(options.hooks), {
         workspace: options.workspace,
@@ -99,6 +106,19 @@ export class AgentRuntime {
 
   get tools(): Tool[] {
     return [...this.toolsByName.values()];
+  }
+
+  /** Gives the agent more tools from its next LLM call on (an MCP server that started late); names stay unique. */
+  addTools(tools: readonly Tool[]): void {
+    for (const tool of tools) {
+      if (this.toolsByName.has(tool.name)) continue;
+      this.toolsByName.set(tool.name, tool);
+      this.llmTools.push({
+        name: tool.name,
+        description: tool.definition.description,
+        parameters: llmToolParameters(tool),
+      });
+    }
   }
 
   async close(): Promise<void> {
@@ -146,7 +166,13 @@ export class AgentRuntime {
         system_prompt: text(this.spec.system_prompt ?? SYSTEM_PROMPT),
         tools: this.tools.map((tool) => tool.definition),
         dynamic_context: text(
-          dynamicContext({ workspace: this.options.workspace, secretNames: Object.keys(this.secrets()) }),
+          dynamicContext({
+            workspace: this.options.workspace,
+            secretNames: Object.keys(this.secrets()),
+            skills: this.skills.systemContext(),
+            suffix: this.spec.agent_context?.system_message_suffix ?? null,
+            ...(this.options.contextNotes ? { notes: this.options.contextNotes } : {}),
+          }),
         ),
       },
     ]);

@@ -12,8 +12,20 @@ How to work:
 
 Every tool takes an optional \`summary\` argument: a short description (about 10 words) of what the call does, shown to the user.`;
 
-/** Facts about this conversation, sent as a second block of the system message. */
-export function dynamicContext(facts: { workspace: string; secretNames: string[]; now?: Date }): string {
+/**
+ * Facts about this conversation, sent as a second block of the system message: the workspace, the date, the
+ * secrets' names, then the skills (always-on instructions in full, the catalog of the others) and the
+ * `agent_context.system_message_suffix`.
+ */
+export function dynamicContext(facts: {
+  workspace: string;
+  secretNames: string[];
+  now?: Date;
+  skills?: string;
+  suffix?: string | null;
+  /** Lines about this conversation's setup (e.g. MCP servers that failed to start). */
+  notes?: string[];
+}): string {
   const lines = [`The workspace is ${facts.workspace}. Work inside it.`];
   lines.push(`Today is ${(facts.now ?? new Date()).toISOString().slice(0, 10)}.`);
   if (facts.secretNames.length) {
@@ -21,5 +33,9 @@ export function dynamicContext(facts: { workspace: string; secretNames: string[]
       `These secrets are available as environment variables in the terminal (their values are hidden): ${facts.secretNames.join(', ')}.`,
     );
   }
-  return lines.join('\n');
+  lines.push(...(facts.notes ?? []));
+  const parts = [lines.join('\n')];
+  if (facts.skills) parts.push(facts.skills);
+  if (facts.suffix?.trim()) parts.push(facts.suffix.trim());
+  return parts.join('\n\n');
 }

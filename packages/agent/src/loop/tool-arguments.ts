@@ -43,6 +43,17 @@ export function parseToolCall(tool: Tool, rawArguments: string): ParsedCall {
     return { ok: false, error: `Error validating tool '${tool.name}': the arguments must be a JSON object.` };
   }
   const { summary, security_risk: securityRisk, kind: _kind, ...fields } = args as Record<string, unknown>;
+  const injected = { summary, security_risk: securityRisk };
+  if (tool.actionFrom) {
+    // Arguments the tool declares itself (an MCP tool may have its own `summary`) stay its arguments.
+    const own = (tool.parameters.properties ?? {}) as Record<string, unknown>;
+    const kept = Object.entries({ ...injected, kind: _kind }).filter(
+      ([key, value]) => key in own && value !== undefined,
+    );
+    const built = tool.actionFrom({ ...Object.fromEntries(kept), ...fields });
+    if (!built.ok) return built;
+    return { ok: true, action: built.action, summary: stringOrNull(summary), securityRisk: riskOrNull(securityRisk) };
+  }
   const result = safeParse(ActionSchema, { ...fields, kind: tool.actionKind });
   if (!result.ok) {
     const problems = result.errors.map((e) => `${e.loc.join('.') || '(arguments)'}: ${e.msg}`).join('; ');
@@ -51,10 +62,8 @@ export function parseToolCall(tool: Tool, rawArguments: string): ParsedCall {
       error: `Error validating tool '${tool.name}': ${problems}. Parameters provided: ${JSON.stringify(Object.keys(fields))}`,
     };
   }
-  return {
-    ok: true,
-    action: result.value,
-    summary: typeof summary === 'string' ? summary : null,
-    securityRisk: typeof securityRisk === 'string' && SECURITY_RISKS.includes(securityRisk) ? securityRisk : null,
-  };
+  return { ok: true, action: result.value, summary: stringOrNull(summary), securityRisk: riskOrNull(securityRisk) };
 }
+
+const stringOrNull = (value: unknown) => (typeof value === 'string' ? value : null);
+const riskOrNull = (value: unknown) => (typeof value === 'string' && SECURITY_RISKS.includes(value) ? value : null);

@@ -1,17 +1,18 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { PluginProblem } from '@bosun/protocol';
+import { type MCPConfig, MCPServer, type MCPServers, type PluginProblem, safeParse } from '@bosun/protocol';
+import { mcpConfigProblems } from '../mcp/config.ts';
 import type { ComponentSpec } from './manifest.ts';
 import { insidePlugin, kindOf, relativeTo } from './paths.ts';
 import { error } from './problems.ts';
 
 /** MCP server configurations by name, as `.mcp.json` gives them (`${CLAUDE_PLUGIN_ROOT}` substituted). */
-export type McpServerConfigs = Record<string, Record<string, unknown>>;
+export type McpServerConfigs = MCPServers;
 
 /**
  * The MCP servers of a plugin: `.mcp.json` (`{"mcpServers": {...}}` or the map itself) and the manifest's
- * `mcpServers` (files or inline), later ones overriding earlier ones by name. A server needs a `command` (stdio)
- * or a `url` (HTTP); one without is left out with an error.
+ * `mcpServers` (files or inline), later ones overriding earlier ones by name. A server must be a valid
+ * `MCPServer` (a `command` for stdio or a `url` for HTTP, ...); one that is not is left out with an error.
  */
 export async function readPluginMcpServers(
   root: string,
@@ -63,7 +64,15 @@ function addServers(
       problems.push(error(path, `MCP server '${name}' needs a 'command' or a 'url'; not loaded`));
       continue;
     }
-    servers[name] = substitute(server, root) as Record<string, unknown>;
+    const candidate = substitute(server, root);
+    const parsed = safeParse(MCPServer, candidate);
+    const invalid = parsed.ok ? mcpConfigProblems({ [name]: parsed.value }, []) : parsed.errors;
+    if (invalid.length) {
+      const details = invalid.map((p) => `${p.loc.join('.') || name}: ${p.msg}`).join('; ');
+      problems.push(error(path, `MCP server '${name}' is not valid (${details}); not loaded`));
+      continue;
+    }
+    servers[name] = candidate as MCPServer;
   }
 }
 
@@ -77,4 +86,19 @@ function substitute(value: unknown, root: string): unknown {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return !!value && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * The MCP servers of a conversation: its own `mcp_config` (flat or in `mcpServers`), then each plugin's in load
+ * order, a later definition of a name replacing an earlier one (OpenHands' merge).
+ */
+export function mergeMcpServers(
+  config: MCPConfig | MCPServers | null | undefined,
+  pluginServers: readonly McpServerConfigs[],
+): MCPServers | null {
+  if (!pluginServers.some((servers) => Object.keys(servers).length)) return (config as MCPServers | null) ?? null;
+  const { mcpServers, ...flat } = (config ?? {}) as MCPConfig;
+  const merged: MCPServers = { ...(mcpServers ?? {}), ...(flat as MCPServers) };
+  for (const servers of pluginServers) Object.assign(merged, servers);
+  return merged;
 }

@@ -28,6 +28,12 @@ export interface Tool<A extends Action = Action, O extends Observation = Observa
   readonly parameters: Record<string, unknown>;
   /** True when the tool never changes anything (no `security_risk` argument, no confirmation needed). */
   readonly readOnly: boolean;
+  /**
+   * Builds the action from the LLM's arguments (without `summary` and `security_risk`) when it is not simply
+   * the arguments plus `kind`: MCP tools put them in `data`, checked against the server's input schema. The
+   * error says what is wrong, for the LLM.
+   */
+  actionFrom?(args: Record<string, unknown>): { ok: true; action: A } | { ok: false; error: string };
   execute(action: A, context: ToolContext): Promise<O>;
   /** Releases what the tool holds (a shell, a browser). */
   close?(): Promise<void>;

@@ -198,3 +198,11 @@ describe('pathInside', () => {
     await expect(pathInside(dir, 'out/cache')).rejects.toThrow(/symbolic link/);
   });
 });
+
+describe('Git errors', () => {
+  it("keep git's fatal line, which says what went wrong", async () => {
+    const error = await cache.resolve(`file://${root}/missing.git`, null).catch((caught) => caught);
+    expect(error).toBeInstanceOf(GitError);
+    expect(error.message).toMatch(/^fatal: .*missing\.git.* does not appear to be a git repository/);
+  });
+});

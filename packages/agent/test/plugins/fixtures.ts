@@ -36,6 +36,7 @@ export const FULL_PLUGIN: Record<string, string> = {
     mcpServers: {
       echo: { command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/server.js'] },
       broken: { args: ['x'] },
+      both: { command: 'node', url: 'http://127.0.0.1:1/mcp' },
     },
   }),
 };

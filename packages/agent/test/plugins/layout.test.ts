@@ -52,7 +52,7 @@ describe('reading a plugin directory', () => {
     expect(plugin.hooks).toEqual({
       PreToolUse: [{ matcher: 'terminal', hooks: [{ type: 'command', command, timeout: 5 }] }],
     });
-    expect(plugin.mcpServers).toEqual({ echo: { command: 'node', args: [`${dir}/server.js`] } });
+    expect(plugin.mcpServers).toEqual({ echo: { command: 'node', args: [`${dir}/server.js`], enabled: true } });
     const messages = plugin.problems.map((p) => `${p.severity} ${p.path}: ${p.message}`);
     expect(messages).toEqual(
       expect.arrayContaining([
@@ -62,9 +62,10 @@ describe('reading a plugin directory', () => {
         "warning hooks/hooks.json: a 'http' hook of 'PreToolUse' is not supported by Bosun; ignored",
         "warning hooks/hooks.json: hook event 'Notification' is not supported by Bosun; its hooks are ignored",
         "error .mcp.json: MCP server 'broken' needs a 'command' or a 'url'; not loaded",
+        "error .mcp.json: MCP server 'both' is not valid (both: MCP server 'both' has both `command` and `url`; give one); not loaded",
       ]),
     );
-    expect(messages).toHaveLength(6);
+    expect(messages).toHaveLength(7);
   });
 
   it('takes the manifest from .codex-plugin/ or .plugin/, or none (the name then comes from the caller)', async () => {
@@ -184,7 +185,7 @@ describe('reading a plugin directory', () => {
       hooks: [{ event: 'PreToolUse', matcher: 'terminal' }],
       mcp_servers: ['echo'],
     });
-    expect(inspection.problems).toHaveLength(6);
+    expect(inspection.problems).toHaveLength(7);
   });
 });
 

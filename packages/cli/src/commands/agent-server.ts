@@ -12,8 +12,8 @@ defaults above. BOSUN_SESSION_API_KEYS (comma-separated) makes every /api/* requ
 need an X-Session-API-Key header. BOSUN_LLM_MODEL, BOSUN_LLM_BASE_URL and
 BOSUN_LLM_API_KEY give conversations started without an agent a default model.
 BOSUN_GIT_GITHUB_URL, BOSUN_GIT_GITLAB_URL, BOSUN_GIT_BITBUCKET_URL change the base URL of
-github:, gitlab:, bitbucket: plugin sources; BOSUN_GIT_CACHE_DIR is where fetched plugin
-commits are kept (default <data-dir>/git-cache).`;
+github:, gitlab:, bitbucket: sources (skill repositories, plugins, marketplaces);
+BOSUN_GIT_CACHE_DIR is where fetched commits are kept (default <data-dir>/git).`;
 
 const NO_MODEL_NOTICE = `
 No default LLM is configured, so each conversation must bring its own "agent.llm".

@@ -20,6 +20,7 @@ import {
 } from './control.ts';
 import { HookConfig } from './hooks.ts';
 import { LLMConfig } from './llm.ts';
+import { MCPConfig } from './mcp.ts';
 import { ResolvedPlugin } from './plugins.ts';
 import { AgentContext } from './skills.ts';
 
@@ -122,7 +123,12 @@ export const AgentSpec = strictObject(
     kind: withDefault(tag('Agent'), 'Agent'),
     llm: ref(LLMConfig),
     tools: withDefault(Type.Array(ref(ToolSpec)), []),
-    mcp_config: withDefault(openObject({ description: 'MCP servers by name.' }), {}),
+    mcp_config: withDefault(
+      ref(MCPConfig, {
+        description: 'MCP servers by name (flat, or in `{"mcpServers": {...}}`); their tools join the agent\'s.',
+      }),
+      {},
+    ),
     filter_tools_regex: Type.Optional(nullable(Type.String())),
     include_default_tools: withDefault(Type.Array(Type.String()), ['FinishTool', 'ThinkTool']),
     agent_context: Type.Optional(

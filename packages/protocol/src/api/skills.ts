@@ -28,6 +28,10 @@ export const AgentContext = strictObject(
       }),
       true,
     ),
+    load_builtin_skills: withDefault(
+      Type.Boolean({ description: 'Load the skills that ship with Bosun (lowest precedence).' }),
+      false,
+    ),
     skill_repositories: withDefault(Type.Array(ref(SkillRepository)), []),
     disabled_skills: withDefault(
       Type.Array(Type.String({ minLength: 1 }), { description: 'Skills never loaded.' }),
@@ -42,3 +46,115 @@ export const AgentContext = strictObject(
   { description: 'Skills, their sources and marketplaces of the agent.' },
 );
 export type AgentContext = Static<typeof AgentContext>;
+
+export const SkillDiagnostic = strictObject(
+  'SkillDiagnostic',
+  {
+    file: Type.String({ description: 'The file, directory or repository the problem is about.' }),
+    field: nullable(Type.String({ description: 'The frontmatter field, or null for the file as a whole.' })),
+    severity: stringEnum(['error', 'warning', 'info'], {
+      description:
+        '`error` and `warning` as `bosun skills lint` reports them; `info`: a decision of the merge (an overridden or disabled skill).',
+    }),
+    message: Type.String(),
+    skipped: Type.Optional(Type.Boolean({ description: 'The skill (or repository) was not loaded because of it.' })),
+  },
+  { description: 'A problem found while loading skills, or why a skill was left out.' },
+);
+export type SkillDiagnostic = Static<typeof SkillDiagnostic>;
+
+export const ResolvedSkillRepository = strictObject(
+  'ResolvedSkillRepository',
+  {
+    source: Type.String({ description: 'As given (credentials in it are redacted in responses).' }),
+    scope: stringEnum(['organization', 'user']),
+    ref: nullable(Type.String()),
+    url: nullable(Type.String({ description: 'The Git URL, without credentials.' })),
+    resolved_ref: nullable(
+      Type.String({ description: 'The commit loaded (full SHA); a conversation keeps loading this one.' }),
+    ),
+    error: nullable(Type.String({ description: 'Why the repository was not loaded.' })),
+  },
+  { description: 'A skills repository and the commit loaded from it.' },
+);
+export type ResolvedSkillRepository = Static<typeof ResolvedSkillRepository>;
+
+export const OrgConfig = strictObject(
+  'OrgConfig',
+  {
+    repository: Type.String({ description: "Selected repository (e.g. 'owner/repo')." }),
+    provider: Type.String({ description: 'Git provider type: github, gitlab, azure, bitbucket.' }),
+    org_repo_url: Type.String({
+      description: "The organization's skills repository as a Git URL (credentials in it are used, never shown).",
+    }),
+    org_name: Type.String({ description: 'Organization name.' }),
+  },
+  { description: "OpenHands' organization skills configuration." },
+);
+
+export const ExposedUrl = strictObject(
+  'ExposedUrl',
+  { name: Type.String(), url: Type.String(), port: Type.Integer() },
+  { description: 'A URL the sandbox exposes.' },
+);
+
+export const SandboxConfig = strictObject(
+  'SandboxConfig',
+  { exposed_urls: withDefault(Type.Array(ref(ExposedUrl)), []) },
+  { description: 'What the sandbox exposes (becomes an always-on skill).' },
+);
+
+export const SkillsRequest = strictObject(
+  'SkillsRequest',
+  {
+    load_public: withDefault(
+      Type.Boolean({ description: "OpenHands' public skills: this server has no network source, so none load." }),
+      true,
+    ),
+    load_user: withDefault(Type.Boolean({ description: 'Load user skill repositories.' }), true),
+    load_project: withDefault(Type.Boolean({ description: 'Load the skills of `project_dir`.' }), true),
+    load_org: withDefault(Type.Boolean({ description: 'Load organization skill repositories.' }), true),
+    load_builtin: withDefault(Type.Boolean({ description: 'Load the skills that ship with Bosun.' }), false),
+    project_dir: Type.Optional(nullable(Type.String({ minLength: 1, description: 'The workspace directory.' }))),
+    org_configs: Type.Optional(nullable(Type.Array(ref(OrgConfig)))),
+    org_config: Type.Optional(nullable(ref(OrgConfig, { description: 'Deprecated: use `org_configs`.' }))),
+    skill_repositories: withDefault(Type.Array(ref(SkillRepository)), []),
+    disabled_skills: withDefault(Type.Array(Type.String({ minLength: 1 })), []),
+    marketplace_path: Type.Optional(nullable(Type.String())),
+    registered_marketplaces: withDefault(Type.Array(ref(RegisteredMarketplace)), []),
+    sandbox_config: Type.Optional(nullable(ref(SandboxConfig))),
+  },
+  { description: "What a conversation would load skills from (OpenHands' fields and Bosun's `agent_context` ones)." },
+);
+export type SkillsRequest = Static<typeof SkillsRequest>;
+
+export const SkillInfo = strictObject(
+  'SkillInfo',
+  {
+    name: Type.String(),
+    type: stringEnum(['repo', 'knowledge', 'agentskills'], {
+      description: '`repo`: always in the system prompt; `knowledge`: triggered by keywords; `agentskills`: SKILL.md.',
+    }),
+    content: Type.String(),
+    triggers: Type.Array(Type.String()),
+    source: nullable(Type.String({ description: 'The file it was read from.' })),
+    description: nullable(Type.String()),
+    is_agentskills_format: Type.Boolean(),
+    disable_model_invocation: Type.Boolean(),
+    scope: stringEnum(['builtin', 'user', 'organization', 'project', 'plugin', 'sandbox']),
+  },
+  { description: 'A skill as a conversation would load it.' },
+);
+export type SkillInfo = Static<typeof SkillInfo>;
+
+export const SkillsResponse = strictObject(
+  'SkillsResponse',
+  {
+    skills: Type.Array(ref(SkillInfo)),
+    sources: Type.Record(Type.String(), Type.Integer(), { description: 'How many skills came from each source.' }),
+    diagnostics: Type.Array(ref(SkillDiagnostic), { description: 'Every problem, and every skill left out with why.' }),
+    repositories: Type.Array(ref(ResolvedSkillRepository)),
+  },
+  { description: 'The skills a conversation with these inputs would load.' },
+);
+export type SkillsResponse = Static<typeof SkillsResponse>;

@@ -4,6 +4,7 @@ import * as conversationApi from '../api/conversation.ts';
 import * as hooksApi from '../api/hooks.ts';
 import * as llmApi from '../api/llm.ts';
 import * as marketplacesApi from '../api/marketplaces.ts';
+import * as mcpApi from '../api/mcp.ts';
 import * as pluginsApi from '../api/plugins.ts';
 import * as skillsApi from '../api/skills.ts';
 import * as content from '../content.ts';
@@ -26,6 +27,7 @@ export const protocolSchemas: ReadonlyMap<string, Named> = collectNamed([
   conversationApi,
   hooksApi,
   marketplacesApi,
+  mcpApi,
   pluginsApi,
   skillsApi,
 ]);

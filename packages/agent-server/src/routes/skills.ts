@@ -1,0 +1,153 @@
+import {
+  type GitCache,
+  type GitProviders,
+  type LoadedSkills,
+  type Skill,
+  type SkillProblem,
+  loadConversationSkills,
+  mergeSkills,
+  redactCredentials,
+} from '@bosun/agent';
+import type { SkillInfo, SkillRepository, SkillsRequest, SkillsResponse } from '@bosun/protocol';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { validationResponse } from './params.ts';
+
+export interface SkillRouteDeps {
+  git: GitCache;
+  providers?: GitProviders;
+}
+
+const ref = (id: string) => Type.Unsafe({ $ref: `${id}#` });
+
+/**
+ * `POST /api/skills` (OpenHands' request and response): the skills a conversation with these inputs would load,
+ * merged by the same precedence (sandbox < built-in < user < organization < project), with how many came from
+ * each source, the repositories and their commits, and every diagnostic. Nothing here fails for a skill or a
+ * repository: problems are diagnostics.
+ */
+export function skillRoutes(app: FastifyInstance, deps: SkillRouteDeps): void {
+  app.post<{ Body: SkillsRequest }>(
+    '/api/skills',
+    {
+      schema: {
+        tags: ['Skills'],
+        summary: 'The skills a conversation would load, with their sources and diagnostics',
+        body: ref('SkillsRequest'),
+        response: { 200: ref('SkillsResponse'), 422: validationResponse },
+      },
+    },
+    async (request): Promise<SkillsResponse> => {
+      const body = request.body;
+      const diagnostics: SkillProblem[] = [];
+      const orgConfigs = [...(body.org_configs ?? []), ...(body.org_config ? [body.org_config] : [])];
+      const extraRepositories: SkillRepository[] = orgConfigs.map((config) => ({
+        source: config.org_repo_url,
+        scope: 'organization',
+        ref: null,
+      }));
+      const loaded = await loadConversationSkills({
+        workspace: body.project_dir ?? '.',
+        context: {
+          load_project_skills: body.load_project && body.project_dir != null,
+          load_builtin_skills: body.load_builtin,
+          skill_repositories: body.skill_repositories,
+          disabled_skills: body.disabled_skills,
+          registered_marketplaces: body.registered_marketplaces,
+        },
+        extraRepositories,
+        git: deps.git,
+        ...(deps.providers ? { providers: deps.providers } : {}),
+        scopes: { user: body.load_user, organization: body.load_org },
+      });
+      if (body.load_public) {
+        diagnostics.push({
+          file: 'public',
+          field: null,
+          severity: 'info',
+          message: 'public skills are not loaded: this server has no network source of public skills',
+        });
+      }
+      if (body.registered_marketplaces.length) {
+        diagnostics.push({
+          file: 'registered_marketplaces',
+          field: null,
+          severity: 'info',
+          message: 'the skills of marketplace plugins load with the plugins; they are not listed here',
+        });
+      }
+      const merged = mergeSkills(
+        [sandboxSkills(body.sandbox_config?.exposed_urls ?? []), { skills: loaded.skills, problems: [] }],
+        body.disabled_skills,
+      );
+      const sources: Record<string, number> = { sandbox: 0, public: 0, builtin: 0, user: 0, org: 0, project: 0 };
+      for (const skill of merged.skills) {
+        const key = skill.source.scope === 'organization' ? 'org' : skill.source.scope;
+        sources[key] = (sources[key] ?? 0) + 1;
+      }
+      return {
+        skills: merged.skills.map(skillInfo),
+        sources,
+        diagnostics: [...loaded.problems, ...merged.problems, ...diagnostics].map((problem) => ({
+          ...problem,
+          file: redactCredentials(problem.file),
+          message: redactCredentials(problem.message),
+        })),
+        repositories: loaded.repositories.map((repository) => ({
+          ...repository,
+          source: redactCredentials(repository.source),
+        })),
+      };
+    },
+  );
+}
+
+/** A skill as the API shows it (OpenHands' `SkillInfo`, plus the scope it came from). */
+export function skillInfo(skill: Skill): SkillInfo {
+  const triggers =
+    skill.trigger?.type === 'keyword'
+      ? skill.trigger.keywords
+      : skill.trigger?.type === 'task'
+        ? skill.trigger.triggers
+        : [];
+  return {
+    name: skill.name,
+    type: skill.format === 'agentskills' ? 'agentskills' : skill.trigger ? 'knowledge' : 'repo',
+    content: skill.content,
+    triggers,
+    source: skill.file,
+    description: skill.description,
+    is_agentskills_format: skill.format === 'agentskills',
+    disable_model_invocation: skill.disableModelInvocation,
+    scope: skill.source.scope,
+  };
+}
+
+/** OpenHands' sandbox skill: the URLs the sandbox exposes, always in the system prompt. */
+function sandboxSkills(urls: readonly { name: string; url: string; port: number }[]): LoadedSkills {
+  if (urls.length === 0) return { skills: [], problems: [] };
+  const lines = urls.map((url) => `* ${url.url} (port ${url.port}, ${url.name})`);
+  const content = [
+    'The user has access to the following hosts for accessing a web application, each of which has a corresponding port:',
+    ...lines,
+    'When starting a web server, use the corresponding ports. You should also set any options to allow iframes and CORS requests, and allow the server to be accessed from any host (e.g. 0.0.0.0).',
+  ].join('\n');
+  const skill: Skill = {
+    name: 'work_hosts',
+    format: 'legacy',
+    description: null,
+    content,
+    trigger: null,
+    disableModelInvocation: false,
+    userInvocable: false,
+    license: null,
+    compatibility: null,
+    metadata: {},
+    allowedTools: [],
+    file: 'sandbox_config.exposed_urls',
+    dir: null,
+    resources: null,
+    source: { scope: 'sandbox', origin: 'sandbox' },
+  };
+  return { skills: [skill], problems: [] };
+}

@@ -1,0 +1,43 @@
+import type { Readable } from 'node:stream';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { McpServerSettings } from './config.ts';
+
+/** How much of a stdio server's standard error is kept for error messages (its end, where the crash is). */
+const STDERR_TAIL_CHARS = 2000;
+
+export interface OpenedTransport {
+  transport: Transport;
+  /** The end of the server's standard error so far (stdio only; empty otherwise). */
+  stderrTail(): string;
+}
+
+/**
+ * The SDK transport for a server: a child process spoken to over stdin/stdout (its environment: the SDK's
+ * minimal inherited one plus the server's `env`, never the agent server's credentials), or HTTP.
+ */
+export function openTransport(settings: McpServerSettings): OpenedTransport {
+  if (settings.transport === 'stdio') {
+    const transport = new StdioClientTransport({
+      command: settings.command as string,
+      args: settings.args,
+      env: settings.env,
+      ...(settings.cwd ? { cwd: settings.cwd } : {}),
+      stderr: 'pipe',
+    });
+    let tail = '';
+    (transport.stderr as Readable | null)?.on('data', (chunk: Buffer) => {
+      tail = (tail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
+    });
+    return { transport, stderrTail: () => tail.trim() };
+  }
+  const url = new URL(settings.url as string);
+  const requestInit = { headers: settings.headers };
+  const transport =
+    settings.transport === 'sse'
+      ? new SSEClientTransport(url, { requestInit })
+      : new StreamableHTTPClientTransport(url, { requestInit });
+  return { transport, stderrTail: () => '' };
+}

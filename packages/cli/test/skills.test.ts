@@ -1,0 +1,105 @@
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './io.ts';
+
+let root: string;
+beforeAll(async () => {
+  root = await realpath(await mkdtemp(join(tmpdir(), 'bosun-skills-lint-')));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+async function tree(name: string, files: Record<string, string>): Promise<string> {
+  const dir = join(root, name);
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, path)), { recursive: true });
+    await writeFile(join(dir, path), content);
+  }
+  return dir;
+}
+
+const skill = (front: string, body = 'Steps.') => `---\n${front}\n---\n${body}\n`;
+
+describe('bosun skills lint', () => {
+  it('exits 0 for valid skills found under a repository (.agents/skills), warnings allowed', async () => {
+    const repo = await tree('good', {
+      '.agents/skills/pdf-tools/SKILL.md': skill('name: pdf-tools\ndescription: Extract text from PDFs.'),
+      '.agents/skills/deploy/SKILL.md': skill('name: deploy\ndescription: Deploy.\ntriggers: [deploy]'),
+    });
+    const result = await runCli(['skills', 'lint', repo]);
+    expect(result.stdout).toBe(
+      `${repo}/.agents/skills/deploy/SKILL.md: triggers: is not in the Agent Skills specification (Bosun reads it; strict clients reject the skill) [warning]\n`,
+    );
+    expect(result.stderr).toBe('2 skills checked, 0 errors, 1 warning\n');
+    expect(result.code).toBe(0);
+  });
+
+  it('prints every problem as file: field: message and exits 1 on errors', async () => {
+    const dir = await tree('bad', {
+      'Bad_Name/SKILL.md': skill('name: Bad_Name\ndescription: ""\ncolour: blue'),
+      'broken/SKILL.md': '---\nname: broken\ndescription: [unclosed\n---\n',
+      'plain/SKILL.md': '# no frontmatter',
+    });
+    const file = (name: string) => `${dir}/${name}/SKILL.md`;
+    const result = await runCli(['skills', 'lint', dir]);
+    expect(result.code).toBe(1);
+    expect(result.stdout.split('\n').filter(Boolean)).toEqual([
+      `${file('Bad_Name')}: name: must be lowercase, got 'Bad_Name' [error]`,
+      `${file('Bad_Name')}: name: may contain only letters, digits and '-', got "_" [error]`,
+      `${file('Bad_Name')}: description: must not be empty [error]`,
+      `${file('Bad_Name')}: colour: is not allowed; the Agent Skills specification allows name, description, license, compatibility, metadata, allowed-tools [error]`,
+      expect.stringMatching(new RegExp(`^${file('broken')}: \\(file\\): invalid YAML: .* \\[error\\]$`)),
+      `${file('plain')}: (file): has no frontmatter: it must start with '---', name and description [error]`,
+    ]);
+    expect(result.stderr).toBe('3 skills checked, 6 errors, 0 warnings\n');
+  });
+
+  it('checks one SKILL.md or one skill directory, and names both files of a name defined twice', async () => {
+    const one = await tree('one', { 'review/SKILL.md': skill('name: review\ndescription: Review code.') });
+    const two = await tree('two', { 'skills/review/SKILL.md': skill('name: review\ndescription: Review code too.') });
+    expect((await runCli(['skills', 'lint', join(one, 'review/SKILL.md')])).code).toBe(0);
+    const both = await runCli(['skills', 'lint', join(one, 'review'), two]);
+    expect(both.code).toBe(1);
+    expect(both.stdout).toBe(
+      `${two}/skills/review/SKILL.md: name: skill 'review' is also defined in ${one}/review/SKILL.md; a name must be defined once [error]\n`,
+    );
+  });
+
+  it('prints JSON with --json', async () => {
+    const dir = await tree('json', { 'x/SKILL.md': skill('name: y\ndescription: d') });
+    const result = await runCli(['skills', 'lint', '--json', dir]);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout)).toEqual({
+      files: [`${dir}/x/SKILL.md`],
+      problems: [
+        {
+          file: `${dir}/x/SKILL.md`,
+          field: 'name',
+          severity: 'error',
+          message: "must match the skill's directory name 'x', got 'y'",
+        },
+      ],
+    });
+  });
+
+  it('exits 2 for a missing path, no path, or an unknown subcommand; 1 for a directory without skills', async () => {
+    const missing = await runCli(['skills', 'lint', join(root, 'nope')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`${join(root, 'nope')}: cannot read: ENOENT`);
+    expect((await runCli(['skills', 'lint'])).stderr).toContain('no path given');
+    expect((await runCli(['skills', 'frob'])).code).toBe(2);
+    const empty = await tree('empty', { 'README.md': 'nothing' });
+    const none = await runCli(['skills', 'lint', empty]);
+    expect(none.code).toBe(1);
+    expect(none.stdout).toBe(`${empty}: (file): holds no SKILL.md [error]\n`);
+  });
+
+  it('lints the skill Bosun ships without errors', async () => {
+    const result = await runCli(['skills', 'lint', join(process.cwd(), 'packages/agent/skills')]);
+    expect(result.stdout).toBe('');
+    expect(result.code).toBe(0);
+  });
+});

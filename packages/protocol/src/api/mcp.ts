@@ -1,0 +1,144 @@
+import { type Static, Type } from '@sinclair/typebox';
+import {
+  namedSchema,
+  nullable,
+  ref,
+  strictObject,
+  stringEnum,
+  tag,
+  taggedUnion,
+  withDefault,
+} from '../schema/builders.ts';
+
+/**
+ * MCP servers of an agent (`agent.mcp_config`): OpenHands' flat map `{name: server}`, or the same map wrapped in
+ * `{"mcpServers": {...}}` as in Claude Code's `.mcp.json` files (both are accepted, and may be mixed). Each
+ * server is started as a child process (`command`, stdio) or reached over HTTP (`url`).
+ */
+
+export const MCP_TRANSPORTS = ['stdio', 'http', 'streamable-http', 'sse'] as const;
+
+const secretMap = (description: string) =>
+  Type.Unsafe<Record<string, string>>({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description: `${description} Values are secrets: redacted as \`**********\` in every response.`,
+  });
+
+const secret = (description: string) => Type.String({ description: `${description} Secret: redacted in responses.` });
+
+export const MCPAuthNone = strictObject('MCPAuthNone', { strategy: tag('none') }, { description: 'No auth.' });
+export const MCPAuthBearer = strictObject(
+  'MCPAuthBearer',
+  { strategy: tag('bearer'), value: secret('The token, sent as `Authorization: Bearer <value>`.') },
+  { description: 'A bearer token.' },
+);
+export const MCPAuthApiKey = strictObject(
+  'MCPAuthApiKey',
+  {
+    strategy: tag('api_key'),
+    value: secret('The key.'),
+    header_name: withDefault(
+      Type.String({ minLength: 1, description: 'The header that carries the key.' }),
+      'X-API-Key',
+    ),
+  },
+  { description: 'An API key in a header.' },
+);
+export const MCPAuthBasic = strictObject(
+  'MCPAuthBasic',
+  { strategy: tag('basic'), username: Type.String(), password: secret('The password.') },
+  { description: 'HTTP basic auth.' },
+);
+export const MCPAuthHeader = strictObject(
+  'MCPAuthHeader',
+  { strategy: tag('header'), headers: secretMap('Headers sent with every request.') },
+  { description: 'Arbitrary headers.' },
+);
+
+export const MCPServerAuth = taggedUnion(
+  'MCPServerAuth',
+  'strategy',
+  [MCPAuthNone, MCPAuthBearer, MCPAuthApiKey, MCPAuthBasic, MCPAuthHeader],
+  { description: 'How an HTTP server is authenticated (turned into request headers). OAuth is not supported.' },
+);
+export type MCPServerAuth = Static<typeof MCPServerAuth>;
+
+const transport = (description: string) => Type.Optional(nullable(stringEnum(MCP_TRANSPORTS), { description }));
+
+export const MCPServer = strictObject(
+  'MCPServer',
+  {
+    command: Type.Optional(
+      Type.String({ minLength: 1, description: 'stdio: the program to start (looked up in PATH).' }),
+    ),
+    args: Type.Optional(Type.Array(Type.String(), { description: 'stdio: its arguments.' })),
+    env: Type.Optional(
+      secretMap(
+        'stdio: environment variables, on top of a minimal inherited environment (HOME, PATH, SHELL, TERM, USER, LOGNAME).',
+      ),
+    ),
+    cwd: Type.Optional(
+      nullable(
+        Type.String({ description: 'stdio: working directory, relative to the workspace (default: the workspace).' }),
+      ),
+    ),
+    url: Type.Optional(
+      Type.String({
+        pattern: '^https?://',
+        description: 'HTTP: the endpoint (streamable HTTP, or SSE with `transport: sse`).',
+      }),
+    ),
+    headers: Type.Optional(secretMap('HTTP: headers sent with every request.')),
+    auth: Type.Optional(nullable(ref(MCPServerAuth))),
+    transport: transport('`stdio` (default with `command`), `http`/`streamable-http` (default with `url`) or `sse`.'),
+    type: transport("Claude Code's name for `transport`."),
+    timeout: Type.Optional(
+      nullable(
+        Type.Number({
+          exclusiveMinimum: 0,
+          maximum: 3600,
+          description: 'Seconds allowed for each tool call; default 60.',
+        }),
+      ),
+    ),
+    startup_timeout: Type.Optional(
+      nullable(
+        Type.Number({
+          exclusiveMinimum: 0,
+          maximum: 3600,
+          description: 'Bosun: seconds allowed for starting the server and listing its tools; default 60.',
+        }),
+      ),
+    ),
+    sse_read_timeout: Type.Optional(nullable(Type.Number({ minimum: 0, description: 'Accepted; not used.' }))),
+    keep_alive: Type.Optional(nullable(Type.Boolean({ description: 'Accepted; not used.' }))),
+    description: Type.Optional(nullable(Type.String())),
+    icon: Type.Optional(nullable(Type.String())),
+    enabled: withDefault(Type.Boolean({ description: 'False: the server is not started.' }), true),
+  },
+  { description: 'An MCP server: `command` (stdio) or `url` (HTTP), not both.' },
+);
+export type MCPServer = Static<typeof MCPServer>;
+
+/** Servers by name. */
+export type MCPServers = Record<string, MCPServer>;
+
+export const MCPConfig = namedSchema<{ mcpServers?: MCPServers; [name: string]: MCPServer | MCPServers | undefined }>({
+  $id: 'MCPConfig',
+  type: 'object',
+  properties: {
+    mcpServers: {
+      type: 'object',
+      additionalProperties: { $ref: 'MCPServer' },
+      description: "Servers by name, as in Claude Code's `.mcp.json` (merged with the flat entries).",
+    },
+  },
+  additionalProperties: { $ref: 'MCPServer' },
+  propertyNames: { minLength: 1, maxLength: 128 },
+  description: 'MCP servers by name (`{"name": {...}}`), or wrapped in `{"mcpServers": {...}}`.',
+});
+export type MCPConfig = Static<typeof MCPConfig>;
+
+/** The fields of a server that hold secrets (their values are redacted in responses). */
+export const MCP_SECRET_MAPS = ['env', 'headers'] as const;

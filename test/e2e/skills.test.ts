@@ -1,0 +1,303 @@
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { type AgentServer, buildAgentServer } from '@bosun/agent-server';
+import { type LlmReplay, type Script, startLlmReplay } from '@bosun/llm-replay';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { TestRepository } from '../../packages/agent/test/git/support.ts';
+import {
+  type ActionEventBody,
+  type E2EServer,
+  type EventBody,
+  type ObservationEventBody,
+  allEvents,
+  api,
+  conversation,
+  llmConfig,
+  ofKind,
+  recordedRequests,
+  textOf,
+  waitForStatus,
+} from './support.ts';
+
+interface ChatMessage {
+  role: string;
+  content: string | { type: string; text?: string }[] | null;
+  tool_call_id?: string;
+}
+interface ChatBody {
+  messages: ChatMessage[];
+  tools: { function: { name: string; parameters: Record<string, unknown> } }[];
+}
+
+const contentText = (content: ChatMessage['content']) =>
+  typeof content === 'string' ? content : content ? textOf(content) : '';
+const finish = (message: string) => ({ tool_calls: [{ name: 'finish', arguments: { message } }] });
+const skillMd = (name: string, description: string, extra = '', body = `Instructions of ${name}.`) =>
+  `---\nname: ${name}\ndescription: ${description}\n${extra}---\n${body}\n`;
+
+async function writeTree(root: string, files: Record<string, string>): Promise<void> {
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(dirname(join(root, path)), { recursive: true });
+    await writeFile(join(root, path), content);
+  }
+}
+
+/**
+ * An agent server (restartable on the same data directory, logging into `logs`) whose `github:` sources are
+ * bare repositories under `repos`, and a scripted LLM.
+ */
+async function skillStack(script: Script) {
+  const root = await realpath(await mkdtemp(join(tmpdir(), 'bosun-e2e-skills-')));
+  const repos = join(root, 'repos');
+  const logs: string[] = [];
+  const llm: LlmReplay = await startLlmReplay({ script });
+  const state: { server?: AgentServer } = {};
+  const view: E2EServer = {
+    url: '',
+    dataDir: join(root, 'data'),
+    workspace: join(root, 'workspace'),
+    outside: join(root, 'outside'),
+    bodies: [],
+  };
+  onTestFinished(async () => {
+    await state.server?.close();
+    await llm.close();
+    await rm(root, { recursive: true, force: true });
+  });
+  const start = async () => {
+    state.server = await buildAgentServer({
+      dataDir: view.dataDir,
+      gitProviders: { github: `file://${repos}` },
+      logLevel: 'info',
+      logStream: { write: (line: string) => logs.push(line) },
+    });
+    view.url = await state.server.app.listen({ host: '127.0.0.1', port: 0 });
+  };
+  await start();
+  await mkdir(view.workspace, { recursive: true });
+  return {
+    server: view,
+    llm,
+    repos,
+    logs,
+    start,
+    async stop() {
+      await state.server?.close();
+      state.server = undefined;
+    },
+  };
+}
+
+async function startWith(
+  stack: { server: E2EServer; llm: LlmReplay },
+  message: string | null,
+  agentContext: Record<string, unknown> = {},
+) {
+  const reply = await api<{ id: string }>(stack.server, 'POST', '/api/conversations', {
+    agent: { llm: llmConfig(stack.llm), tools: [{ name: 'terminal' }], agent_context: agentContext },
+    workspace: { working_dir: stack.server.workspace },
+    ...(message ? { initial_message: { role: 'user', content: [{ type: 'text', text: message }] } } : {}),
+  });
+  expect(reply.status, reply.text).toBe(201);
+  return reply.body.id;
+}
+
+const skillsReport = (events: EventBody[]) =>
+  events.find((e) => e.kind === 'ConversationStateUpdateEvent' && e.key === 'skills')?.value as {
+    skills: { name: string; scope: string }[];
+    repositories: { source: string; resolved_ref: string | null; error: string | null }[];
+    diagnostics: { severity: string; message: string; file: string }[];
+  };
+
+describe('skills in a conversation', () => {
+  it('the system prompt holds AGENTS.md and the catalog; invoke_skill loads a skill and the next LLM request carries it', async () => {
+    const stack = await skillStack({
+      turns: [
+        { content: 'Loading the PDF skill.', tool_calls: [{ name: 'invoke_skill', arguments: { name: 'pdf-tools' } }] },
+        { tool_calls: [{ name: 'invoke_skill', arguments: { name: 'nope' } }] },
+        finish('Done.'),
+      ],
+    });
+    const { server, llm } = stack;
+    await writeTree(server.workspace, {
+      'AGENTS.md': 'Always answer in French.',
+      '.agents/skills/pdf-tools/SKILL.md': skillMd(
+        'pdf-tools',
+        'Extract text from PDF files.',
+        '',
+        'Run scripts/extract.py on the file.',
+      ),
+      '.agents/skills/pdf-tools/scripts/extract.py': 'print("text")',
+    });
+    const id = await startWith(stack, 'Read report.pdf.');
+    await waitForStatus(server, id, 'finished');
+
+    const requests = (await recordedRequests(llm)).map((r) => r.body as ChatBody);
+    expect(requests).toHaveLength(3);
+    const system = contentText(requests[0]?.messages[0]?.content ?? null);
+    expect(system).toContain('Always answer in French.');
+    expect(system).toContain(
+      '<available_skills>\n  <skill>\n    <name>pdf-tools</name>\n    <description>Extract text from PDF files.</description>',
+    );
+    expect(system).not.toContain('Run scripts/extract.py');
+    const invokeTool = requests[0]?.tools.find((t) => t.function.name === 'invoke_skill');
+    expect(invokeTool?.function.parameters).toMatchObject({ properties: { name: { enum: ['pdf-tools'] } } });
+
+    // The skill's content reaches the LLM as the result of its call, with the skill's files listed.
+    const second = requests[1]?.messages ?? [];
+    const result = second[second.length - 1] as ChatMessage;
+    expect(result.role).toBe('tool');
+    const skillDir = join(server.workspace, '.agents/skills/pdf-tools');
+    expect(contentText(result.content)).toBe(
+      `<skill_content name="pdf-tools">\nRun scripts/extract.py on the file.\n\nSkill directory: ${skillDir}\nRelative paths in this skill are relative to the skill directory.\n\n<skill_resources>\n  <file>scripts/extract.py</file>\n</skill_resources>\n</skill_content>`,
+    );
+    const third = requests[2]?.messages ?? [];
+    expect(contentText(third[third.length - 1]?.content ?? null)).toBe(
+      "[An error occurred during execution.]\nThere is no skill 'nope'. Available skills: pdf-tools.",
+    );
+
+    const events = await allEvents(server, id);
+    const systemPrompt = ofKind(events, 'SystemPromptEvent')[0] as EventBody & { tools: Record<string, unknown>[] };
+    expect(systemPrompt.tools).toContainEqual(
+      expect.objectContaining({ kind: 'MCPToolDefinition', title: 'invoke_skill', action_type: 'MCPToolAction' }),
+    );
+    const [invoke] = ofKind<ActionEventBody>(events, 'ActionEvent');
+    expect(invoke).toMatchObject({
+      tool_name: 'invoke_skill',
+      action: { kind: 'MCPToolAction', data: { name: 'pdf-tools' } },
+      security_risk: 'UNKNOWN',
+    });
+    const [observation] = ofKind<ObservationEventBody>(events, 'ObservationEvent');
+    expect(observation?.observation).toMatchObject({
+      kind: 'MCPToolObservation',
+      tool_name: 'invoke_skill',
+      is_error: false,
+    });
+    expect(skillsReport(events).skills).toEqual([
+      expect.objectContaining({ name: 'agents', scope: 'project' }),
+      expect.objectContaining({ name: 'pdf-tools', scope: 'project' }),
+    ]);
+  });
+
+  it('a keyword trigger fills extended_content and activated_skills, once per conversation', async () => {
+    const stack = await skillStack({ turns: [{ content: 'On it.' }, { content: 'Again.' }] });
+    const { server, llm } = stack;
+    await writeTree(server.workspace, {
+      '.agents/skills/k8s/SKILL.md': skillMd(
+        'k8s',
+        'Work with clusters.',
+        'triggers: [kubectl]\n',
+        'Never delete namespaces.',
+      ),
+    });
+    const id = await startWith(stack, 'Run KUBECTL get pods.', {
+      user_message_suffix: 'Be brief.',
+      system_message_suffix: 'Sign every answer.',
+    });
+    await waitForStatus(server, id, 'finished');
+    const sent = await api(server, 'POST', `/api/conversations/${id}/events`, {
+      role: 'user',
+      content: [{ type: 'text', text: 'kubectl again please' }],
+      run: true,
+    });
+    expect(sent.status, sent.text).toBe(200);
+    await waitForStatus(server, id, 'finished');
+
+    const messages = ofKind(await allEvents(server, id), 'MessageEvent').filter(
+      (e) => e.source === 'user',
+    ) as (EventBody & {
+      activated_skills: string[];
+      extended_content: { text: string }[];
+    })[];
+    expect(messages.map((m) => m.activated_skills)).toEqual([['k8s'], []]);
+    expect(messages[0]?.extended_content.map((c) => c.text.split('\n')[0])).toEqual(['<EXTRA_INFO>', 'Be brief.']);
+    expect(messages[0]?.extended_content[0]?.text).toContain('keyword match for "kubectl"');
+    expect(messages[0]?.extended_content[0]?.text).toContain('Never delete namespaces.');
+    expect(messages[1]?.extended_content.map((c) => c.text)).toEqual(['Be brief.']);
+    expect((await conversation(server, id)).activated_knowledge_skills).toEqual(['k8s']);
+
+    const first = (await recordedRequests(llm))[0]?.body as ChatBody;
+    const user = first.messages.find((m) => m.role === 'user');
+    expect(contentText(user?.content ?? null)).toContain('Never delete namespaces.');
+    const system = contentText(first.messages[0]?.content ?? null);
+    expect(system.endsWith('Sign every answer.')).toBe(true);
+    expect(system).toContain('<name>k8s</name>');
+  });
+
+  it('loads an organization repository (a bare repository by file:// URL and through the provider), at the recorded commit after a restart', async () => {
+    const stack = await skillStack({
+      turns: [
+        {
+          tool_calls: [{ name: 'invoke_skill', arguments: { name: 'review' } }],
+          when: { last_user_message_contains: 'first' },
+        },
+        { content: 'Reviewed.', when: { last_tool_result_contains: 'Check the tests first.' } },
+        {
+          tool_calls: [{ name: 'invoke_skill', arguments: { name: 'review' } }],
+          when: { last_user_message_contains: 'second' },
+        },
+        { content: 'Reviewed again.' },
+      ],
+    });
+    const { server, llm, repos } = stack;
+    const org = await TestRepository.create(repos, 'acme/.agents');
+    const sha = await org.commit({
+      'skills/review/SKILL.md': skillMd('review', 'Review a change.', '', 'Check the tests first.'),
+    });
+    const user = await TestRepository.create(repos, 'me/.agents');
+    await user.commit({ 'skills/notes/SKILL.md': skillMd('notes', 'Take notes.') });
+    const id = await startWith(stack, 'Review it (first).', {
+      skill_repositories: [
+        { source: org.url, scope: 'organization' },
+        { source: 'github:me/.agents', scope: 'user' },
+      ],
+    });
+    await waitForStatus(server, id, 'finished');
+    const report = skillsReport(await allEvents(server, id));
+    expect(report.skills.map((s) => [s.name, s.scope])).toEqual([
+      ['notes', 'user'],
+      ['review', 'organization'],
+    ]);
+    expect(report.repositories.map((r) => [r.source, r.resolved_ref, r.error])).toEqual([
+      [org.url, sha, null],
+      ['github:me/.agents', expect.stringMatching(/^[0-9a-f]{40}$/), null],
+    ]);
+
+    // The branch moves on, the server restarts: the conversation keeps the commit it started with.
+    await org.commit({ 'skills/review/SKILL.md': skillMd('review', 'Review a change.', '', 'Rewritten.') });
+    await stack.stop();
+    await stack.start();
+    const sent = await api(server, 'POST', `/api/conversations/${id}/events`, {
+      role: 'user',
+      content: [{ type: 'text', text: 'And the second change.' }],
+      run: true,
+    });
+    expect(sent.status, sent.text).toBe(200);
+    await waitForStatus(server, id, 'finished');
+    const last = (await recordedRequests(llm)).at(-1)?.body as ChatBody;
+    const toolResults = last.messages.filter((m) => m.role === 'tool').map((m) => contentText(m.content));
+    expect(toolResults).toHaveLength(2);
+    expect(toolResults[1]).toContain('Check the tests first.');
+    expect(toolResults[1]).not.toContain('Rewritten.');
+  });
+
+  it('a repository that cannot be fetched or a broken skill never stops the conversation: diagnostics and a log line', async () => {
+    const stack = await skillStack({ turns: [{ content: 'Fine.' }] });
+    const { server, logs } = stack;
+    await writeTree(server.workspace, { '.agents/skills/broken/SKILL.md': '---\nname: broken\n---\n' });
+    const id = await startWith(stack, 'Hello.', {
+      skill_repositories: [{ source: 'github:acme/missing', scope: 'organization' }],
+    });
+    await waitForStatus(server, id, 'finished');
+    const report = skillsReport(await allEvents(server, id));
+    expect(report.skills).toEqual([]);
+    expect(report.diagnostics.map((d) => [d.severity, d.message])).toEqual([
+      ['error', expect.stringMatching(/^cannot be fetched: \S/)],
+      ['error', 'is required'],
+    ]);
+    const line = logs.map((l) => JSON.parse(l)).find((l) => l.msg === 'skill problems');
+    expect(line).toMatchObject({ level: 40, conversation_id: id });
+    expect(line.problems).toHaveLength(2);
+  });
+});
