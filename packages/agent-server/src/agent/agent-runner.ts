@@ -107,7 +107,10 @@ export function createAgentRunner(options: {
     const ownSkills = await loadSkillsOf(conversation, secrets(), options.skills ?? {});
     const merged = await withPluginSkills(
       ownSkills,
-      plugins.loaded,
+      {
+        below: plugins.fromMarketplaces,
+        above: plugins.loaded.filter((plugin) => !plugins.fromMarketplaces.includes(plugin)),
+      },
       request.agent.agent_context?.disabled_skills ?? [],
     );
     const sources: ConversationSkills['sources'] = {};

@@ -59,6 +59,8 @@ export interface PluginLoading {
 export interface ConversationPlugins {
   /** The plugins loaded, in merge order: auto-loaded marketplace plugins first, then `plugins` (later wins). */
   loaded: LoadedPlugin[];
+  /** Of those, the ones a registered marketplace auto-loaded (their skills rank lowest). */
+  fromMarketplaces: LoadedPlugin[];
   /** Every plugin record (the conversation's `resolved_plugins`). */
   resolved: ResolvedPlugin[];
   /**
@@ -80,12 +82,14 @@ export async function loadConversationPlugins(
 ): Promise<ConversationPlugins> {
   const { request } = conversation.record;
   const wanted = !!request.plugins?.length || !!request.agent.agent_context?.registered_marketplaces.length;
-  if (!wanted && !conversation.record.plugins?.length) return { loaded: [], resolved: [], errorEvent: null };
+  if (!wanted && !conversation.record.plugins?.length)
+    return { loaded: [], fromMarketplaces: [], resolved: [], errorEvent: null };
   if (!loading.git) {
     // A runner without a Git cache cannot fetch: say so rather than load nothing silently.
     const detail = 'Plugins cannot be loaded: this agent server has no Git cache';
     return {
       loaded: [],
+      fromMarketplaces: [],
       resolved: [],
       errorEvent: { kind: 'ConversationErrorEvent', source: 'environment', code: PLUGIN_ERROR_CODE, detail },
     };
@@ -148,6 +152,7 @@ export async function loadConversationPlugins(
   if (resolved.length) loading.onLoaded?.(conversation.id, resolved);
   return {
     loaded: fetched.flatMap((f) => (f.plugin ? [f.plugin] : [])),
+    fromMarketplaces: fetched.flatMap((f) => (f.plugin && f.resolved.marketplace ? [f.plugin] : [])),
     resolved,
     errorEvent: errorEvent(reported),
   };

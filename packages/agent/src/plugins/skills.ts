@@ -51,16 +51,19 @@ export async function pluginSkills(plugin: LoadedPlugin): Promise<LoadedSkills> 
 }
 
 /**
- * The conversation's skills with its plugins' added: plugins above every other scope, a later plugin above an
- * earlier one (same name: replaced, reported as `info`); `disabled` names are left out.
+ * The conversation's skills with its plugins' added, OpenHands' precedence: skills of plugins a marketplace
+ * auto-loads sit below every other scope (`below`), skills of the plugins the conversation names above them all
+ * (`above`, a later plugin above an earlier one). Same name: the higher one replaces the lower (reported as
+ * `info`); `disabled` names are left out.
  */
 export async function withPluginSkills(
   skills: LoadedSkills,
-  plugins: readonly LoadedPlugin[],
+  plugins: { below?: readonly LoadedPlugin[]; above?: readonly LoadedPlugin[] },
   disabled: readonly string[] = [],
 ): Promise<LoadedSkills> {
-  if (!plugins.length) return skills;
-  const layers = await Promise.all(plugins.map(pluginSkills));
-  const merged = mergeSkills([{ skills: skills.skills, problems: [] }, ...layers], disabled);
+  const below = await Promise.all((plugins.below ?? []).map(pluginSkills));
+  const above = await Promise.all((plugins.above ?? []).map(pluginSkills));
+  if (!below.length && !above.length) return skills;
+  const merged = mergeSkills([...below, { skills: skills.skills, problems: [] }, ...above], disabled);
   return { skills: merged.skills, problems: [...skills.problems, ...merged.problems] };
 }
