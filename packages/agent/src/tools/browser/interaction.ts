@@ -1,6 +1,7 @@
 import type { ActionOf } from '@bosun/protocol';
 import { elementAt } from './elements.ts';
 import { callInPage } from './in-page.ts';
+import { goto } from './navigation.ts';
 import { BrowserProblem } from './observation.ts';
 import { whereText } from './page-state.ts';
 import type { BrowserSession, SessionLease } from './session.ts';
@@ -13,6 +14,8 @@ type ScrollAction = ActionOf<'BrowserScrollAction'>;
 interface ElementKind {
   tag: string;
   type: string;
+  /** The URL of the link the element is or is in. */
+  href: string;
 }
 
 /** `browser_click`: clicks the element, then waits for the navigation or the new tab the click caused. */
@@ -26,10 +29,18 @@ export async function click(session: BrowserSession, lease: SessionLease, action
         'text = the option as it is shown).',
     );
   }
+  const lines = [`Clicked element ${action.index}.`];
+  if (action.new_tab && kind.href) {
+    // A link to open in a new tab: what Ctrl+click does, without waiting for a background tab to appear.
+    const tab = await session.openTab(lease.context);
+    await goto(tab, kind.href, session.navigationTimeoutMs);
+    lines.push(`Opened its link in a new tab (${lease.tabs.idOf(tab)}), now the current tab.`);
+    lines.push(await whereText(tab, lease.tabs));
+    return lines.join('\n');
+  }
   const settled = await settleAfter(page, lease.context, session.navigationTimeoutMs, () =>
     element.click(action.new_tab ? { modifiers: ['ControlOrMeta'] } : {}),
   );
-  const lines = [`Clicked element ${action.index}.`];
   if (settled.popup) {
     lease.tabs.setCurrent(settled.popup);
     lines.push(`The click opened a new tab (${lease.tabs.idOf(settled.popup)}), now the current tab.`);
@@ -111,8 +122,16 @@ export async function scroll(lease: SessionLease, action: ScrollAction): Promise
 
 function kindOf(element: Awaited<ReturnType<typeof elementAt>>): Promise<ElementKind> {
   return element.evaluate((el) => {
-    const node = el as unknown as { tagName: string; type?: unknown };
-    return { tag: node.tagName.toLowerCase(), type: typeof node.type === 'string' ? node.type.toLowerCase() : '' };
+    const node = el as unknown as {
+      tagName: string;
+      type?: unknown;
+      closest(selector: string): { href: string } | null;
+    };
+    return {
+      tag: node.tagName.toLowerCase(),
+      type: typeof node.type === 'string' ? node.type.toLowerCase() : '',
+      href: node.closest('a[href]')?.href ?? '',
+    };
   });
 }
 

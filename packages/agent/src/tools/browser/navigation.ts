@@ -1,5 +1,5 @@
 import type { ActionOf } from '@bosun/protocol';
-import { errors, type Page, type Response } from 'playwright-core';
+import { type Frame, type Page, type Response, errors } from 'playwright-core';
 import { BrowserProblem } from './observation.ts';
 import { whereText } from './page-state.ts';
 import type { BrowserSession, SessionLease } from './session.ts';
@@ -62,7 +62,13 @@ export async function goBack(session: BrowserSession, lease: SessionLease): Prom
   return `Went back to ${page.url()}${loading}.\n${await whereText(page, lease.tabs)}`;
 }
 
-async function goto(page: Page, url: string, timeoutMs: number): Promise<Response | null> {
+/** `page.goto` up to DOMContentLoaded; timeouts and network errors become problems the LLM reads. */
+export async function goto(page: Page, url: string, timeoutMs: number): Promise<Response | null> {
+  let errorPageShown = false;
+  const onNavigated = (frame: Frame) => {
+    if (frame === page.mainFrame() && frame.url().startsWith('chrome-error:')) errorPageShown = true;
+  };
+  page.on('framenavigated', onNavigated);
   try {
     return await page.goto(url, { waitUntil: 'domcontentloaded', timeout: timeoutMs });
   } catch (error) {
@@ -73,8 +79,17 @@ async function goto(page: Page, url: string, timeoutMs: number): Promise<Respons
       );
     }
     const reason = /net::ERR_[A-Z_]+/.exec((error as Error).message)?.[0];
-    if (reason) throw new BrowserProblem(`Could not open ${url}: ${reason}.`);
-    throw error;
+    if (!reason) throw error;
+    // Chromium shows its error page a moment after the failure; until it has, that commit would cancel the
+    // next navigation of the tab.
+    if (!errorPageShown) {
+      await page
+        .waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame(), timeout: 1_000 })
+        .catch(() => undefined);
+    }
+    throw new BrowserProblem(`Could not open ${url}: ${reason}.`);
+  } finally {
+    page.off('framenavigated', onNavigated);
   }
 }
 

@@ -32,15 +32,24 @@ export async function pageState(page: Page, tabs: TabRegistry, screenshot: boole
     list.total === 0
       ? 'The page has no interactive elements.'
       : `Interactive elements (${list.total}; use the number in brackets as \`index\` for browser_click and browser_type):`;
-  const body = truncateText([where, scroll, heading, ...lines].filter(Boolean).join('\n'), MAX_STATE_CHARS, ELEMENTS_CLIPPED);
+  const body = truncateText(
+    [where, scroll, heading, ...lines].filter(Boolean).join('\n'),
+    MAX_STATE_CHARS,
+    ELEMENTS_CLIPPED,
+  );
   if (!screenshot) return { text: body.text };
   const png = await page.screenshot({ type: 'png' });
-  return { text: `${body.text}\n\nA screenshot of the visible part of the page is attached.`, screenshot: png.toString('base64') };
+  return {
+    text: `${body.text}\n\nA screenshot of the visible part of the page is attached.`,
+    screenshot: png.toString('base64'),
+  };
 }
 
 async function scrollText(page: Page): Promise<string> {
   const position = await page
-    .evaluate('({ y: Math.round(window.scrollY), height: document.documentElement.scrollHeight, view: window.innerHeight })')
+    .evaluate(
+      '({ y: Math.round(window.scrollY), height: document.documentElement.scrollHeight, view: window.innerHeight })',
+    )
     .catch(() => undefined);
   if (!position) return '';
   const { y, height, view } = position as { y: number; height: number; view: number };

@@ -109,10 +109,7 @@ export class ScreencastRecorder {
     }
     // Too soon after the last one: keep it, and write it unless a newer frame replaces it in time.
     this.pending = { at, data };
-    this.pendingTimer ??= setTimeout(
-      () => this.flushPending(),
-      MIN_FRAME_INTERVAL_MS - (at - this.lastWrittenAt),
-    );
+    this.pendingTimer ??= setTimeout(() => this.flushPending(), MIN_FRAME_INTERVAL_MS - (at - this.lastWrittenAt));
   }
 
   private flushPending(): void {
@@ -144,7 +141,9 @@ export class ScreencastRecorder {
       const shot = await page.screenshot({ type: 'jpeg', quality: SCREENCAST.quality }).catch(() => undefined);
       if (shot) this.write(Date.now(), shot.toString('base64'));
     }
-    const limit = this.dropped ? `The recording reached its size limit; ${this.dropped} later frames were left out.` : '';
+    const limit = this.dropped
+      ? `The recording reached its size limit; ${this.dropped} later frames were left out.`
+      : '';
     await new Promise<void>((resolve, reject) => {
       this.out.once('error', reject);
       this.out.end(recordingFooter([note, limit].filter(Boolean).join(' ')), () => resolve());

@@ -15,7 +15,11 @@ import { closeTab, listTabs, switchTab } from './tab-actions.ts';
 export type BrowserToolSetOptions = BrowserSessionOptions;
 
 type Outcome = string | ObservationParts;
-type Run<K extends Action['kind']> = (action: ActionOf<K>, lease: SessionLease, context: ToolContext) => Promise<Outcome>;
+type Run<K extends Action['kind']> = (
+  action: ActionOf<K>,
+  lease: SessionLease,
+  context: ToolContext,
+) => Promise<Outcome>;
 
 interface Hints {
   readOnly?: boolean;
@@ -37,7 +41,10 @@ export function createBrowserToolSet(options: BrowserToolSetOptions = {}): Tool[
     run: Run<K>,
   ): Promise<BrowserObservation> {
     if (context.signal.aborted) {
-      return browserObservation({ text: 'The browser action was not run: the run was stopped.', isError: true }, context);
+      return browserObservation(
+        { text: 'The browser action was not run: the run was stopped.', isError: true },
+        context,
+      );
     }
     try {
       return await session.run(async (lease) => {
@@ -111,9 +118,7 @@ export function createBrowserToolSet(options: BrowserToolSetOptions = {}): Tool[
       async (action, lease) => pageContent(await lease.page(), action),
     ),
     tool('browser_scroll', 'BrowserScrollTool', 'BrowserScrollAction', {}, (action, lease) => scroll(lease, action)),
-    tool('browser_go_back', 'BrowserGoBackTool', 'BrowserGoBackAction', {}, (_action, lease) =>
-      goBack(session, lease),
-    ),
+    tool('browser_go_back', 'BrowserGoBackTool', 'BrowserGoBackAction', {}, (_action, lease) => goBack(session, lease)),
     tool(
       'browser_list_tabs',
       'BrowserListTabsTool',
@@ -121,8 +126,12 @@ export function createBrowserToolSet(options: BrowserToolSetOptions = {}): Tool[
       { readOnly: true, idempotent: true },
       (_action, lease) => listTabs(lease),
     ),
-    tool('browser_switch_tab', 'BrowserSwitchTabTool', 'BrowserSwitchTabAction', { idempotent: true }, (action, lease) =>
-      switchTab(lease, action),
+    tool(
+      'browser_switch_tab',
+      'BrowserSwitchTabTool',
+      'BrowserSwitchTabAction',
+      { idempotent: true },
+      (action, lease) => switchTab(lease, action),
     ),
     tool('browser_close_tab', 'BrowserCloseTabTool', 'BrowserCloseTabAction', { destructive: true }, (action, lease) =>
       closeTab(lease, action),
@@ -144,8 +153,12 @@ export function createBrowserToolSet(options: BrowserToolSetOptions = {}): Tool[
       { destructive: true, idempotent: true },
       (action, lease) => setStorage(lease.context, action),
     ),
-    tool('browser_start_recording', 'BrowserStartRecordingTool', 'BrowserStartRecordingAction', {}, (_a, lease, context) =>
-      recording.start(lease, context.stateDir),
+    tool(
+      'browser_start_recording',
+      'BrowserStartRecordingTool',
+      'BrowserStartRecordingAction',
+      {},
+      (_a, lease, context) => recording.start(lease, context.stateDir),
     ),
     tool('browser_stop_recording', 'BrowserStopRecordingTool', 'BrowserStopRecordingAction', {}, () =>
       recording.stop(),
