@@ -25,8 +25,7 @@ export async function click(session: BrowserSession, lease: SessionLease, action
   const kind = await kindOf(element);
   if (kind.tag === 'select') {
     throw new BrowserProblem(
-      `Element ${action.index} is a drop-down list: choose an option with browser_type (index ${action.index}, ` +
-        'text = the option as it is shown).',
+      `Element ${action.index} is a drop-down list: choose an option with browser_type (index ${action.index}, text = the option as it is shown).`,
     );
   }
   const lines = [`Clicked element ${action.index}.`];

@@ -74,8 +74,7 @@ export async function goto(page: Page, url: string, timeoutMs: number): Promise<
   } catch (error) {
     if (error instanceof errors.TimeoutError) {
       throw new BrowserProblem(
-        `Navigation to ${url} timed out after ${timeoutMs / 1000} s: the page did not finish loading. The server ` +
-          'may be slow or not answering; try again, or call browser_get_content to see what arrived.',
+        `Navigation to ${url} timed out after ${timeoutMs / 1000} s: the page did not finish loading. The server may be slow or not answering; try again, or call browser_get_content to see what arrived.`,
       );
     }
     const reason = /net::ERR_[A-Z_]+/.exec((error as Error).message)?.[0];

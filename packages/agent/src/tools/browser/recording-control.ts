@@ -37,10 +37,7 @@ export class RecordingControl {
     const ended = wasInterrupted ? 'The recording had ended when the browser stopped. ' : '';
     const limit = summary.dropped ? ` It reached its size limit: ${summary.dropped} later frames were left out.` : '';
     return {
-      text:
-        `${ended}Recording saved to ${summary.file}: ${summary.frames} frame${summary.frames === 1 ? '' : 's'} over ` +
-        `${summary.seconds} s.${limit} It is an HTML file (${summary.name}) that plays in any web browser; the ` +
-        'user can download it.',
+      text: `${ended}Recording saved to ${summary.file}: ${summary.frames} frame${summary.frames === 1 ? '' : 's'} over ${summary.seconds} s.${limit} It is an HTML file (${summary.name}) that plays in any web browser; the user can download it.`,
       fullOutputSaveDir: dirname(summary.file),
     };
   }

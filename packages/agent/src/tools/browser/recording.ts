@@ -136,8 +136,8 @@ export class ScreencastRecorder {
     const page = this.page;
     await this.detach();
     this.flushPending();
-    // A page that never repainted still gets its picture.
-    if (this.frames === 0 && page && !page.isClosed()) {
+    // The last picture: what the tab shows now (frames of what an action just loaded may not have come yet).
+    if (page && !page.isClosed()) {
       const shot = await page.screenshot({ type: 'jpeg', quality: SCREENCAST.quality }).catch(() => undefined);
       if (shot) this.write(Date.now(), shot.toString('base64'));
     }

@@ -38,11 +38,7 @@ export async function getStorage(context: BrowserContext, stateDir: string): Pro
 export async function setStorage(context: BrowserContext, action: SetStorageAction): Promise<string> {
   const state = storageStateOf(action.storage_state);
   await context.setStorageState(state);
-  return (
-    `Storage restored: ${count(state.cookies.length, 'cookie')}, local storage of ${count(state.origins.length, 'origin')} ` +
-    '(what was stored before was cleared). Pages already open see the new cookies on their next request; reload ' +
-    'them with browser_navigate to see the new local storage.'
-  );
+  return `Storage restored: ${count(state.cookies.length, 'cookie')}, local storage of ${count(state.origins.length, 'origin')} (what was stored before was cleared). Pages already open see the new cookies on their next request; reload them with browser_navigate to see the new local storage.`;
 }
 
 function storageStateOf(value: Record<string, unknown>): StorageState {

@@ -43,7 +43,6 @@ function tabOf(lease: SessionLease, tabId: string) {
   if (page && !page.isClosed()) return page;
   const open = lease.tabs.list().map(({ id }) => id);
   throw new BrowserProblem(
-    `There is no tab '${tabId}'. ${open.length ? `Open tabs: ${open.join(', ')}.` : 'No tabs are open.'} ` +
-      'Call browser_list_tabs to see them.',
+    `There is no tab '${tabId}'. ${open.length ? `Open tabs: ${open.join(', ')}.` : 'No tabs are open.'} Call browser_list_tabs to see them.`,
   );
 }

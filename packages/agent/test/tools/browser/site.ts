@@ -50,7 +50,7 @@ const ROUTES: Record<string, (request: IncomingMessage, body: string) => string>
     const fields = Object.fromEntries(new URLSearchParams(body));
     return page(
       'Thanks',
-      `<h1>Thanks, ${escape(fields.name ?? '')}!</h1><p>Color: ${escape(fields.color ?? '')}; news: ${escape(fields.news ?? 'no')}; note: ${escape(fields.note ?? '')}</p>`,
+      `<h1>Thanks, ${escapeHtml(fields.name ?? '')}!</h1><p>Color: ${escapeHtml(fields.color ?? '')}; news: ${escapeHtml(fields.news ?? 'no')}; note: ${escapeHtml(fields.note ?? '')}</p>`,
     );
   },
   '/long': () => page('Long page', `<h1>The long page</h1>${longArticle(600)}`),
@@ -74,7 +74,7 @@ const ROUTES: Record<string, (request: IncomingMessage, body: string) => string>
       'Storage',
       '<p id="out">...</p><script>localStorage.setItem("theme", "dark"); document.getElementById("out").textContent = "stored";</script>',
     ),
-  '/whoami': (request) => page('Who am I', `<p>Cookie: ${escape(request.headers.cookie ?? 'none')}</p>`),
+  '/whoami': (request) => page('Who am I', `<p>Cookie: ${escapeHtml(request.headers.cookie ?? 'none')}</p>`),
   '/local': () =>
     page(
       'Local',
@@ -88,7 +88,7 @@ const ROUTES: Record<string, (request: IncomingMessage, body: string) => string>
   '/popup': () => page('Popup', `<button onclick="window.open('/about')">Open a window</button>`),
 };
 
-function escape(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
