@@ -14,6 +14,7 @@ import { controlRoutes } from './routes/control.ts';
 import { conversationRoutes } from './routes/conversations.ts';
 import { eventRoutes } from './routes/events.ts';
 import { healthRoutes } from './routes/health.ts';
+import { recordingRoutes } from './routes/recordings.ts';
 import { socketRoutes } from './routes/sockets.ts';
 import { Store } from './store/store.ts';
 
@@ -116,6 +117,7 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
   eventRoutes(app, { service, runner });
   controlRoutes(app, { service, control });
   condenseRoutes(app, { service, runner });
+  recordingRoutes(app, { service, dataDir: options.dataDir });
   socketRoutes(app, { service, runner, sessionApiKeys });
 
   await service.recover();

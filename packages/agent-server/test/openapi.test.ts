@@ -86,6 +86,8 @@ describe('the OpenAPI document', () => {
       '/api/conversations/{conversation_id}/events/search': ['get'],
       '/api/conversations/{conversation_id}/events/count': ['get'],
       '/api/conversations/{conversation_id}/events/{event_id}': ['get'],
+      '/api/conversations/{conversation_id}/recordings': ['get'],
+      '/api/conversations/{conversation_id}/recordings/{file_name}': ['get'],
     };
     for (const [path, methods] of Object.entries(expected)) {
       expect(paths()[path], path).toBeDefined();
