@@ -88,6 +88,6 @@ describe('browser recordings of a conversation', () => {
     expect(linked.status).toBe(404);
     const list = await call<{ items: { name: string }[] }>(server.url, `/api/conversations/${id}/recordings`);
     expect(list.body.items.map((item) => item.name)).toEqual(['recording-2026-01-02T03-04-05-006Z.html']);
-    expect((await call(server.url, `/api/conversations/not-a-uuid/recordings`)).status).toBe(422);
+    expect((await call(server.url, '/api/conversations/not-a-uuid/recordings')).status).toBe(422);
   });
 });
