@@ -102,7 +102,7 @@ describe('the browser through the agent server', () => {
     expect(textOf(click.observation.content)).toContain(`The page navigated to ${site}/hello?name=Ada.`);
 
     // The system prompt lists each browser tool under its OpenHands name; the LLM was offered them all.
-    const tools = (events[0] as { tools: { kind: string; title: string }[] }).tools;
+    const tools = (events[0] as unknown as { tools: { kind: string; title: string }[] }).tools;
     expect(tools.map((tool) => tool.title)).toEqual([
       'browser_navigate',
       'browser_click',
@@ -142,7 +142,7 @@ describe('the browser through the agent server', () => {
 
     // One browser for the conversation, closed when the idle conversation is evicted from memory.
     expect(ourChromiums()).toHaveLength(1);
-    expect(server.agentServer.service.evictIdle(Date.now() + 24 * 3600_000)).toBe(1);
+    expect(server.agentServer?.service.evictIdle(Date.now() + 24 * 3600_000)).toBe(1);
     await expect.poll(ourChromiums, { timeout: 5_000 }).toEqual([]);
   });
 

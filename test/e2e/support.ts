@@ -62,7 +62,7 @@ export interface E2EServer {
   /** The text of every HTTP answer of the agent server so far (to check what never leaks). */
   bodies: string[];
   /** The server itself (its conversation service, to evict idle conversations). */
-  agentServer: AgentServer;
+  agentServer?: AgentServer;
 }
 
 /**

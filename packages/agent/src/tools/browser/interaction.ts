@@ -16,6 +16,8 @@ interface ElementKind {
   type: string;
   /** The URL of the link the element is or is in. */
   href: string;
+  /** The link (or the form the element submits) targets another browsing context: a new tab. */
+  opensTab: boolean;
 }
 
 /** `browser_click`: clicks the element, then waits for the navigation or the new tab the click caused. */
@@ -37,8 +39,12 @@ export async function click(session: BrowserSession, lease: SessionLease, action
     lines.push(await whereText(tab, lease.tabs));
     return lines.join('\n');
   }
-  const settled = await settleAfter(page, lease.context, session.navigationTimeoutMs, () =>
-    element.click(action.new_tab ? { modifiers: ['ControlOrMeta'] } : {}),
+  const settled = await settleAfter(
+    page,
+    lease.context,
+    session.navigationTimeoutMs,
+    () => element.click(action.new_tab ? { modifiers: ['ControlOrMeta'] } : {}),
+    { expectPopup: kind.opensTab },
   );
   if (settled.popup) {
     lease.tabs.setCurrent(settled.popup);
@@ -124,12 +130,16 @@ function kindOf(element: Awaited<ReturnType<typeof elementAt>>): Promise<Element
     const node = el as unknown as {
       tagName: string;
       type?: unknown;
-      closest(selector: string): { href: string } | null;
+      form?: { target: string } | null;
+      closest(selector: string): { href: string; target: string } | null;
     };
+    const link = node.closest('a[href]');
+    const target = (link ? link.target : node.type === 'submit' ? node.form?.target : '') ?? '';
     return {
       tag: node.tagName.toLowerCase(),
       type: typeof node.type === 'string' ? node.type.toLowerCase() : '',
-      href: node.closest('a[href]')?.href ?? '',
+      href: link?.href ?? '',
+      opensTab: target !== '' && !['_self', '_parent', '_top'].includes(target.toLowerCase()),
     };
   });
 }

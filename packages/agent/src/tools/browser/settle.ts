@@ -1,7 +1,12 @@
 import type { BrowserContext, Page, Request } from 'playwright-core';
 
-/** How long after an action a navigation or a new tab it caused may take to begin. */
-const START_GRACE_MS = 80;
+/**
+ * How long after an action a new tab it opened from a script (`window.open`) may take to appear. Playwright's
+ * click already waits for the navigations it starts; a tab takes a few tens of milliseconds more.
+ */
+const POPUP_GRACE_MS = 40;
+/** How long a click on a link or form that targets a new tab waits for that tab. */
+const EXPECTED_POPUP_MS = 2_000;
 /** How long after its request finished a navigation that never committed (a 204, a download) is given up. */
 const NO_COMMIT_GRACE_MS = 100;
 
@@ -25,6 +30,7 @@ export async function settleAfter<T>(
   context: BrowserContext,
   timeoutMs: number,
   act: () => Promise<T>,
+  options: { expectPopup?: boolean } = {},
 ): Promise<Settled<T>> {
   let navigationRequest: Request | undefined;
   let navigationEnded = false;
@@ -50,6 +56,7 @@ export async function settleAfter<T>(
   };
   const onPage = (opened: Page) => {
     popup ??= opened;
+    changed();
   };
   page.on('request', onRequest);
   page.on('framenavigated', onNavigated);
@@ -58,7 +65,13 @@ export async function settleAfter<T>(
   context.on('page', onPage);
   try {
     const result = await act();
-    await sleep(START_GRACE_MS);
+    const popupWait = options.expectPopup ? Math.min(EXPECTED_POPUP_MS, timeoutMs) : POPUP_GRACE_MS;
+    if (!popup) {
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, popupWait);
+      });
+    }
     const deadline = Date.now() + timeoutMs;
     let timedOut = false;
     // A navigation that started: wait for it to commit (or to end without a document).
@@ -95,8 +108,4 @@ async function loaded(page: Page, timeoutMs: number): Promise<boolean> {
   } catch {
     return page.isClosed();
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
