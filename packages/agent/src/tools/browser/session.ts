@@ -9,6 +9,11 @@ export interface BrowserSessionOptions extends LaunchOptions {
   /** How long a click or typing waits for its element to be ready (default 10 s). */
   actionTimeoutMs?: number;
   viewport?: { width: number; height: number };
+  /**
+   * The longest one action may take in all (default: both timeouts and 10 s more). Past it the browser is
+   * taken as hung (a page stuck in a script never answers Playwright's calls) and closed.
+   */
+  actionDeadlineMs?: number;
 }
 
 export const DEFAULT_NAVIGATION_TIMEOUT_MS = 30_000;
@@ -17,6 +22,9 @@ const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
 
 export const BROWSER_RESTARTED =
   'The browser had stopped (it crashed or was killed) and a new one was started: the tabs, cookies and ' +
+  'storage of the old one are gone.';
+export const BROWSER_REPLACED =
+  'The previous browser had stopped answering and was closed; a new one was started: the tabs, cookies and ' +
   'storage of the old one are gone.';
 export const TAB_CRASHED = 'The current tab had crashed; it was closed and a new blank tab was opened.';
 
@@ -37,10 +45,12 @@ export interface SessionLease {
 export class BrowserSession {
   readonly navigationTimeoutMs: number;
   readonly actionTimeoutMs: number;
+  readonly actionDeadlineMs: number;
   readonly tabs = new TabRegistry();
   private browser: Browser | undefined;
   private context: BrowserContext | undefined;
-  private lost = false;
+  /** What the next action is told when the browser went away since the last one. */
+  private lostNotice: string | undefined;
   private closed = false;
   private readonly crashed = new WeakSet<Page>();
   private queue: Promise<unknown> = Promise.resolve();
@@ -49,6 +59,7 @@ export class BrowserSession {
   constructor(private readonly options: BrowserSessionOptions = {}) {
     this.navigationTimeoutMs = options.navigationTimeoutMs ?? DEFAULT_NAVIGATION_TIMEOUT_MS;
     this.actionTimeoutMs = options.actionTimeoutMs ?? DEFAULT_ACTION_TIMEOUT_MS;
+    this.actionDeadlineMs = options.actionDeadlineMs ?? this.navigationTimeoutMs + this.actionTimeoutMs + 10_000;
   }
 
   /** True while a browser is up. */
@@ -56,13 +67,31 @@ export class BrowserSession {
     return this.browser?.isConnected() === true;
   }
 
-  /** Runs `work` after every action queued before it, with the browser started. */
+  /**
+   * Runs `work` after every action queued before it, with the browser started. Work that outlives the action
+   * deadline closes the browser (the work then fails) and is a problem for the LLM.
+   */
   run<T>(work: (lease: SessionLease) => Promise<T>): Promise<T> {
     const result = this.queue.then(async () => {
       if (this.closed) throw new BrowserClosedError();
       const notices: string[] = [];
       const context = await this.ensureContext(notices);
-      return work({ context, tabs: this.tabs, notices, page: () => this.currentPage(context, notices) });
+      const running = work({ context, tabs: this.tabs, notices, page: () => this.currentPage(context, notices) });
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new HungBrowserError(this.actionDeadlineMs)), this.actionDeadlineMs);
+      });
+      try {
+        return await Promise.race([running, deadline]);
+      } catch (error) {
+        if (error instanceof HungBrowserError) {
+          running.catch(() => undefined);
+          await this.abandon();
+        }
+        throw error;
+      } finally {
+        clearTimeout(timer);
+      }
     });
     this.queue = result.catch(() => undefined);
     return result;
@@ -81,17 +110,18 @@ export class BrowserSession {
     return page;
   }
 
+  /** Closes the browser at once (an action in progress fails), then waits for the queued actions to end. */
   async close(): Promise<void> {
     this.closed = true;
-    await this.queue;
     await this.shutdown();
+    await this.queue;
   }
 
   private async ensureContext(notices: string[]): Promise<BrowserContext> {
     if (this.context && this.browser?.isConnected()) return this.context;
-    if (this.lost) {
-      notices.push(BROWSER_RESTARTED);
-      this.lost = false;
+    if (this.lostNotice) {
+      notices.push(this.lostNotice);
+      this.lostNotice = undefined;
     }
     await this.shutdown();
     const browser = await launchChromium(this.options);
@@ -101,7 +131,7 @@ export class BrowserSession {
       this.context = undefined;
       this.tabs.clear();
       if (this.closed) return;
-      this.lost = true;
+      this.lostNotice = BROWSER_RESTARTED;
       for (const listener of this.lostListeners) listener();
     });
     if (this.closed) {
@@ -133,12 +163,29 @@ export class BrowserSession {
     return this.openTab(context);
   }
 
+  /** Closes a browser that stopped answering; the next action starts a new one. */
+  private async abandon(): Promise<void> {
+    if (!this.browser) return;
+    this.lostNotice = BROWSER_REPLACED;
+    for (const listener of this.lostListeners) listener();
+    await this.shutdown();
+  }
+
   private async shutdown(): Promise<void> {
     const browser = this.browser;
     this.browser = undefined;
     this.context = undefined;
     this.tabs.clear();
     await browser?.close().catch(() => undefined);
+  }
+}
+
+export class HungBrowserError extends BrowserProblem {
+  constructor(deadlineMs: number) {
+    super(
+      `The browser did not answer within ${deadlineMs / 1000} s (a page may be stuck in a script), so it was ` +
+        'closed. The next browser action starts a new one; the tabs, cookies and storage are gone.',
+    );
   }
 }
 

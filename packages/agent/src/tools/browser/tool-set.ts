@@ -34,6 +34,15 @@ interface Hints {
 export function createBrowserToolSet(options: BrowserToolSetOptions = {}): Tool[] {
   const session = new BrowserSession(options);
   const recording = new RecordingControl(session);
+  let closing: Promise<void> | undefined;
+  // Every tool of the set closes the same browser; the first call does it, the others wait for it.
+  const close = () => {
+    closing ??= (async () => {
+      await recording.close();
+      await session.close();
+    })();
+    return closing;
+  };
 
   async function execute<K extends Action['kind']>(
     action: ActionOf<K>,
@@ -86,10 +95,7 @@ export function createBrowserToolSet(options: BrowserToolSetOptions = {}): Tool[
         openWorld: true,
       },
       execute: (action, context) => execute(action as ActionOf<K>, context, run),
-      close: async () => {
-        await recording.close();
-        await session.close();
-      },
+      close,
     });
   }
 

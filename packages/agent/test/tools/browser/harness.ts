@@ -16,7 +16,7 @@ export interface Harness {
   stateDir: string;
   tag: string;
   /** Calls a browser tool as the LLM would (arguments as JSON, defaults applied); checks the observation. */
-  call(name: string, args?: Record<string, unknown>): Promise<BrowserObservation>;
+  call(name: string, args?: Record<string, unknown>, signal?: AbortSignal): Promise<BrowserObservation>;
   /** The text of the observation of `call`. */
   text(name: string, args?: Record<string, unknown>): Promise<string>;
   close(): Promise<void>;
@@ -38,12 +38,12 @@ export async function browserHarness(options: BrowserToolSetOptions = {}): Promi
     signal: new AbortController().signal,
     mask: (text) => text.replaceAll('hunter2-secret', '<secret-hidden>'),
   };
-  const call = async (name: string, args: Record<string, unknown> = {}) => {
+  const call = async (name: string, args: Record<string, unknown> = {}, signal?: AbortSignal) => {
     const tool = tools.find((candidate) => candidate.name === name);
     if (!tool) throw new Error(`no tool ${name}`);
     const parsed = parseToolCall(tool, JSON.stringify(args));
     if (!parsed.ok) throw new Error(parsed.error);
-    const observation = await tool.execute(parsed.action, context);
+    const observation = await tool.execute(parsed.action, signal ? { ...context, signal } : context);
     const checked = safeParse(ObservationSchema, structuredClone(observation));
     expect(checked.ok ? [] : checked.errors).toEqual([]);
     expect(observation.kind).toBe('BrowserObservation');

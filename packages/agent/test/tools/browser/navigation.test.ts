@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizeUrl } from '../../../src/tools/browser/navigation.ts';
-import { type Harness, browserHarness, indexOf } from './harness.ts';
+import { type Harness, browserHarness, indexOf, textOf } from './harness.ts';
 import { type TestSite, startTestSite } from './site.ts';
 
 let site: TestSite;
@@ -193,6 +193,19 @@ describe('browser navigation, forms and tabs', () => {
 
     const script = await browser.call('browser_navigate', { url: 'javascript:alert(1)' });
     expect(script.is_error).toBe(true);
+  });
+
+  it('stops waiting for a navigation when the run is stopped, and runs nothing once it is', async () => {
+    const stop = new AbortController();
+    const started = Date.now();
+    setTimeout(() => stop.abort(), 200);
+    const stopped = await browser.call('browser_navigate', { url: `${site.url}/never` }, stop.signal);
+    expect(Date.now() - started).toBeLessThan(1_400);
+    expect(stopped.is_error).toBe(true);
+    expect(textOf(stopped)).toBe('The navigation was stopped because the run was stopped.');
+    const after = await browser.call('browser_get_state', {}, stop.signal);
+    expect(textOf(after)).toBe('The browser action was not run: the run was stopped.');
+    expect(await browser.text('browser_navigate', { url: `${site.url}/about` })).toContain('Title: About');
   });
 });
 

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFile, readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECORDINGS_DIR } from '../../../src/tools/browser/recording.ts';
-import { BROWSER_RESTARTED } from '../../../src/tools/browser/session.ts';
+import { BROWSER_REPLACED, BROWSER_RESTARTED } from '../../../src/tools/browser/session.ts';
 import { createToolset } from '../../../src/tools/registry.ts';
 import { type Harness, browserHarness, textOf } from './harness.ts';
 import { type TestSite, startTestSite } from './site.ts';
@@ -12,7 +12,7 @@ let browser: Harness;
 
 beforeAll(async () => {
   site = await startTestSite();
-  browser = await browserHarness();
+  browser = await browserHarness({ navigationTimeoutMs: 2_000, actionTimeoutMs: 1_000, actionDeadlineMs: 3_000 });
 });
 
 afterAll(async () => {
@@ -140,6 +140,21 @@ describe('the browser session', () => {
     const none = await browser.call('browser_stop_recording');
     expect(none.is_error).toBe(true);
     expect(textOf(none)).toBe('No recording is running; browser_start_recording starts one.');
+  });
+
+  it('closes a browser whose page stopped answering, and starts a new one on the next action', async () => {
+    await browser.text('browser_navigate', { url: `${site.url}/hang` });
+    const [pid] = chromiumPids(browser.tag);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const started = Date.now();
+    const hung = await browser.call('browser_get_state');
+    expect(Date.now() - started).toBeLessThan(6_000);
+    expect(hung.is_error).toBe(true);
+    expect(textOf(hung)).toMatch(/^The browser did not answer within 3 s \(a page may be stuck in a script\)/);
+    expect(chromiumPids(browser.tag)).toEqual([]);
+    const next = await browser.text('browser_navigate', { url: `${site.url}/about` });
+    expect(next.startsWith(`${BROWSER_REPLACED}\n\nNavigated to`)).toBe(true);
+    expect(chromiumPids(browser.tag)).not.toContain(pid);
   });
 
   it('restarts Chromium after a crash, on the next action, and closes it with the tools', async () => {

@@ -85,6 +85,7 @@ const ROUTES: Record<string, (request: IncomingMessage, body: string) => string>
       'Vanish',
       `<button onclick="document.getElementById('gone').remove()">Remove the link</button> <a id="gone" href="/about">Soon gone</a>`,
     ),
+  '/hang': () => page('Hang', '<p>Loaded, then stuck.</p><script>setTimeout(() => { for (;;) {} }, 100)</script>'),
   '/popup': () => page('Popup', `<button onclick="window.open('/about')">Open a window</button>`),
 };
 
