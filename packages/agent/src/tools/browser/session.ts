@@ -183,8 +183,7 @@ export class BrowserSession {
 export class HungBrowserError extends BrowserProblem {
   constructor(deadlineMs: number) {
     super(
-      `The browser did not answer within ${deadlineMs / 1000} s (a page may be stuck in a script), so it was ` +
-        'closed. The next browser action starts a new one; the tabs, cookies and storage are gone.',
+      `The browser did not answer within ${deadlineMs / 1000} s (a page may be stuck in a script), so it was closed. The next browser action starts a new one; the tabs, cookies and storage are gone.`,
     );
   }
 }
