@@ -12,7 +12,7 @@ export class BrowserProblem extends Error {}
 export interface ObservationParts {
   text: string;
   isError?: boolean;
-  /** Notes about what happened before the action (a restarted browser), put first. */
+  /** What happened besides the result (a restarted browser, a dialog), put first. */
   notices?: string[];
   /** A PNG, base64. */
   screenshot?: string;

@@ -32,7 +32,10 @@ export const TAB_CRASHED = 'The current tab had crashed; it was closed and a new
 export interface SessionLease {
   context: BrowserContext;
   tabs: TabRegistry;
-  /** Set when the browser (or the current tab) had to be replaced before this action. */
+  /**
+   * What the LLM should know besides the action's result: the browser (or the tab) had to be replaced first, a
+   * page showed a dialog.
+   */
   notices: string[];
   /** The current tab, opening a blank one when there is none; a crashed tab is replaced first. */
   page(): Promise<Page>;
@@ -55,6 +58,8 @@ export class BrowserSession {
   private readonly crashed = new WeakSet<Page>();
   private queue: Promise<unknown> = Promise.resolve();
   private readonly lostListeners = new Set<() => void>();
+  private idleNotices: string[] = [];
+  private actionNotices: string[] | undefined;
 
   constructor(private readonly options: BrowserSessionOptions = {}) {
     this.navigationTimeoutMs = options.navigationTimeoutMs ?? DEFAULT_NAVIGATION_TIMEOUT_MS;
@@ -74,7 +79,9 @@ export class BrowserSession {
   run<T>(work: (lease: SessionLease) => Promise<T>): Promise<T> {
     const result = this.queue.then(async () => {
       if (this.closed) throw new BrowserClosedError();
-      const notices: string[] = [];
+      // Dialogs shown since the last action, and those shown during this one.
+      const notices = this.idleNotices.splice(0);
+      this.actionNotices = notices;
       const context = await this.ensureContext(notices);
       const running = work({ context, tabs: this.tabs, notices, page: () => this.currentPage(context, notices) });
       let timer: NodeJS.Timeout | undefined;
@@ -91,6 +98,7 @@ export class BrowserSession {
         throw error;
       } finally {
         clearTimeout(timer);
+        this.actionNotices = undefined;
       }
     });
     this.queue = result.catch(() => undefined);
@@ -151,6 +159,14 @@ export class BrowserSession {
   private watch(page: Page): void {
     this.tabs.add(page);
     page.once('crash', () => this.crashed.add(page));
+    // A dialog blocks its page until answered: accept it (a confirm() says yes) and tell the LLM.
+    page.on('dialog', (dialog) => {
+      const message = dialog.message().replace(/\s+/g, ' ').slice(0, 300);
+      (this.actionNotices ?? this.idleNotices).push(
+        `The page showed a ${dialog.type()} dialog${message ? `: "${message}"` : ''}; it was accepted.`,
+      );
+      dialog.accept().catch(() => undefined);
+    });
   }
 
   private async currentPage(context: BrowserContext, notices: string[]): Promise<Page> {
@@ -172,6 +188,7 @@ export class BrowserSession {
   }
 
   private async shutdown(): Promise<void> {
+    this.idleNotices = [];
     const browser = this.browser;
     this.browser = undefined;
     this.context = undefined;

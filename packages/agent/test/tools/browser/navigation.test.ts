@@ -104,6 +104,16 @@ describe('browser navigation, forms and tabs', () => {
     await browser.text('browser_close_tab', { tab_id: tabId });
   });
 
+  it('accepts the dialogs a page shows, and says so', async () => {
+    await browser.text('browser_navigate', { url: `${site.url}/confirm` });
+    const clicked = await browser.text('browser_click', { index: 0 });
+    expect(clicked).toMatch(
+      /^The page showed a confirm dialog: "Delete everything\?"; it was accepted\.\n\nClicked element 0\./,
+    );
+    expect(await browser.text('browser_get_content')).toContain('confirmed');
+    expect(await browser.text('browser_list_tabs')).not.toContain('dialog');
+  });
+
   it('rejects element indexes that do not exist, and elements that left the page', async () => {
     await browser.text('browser_navigate', { url: `${site.url}/about` });
     const missing = await browser.call('browser_click', { index: 99 });

@@ -85,6 +85,11 @@ const ROUTES: Record<string, (request: IncomingMessage, body: string) => string>
       'Vanish',
       `<button onclick="document.getElementById('gone').remove()">Remove the link</button> <a id="gone" href="/about">Soon gone</a>`,
     ),
+  '/confirm': () =>
+    page(
+      'Confirm',
+      `<button onclick="if (confirm('Delete   everything?')) document.getElementById('out').textContent = 'confirmed'">Delete</button><p id="out">waiting</p>`,
+    ),
   '/hang': () => page('Hang', '<p>Loaded, then stuck.</p><script>setTimeout(() => { for (;;) {} }, 100)</script>'),
   '/popup': () => page('Popup', `<button onclick="window.open('/about')">Open a window</button>`),
 };
