@@ -1,4 +1,4 @@
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 
 /** Debian's Chromium (`apt-get install chromium`); Bosun never downloads a browser. */
 export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';
@@ -27,6 +27,8 @@ export interface LaunchOptions {
 export async function launchChromium(options: LaunchOptions = {}): Promise<Browser> {
   const executablePath = options.executablePath ?? DEFAULT_CHROMIUM_PATH;
   try {
+    // Loaded on first use: importing Playwright takes longer than the rest of the server's start-up.
+    const { chromium } = await import('playwright-core');
     return await chromium.launch({
       executablePath,
       headless: true,

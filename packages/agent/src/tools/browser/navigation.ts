@@ -1,6 +1,6 @@
 import type { ActionOf } from '@bosun/protocol';
-import { type Frame, type Page, type Response, errors } from 'playwright-core';
-import { BrowserProblem } from './observation.ts';
+import type { Frame, Page, Response } from 'playwright-core';
+import { BrowserProblem, isTimeoutError } from './observation.ts';
 import { whereText } from './page-state.ts';
 import type { BrowserSession, SessionLease } from './session.ts';
 import { settleAfter } from './settle.ts';
@@ -72,7 +72,7 @@ export async function goto(page: Page, url: string, timeoutMs: number): Promise<
   try {
     return await page.goto(url, { waitUntil: 'domcontentloaded', timeout: timeoutMs });
   } catch (error) {
-    if (error instanceof errors.TimeoutError) {
+    if (isTimeoutError(error)) {
       throw new BrowserProblem(
         `Navigation to ${url} timed out after ${timeoutMs / 1000} s: the page did not finish loading. The server may be slow or not answering; try again, or call browser_get_content to see what arrived.`,
       );

@@ -1,5 +1,4 @@
 import type { ObservationOf } from '@bosun/protocol';
-import { errors } from 'playwright-core';
 import { textContent } from '../observations.ts';
 import type { ToolContext } from '../tool.ts';
 import { firstLine } from './launch.ts';
@@ -33,6 +32,11 @@ export function browserObservation(parts: ObservationParts, context: ToolContext
 
 const PLAYWRIGHT_CALL = /^(page|locator|elementHandle|frame|browserContext|browser|jsHandle|mouse|keyboard)\.\w+:/;
 
+/** Playwright's timeout (its `errors.TimeoutError`, known by name so Playwright loads only when a browser starts). */
+export function isTimeoutError(error: unknown): boolean {
+  return error instanceof Error && error.name === 'TimeoutError';
+}
+
 /**
  * What the LLM reads about an error of an action: our own problems as they are, Playwright's and Chromium's
  * errors (timeouts, navigation errors, a closed target) by their first line (the rest is Playwright's call
@@ -42,6 +46,6 @@ export function problemText(error: unknown): string | undefined {
   if (error instanceof BrowserProblem) return error.message;
   if (!(error instanceof Error)) return undefined;
   const message = firstLine(error.message);
-  if (error instanceof errors.TimeoutError || PLAYWRIGHT_CALL.test(message)) return message;
+  if (isTimeoutError(error) || PLAYWRIGHT_CALL.test(message)) return message;
   return error.constructor === Error ? message : undefined;
 }
