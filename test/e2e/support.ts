@@ -61,6 +61,8 @@ export interface E2EServer {
   outside: string;
   /** The text of every HTTP answer of the agent server so far (to check what never leaks). */
   bodies: string[];
+  /** The server itself (its conversation service, to evict idle conversations). */
+  agentServer?: AgentServer;
 }
 
 /**
@@ -89,7 +91,7 @@ export async function startServer(): Promise<E2EServer> {
   });
   started.server = await buildAgentServer({ dataDir });
   const url = await started.server.app.listen({ host: '127.0.0.1', port: 0 });
-  return { url, dataDir, workspace, outside, bodies: [] };
+  return { url, dataDir, workspace, outside, bodies: [], agentServer: started.server };
 }
 
 /** A request to the agent server over real HTTP. */

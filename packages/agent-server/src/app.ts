@@ -16,6 +16,7 @@ import { controlRoutes } from './routes/control.ts';
 import { conversationRoutes } from './routes/conversations.ts';
 import { eventRoutes } from './routes/events.ts';
 import { healthRoutes } from './routes/health.ts';
+import { recordingRoutes } from './routes/recordings.ts';
 import { skillRoutes } from './routes/skills.ts';
 import { socketRoutes } from './routes/sockets.ts';
 import { toolRoutes } from './routes/tools.ts';
@@ -154,6 +155,7 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
   controlRoutes(app, { service, control });
   condenseRoutes(app, { service, runner });
   skillRoutes(app, skills);
+  recordingRoutes(app, { service, dataDir: options.dataDir });
   socketRoutes(app, { service, runner, sessionApiKeys });
   toolRoutes(app);
 

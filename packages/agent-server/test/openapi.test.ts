@@ -87,6 +87,8 @@ describe('the OpenAPI document', () => {
       '/api/conversations/{conversation_id}/events/count': ['get'],
       '/api/conversations/{conversation_id}/events/{event_id}': ['get'],
       '/api/tools/': ['get'],
+      '/api/conversations/{conversation_id}/recordings': ['get'],
+      '/api/conversations/{conversation_id}/recordings/{file_name}': ['get'],
     };
     for (const [path, methods] of Object.entries(expected)) {
       expect(paths()[path], path).toBeDefined();

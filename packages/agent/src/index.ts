@@ -16,6 +16,9 @@ export type { LLMProvider, LLMRequest, LLMResponse, LLMTool, LLMToolCall, LLMUsa
 export { AgentRuntime, type AgentRuntimeOptions, pendingActions, secretMasker } from './loop/agent-runtime.ts';
 export type { AgentSession } from './loop/session.ts';
 export { buildMessages, observationText } from './loop/view.ts';
+export { DEFAULT_CHROMIUM_PATH } from './tools/browser/launch.ts';
+export { RECORDINGS_DIR, recordingsDir } from './tools/browser/recording.ts';
+export { type BrowserToolSetOptions, createBrowserToolSet } from './tools/browser/tool-set.ts';
 export { createEditTool } from './tools/edit/index.ts';
 export { createFileEditorTool } from './tools/file-editor/index.ts';
 export { createFinishTool } from './tools/finish/index.ts';

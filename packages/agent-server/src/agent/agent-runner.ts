@@ -32,6 +32,11 @@ import { type SkillLoading, loadSkillsOf, skillsForMessage, skillsStateEvent } f
 const RUNTIME = 'agent';
 const MCP = 'mcp';
 
+/** The directory private to a conversation: its tools' state (full outputs, task list, browser recordings). */
+export function conversationStateDir(dataDir: string, conversationId: string): string {
+  return join(dataDir, 'conversations', conversationId);
+}
+
 /** Secret values by name, whichever form they were given in. */
 export function secretValues(conversation: Conversation): Record<string, string> {
   const values: Record<string, string> = {};
@@ -97,7 +102,7 @@ export function createAgentRunner(options: {
   async function createRuntime(conversation: Conversation): Promise<AgentRuntime> {
     const { request } = conversation.record;
     const workspace = request.workspace.working_dir;
-    const stateDir = join(options.dataDir, 'conversations', conversation.id);
+    const stateDir = conversationStateDir(options.dataDir, conversation.id);
     await Promise.all([mkdir(workspace, { recursive: true }), mkdir(stateDir, { recursive: true })]);
     // Read at every use: secrets added later (POST .../secrets) reach the running shell and are masked too.
     const secrets = () => secretValues(conversation);

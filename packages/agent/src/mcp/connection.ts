@@ -1,8 +1,7 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerSettings } from './config.ts';
+import { type McpSdk, mcpSdk } from './sdk.ts';
 import { type OpenedTransport, openTransport } from './transport.ts';
 
 export type { McpToolInfo };
@@ -74,7 +73,7 @@ export class McpConnection {
       });
       return result as CallToolResult;
     } catch (error) {
-      throw this.explain(error);
+      throw this.explain(error, await mcpSdk());
     } finally {
       signal?.removeEventListener('abort', forward);
     }
@@ -97,8 +96,9 @@ export class McpConnection {
   }
 
   private async open(): Promise<Client> {
-    const opened = openTransport(this.settings);
-    const client = new Client(CLIENT_INFO, { capabilities: {} });
+    const sdk = await mcpSdk();
+    const opened = openTransport(sdk, this.settings);
+    const client = new sdk.Client(CLIENT_INFO, { capabilities: {} });
     this.opened = opened;
     // A server that exits or ends its session is started again by the next call.
     client.onclose = () => {
@@ -116,7 +116,7 @@ export class McpConnection {
       );
     } catch (error) {
       await client.close().catch(() => undefined);
-      throw this.explain(error);
+      throw this.explain(error, sdk);
     }
     if (this.closed) {
       await client.close().catch(() => undefined);
@@ -139,11 +139,11 @@ export class McpConnection {
   }
 
   /** The error with what the server printed to stderr, when that says more than "connection closed". */
-  private explain(error: unknown): Error {
+  private explain(error: unknown, sdk: McpSdk): Error {
     let message = error instanceof Error ? error.message : String(error);
     // HTTP transports' errors carry the status in `code`, not in the message.
     const { code } = error as { code?: unknown };
-    const httpError = error instanceof StreamableHTTPError || error instanceof SseError;
+    const httpError = error instanceof sdk.StreamableHTTPError || error instanceof sdk.SseError;
     if (httpError && typeof code === 'number' && code >= 100) message = `HTTP ${code}: ${message}`;
     const explained = new Error(this.stderrNote(message));
     explained.name = error instanceof Error ? error.name : 'Error';

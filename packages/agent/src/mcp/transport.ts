@@ -1,9 +1,7 @@
 import type { Readable } from 'node:stream';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerSettings } from './config.ts';
+import type { McpSdk } from './sdk.ts';
 
 /** How much of a stdio server's standard error is kept for error messages (its end, where the crash is). */
 const STDERR_TAIL_CHARS = 2000;
@@ -18,9 +16,9 @@ export interface OpenedTransport {
  * The SDK transport for a server: a child process spoken to over stdin/stdout (its environment: the SDK's
  * minimal inherited one plus the server's `env`, never the agent server's credentials), or HTTP.
  */
-export function openTransport(settings: McpServerSettings): OpenedTransport {
+export function openTransport(sdk: McpSdk, settings: McpServerSettings): OpenedTransport {
   if (settings.transport === 'stdio') {
-    const transport = new StdioClientTransport({
+    const transport = new sdk.StdioClientTransport({
       command: settings.command as string,
       args: settings.args,
       env: settings.env,
@@ -37,7 +35,7 @@ export function openTransport(settings: McpServerSettings): OpenedTransport {
   const requestInit = { headers: settings.headers };
   const transport =
     settings.transport === 'sse'
-      ? new SSEClientTransport(url, { requestInit })
-      : new StreamableHTTPClientTransport(url, { requestInit });
+      ? new sdk.SSEClientTransport(url, { requestInit })
+      : new sdk.StreamableHTTPClientTransport(url, { requestInit });
   return { transport, stderrTail: () => '' };
 }

@@ -54,7 +54,10 @@ export function predictedRisk(toolCallArguments: string): Exclude<SecurityRisk, 
   }
 }
 
-/** The rule-based risk of one action: terminal commands by their command, file operations by their path. */
+/**
+ * The rule-based risk of one action: terminal commands by their command, file operations by their path, browser
+ * actions by what they can send to a site.
+ */
 export function actionRisk(action: Action, context: AnalyzerContext): SecurityRisk {
   const paths: PathContext = { workspace: context.workspace, home: context.home ?? homedir(), cwd: context.workspace };
   switch (action.kind) {
@@ -78,7 +81,22 @@ export function actionRisk(action: Action, context: AnalyzerContext): SecurityRi
     case 'GlobAction':
     case 'GrepAction':
       return 'LOW';
+    case 'BrowserGetStateAction':
+    case 'BrowserGetContentAction':
+    case 'BrowserListTabsAction':
+    case 'BrowserScrollAction':
+    case 'BrowserGoBackAction':
+    case 'BrowserSwitchTabAction':
+    case 'BrowserCloseTabAction':
+    case 'BrowserStartRecordingAction':
+    case 'BrowserStopRecordingAction':
+      return 'LOW';
+    // Reaching a site, sending it what the agent clicks or types, and handling login cookies.
     case 'BrowserNavigateAction':
+    case 'BrowserClickAction':
+    case 'BrowserTypeAction':
+    case 'BrowserGetStorageAction':
+    case 'BrowserSetStorageAction':
       return 'MEDIUM';
     default:
       return 'UNKNOWN';

@@ -1,5 +1,4 @@
 import type { ActionOf, ObservationOf, ToolDefinition } from '@bosun/protocol';
-import { argumentCheck } from '../mcp/input-schema.ts';
 import { textContent } from '../tools/observations.ts';
 import type { Tool } from '../tools/tool.ts';
 import { INVOKE_SKILL, renderSkillContent } from './render.ts';
@@ -41,18 +40,14 @@ export function createInvokeSkillTool(skills: SkillSet): Tool<MCPToolAction, MCP
     },
     mcp_tool: { name: INVOKE_SKILL, description: DESCRIPTION, inputSchema: parameters },
   } as ToolDefinition;
-  const check = argumentCheck(parameters);
   return {
     name: INVOKE_SKILL,
     actionKind: 'MCPToolAction',
     definition,
     parameters,
     readOnly: true,
-    actionFrom(args) {
-      const problems = check(args);
-      if (problems.length === 0) return { ok: true, action: { kind: 'MCPToolAction', data: args } };
-      return { ok: false, error: `Error validating tool '${INVOKE_SKILL}': ${problems.join('; ')}.` };
-    },
+    // The name is checked by `execute`, whose error lists the skills there are.
+    actionFrom: (args) => ({ ok: true, action: { kind: 'MCPToolAction', data: args } }),
     async execute(action, context) {
       const name = (action.data as { name?: unknown }).name;
       const skill = typeof name === 'string' ? skills.get(name) : undefined;

@@ -1,4 +1,5 @@
 import type { ToolSpec } from '@bosun/protocol';
+import { createBrowserToolSet } from './browser/tool-set.ts';
 import { createEditTool } from './edit/index.ts';
 import { createFileEditorTool } from './file-editor/index.ts';
 import { createFinishTool } from './finish/index.ts';
@@ -40,6 +41,13 @@ const REGISTRY: Record<string, Factory> = {
   glob: () => [createGlobTool()],
   grep: () => [createGrepTool()],
   task_tracker: () => [createTaskTrackerTool()],
+  // One Chromium per tool set, i.e. per conversation; started on the first browser action.
+  browser_tool_set: (params) =>
+    createBrowserToolSet(
+      typeof params.navigation_timeout_seconds === 'number' && params.navigation_timeout_seconds > 0
+        ? { navigationTimeoutMs: params.navigation_timeout_seconds * 1000 }
+        : {},
+    ),
 };
 
 /** Built-in tools by class name, as `include_default_tools` lists them; `finish` and `think` are always there. */

@@ -165,6 +165,14 @@ describe('security analyzers', () => {
     [{ kind: 'TerminalAction', command: 'C-c', is_input: true, reset: false }, 'LOW'],
     [{ kind: 'TaskTrackerAction', command: 'view', task_list: [] }, 'LOW'],
     [{ kind: 'MCPToolAction', data: {} }, 'UNKNOWN'],
+    [{ kind: 'BrowserNavigateAction', url: 'https://example.com', new_tab: false }, 'MEDIUM'],
+    [{ kind: 'BrowserClickAction', index: 0, new_tab: false }, 'MEDIUM'],
+    [{ kind: 'BrowserTypeAction', index: 0, text: 'x' }, 'MEDIUM'],
+    [{ kind: 'BrowserSetStorageAction', storage_state: {} }, 'MEDIUM'],
+    [{ kind: 'BrowserGetStorageAction' }, 'MEDIUM'],
+    [{ kind: 'BrowserScrollAction', direction: 'down' }, 'LOW'],
+    [{ kind: 'BrowserSwitchTabAction', tab_id: 'ab12' }, 'LOW'],
+    [{ kind: 'BrowserStopRecordingAction' }, 'LOW'],
   ] as [Action, string][])('rules rate %j as %s', (action, risk) => {
     expect(actionRisk(action, context)).toBe(risk);
   });
