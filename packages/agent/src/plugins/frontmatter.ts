@@ -1,30 +1,20 @@
-import { parse } from 'yaml';
+import { parseFrontmatter as parseFields, splitFrontmatter } from '../skills/frontmatter.ts';
 
 /** A Markdown file split into its YAML frontmatter (a mapping) and its body. */
 export interface Frontmatter {
   data: Record<string, unknown>;
   body: string;
-  /** Why the frontmatter could not be read (then `data` is empty and `body` is the whole text). */
+  /** Why the frontmatter could not be read (then `data` is empty). */
   error?: string;
 }
 
-const FENCE = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
-
-/** Reads `---`-fenced YAML at the top of `text`; a file without one has empty `data`. */
+/** Reads the frontmatter of a command, agent or skill file the way skills are read (see `skills/frontmatter.ts`). */
 export function parseFrontmatter(text: string): Frontmatter {
-  const source = text.replace(/^\uFEFF/, '');
-  const match = FENCE.exec(source);
-  if (!match) return { data: {}, body: source };
-  const body = source.slice(match[0].length);
-  try {
-    const data = parse(match[1] ?? '') ?? {};
-    if (typeof data !== 'object' || Array.isArray(data)) {
-      return { data: {}, body: source, error: 'the frontmatter is not a mapping of keys to values' };
-    }
-    return { data: data as Record<string, unknown>, body };
-  } catch (error) {
-    return { data: {}, body: source, error: `the frontmatter is not valid YAML: ${(error as Error).message}` };
-  }
+  const { frontmatter, body } = splitFrontmatter(text);
+  if (frontmatter === null) return { data: {}, body };
+  const parsed = parseFields(frontmatter);
+  if (!parsed.ok) return { data: {}, body, error: `the frontmatter is not valid: ${parsed.error}` };
+  return { data: parsed.fields, body };
 }
 
 /** A string field of frontmatter or JSON, or null. */
