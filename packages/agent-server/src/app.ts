@@ -37,8 +37,10 @@ export interface AgentServerOptions {
   logLevel?: string;
   /** Where the logs go (default: standard output). */
   logStream?: { write(line: string): unknown };
-  /** Base URLs of `github:`, `gitlab:` and `bitbucket:` sources (skill repositories); default: the public hosts. */
+  /** Base URLs of `github:`, `gitlab:` and `bitbucket:` sources (skill repositories, plugins, marketplaces). */
   gitProviders?: GitProviders;
+  /** Where fetched commits (skill repositories, plugins, marketplaces) are kept (default `<dataDir>/git`). */
+  gitCacheDir?: string;
 }
 
 export interface AgentServer {
@@ -73,9 +75,9 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
   const control = new ConfirmationControl(service, (error, id) =>
     app.log.error({ err: error, conversation_id: id }, 'confirmation deadline failed'),
   );
-  // Skill repositories are fetched once per commit into the data directory.
+  // Skill repositories, plugins and marketplaces are fetched once per commit into the data directory.
   const git = new GitCache({
-    dir: join(options.dataDir, 'git'),
+    dir: options.gitCacheDir ?? join(options.dataDir, 'git'),
     ...(options.gitProviders ? { providers: options.gitProviders } : {}),
   });
   const skills = {
@@ -101,6 +103,15 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
         // failed (exit code, bad JSON, timeout) never blocks; it is a warning.
         onHookRun: (id, record) =>
           app.log[record.outcome === 'error' ? 'warn' : 'info']({ conversation_id: id, hook: record }, 'hook ran'),
+        // A plugin that cannot be fetched or read never stops a conversation (sources and messages are redacted).
+        plugins: {
+          ...skills,
+          onLoaded: (id, plugins) =>
+            app.log[plugins.some((p) => p.problems.some((x) => x.severity === 'error')) ? 'warn' : 'info'](
+              { conversation_id: id, plugins },
+              'plugins loaded',
+            ),
+        },
         // A skill that cannot be parsed or a repository that cannot be fetched never stops a conversation.
         skills: {
           ...skills,

@@ -1,6 +1,8 @@
 import { agentServerCommand } from './commands/agent-server.ts';
 import { demoCommand } from './commands/demo.ts';
 import { llmReplayCommand } from './commands/llm-replay.ts';
+import { marketplaceCommand } from './commands/marketplace.ts';
+import { pluginCommand } from './commands/plugin.ts';
 import { schemaCommand } from './commands/schema.ts';
 import { skillsCommand } from './commands/skills.ts';
 import { validateCommand } from './commands/validate.ts';
@@ -26,6 +28,8 @@ const commands: Command[] = [
   validateCommand,
   schemaCommand,
   skillsCommand,
+  pluginCommand,
+  marketplaceCommand,
 ];
 
 export function helpText(): string {

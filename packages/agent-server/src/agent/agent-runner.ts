@@ -15,13 +15,18 @@ import {
   filterTools,
   hookConfigProblems,
   mcpConfigProblems,
+  mergeHookConfigs,
+  mergeMcpServers,
   toolFilterProblems,
+  withPluginSkills,
 } from '@bosun/agent';
+import type { NewEvent } from '@bosun/protocol';
 import type { Conversation } from '../conversations/conversation.ts';
 import type { AgentRunner } from '../conversations/runner.ts';
 import type { Store } from '../store/store.ts';
 import { LogSession } from './log-session.ts';
 import { ConversationMcp } from './mcp-servers.ts';
+import { type PluginLoading, loadConversationPlugins, pluginRequestProblems } from './plugins.ts';
 import { type SkillLoading, loadSkillsOf, skillsForMessage, skillsStateEvent } from './skills.ts';
 
 const RUNTIME = 'agent';
@@ -66,12 +71,22 @@ export function createAgentRunner(options: {
   skills?: SkillLoading;
   /** Told when an MCP server of a conversation started or failed to (for the server's log). */
   onMcpServer?: (conversationId: string, record: McpLogRecord) => void;
+  /** Where plugins and marketplaces are fetched from, and who hears which plugins a conversation loaded. */
+  plugins?: PluginLoading;
 }): AgentRunner {
   // Creating an agent loads its skills (repositories may be fetched) and starts its MCP servers: concurrent
   // callers share one creation.
   const creating = new WeakMap<Conversation, Promise<AgentRuntime>>();
   // What the first load found, for the `skills` state update `prepare` appends.
   const loadedSkills = new WeakMap<Conversation, ConversationSkills>();
+  // Plugin failures wait to be appended until the system prompt is there (it opens every conversation).
+  const pluginErrors = new WeakMap<Conversation, NewEvent>();
+  async function reportPluginErrors(conversation: Conversation): Promise<void> {
+    const event = pluginErrors.get(conversation);
+    if (!event) return;
+    pluginErrors.delete(conversation);
+    await conversation.append([event]);
+  }
 
   function runtimeOf(conversation: Conversation): Promise<AgentRuntime> {
     const existing = conversation.resources.get(RUNTIME);
@@ -91,10 +106,29 @@ export function createAgentRunner(options: {
     await Promise.all([mkdir(workspace, { recursive: true }), mkdir(stateDir, { recursive: true })]);
     // Read at every use: secrets added later (POST .../secrets) reach the running shell and are masked too.
     const secrets = () => secretValues(conversation);
-    const skills = await loadSkillsOf(conversation, secrets(), options.skills ?? {});
+    // Plugins first: their skills, hooks and MCP servers join the conversation's own.
+    const plugins = await loadConversationPlugins(conversation, options.plugins ?? {}, secrets);
+    if (plugins.errorEvent) pluginErrors.set(conversation, plugins.errorEvent);
+    const ownSkills = await loadSkillsOf(conversation, secrets(), options.skills ?? {});
+    const merged = await withPluginSkills(
+      ownSkills,
+      {
+        below: plugins.fromMarketplaces,
+        above: plugins.loaded.filter((plugin) => !plugins.fromMarketplaces.includes(plugin)),
+      },
+      request.agent.agent_context?.disabled_skills ?? [],
+    );
+    const sources: ConversationSkills['sources'] = {};
+    for (const skill of merged.skills) sources[skill.source.scope] = (sources[skill.source.scope] ?? 0) + 1;
+    const skills: ConversationSkills = { ...ownSkills, ...merged, sources };
     loadedSkills.set(conversation, skills);
+    const pluginHooks = plugins.loaded.map((plugin) => plugin.hooks);
+    const mcpConfig = mergeMcpServers(
+      request.agent.mcp_config,
+      plugins.loaded.map((plugin) => plugin.mcpServers),
+    );
     const toolset = createToolset(request.agent.tools, { env: secrets });
-    const mcp = await ConversationMcp.start(request.agent.mcp_config, {
+    const mcp = await ConversationMcp.start(mcpConfig, {
       workspace,
       reservedNames: [...toolset.map((tool) => tool.name), INVOKE_SKILL],
       secrets: secrets(),
@@ -112,7 +146,10 @@ export function createAgentRunner(options: {
           stateDir,
           secrets,
           onCriticFailure: (failure) => options.onCriticFailure?.(conversation.id, failure),
-          hooks: request.hook_config ?? null,
+          // The conversation's own hooks run first, then each plugin's (in load order).
+          hooks: pluginHooks.some(Boolean)
+            ? mergeHookConfigs([request.hook_config, ...pluginHooks])
+            : (request.hook_config ?? null),
           onHookRun: (record) => options.onHookRun?.(conversation.id, record),
           skills: new SkillSet(skills.skills),
         }),
@@ -147,12 +184,14 @@ export function createAgentRunner(options: {
         ...toolFilterProblems(request.agent.filter_tools_regex, ['body', 'agent', 'filter_tools_regex']),
         ...condenserProblems(request.agent, ['body', 'agent']),
         ...hookConfigProblems(request.hook_config, ['body', 'hook_config']),
+        ...pluginRequestProblems(request, options.plugins?.providers ?? {}),
       ];
     },
     async prepare(conversation) {
       const runtime = await runtimeOf(conversation);
       const session = new LogSession(conversation, options.store);
       await runtime.ensureSystemPrompt(session);
+      await reportPluginErrors(conversation);
       const loaded = loadedSkills.get(conversation);
       const report = loaded && skillsStateEvent(loaded);
       if (report) await conversation.append([report]);
@@ -162,15 +201,15 @@ export function createAgentRunner(options: {
       const runtime = await runtimeOf(conversation);
       const session = new LogSession(conversation, options.store);
       await runtime.ensureSystemPrompt(session);
+      await reportPluginErrors(conversation);
       await (conversation.resources.get(MCP) as ConversationMcp | undefined)?.retry(runtime);
       await reportMcpProblems(conversation, session);
       await runtime.run(session);
     },
     async reviewUserMessage(conversation, content) {
       const runtime = await runtimeOf(conversation);
-      const review = conversation.record.request.hook_config
-        ? await runtime.hooks.reviewPrompt(conversation.id, content)
-        : { blocked: null, extendedContent: [] };
+      // Hooks may come from `hook_config` or from plugins; without UserPromptSubmit hooks this asks nothing.
+      const review = await runtime.hooks.reviewPrompt(conversation.id, content);
       // A blocked message never reaches the LLM: it activates no skill.
       if (review.blocked !== null) return { blocked: review.blocked, extended_content: review.extendedContent };
       const skills = skillsForMessage(runtime, conversation, content);

@@ -37,7 +37,8 @@ export function conversationInfo(conversation: Conversation): ConversationInfo {
     max_iterations: request.max_iterations,
     stuck_detection: request.stuck_detection,
     initial_message: request.initial_message ?? null,
-    plugins: request.plugins ?? null,
+    plugins: request.plugins?.map((plugin) => ({ ...plugin, source: redactCredentials(plugin.source) })) ?? null,
+    resolved_plugins: record.plugins?.map((plugin) => plugin.resolved) ?? [],
     hook_config: request.hook_config ?? null,
     secret_registry: { secret_sources: secretSources },
     tags: record.tags,
@@ -69,6 +70,10 @@ function redactedAgentContext(context: AgentSpec['agent_context']): AgentSpec['a
     skill_repositories: context.skill_repositories.map((repository) => ({
       ...repository,
       source: redactCredentials(repository.source),
+    })),
+    registered_marketplaces: context.registered_marketplaces.map((registration) => ({
+      ...registration,
+      source: redactCredentials(registration.source),
     })),
   };
 }

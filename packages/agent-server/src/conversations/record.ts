@@ -1,4 +1,20 @@
-import type { ConversationExecutionStatus, ResolvedSkillRepository, ResolvedStartRequest } from '@bosun/protocol';
+import type {
+  ConversationExecutionStatus,
+  ResolvedPlugin,
+  ResolvedSkillRepository,
+  ResolvedStartRequest,
+} from '@bosun/protocol';
+
+/**
+ * A plugin as the conversation loaded it: what is shown (`resolved`, with the commit SHA) and what is needed to
+ * load that very commit again after a restart (`fetch`: null when it never loaded; `entry`: the marketplace
+ * entry standing in for `plugin.json`).
+ */
+export interface RecordedPlugin {
+  resolved: ResolvedPlugin;
+  fetch: { source: string; ref?: string | null; repo_path?: string | null } | null;
+  entry?: { json: Record<string, unknown>; path: string };
+}
 
 /** What the catalog keeps of a conversation (its `data` column): the request it started from and its state. */
 export interface ConversationRecord {
@@ -11,6 +27,8 @@ export interface ConversationRecord {
   blocked_actions: Record<string, string>;
   blocked_messages: Record<string, string>;
   last_user_message_id: string | null;
+  /** The plugins loaded, recorded the first time the agent is built; absent until then. */
+  plugins?: RecordedPlugin[];
   /**
    * The skill repositories loaded when the agent was first created, with their commits: later loads (after a
    * restart or an eviction) use the same commits, so the conversation keeps the same skills. Absent until then.

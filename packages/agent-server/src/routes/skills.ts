@@ -11,6 +11,7 @@ import {
 import type { SkillInfo, SkillRepository, SkillsRequest, SkillsResponse } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { marketplaceSkills } from './marketplace-skills.ts';
 import { validationResponse } from './params.ts';
 
 export interface SkillRouteDeps {
@@ -68,18 +69,18 @@ export function skillRoutes(app: FastifyInstance, deps: SkillRouteDeps): void {
           message: 'public skills are not loaded: this server has no network source of public skills',
         });
       }
-      if (body.registered_marketplaces.length) {
-        diagnostics.push({
-          file: 'registered_marketplaces',
-          field: null,
-          severity: 'info',
-          message: 'the skills of marketplace plugins load with the plugins; they are not listed here',
-        });
-      }
+      // Skills of auto-loaded marketplace plugins rank just above the sandbox's (OpenHands' order).
+      const marketplaces = await marketplaceSkills(body.registered_marketplaces, deps.git);
+      diagnostics.push(...marketplaces.diagnostics);
       const merged = mergeSkills(
-        [sandboxSkills(body.sandbox_config?.exposed_urls ?? []), { skills: loaded.skills, problems: [] }],
+        [
+          sandboxSkills(body.sandbox_config?.exposed_urls ?? []),
+          ...marketplaces.layers,
+          { skills: loaded.skills, problems: [] },
+        ],
         body.disabled_skills,
       );
+      // `plugin` appears when marketplace plugins brought skills.
       const sources: Record<string, number> = { sandbox: 0, public: 0, builtin: 0, user: 0, org: 0, project: 0 };
       for (const skill of merged.skills) {
         const key = skill.source.scope === 'organization' ? 'org' : skill.source.scope;

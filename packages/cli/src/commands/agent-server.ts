@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { gitProvidersFromEnv } from '@bosun/agent';
 import { buildAgentServer } from '@bosun/agent-server';
 import type { Command } from '../main.ts';
 import { untilStopped } from '../until-stopped.ts';
@@ -9,7 +10,10 @@ Starts the agent server and prints its URL. Settings come from the flags, else f
 the environment (BOSUN_HOST, BOSUN_PORT, BOSUN_DATA_DIR, BOSUN_LOG_LEVEL), else the
 defaults above. BOSUN_SESSION_API_KEYS (comma-separated) makes every /api/* request
 need an X-Session-API-Key header. BOSUN_LLM_MODEL, BOSUN_LLM_BASE_URL and
-BOSUN_LLM_API_KEY give conversations started without an agent a default model.`;
+BOSUN_LLM_API_KEY give conversations started without an agent a default model.
+BOSUN_GIT_GITHUB_URL, BOSUN_GIT_GITLAB_URL, BOSUN_GIT_BITBUCKET_URL change the base URL of
+github:, gitlab:, bitbucket: sources (skill repositories, plugins, marketplaces);
+BOSUN_GIT_CACHE_DIR is where fetched commits are kept (default <data-dir>/git).`;
 
 const NO_MODEL_NOTICE = `
 No default LLM is configured, so each conversation must bring its own "agent.llm".
@@ -63,6 +67,8 @@ export const agentServerCommand: Command = {
       sessionApiKeys,
       ...(defaultLlm ? { defaultLlm } : {}),
       logLevel: env.BOSUN_LOG_LEVEL ?? 'info',
+      gitProviders: gitProvidersFromEnv(env),
+      ...(env.BOSUN_GIT_CACHE_DIR ? { gitCacheDir: env.BOSUN_GIT_CACHE_DIR } : {}),
     });
     const address = await server.app.listen({ host, port });
     io.stdout.write(`Bosun agent server listening on ${address.replace('[::1]', 'localhost')} (data in ${dataDir})\n`);

@@ -21,6 +21,7 @@ import {
 import { HookConfig } from './hooks.ts';
 import { LLMConfig } from './llm.ts';
 import { MCPConfig } from './mcp.ts';
+import { ResolvedPlugin } from './plugins.ts';
 import { AgentContext } from './skills.ts';
 
 /** The conversation resource of the agent server: requests to start and change one, and what it returns. */
@@ -265,6 +266,11 @@ export const ConversationInfo = strictObject(
     stuck_detection: Type.Boolean(),
     initial_message: nullable(ref(SendMessageRequest)),
     plugins: nullable(Type.Array(ref(PluginSource))),
+    resolved_plugins: Type.Array(ref(ResolvedPlugin), {
+      description:
+        'The plugins loaded (auto-loaded marketplace plugins, then `plugins`), each with the commit it was loaded ' +
+        'from and its problems; empty until the agent is first built.',
+    }),
     hook_config: nullable(ref(HookConfig)),
     secret_registry: openObject({ description: 'Secret names; values are always `**********`.' }),
     tags: Tags,

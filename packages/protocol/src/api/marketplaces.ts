@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { nullable, strictObject, withDefault } from '../schema/builders.ts';
+import { nullable, ref, strictObject, withDefault } from '../schema/builders.ts';
+import { PluginProblem } from './plugins.ts';
 
 /**
  * Marketplaces: Git repositories listing plugins in a `marketplace.json` (Claude Code's format). Registering
@@ -37,3 +38,37 @@ export const RegisteredMarketplace = strictObject(
   { description: 'A marketplace of plugins registered for a conversation.' },
 );
 export type RegisteredMarketplace = Static<typeof RegisteredMarketplace>;
+
+export const MarketplaceEntry = strictObject(
+  'MarketplaceEntry',
+  {
+    name: Type.String(),
+    description: nullable(Type.String()),
+    version: nullable(Type.String()),
+    source: nullable(
+      Type.String({
+        description: 'Where the plugin is fetched from (`<provider>:<owner>/<repo>` or a Git URL); null: unusable.',
+      }),
+    ),
+    ref: nullable(Type.String({ description: 'The commit or ref fetched (an entry `sha` wins over its `ref`).' })),
+    repo_path: nullable(Type.String({ description: 'The plugin directory inside that repository.' })),
+    problems: Type.Array(ref(PluginProblem)),
+  },
+  { description: 'A plugin listed by a marketplace, resolved to a fetchable source, with its problems.' },
+);
+export type MarketplaceEntry = Static<typeof MarketplaceEntry>;
+
+export const MarketplaceListing = strictObject(
+  'MarketplaceListing',
+  {
+    name: nullable(Type.String()),
+    owner: nullable(Type.String()),
+    description: nullable(Type.String()),
+    manifest: nullable(Type.String({ description: 'The `marketplace.json` read, relative to the marketplace.' })),
+    resolved_ref: nullable(Type.String({ description: 'The commit of the marketplace repository read.' })),
+    entries: Type.Array(ref(MarketplaceEntry)),
+    problems: Type.Array(ref(PluginProblem)),
+  },
+  { description: 'A marketplace: its plugins and what is wrong with it (`bosun marketplace inspect --json`).' },
+);
+export type MarketplaceListing = Static<typeof MarketplaceListing>;

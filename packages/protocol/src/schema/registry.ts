@@ -5,6 +5,7 @@ import * as hooksApi from '../api/hooks.ts';
 import * as llmApi from '../api/llm.ts';
 import * as marketplacesApi from '../api/marketplaces.ts';
 import * as mcpApi from '../api/mcp.ts';
+import * as pluginsApi from '../api/plugins.ts';
 import * as skillsApi from '../api/skills.ts';
 import * as content from '../content.ts';
 import * as errors from '../errors.ts';
@@ -27,6 +28,7 @@ export const protocolSchemas: ReadonlyMap<string, Named> = collectNamed([
   hooksApi,
   marketplacesApi,
   mcpApi,
+  pluginsApi,
   skillsApi,
 ]);
 

@@ -1,0 +1,187 @@
+import { readFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import type { PluginProblem } from '@bosun/protocol';
+import { firstParagraphLine, parseFrontmatter, stringField } from './frontmatter.ts';
+import { insidePlugin, kindOf, relativeTo, sortedEntries } from './paths.ts';
+import { warning } from './problems.ts';
+
+/** A skill directory of a plugin (`skills/<name>/SKILL.md`, or a root `SKILL.md`). */
+export interface PluginSkill {
+  name: string;
+  description: string | null;
+  /** Absolute directory of the skill (holding its `SKILL.md`). */
+  dir: string;
+  /** The `SKILL.md`, relative to the plugin. */
+  path: string;
+}
+
+/** A command (`commands/<name>.md`): a skill the user triggers with `/<plugin>:<name>`. */
+export interface PluginCommand {
+  /** `<plugin>:<command>`. */
+  name: string;
+  /** The keywords that trigger it: `/<plugin>:<command>` (and `/<plugin>` for the entry command). */
+  triggers: string[];
+  description: string | null;
+  argumentHint: string | null;
+  /** The Markdown body: the instructions. */
+  content: string;
+  /** Absolute path of the file. */
+  file: string;
+  /** Relative to the plugin. */
+  path: string;
+}
+
+/** A subagent definition (`agents/<name>.md`); listed, not run. */
+export interface PluginAgent {
+  name: string;
+  description: string | null;
+  file: string;
+  path: string;
+}
+
+const SKILL_FILES = ['SKILL.md', 'skill.md'];
+
+async function skillFile(dir: string): Promise<string | null> {
+  for (const name of SKILL_FILES) if ((await kindOf(join(dir, name))) === 'file') return join(dir, name);
+  return null;
+}
+
+/**
+ * The skills of a plugin: each directory of `skills/` (and of the manifest's `skills` paths) holding a
+ * `SKILL.md`, or the plugin itself when its root has one. A path may name one skill or a directory of them.
+ */
+export async function findSkills(
+  root: string,
+  pluginName: string,
+  extraPaths: string[] | null,
+  manifestPath: string | null,
+  problems: PluginProblem[],
+): Promise<PluginSkill[]> {
+  const skills: PluginSkill[] = [];
+  const seen = new Set<string>();
+  const add = async (dir: string) => {
+    const file = await skillFile(dir);
+    if (!file || seen.has(dir)) return false;
+    seen.add(dir);
+    const text = await readFile(file, 'utf8');
+    const front = parseFrontmatter(text);
+    const path = relativeTo(root, file);
+    if (front.error) problems.push(warning(path, front.error));
+    const dirName = dir === root ? null : basename(dir);
+    const name = stringField(front.data, 'name') ?? dirName ?? pluginName;
+    if (dirName && name !== dirName) {
+      problems.push(warning(path, `skill name '${name}' differs from its directory '${dirName}'`));
+    }
+    const description = stringField(front.data, 'description') ?? firstParagraphLine(front.body);
+    if (!stringField(front.data, 'description')) problems.push(warning(path, 'has no description'));
+    skills.push({ name, description, dir, path });
+    return true;
+  };
+  const scan = async (dir: string, where: string | null, explicit: boolean) => {
+    if ((await kindOf(dir)) !== 'directory') {
+      if (explicit) problems.push(warning(where, `skills path '${relativeTo(root, dir)}' is not a directory; ignored`));
+      return;
+    }
+    if (await add(dir)) return;
+    let found = 0;
+    for (const entry of await sortedEntries(dir)) {
+      const child = join(dir, entry);
+      if (entry.startsWith('.') || (await kindOf(child)) !== 'directory') continue;
+      if (await add(child)) found++;
+      else problems.push(warning(relativeTo(root, child), 'has no SKILL.md; not a skill'));
+    }
+    if (explicit && found === 0) problems.push(warning(where, `no skill in '${relativeTo(root, dir)}'`));
+  };
+  await scan(join(root, 'skills'), null, false);
+  for (const path of extraPaths ?? []) {
+    const dir = await insidePlugin(root, path, manifestPath, problems);
+    if (dir) await scan(dir, manifestPath, true);
+  }
+  if (skills.length === 0) await add(root);
+  return skills;
+}
+
+/** Markdown files named by `paths` (files, or directories of `.md` files), else those of `defaultDir`. */
+async function markdownFiles(
+  root: string,
+  defaultDir: string,
+  paths: string[] | null,
+  manifestPath: string | null,
+  problems: PluginProblem[],
+): Promise<string[]> {
+  const files: string[] = [];
+  const collect = async (path: string, explicit: boolean) => {
+    const kind = await kindOf(path);
+    if (kind === 'file') {
+      if (path.endsWith('.md')) files.push(path);
+      else problems.push(warning(manifestPath, `'${relativeTo(root, path)}' is not a Markdown file; ignored`));
+    } else if (kind === 'directory') {
+      for (const entry of await sortedEntries(path)) {
+        if (entry.endsWith('.md') && (await kindOf(join(path, entry))) === 'file') files.push(join(path, entry));
+      }
+    } else if (explicit) {
+      problems.push(warning(manifestPath, `'${relativeTo(root, path)}' does not exist; ignored`));
+    }
+  };
+  if (paths === null) await collect(join(root, defaultDir), false);
+  for (const path of paths ?? []) {
+    const resolved = await insidePlugin(root, path, manifestPath, problems);
+    if (resolved) await collect(resolved, true);
+  }
+  return files;
+}
+
+/** The commands of plugin `pluginName`, as skills triggered by `/<plugin>:<command>`. */
+export async function findCommands(
+  root: string,
+  pluginName: string,
+  paths: string[] | null,
+  entryCommand: string | null,
+  manifestPath: string | null,
+  problems: PluginProblem[],
+): Promise<PluginCommand[]> {
+  const commands: PluginCommand[] = [];
+  for (const file of await markdownFiles(root, 'commands', paths, manifestPath, problems)) {
+    const path = relativeTo(root, file);
+    const front = parseFrontmatter(await readFile(file, 'utf8'));
+    if (front.error) problems.push(warning(path, front.error));
+    const command = basename(file, '.md');
+    const name = `${pluginName}:${command}`;
+    const triggers = [`/${name}`, ...(entryCommand === command ? [`/${pluginName}`] : [])];
+    commands.push({
+      name,
+      triggers,
+      description: stringField(front.data, 'description') ?? firstParagraphLine(front.body),
+      argumentHint: stringField(front.data, 'argument-hint'),
+      content: front.body.trim(),
+      file,
+      path,
+    });
+  }
+  if (entryCommand && !commands.some((c) => c.name === `${pluginName}:${entryCommand}`)) {
+    problems.push(warning(manifestPath, `entry_command '${entryCommand}' is not one of the commands`));
+  }
+  return commands;
+}
+
+/** The subagent definitions of a plugin. */
+export async function findAgents(
+  root: string,
+  paths: string[] | null,
+  manifestPath: string | null,
+  problems: PluginProblem[],
+): Promise<PluginAgent[]> {
+  const agents: PluginAgent[] = [];
+  for (const file of await markdownFiles(root, 'agents', paths, manifestPath, problems)) {
+    const path = relativeTo(root, file);
+    const front = parseFrontmatter(await readFile(file, 'utf8'));
+    if (front.error) problems.push(warning(path, front.error));
+    agents.push({
+      name: stringField(front.data, 'name') ?? basename(file, '.md'),
+      description: stringField(front.data, 'description') ?? firstParagraphLine(front.body),
+      file,
+      path,
+    });
+  }
+  return agents;
+}

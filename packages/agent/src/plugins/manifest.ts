@@ -1,0 +1,192 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { PluginProblem } from '@bosun/protocol';
+import { error, warning } from './problems.ts';
+
+/** Where a plugin's `plugin.json` may be, in the order looked at (Claude Code, Codex, neutral). */
+export const MANIFEST_DIRS = ['.claude-plugin', '.codex-plugin', '.plugin'] as const;
+
+/** A path list or inline value of a component key (`hooks`, `mcpServers`) of `plugin.json`. */
+export type ComponentSpec = string | Record<string, unknown>;
+
+/** What Bosun uses of a `plugin.json` (or of a marketplace entry standing in for one). */
+export interface PluginManifest {
+  name: string | null;
+  version: string | null;
+  description: string | null;
+  /** Extra skill directories (added to `skills/`). */
+  skills: string[] | null;
+  /** Command files or directories (replacing `commands/`). */
+  commands: string[] | null;
+  /** Agent files or directories (replacing `agents/`). */
+  agents: string[] | null;
+  /** Hook files or inline configurations (added to `hooks/hooks.json`). */
+  hooks: ComponentSpec[] | null;
+  /** MCP server files or inline maps (added to `.mcp.json`). */
+  mcpServers: ComponentSpec[] | null;
+  /** OpenHands' `entry_command`: the command that also answers to `/<plugin>`. */
+  entryCommand: string | null;
+}
+
+export const EMPTY_MANIFEST: PluginManifest = {
+  name: null,
+  version: null,
+  description: null,
+  skills: null,
+  commands: null,
+  agents: null,
+  hooks: null,
+  mcpServers: null,
+  entryCommand: null,
+};
+
+/** Keys of components Bosun reads. */
+export const COMPONENT_KEYS = ['skills', 'commands', 'agents', 'hooks', 'mcpServers'] as const;
+/** Metadata keys of Claude Code's schema (and OpenHands'), read or harmlessly ignored. */
+const METADATA_KEYS = new Set([
+  '$schema',
+  'name',
+  'displayName',
+  'version',
+  'description',
+  'author',
+  'homepage',
+  'repository',
+  'license',
+  'keywords',
+  'metadata',
+  'defaultEnabled',
+  'entry_command',
+  // marketplace entry keys, when an entry stands in for plugin.json
+  'source',
+  'category',
+  'tags',
+  'strict',
+  'relevance',
+]);
+/** Components of Claude Code plugins that Bosun does not load: said, never silently dropped. */
+const UNSUPPORTED_KEYS = new Set([
+  'outputStyles',
+  'lspServers',
+  'workflows',
+  'experimental',
+  'userConfig',
+  'channels',
+  'dependencies',
+]);
+
+export interface ManifestReading {
+  manifest: PluginManifest;
+  /** The file read, relative to the plugin; null: none. */
+  path: string | null;
+  problems: PluginProblem[];
+}
+
+/** Reads the first `plugin.json` of `MANIFEST_DIRS` in `dir`; a plugin without one is valid. */
+export async function readPluginManifest(dir: string): Promise<ManifestReading> {
+  const found: { path: string; text: string }[] = [];
+  for (const manifestDir of MANIFEST_DIRS) {
+    const path = `${manifestDir}/plugin.json`;
+    const text = await readFile(join(dir, path), 'utf8').catch(() => null);
+    if (text !== null) found.push({ path, text });
+  }
+  const [first, ...others] = found;
+  if (!first) return { manifest: EMPTY_MANIFEST, path: null, problems: [] };
+  const problems: PluginProblem[] = others
+    .filter((other) => other.text !== first.text)
+    .map((other) => warning(other.path, `differs from ${first.path}, which is the one read`));
+  let json: unknown;
+  try {
+    json = JSON.parse(first.text);
+  } catch (e) {
+    return {
+      manifest: EMPTY_MANIFEST,
+      path: first.path,
+      problems: [error(first.path, `not valid JSON: ${(e as Error).message}`)],
+    };
+  }
+  const parsed = parseManifest(json, first.path);
+  return { manifest: parsed.manifest, path: first.path, problems: [...problems, ...parsed.problems] };
+}
+
+/**
+ * The fields Bosun uses of a `plugin.json` object (or a marketplace entry). A known key of the wrong type is an
+ * error (that key is ignored); unknown keys and components Bosun does not load are warnings.
+ */
+export function parseManifest(
+  json: unknown,
+  path: string | null,
+  options: { requireName?: boolean } = {},
+): { manifest: PluginManifest; problems: PluginProblem[] } {
+  const problems: PluginProblem[] = [];
+  if (!json || typeof json !== 'object' || Array.isArray(json)) {
+    return { manifest: EMPTY_MANIFEST, problems: [error(path, 'must be a JSON object')] };
+  }
+  const data = json as Record<string, unknown>;
+  const text = (key: string): string | null => {
+    const value = data[key];
+    if (value === undefined || value === null) return null;
+    if (typeof value === 'string') return value;
+    problems.push(error(path, `'${key}' must be a string`));
+    return null;
+  };
+  const name = text('name');
+  if (name === null && options.requireName !== false && data.name === undefined) {
+    problems.push(warning(path, "has no 'name'; the directory name is used"));
+  } else if (name !== null && !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(name)) {
+    problems.push(warning(path, `name '${name}' is not kebab-case (lowercase letters, digits, '-')`));
+  }
+  for (const key of Object.keys(data)) {
+    if (UNSUPPORTED_KEYS.has(key)) problems.push(warning(path, `'${key}' is not supported by Bosun; ignored`));
+    else if (!METADATA_KEYS.has(key) && !(COMPONENT_KEYS as readonly string[]).includes(key)) {
+      problems.push(warning(path, `unknown key '${key}'; ignored`));
+    }
+  }
+  return {
+    manifest: {
+      name,
+      version: text('version'),
+      description: text('description'),
+      skills: pathList(data, 'skills', path, problems),
+      commands: pathList(data, 'commands', path, problems),
+      agents: pathList(data, 'agents', path, problems),
+      hooks: specList(data, 'hooks', path, problems),
+      mcpServers: specList(data, 'mcpServers', path, problems),
+      entryCommand: text('entry_command'),
+    },
+    problems,
+  };
+}
+
+function pathList(
+  data: Record<string, unknown>,
+  key: string,
+  path: string | null,
+  problems: PluginProblem[],
+): string[] | null {
+  const value = data[key];
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value;
+  problems.push(error(path, `'${key}' must be a path or a list of paths`));
+  return null;
+}
+
+function specList(
+  data: Record<string, unknown>,
+  key: string,
+  path: string | null,
+  problems: PluginProblem[],
+): ComponentSpec[] | null {
+  const value = data[key];
+  if (value === undefined || value === null) return null;
+  const items = Array.isArray(value) ? value : [value];
+  const valid = items.filter(
+    (item): item is ComponentSpec =>
+      typeof item === 'string' || (!!item && typeof item === 'object' && !Array.isArray(item)),
+  );
+  if (valid.length !== items.length) {
+    problems.push(error(path, `'${key}' must be a path, an object, or a list of them`));
+  }
+  return valid;
+}

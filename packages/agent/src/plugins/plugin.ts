@@ -1,0 +1,141 @@
+import type { HookConfig, PluginHookSummary, PluginProblem } from '@bosun/protocol';
+import {
+  type PluginAgent,
+  type PluginCommand,
+  type PluginSkill,
+  findAgents,
+  findCommands,
+  findSkills,
+} from './components.ts';
+import { readPluginHooks } from './hooks.ts';
+import { COMPONENT_KEYS, type PluginManifest, parseManifest, readPluginManifest } from './manifest.ts';
+import { type McpServerConfigs, readPluginMcpServers } from './mcp.ts';
+import { kindOf } from './paths.ts';
+import { error } from './problems.ts';
+
+/** A plugin read from its directory: its parts, ready to merge into a conversation, and its problems. */
+export interface LoadedPlugin {
+  name: string;
+  version: string | null;
+  description: string | null;
+  /** Absolute directory of the plugin (`${CLAUDE_PLUGIN_ROOT}`). */
+  root: string;
+  /** The `plugin.json` read, relative to `root`; null: none. */
+  manifestPath: string | null;
+  skills: PluginSkill[];
+  commands: PluginCommand[];
+  agents: PluginAgent[];
+  /** Hooks with Claude Code event names and `${CLAUDE_PLUGIN_ROOT}` substituted; null: none. */
+  hooks: HookConfig | null;
+  mcpServers: McpServerConfigs;
+  problems: PluginProblem[];
+}
+
+export interface LoadPluginOptions {
+  /** The name when neither `plugin.json` nor the marketplace entry gives one (e.g. the directory's). */
+  defaultName: string;
+  /**
+   * The marketplace entry that lists the plugin. `strict` (default true): `plugin.json` wins and the entry fills
+   * what it leaves out; false: the entry is the whole definition (a `plugin.json` declaring components is an error).
+   */
+  entry?: { json: Record<string, unknown>; path: string };
+}
+
+/** Reads the plugin in `root` (Claude Code's layout; `.claude-plugin/`, `.codex-plugin/` or `.plugin/` manifest). */
+export async function loadPlugin(root: string, options: LoadPluginOptions): Promise<LoadedPlugin> {
+  const empty: LoadedPlugin = {
+    name: options.defaultName,
+    version: null,
+    description: null,
+    root,
+    manifestPath: null,
+    skills: [],
+    commands: [],
+    agents: [],
+    hooks: null,
+    mcpServers: {},
+    problems: [],
+  };
+  if ((await kindOf(root)) !== 'directory') {
+    return { ...empty, problems: [error(null, 'the plugin directory does not exist')] };
+  }
+  const reading = await readPluginManifest(root);
+  const problems = [...reading.problems];
+  const manifest = withEntry(reading.manifest, reading.path, options.entry, problems);
+  const manifestPath = reading.path ?? options.entry?.path ?? null;
+  const name = manifest.name ?? options.defaultName;
+  // One after the other: problems come in a stable order (and these are a few small files).
+  const skills = await findSkills(root, name, manifest.skills, manifestPath, problems);
+  const commands = await findCommands(root, name, manifest.commands, manifest.entryCommand, manifestPath, problems);
+  const agents = await findAgents(root, manifest.agents, manifestPath, problems);
+  const hooks = await readPluginHooks(root, manifest.hooks, manifestPath, problems);
+  const mcpServers = await readPluginMcpServers(root, manifest.mcpServers, manifestPath, problems);
+  const plugin: LoadedPlugin = {
+    name,
+    version: manifest.version,
+    description: manifest.description,
+    root,
+    manifestPath: reading.path,
+    skills,
+    commands,
+    agents,
+    hooks,
+    mcpServers,
+    problems,
+  };
+  if (isEmpty(plugin)) {
+    problems.push(error(null, 'the plugin has no skills, commands, agents, hooks or MCP servers: nothing to load'));
+  }
+  return plugin;
+}
+
+function withEntry(
+  manifest: PluginManifest,
+  manifestPath: string | null,
+  entry: LoadPluginOptions['entry'],
+  problems: PluginProblem[],
+): PluginManifest {
+  if (!entry) return manifest;
+  const parsed = parseManifest(entry.json, entry.path, { requireName: false });
+  problems.push(...parsed.problems.filter((p) => p.severity === 'error'));
+  if (entry.json.strict === false) {
+    const declared = COMPONENT_KEYS.filter((key) => manifest[key] !== null);
+    if (declared.length) {
+      problems.push(
+        error(manifestPath, `declares ${declared.join(', ')} but the marketplace entry is strict: false; ignored`),
+      );
+    }
+    return { ...parsed.manifest, name: parsed.manifest.name ?? manifest.name };
+  }
+  const merged = { ...manifest };
+  for (const key of Object.keys(merged) as (keyof PluginManifest)[]) {
+    if (merged[key] === null) (merged as Record<string, unknown>)[key] = parsed.manifest[key];
+  }
+  return merged;
+}
+
+function isEmpty(plugin: LoadedPlugin): boolean {
+  return (
+    !plugin.skills.length &&
+    !plugin.commands.length &&
+    !plugin.agents.length &&
+    !plugin.hooks &&
+    !Object.keys(plugin.mcpServers).length
+  );
+}
+
+const ROOT_EXPORT = /^export CLAUDE_PLUGIN_ROOT='(?:[^']|'\\'')*'; /;
+
+/** The command hooks of a plugin, one line each (for listings; without the `CLAUDE_PLUGIN_ROOT` export). */
+export function hookSummaries(hooks: HookConfig | null): PluginHookSummary[] {
+  if (!hooks) return [];
+  return Object.entries(hooks).flatMap(([event, groups]) =>
+    ((groups ?? []) as { matcher?: string; hooks: { command: string }[] }[]).flatMap((group) =>
+      group.hooks.map((hook) => ({
+        event,
+        matcher: group.matcher ?? '*',
+        command: hook.command.replace(ROOT_EXPORT, ''),
+      })),
+    ),
+  );
+}

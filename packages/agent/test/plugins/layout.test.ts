@@ -1,0 +1,239 @@
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import {
+  loadPlugin,
+  mergeHookConfigs,
+  normalizeHookConfig,
+  pluginInspection,
+  pluginSkills,
+  withPluginSkills,
+} from '@bosun/agent';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../git/support.ts';
+import { FULL_PLUGIN } from './fixtures.ts';
+
+let dir: string;
+let cleanup: () => Promise<void>;
+beforeEach(async () => {
+  ({ dir, cleanup } = await tempDir('bosun-plugin-'));
+});
+afterEach(() => cleanup());
+
+async function write(root: string, files: Record<string, string>): Promise<void> {
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(dirname(join(root, path)), { recursive: true });
+    await writeFile(join(root, path), content);
+  }
+}
+
+describe('reading a plugin directory', () => {
+  it('reads every part of the Claude Code layout, and says what it leaves out', async () => {
+    await write(dir, FULL_PLUGIN);
+    const plugin = await loadPlugin(dir, { defaultName: 'dir-name' });
+    expect(plugin).toMatchObject({
+      name: 'review-kit',
+      version: '1.2.0',
+      description: 'Review helpers',
+      manifestPath: '.claude-plugin/plugin.json',
+    });
+    expect(plugin.skills).toEqual([
+      {
+        name: 'code-review',
+        description: 'Reviews a diff.',
+        dir: join(dir, 'skills/code-review'),
+        path: 'skills/code-review/SKILL.md',
+      },
+    ]);
+    expect(plugin.commands).toEqual([
+      expect.objectContaining({
+        name: 'review-kit:check',
+        triggers: ['/review-kit:check'],
+        description: 'Check the build',
+        argumentHint: '[target]',
+        content: 'Run the build for $ARGUMENTS.',
+        path: 'commands/check.md',
+      }),
+    ]);
+    expect(plugin.agents).toEqual([expect.objectContaining({ name: 'critic', description: 'A harsh critic' })]);
+    const command = `export CLAUDE_PLUGIN_ROOT='${dir}'; ${dir}/hooks/guard.sh`;
+    expect(plugin.hooks).toEqual({
+      PreToolUse: [{ matcher: 'terminal', hooks: [{ type: 'command', command, timeout: 5 }] }],
+    });
+    expect(plugin.mcpServers).toEqual({ echo: { command: 'node', args: [`${dir}/server.js`], enabled: true } });
+    const messages = plugin.problems.map((p) => `${p.severity} ${p.path}: ${p.message}`);
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        "warning .claude-plugin/plugin.json: 'outputStyles' is not supported by Bosun; ignored",
+        "warning .claude-plugin/plugin.json: unknown key 'favouriteColour'; ignored",
+        'warning skills/notes: has no SKILL.md; not a skill',
+        "warning hooks/hooks.json: a 'http' hook of 'PreToolUse' is not supported by Bosun; ignored",
+        "warning hooks/hooks.json: hook event 'Notification' is not supported by Bosun; its hooks are ignored",
+        "error .mcp.json: MCP server 'broken' needs a 'command' or a 'url'; not loaded",
+        "error .mcp.json: MCP server 'both' is not valid (both: MCP server 'both' has both `command` and `url`; give one); not loaded",
+      ]),
+    );
+    expect(messages).toHaveLength(7);
+  });
+
+  it('takes the manifest from .codex-plugin/ or .plugin/, or none (the name then comes from the caller)', async () => {
+    await write(join(dir, 'codex'), {
+      '.codex-plugin/plugin.json': JSON.stringify({ name: 'codex-one' }),
+      'commands/go.md': 'Go.\n',
+    });
+    await write(join(dir, 'neutral'), {
+      '.plugin/plugin.json': JSON.stringify({ name: 'neutral-one', entry_command: 'go' }),
+      'commands/go.md': 'Go.\n',
+    });
+    await write(join(dir, 'bare'), { 'SKILL.md': '---\ndescription: One skill.\n---\nBody\n' });
+    expect((await loadPlugin(join(dir, 'codex'), { defaultName: 'x' })).name).toBe('codex-one');
+    const neutral = await loadPlugin(join(dir, 'neutral'), { defaultName: 'x' });
+    expect(neutral.commands[0]).toMatchObject({
+      name: 'neutral-one:go',
+      triggers: ['/neutral-one:go', '/neutral-one'],
+    });
+    const bare = await loadPlugin(join(dir, 'bare'), { defaultName: 'bare-skill' });
+    expect(bare).toMatchObject({ name: 'bare-skill', manifestPath: null, problems: [] });
+    expect(bare.skills).toEqual([
+      expect.objectContaining({ name: 'bare-skill', description: 'One skill.', path: 'SKILL.md' }),
+    ]);
+  });
+
+  it('follows the manifest component paths, refusing any that leave the plugin', async () => {
+    await mkdir(join(dir, 'outside'), { recursive: true });
+    await write(join(dir, 'outside'), { 'secret.md': 'secret\n' });
+    await write(join(dir, 'p'), {
+      '.claude-plugin/plugin.json': JSON.stringify({
+        name: 'paths',
+        skills: ['./extra'],
+        commands: ['./cmds/one.md', '../outside/secret.md'],
+        agents: '/etc',
+        hooks: { PostToolUse: [{ hooks: [{ command: 'echo done' }] }] },
+        mcpServers: './servers.json',
+      }),
+      'extra/solo/SKILL.md': '---\nname: solo\ndescription: Solo.\n---\n',
+      'cmds/one.md': 'One.\n',
+      'commands/ignored.md': 'Replaced by the manifest list.\n',
+      'servers.json': JSON.stringify({ local: { url: 'http://127.0.0.1:1/mcp' } }),
+    });
+    await symlink(join(dir, 'outside'), join(dir, 'p', 'escape'));
+    const plugin = await loadPlugin(join(dir, 'p'), { defaultName: 'x' });
+    expect(plugin.skills.map((s) => s.name)).toEqual(['solo']);
+    expect(plugin.commands.map((c) => c.name)).toEqual(['paths:one']);
+    expect(plugin.agents).toEqual([]);
+    expect(Object.keys(plugin.mcpServers)).toEqual(['local']);
+    expect(plugin.hooks?.PostToolUse?.[0]?.hooks[0]?.command).toContain('echo done');
+    const errors = plugin.problems.filter((p) => p.severity === 'error').map((p) => p.message);
+    expect(errors).toEqual([
+      "'../outside/secret.md' leads outside the plugin; ignored",
+      "'/etc' must be a path relative to the plugin root; ignored",
+    ]);
+
+    await writeFile(
+      join(dir, 'p', '.claude-plugin/plugin.json'),
+      JSON.stringify({ name: 'paths', skills: './escape' }),
+    );
+    const linked = await loadPlugin(join(dir, 'p'), { defaultName: 'x' });
+    expect(linked.problems.map((p) => p.message)).toContain(
+      "'./escape' leads outside the plugin (through a symbolic link); ignored",
+    );
+  });
+
+  it('never loads nothing silently: an empty plugin, a broken manifest and a missing directory are errors', async () => {
+    await write(join(dir, 'empty'), { 'README.md': 'nothing here\n' });
+    await write(join(dir, 'broken'), { '.claude-plugin/plugin.json': '{ not json', 'commands/a.md': 'A\n' });
+    await write(join(dir, 'typed'), {
+      '.plugin/plugin.json': JSON.stringify({ name: 5, commands: 7 }),
+      'commands/a.md': 'A\n',
+    });
+    const empty = await loadPlugin(join(dir, 'empty'), { defaultName: 'empty' });
+    expect(empty.problems).toEqual([
+      {
+        severity: 'error',
+        path: null,
+        message: 'the plugin has no skills, commands, agents, hooks or MCP servers: nothing to load',
+      },
+    ]);
+    const broken = await loadPlugin(join(dir, 'broken'), { defaultName: 'broken' });
+    expect(broken.problems[0]).toMatchObject({ severity: 'error', path: '.claude-plugin/plugin.json' });
+    expect(broken.problems[0]?.message).toMatch(/^not valid JSON/);
+    expect(broken.commands.map((c) => c.name)).toEqual(['broken:a']);
+    const typed = await loadPlugin(join(dir, 'typed'), { defaultName: 'typed' });
+    expect(typed.problems.map((p) => p.message)).toEqual([
+      "'name' must be a string",
+      "'commands' must be a path or a list of paths",
+    ]);
+    expect(typed.commands.map((c) => c.name)).toEqual(['typed:a']);
+    const missing = await loadPlugin(join(dir, 'nope'), { defaultName: 'nope' });
+    expect(missing.problems).toEqual([
+      { severity: 'error', path: null, message: 'the plugin directory does not exist' },
+    ]);
+  });
+
+  it('summarizes a plugin for inspection', async () => {
+    await write(dir, FULL_PLUGIN);
+    const plugin = await loadPlugin(dir, { defaultName: 'x' });
+    const inspection = pluginInspection({
+      resolved: {
+        source: 'file:///repo',
+        original_ref: null,
+        resolved_ref: 'a'.repeat(40),
+        repo_path: null,
+        marketplace: null,
+        name: plugin.name,
+        problems: plugin.problems,
+      },
+      plugin,
+    });
+    expect(inspection).toMatchObject({
+      name: 'review-kit',
+      skills: [{ name: 'code-review', description: 'Reviews a diff.', path: 'skills/code-review/SKILL.md' }],
+      commands: [{ name: '/review-kit:check', description: 'Check the build', path: 'commands/check.md' }],
+      agents: [{ name: 'critic', description: 'A harsh critic', path: 'agents/critic.md' }],
+      hooks: [{ event: 'PreToolUse', matcher: 'terminal' }],
+      mcp_servers: ['echo'],
+    });
+    expect(inspection.problems).toHaveLength(7);
+  });
+});
+
+describe('merging hook configurations', () => {
+  it("runs the conversation's own hooks first, then each plugin's, whatever the spelling", () => {
+    const own = { pre_tool_use: [{ matcher: '*', hooks: [{ type: 'command' as const, command: 'own' }] }] };
+    const plugin = {
+      hooks: { PreToolUse: [{ matcher: 'terminal', hooks: [{ type: 'command' as const, command: 'plugin' }] }] },
+    };
+    const stop = { Stop: [{ matcher: '*', hooks: [{ type: 'command' as const, command: 'stop' }] }] };
+    const merged = mergeHookConfigs([own, null, plugin, stop]);
+    const settings = normalizeHookConfig(merged);
+    expect(settings.PreToolUse.map((g) => g.hooks[0]?.command)).toEqual(['own', 'plugin']);
+    expect(settings.Stop.map((g) => g.hooks[0]?.command)).toEqual(['stop']);
+  });
+});
+
+describe('plugin skills among the conversation skills', () => {
+  it('puts marketplace plugins below the other scopes and named plugins above them, commands as keyword skills', async () => {
+    const skill = (description: string) => `---\nname: shared\ndescription: ${description}\n---\nBody.\n`;
+    await write(join(dir, 'market'), {
+      'skills/shared/SKILL.md': skill('from the marketplace'),
+      'skills/low/SKILL.md': skill('x').replace('shared', 'low'),
+    });
+    await write(join(dir, 'named'), {
+      'skills/shared/SKILL.md': skill('from the named plugin'),
+      'commands/go.md': 'Go.\n',
+    });
+    const market = await loadPlugin(join(dir, 'market'), { defaultName: 'market' });
+    const named = await loadPlugin(join(dir, 'named'), { defaultName: 'named' });
+    const own = (await pluginSkills(await loadPlugin(join(dir, 'market'), { defaultName: 'own' }))).skills.map((s) => ({
+      ...s,
+      source: { scope: 'project' as const, origin: 'workspace' },
+    }));
+    const merged = await withPluginSkills({ skills: own, problems: [] }, { below: [market], above: [named] }, ['low']);
+    expect(merged.skills.map((s) => [s.name, s.description, s.source.scope])).toEqual([
+      ['shared', 'from the named plugin', 'plugin'],
+      ['named:go', 'Go.', 'plugin'],
+    ]);
+    expect(merged.skills[1]?.trigger).toEqual({ type: 'keyword', keywords: ['/named:go'] });
+    const onlyBelow = await withPluginSkills({ skills: own, problems: [] }, { below: [market] });
+    expect(onlyBelow.skills.find((s) => s.name === 'shared')?.source.scope).toBe('project');
+  });
+});

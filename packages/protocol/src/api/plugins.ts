@@ -1,0 +1,86 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { nullable, ref, strictObject, stringEnum } from '../schema/builders.ts';
+
+/**
+ * Plugins: Git repositories (or directories inside one) holding skills, commands, agents, hooks and MCP servers
+ * in Claude Code's layout. A conversation names them in `plugins` (or gets them from a registered marketplace's
+ * `auto_load`); these shapes say what was loaded, from which commit, and what went wrong.
+ */
+
+export const PluginProblem = strictObject(
+  'PluginProblem',
+  {
+    severity: stringEnum(['error', 'warning'], {
+      description: '`error`: that part (or the whole plugin) was not loaded; `warning`: loaded anyway.',
+    }),
+    path: nullable(
+      Type.String({ description: 'The file or directory concerned, relative to the plugin (or marketplace).' }),
+    ),
+    message: Type.String(),
+  },
+  { description: 'Something wrong with a plugin or a marketplace: never silent.' },
+);
+export type PluginProblem = Static<typeof PluginProblem>;
+
+export const ResolvedPlugin = strictObject(
+  'ResolvedPlugin',
+  {
+    source: Type.String({ description: 'The source as given (credentials in a URL are redacted).' }),
+    original_ref: nullable(Type.String({ description: 'The ref as given; null: the default branch.' })),
+    resolved_ref: nullable(
+      Type.String({ description: 'The commit SHA loaded (and loaded again after a restart); null: not fetched.' }),
+    ),
+    repo_path: nullable(Type.String({ description: 'The plugin directory inside the repository.' })),
+    marketplace: nullable(
+      Type.String({ description: 'The registered marketplace that auto-loaded it; null: named in `plugins`.' }),
+    ),
+    name: nullable(Type.String({ description: 'The plugin name (manifest, else directory); null: not loaded.' })),
+    problems: Type.Array(ref(PluginProblem)),
+  },
+  { description: 'A plugin of a conversation, pinned to the commit it was loaded from.' },
+);
+export type ResolvedPlugin = Static<typeof ResolvedPlugin>;
+
+export const PluginComponent = strictObject(
+  'PluginComponent',
+  {
+    name: Type.String({ description: 'Skills by name; commands as `/plugin:command`; agents by name.' }),
+    description: nullable(Type.String()),
+    path: Type.String({ description: 'Relative to the plugin directory.' }),
+  },
+  { description: 'A skill, command or agent of a plugin.' },
+);
+export type PluginComponent = Static<typeof PluginComponent>;
+
+export const PluginHookSummary = strictObject(
+  'PluginHookSummary',
+  {
+    event: Type.String({ description: 'Claude Code event name (`PreToolUse`, ...).' }),
+    matcher: Type.String(),
+    command: Type.String({ description: 'With `${CLAUDE_PLUGIN_ROOT}` substituted.' }),
+  },
+  { description: 'One command hook of a plugin.' },
+);
+export type PluginHookSummary = Static<typeof PluginHookSummary>;
+
+export const PluginInspection = strictObject(
+  'PluginInspection',
+  {
+    source: Type.String({ description: 'Credentials in a URL are redacted.' }),
+    original_ref: nullable(Type.String()),
+    resolved_ref: nullable(Type.String({ description: 'The commit inspected; null: the fetch failed.' })),
+    repo_path: nullable(Type.String()),
+    name: nullable(Type.String()),
+    version: nullable(Type.String()),
+    description: nullable(Type.String()),
+    manifest: nullable(Type.String({ description: 'The `plugin.json` read, relative to the plugin; null: none.' })),
+    skills: Type.Array(ref(PluginComponent)),
+    commands: Type.Array(ref(PluginComponent)),
+    agents: Type.Array(ref(PluginComponent)),
+    hooks: Type.Array(ref(PluginHookSummary)),
+    mcp_servers: Type.Array(Type.String(), { description: 'Names of the MCP servers of `.mcp.json`.' }),
+    problems: Type.Array(ref(PluginProblem)),
+  },
+  { description: 'What a plugin contains and what is wrong with it (`bosun plugin inspect --json`).' },
+);
+export type PluginInspection = Static<typeof PluginInspection>;

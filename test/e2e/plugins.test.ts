@@ -1,0 +1,172 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type AgentServer, buildAgentServer } from '@bosun/agent-server';
+import { startLlmReplay } from '@bosun/llm-replay';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { TestRepository, tempDir } from '../../packages/agent/test/git/support.ts';
+import {
+  type ActionEventBody,
+  type E2EServer,
+  type EventBody,
+  type ObservationEventBody,
+  allEvents,
+  api,
+  llmConfig,
+  ofKind,
+  outline,
+  recordedRequests,
+  textOf,
+  waitForStatus,
+  withoutStats,
+} from './support.ts';
+
+/** The dependency-free stdio MCP server the test plugin ships (`${CLAUDE_PLUGIN_ROOT}/server.mjs`). */
+const MCP_SERVER = fileURLToPath(new URL('../fixtures/plugins/mcp-server.mjs', import.meta.url));
+
+/** A plugin with one skill, one command, a hook that closes the terminal, and an MCP server of its own. */
+async function glossaryPlugin(): Promise<Record<string, string>> {
+  return {
+    '.claude-plugin/plugin.json': JSON.stringify({ name: 'glossary-kit', version: '1.0.0', description: 'Words' }),
+    'skills/glossary/SKILL.md':
+      '---\nname: glossary\ndescription: How to define nautical words with the glossary tool.\n---\n' +
+      'GLOSSARY-SKILL-BODY: call `lookup` with the word; never guess a meaning.\n',
+    'commands/define.md': '---\ndescription: Define a word\n---\nDEFINE-COMMAND-BODY: define $ARGUMENTS.\n',
+    'hooks/hooks.json': JSON.stringify({
+      hooks: {
+        PreToolUse: [
+          { matcher: 'terminal', hooks: [{ type: 'command', command: 'sh "${CLAUDE_PLUGIN_ROOT}/hooks/closed.sh"' }] },
+        ],
+      },
+    }),
+    'hooks/closed.sh': 'echo "glossary-kit: the terminal is closed" >&2\nexit 2\n',
+    '.mcp.json': JSON.stringify({
+      mcpServers: { glossary: { command: process.execPath, args: ['${CLAUDE_PLUGIN_ROOT}/server.mjs'] } },
+    }),
+    'server.mjs': await readFile(MCP_SERVER, 'utf8'),
+  };
+}
+
+type ChatRequest = {
+  messages: { role: string; content: string | { type: string; text: string }[] | null }[];
+  tools: { function: { name: string } }[];
+};
+
+describe('a plugin in a conversation', () => {
+  it('the agent invokes its skill, its hook blocks a terminal call, its MCP server answers a tool call', async () => {
+    const { dir: root, cleanup } = await tempDir('bosun-e2e-plugin-');
+    const remotes = join(root, 'remotes');
+    const repo = await TestRepository.create(remotes, 'acme/glossary-kit');
+    const sha = await repo.commit(await glossaryPlugin());
+    const llm = await startLlmReplay({
+      script: {
+        turns: [
+          { content: 'Loading the skill.', tool_calls: [{ name: 'invoke_skill', arguments: { name: 'glossary' } }] },
+          { tool_calls: [{ name: 'terminal', arguments: { command: 'cat /etc/hostname' } }] },
+          { tool_calls: [{ name: 'lookup', arguments: { word: 'keel' } }] },
+          { tool_calls: [{ name: 'finish', arguments: { message: 'A keel is the spine of a ship.' } }] },
+        ],
+      },
+    });
+    const started: { server?: AgentServer } = {};
+    onTestFinished(async () => {
+      await started.server?.close();
+      await llm.close();
+      await cleanup();
+    });
+    started.server = await buildAgentServer({
+      dataDir: join(root, 'data'),
+      gitProviders: { github: `file://${remotes}` },
+    });
+    const server: E2EServer = {
+      url: await started.server.app.listen({ host: '127.0.0.1', port: 0 }),
+      dataDir: join(root, 'data'),
+      workspace: join(root, 'workspace'),
+      outside: join(root, 'outside'),
+      bodies: [],
+    };
+
+    const reply = await api<{ id: string; resolved_plugins: unknown[] }>(server, 'POST', '/api/conversations', {
+      agent: { llm: llmConfig(llm), tools: [{ name: 'terminal' }], agent_context: { load_project_skills: false } },
+      workspace: { working_dir: server.workspace },
+      plugins: [{ source: 'github:acme/glossary-kit', ref: 'main' }],
+      initial_message: { role: 'user', content: [{ type: 'text', text: '/glossary-kit:define keel' }] },
+    });
+    expect(reply.status, reply.text).toBe(201);
+    expect(reply.body.resolved_plugins).toEqual([
+      {
+        source: 'github:acme/glossary-kit',
+        original_ref: 'main',
+        resolved_ref: sha,
+        repo_path: null,
+        marketplace: null,
+        name: 'glossary-kit',
+        problems: [],
+      },
+    ]);
+    const id = reply.body.id;
+    await waitForStatus(server, id, 'finished');
+
+    const events = withoutStats(await allEvents(server, id));
+    expect(outline(events)).toEqual([
+      'SystemPromptEvent',
+      'state:skills',
+      'MessageEvent:user',
+      'status:running',
+      'ActionEvent:invoke_skill',
+      'ObservationEvent:MCPToolObservation',
+      'ActionEvent:terminal',
+      'UserRejectObservation',
+      'ActionEvent:lookup',
+      'ObservationEvent:MCPToolObservation',
+      'ActionEvent:finish',
+      'ObservationEvent:FinishObservation',
+      'status:finished',
+    ]);
+    // What the conversation loaded: the plugin's skill and command, as plugin skills.
+    const skills = ofKind<EventBody & { key: string; value: { skills: { name: string; scope: string }[] } }>(
+      events,
+      'ConversationStateUpdateEvent',
+    ).find((event) => event.key === 'skills');
+    expect(skills?.value.skills.map(({ name, scope }) => ({ name, scope }))).toEqual([
+      { name: 'glossary', scope: 'plugin' },
+      { name: 'glossary-kit:define', scope: 'plugin' },
+    ]);
+    // The command is a skill the user triggers with /glossary-kit:define.
+    const message = ofKind<EventBody & { activated_skills: string[]; extended_content: unknown }>(
+      events,
+      'MessageEvent',
+    )[0];
+    expect(message?.activated_skills).toEqual(['glossary-kit:define']);
+    expect(textOf(message?.extended_content)).toContain('DEFINE-COMMAND-BODY: define $ARGUMENTS.');
+
+    const observations = ofKind<ObservationEventBody>(events, 'ObservationEvent');
+    expect(textOf(observations[0]?.observation.content)).toContain('GLOSSARY-SKILL-BODY');
+    const actions = ofKind<ActionEventBody>(events, 'ActionEvent');
+    expect(ofKind(events, 'UserRejectObservation')).toEqual([
+      expect.objectContaining({
+        action_id: actions[1]?.id,
+        rejection_source: 'hook',
+        rejection_reason: 'glossary-kit: the terminal is closed',
+      }),
+    ]);
+    expect(observations[1]?.observation).toMatchObject({
+      kind: 'MCPToolObservation',
+      tool_name: 'lookup',
+      is_error: false,
+    });
+    expect(textOf(observations[1]?.observation.content)).toBe(
+      `glossary: keel = the spine of a ship (from ${join(root, 'data', 'git', 'commits', sha)})`,
+    );
+
+    // The LLM saw the skill in the catalog, the MCP tool among its tools, and the command's instructions.
+    const [first] = (await recordedRequests(llm)).map((request) => request.body as ChatRequest);
+    const system = first?.messages[0];
+    expect(JSON.stringify(system?.content)).toContain('<name>glossary</name>');
+    expect(first?.tools.map((tool) => tool.function.name)).toEqual(
+      expect.arrayContaining(['terminal', 'invoke_skill', 'lookup']),
+    );
+    const user = first?.messages.find((m) => m.role === 'user');
+    expect(typeof user?.content === 'string' ? user.content : textOf(user?.content)).toContain('DEFINE-COMMAND-BODY');
+  });
+});
