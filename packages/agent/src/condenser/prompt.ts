@@ -1,4 +1,5 @@
-import type { Event, TextContent } from '@bosun/protocol';
+import type { Event } from '@bosun/protocol';
+import { contentText, elide } from '../llm/message-text.ts';
 import { observationText } from '../loop/view.ts';
 
 /** The first words of every summary request: how the condenser's LLM calls are told apart from the agent's. */
@@ -35,9 +36,9 @@ export function eventText(event: Event): string {
     case 'SystemPromptEvent':
       return `system prompt: ${event.system_prompt.text}`;
     case 'MessageEvent':
-      return `${event.llm_message.role}: ${texts([...event.llm_message.content, ...event.extended_content])}`;
+      return `${event.llm_message.role}: ${contentText([...event.llm_message.content, ...event.extended_content])}`;
     case 'ActionEvent': {
-      const thought = texts(event.thought);
+      const thought = contentText(event.thought);
       const call = `${event.tool_name}(${event.tool_call.arguments})`;
       return thought ? `assistant: ${thought}\nassistant called ${call}` : `assistant called ${call}`;
     }
@@ -57,17 +58,4 @@ export function eventText(event: Event): string {
 /** A rough token count of events: 4 characters per token of their text. */
 export function estimateTokens(events: readonly Event[]): number {
   return events.reduce((total, event) => total + Math.ceil(eventText(event).length / 4), 0);
-}
-
-function texts(content: readonly { type: string }[]): string {
-  return content
-    .filter((block) => block.type === 'text')
-    .map((block) => (block as TextContent).text)
-    .join('\n');
-}
-
-function elide(text: string, limit: number): string {
-  if (text.length <= limit) return text;
-  const half = Math.floor(limit / 2);
-  return `${text.slice(0, half)}\n[... ${text.length - 2 * half} characters omitted ...]\n${text.slice(-half)}`;
 }

@@ -1,6 +1,7 @@
-import type { Event, NewEvent, TextContent } from '@bosun/protocol';
+import type { Event, NewEvent } from '@bosun/protocol';
 import { eventText } from '../condenser/prompt.ts';
 import { llmView } from '../condenser/view.ts';
+import { contentText, elide } from '../llm/message-text.ts';
 
 /** The first words of every critic request: how the critic's LLM calls are told apart from the agent's. */
 export const CRITIC_PROMPT_START = 'You are the critic of an AI agent';
@@ -47,11 +48,11 @@ export function criticPrompt(subject: CriticSubject, history: readonly Event[], 
 /** The step judged, as the critic reads it. */
 export function subjectText(subject: CriticSubject): string {
   if (subject.kind === 'message') {
-    const text = texts(subject.message.llm_message.content);
+    const text = contentText(subject.message.llm_message.content);
     return `<AGENT FINAL ANSWER>\n${elide(text, MAX_SUBJECT_CHARS)}\n</AGENT FINAL ANSWER>`;
   }
   const { actions } = subject;
-  const thought = texts(actions[0]?.thought ?? []);
+  const thought = contentText(actions[0]?.thought ?? []);
   const lines = actions.map((action, index) => {
     const notes = [
       action.action == null ? 'invalid call: it will not run' : undefined,
@@ -66,17 +67,4 @@ export function subjectText(subject: CriticSubject): string {
       : "The agent's latest step: a tool call:";
   const body = [thought ? `Thought: ${elide(thought, MAX_SUBJECT_CHARS)}` : undefined, header, ...lines];
   return `<AGENT ACTION>\n${body.filter(Boolean).join('\n')}\n</AGENT ACTION>`;
-}
-
-function texts(content: readonly { type: string }[]): string {
-  return content
-    .filter((block) => block.type === 'text')
-    .map((block) => (block as TextContent).text)
-    .join('\n');
-}
-
-function elide(text: string, limit: number): string {
-  if (text.length <= limit) return text;
-  const half = Math.floor(limit / 2);
-  return `${text.slice(0, half)}\n[... ${text.length - 2 * half} characters omitted ...]\n${text.slice(-half)}`;
 }

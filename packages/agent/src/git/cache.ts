@@ -1,5 +1,6 @@
-import { mkdir, mkdtemp, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { exists } from '../shared/exists.ts';
 import type { GitAuth } from './auth.ts';
 import { redactCredentials, splitCredentials } from './redact.ts';
 import { GitError, runGit } from './run.ts';
@@ -135,13 +136,4 @@ function parseLsRemote(output: string): Map<string, string> {
 function pickRef(refs: Map<string, string>, ref: string): string | undefined {
   if (ref.startsWith('refs/')) return refs.get(`${ref}^{}`) ?? refs.get(ref);
   return refs.get(`refs/heads/${ref}`) ?? refs.get(`refs/tags/${ref}^{}`) ?? refs.get(`refs/tags/${ref}`);
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }

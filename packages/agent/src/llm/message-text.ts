@@ -1,11 +1,23 @@
-import type { Message } from '@bosun/protocol';
+import type { Message, TextContent } from '@bosun/protocol';
 
 /** The text of a message's text blocks, joined. */
 export function messageText(message: Message): string {
-  return message.content
+  return contentText(message.content);
+}
+
+/** The text of the text blocks of `content`, joined by newlines. */
+export function contentText(content: readonly { type: string }[]): string {
+  return content
     .filter((block) => block.type === 'text')
-    .map((block) => (block as { text: string }).text)
+    .map((block) => (block as TextContent).text)
     .join('\n');
+}
+
+/** `text` cut to about `limit` characters by dropping its middle (the start and the end say the most). */
+export function elide(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  const half = Math.floor(limit / 2);
+  return `${text.slice(0, half)}\n[... ${text.length - 2 * half} characters omitted ...]\n${text.slice(-half)}`;
 }
 
 /** The image URLs of a message. */

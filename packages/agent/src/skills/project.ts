@@ -1,5 +1,6 @@
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { exists } from '../shared/exists.ts';
 import { loadSkillDirectory } from './directory.ts';
 import { firstWins } from './merge.ts';
 import { instructionsSkill } from './parse.ts';
@@ -56,14 +57,5 @@ export async function repositoryRoot(dir: string): Promise<string> {
   for (let current = start; ; current = dirname(current)) {
     if (await exists(join(current, '.git'))) return current;
     if (dirname(current) === current) return start;
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
   }
 }
