@@ -1,3 +1,4 @@
+import type { Command, CommandIO } from './command.ts';
 import { agentServerCommand } from './commands/agent-server.ts';
 import { demoCommand } from './commands/demo.ts';
 import { llmReplayCommand } from './commands/llm-replay.ts';
@@ -6,20 +7,6 @@ import { pluginCommand } from './commands/plugin.ts';
 import { schemaCommand } from './commands/schema.ts';
 import { skillsCommand } from './commands/skills.ts';
 import { validateCommand } from './commands/validate.ts';
-
-export interface Command {
-  name: string;
-  summary: string;
-  usage: string;
-  run(args: string[], io: CommandIO): Promise<number>;
-}
-
-/** Where a command reads and writes; tests pass their own. */
-export interface CommandIO {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-  stdin: NodeJS.ReadableStream;
-}
 
 const commands: Command[] = [
   agentServerCommand,

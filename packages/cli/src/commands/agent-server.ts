@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { gitProvidersFromEnv } from '@bosun/agent';
 import { buildAgentServer } from '@bosun/agent-server';
-import type { Command } from '../main.ts';
+import type { Command } from '../command.ts';
 import { untilStopped } from '../until-stopped.ts';
 
 const USAGE = `Usage: bosun agent-server [--host 127.0.0.1] [--port 8000] [--data-dir .bosun]

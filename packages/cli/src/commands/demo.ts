@@ -5,9 +5,9 @@ import { buildAgentServer } from '@bosun/agent-server';
 import { startLlmReplay } from '@bosun/llm-replay';
 import type { Event } from '@bosun/protocol';
 import WebSocket from 'ws';
+import type { Command } from '../command.ts';
 import { renderEvent } from '../demo/render.ts';
 import { demoScript } from '../demo/script.ts';
-import type { Command } from '../main.ts';
 
 const USAGE = `Usage: bosun demo
 

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { startLlmReplay } from '@bosun/llm-replay';
-import type { Command } from '../main.ts';
+import type { Command } from '../command.ts';
 import { untilStopped } from '../until-stopped.ts';
 
 const USAGE = `Usage: bosun llm-replay --script FILE [--port 0] [--host 127.0.0.1] [--quiet]

@@ -7,7 +7,7 @@ import {
   readMarketplace,
 } from '@bosun/agent';
 import type { MarketplaceListing } from '@bosun/protocol';
-import type { Command } from '../main.ts';
+import type { Command } from '../command.ts';
 import { type SourceOptions, authFromEnv, parseSourceOptions } from './plugin.ts';
 
 const USAGE = `Usage: bosun marketplace inspect SOURCE [--ref REF] [--path PATH] [--json] [--cache DIR]

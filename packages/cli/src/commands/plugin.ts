@@ -12,7 +12,7 @@ import {
   repositoryUrl,
 } from '@bosun/agent';
 import type { PluginInspection } from '@bosun/protocol';
-import type { Command } from '../main.ts';
+import type { Command } from '../command.ts';
 
 const USAGE = `Usage: bosun plugin inspect SOURCE [--ref REF] [--path PATH] [--json] [--cache DIR]
 

@@ -1,5 +1,5 @@
 import { protocolJsonSchema } from '@bosun/protocol';
-import type { Command } from '../main.ts';
+import type { Command } from '../command.ts';
 
 export const schemaCommand: Command = {
   name: 'schema',

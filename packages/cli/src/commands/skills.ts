@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { type SkillProblem, lintSkills } from '@bosun/agent';
-import type { Command } from '../main.ts';
+import type { Command } from '../command.ts';
 
 const USAGE = `Usage: bosun skills lint [--json] PATH...
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { type ValidationError, safeParseEvent } from '@bosun/protocol';
-import type { Command, CommandIO } from '../main.ts';
+import type { Command, CommandIO } from '../command.ts';
 import { readRecords } from '../validate/records.ts';
 
 const USAGE = `Usage: bosun validate [--json] FILE...
