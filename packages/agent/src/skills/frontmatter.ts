@@ -1,4 +1,9 @@
-import { parseDocument } from 'yaml';
+import { createRequire } from 'node:module';
+
+// Loaded on first use (a synchronous require: parsing is synchronous): the agent server's start-up should not
+// pay for a YAML parser that only skills and plugins need.
+const load = createRequire(import.meta.url);
+let yaml: typeof import('yaml') | undefined;
 
 /** A Markdown file split into its YAML frontmatter (between `---` lines at the top) and its body. */
 export interface SplitMarkdown {
@@ -48,7 +53,8 @@ export function parseFrontmatter(text: string): FrontmatterResult {
 }
 
 function parseYaml(text: string): { ok: true; fields: Record<string, unknown> } | { ok: false; error: string } {
-  const document = parseDocument(text, { uniqueKeys: true, prettyErrors: false });
+  yaml ??= load('yaml') as typeof import('yaml');
+  const document = yaml.parseDocument(text, { uniqueKeys: true, prettyErrors: false });
   const [error] = document.errors;
   if (error) return { ok: false, error: `invalid YAML: ${error.message.split('\n')[0]}` };
   const value: unknown = document.toJS();
