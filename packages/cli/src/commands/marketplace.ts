@@ -1,14 +1,7 @@
-import {
-  GitCache,
-  formatProblem,
-  gitProvidersFromEnv,
-  marketplaceListing,
-  pluginReferenceProblems,
-  readMarketplace,
-} from '@bosun/agent';
+import { formatProblem, marketplaceListing, readMarketplace } from '@bosun/agent';
 import type { MarketplaceListing } from '@bosun/protocol';
 import type { Command } from '../command.ts';
-import { type SourceOptions, authFromEnv, parseSourceOptions } from './plugin.ts';
+import { inspectTarget } from './git-source.ts';
 
 const USAGE = `Usage: bosun marketplace inspect SOURCE [--ref REF] [--path PATH] [--json] [--cache DIR]
 
@@ -23,31 +16,10 @@ export const marketplaceCommand: Command = {
   summary: 'Inspect a marketplace: its plugins, where each is fetched from, and problems',
   usage: USAGE,
   async run(args, io) {
-    const [sub, ...rest] = args;
-    if (sub !== 'inspect') {
-      io.stderr.write(
-        `bosun marketplace: ${sub ? `unknown subcommand '${sub}'` : 'no subcommand given'}\n\n${USAGE}\n`,
-      );
-      return 2;
-    }
-    let options: SourceOptions;
-    try {
-      options = parseSourceOptions(rest, process.env);
-    } catch (error) {
-      io.stderr.write(`bosun marketplace inspect: ${(error as Error).message}\n\n${USAGE}\n`);
-      return 2;
-    }
-    const reference = { source: options.source, ref: options.ref, repo_path: options.path };
-    const providers = gitProvidersFromEnv(process.env);
-    const invalid = pluginReferenceProblems(reference, [], providers);
-    if (invalid.length) {
-      for (const p of invalid) io.stderr.write(`bosun marketplace inspect: ${p.loc.join('.')}: ${p.msg}\n`);
-      return 2;
-    }
-    const cache = new GitCache({ dir: options.cache, providers });
-    const listing = marketplaceListing(
-      await readMarketplace(reference, cache, authFromEnv(options.source, process.env)),
-    );
+    const target = inspectTarget('marketplace', args, io, USAGE);
+    if (typeof target === 'number') return target;
+    const { options } = target;
+    const listing = marketplaceListing(await readMarketplace(target.reference, target.cache, target.auth));
     io.stdout.write(options.json ? `${JSON.stringify(listing, null, 2)}\n` : renderListing(listing));
     const errors = [...listing.problems, ...listing.entries.flatMap((e) => e.problems)];
     return errors.some((p) => p.severity === 'error') ? 1 : 0;
