@@ -9,9 +9,12 @@ import type { FastifySchemaCompiler } from 'fastify';
 export function validatorCompiler(): FastifySchemaCompiler<TSchema> {
   const coercing = newProtocolAjv({ coerceTypes: true });
   return ({ schema, httpPart }) => {
-    const validate = httpPart === 'body' ? validatorFor(schema) : validatorFor(schema, coercing);
+    // Compiled on a route's first request, not when the server starts: start-up stays short, and a route
+    // never called costs nothing.
+    let validate: ReturnType<typeof validatorFor> | undefined;
     const arrays = httpPart === 'querystring' ? arrayParameters(schema) : [];
     return (data: unknown) => {
+      validate ??= httpPart === 'body' ? validatorFor(schema) : validatorFor(schema, coercing);
       // A repeated query parameter given once (`?ids=a`) arrives as a string: it is a list of one.
       if (arrays.length > 0 && data && typeof data === 'object') {
         const query = data as Record<string, unknown>;
