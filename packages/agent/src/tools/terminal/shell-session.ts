@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type IPty, spawn } from '@lydell/node-pty';
+import type { IPty } from '@lydell/node-pty';
 import { killSession } from './processes.ts';
 
 /**
@@ -83,6 +83,8 @@ export class ShellSession {
     await writeFile(join(scratch, 'init.sh'), initScript(nonce), { mode: 0o600 });
     let session: ShellSession;
     try {
+      // Loaded with the first shell: the agent server's start-up does not need the native module.
+      const { spawn } = await import('@lydell/node-pty');
       const terminal = spawn('bash', ['--noprofile', '--norc', '--noediting', '-i'], {
         name: 'dumb',
         cols: 200,
