@@ -225,6 +225,32 @@ describe('skills in a conversation', () => {
     expect(system).toContain('<name>k8s</name>');
   });
 
+  it('a triggered skill carrying a secret value reaches the message and the LLM masked', async () => {
+    const stack = await skillStack({ turns: [{ content: 'Deployed.' }] });
+    const { server, llm } = stack;
+    const secret = 'tok-skill-s3cret-42';
+    await writeTree(server.workspace, {
+      '.agents/skills/deploy/SKILL.md': skillMd(
+        'deploy',
+        'Deploy.',
+        'triggers: [deploy]\n',
+        `Use the token ${secret}.`,
+      ),
+    });
+    const reply = await api<{ id: string }>(server, 'POST', '/api/conversations', {
+      agent: { llm: llmConfig(llm), tools: [{ name: 'terminal' }] },
+      workspace: { working_dir: server.workspace },
+      secrets: { DEPLOY_TOKEN: secret },
+      initial_message: { role: 'user', content: [{ type: 'text', text: 'deploy it' }], run: true },
+    });
+    expect(reply.status, reply.text).toBe(201);
+    await waitForStatus(server, reply.body.id, 'finished');
+    const events = JSON.stringify(await allEvents(server, reply.body.id));
+    expect(events).toContain('Use the token <secret-hidden>.');
+    expect(events).not.toContain(secret);
+    expect(JSON.stringify(await recordedRequests(llm))).not.toContain(secret);
+  });
+
   it('loads an organization repository (a bare repository by file:// URL and through the provider), at the recorded commit after a restart', async () => {
     const stack = await skillStack({
       turns: [

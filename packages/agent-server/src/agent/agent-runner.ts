@@ -17,6 +17,7 @@ import {
   mcpConfigProblems,
   mergeHookConfigs,
   mergeMcpServers,
+  secretMasker,
   toolFilterProblems,
   withPluginSkills,
 } from '@bosun/agent';
@@ -212,7 +213,12 @@ export function createAgentRunner(options: {
       const review = await runtime.hooks.reviewPrompt(conversation.id, content);
       // A blocked message never reaches the LLM: it activates no skill.
       if (review.blocked !== null) return { blocked: review.blocked, extended_content: review.extendedContent };
-      const skills = skillsForMessage(runtime, conversation, content);
+      const skills = skillsForMessage(
+        runtime,
+        conversation,
+        content,
+        secretMasker(Object.values(secretValues(conversation))),
+      );
       return {
         blocked: null,
         extended_content: [...review.extendedContent, ...skills.extended_content],

@@ -82,6 +82,8 @@ export function skillsForMessage(
   runtime: AgentRuntime,
   conversation: Conversation,
   content: readonly MessageContent[],
+  /** Hides secret values: a skill's text reaches the LLM and the log like any tool result, masked. */
+  mask: (text: string) => string,
 ): { activated_skills: string[]; extended_content: TextContent[] } {
   const text = content
     .filter((block): block is TextContent => block.type === 'text')
@@ -92,7 +94,7 @@ export function skillsForMessage(
   return {
     activated_skills: triggered.names,
     extended_content: [
-      ...triggered.content,
+      ...triggered.content.map((block) => ({ ...block, text: mask(block.text) })),
       ...(suffix ? [{ type: 'text' as const, text: suffix, cache_prompt: false }] : []),
     ],
   };
