@@ -1,0 +1,94 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+
+/**
+ * `npm start` runs the bundle `npm run build` makes (Bosun and most of its dependencies in one file), not the
+ * TypeScript sources the other tests run: this is the front door, so it is tested as it is shipped.
+ */
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+// Inside the repository, so the packages left out of the bundle resolve from node_modules as they do for npm start.
+const BUNDLE = join(ROOT, 'packages/cli/dist', `bundle-test-${process.pid}.mjs`);
+const exec = promisify(execFile);
+const children: ChildProcess[] = [];
+let dataDir: string;
+
+beforeAll(async () => {
+  await exec(process.execPath, [join(ROOT, 'scripts/build.mjs'), BUNDLE], { cwd: ROOT });
+  dataDir = await mkdtemp(join(tmpdir(), 'bosun-bundle-'));
+}, 60_000);
+
+afterAll(async () => {
+  for (const child of children) child.kill('SIGKILL');
+  await Promise.all([rm(BUNDLE, { force: true }), rm(`${BUNDLE}.map`, { force: true })]);
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+function startServer(): Promise<string> {
+  const child = spawn(process.execPath, [BUNDLE, 'agent-server', '--port', '0', '--data-dir', dataDir], {
+    env: { ...process.env, BOSUN_LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let output = '';
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
+      if (url) resolve(url);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.once('exit', (code) => reject(new Error(`the bundled server exited (${code}):\n${output}`)));
+  });
+}
+
+describe('the bundle npm start runs', () => {
+  it('serves the agent server: health, the OpenAPI document, the docs page, validation, a conversation and its stream', async () => {
+    const url = await startServer();
+    expect((await fetch(`${url}/ready`)).status).toBe(200);
+    const document = (await (await fetch(`${url}/openapi.json`)).json()) as { openapi: string; info: object };
+    expect(document.openapi).toBe('3.1.0');
+    expect(document.info).toMatchObject({ title: 'Agent Server', version: '0.1.0' });
+    expect((await fetch(`${url}/docs/`)).status).toBe(200);
+
+    const post = (body: unknown) =>
+      fetch(`${url}/api/conversations`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const invalid = await post({ agent: { llm: { model: 'm' }, bogus: 1 }, workspace: { working_dir: dataDir } });
+    expect(invalid.status).toBe(422);
+    expect(await invalid.json()).toEqual({
+      detail: [{ loc: ['body', 'agent', 'bogus'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' }],
+    });
+    const created = await post({
+      agent: { llm: { model: 'm' }, tools: [{ name: 'terminal' }] },
+      workspace: { working_dir: join(dataDir, 'workspace') },
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+
+    const socket = new WebSocket(`${url.replace('http', 'ws')}/sockets/events/${id}`);
+    const first = await new Promise<{ kind: string; key: string }>((resolve, reject) => {
+      socket.once('message', (data) => resolve(JSON.parse(String(data))));
+      socket.once('error', reject);
+    });
+    socket.close();
+    expect(first).toMatchObject({ kind: 'ConversationStateUpdateEvent', key: 'full_state' });
+  }, 30_000);
+
+  it('runs the offline demo end to end', async () => {
+    const { stdout } = await exec(process.execPath, [BUNDLE, 'demo'], { cwd: ROOT, timeout: 60_000 });
+    expect(stdout).toContain('DEMO: the model below is SCRIPTED');
+    expect(stdout).toMatch(/--\s+finished/);
+  }, 60_000);
+});
