@@ -8,7 +8,7 @@
 import { request } from 'node:http';
 import { buildAgentServer } from '@bosun/agent-server';
 import { startRequest } from './support/http.ts';
-import { freePort, residentMiB, spawnServer, tempDataDir } from './support/server-process.ts';
+import { buildBundle, freePort, residentMiB, spawnServer, tempDataDir } from './support/server-process.ts';
 import { hrMs, target } from './support/stats.ts';
 
 const CONVERSATIONS = Number(process.env.CONVERSATIONS ?? 10_000);
@@ -66,6 +66,8 @@ try {
     ).toFixed(1)} s`,
   );
 
+  // Built before the clock starts: the first run would otherwise time the build too.
+  await buildBundle();
   const results: { readyMs: number; listeningMs: number; rssMiB: number }[] = [];
   for (let run = 1; run <= RUNS; run++) {
     const port = await freePort();
@@ -91,8 +93,14 @@ try {
   }
   const best = Math.min(...results.map((r) => r.readyMs));
   const worst = Math.max(...results.map((r) => r.readyMs));
+  const sorted = results.map((r) => r.readyMs).sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)] as number;
   console.log(
-    target('spawn -> ready < 500 ms', worst < 500, `best ${best.toFixed(0)} ms, worst ${worst.toFixed(0)} ms`),
+    target(
+      'spawn -> ready < 500 ms',
+      worst < 500,
+      `best ${best.toFixed(0)} ms, median ${median.toFixed(0)} ms, worst ${worst.toFixed(0)} ms`,
+    ),
   );
 } finally {
   await data.remove();

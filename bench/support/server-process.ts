@@ -11,7 +11,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = join(ROOT, 'packages/cli/dist/bosun.mjs');
 let bundled: Promise<unknown> | undefined;
 
-function buildBundle(): Promise<unknown> {
+export function buildBundle(): Promise<unknown> {
   bundled ??= promisify(execFile)(process.execPath, [join(ROOT, 'scripts/build.mjs')], { cwd: ROOT });
   return bundled;
 }
