@@ -7,6 +7,7 @@ import {
   parse,
   parseEvent,
 } from '@bosun/protocol';
+import { llmResponse } from '../support/scripted-provider.ts';
 
 /** Events for view tests: ids are readable (`u1`, `a2`, ...) and every event is valid for the protocol. */
 let counter = 0;
@@ -179,21 +180,6 @@ export class ScriptedProvider implements LLMProvider {
     const answer = this.answers.shift();
     if (answer === undefined) throw new Error('no scripted answer left');
     if (answer instanceof Error) throw answer;
-    return {
-      id: `resp-${this.requests.length}`,
-      model: 'test-model',
-      content: answer,
-      toolCalls: [],
-      origin: 'completion',
-      usage: {
-        prompt_tokens: 1,
-        completion_tokens: 1,
-        reasoning_tokens: 0,
-        cache_read_tokens: 0,
-        cache_write_tokens: 0,
-      },
-      latencyMs: 1,
-      exchange: { request: {}, response: {} },
-    };
+    return llmResponse(`resp-${this.requests.length}`, { content: answer });
   }
 }

@@ -1,48 +1,13 @@
-import {
-  AgentRuntime,
-  type CriticFailure,
-  type LLMProvider,
-  type LLMRequest,
-  type LLMResponse,
-  createFinishTool,
-  createThinkTool,
-} from '@bosun/agent';
+import { AgentRuntime, type CriticFailure, type LLMResponse, createFinishTool, createThinkTool } from '@bosun/agent';
 import { type Event, parseEvent } from '@bosun/protocol';
 import { describe, expect, it } from 'vitest';
 import { MemorySession, ScriptedProvider, user } from '../condenser/fixtures.ts';
+import { scriptedProvider } from '../support/scripted-provider.ts';
 import { sandbox } from '../tools/support.ts';
 import { criticAgent } from './support.ts';
 
-/** An agent LLM answering each request with the next response. */
-function agentLLM(responses: Partial<LLMResponse>[]): LLMProvider & { requests: LLMRequest[] } {
-  const requests: LLMRequest[] = [];
-  return {
-    requests,
-    config: criticAgent(null).llm,
-    async complete(request) {
-      requests.push(request);
-      const response = responses[requests.length - 1];
-      if (!response) throw new Error('no more responses');
-      return {
-        id: `agent-${requests.length}`,
-        model: 'test-model',
-        content: null,
-        toolCalls: [],
-        origin: 'completion',
-        usage: {
-          prompt_tokens: 1,
-          completion_tokens: 1,
-          reasoning_tokens: 0,
-          cache_read_tokens: 0,
-          cache_write_tokens: 0,
-        },
-        latencyMs: 1,
-        exchange: { request: {}, response: {} },
-        ...response,
-      };
-    },
-  };
-}
+/** The agent's LLM, answering each request with the next response. */
+const agentLLM = (responses: Partial<LLMResponse>[]) => scriptedProvider(responses, criticAgent(null).llm);
 
 const think = (id: string) => ({ id, name: 'think', arguments: JSON.stringify({ thought: `about ${id}` }) });
 

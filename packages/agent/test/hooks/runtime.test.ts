@@ -1,7 +1,6 @@
 import {
   AgentRuntime,
   type AgentSession,
-  type LLMProvider,
   type LLMResponse,
   MAX_STOP_ROUNDS,
   STOP_FEEDBACK_PREFIX,
@@ -20,6 +19,7 @@ import {
   parseEvent,
 } from '@bosun/protocol';
 import { describe, expect, it } from 'vitest';
+import { scriptedProvider } from '../support/scripted-provider.ts';
 import { sandbox } from '../tools/support.ts';
 
 /** A conversation in memory, with the hook-related parts of a session. */
@@ -79,47 +79,20 @@ class MemorySession implements AgentSession {
   }
 }
 
-/** A provider answering with `responses` in order; it records the messages of each request. */
-function scripted(responses: Partial<LLMResponse>[], requests: Message[][] = []): LLMProvider {
-  let index = 0;
-  return {
-    config: { model: 'fake' } as LLMProvider['config'],
-    async complete(request) {
-      requests.push(request.messages);
-      const response = responses[index++];
-      if (!response) throw new Error('no more responses');
-      return {
-        id: `r${index}`,
-        model: 'fake',
-        content: null,
-        toolCalls: [],
-        origin: 'completion',
-        usage: {
-          prompt_tokens: 1,
-          completion_tokens: 1,
-          reasoning_tokens: 0,
-          cache_read_tokens: 0,
-          cache_write_tokens: 0,
-        },
-        latencyMs: 1,
-        exchange: { request: {}, response: {} },
-        ...response,
-      };
-    },
-  };
-}
-
-async function setup(hooks: HookConfig, responses: Partial<LLMResponse>[], requests: Message[][] = []) {
+async function setup(hooks: HookConfig, responses: Partial<LLMResponse>[]) {
   const box = await sandbox();
   const agent = parse(AgentSpec, { llm: { model: 'fake' } });
+  const provider = scriptedProvider(responses, agent.llm);
   const runtime = new AgentRuntime(agent, {
-    provider: scripted(responses, requests),
+    provider,
     tools: [createWriteFileTool(), createFinishTool()],
     workspace: box.workspace,
     stateDir: box.stateDir,
     hooks,
   });
-  return { box, runtime, session: new MemorySession(agent) };
+  // The messages of each LLM request.
+  const requests = () => provider.requests.map((request) => request.messages);
+  return { box, runtime, session: new MemorySession(agent), requests };
 }
 
 const text = (message: Message) => message.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
@@ -161,11 +134,9 @@ describe('hooks in the run loop', () => {
   });
 
   it('Stop: a user message that arrives while the Stop hooks run is answered, not left behind', async () => {
-    const requests: Message[][] = [];
-    const { runtime, session } = await setup(
+    const { runtime, session, requests } = await setup(
       { Stop: [{ hooks: [{ command: 'sleep 0.4' }] }] } as HookConfig,
       [{ content: 'first answer' }, { content: 'second answer' }],
-      requests,
     );
     await session.userMessage('first');
     const running = session.run(runtime);
@@ -176,8 +147,8 @@ describe('hooks in the run loop', () => {
     await session.userMessage('second');
     await running;
     expect(session.current).toBe('finished');
-    expect(requests).toHaveLength(2);
-    expect(text((requests[1] as Message[]).at(-1) as Message)).toBe('second');
+    expect(requests()).toHaveLength(2);
+    expect(text(requests()[1]?.at(-1) as Message)).toBe('second');
   });
 
   it('PreToolUse blocks one action of a response (recorded as blocked); PostToolUse adds context to the other', async () => {
@@ -219,18 +190,17 @@ describe('hooks in the run loop', () => {
   });
 
   it('a blocked last user message ends the run finished without an LLM call, and is never shown to the LLM', async () => {
-    const requests: Message[][] = [];
-    const { runtime, session } = await setup({}, [{ content: 'hello back' }], requests);
+    const { runtime, session, requests } = await setup({}, [{ content: 'hello back' }]);
     const blocked = await session.userMessage('my password is hunter2');
     session.blocked = { [blocked.id as string]: 'contains a password' };
     await session.run(runtime);
     expect(session.current).toBe('finished');
-    expect(requests).toHaveLength(0);
+    expect(requests()).toHaveLength(0);
 
     await session.userMessage('hello');
     await session.run(runtime);
-    expect(requests).toHaveLength(1);
-    const sent = (requests[0] as Message[]).filter((m) => m.role === 'user').map(text);
+    expect(requests()).toHaveLength(1);
+    const sent = (requests()[0] ?? []).filter((m) => m.role === 'user').map(text);
     expect(sent).toEqual(['hello']);
   });
 

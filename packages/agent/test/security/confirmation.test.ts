@@ -1,8 +1,6 @@
 import {
   AgentRuntime,
   type AgentSession,
-  type LLMProvider,
-  type LLMResponse,
   acceptedByRun,
   actionRisk,
   analyzeAction,
@@ -24,6 +22,7 @@ import {
   parseEvent,
 } from '@bosun/protocol';
 import { describe, expect, it } from 'vitest';
+import { scriptedProvider } from '../support/scripted-provider.ts';
 import { sandbox } from '../tools/support.ts';
 
 const RISKS = ['LOW', 'MEDIUM', 'HIGH', 'UNKNOWN'] as const;
@@ -247,41 +246,13 @@ class MemorySession implements AgentSession {
   }
 }
 
-function scripted(responses: Partial<LLMResponse>[]): LLMProvider {
-  let index = 0;
-  return {
-    config: { model: 'fake' } as LLMProvider['config'],
-    async complete() {
-      const response = responses[index++];
-      if (!response) throw new Error('no more responses');
-      return {
-        id: `r${index}`,
-        model: 'fake',
-        content: null,
-        toolCalls: [],
-        origin: 'completion',
-        usage: {
-          prompt_tokens: 1,
-          completion_tokens: 1,
-          reasoning_tokens: 0,
-          cache_read_tokens: 0,
-          cache_write_tokens: 0,
-        },
-        latencyMs: 1,
-        exchange: { request: {}, response: {} },
-        ...response,
-      };
-    },
-  };
-}
-
 describe('the confirmation gate of the run loop', () => {
   it('keeps actions pending while paused, asks again on a run from paused, runs them on a run from waiting', async () => {
     const box = await sandbox();
     const agent = parse(AgentSpec, { llm: { model: 'fake' } });
     const write = { id: 'c1', name: 'write_file', arguments: JSON.stringify({ file_path: 'a.txt', content: 'A' }) };
     const runtime = new AgentRuntime(agent, {
-      provider: scripted([
+      provider: scriptedProvider([
         { toolCalls: [write] },
         { toolCalls: [{ id: 'c2', name: 'finish', arguments: '{"message":"ok"}' }] },
       ]),
@@ -325,7 +296,7 @@ describe('the confirmation gate of the run loop', () => {
       arguments: JSON.stringify({ file_path: file, content: file }),
     });
     const runtime = new AgentRuntime(agent, {
-      provider: scripted([{ toolCalls: [writeCall('c1', 'one')] }, { toolCalls: [writeCall('c2', 'two')] }]),
+      provider: scriptedProvider([{ toolCalls: [writeCall('c1', 'one')] }, { toolCalls: [writeCall('c2', 'two')] }]),
       tools: [createWriteFileTool()],
       workspace: box.workspace,
       stateDir: box.stateDir,
