@@ -1,13 +1,10 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { buildAgentServer } from '@bosun/agent-server';
-import { type Script, startLlmReplay } from '@bosun/llm-replay';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import type { Script } from '@bosun/llm-replay';
+import { describe, expect, it } from 'vitest';
 import {
   type ActionEventBody,
-  type E2EServer,
   type EventBody,
   type ObservationEventBody,
   allEvents,
@@ -17,6 +14,7 @@ import {
   outline,
   recordedRequests,
   startConversation,
+  startLoggedStack,
   startStack,
   textOf,
   waitForStatus,
@@ -38,31 +36,7 @@ async function chatRequests(llm: Parameters<typeof recordedRequests>[0]): Promis
   return (await recordedRequests(llm)).map((request) => request.body as ChatBody);
 }
 
-/** An agent server that logs (level info) into `logs`, and a scripted LLM; both closed after the test. */
-async function loggedStack(script: Script) {
-  const root = await realpath(await mkdtemp(join(tmpdir(), 'bosun-e2e-hooks-')));
-  const logs: string[] = [];
-  const agentServer = await buildAgentServer({
-    dataDir: join(root, 'data'),
-    logLevel: 'info',
-    logStream: { write: (line: string) => logs.push(line) },
-  });
-  const llm = await startLlmReplay({ script });
-  onTestFinished(async () => {
-    await agentServer.close();
-    await llm.close();
-    await rm(root, { recursive: true, force: true });
-  });
-  const url = await agentServer.app.listen({ host: '127.0.0.1', port: 0 });
-  const server: E2EServer = {
-    url,
-    dataDir: join(root, 'data'),
-    workspace: join(root, 'workspace'),
-    outside: join(root, 'outside'),
-    bodies: [],
-  };
-  return { server, llm, logs };
-}
+const loggedStack = (script: Script) => startLoggedStack(script, 'info');
 
 describe('hooks', () => {
   it('PreToolUse blocks by exit code 2 and by JSON: UserRejectObservation (hook), the other action runs, the LLM reads the rejections', async () => {

@@ -1,12 +1,7 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { buildAgentServer } from '@bosun/agent-server';
-import { type Script, startLlmReplay } from '@bosun/llm-replay';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import type { Script } from '@bosun/llm-replay';
+import { describe, expect, it } from 'vitest';
 import {
-  type E2EServer,
   type ObservationEventBody,
   allEvents,
   api,
@@ -15,6 +10,7 @@ import {
   outline,
   recordedRequests,
   startConversation,
+  startLoggedStack,
   textOf,
   waitForStatus,
   withoutStats,
@@ -23,31 +19,7 @@ import {
 const TOKEN = 'late-s3cr3t-7f2a9c';
 const OTHER = 'other-s3cr3t-b41e07';
 
-/** An agent server that logs everything (level trace) into `logs`, and a scripted LLM; both closed after the test. */
-async function loggedStack(script: Script) {
-  const root = await realpath(await mkdtemp(join(tmpdir(), 'bosun-e2e-secrets-')));
-  const logs: string[] = [];
-  const server = await buildAgentServer({
-    dataDir: join(root, 'data'),
-    logLevel: 'trace',
-    logStream: { write: (line: string) => logs.push(line) },
-  });
-  const llm = await startLlmReplay({ script });
-  onTestFinished(async () => {
-    await server.close();
-    await llm.close();
-    await rm(root, { recursive: true, force: true });
-  });
-  const url = await server.app.listen({ host: '127.0.0.1', port: 0 });
-  const view: E2EServer = {
-    url,
-    dataDir: join(root, 'data'),
-    workspace: join(root, 'workspace'),
-    outside: join(root, 'outside'),
-    bodies: [],
-  };
-  return { server: view, llm, logs };
-}
+const loggedStack = (script: Script) => startLoggedStack(script, 'trace');
 
 const terminal = (command: string) => ({ tool_calls: [{ name: 'terminal', arguments: { command } }] });
 

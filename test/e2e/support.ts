@@ -1,7 +1,7 @@
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type AgentServer, buildAgentServer } from '@bosun/agent-server';
+import { type AgentServer, type AgentServerOptions, buildAgentServer } from '@bosun/agent-server';
 import { type LlmReplay, type RecordedRequest, type Script, startLlmReplay } from '@bosun/llm-replay';
 import { expect, onTestFinished } from 'vitest';
 
@@ -69,16 +69,30 @@ export interface E2EServer {
  * Starts an agent server and a scripted LLM for the current test; both (and the temporary directories) are
  * removed when the test ends, pass or fail.
  */
+/** Options of the agent server a test starts (its data directory is the test's). */
+export type ServerOptions = Omit<AgentServerOptions, 'dataDir'>;
+
 export async function startStack(
   script: Script | ((server: E2EServer) => Script),
+  options: ServerOptions = {},
 ): Promise<{ server: E2EServer; llm: LlmReplay }> {
-  const server = await startServer();
+  const server = await startServer(options);
   const llm = await startLlmReplay({ script: typeof script === 'function' ? script(server) : script });
   onTestFinished(() => llm.close());
   return { server, llm };
 }
 
-export async function startServer(): Promise<E2EServer> {
+/** A stack whose agent server logs at `level` into `logs` (to assert what the log holds, and never holds). */
+export async function startLoggedStack(
+  script: Script,
+  level: 'info' | 'trace',
+): Promise<{ server: E2EServer; llm: LlmReplay; logs: string[] }> {
+  const logs: string[] = [];
+  const stack = await startStack(script, { logLevel: level, logStream: { write: (line: string) => logs.push(line) } });
+  return { ...stack, logs };
+}
+
+export async function startServer(options: ServerOptions = {}): Promise<E2EServer> {
   const root = await realpath(await mkdtemp(join(tmpdir(), 'bosun-e2e-')));
   const dataDir = join(root, 'data');
   const workspace = join(root, 'workspace');
@@ -89,7 +103,7 @@ export async function startServer(): Promise<E2EServer> {
     await started.server?.close();
     await rm(root, { recursive: true, force: true });
   });
-  started.server = await buildAgentServer({ dataDir });
+  started.server = await buildAgentServer({ ...options, dataDir });
   const url = await started.server.app.listen({ host: '127.0.0.1', port: 0 });
   return { url, dataDir, workspace, outside, bodies: [], agentServer: started.server };
 }
