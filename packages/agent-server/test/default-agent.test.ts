@@ -57,4 +57,36 @@ describe('default agent', () => {
     const count = await (await fetch(`${server.url}/api/conversations/count`)).json();
     expect(count).toBe(0);
   });
+
+  it('rejects tool parameters of the wrong type, and ignores parameters no tool reads', async () => {
+    server = await startTestServer({ runner: undefined });
+    const { status, text } = await create(server.url, {
+      agent: {
+        llm: { model: 'm' },
+        tools: [
+          { name: 'terminal', params: { soft_timeout_seconds: 'ten', no_such_param: true } },
+          { name: 'browser_tool_set', params: { navigation_timeout_seconds: 0 } },
+        ],
+      },
+      workspace: { working_dir: '/tmp/bosun-default-agent' },
+    });
+    expect(status).toBe(422);
+    expect(JSON.parse(text).detail).toEqual([
+      {
+        loc: ['body', 'agent', 'tools', 0, 'params', 'soft_timeout_seconds'],
+        msg: 'Input should be a number of seconds greater than 0, got "ten"',
+        type: 'greater_than',
+      },
+      {
+        loc: ['body', 'agent', 'tools', 1, 'params', 'navigation_timeout_seconds'],
+        msg: 'Input should be a number of seconds greater than 0, got 0',
+        type: 'greater_than',
+      },
+    ]);
+    const valid = await create(server.url, {
+      agent: { llm: { model: 'm' }, tools: [{ name: 'terminal', params: { soft_timeout_seconds: 5, extra: 1 } }] },
+      workspace: { working_dir: '/tmp/bosun-default-agent' },
+    });
+    expect(valid.status, valid.text).toBe(201);
+  });
 });

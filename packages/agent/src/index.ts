@@ -28,7 +28,13 @@ export { createListDirectoryTool } from './tools/list-directory/index.ts';
 export { llmParameters } from './tools/parameters.ts';
 export { createPlanningFileEditorTool, PLAN_FILE, planPath } from './tools/planning-file-editor/index.ts';
 export { createReadFileTool } from './tools/read-file/index.ts';
-export { createToolset, TOOL_NAMES, type ToolsetOptions, UnknownToolError } from './tools/registry.ts';
+export {
+  createToolset,
+  TOOL_NAMES,
+  type ToolsetOptions,
+  UnknownToolError,
+  toolSpecProblems,
+} from './tools/registry.ts';
 export { createTaskTrackerTool, TASKS_FILE } from './tools/task-tracker/index.ts';
 export { createTerminalTool, type TerminalToolOptions } from './tools/terminal/terminal-tool.ts';
 export { createThinkTool } from './tools/think/index.ts';

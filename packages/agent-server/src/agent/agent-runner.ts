@@ -8,7 +8,6 @@ import {
   INVOKE_SKILL,
   type McpLogRecord,
   SkillSet,
-  TOOL_NAMES,
   condenserProblems,
   createProvider,
   createToolset,
@@ -19,6 +18,7 @@ import {
   mergeMcpServers,
   secretMasker,
   toolFilterProblems,
+  toolSpecProblems,
   withPluginSkills,
 } from '@bosun/agent';
 import type { NewEvent } from '@bosun/protocol';
@@ -168,17 +168,7 @@ export function createAgentRunner(options: {
 
   return {
     validate(request) {
-      const tools = request.agent.tools.flatMap((tool, index) =>
-        TOOL_NAMES.includes(tool.name)
-          ? []
-          : [
-              {
-                loc: ['body', 'agent', 'tools', index, 'name'],
-                msg: `Unknown tool '${tool.name}'; available tools: ${TOOL_NAMES.join(', ')}`,
-                type: 'value_error',
-              },
-            ],
-      );
+      const tools = toolSpecProblems(request.agent.tools, ['body', 'agent', 'tools']);
       return [
         ...tools,
         ...mcpConfigProblems(request.agent.mcp_config, ['body', 'agent', 'mcp_config']),

@@ -1,4 +1,4 @@
-import type { ToolSpec } from '@bosun/protocol';
+import type { ToolSpec, ValidationError } from '@bosun/protocol';
 import { createBrowserToolSet } from './browser/tool-set.ts';
 import { createEditTool } from './edit/index.ts';
 import { createFileEditorTool } from './file-editor/index.ts';
@@ -28,7 +28,9 @@ type Factory = (params: Record<string, unknown>, options: ToolsetOptions) => Too
 const REGISTRY: Record<string, Factory> = {
   terminal: (params, options) => [
     createTerminalTool({
-      ...(typeof params.soft_timeout_seconds === 'number' ? { softTimeoutMs: params.soft_timeout_seconds * 1000 } : {}),
+      ...(params.soft_timeout_seconds !== undefined
+        ? { softTimeoutMs: Number(params.soft_timeout_seconds) * 1000 }
+        : {}),
       ...(options.env ? { env: options.env } : {}),
     }),
   ],
@@ -44,10 +46,19 @@ const REGISTRY: Record<string, Factory> = {
   // One Chromium per tool set, i.e. per conversation; started on the first browser action.
   browser_tool_set: (params) =>
     createBrowserToolSet(
-      typeof params.navigation_timeout_seconds === 'number' && params.navigation_timeout_seconds > 0
-        ? { navigationTimeoutMs: params.navigation_timeout_seconds * 1000 }
+      params.navigation_timeout_seconds !== undefined
+        ? { navigationTimeoutMs: Number(params.navigation_timeout_seconds) * 1000 }
         : {},
     ),
+};
+
+/**
+ * The `params` each tool reads, all durations in seconds. Other keys are ignored: clients written for OpenHands
+ * send parameters Bosun has no use for.
+ */
+const SECONDS_PARAMS: Record<string, string[]> = {
+  terminal: ['soft_timeout_seconds'],
+  browser_tool_set: ['navigation_timeout_seconds'],
 };
 
 /** Built-in tools by class name, as `include_default_tools` lists them; `finish` and `think` are always there. */
@@ -59,6 +70,32 @@ const BUILT_INS: Record<string, () => Tool> = {
 export const TOOL_NAMES = Object.keys(REGISTRY);
 
 export class UnknownToolError extends Error {}
+
+/** What is wrong with the tools an agent names: unknown names, and parameters of the wrong type. */
+export function toolSpecProblems(specs: ToolSpec[], loc: (string | number)[]): ValidationError[] {
+  return specs.flatMap((spec, index): ValidationError[] => {
+    if (!REGISTRY[spec.name]) {
+      return [
+        {
+          loc: [...loc, index, 'name'],
+          msg: `Unknown tool '${spec.name}'; available tools: ${TOOL_NAMES.join(', ')}`,
+          type: 'value_error',
+        },
+      ];
+    }
+    return (SECONDS_PARAMS[spec.name] ?? []).flatMap((name) => {
+      const value = spec.params[name];
+      if (value === undefined || (typeof value === 'number' && Number.isFinite(value) && value > 0)) return [];
+      return [
+        {
+          loc: [...loc, index, 'params', name],
+          msg: `Input should be a number of seconds greater than 0, got ${JSON.stringify(value)}`,
+          type: 'greater_than',
+        },
+      ];
+    });
+  });
+}
 
 /** The tools of an agent: those its spec names, then the built-ins. Unknown names are an error. */
 export function createToolset(specs: ToolSpec[], options: ToolsetOptions = {}): Tool[] {
