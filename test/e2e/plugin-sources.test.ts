@@ -1,6 +1,5 @@
 import { symlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type AgentServer, buildAgentServer } from '@bosun/agent-server';
 import { type LlmReplay, startLlmReplay } from '@bosun/llm-replay';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { TestRepository, serveGitOverHttp, tempDir } from '../../packages/agent/test/git/support.ts';
@@ -11,6 +10,7 @@ import {
   api,
   conversation,
   ofKind,
+  restartableServer,
   startConversation,
   waitForStatus,
 } from './support.ts';
@@ -46,43 +46,16 @@ type Info = ConversationInfo & { resolved_plugins: ResolvedPluginBody[] };
 
 /** An agent server whose `github:` sources are the bare repositories under `remotes`, restartable on its data. */
 async function pluginStack(options: { github?: string; turns?: unknown[] } = {}) {
-  const { dir: root, cleanup } = await tempDir('bosun-e2e-plugins-');
-  const remotes = join(root, 'remotes');
   const logs: string[] = [];
   const llm: LlmReplay = await startLlmReplay({ script: { turns: (options.turns ?? []) as never[] } });
-  const current: { server?: AgentServer } = {};
-  const server: E2EServer = {
-    url: '',
-    dataDir: join(root, 'data'),
-    workspace: join(root, 'workspace'),
-    outside: join(root, 'outside'),
-    bodies: [],
-  };
-  const start = async () => {
-    current.server = await buildAgentServer({
-      dataDir: server.dataDir,
-      gitProviders: { github: options.github ?? `file://${remotes}` },
-      logLevel: 'info',
-      logStream: { write: (line: string) => logs.push(line) },
-    });
-    server.url = await current.server.app.listen({ host: '127.0.0.1', port: 0 });
-  };
-  onTestFinished(async () => {
-    await current.server?.close();
-    await llm.close();
-    await cleanup();
-  });
-  await start();
-  return {
-    server,
-    llm,
-    logs,
-    remotes,
-    restart: async () => {
-      await current.server?.close();
-      await start();
-    },
-  };
+  onTestFinished(() => llm.close());
+  const stack = await restartableServer((root) => ({
+    gitProviders: { github: options.github ?? `file://${join(root, 'remotes')}` },
+    logLevel: 'info',
+    logStream: { write: (line: string) => logs.push(line) },
+  }));
+  await stack.start();
+  return { server: stack.server, llm, logs, remotes: join(stack.root, 'remotes'), restart: stack.restart };
 }
 
 async function runMessage(server: E2EServer, id: string, text: string) {

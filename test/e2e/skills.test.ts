@@ -1,7 +1,5 @@
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { type AgentServer, buildAgentServer } from '@bosun/agent-server';
 import { type LlmReplay, type Script, startLlmReplay } from '@bosun/llm-replay';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { TestRepository } from '../../packages/agent/test/git/support.ts';
@@ -16,6 +14,7 @@ import {
   llmConfig,
   ofKind,
   recordedRequests,
+  restartableServer,
   textOf,
   waitForStatus,
 } from './support.ts';
@@ -48,45 +47,17 @@ async function writeTree(root: string, files: Record<string, string>): Promise<v
  * bare repositories under `repos`, and a scripted LLM.
  */
 async function skillStack(script: Script) {
-  const root = await realpath(await mkdtemp(join(tmpdir(), 'bosun-e2e-skills-')));
-  const repos = join(root, 'repos');
   const logs: string[] = [];
   const llm: LlmReplay = await startLlmReplay({ script });
-  const state: { server?: AgentServer } = {};
-  const view: E2EServer = {
-    url: '',
-    dataDir: join(root, 'data'),
-    workspace: join(root, 'workspace'),
-    outside: join(root, 'outside'),
-    bodies: [],
-  };
-  onTestFinished(async () => {
-    await state.server?.close();
-    await llm.close();
-    await rm(root, { recursive: true, force: true });
-  });
-  const start = async () => {
-    state.server = await buildAgentServer({
-      dataDir: view.dataDir,
-      gitProviders: { github: `file://${repos}` },
-      logLevel: 'info',
-      logStream: { write: (line: string) => logs.push(line) },
-    });
-    view.url = await state.server.app.listen({ host: '127.0.0.1', port: 0 });
-  };
-  await start();
-  await mkdir(view.workspace, { recursive: true });
-  return {
-    server: view,
-    llm,
-    repos,
-    logs,
-    start,
-    async stop() {
-      await state.server?.close();
-      state.server = undefined;
-    },
-  };
+  onTestFinished(() => llm.close());
+  const stack = await restartableServer((root) => ({
+    gitProviders: { github: `file://${join(root, 'repos')}` },
+    logLevel: 'info',
+    logStream: { write: (line: string) => logs.push(line) },
+  }));
+  await stack.start();
+  await mkdir(stack.server.workspace, { recursive: true });
+  return { server: stack.server, llm, repos: join(stack.root, 'repos'), logs, start: stack.start, stop: stack.stop };
 }
 
 async function startWith(

@@ -93,19 +93,49 @@ export async function startLoggedStack(
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<E2EServer> {
+  const stack = await restartableServer(options);
+  await stack.start();
+  return stack.server;
+}
+
+/**
+ * One data directory served by an agent server that can be stopped and started again (a process restart),
+ * closed and removed after the test. `options` may depend on the test's temporary `root` (for example the
+ * provider URL of bare repositories kept under it).
+ */
+export async function restartableServer(options: ServerOptions | ((root: string) => ServerOptions) = {}) {
   const root = await realpath(await mkdtemp(join(tmpdir(), 'bosun-e2e-')));
-  const dataDir = join(root, 'data');
-  const workspace = join(root, 'workspace');
-  const outside = join(root, 'outside');
-  const started: { server?: AgentServer } = {};
-  onTestFinished(async () => {
+  const settings = typeof options === 'function' ? options(root) : options;
+  const server: E2EServer = {
+    url: '',
+    dataDir: join(root, 'data'),
+    workspace: join(root, 'workspace'),
+    outside: join(root, 'outside'),
+    bodies: [],
+  };
+  const stop = async () => {
     // The server first (it stops the agents and their shells), then its files.
-    await started.server?.close();
+    await server.agentServer?.close();
+    server.agentServer = undefined;
+  };
+  const start = async () => {
+    server.agentServer = await buildAgentServer({ ...settings, dataDir: server.dataDir });
+    server.url = await server.agentServer.app.listen({ host: '127.0.0.1', port: 0 });
+  };
+  onTestFinished(async () => {
+    await stop();
     await rm(root, { recursive: true, force: true });
   });
-  started.server = await buildAgentServer({ ...options, dataDir });
-  const url = await started.server.app.listen({ host: '127.0.0.1', port: 0 });
-  return { url, dataDir, workspace, outside, bodies: [], agentServer: started.server };
+  return {
+    root,
+    server,
+    start,
+    stop,
+    async restart() {
+      await stop();
+      await start();
+    },
+  };
 }
 
 /** A request to the agent server over real HTTP. */
