@@ -1,6 +1,5 @@
 import {
   AgentRuntime,
-  type AgentSession,
   type LLMResponse,
   MAX_STOP_ROUNDS,
   STOP_FEEDBACK_PREFIX,
@@ -8,76 +7,11 @@ import {
   createWriteFileTool,
   stopRounds,
 } from '@bosun/agent';
-import {
-  AgentSpec,
-  type ConversationExecutionStatus,
-  type Event,
-  type HookConfig,
-  type Message,
-  type NewEvent,
-  parse,
-  parseEvent,
-} from '@bosun/protocol';
+import { AgentSpec, type HookConfig, type Message, parse } from '@bosun/protocol';
 import { describe, expect, it } from 'vitest';
+import { RunSession } from '../support/run-session.ts';
 import { scriptedProvider } from '../support/scripted-provider.ts';
 import { sandbox } from '../tools/support.ts';
-
-/** A conversation in memory, with the hook-related parts of a session. */
-class MemorySession implements AgentSession {
-  readonly id = 'memory';
-  readonly maxIterations = 30;
-  readonly stuckDetection = false;
-  events: Event[] = [];
-  current: ConversationExecutionStatus = 'idle';
-  blocked: Record<string, string> = {};
-  blockedActions: Record<string, string> = {};
-
-  constructor(readonly agent: AgentSpec) {}
-
-  async history() {
-    return this.events;
-  }
-  async append(events: NewEvent[]) {
-    const stored = events.map((event, i) =>
-      parseEvent({ id: `e${this.events.length + i}`, timestamp: new Date().toISOString(), ...event }),
-    );
-    this.events.push(...stored);
-    return stored;
-  }
-  status() {
-    return this.current;
-  }
-  async setStatus(status: ConversationExecutionStatus, extra: NewEvent[] = []) {
-    await this.append([
-      ...extra,
-      { kind: 'ConversationStateUpdateEvent', source: 'environment', key: 'execution_status', value: status },
-    ]);
-    this.current = status;
-  }
-  async recordUsage() {}
-  blockedMessages() {
-    return this.blocked;
-  }
-  async blockAction(actionId: string, reason: string) {
-    this.blockedActions[actionId] = reason;
-  }
-  async userMessage(text: string) {
-    const [stored] = await this.append([
-      {
-        kind: 'MessageEvent',
-        source: 'user',
-        llm_message: { role: 'user', content: [{ type: 'text', text, cache_prompt: false }], thinking_blocks: [] },
-        activated_skills: [],
-        extended_content: [],
-      },
-    ]);
-    return stored as Event;
-  }
-  async run(runtime: AgentRuntime) {
-    await this.setStatus('running');
-    await runtime.run(this);
-  }
-}
 
 async function setup(hooks: HookConfig, responses: Partial<LLMResponse>[]) {
   const box = await sandbox();
@@ -92,7 +26,7 @@ async function setup(hooks: HookConfig, responses: Partial<LLMResponse>[]) {
   });
   // The messages of each LLM request.
   const requests = () => provider.requests.map((request) => request.messages);
-  return { box, runtime, session: new MemorySession(agent), requests };
+  return { box, runtime, session: new RunSession(agent, { maxIterations: 30 }), requests };
 }
 
 const text = (message: Message) => message.content.map((block) => (block.type === 'text' ? block.text : '')).join('');

@@ -1,6 +1,5 @@
 import {
   AgentRuntime,
-  type AgentSession,
   acceptedByRun,
   actionRisk,
   analyzeAction,
@@ -16,12 +15,12 @@ import {
   ConfirmationPolicy,
   type ConversationExecutionStatus,
   type Event,
-  type NewEvent,
   type SecurityAnalyzer,
   parse,
   parseEvent,
 } from '@bosun/protocol';
 import { describe, expect, it } from 'vitest';
+import { RunSession } from '../support/run-session.ts';
 import { scriptedProvider } from '../support/scripted-provider.ts';
 import { sandbox } from '../tools/support.ts';
 
@@ -199,53 +198,6 @@ describe('acceptedByRun', () => {
   });
 });
 
-/** A conversation in memory, for the run loop. */
-class MemorySession implements AgentSession {
-  readonly id = 'memory';
-  readonly maxIterations = 20;
-  readonly stuckDetection = false;
-  events: Event[] = [];
-  current: ConversationExecutionStatus = 'idle';
-  policy: ConfirmationPolicy = { kind: 'AlwaysConfirm' };
-  onAppend: (events: Event[]) => void = () => undefined;
-
-  constructor(readonly agent: AgentSpec) {}
-
-  async history() {
-    return this.events;
-  }
-  async append(events: NewEvent[]) {
-    const stored = events.map((event, i) =>
-      parseEvent({ id: `e${this.events.length + i}`, timestamp: new Date().toISOString(), ...event }),
-    );
-    this.events.push(...stored);
-    this.onAppend(stored);
-    return stored;
-  }
-  status() {
-    return this.current;
-  }
-  async setStatus(status: ConversationExecutionStatus, extra: NewEvent[] = []) {
-    await this.append([
-      ...extra,
-      { kind: 'ConversationStateUpdateEvent', source: 'environment', key: 'execution_status', value: status },
-    ]);
-    this.current = status;
-  }
-  confirmationPolicy() {
-    return this.policy;
-  }
-  securityAnalyzer() {
-    return null;
-  }
-  async recordUsage() {}
-  /** What `startRun` does: the `running` status, then the run. */
-  async run(runtime: AgentRuntime) {
-    await this.setStatus('running');
-    await runtime.run(this);
-  }
-}
-
 describe('the confirmation gate of the run loop', () => {
   it('keeps actions pending while paused, asks again on a run from paused, runs them on a run from waiting', async () => {
     const box = await sandbox();
@@ -260,7 +212,7 @@ describe('the confirmation gate of the run loop', () => {
       workspace: box.workspace,
       stateDir: box.stateDir,
     });
-    const session = new MemorySession(agent);
+    const session = new RunSession(agent, { policy: { kind: 'AlwaysConfirm' } });
     // A pause lands while the LLM answers: the actions are stored, then the gate sees `paused`.
     session.onAppend = (events) => {
       if (events.some((event) => event.kind === 'ActionEvent')) session.current = 'paused';
@@ -301,7 +253,7 @@ describe('the confirmation gate of the run loop', () => {
       workspace: box.workspace,
       stateDir: box.stateDir,
     });
-    const session = new MemorySession(agent);
+    const session = new RunSession(agent, { policy: { kind: 'AlwaysConfirm' } });
     await session.run(runtime);
     expect(session.current).toBe('waiting_for_confirmation');
     await session.run(runtime); // accept: `one` is written, the LLM asks for `two`, which waits
