@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type LlmReplay, startLlmReplay } from '@bosun/llm-replay';
 import Database from 'better-sqlite3';
@@ -109,6 +109,10 @@ describe('secrets at rest', () => {
     await stack.restart();
     await runOnce(stack.server, id);
     expectNoSecretIn(databaseBytes(stack.server.dataDir));
+    // Nor in any other file the server keeps (agent state, recordings, fetched sources).
+    const files = readdirSync(stack.server.dataDir, { recursive: true, withFileTypes: true }).filter((f) => f.isFile());
+    expect(files.length).toBeGreaterThan(1);
+    for (const file of files) expectNoSecretIn(readFileSync(join(file.parentPath, file.name)).toString('latin1'));
   });
 
   it('seals, on first start, the plain secrets of a database written before sealing existed', async () => {

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SecretsKeyError, SecretsKeyring, keyIdOf } from '../src/store/sealed-secrets.ts';
+import { SEALED_PREFIX_LENGTH, SecretsKeyError, SecretsKeyring, keyIdOf } from '../src/store/sealed-secrets.ts';
 import { loadSecretsKeyring } from '../src/store/secrets-key.ts';
 
 const RECORD = JSON.stringify({ request: { agent: { llm: { api_key: 'sk-unit-secret' } } } });
@@ -17,6 +17,7 @@ describe('SecretsKeyring', () => {
     expect(a).not.toBe(b);
     expect(a).not.toContain('sk-unit-secret');
     expect(a.startsWith(keyring.prefix)).toBe(true);
+    expect(keyring.prefix).toHaveLength(SEALED_PREFIX_LENGTH);
     expect(keyring.openRecord('c1', a)).toBe(RECORD);
     expect(keyring.openRecord('c1', b)).toBe(RECORD);
   });
@@ -59,24 +60,24 @@ describe('loadSecretsKeyring', () => {
 
   it('refuses malformed keys with a message naming where they came from', () => {
     const dataDir = fresh();
-    expect(() => loadSecretsKeyring(dataDir, { key: 'too-short' }, new Set())).toThrow(
+    expect(() => loadSecretsKeyring(dataDir, { key: 'too-short' }, () => new Set())).toThrow(
       /BOSUN_SECRETS_KEY must be 32 random bytes in base64/,
     );
-    expect(() => loadSecretsKeyring(dataDir, { key: randomBytes(16).toString('base64') }, new Set())).toThrow(
+    expect(() => loadSecretsKeyring(dataDir, { key: randomBytes(16).toString('base64') }, () => new Set())).toThrow(
       /BOSUN_SECRETS_KEY must be 32/,
     );
     const key = randomBytes(32).toString('base64');
-    expect(() => loadSecretsKeyring(dataDir, { key, previousKeys: ['nope'] }, new Set())).toThrow(
+    expect(() => loadSecretsKeyring(dataDir, { key, previousKeys: ['nope'] }, () => new Set())).toThrow(
       /BOSUN_SECRETS_KEY_PREVIOUS must be 32/,
     );
-    expect(() => loadSecretsKeyring(dataDir, { keyFile: join(dataDir, 'absent') }, new Set())).toThrow(
+    expect(() => loadSecretsKeyring(dataDir, { keyFile: join(dataDir, 'absent') }, () => new Set())).toThrow(
       /cannot read the secrets key file .*absent/,
     );
     writeFileSync(join(dataDir, 'bad.key'), 'not a key\n');
-    expect(() => loadSecretsKeyring(dataDir, { keyFile: join(dataDir, 'bad.key') }, new Set())).toThrow(
+    expect(() => loadSecretsKeyring(dataDir, { keyFile: join(dataDir, 'bad.key') }, () => new Set())).toThrow(
       /the secrets key file .*bad\.key must be 32/,
     );
-    expect(() => loadSecretsKeyring(dataDir, { key, keyFile: join(dataDir, 'bad.key') }, new Set())).toThrow(
+    expect(() => loadSecretsKeyring(dataDir, { key, keyFile: join(dataDir, 'bad.key') }, () => new Set())).toThrow(
       /not both/,
     );
     // None of this generated a key.
@@ -87,15 +88,19 @@ describe('loadSecretsKeyring', () => {
     const dataDir = fresh();
     const key = randomBytes(32);
     writeFileSync(join(dataDir, 'my.key'), `${key.toString('base64')}\n`);
-    expect(loadSecretsKeyring(dataDir, { keyFile: join(dataDir, 'my.key') }, new Set()).keyId).toBe(keyIdOf(key));
+    expect(loadSecretsKeyring(dataDir, { keyFile: join(dataDir, 'my.key') }, () => new Set()).keyId).toBe(keyIdOf(key));
   });
 
   it('never generates a key over sealed data whose key is missing, unless that key is given as previous', () => {
     const dataDir = fresh();
     const old = randomBytes(32);
-    expect(() => loadSecretsKeyring(dataDir, {}, new Set([keyIdOf(old)]))).toThrow(/secrets\.key is missing/);
+    expect(() => loadSecretsKeyring(dataDir, {}, () => new Set([keyIdOf(old)]))).toThrow(/secrets\.key is missing/);
     expect(readdirSync(dataDir)).toEqual([]);
-    const keyring = loadSecretsKeyring(dataDir, { previousKeys: [old.toString('base64')] }, new Set([keyIdOf(old)]));
+    const keyring = loadSecretsKeyring(
+      dataDir,
+      { previousKeys: [old.toString('base64')] },
+      () => new Set([keyIdOf(old)]),
+    );
     expect(keyring.has(keyIdOf(old))).toBe(true);
     expect(readdirSync(dataDir)).toEqual(['secrets.key']);
   });

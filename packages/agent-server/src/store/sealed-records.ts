@@ -1,6 +1,9 @@
 import type Database from 'better-sqlite3';
-import { SecretsKeyError, type SecretsKeyring, sealingKeyId } from './sealed-secrets.ts';
+import { SEALED_PREFIX_LENGTH, SecretsKeyError, type SecretsKeyring, sealingKeyId } from './sealed-secrets.ts';
 import { type SecretsKeyOptions, loadSecretsKeyring } from './secrets-key.ts';
+
+/** The sealing prefix of a record (`sealed:v1:<key id>:`), as indexed. */
+const SEALING = `substr(data, 1, ${SEALED_PREFIX_LENGTH})`;
 
 /**
  * Opens the conversation records of `db` for sealing: loads the key, refuses a key that cannot open what is
@@ -8,19 +11,24 @@ import { type SecretsKeyOptions, loadSecretsKeyring } from './secrets-key.ts';
  * before sealing existed) or sealed with a previous key (a rotation). Returns the keyring.
  */
 export function openSealedRecords(db: Database.Database, dataDir: string, options: SecretsKeyOptions): SecretsKeyring {
-  const keyIds = sealedKeyIds(db);
-  const keyring = loadSecretsKeyring(dataDir, options, keyIds);
-  const unknown = [...keyIds].filter((id) => !keyring.has(id));
-  if (unknown.length > 0) {
+  const keyring = loadSecretsKeyring(dataDir, options, () => sealedKeyIds(db));
+  // An index on the sealing prefix finds the records not sealed with the current key (none, on a normal start)
+  // without reading every record; SQLite keeps it up to date whatever version of Bosun writes.
+  db.exec(`CREATE INDEX IF NOT EXISTS conversations_by_sealing ON conversations (${SEALING})`);
+  const stale = db
+    .prepare(`SELECT id, data FROM conversations WHERE ${SEALING} < @prefix OR ${SEALING} > @prefix`)
+    .all({ prefix: keyring.prefix }) as { id: string; data: string }[];
+  const unknown = new Set(stale.map((row) => sealingKeyId(row.data)).filter((id) => id && !keyring.has(id)));
+  if (unknown.size > 0) {
     throw new SecretsKeyError(
       [
-        `bosun.db holds conversations sealed with another secrets key (key id ${unknown.join(', ')})`,
+        `bosun.db holds conversations sealed with another secrets key (key id ${[...unknown].join(', ')})`,
         `than the one configured (key id ${keyring.keyId}). Start with the key they were sealed with;`,
         'to change keys, give the old one in BOSUN_SECRETS_KEY_PREVIOUS once.',
       ].join(' '),
     );
   }
-  resealRecords(db, keyring);
+  if (stale.length > 0) reseal(db, keyring, stale);
   return keyring;
 }
 
@@ -32,20 +40,14 @@ function sealedKeyIds(db: Database.Database): Set<string> {
 }
 
 /**
- * Seals with the current key each record that is not, then rebuilds the database (VACUUM) and empties the WAL:
- * the old forms of the records (in clear, or sealed with a key being retired) must not linger in free pages
- * or WAL frames. Runs only when something had to be sealed again, so a normal start costs one scan.
+ * Seals the records with the current key, then rebuilds the database (VACUUM) and empties the WAL: their old
+ * forms (in clear, or sealed with a key being retired) must not linger in free pages or WAL frames.
  */
-function resealRecords(db: Database.Database, keyring: SecretsKeyring): number {
-  const rows = db
-    .prepare('SELECT id, data FROM conversations WHERE substr(data, 1, ?) <> ?')
-    .all(keyring.prefix.length, keyring.prefix) as { id: string; data: string }[];
-  if (rows.length === 0) return 0;
+function reseal(db: Database.Database, keyring: SecretsKeyring, rows: { id: string; data: string }[]): void {
   const update = db.prepare('UPDATE conversations SET data = ? WHERE id = ?');
   db.transaction(() => {
     for (const row of rows) update.run(keyring.sealRecord(row.id, keyring.openRecord(row.id, row.data)), row.id);
   })();
   db.exec('VACUUM');
   db.pragma('wal_checkpoint(TRUNCATE)');
-  return rows.length;
 }

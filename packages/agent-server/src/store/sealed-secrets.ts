@@ -9,6 +9,9 @@ const VERSION = 'sealed:v1';
 const KEY_BYTES = 32;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
+const KEY_ID_CHARS = 16;
+/** The length of `sealed:v1:<key id>:`, the part of a sealed value that names its key. */
+export const SEALED_PREFIX_LENGTH = VERSION.length + KEY_ID_CHARS + 2;
 
 /**
  * Seals conversation records with AES-256-GCM: a fresh random IV per value, and the conversation id as
@@ -101,7 +104,7 @@ function checkedKey(key: Buffer, what: string): Buffer {
 
 /** The public id of a key (an HMAC of it). */
 export function keyIdOf(key: Buffer): string {
-  return createHmac('sha256', key).update('bosun secrets key id').digest('hex').slice(0, 16);
+  return createHmac('sha256', key).update('bosun secrets key id').digest('hex').slice(0, KEY_ID_CHARS);
 }
 
 const b64 = (bytes: Buffer) => bytes.toString('base64url');

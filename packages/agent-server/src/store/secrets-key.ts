@@ -28,12 +28,12 @@ export const GENERATED_KEY_FILE = 'secrets.key';
 /**
  * The keyring of the configured key (and previous keys). With no key configured, the key of
  * `<dataDir>/secrets.key`, generated (mode 0600) on first start; never generated when the database already holds
- * values sealed with a key nobody gave (`sealedKeyIds`): that would make them unreadable for good.
+ * values sealed with a key nobody gave (`sealedKeyIds`, read only then): that would make them unreadable for good.
  */
 export function loadSecretsKeyring(
   dataDir: string,
   options: SecretsKeyOptions,
-  sealedKeyIds: Set<string>,
+  sealedKeyIds: () => Set<string>,
 ): SecretsKeyring {
   const previous = (options.previousKeys ?? []).map((key) => parseSecretsKey(key, 'BOSUN_SECRETS_KEY_PREVIOUS'));
   if (options.key !== undefined && options.keyFile !== undefined) {
@@ -44,7 +44,7 @@ export function loadSecretsKeyring(
   const generated = join(dataDir, GENERATED_KEY_FILE);
   if (existsSync(generated)) return new SecretsKeyring(readKeyFile(generated), previous);
   const previousIds = new Set(previous.map(keyIdOf));
-  if ([...sealedKeyIds].some((id) => !previousIds.has(id))) {
+  if ([...sealedKeyIds()].some((id) => !previousIds.has(id))) {
     throw new SecretsKeyError(
       [
         `bosun.db holds secrets sealed with a key, but ${generated} is missing:`,
