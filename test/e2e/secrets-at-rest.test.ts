@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { type LlmReplay, startLlmReplay } from '@bosun/llm-replay';
 import Database from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { SecretsKeyring } from '../../packages/agent-server/src/store/sealed-secrets.ts';
 import {
   type E2EServer,
   type ServerOptions,
@@ -124,7 +125,7 @@ describe('secrets at rest', () => {
     const record = (await api<Record<string, unknown>>(stack.server, 'GET', `/api/conversations/${id}`)).body;
     await stack.stop();
     // What the code before sealing wrote: the record as plain JSON (here recovered from the sealed row).
-    const plain = await plainRecord(stack.server.dataDir, settings, id);
+    const plain = plainRecord(stack.server.dataDir, settings, id);
     expect(plain).toContain(SECRETS.llmKey);
     writePlainRecord(stack.server.dataDir, id, plain);
     expect(databaseBytes(stack.server.dataDir)).toContain(SECRETS.llmKey);
@@ -199,8 +200,7 @@ describe('secrets at rest', () => {
 });
 
 /** The record of `id` in clear, opened with the key of `settings`. */
-async function plainRecord(dataDir: string, settings: ServerOptions, id: string): Promise<string> {
-  const { SecretsKeyring } = await import('../../packages/agent-server/src/store/sealed-secrets.ts');
+function plainRecord(dataDir: string, settings: ServerOptions, id: string): string {
   const keyring = new SecretsKeyring(Buffer.from(settings.secretsKey?.key ?? '', 'base64'));
   const [data] = storedRecords(dataDir);
   return keyring.openRecord(id, data as string);
