@@ -17,6 +17,19 @@ import {
 
 const TOKEN = 's3cr3t-value-123';
 const OTHER = 'an0ther-s3cret-456';
+/** The token as an agent may print it encoded: base64 (alone, and inside a header), reversed, hex. */
+const ENCODINGS = [
+  'printf %s "$MY_TOKEN" | base64',
+  `printf 'Authorization: Bearer %s' "$MY_TOKEN" | base64 -w0; echo`,
+  'printf %s "$MY_TOKEN" | rev; echo',
+  `printf %s "$MY_TOKEN" | od -An -tx1 | tr -d ' \\n'; echo`,
+].join('; ');
+const ENCODED = [
+  Buffer.from(TOKEN).toString('base64'),
+  Buffer.from(TOKEN).toString('hex'),
+  [...TOKEN].reverse().join(''),
+  Buffer.from(`Authorization: Bearer ${TOKEN}`).toString('base64').slice(30, 40),
+];
 
 describe('secrets', () => {
   it('gives the terminal the secrets but never shows their values in events, responses or LLM requests', async () => {
@@ -25,6 +38,7 @@ describe('secrets', () => {
         { tool_calls: [{ name: 'terminal', arguments: { command: 'echo $MY_TOKEN' } }] },
         { tool_calls: [{ name: 'terminal', arguments: { command: 'echo "other=$OTHER_TOKEN" | tr a-z A-Z' } }] },
         { tool_calls: [{ name: 'terminal', arguments: { command: 'printf %s "$MY_TOKEN" | sha256sum' } }] },
+        { tool_calls: [{ name: 'terminal', arguments: { command: ENCODINGS } }] },
         { tool_calls: [{ name: 'finish', arguments: { message: 'Checked the tokens.' } }] },
       ],
     });
@@ -45,16 +59,24 @@ describe('secrets', () => {
       'ObservationEvent:TerminalObservation',
       'ActionEvent:terminal',
       'ObservationEvent:TerminalObservation',
+      'ActionEvent:terminal',
+      'ObservationEvent:TerminalObservation',
       'ActionEvent:finish',
       'ObservationEvent:FinishObservation',
       'status:finished',
     ]);
-    const [echo, upper, digest] = ofKind<ObservationEventBody>(events, 'ObservationEvent').map((o) =>
+    const [echo, upper, digest, encoded] = ofKind<ObservationEventBody>(events, 'ObservationEvent').map((o) =>
       textOf(o.observation.content),
-    ) as [string, string, string];
+    ) as [string, string, string, string];
     expect(echo).toMatch(/^<secret-hidden>\n/);
-    // Only the exact value is masked: a transformed value is the agent's business (here, upper case).
-    expect(upper).toContain(`OTHER=${OTHER.toUpperCase()}`);
+    // Common transformations of a value are masked too (here, upper case), not only the exact value.
+    expect(upper).toContain('OTHER=<secret-hidden>');
+    expect(encoded.split('\n').slice(0, 4)).toEqual([
+      '<secret-hidden>',
+      expect.stringMatching(/^[A-Za-z0-9+/]+<secret-hidden>[A-Za-z0-9+/=]*$/),
+      '<secret-hidden>',
+      '<secret-hidden>',
+    ]);
     // The shell really had the value.
     expect(digest).toContain(createHash('sha256').update(TOKEN).digest('hex'));
     const [systemPrompt] = events as [EventBody];
@@ -77,11 +99,14 @@ describe('secrets', () => {
     for (const text of everything) {
       expect(text).not.toContain(TOKEN);
       expect(text).not.toContain(OTHER);
+      expect(text.toLowerCase()).not.toContain(OTHER.toLowerCase());
+      for (const form of ENCODED) expect(text).not.toContain(form);
     }
     // The LLM read the masked output too.
     const sent = JSON.stringify(await recordedRequests(llm));
     expect(sent).not.toContain(TOKEN);
     expect(sent).not.toContain(OTHER);
+    for (const form of ENCODED) expect(sent).not.toContain(form);
     expect(sent).toContain('<secret-hidden>');
   });
 });

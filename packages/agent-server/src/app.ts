@@ -20,6 +20,7 @@ import { recordingRoutes } from './routes/recordings.ts';
 import { skillRoutes } from './routes/skills.ts';
 import { socketRoutes } from './routes/sockets.ts';
 import { toolRoutes } from './routes/tools.ts';
+import type { SecretsKeyOptions } from './store/secrets-key.ts';
 import { Store } from './store/store.ts';
 
 /** The tools of the default agent. */
@@ -41,6 +42,8 @@ export interface AgentServerOptions {
   gitProviders?: GitProviders;
   /** Where fetched commits (skill repositories, plugins, marketplaces) are kept (default `<dataDir>/git`). */
   gitCacheDir?: string;
+  /** The key that seals secrets at rest (default: generated into `<dataDir>/secrets.key`). */
+  secretsKey?: SecretsKeyOptions;
 }
 
 export interface AgentServer {
@@ -70,7 +73,7 @@ function loggerOptions(level: string) {
 export async function buildAgentServer(options: AgentServerOptions): Promise<AgentServer> {
   const startedAt = Date.now();
   let ready = false;
-  const store = new Store(options.dataDir);
+  const store = new Store(options.dataDir, options.secretsKey);
   const service = new ConversationService(store, { idleTtlMs: options.idleTtlMs ?? 20 * 60_000 });
   const control = new ConfirmationControl(service, (error, id) =>
     app.log.error({ err: error, conversation_id: id }, 'confirmation deadline failed'),

@@ -13,8 +13,9 @@ export { completionLogEvent, withoutEncryptedContent } from './llm/completion-lo
 export * from './llm/errors.ts';
 export { createProvider, type WireApi, wireApiOf } from './llm/provider.ts';
 export type { LLMProvider, LLMRequest, LLMResponse, LLMTool, LLMToolCall, LLMUsage } from './llm/types.ts';
-export { AgentRuntime, type AgentRuntimeOptions, pendingActions, secretMasker } from './loop/agent-runtime.ts';
+export { AgentRuntime, type AgentRuntimeOptions, pendingActions } from './loop/agent-runtime.ts';
 export type { AgentSession } from './loop/session.ts';
+export { SECRET_MASK, secretMasker } from './shared/secret-masker.ts';
 export { buildMessages, observationText } from './loop/view.ts';
 export { DEFAULT_CHROMIUM_PATH } from './tools/browser/launch.ts';
 export { RECORDINGS_DIR, recordingsDir } from './tools/browser/recording.ts';

@@ -31,6 +31,11 @@ export interface LlmReplayOptions {
   host?: string;
   /** Called with each recorded request once it has been matched (for logging). */
   onRequest?: (request: RecordedRequest) => void;
+  /**
+   * The API key requests must carry (`Authorization: Bearer <key>`, `x-api-key` or `api-key`), else they get a
+   * 401 as from a provider; none: any or no key is accepted. Proves a key reached the server without logging it.
+   */
+  apiKey?: string;
 }
 
 export interface LlmReplay {
@@ -58,6 +63,10 @@ function redact(headers: IncomingMessage['headers']): RecordedRequest['headers']
   const out: RecordedRequest['headers'] = {};
   for (const [name, value] of Object.entries(headers)) out[name] = SECRET_HEADERS.has(name) ? '[REDACTED]' : value;
   return out;
+}
+
+function carriesKey(headers: IncomingMessage['headers'], key: string): boolean {
+  return headers.authorization === `Bearer ${key}` || headers['x-api-key'] === key || headers['api-key'] === key;
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {
@@ -160,6 +169,11 @@ export async function startLlmReplay(options: LlmReplayOptions): Promise<LlmRepl
       entry.error = 'request body is not a JSON object';
       done();
       return sendJson(res, 400, api.errorBody(400, `llm-replay: ${entry.error}`), requestHeaders(api));
+    }
+    if (options.apiKey !== undefined && !carriesKey(req.headers, options.apiKey)) {
+      entry.error = 'missing or wrong API key';
+      done();
+      return sendJson(res, 401, api.errorBody(401, `llm-replay: ${entry.error}`), requestHeaders(api));
     }
     const body = parsed.value as Body;
     const request = { lastUserText: api.lastUserText(body), lastToolResultText: api.lastToolResultText(body) };

@@ -2,6 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SCHEMA_SQL } from './schema.sql.ts';
+import { openSealedRecords } from './sealed-records.ts';
+import type { SecretsKeyring } from './sealed-secrets.ts';
+import type { SecretsKeyOptions } from './secrets-key.ts';
 
 /** An event as the log holds it: its place in the conversation and its JSON exactly as served. */
 export interface StoredEvent {
@@ -74,14 +77,22 @@ export class Store {
   private pending: PendingWrite[] = [];
   private flushScheduled = false;
   private readonly statements = new Map<string, Database.Statement>();
+  /** Seals conversation records (`data`), which hold the secrets, at rest. */
+  private readonly keyring: SecretsKeyring;
 
-  constructor(dataDir: string) {
+  constructor(dataDir: string, secrets: SecretsKeyOptions = {}) {
     mkdirSync(dataDir, { recursive: true });
     this.db = new Database(join(dataDir, 'bosun.db'));
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = FULL');
     this.db.pragma('busy_timeout = 5000');
     this.db.exec(SCHEMA_SQL);
+    try {
+      this.keyring = openSealedRecords(this.db, dataDir, secrets);
+    } catch (error) {
+      this.db.close();
+      throw error;
+    }
   }
 
   close(): void {
@@ -144,20 +155,24 @@ export class Store {
 
   // ---- catalog ----
 
+  /** The catalog row of a conversation, its `data` (the record) in clear. */
   getConversation(id: string): CatalogRow | undefined {
-    return this.statement('SELECT * FROM conversations WHERE id = ?').get(id) as CatalogRow | undefined;
+    const row = this.statement('SELECT * FROM conversations WHERE id = ?').get(id) as CatalogRow | undefined;
+    return row && { ...row, data: this.keyring.openRecord(row.id, row.data) };
   }
 
+  /** Inserts a catalog row; its `data` is sealed. */
   insertConversationSql(row: CatalogRow): void {
     this.statement(
       'INSERT INTO conversations (id, status, title, created_at, updated_at, last_seq, data) VALUES (@id, @status, @title, @created_at, @updated_at, @last_seq, @data)',
-    ).run(row);
+    ).run({ ...row, data: this.keyring.sealRecord(row.id, row.data) });
   }
 
+  /** Updates a catalog row; its `data` is sealed. */
   updateConversationSql(row: Omit<CatalogRow, 'created_at' | 'last_seq'>): void {
     this.statement(
       'UPDATE conversations SET status = @status, title = @title, updated_at = @updated_at, data = @data WHERE id = @id',
-    ).run(row);
+    ).run({ ...row, data: this.keyring.sealRecord(row.id, row.data) });
   }
 
   deleteConversationSql(id: string): void {

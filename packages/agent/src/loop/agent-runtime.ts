@@ -11,6 +11,7 @@ import { completionLogEvent } from '../llm/completion-log.ts';
 import { createProvider } from '../llm/provider.ts';
 import type { LLMProvider, LLMResponse, LLMTool } from '../llm/types.ts';
 import { assessRisks, holdForConfirmation, terminalCwd } from '../security/confirmation.ts';
+import { secretMasker } from '../shared/secret-masker.ts';
 import { createInvokeSkillTool } from '../skills/invoke-tool.ts';
 import { SkillSet } from '../skills/skill-set.ts';
 import type { Tool, ToolContext } from '../tools/tool.ts';
@@ -48,7 +49,6 @@ export interface AgentRuntimeOptions {
 
 type StepOutcome = 'continue' | 'done';
 
-const SECRET_MASK = '<secret-hidden>';
 const NUDGE =
   'Your last response did not include a function call or a message. Please use a tool to proceed with the task.';
 
@@ -434,11 +434,4 @@ function agentError(event: Extract<Event, { kind: 'ActionEvent' }>, error: strin
     tool_call_id: event.tool_call_id,
     error,
   };
-}
-
-/** Replaces every secret value in a text with `<secret-hidden>`, longest first. */
-export function secretMasker(values: string[]): (text: string) => string {
-  const secrets = values.filter((value) => value.length >= 3).sort((a, b) => b.length - a.length);
-  if (secrets.length === 0) return (text) => text;
-  return (text) => secrets.reduce((masked, secret) => masked.split(secret).join(SECRET_MASK), text);
 }

@@ -1,5 +1,5 @@
 import type { MCPConfig, MCPServers } from '@bosun/protocol';
-import { secretMasker } from '../loop/agent-runtime.ts';
+import { secretMasker } from '../shared/secret-masker.ts';
 import type { Tool } from '../tools/tool.ts';
 import { type McpServerSettings, normalizeMcpConfig } from './config.ts';
 import { McpConnection, type McpToolInfo } from './connection.ts';

@@ -3,8 +3,8 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Observation, Observation as ObservationSchema, ToolDefinition, safeParse } from '@bosun/protocol';
 import { describe, expect, it } from 'vitest';
-import { secretMasker } from '../../src/loop/agent-runtime.ts';
 import { llmToolParameters, parseToolCall } from '../../src/loop/tool-arguments.ts';
+import { secretMasker } from '../../src/shared/secret-masker.ts';
 import { connect, stdioServer, textOf, toolContext, workspace } from './support.ts';
 
 type McpObservation = Extract<Observation, { kind: 'MCPToolObservation' }>;

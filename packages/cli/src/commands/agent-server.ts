@@ -1,10 +1,11 @@
 import { parseArgs } from 'node:util';
 import { gitProvidersFromEnv } from '@bosun/agent';
-import { buildAgentServer } from '@bosun/agent-server';
+import { type AgentServer, SecretsKeyError, type SecretsKeyOptions, buildAgentServer } from '@bosun/agent-server';
 import type { Command } from '../command.ts';
 import { untilStopped } from '../until-stopped.ts';
 
 const USAGE = `Usage: bosun agent-server [--host 127.0.0.1] [--port 8000] [--data-dir .bosun]
+                           [--secrets-key-file FILE]
 
 Starts the agent server and prints its URL. Settings come from the flags, else from
 the environment (BOSUN_HOST, BOSUN_PORT, BOSUN_DATA_DIR, BOSUN_LOG_LEVEL), else the
@@ -13,7 +14,10 @@ need an X-Session-API-Key header. BOSUN_LLM_MODEL, BOSUN_LLM_BASE_URL and
 BOSUN_LLM_API_KEY give conversations started without an agent a default model.
 BOSUN_GIT_GITHUB_URL, BOSUN_GIT_GITLAB_URL, BOSUN_GIT_BITBUCKET_URL change the base URL of
 github:, gitlab:, bitbucket: sources (skill repositories, plugins, marketplaces);
-BOSUN_GIT_CACHE_DIR is where fetched commits are kept (default <data-dir>/git).`;
+BOSUN_GIT_CACHE_DIR is where fetched commits are kept (default <data-dir>/git).
+Secrets are sealed at rest with BOSUN_SECRETS_KEY (base64 of 32 bytes) or the key in
+--secrets-key-file (BOSUN_SECRETS_KEY_FILE), else a key generated into <data-dir>/secrets.key;
+BOSUN_SECRETS_KEY_PREVIOUS (comma-separated) re-seals data sealed with older keys.`;
 
 const NO_MODEL_NOTICE = `
 No default LLM is configured, so each conversation must bring its own "agent.llm".
@@ -31,11 +35,16 @@ export const agentServerCommand: Command = {
   summary: 'Start the agent server (REST + WebSocket)',
   usage: USAGE,
   async run(args, io) {
-    let values: { host?: string; port?: string; 'data-dir'?: string };
+    let values: { host?: string; port?: string; 'data-dir'?: string; 'secrets-key-file'?: string };
     try {
       values = parseArgs({
         args,
-        options: { host: { type: 'string' }, port: { type: 'string' }, 'data-dir': { type: 'string' } },
+        options: {
+          host: { type: 'string' },
+          port: { type: 'string' },
+          'data-dir': { type: 'string' },
+          'secrets-key-file': { type: 'string' },
+        },
       }).values;
     } catch (error) {
       io.stderr.write(`bosun agent-server: ${(error as Error).message}\n\n${USAGE}\n`);
@@ -62,14 +71,31 @@ export const agentServerCommand: Command = {
           ...(env.BOSUN_LLM_API_KEY ? { api_key: env.BOSUN_LLM_API_KEY } : {}),
         }
       : undefined;
-    const server = await buildAgentServer({
-      dataDir,
-      sessionApiKeys,
-      ...(defaultLlm ? { defaultLlm } : {}),
-      logLevel: env.BOSUN_LOG_LEVEL ?? 'info',
-      gitProviders: gitProvidersFromEnv(env),
-      ...(env.BOSUN_GIT_CACHE_DIR ? { gitCacheDir: env.BOSUN_GIT_CACHE_DIR } : {}),
-    });
+    // The flag wins over both variables; the two variables together are ambiguous (refused).
+    const flagKeyFile = values['secrets-key-file'];
+    const key = flagKeyFile ? undefined : env.BOSUN_SECRETS_KEY;
+    const keyFile = flagKeyFile ?? env.BOSUN_SECRETS_KEY_FILE;
+    const secretsKey: SecretsKeyOptions = {
+      ...(key ? { key } : {}),
+      ...(keyFile ? { keyFile } : {}),
+      previousKeys: (env.BOSUN_SECRETS_KEY_PREVIOUS ?? '').split(',').filter((key) => key.trim()),
+    };
+    let server: AgentServer;
+    try {
+      server = await buildAgentServer({
+        dataDir,
+        sessionApiKeys,
+        secretsKey,
+        ...(defaultLlm ? { defaultLlm } : {}),
+        logLevel: env.BOSUN_LOG_LEVEL ?? 'info',
+        gitProviders: gitProvidersFromEnv(env),
+        ...(env.BOSUN_GIT_CACHE_DIR ? { gitCacheDir: env.BOSUN_GIT_CACHE_DIR } : {}),
+      });
+    } catch (error) {
+      if (!(error instanceof SecretsKeyError)) throw error;
+      io.stderr.write(`bosun agent-server: ${error.message}\n`);
+      return 1;
+    }
     const address = await server.app.listen({ host, port });
     io.stdout.write(`Bosun agent server listening on ${address.replace('[::1]', 'localhost')} (data in ${dataDir})\n`);
     io.stdout.write(model ? `Default model: ${model}\n` : NO_MODEL_NOTICE);
