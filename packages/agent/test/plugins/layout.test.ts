@@ -63,7 +63,7 @@ describe('reading a plugin directory', () => {
     const messages = plugin.problems.map((p) => `${p.severity} ${p.path}: ${p.message}`);
     expect(messages).toEqual(
       expect.arrayContaining([
-        "warning .claude-plugin/plugin.json: 'outputStyles' is not supported by Bosun; ignored",
+        "warning .claude-plugin/plugin.json: 'outputStyles' is not supported by Bosun (output styles); ignored",
         "warning .claude-plugin/plugin.json: unknown key 'favouriteColour'; ignored",
         'warning skills/notes: has no SKILL.md; not a skill',
         "warning hooks/hooks.json: a 'http' hook of 'PreToolUse' is not supported by Bosun; ignored",
@@ -166,6 +166,26 @@ describe('reading a plugin directory', () => {
     const missing = await loadPlugin(join(dir, 'nope'), { defaultName: 'nope' });
     expect(missing.problems).toEqual([
       { severity: 'error', path: null, message: 'the plugin directory does not exist' },
+    ]);
+  });
+
+  it("adds the manifest's skills to skills/, and takes a .lsp.json for a warning, not a failure", async () => {
+    await write(join(dir, 'both'), {
+      '.claude-plugin/plugin.json': JSON.stringify({ name: 'both', skills: './more' }),
+      'skills/one/SKILL.md': '---\nname: one\ndescription: One.\n---\n',
+      'more/two/SKILL.md': '---\nname: two\ndescription: Two.\n---\n',
+    });
+    const both = await loadPlugin(join(dir, 'both'), { defaultName: 'x' });
+    expect(both.skills.map((s) => s.name)).toEqual(['one', 'two']);
+    await write(join(dir, 'lsp'), { '.lsp.json': JSON.stringify({ go: { command: 'gopls' } }), 'README.md': 'Go\n' });
+    const lsp = await loadPlugin(join(dir, 'lsp'), { defaultName: 'lsp' });
+    expect(lsp.unsupported).toEqual(['lspServers']);
+    expect(lsp.problems).toEqual([
+      {
+        severity: 'warning',
+        path: '.lsp.json',
+        message: "'lspServers' is not supported by Bosun (LSP servers); ignored",
+      },
     ]);
   });
 

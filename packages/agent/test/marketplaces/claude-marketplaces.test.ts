@@ -1,0 +1,74 @@
+import { join } from 'node:path';
+import { GitCache, fetchMarketplacePlugins, inspectMarketplace, readMarketplace } from '@bosun/agent';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TestRepository, tempDir } from '../git/support.ts';
+import { OFFICIAL_MARKETPLACE, SKILLS_MARKETPLACE } from './fixtures.ts';
+
+let dir: string;
+let cleanup: () => Promise<void>;
+let cache: GitCache;
+beforeEach(async () => {
+  ({ dir, cleanup } = await tempDir('bosun-claude-marketplace-'));
+  cache = new GitCache({ dir: join(dir, 'cache') });
+});
+afterEach(() => cleanup());
+
+async function marketplace(name: string, files: Record<string, string>) {
+  const repo = await TestRepository.create(join(dir, 'remotes'), name);
+  await repo.commit(files);
+  return { name: 'market', source: repo.url, ref: 'main', repo_path: null, auto_load: true as const };
+}
+
+const messages = (problems: { severity: string; path: string | null; message: string }[]) =>
+  problems.map((p) => `${p.severity} ${p.path ?? '-'}: ${p.message}`);
+
+describe('a marketplace shaped like anthropics/skills (entries at the root, each listing its skills)', () => {
+  it('loads exactly the skills each entry lists, without warnings about the others', async () => {
+    const registration = await marketplace('anthropics/skills', SKILLS_MARKETPLACE);
+    const { fetched, failures } = await fetchMarketplacePlugins(registration, cache, () => undefined);
+    expect(failures).toEqual([]);
+    expect(fetched.map((f) => [f.resolved.name, f.plugin?.skills.map((s) => s.name)])).toEqual([
+      ['document-skills', ['xlsx', 'pdf']],
+      ['example-skills', ['skill-creator', 'mcp-builder', 'webapp-testing']],
+      ['claude-api', ['claude-api']],
+    ]);
+    for (const f of fetched) expect(messages(f.resolved.problems)).toEqual([]);
+  });
+
+  it('inspection lists the same, and no problem', async () => {
+    const registration = await marketplace('anthropics/skills', SKILLS_MARKETPLACE);
+    const listing = await inspectMarketplace(await readMarketplace(registration, cache), cache, () => undefined);
+    expect(listing.entries.map((e) => [e.name, e.contents?.skills, messages(e.problems)])).toEqual([
+      ['document-skills', ['xlsx', 'pdf'], []],
+      ['example-skills', ['skill-creator', 'mcp-builder', 'webapp-testing'], []],
+      ['claude-api', ['claude-api'], []],
+    ]);
+  });
+});
+
+describe('a marketplace shaped like anthropics/claude-plugins-official', () => {
+  const LSP_WARNING =
+    "warning .claude-plugin/marketplace.json: 'lspServers' is not supported by Bosun (LSP servers); ignored";
+
+  it('loads an entry that holds only LSP servers, with a warning instead of a failure', async () => {
+    const registration = await marketplace('anthropics/claude-plugins-official', OFFICIAL_MARKETPLACE);
+    const { fetched, failures } = await fetchMarketplacePlugins(registration, cache, () => undefined);
+    expect(failures).toEqual([]);
+    const lsp = fetched.find((f) => f.resolved.name === 'typescript-lsp');
+    expect(lsp?.plugin).not.toBeNull();
+    expect(messages(lsp?.resolved.problems ?? [])).toEqual([LSP_WARNING]);
+  });
+
+  it('inspection says what loading says, entry by entry', async () => {
+    const registration = await marketplace('anthropics/claude-plugins-official', OFFICIAL_MARKETPLACE);
+    const { fetched } = await fetchMarketplacePlugins(registration, cache, () => undefined);
+    const listing = await inspectMarketplace(await readMarketplace(registration, cache), cache, () => undefined);
+    expect(listing.entries.map((e) => [e.name, messages(e.problems)])).toEqual(
+      fetched.map((f) => [f.resolved.name, messages(f.resolved.problems)]),
+    );
+    expect(listing.entries.map((e) => [e.name, e.contents?.unsupported])).toEqual([
+      ['typescript-lsp', ['lspServers']],
+      ['commit-guard', []],
+    ]);
+  });
+});
