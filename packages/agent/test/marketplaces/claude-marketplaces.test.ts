@@ -1,5 +1,12 @@
 import { join } from 'node:path';
-import { GitCache, fetchMarketplacePlugins, inspectMarketplace, readMarketplace } from '@bosun/agent';
+import {
+  GitCache,
+  fetchMarketplacePlugins,
+  hooksFor,
+  inspectMarketplace,
+  normalizeHookConfig,
+  readMarketplace,
+} from '@bosun/agent';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TestRepository, tempDir } from '../git/support.ts';
 import { OFFICIAL_MARKETPLACE, SKILLS_MARKETPLACE } from './fixtures.ts';
@@ -69,6 +76,26 @@ describe('a marketplace shaped like anthropics/claude-plugins-official', () => {
     expect(listing.entries.map((e) => [e.name, e.contents?.unsupported])).toEqual([
       ['typescript-lsp', ['lspServers']],
       ['commit-guard', []],
+    ]);
+  });
+});
+
+describe("a Claude Code plugin's hook with `if`", () => {
+  it('keeps its rule, so it runs for `git commit` only (and its Bash matcher selects the terminal)', async () => {
+    const registration = await marketplace('anthropics/claude-plugins-official', OFFICIAL_MARKETPLACE);
+    const { fetched } = await fetchMarketplacePlugins(
+      { ...registration, auto_load: ['commit-guard'] },
+      cache,
+      () => undefined,
+    );
+    const guard = fetched[0];
+    expect(messages(guard?.resolved.problems ?? [])).toEqual([]);
+    const settings = normalizeHookConfig(guard?.plugin?.hooks);
+    const call = (command: string) => hooksFor(settings, 'PreToolUse', 'terminal', { command }, dir).length;
+    expect([call('git commit -m wip'), call('ls -la'), call('git status')]).toEqual([1, 0, 0]);
+    const listing = await inspectMarketplace(await readMarketplace(registration, cache), cache, () => undefined);
+    expect(listing.entries.find((e) => e.name === 'commit-guard')?.contents?.hooks).toEqual([
+      'PreToolUse [Bash] if Bash(git commit:*)',
     ]);
   });
 });

@@ -189,6 +189,25 @@ describe('reading a plugin directory', () => {
     ]);
   });
 
+  it("keeps a hook's `if`, and leaves out a hook whose `if` cannot be read or is on an event without tools", async () => {
+    const hook = (rule: string) => ({ hooks: [{ type: 'command', command: 'true', if: rule }] });
+    await write(dir, {
+      'hooks/hooks.json': JSON.stringify({
+        hooks: {
+          PreToolUse: [{ matcher: 'Bash', ...hook('Bash(git push:*)') }, hook('Bash(git push')],
+          Stop: [hook('Bash')],
+        },
+      }),
+    });
+    const plugin = await loadPlugin(dir, { defaultName: 'guards' });
+    expect(plugin.hooks?.PreToolUse?.map((g) => g.hooks.map((h) => h.if))).toEqual([['Bash(git push:*)']]);
+    expect(plugin.hooks?.Stop).toBeUndefined();
+    expect(plugin.problems.map((p) => `${p.severity}: ${p.message}`)).toEqual([
+      `error: Invalid \`if\` rule "Bash(git push": expected Tool or Tool(specifier); this hook of 'PreToolUse' is not loaded`,
+      "warning: a hook of 'Stop' has an `if`, which applies to tool events only; it never runs",
+    ]);
+  });
+
   it('summarizes a plugin for inspection', async () => {
     await write(dir, FULL_PLUGIN);
     const plugin = await loadPlugin(dir, { defaultName: 'x' });
