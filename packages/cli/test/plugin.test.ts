@@ -106,7 +106,7 @@ describe('bosun marketplace inspect', () => {
       "      warning: .claude-plugin/marketplace.json: 'lspServers' is not supported by Bosun (LSP servers); ignored",
     ];
     expect(stdout).toContain(`${lines.join('\n')}\n`);
-    expect(stdout).toContain('  commit-guard: ');
+    expect(stdout).toContain('      hooks: PreToolUse [Bash] if Bash(git commit:*)\n');
     expect(code).toBe(0);
   });
 });

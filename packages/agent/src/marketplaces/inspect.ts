@@ -1,7 +1,7 @@
-import type { HookConfig, MarketplaceEntryContents, MarketplaceListing } from '@bosun/protocol';
+import type { MarketplaceEntryContents, MarketplaceListing } from '@bosun/protocol';
 import type { GitAuth, GitCache } from '../git/index.ts';
 import { fetchPlugin } from '../plugins/fetch.ts';
-import type { LoadedPlugin } from '../plugins/plugin.ts';
+import { type LoadedPlugin, hookSummaries } from '../plugins/plugin.ts';
 import { type ReadMarketplace, marketplaceListing, marketplacePlugin } from './load.ts';
 
 export interface InspectMarketplaceOptions {
@@ -48,17 +48,8 @@ function contentsOf(plugin: LoadedPlugin): MarketplaceEntryContents {
     skills: plugin.skills.map((s) => s.name),
     commands: plugin.commands.map((c) => `/${c.name}`),
     agents: plugin.agents.map((a) => a.name),
-    hooks: hookLines(plugin.hooks),
+    hooks: hookSummaries(plugin.hooks).map((h) => `${h.event} [${h.matcher}]${h.if ? ` if ${h.if}` : ''}`),
     mcp_servers: Object.keys(plugin.mcpServers),
     unsupported: plugin.unsupported,
   };
-}
-
-/** `Event [matcher]` per command hook, with `if <rule>` when it has a condition. */
-function hookLines(hooks: HookConfig | null): string[] {
-  return Object.entries(hooks ?? {}).flatMap(([event, groups]) =>
-    ((groups ?? []) as { matcher?: string; hooks: { if?: string | null }[] }[]).flatMap((group) =>
-      group.hooks.map((hook) => `${event} [${group.matcher ?? '*'}]${hook.if ? ` if ${hook.if}` : ''}`),
-    ),
-  );
 }

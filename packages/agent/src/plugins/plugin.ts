@@ -157,10 +157,11 @@ const ROOT_EXPORT = /^export CLAUDE_PLUGIN_ROOT='(?:[^']|'\\'')*'; /;
 export function hookSummaries(hooks: HookConfig | null): PluginHookSummary[] {
   if (!hooks) return [];
   return Object.entries(hooks).flatMap(([event, groups]) =>
-    ((groups ?? []) as { matcher?: string; hooks: { command: string }[] }[]).flatMap((group) =>
+    ((groups ?? []) as { matcher?: string; hooks: { command: string; if?: string | null }[] }[]).flatMap((group) =>
       group.hooks.map((hook) => ({
         event,
         matcher: group.matcher ?? '*',
+        if: hook.if ?? null,
         command: hook.command.replace(ROOT_EXPORT, ''),
       })),
     ),

@@ -1,10 +1,12 @@
 import { join } from 'node:path';
 import {
+  type FetchedPlugin,
   GitCache,
   fetchMarketplacePlugins,
   hooksFor,
   inspectMarketplace,
   normalizeHookConfig,
+  pluginInspection,
   readMarketplace,
 } from '@bosun/agent';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -93,6 +95,14 @@ describe("a Claude Code plugin's hook with `if`", () => {
     const settings = normalizeHookConfig(guard?.plugin?.hooks);
     const call = (command: string) => hooksFor(settings, 'PreToolUse', 'terminal', { command }, dir).length;
     expect([call('git commit -m wip'), call('ls -la'), call('git status')]).toEqual([1, 0, 0]);
+    expect(pluginInspection(guard as FetchedPlugin).hooks).toEqual([
+      {
+        event: 'PreToolUse',
+        matcher: 'Bash',
+        if: 'Bash(git commit:*)',
+        command: `sh "${guard?.plugin?.root}/hooks/check.sh"`,
+      },
+    ]);
     const listing = await inspectMarketplace(await readMarketplace(registration, cache), cache, () => undefined);
     expect(listing.entries.find((e) => e.name === 'commit-guard')?.contents?.hooks).toEqual([
       'PreToolUse [Bash] if Bash(git commit:*)',
