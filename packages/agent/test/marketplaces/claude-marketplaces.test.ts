@@ -82,6 +82,29 @@ describe('a marketplace shaped like anthropics/claude-plugins-official', () => {
   });
 });
 
+describe('inspecting entries in other repositories', () => {
+  it('reads them only when asked, through the same fetch as loading', async () => {
+    const other = await TestRepository.create(join(dir, 'remotes'), 'acme/lsp');
+    const sha = await other.commit({ '.lsp.json': JSON.stringify({ go: { command: 'gopls' } }) });
+    const registration = await marketplace('acme/market', {
+      '.claude-plugin/marketplace.json': JSON.stringify({
+        name: 'acme',
+        owner: { name: 'Acme' },
+        plugins: [{ name: 'go-lsp', source: { source: 'url', url: other.url, sha } }],
+      }),
+    });
+    const read = await readMarketplace(registration, cache);
+    const local = await inspectMarketplace(read, cache, () => undefined);
+    expect(local.entries[0]).not.toHaveProperty('contents');
+    expect(local.entries[0]?.problems).toEqual([]);
+    const fetched = await inspectMarketplace(read, cache, () => undefined, { remote: true });
+    expect(fetched.entries[0]?.contents).toMatchObject({ plugin: 'go-lsp', skills: [], unsupported: ['lspServers'] });
+    expect(messages(fetched.entries[0]?.problems ?? [])).toEqual([
+      "warning .lsp.json: 'lspServers' is not supported by Bosun (LSP servers); ignored",
+    ]);
+  });
+});
+
 describe("a Claude Code plugin's hook with `if`", () => {
   it('keeps its rule, so it runs for `git commit` only (and its Bash matcher selects the terminal)', async () => {
     const registration = await marketplace('anthropics/claude-plugins-official', OFFICIAL_MARKETPLACE);
