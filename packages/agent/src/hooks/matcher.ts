@@ -5,8 +5,9 @@ import { claudeToolName } from './claude-tools.ts';
  * digits, `_`, `-` and spaces separated by `|` or `,` are exact tool names (`terminal|file_editor`); anything else
  * is a regular expression searched (unanchored) in the tool name, so `file_.*` selects `file_editor` and
  * `planning_file_editor`, and `^file_` only the first. OpenHands' explicit `/regex/` form is accepted too.
- * A call also answers to its Claude Code tool name (`Bash` for `terminal`, `Edit` for an edit by `file_editor`,
- * see `claudeToolName`), so hooks written for Claude Code select the same calls.
+ * In a list of names, a call also answers to its Claude Code tool name (`Bash` for `terminal`, `Edit` for an edit
+ * by `file_editor`, see `claudeToolName`), so hooks written for Claude Code select the same calls. A regular
+ * expression sees the Bosun name only (a negative one, `^(?!terminal$)`, must not let `Bash` back in).
  */
 export type ToolMatcher = (toolName: string, input?: Record<string, unknown>) => boolean;
 
@@ -27,10 +28,7 @@ export function compileMatcher(matcher: string | null | undefined): ToolMatcher 
   }
   const delimited = /^\/(.+)\/$/.exec(text);
   const regex = new RegExp(delimited ? (delimited[1] as string) : text);
-  return (toolName, input) => {
-    const claude = claudeToolName(toolName, input);
-    return regex.test(toolName) || (claude !== null && regex.test(claude));
-  };
+  return (toolName) => regex.test(toolName);
 }
 
 /** Why `matcher` is not a valid matcher, or undefined when it is. */

@@ -36,6 +36,7 @@ describe('hook matchers (Claude Code semantics)', () => {
     expect(edits('file_editor', { command: 'str_replace' })).toBe(true);
     expect(edits('file_editor', { command: 'view' })).toBe(false);
     expect(edits('write_file', {})).toBe(true);
+    expect(selected('^(?!terminal$)')).not.toContain('terminal');
   });
 
   it('an invalid regular expression is a problem (a 422 at creation)', () => {
