@@ -352,7 +352,7 @@ describe('hooks', () => {
     expect((await conversation(server, created.id)).blocked_actions).toEqual({});
   });
 
-  it('rejects unknown hook events and invalid matchers with 422', async () => {
+  it('rejects unknown hook events, invalid matchers and unreadable `if` rules with 422', async () => {
     const { server, llm } = await startStack({ turns: [] });
     const start = (hookConfig: unknown) =>
       api<{ detail: { loc: unknown[]; type: string; msg: string }[] }>(server, 'POST', '/api/conversations', {
@@ -372,5 +372,18 @@ describe('hooks', () => {
     ]);
     const prompt = await start({ Stop: [{ hooks: [{ type: 'prompt', prompt: 'Is it done?' }] }] });
     expect(prompt.status, prompt.text).toBe(422);
+    const rules = await start({
+      PreToolUse: [{ matcher: 'Bash', hooks: [{ ...command('true'), if: 'Bash(git commit' }] }],
+      Stop: [{ hooks: [{ ...command('true'), if: 'Bash(git commit:*)' }] }],
+    });
+    expect(rules.status, rules.text).toBe(422);
+    expect(rules.body.detail.map((d) => [d.loc, d.type])).toEqual([
+      [['body', 'hook_config', 'PreToolUse', 0, 'hooks', 0, 'if'], 'value_error'],
+      [['body', 'hook_config', 'Stop', 0, 'hooks', 0, 'if'], 'value_error'],
+    ]);
+    const accepted = await start({
+      PreToolUse: [{ matcher: 'Bash', hooks: [{ ...command('true'), if: 'Bash(git commit:*)' }] }],
+    });
+    expect(accepted.status, accepted.text).toBe(201);
   });
 });

@@ -93,6 +93,8 @@ export {
 } from './hooks/config.ts';
 export { type HookContext, type HookEventDetails, hookInput } from './hooks/input.ts';
 export { compileMatcher, matcherProblem, type ToolMatcher } from './hooks/matcher.ts';
+export { type ToolCondition, compileCondition, conditionProblem } from './hooks/condition.ts';
+export { claudeToolName } from './hooks/claude-tools.ts';
 export {
   type HookDecision,
   type HookLogRecord,
@@ -172,12 +174,15 @@ export {
   type MarketplacePlugin,
   type ParsedEntry,
   type ParsedMarketplace,
+  type InspectMarketplaceOptions,
   type ReadMarketplace,
   autoLoadSelection,
   autoLoadedPlugins,
   entryReference,
   fetchMarketplacePlugins,
+  inspectMarketplace,
   marketplaceListing,
+  marketplacePlugin,
   parseMarketplace,
   readMarketplace,
 } from './marketplaces/index.ts';

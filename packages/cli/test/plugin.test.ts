@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestRepository, tempDir } from '../../agent/test/git/support.ts';
+import { OFFICIAL_MARKETPLACE } from '../../agent/test/marketplaces/fixtures.ts';
 import { FULL_PLUGIN } from '../../agent/test/plugins/fixtures.ts';
 import { runCli } from './io.ts';
 
@@ -91,5 +92,21 @@ describe('bosun marketplace inspect', () => {
     expect(stdout).toContain(
       "  from-npm: (cannot be loaded)\n      error: .claude-plugin/marketplace.json: plugins[1]: source type 'npm' is not a Git repository",
     );
+  });
+
+  it('reads each plugin of the marketplace as loading does: an LSP-only plugin is a warning, not an error', async () => {
+    const official = await TestRepository.create(join(dir, 'remotes'), 'anthropics/claude-plugins-official');
+    const officialSha = await official.commit(OFFICIAL_MARKETPLACE);
+    const { code, stdout } = await runCli(['marketplace', 'inspect', official.url, '--cache', join(dir, 'cache')]);
+    const lines = [
+      `  typescript-lsp 1.0.0: ${official.url} @ ${officialSha} path plugins/typescript-lsp`,
+      '      TypeScript/JavaScript language server for enhanced code intelligence',
+      '      not loaded: lspServers',
+      '      holds nothing Bosun loads',
+      "      warning: .claude-plugin/marketplace.json: 'lspServers' is not supported by Bosun (LSP servers); ignored",
+    ];
+    expect(stdout).toContain(`${lines.join('\n')}\n`);
+    expect(stdout).toContain('      hooks: PreToolUse [Bash] if Bash(git commit:*)\n');
+    expect(code).toBe(0);
   });
 });

@@ -69,13 +69,13 @@ export class AgentHooks {
 
   /** PreToolUse, right before an action runs: why it must not run, or null. */
   async blocksAction(session: AgentSession, action: ActionEvent, signal?: AbortSignal): Promise<string | null> {
-    if (!this.runner.has('PreToolUse', action.tool_name)) return null;
+    if (!this.runner.has('PreToolUse', action.tool_name, toolInput(action))) return null;
     const decision = await this.runner.run(
       'PreToolUse',
       session.id,
       {
         toolName: action.tool_name,
-        toolInput: (action.action ?? {}) as Record<string, unknown>,
+        toolInput: toolInput(action),
         toolUseId: action.tool_call_id,
       },
       { signal },
@@ -94,13 +94,13 @@ export class AgentHooks {
     observation: Observation,
     signal?: AbortSignal,
   ): Promise<Observation> {
-    if (!this.runner.has('PostToolUse', action.tool_name)) return observation;
+    if (!this.runner.has('PostToolUse', action.tool_name, toolInput(action))) return observation;
     const decision = await this.runner.run(
       'PostToolUse',
       session.id,
       {
         toolName: action.tool_name,
-        toolInput: (action.action ?? {}) as Record<string, unknown>,
+        toolInput: toolInput(action),
         toolUseId: action.tool_call_id,
         toolResponse: observation as unknown as Record<string, unknown>,
       },
@@ -158,6 +158,11 @@ export class AgentHooks {
       keepGoing: true,
     };
   }
+}
+
+/** The action of an ActionEvent as hooks get it (`tool_input`). */
+function toolInput(action: ActionEvent): Record<string, unknown> {
+  return (action.action ?? {}) as Record<string, unknown>;
 }
 
 /** How many times Stop hooks sent the agent back to work since the last user message. */

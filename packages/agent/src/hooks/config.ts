@@ -1,4 +1,5 @@
 import { HOOK_EVENT_KEYS, type HookConfig, type HookEventName, type ValidationError } from '@bosun/protocol';
+import { type ToolCondition, compileCondition, conditionProblem } from './condition.ts';
 import { type ToolMatcher, compileMatcher, matcherProblem } from './matcher.ts';
 
 /** The hook events, in the order of Claude Code's documentation. */
@@ -15,6 +16,8 @@ export interface CommandHook {
   timeoutSeconds: number;
   /** `name` (OpenHands) or `statusMessage` (Claude Code), for the log. */
   name: string | null;
+  /** Claude Code's `if` (tool events): the hook runs only for the calls this rule selects. */
+  if?: { rule: string; matches: ToolCondition };
 }
 
 /** Hooks that run, in order, for the tools `matcher` selects (every tool for events without tools). */
@@ -60,9 +63,12 @@ function entries(config: Record<string, unknown>, loc: (string | number)[]): Ent
   return out;
 }
 
+export const IF_ON_TOOL_EVENTS_ONLY = '`if` applies to tool events only (PreToolUse, PostToolUse)';
+
 /**
  * What is wrong with a hook configuration that its schema cannot say: unknown event names (for callers that did
- * not validate it) and matchers that are not valid regular expressions. `loc` prefixes each problem's location.
+ * not validate it), matchers that are not valid regular expressions and `if` rules that cannot be read (or are
+ * on an event without tools). `loc` prefixes each problem's location.
  */
 export function hookConfigProblems(
   config: HookConfig | null | undefined,
@@ -80,10 +86,16 @@ export function hookConfigProblems(
       });
       continue;
     }
-    if (!TOOL_EVENTS.has(event) || !Array.isArray(entry.value)) continue;
-    entry.value.forEach((group: { matcher?: string | null }, index) => {
-      const problem = matcherProblem(group?.matcher);
+    if (!Array.isArray(entry.value)) continue;
+    entry.value.forEach((group: { matcher?: string | null; hooks?: unknown }, index) => {
+      const problem = TOOL_EVENTS.has(event) ? matcherProblem(group?.matcher) : undefined;
       if (problem) problems.push({ loc: [...entry.loc, index, 'matcher'], msg: problem, type: 'value_error' });
+      const hooks = Array.isArray(group?.hooks) ? (group.hooks as { if?: unknown }[]) : [];
+      hooks.forEach((hook, at) => {
+        if (hook?.if === undefined || hook.if === null) return;
+        const msg = TOOL_EVENTS.has(event) ? conditionProblem(hook.if) : IF_ON_TOOL_EVENTS_ONLY;
+        if (msg) problems.push({ loc: [...entry.loc, index, 'hooks', at, 'if'], msg, type: 'value_error' });
+      });
     });
   }
   return problems;
@@ -112,6 +124,7 @@ export function normalizeHookConfig(config: HookConfig | null | undefined): Hook
           command: hook.command,
           timeoutSeconds: hook.timeout ?? DEFAULT_HOOK_TIMEOUT_SECONDS,
           name: hook.name ?? hook.statusMessage ?? null,
+          ...(hook.if ? { if: { rule: hook.if, matches: compileCondition(hook.if) } } : {}),
         })),
       });
     }
@@ -119,9 +132,22 @@ export function normalizeHookConfig(config: HookConfig | null | undefined): Hook
   return settings;
 }
 
-/** The hooks of `event` that apply to `toolName` (tool events) or all of them (other events), in order. */
-export function hooksFor(settings: HookSettings, event: HookEventName, toolName?: string): CommandHook[] {
+/**
+ * The hooks of `event` that apply to a call of `toolName` with `toolInput` (tool events: its group's matcher and
+ * its own `if`; `workspace` anchors relative paths of `if`) or all of them (other events), in order.
+ */
+export function hooksFor(
+  settings: HookSettings,
+  event: HookEventName,
+  toolName?: string,
+  toolInput?: Record<string, unknown>,
+  workspace = '/',
+): CommandHook[] {
+  if (!TOOL_EVENTS.has(event)) return settings[event].flatMap((group) => group.hooks);
+  const name = toolName ?? '';
   return settings[event].flatMap((group) =>
-    !TOOL_EVENTS.has(event) || group.matches(toolName ?? '') ? group.hooks : [],
+    group.matches(name, toolInput)
+      ? group.hooks.filter((hook) => !hook.if || hook.if.matches(name, toolInput, workspace))
+      : [],
   );
 }

@@ -1,10 +1,15 @@
+import { claudeToolName } from './claude-tools.ts';
+
 /**
  * Which tools a hook matcher selects, as Claude Code defines it: `*` or empty selects every tool; letters,
  * digits, `_`, `-` and spaces separated by `|` or `,` are exact tool names (`terminal|file_editor`); anything else
  * is a regular expression searched (unanchored) in the tool name, so `file_.*` selects `file_editor` and
  * `planning_file_editor`, and `^file_` only the first. OpenHands' explicit `/regex/` form is accepted too.
+ * In a list of names, a call also answers to its Claude Code tool name (`Bash` for `terminal`, `Edit` for an edit
+ * by `file_editor`, see `claudeToolName`), so hooks written for Claude Code select the same calls. A regular
+ * expression sees the Bosun name only (a negative one, `^(?!terminal$)`, must not let `Bash` back in).
  */
-export type ToolMatcher = (toolName: string) => boolean;
+export type ToolMatcher = (toolName: string, input?: Record<string, unknown>) => boolean;
 
 const EXACT_LIST = /^[A-Za-z0-9_\- ,|]+$/;
 
@@ -19,7 +24,7 @@ export function compileMatcher(matcher: string | null | undefined): ToolMatcher 
         .map((name) => name.trim())
         .filter(Boolean),
     );
-    return (toolName) => names.has(toolName);
+    return (toolName, input) => names.has(toolName) || names.has(claudeToolName(toolName, input) ?? '');
   }
   const delimited = /^\/(.+)\/$/.exec(text);
   const regex = new RegExp(delimited ? (delimited[1] as string) : text);

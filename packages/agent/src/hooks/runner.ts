@@ -51,9 +51,9 @@ export class HookRunner {
     private readonly options: HookRunnerOptions,
   ) {}
 
-  /** Whether any hook would run for `event` (and `toolName`, for tool events). */
-  has(event: HookEventName, toolName?: string): boolean {
-    return hooksFor(this.settings, event, toolName).length > 0;
+  /** Whether any hook would run for `event` (and a call of `toolName` with `toolInput`, for tool events). */
+  has(event: HookEventName, toolName?: string, toolInput?: Record<string, unknown>): boolean {
+    return hooksFor(this.settings, event, toolName, toolInput, this.options.workspace).length > 0;
   }
 
   async run(
@@ -62,7 +62,7 @@ export class HookRunner {
     details: HookEventDetails = {},
     { signal, ignoreBlocks }: HookRunOptions = {},
   ): Promise<HookDecision> {
-    const hooks = hooksFor(this.settings, event, details.toolName);
+    const hooks = hooksFor(this.settings, event, details.toolName, details.toolInput, this.options.workspace);
     if (hooks.length === 0) return ALLOWED;
     const { workspace } = this.options;
     const input = hookInput(event, { sessionId, workspace }, details);

@@ -112,11 +112,22 @@ export function autoLoadedPlugins(
   if (problems.length) failures.push(failure(problems));
   const plugins: MarketplacePlugin[] = [];
   for (const entry of selected) {
-    const resolved = entryReference(entry, read.location);
-    if (!resolved.reference) failures.push(failure([...entry.problems, ...resolved.problems], entry));
-    else plugins.push({ reference: resolved.reference, entry: { json: entry.json, path: read.manifestPath ?? '' } });
+    const resolved = marketplacePlugin(entry, read);
+    if (!resolved.plugin) failures.push(failure([...entry.problems, ...resolved.problems], entry));
+    else plugins.push(resolved.plugin);
   }
   return { plugins, failures };
+}
+
+/** What to fetch for one entry of a marketplace read, with the entry standing in for `plugin.json`. */
+export function marketplacePlugin(
+  entry: ParsedEntry,
+  read: ReadMarketplace,
+): { plugin: MarketplacePlugin | null; problems: PluginProblem[] } {
+  if (!read.location) return { plugin: null, problems: [] };
+  const { reference, problems } = entryReference(entry, read.location);
+  if (!reference) return { plugin: null, problems };
+  return { plugin: { reference, entry: { json: entry.json, path: read.manifestPath ?? '' } }, problems };
 }
 
 /** Fetches the plugins a registration auto-loads (see `autoLoadedPlugins`), each at most once. */

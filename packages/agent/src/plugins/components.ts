@@ -49,6 +49,8 @@ async function skillFile(dir: string): Promise<string | null> {
 /**
  * The skills of a plugin: each directory of `skills/` (and of the manifest's `skills` paths) holding a
  * `SKILL.md`, or the plugin itself when its root has one. A path may name one skill or a directory of them.
+ * The paths add to `skills/` (Claude Code's rule), unless `pathsOnly` (a marketplace entry at the marketplace's
+ * root, where the list is the whole set).
  */
 export async function findSkills(
   root: string,
@@ -56,6 +58,7 @@ export async function findSkills(
   extraPaths: string[] | null,
   manifestPath: string | null,
   problems: PluginProblem[],
+  pathsOnly = false,
 ): Promise<PluginSkill[]> {
   const skills: PluginSkill[] = [];
   const seen = new Set<string>();
@@ -92,7 +95,7 @@ export async function findSkills(
     }
     if (explicit && found === 0) problems.push(warning(where, `no skill in '${relativeTo(root, dir)}'`));
   };
-  await scan(join(root, 'skills'), null, false);
+  if (!pathsOnly || extraPaths === null) await scan(join(root, 'skills'), null, false);
   for (const path of extraPaths ?? []) {
     const dir = await insidePlugin(root, path, manifestPath, problems);
     if (dir) await scan(dir, manifestPath, true);

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HOOK_EVENT_KEYS, HookConfig, type HookEventName, type PluginProblem, safeParse } from '@bosun/protocol';
-import { HOOK_EVENTS, hookConfigProblems } from '../hooks/config.ts';
+import { conditionProblem } from '../hooks/condition.ts';
+import { HOOK_EVENTS, TOOL_EVENTS, hookConfigProblems } from '../hooks/config.ts';
 import type { ComponentSpec } from './manifest.ts';
 import { insidePlugin, kindOf, relativeTo } from './paths.ts';
 import { error, warning } from './problems.ts';
@@ -12,7 +13,7 @@ const EVENT_BY_KEY = new Map<string, HookEventName>(
     [HOOK_EVENT_KEYS[event], event],
   ]),
 );
-const HOOK_FIELDS = new Set(['type', 'command', 'timeout', 'name', 'statusMessage']);
+const HOOK_FIELDS = new Set(['type', 'command', 'timeout', 'name', 'statusMessage', 'if']);
 
 /** `${CLAUDE_PLUGIN_ROOT}` in a command becomes the plugin's directory; the variable is also exported to it. */
 export function withPluginRoot(command: string, root: string): string {
@@ -122,12 +123,24 @@ function keptGroup(
     }
     const extra = Object.keys(hook).filter((field) => !HOOK_FIELDS.has(field));
     if (extra.length) problems.push(warning(path, `hook fields ${extra.join(', ')} of '${key}' are ignored`));
+    if (hook.if != null && !conditionHolds(hook.if, key, path, problems)) continue;
     const kept: Record<string, unknown> = { type: 'command', command: withPluginRoot(hook.command, root) };
-    for (const field of ['timeout', 'name', 'statusMessage']) if (hook[field] != null) kept[field] = hook[field];
+    for (const field of ['timeout', 'name', 'statusMessage', 'if']) if (hook[field] != null) kept[field] = hook[field];
     hooks.push(kept);
   }
   if (!hooks.length) return null;
   return { ...(group.matcher != null ? { matcher: group.matcher } : {}), hooks };
+}
+
+/** Whether a hook's `if` can be kept; else says why the hook is left out (it would never run in Claude Code). */
+function conditionHolds(rule: unknown, key: string, path: string | null, problems: PluginProblem[]): boolean {
+  if (!TOOL_EVENTS.has(EVENT_BY_KEY.get(key) as HookEventName)) {
+    problems.push(warning(path, `a hook of '${key}' has an \`if\`, which applies to tool events only; it never runs`));
+    return false;
+  }
+  const problem = conditionProblem(rule);
+  if (problem) problems.push(error(path, `${problem}; this hook of '${key}' is not loaded`));
+  return !problem;
 }
 
 /**

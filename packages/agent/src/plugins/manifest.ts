@@ -26,6 +26,8 @@ export interface PluginManifest {
   mcpServers: ComponentSpec[] | null;
   /** OpenHands' `entry_command`: the command that also answers to `/<plugin>`. */
   entryCommand: string | null;
+  /** Components it declares that Bosun does not load (`lspServers`, `outputStyles`, ...). */
+  unsupported: string[];
 }
 
 export const EMPTY_MANIFEST: PluginManifest = {
@@ -38,6 +40,7 @@ export const EMPTY_MANIFEST: PluginManifest = {
   hooks: null,
   mcpServers: null,
   entryCommand: null,
+  unsupported: [],
 };
 
 /** Keys of components Bosun reads. */
@@ -64,16 +67,22 @@ const METADATA_KEYS = new Set([
   'strict',
   'relevance',
 ]);
-/** Components of Claude Code plugins that Bosun does not load: said, never silently dropped. */
-const UNSUPPORTED_KEYS = new Set([
-  'outputStyles',
-  'lspServers',
-  'workflows',
-  'experimental',
-  'userConfig',
-  'channels',
-  'dependencies',
+/** Components of Claude Code plugins that Bosun does not load (what they are): said, never silently dropped. */
+const UNSUPPORTED_KEYS = new Map([
+  ['outputStyles', 'output styles'],
+  ['lspServers', 'LSP servers'],
+  ['workflows', 'workflows'],
+  ['experimental', 'themes and monitors'],
+  ['userConfig', 'user configuration'],
+  ['channels', 'channels'],
+  ['dependencies', 'plugin dependencies'],
 ]);
+
+/** The warning for a component Bosun does not load, declared in `path`. */
+export function unsupportedWarning(path: string | null, key: string): PluginProblem {
+  const what = UNSUPPORTED_KEYS.get(key);
+  return warning(path, `'${key}' is not supported by Bosun${what ? ` (${what})` : ''}; ignored`);
+}
 
 export interface ManifestReading {
   manifest: PluginManifest;
@@ -136,8 +145,9 @@ export function parseManifest(
   } else if (name !== null && !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(name)) {
     problems.push(warning(path, `name '${name}' is not kebab-case (lowercase letters, digits, '-')`));
   }
+  const unsupported = Object.keys(data).filter((key) => UNSUPPORTED_KEYS.has(key));
   for (const key of Object.keys(data)) {
-    if (UNSUPPORTED_KEYS.has(key)) problems.push(warning(path, `'${key}' is not supported by Bosun; ignored`));
+    if (UNSUPPORTED_KEYS.has(key)) problems.push(unsupportedWarning(path, key));
     else if (!METADATA_KEYS.has(key) && !(COMPONENT_KEYS as readonly string[]).includes(key)) {
       problems.push(warning(path, `unknown key '${key}'; ignored`));
     }
@@ -153,6 +163,7 @@ export function parseManifest(
       hooks: specList(data, 'hooks', path, problems),
       mcpServers: specList(data, 'mcpServers', path, problems),
       entryCommand: text('entry_command'),
+      unsupported,
     },
     problems,
   };

@@ -1,3 +1,4 @@
+import { join, posix } from 'node:path';
 import type { HookConfig, PluginHookSummary, PluginProblem } from '@bosun/protocol';
 import {
   type PluginAgent,
@@ -8,7 +9,13 @@ import {
   findSkills,
 } from './components.ts';
 import { readPluginHooks } from './hooks.ts';
-import { COMPONENT_KEYS, type PluginManifest, parseManifest, readPluginManifest } from './manifest.ts';
+import {
+  COMPONENT_KEYS,
+  type PluginManifest,
+  parseManifest,
+  readPluginManifest,
+  unsupportedWarning,
+} from './manifest.ts';
 import { type McpServerConfigs, readPluginMcpServers } from './mcp.ts';
 import { kindOf } from './paths.ts';
 import { error } from './problems.ts';
@@ -28,6 +35,8 @@ export interface LoadedPlugin {
   /** Hooks with Claude Code event names and `${CLAUDE_PLUGIN_ROOT}` substituted; null: none. */
   hooks: HookConfig | null;
   mcpServers: McpServerConfigs;
+  /** Components it holds that Bosun does not load (`lspServers`, ...), each also a warning. */
+  unsupported: string[];
   problems: PluginProblem[];
 }
 
@@ -37,6 +46,7 @@ export interface LoadPluginOptions {
   /**
    * The marketplace entry that lists the plugin. `strict` (default true): `plugin.json` wins and the entry fills
    * what it leaves out; false: the entry is the whole definition (a `plugin.json` declaring components is an error).
+   * An entry whose `source` is the marketplace's root (`"./"`) that lists `skills` holds those skills only.
    */
   entry?: { json: Record<string, unknown>; path: string };
 }
@@ -54,6 +64,7 @@ export async function loadPlugin(root: string, options: LoadPluginOptions): Prom
     agents: [],
     hooks: null,
     mcpServers: {},
+    unsupported: [],
     problems: [],
   };
   if ((await kindOf(root)) !== 'directory') {
@@ -64,12 +75,18 @@ export async function loadPlugin(root: string, options: LoadPluginOptions): Prom
   const manifest = withEntry(reading.manifest, reading.path, options.entry, problems);
   const manifestPath = reading.path ?? options.entry?.path ?? null;
   const name = manifest.name ?? options.defaultName;
+  const skillsOnly = options.entry !== undefined && atMarketplaceRoot(options.entry.json);
   // One after the other: problems come in a stable order (and these are a few small files).
-  const skills = await findSkills(root, name, manifest.skills, manifestPath, problems);
+  const skills = await findSkills(root, name, manifest.skills, manifestPath, problems, skillsOnly);
   const commands = await findCommands(root, name, manifest.commands, manifest.entryCommand, manifestPath, problems);
   const agents = await findAgents(root, manifest.agents, manifestPath, problems);
   const hooks = await readPluginHooks(root, manifest.hooks, manifestPath, problems);
   const mcpServers = await readPluginMcpServers(root, manifest.mcpServers, manifestPath, problems);
+  const unsupported = [...manifest.unsupported];
+  if (!unsupported.includes('lspServers') && (await kindOf(join(root, '.lsp.json'))) === 'file') {
+    unsupported.push('lspServers');
+    problems.push(unsupportedWarning('.lsp.json', 'lspServers'));
+  }
   const plugin: LoadedPlugin = {
     name,
     version: manifest.version,
@@ -81,12 +98,19 @@ export async function loadPlugin(root: string, options: LoadPluginOptions): Prom
     agents,
     hooks,
     mcpServers,
+    unsupported,
     problems,
   };
-  if (isEmpty(plugin)) {
+  // A plugin holding only what Bosun does not load (an LSP server) is no failure: each part is already a warning.
+  if (isEmpty(plugin) && !unsupported.length) {
     problems.push(error(null, 'the plugin has no skills, commands, agents, hooks or MCP servers: nothing to load'));
   }
   return plugin;
+}
+
+/** Whether a marketplace entry's `source` is the marketplace's own directory (`"./"`, `"."`). */
+function atMarketplaceRoot(entry: Record<string, unknown>): boolean {
+  return typeof entry.source === 'string' && posix.normalize(entry.source).replace(/\/+$/, '') === '.';
 }
 
 function withEntry(
@@ -97,7 +121,10 @@ function withEntry(
 ): PluginManifest {
   if (!entry) return manifest;
   const parsed = parseManifest(entry.json, entry.path, { requireName: false });
+  // Its other warnings are about marketplace keys; the components it declares that Bosun does not load are said.
   problems.push(...parsed.problems.filter((p) => p.severity === 'error'));
+  const newlyUnsupported = parsed.manifest.unsupported.filter((key) => !manifest.unsupported.includes(key));
+  problems.push(...newlyUnsupported.map((key) => unsupportedWarning(entry.path, key)));
   if (entry.json.strict === false) {
     const declared = COMPONENT_KEYS.filter((key) => manifest[key] !== null);
     if (declared.length) {
@@ -107,7 +134,7 @@ function withEntry(
     }
     return { ...parsed.manifest, name: parsed.manifest.name ?? manifest.name };
   }
-  const merged = { ...manifest };
+  const merged = { ...manifest, unsupported: [...manifest.unsupported, ...newlyUnsupported] };
   for (const key of Object.keys(merged) as (keyof PluginManifest)[]) {
     if (merged[key] === null) (merged as Record<string, unknown>)[key] = parsed.manifest[key];
   }
@@ -130,10 +157,11 @@ const ROOT_EXPORT = /^export CLAUDE_PLUGIN_ROOT='(?:[^']|'\\'')*'; /;
 export function hookSummaries(hooks: HookConfig | null): PluginHookSummary[] {
   if (!hooks) return [];
   return Object.entries(hooks).flatMap(([event, groups]) =>
-    ((groups ?? []) as { matcher?: string; hooks: { command: string }[] }[]).flatMap((group) =>
+    ((groups ?? []) as { matcher?: string; hooks: { command: string; if?: string | null }[] }[]).flatMap((group) =>
       group.hooks.map((hook) => ({
         event,
         matcher: group.matcher ?? '*',
+        if: hook.if ?? null,
         command: hook.command.replace(ROOT_EXPORT, ''),
       })),
     ),

@@ -128,3 +128,25 @@ describe('hook configuration', () => {
     expect(() => normalizeHookConfig(config)).toThrow(HookConfigError);
   });
 });
+
+describe('`if` on a hook', () => {
+  it('is kept for tool events; a rule that cannot be read, or an `if` on another event, is a 422', () => {
+    const config = parsed({ PreToolUse: [{ matcher: 'Bash', hooks: [{ command: 'x', if: 'Bash(git commit:*)' }] }] });
+    const hook = normalizeHookConfig(config).PreToolUse[0]?.hooks[0];
+    expect(hook?.if?.rule).toBe('Bash(git commit:*)');
+    expect(hook?.if?.matches('terminal', { command: 'git commit -m x' }, '/w')).toBe(true);
+    expect(hook?.if?.matches('terminal', { command: 'ls' }, '/w')).toBe(false);
+    const problems = hookConfigProblems(
+      parsed({
+        PreToolUse: [{ hooks: [{ command: 'x', if: 'Bash(git commit' }] }],
+        Stop: [{ hooks: [{ command: 'x', if: 'Bash' }] }],
+      }),
+      ['body', 'hook_config'],
+    );
+    expect(problems.map((p) => [p.loc.join('.'), p.type])).toEqual([
+      ['body.hook_config.PreToolUse.0.hooks.0.if', 'value_error'],
+      ['body.hook_config.Stop.0.hooks.0.if', 'value_error'],
+    ]);
+    expect(problems[1]?.msg).toBe('`if` applies to tool events only (PreToolUse, PostToolUse)');
+  });
+});

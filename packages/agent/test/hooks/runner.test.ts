@@ -52,6 +52,32 @@ describe('the hooks of one event', () => {
     expect(await hooks.run('PreToolUse', 's1', { toolName: 'file_editor' })).toMatchObject({ blocked: true });
   });
 
+  it('a hook with `if` runs only for the tool calls its rule selects', async () => {
+    const log: HookLogRecord[] = [];
+    const hooks = runner(
+      {
+        PreToolUse: [
+          {
+            matcher: 'Bash',
+            hooks: [{ command: 'echo ran >> ran.txt; echo "test first" >&2; exit 2', if: 'Bash(git commit:*)' }],
+          },
+        ],
+      } as HookConfig,
+      log,
+    );
+    const call = (command: string) => ({ toolName: 'terminal', toolInput: { kind: 'TerminalAction', command } });
+    expect(hooks.has('PreToolUse', 'terminal', { command: 'ls -la' })).toBe(false);
+    expect(hooks.has('PreToolUse', 'terminal', { command: 'git commit -m x' })).toBe(true);
+    expect(await hooks.run('PreToolUse', 's1', call('ls -la'))).toMatchObject({ blocked: false });
+    expect(await hooks.run('PreToolUse', 's1', call('git add . && git commit -m x'))).toEqual({
+      blocked: true,
+      reason: 'test first',
+      additionalContext: [],
+    });
+    expect(log).toHaveLength(1);
+    expect(await readFile(join(workspace, 'ran.txt'), 'utf8')).toBe('ran\n');
+  });
+
   it('a failing or timed-out hook does not block, and the next one still runs', async () => {
     const log: HookLogRecord[] = [];
     const hooks = runner(

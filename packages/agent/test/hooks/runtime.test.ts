@@ -123,6 +123,34 @@ describe('hooks in the run loop', () => {
     });
   });
 
+  it('a Claude Code hook (`Write` matcher, `if` on a path) guards only the calls its rule selects', async () => {
+    const write = (id: string, file: string) => ({
+      id,
+      name: 'write_file',
+      arguments: JSON.stringify({ file_path: file, content: file }),
+    });
+    const { box, runtime, session } = await setup(
+      {
+        PreToolUse: [
+          {
+            matcher: 'Write',
+            hooks: [{ command: 'echo "docs are generated" >&2; exit 2', if: 'Write(docs/**)' }],
+          },
+        ],
+      } as HookConfig,
+      [{ toolCalls: [write('c1', 'docs/api.md'), write('c2', 'notes.md')] }, { content: 'done' }],
+    );
+    await session.userMessage('write');
+    await session.run(runtime);
+    expect(session.current).toBe('finished');
+    const rejections = session.events.filter((e) => e.kind === 'UserRejectObservation');
+    expect(rejections).toEqual([
+      expect.objectContaining({ tool_call_id: 'c1', rejection_reason: 'docs are generated' }),
+    ]);
+    expect(await box.read('notes.md')).toBe('notes.md');
+    await expect(box.read('docs/api.md')).rejects.toThrow();
+  });
+
   it('a blocked last user message ends the run finished without an LLM call, and is never shown to the LLM', async () => {
     const { runtime, session, requests } = await setup({}, [{ content: 'hello back' }]);
     const blocked = await session.userMessage('my password is hunter2');

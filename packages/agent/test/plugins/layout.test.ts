@@ -63,7 +63,7 @@ describe('reading a plugin directory', () => {
     const messages = plugin.problems.map((p) => `${p.severity} ${p.path}: ${p.message}`);
     expect(messages).toEqual(
       expect.arrayContaining([
-        "warning .claude-plugin/plugin.json: 'outputStyles' is not supported by Bosun; ignored",
+        "warning .claude-plugin/plugin.json: 'outputStyles' is not supported by Bosun (output styles); ignored",
         "warning .claude-plugin/plugin.json: unknown key 'favouriteColour'; ignored",
         'warning skills/notes: has no SKILL.md; not a skill',
         "warning hooks/hooks.json: a 'http' hook of 'PreToolUse' is not supported by Bosun; ignored",
@@ -166,6 +166,45 @@ describe('reading a plugin directory', () => {
     const missing = await loadPlugin(join(dir, 'nope'), { defaultName: 'nope' });
     expect(missing.problems).toEqual([
       { severity: 'error', path: null, message: 'the plugin directory does not exist' },
+    ]);
+  });
+
+  it("adds the manifest's skills to skills/, and takes a .lsp.json for a warning, not a failure", async () => {
+    await write(join(dir, 'both'), {
+      '.claude-plugin/plugin.json': JSON.stringify({ name: 'both', skills: './more' }),
+      'skills/one/SKILL.md': '---\nname: one\ndescription: One.\n---\n',
+      'more/two/SKILL.md': '---\nname: two\ndescription: Two.\n---\n',
+    });
+    const both = await loadPlugin(join(dir, 'both'), { defaultName: 'x' });
+    expect(both.skills.map((s) => s.name)).toEqual(['one', 'two']);
+    await write(join(dir, 'lsp'), { '.lsp.json': JSON.stringify({ go: { command: 'gopls' } }), 'README.md': 'Go\n' });
+    const lsp = await loadPlugin(join(dir, 'lsp'), { defaultName: 'lsp' });
+    expect(lsp.unsupported).toEqual(['lspServers']);
+    expect(lsp.problems).toEqual([
+      {
+        severity: 'warning',
+        path: '.lsp.json',
+        message: "'lspServers' is not supported by Bosun (LSP servers); ignored",
+      },
+    ]);
+  });
+
+  it("keeps a hook's `if`, and leaves out a hook whose `if` cannot be read or is on an event without tools", async () => {
+    const hook = (rule: string) => ({ hooks: [{ type: 'command', command: 'true', if: rule }] });
+    await write(dir, {
+      'hooks/hooks.json': JSON.stringify({
+        hooks: {
+          PreToolUse: [{ matcher: 'Bash', ...hook('Bash(git push:*)') }, hook('Bash(git push')],
+          Stop: [hook('Bash')],
+        },
+      }),
+    });
+    const plugin = await loadPlugin(dir, { defaultName: 'guards' });
+    expect(plugin.hooks?.PreToolUse?.map((g) => g.hooks.map((h) => h.if))).toEqual([['Bash(git push:*)']]);
+    expect(plugin.hooks?.Stop).toBeUndefined();
+    expect(plugin.problems.map((p) => `${p.severity}: ${p.message}`)).toEqual([
+      `error: Invalid \`if\` rule "Bash(git push": expected Tool or Tool(specifier); this hook of 'PreToolUse' is not loaded`,
+      "warning: a hook of 'Stop' has an `if`, which applies to tool events only; it never runs",
     ]);
   });
 

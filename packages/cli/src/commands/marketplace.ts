@@ -1,25 +1,35 @@
-import { formatProblem, marketplaceListing, readMarketplace } from '@bosun/agent';
-import type { MarketplaceListing } from '@bosun/protocol';
+import { formatProblem, inspectMarketplace, readMarketplace } from '@bosun/agent';
+import type { MarketplaceEntryContents, MarketplaceListing } from '@bosun/protocol';
 import type { Command } from '../command.ts';
-import { inspectTarget } from './git-source.ts';
+import { authFromEnv, inspectTarget } from './git-source.ts';
 
-const USAGE = `Usage: bosun marketplace inspect SOURCE [--ref REF] [--path PATH] [--json] [--cache DIR]
+const USAGE = `Usage: bosun marketplace inspect SOURCE [--ref REF] [--path PATH] [--fetch] [--json] [--cache DIR]
 
 Fetches a marketplace with the system git, reads its marketplace.json (.claude-plugin/,
 .codex-plugin/ or .plugin/) and lists its plugins, each resolved to the repository, commit
-and directory it is fetched from, with every problem found. Options, provider URLs and
-credentials as for 'bosun plugin inspect'. Exit status: 0 without errors, 1 with errors
-(the marketplace's or an entry's), 2 for bad usage.`;
+and directory it is fetched from, what it holds and every problem found, read exactly as a
+conversation loads it. Plugins in other repositories are fetched and read only with --fetch.
+Other options, provider URLs and credentials as for 'bosun plugin inspect'. Exit status: 0
+without errors, 1 with errors (the marketplace's, an entry's or a plugin's), 2 for bad usage.`;
 
 export const marketplaceCommand: Command = {
   name: 'marketplace',
   summary: 'Inspect a marketplace: its plugins, where each is fetched from, and problems',
   usage: USAGE,
   async run(args, io) {
-    const target = inspectTarget('marketplace', args, io, USAGE);
+    const remote = args.includes('--fetch');
+    const target = inspectTarget(
+      'marketplace',
+      args.filter((arg) => arg !== '--fetch'),
+      io,
+      USAGE,
+    );
     if (typeof target === 'number') return target;
     const { options } = target;
-    const listing = marketplaceListing(await readMarketplace(target.reference, target.cache, target.auth));
+    const read = await readMarketplace(target.reference, target.cache, target.auth);
+    const listing = await inspectMarketplace(read, target.cache, (source) => authFromEnv(source, process.env), {
+      remote,
+    });
     io.stdout.write(options.json ? `${JSON.stringify(listing, null, 2)}\n` : renderListing(listing));
     const errors = [...listing.problems, ...listing.entries.flatMap((e) => e.problems)];
     return errors.some((p) => p.severity === 'error') ? 1 : 0;
@@ -40,9 +50,26 @@ function renderListing(listing: MarketplaceListing): string {
       : '(cannot be loaded)';
     lines.push(`  ${entry.name}${entry.version ? ` ${entry.version}` : ''}: ${where}`);
     if (entry.description) lines.push(`      ${entry.description}`);
+    if (entry.contents) lines.push(...contentLines(entry.contents).map((line) => `      ${line}`));
+    else if (entry.contents === undefined && entry.source)
+      lines.push('      (not read: another repository; --fetch reads it)');
     for (const p of entry.problems) lines.push(`      ${formatProblem(p)}`);
   }
   lines.push('', `Problems (${listing.problems.length})${listing.problems.length ? ':' : ''}`);
   for (const p of listing.problems) lines.push(`  ${formatProblem(p)}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** One line per kind of part the plugin holds (none: `holds nothing Bosun loads`). */
+function contentLines(contents: MarketplaceEntryContents): string[] {
+  const parts: [string, string[]][] = [
+    ['skills', contents.skills],
+    ['commands', contents.commands],
+    ['agents', contents.agents],
+    ['hooks', contents.hooks],
+    ['MCP servers', contents.mcp_servers],
+    ['not loaded', contents.unsupported],
+  ];
+  const lines = parts.filter(([, items]) => items.length).map(([label, items]) => `${label}: ${items.join(', ')}`);
+  return lines.some((line) => !line.startsWith('not loaded')) ? lines : [...lines, 'holds nothing Bosun loads'];
 }

@@ -57,7 +57,10 @@ export function renderInspection(inspection: PluginInspection): string {
   section('Agents', inspection.agents.map(component));
   section(
     'Hooks',
-    inspection.hooks.map((h) => `${h.event}${h.event.endsWith('ToolUse') ? ` [${h.matcher}]` : ''}: ${h.command}`),
+    inspection.hooks.map(
+      (h) =>
+        `${h.event}${h.event.endsWith('ToolUse') ? ` [${h.matcher}]` : ''}${h.if ? ` if ${h.if}` : ''}: ${h.command}`,
+    ),
   );
   section('MCP servers', inspection.mcp_servers);
   section('Problems', inspection.problems.map(formatProblem));

@@ -39,6 +39,17 @@ export const HookDefinition = strictObject(
       ),
     ),
     name: Type.Optional(nullable(Type.String({ description: 'A label for the server log.' }))),
+    if: Type.Optional(
+      nullable(
+        Type.String({
+          minLength: 1,
+          description:
+            'Tool events only (Claude Code): a permission rule, `Tool` or `Tool(specifier)`; the hook runs only ' +
+            'for the calls it selects. `Bash(git commit:*)`, `Bash(npm run *)`, `Edit(src/**)`, `Write(//etc/**)`; ' +
+            "tools by their Claude Code name (`Bash` = `terminal`, ...) or Bosun's.",
+        }),
+      ),
+    ),
     statusMessage: Type.Optional(
       nullable(Type.String({ description: 'Accepted for Claude Code compatibility; only logged.' })),
     ),

@@ -39,6 +39,21 @@ export const RegisteredMarketplace = strictObject(
 );
 export type RegisteredMarketplace = Static<typeof RegisteredMarketplace>;
 
+export const MarketplaceEntryContents = strictObject(
+  'MarketplaceEntryContents',
+  {
+    plugin: nullable(Type.String({ description: 'The name it loads under.' })),
+    skills: Type.Array(Type.String()),
+    commands: Type.Array(Type.String({ description: '`/plugin:command`.' })),
+    agents: Type.Array(Type.String()),
+    hooks: Type.Array(Type.String({ description: '`Event [matcher]`, with `if <rule>` when it has one.' })),
+    mcp_servers: Type.Array(Type.String()),
+    unsupported: Type.Array(Type.String({ description: 'Components Bosun does not load (`lspServers`, ...).' })),
+  },
+  { description: "What an entry's plugin holds, read exactly as a conversation loads it." },
+);
+export type MarketplaceEntryContents = Static<typeof MarketplaceEntryContents>;
+
 export const MarketplaceEntry = strictObject(
   'MarketplaceEntry',
   {
@@ -52,7 +67,15 @@ export const MarketplaceEntry = strictObject(
     ),
     ref: nullable(Type.String({ description: 'The commit or ref fetched (an entry `sha` wins over its `ref`).' })),
     repo_path: nullable(Type.String({ description: 'The plugin directory inside that repository.' })),
-    problems: Type.Array(ref(PluginProblem)),
+    contents: Type.Optional(
+      nullable(
+        ref(MarketplaceEntryContents, {
+          description:
+            'What it holds; absent: not read (a plugin in another repository, unless asked), null: not loadable.',
+        }),
+      ),
+    ),
+    problems: Type.Array(ref(PluginProblem, { description: 'Those of the entry, then those of its plugin.' })),
   },
   { description: 'A plugin listed by a marketplace, resolved to a fetchable source, with its problems.' },
 );

@@ -57,6 +57,7 @@ export const PluginHookSummary = strictObject(
   {
     event: Type.String({ description: 'Claude Code event name (`PreToolUse`, ...).' }),
     matcher: Type.String(),
+    if: nullable(Type.String({ description: 'Its `if` rule: it runs only for the tool calls this selects.' })),
     command: Type.String({ description: 'With `${CLAUDE_PLUGIN_ROOT}` substituted.' }),
   },
   { description: 'One command hook of a plugin.' },

@@ -1,0 +1,106 @@
+import { join } from 'node:path';
+import { type AgentServer, buildAgentServer } from '@bosun/agent-server';
+import { startLlmReplay } from '@bosun/llm-replay';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { TestRepository, tempDir } from '../../packages/agent/test/git/support.ts';
+import { OFFICIAL_MARKETPLACE, SKILLS_MARKETPLACE } from '../../packages/agent/test/marketplaces/fixtures.ts';
+import {
+  type ActionEventBody,
+  type E2EServer,
+  type EventBody,
+  allEvents,
+  api,
+  llmConfig,
+  ofKind,
+  waitForStatus,
+} from './support.ts';
+
+type Problem = { severity: string; message: string };
+
+describe('marketplaces shaped like anthropics/skills and anthropics/claude-plugins-official', () => {
+  it('load the listed skills only, an LSP-only plugin with a warning, and a hook that guards `git commit` only', async () => {
+    const { dir: root, cleanup } = await tempDir('bosun-e2e-claude-marketplaces-');
+    const remotes = join(root, 'remotes');
+    const skills = await TestRepository.create(remotes, 'anthropics/skills');
+    await skills.commit(SKILLS_MARKETPLACE);
+    const official = await TestRepository.create(remotes, 'anthropics/claude-plugins-official');
+    await official.commit(OFFICIAL_MARKETPLACE);
+    const llm = await startLlmReplay({
+      script: {
+        turns: [
+          { tool_calls: [{ name: 'terminal', arguments: { command: 'echo listed > notes.txt' } }] },
+          { tool_calls: [{ name: 'terminal', arguments: { command: 'git add . && git commit -m wip' } }] },
+          { tool_calls: [{ name: 'finish', arguments: { message: 'Done.' } }] },
+        ],
+      },
+    });
+    const started: { server?: AgentServer } = {};
+    onTestFinished(async () => {
+      await started.server?.close();
+      await llm.close();
+      await cleanup();
+    });
+    started.server = await buildAgentServer({ dataDir: join(root, 'data') });
+    const server: E2EServer = {
+      url: await started.server.app.listen({ host: '127.0.0.1', port: 0 }),
+      dataDir: join(root, 'data'),
+      workspace: join(root, 'workspace'),
+      outside: join(root, 'outside'),
+      bodies: [],
+    };
+
+    const reply = await api<{ id: string; resolved_plugins: { name: string; problems: Problem[] }[] }>(
+      server,
+      'POST',
+      '/api/conversations',
+      {
+        agent: {
+          llm: llmConfig(llm),
+          tools: [{ name: 'terminal' }],
+          agent_context: {
+            load_project_skills: false,
+            registered_marketplaces: [
+              { name: 'anthropic-agent-skills', source: skills.url, auto_load: true },
+              { name: 'claude-plugins-official', source: official.url, auto_load: true },
+            ],
+          },
+        },
+        workspace: { working_dir: server.workspace },
+        initial_message: { role: 'user', content: [{ type: 'text', text: 'Commit the notes.' }] },
+      },
+    );
+    expect(reply.status, reply.text).toBe(201);
+    expect(reply.body.resolved_plugins.map((p) => [p.name, p.problems.map((x) => x.severity)])).toEqual([
+      ['document-skills', []],
+      ['example-skills', []],
+      ['claude-api', []],
+      ['typescript-lsp', ['warning']],
+      ['commit-guard', []],
+    ]);
+    const id = reply.body.id;
+    await waitForStatus(server, id, 'finished');
+
+    const events = await allEvents(server, id);
+    expect(ofKind(events, 'ConversationErrorEvent')).toEqual([]);
+    const state = ofKind<EventBody & { key: string; value: { skills: { name: string }[] } }>(
+      events,
+      'ConversationStateUpdateEvent',
+    ).find((event) => event.key === 'skills');
+    expect(state?.value.skills.map((s) => s.name).sort()).toEqual(
+      ['claude-api', 'mcp-builder', 'pdf', 'skill-creator', 'webapp-testing', 'xlsx'].sort(),
+    );
+    // The commit guard ran for the commit only: the first command ran, the second was rejected by the hook.
+    const actions = ofKind<ActionEventBody>(events, 'ActionEvent');
+    expect(ofKind(events, 'UserRejectObservation')).toEqual([
+      expect.objectContaining({
+        action_id: actions[1]?.id,
+        rejection_source: 'hook',
+        rejection_reason: 'commit-guard: run the tests first',
+      }),
+    ]);
+    expect(ofKind(events, 'ObservationEvent').map((e) => (e as ActionEventBody).tool_name)).toEqual([
+      'terminal',
+      'finish',
+    ]);
+  });
+});
