@@ -145,7 +145,7 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
   await installOpenApi(app);
   await app.register(websocket);
 
-  healthRoutes(app, { startedAt, ready: () => ready });
+  healthRoutes(app, { startedAt, ready: () => ready, lastActivityAt: () => service.lastActivityAt });
   const { defaultLlm } = options;
   const defaultAgent = defaultLlm
     ? () => parse(AgentSpec, { llm: { ...defaultLlm }, tools: DEFAULT_TOOLS.map((name) => ({ name })) })

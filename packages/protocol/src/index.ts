@@ -9,6 +9,7 @@ export * from './api/hooks.ts';
 export * from './api/llm.ts';
 export * from './api/marketplaces.ts';
 export * from './api/mcp.ts';
+export * from './api/metrics.ts';
 export * from './api/plugins.ts';
 export * from './api/skills.ts';
 export * from './content.ts';

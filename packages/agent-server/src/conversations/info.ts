@@ -1,6 +1,7 @@
 import { redactCredentials } from '@bosun/agent';
 import { type AgentSpec, type ConversationInfo, LLM_SECRET_FIELDS } from '@bosun/protocol';
 import type { Conversation } from './conversation.ts';
+import { metricsSnapshot } from './metrics.ts';
 import { redactedMcpConfig } from './redact-mcp.ts';
 
 /** How a secret value is shown anywhere outside the server. */
@@ -48,7 +49,9 @@ export function conversationInfo(conversation: Conversation): ConversationInfo {
     blocked_messages: record.blocked_messages,
     last_user_message_id: record.last_user_message_id,
     event_count: conversation.lastSeq,
-    metrics: null,
+    metrics: metricsSnapshot(record),
+    agent_state: {},
+    persistence_dir: `conversations/${conversation.id}`,
     created_at: record.created_at,
     updated_at: record.updated_at,
   };

@@ -5,6 +5,7 @@ import * as hooksApi from '../api/hooks.ts';
 import * as llmApi from '../api/llm.ts';
 import * as marketplacesApi from '../api/marketplaces.ts';
 import * as mcpApi from '../api/mcp.ts';
+import * as metricsApi from '../api/metrics.ts';
 import * as pluginsApi from '../api/plugins.ts';
 import * as skillsApi from '../api/skills.ts';
 import * as content from '../content.ts';
@@ -28,6 +29,7 @@ export const protocolSchemas: ReadonlyMap<string, Named> = collectNamed([
   hooksApi,
   marketplacesApi,
   mcpApi,
+  metricsApi,
   pluginsApi,
   skillsApi,
 ]);
