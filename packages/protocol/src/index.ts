@@ -5,6 +5,7 @@
 export * from './actions/index.ts';
 export * from './api/control.ts';
 export * from './api/conversation.ts';
+export * from './api/conversation-actions.ts';
 export * from './api/hooks.ts';
 export * from './api/llm.ts';
 export * from './api/marketplaces.ts';

@@ -51,6 +51,8 @@ export function conversationInfo(conversation: Conversation): ConversationInfo {
     event_count: conversation.lastSeq,
     metrics: metricsSnapshot(record),
     agent_state: {},
+    forked_from_conversation_id: record.forked_from?.conversation_id ?? null,
+    forked_from_event_id: record.forked_from?.event_id ?? null,
     persistence_dir: `conversations/${conversation.id}`,
     created_at: record.created_at,
     updated_at: record.updated_at,

@@ -283,6 +283,8 @@ export const ConversationInfo = strictObject(
     event_count: Type.Integer({ minimum: 0, description: 'How many events the log holds.' }),
     metrics: ref(MetricsSnapshot),
     agent_state: openObject({ description: "The agent's scratch state (OpenHands'); Bosun's agent keeps none: `{}`." }),
+    forked_from_conversation_id: nullable(Type.String({ description: 'The conversation this one was forked from.' })),
+    forked_from_event_id: nullable(Type.String({ description: 'The last event copied from it.' })),
     persistence_dir: Type.String({
       description:
         "Where the conversation's files are (tool outputs, task list, recordings), relative to the data directory.",

@@ -1,5 +1,6 @@
 import * as actions from '../actions/index.ts';
 import * as controlApi from '../api/control.ts';
+import * as conversationActionsApi from '../api/conversation-actions.ts';
 import * as conversationApi from '../api/conversation.ts';
 import * as hooksApi from '../api/hooks.ts';
 import * as llmApi from '../api/llm.ts';
@@ -26,6 +27,7 @@ export const protocolSchemas: ReadonlyMap<string, Named> = collectNamed([
   llmApi,
   controlApi,
   conversationApi,
+  conversationActionsApi,
   hooksApi,
   marketplacesApi,
   mcpApi,
