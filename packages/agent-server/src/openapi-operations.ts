@@ -43,8 +43,6 @@ const OPERATION_NAMES: Record<string, string> = {
   'GET /api/conversations/{conversation_id}/recordings/{file_name}': 'download_recording',
   'GET /api/tools/': 'list_available_tools',
   'POST /api/skills': 'get_skills',
-  'POST /api/skills/sync': 'sync_skills',
-  'GET /api/plugins': 'list_plugins',
   'GET /v1/models': 'list_models',
 };
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NOT_APPLICABLE_ROUTES } from '../src/routes/not-applicable.ts';
 import { type ConversationInfoBody, allEvents, call, createConversation, sendMessage } from './support/http.ts';
 import { type TestServer, startTestServer } from './support/server.ts';
 
@@ -164,17 +165,18 @@ describe('the conversation routes of newer OpenHands clients', () => {
 });
 
 describe('routes of OpenHands that Bosun has no counterpart for', () => {
-  it('answer 501 with why, never a silent 404', async () => {
-    for (const [method, path] of [
-      ['GET', '/api/plugins'],
-      ['POST', '/api/plugins'],
-      ['POST', '/api/skills/sync'],
-      ['POST', '/v1/chat/completions'],
-    ] as const) {
+  it('answer 501 with why, never a silent 404, and stay out of the OpenAPI document', async () => {
+    expect(NOT_APPLICABLE_ROUTES.length).toBeGreaterThan(15);
+    const documented = (await call<{ paths: Record<string, unknown> }>(server.url, '/openapi.json')).body.paths;
+    for (const [method, route] of NOT_APPLICABLE_ROUTES) {
+      const path = route.replace(':conversation_id', randomUUID()).replace(':event_id', 'e1').replace('*', 'a/b.txt');
       const reply = await call(server.url, path, { method });
-      expect(reply.status, path).toBe(501);
-      expect(reply.body, path).toEqual({ detail: expect.stringMatching(/^Bosun (has|installs) no /) });
+      expect(reply.status, `${method} ${path}`).toBe(501);
+      expect(reply.body, path).toEqual({ detail: expect.stringMatching(/^Bosun has no /) });
+      expect(Object.keys(documented)).not.toContain(route);
     }
+    // Behind the session key like every /api route.
+    expect((await call(keyed.url, '/api/plugins')).status).toBe(401);
   });
 });
 
