@@ -89,6 +89,29 @@ const NOT_APPLICABLE: NotApplicable[] = [
       'Bosun has no side questions to the agent: send a message (POST ' +
       '/api/conversations/{conversation_id}/events) and read its answer.',
   },
+  {
+    routes: [
+      ['POST', '/api/conversations/:conversation_id/goal'],
+      ['POST', '/api/conversations/:conversation_id/goal/stop'],
+      ['POST', '/api/conversations/:conversation_id/goal/resume'],
+    ],
+    detail: 'Bosun has no goal loop: send a message with `run: true`; the agent works until it finishes.',
+  },
+  {
+    routes: [['POST', '/api/conversations/:conversation_id/navigate']],
+    detail:
+      'Bosun has no event tree to navigate: a conversation’s log is linear; to branch, fork it (POST ' +
+      '/api/conversations/{conversation_id}/fork with `from_event_id`).',
+  },
+  {
+    routes: [
+      ['POST', '/api/conversations/:conversation_id/switch_profile'],
+      ['POST', '/api/conversations/:conversation_id/switch_acp_model'],
+    ],
+    detail:
+      'Bosun has no LLM profiles or ACP agents: change the LLM with POST ' +
+      '/api/conversations/{conversation_id}/switch_llm.',
+  },
 ];
 
 /** Every route of `NOT_APPLICABLE` (for tests and the compatibility table). */
