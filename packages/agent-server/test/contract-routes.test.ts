@@ -164,6 +164,20 @@ describe('the conversation routes of newer OpenHands clients', () => {
   });
 });
 
+describe('load_plugin before the agent is built', () => {
+  it('answers 409 (the conversation\'s own plugins are not recorded yet)', async () => {
+    const created = await createConversation(server.url, {
+      agent: {
+        llm: { model: 'm' },
+        agent_context: { registered_marketplaces: [{ name: 'acme', source: 'github:acme/market' }] },
+      },
+    });
+    const reply = await post(`/api/conversations/${created.id}/load_plugin`, { plugin_ref: 'review@acme' });
+    expect(reply.status).toBe(409);
+    expect(reply.body).toEqual({ detail: 'The conversation has no agent yet: run it first.' });
+  });
+});
+
 describe('routes of OpenHands that Bosun has no counterpart for', () => {
   it('answer 501 with why, never a silent 404, and stay out of the OpenAPI document', async () => {
     expect(NOT_APPLICABLE_ROUTES.length).toBeGreaterThan(15);

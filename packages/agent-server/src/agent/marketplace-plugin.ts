@@ -3,10 +3,13 @@ import type { Conversation } from '../conversations/conversation.ts';
 import type { RecordedPlugin } from '../conversations/record.ts';
 import { type PluginLoading, gitAuthFor } from './plugins.ts';
 
-/** Why a plugin could not be loaded: `input` (the reference names nothing loadable) or `fetch` (a Git failure). */
+/**
+ * Why a plugin could not be loaded: `input` (the reference names nothing loadable), `fetch` (a Git failure) or
+ * `not-ready` (the conversation's agent was never built).
+ */
 export class PluginLoadError extends Error {
   constructor(
-    readonly reason: 'input' | 'fetch',
+    readonly reason: 'input' | 'fetch' | 'not-ready',
     message: string,
   ) {
     super(message);
@@ -15,25 +18,27 @@ export class PluginLoadError extends Error {
 
 /**
  * Fetches plugin `name` of the conversation's registered marketplace `marketplace` (OpenHands' `load_plugin`,
- * `name@marketplace`) and records it among the conversation's plugins, pinned to the commit fetched, as
- * auto-loaded plugins are: the agent loads it when it is next built. Already recorded: nothing to do (false).
+ * `name@marketplace`): the record to add to the conversation's plugins, pinned to the commit fetched as
+ * auto-loaded plugins are, so that the agent loads it when it is next built. Already recorded: null.
  */
-export async function recordMarketplacePlugin(
+export async function fetchMarketplacePlugin(
   conversation: Conversation,
   loading: Required<Pick<PluginLoading, 'git'>> & PluginLoading,
   secrets: () => Record<string, string>,
   name: string,
   marketplace: string,
-): Promise<boolean> {
+): Promise<RecordedPlugin | null> {
   const registrations = conversation.record.request.agent.agent_context?.registered_marketplaces ?? [];
   const registration = registrations.find((r) => r.name === marketplace);
   if (!registration) {
     const known = registrations.map((r) => r.name).join(', ') || 'none';
     throw new PluginLoadError('input', `No marketplace is registered as '${marketplace}' (registered: ${known})`);
   }
-  const recorded = conversation.record.plugins ?? [];
+  const recorded = conversation.record.plugins;
+  // Until the agent is first built, its own plugins are not recorded yet: they would be lost.
+  if (!recorded) throw new PluginLoadError('not-ready', 'The conversation has no agent yet: run it first.');
   if (recorded.some((p) => p.resolved.marketplace === marketplace && p.resolved.name === name && p.fetch)) {
-    return false;
+    return null;
   }
   const providers = loading.providers ?? {};
   const authFor = (source: string) => gitAuthFor(source, providers, secrets);
@@ -63,9 +68,5 @@ export async function recordMarketplacePlugin(
     const why = fetched.resolved.problems.map(formatProblem).join('; ');
     throw new PluginLoadError('fetch', `Plugin '${name}@${marketplace}' could not be fetched: ${why}`);
   }
-  const record: RecordedPlugin = { resolved: fetched.resolved, fetch: reference, entry: entryJson };
-  await conversation.update((r) => {
-    r.plugins = [...(r.plugins ?? []), record];
-  });
-  return true;
+  return { resolved: fetched.resolved, fetch: reference, entry: entryJson };
 }

@@ -7,28 +7,33 @@ import { redactedMcpConfig } from './redact-mcp.ts';
 /** How a secret value is shown anywhere outside the server. */
 export const REDACTED = '**********';
 
+/** The agent as the API shows it: every secret of its LLMs, MCP servers and repository URLs redacted. */
+export function redactedAgent(agent: AgentSpec): AgentSpec {
+  const llm = { ...agent.llm };
+  for (const field of LLM_SECRET_FIELDS) if (llm[field]) llm[field] = REDACTED;
+  const condenser = redactedCondenser(agent.condenser);
+  const critic = redactedCritic(agent.critic);
+  const agentContext = redactedAgentContext(agent.agent_context);
+  return {
+    ...agent,
+    llm,
+    mcp_config: redactedMcpConfig(agent.mcp_config, REDACTED),
+    ...(condenser !== undefined ? { condenser } : {}),
+    ...(critic !== undefined ? { critic } : {}),
+    ...(agentContext ? { agent_context: agentContext } : {}),
+  };
+}
+
 /** The conversation as the API returns it: its configuration and state, with every secret redacted. */
 export function conversationInfo(conversation: Conversation): ConversationInfo {
   const { record } = conversation;
   const { request } = record;
-  const llm = { ...request.agent.llm };
-  for (const field of LLM_SECRET_FIELDS) if (llm[field]) llm[field] = REDACTED;
-  const condenser = redactedCondenser(request.agent.condenser);
-  const critic = redactedCritic(request.agent.critic);
-  const agentContext = redactedAgentContext(request.agent.agent_context);
   const secretSources: Record<string, { kind: 'StaticSecret'; value: string }> = {};
   for (const name of Object.keys(request.secrets)) secretSources[name] = { kind: 'StaticSecret', value: REDACTED };
   return {
     id: conversation.id,
     title: record.title,
-    agent: {
-      ...request.agent,
-      llm,
-      mcp_config: redactedMcpConfig(request.agent.mcp_config, REDACTED),
-      ...(condenser !== undefined ? { condenser } : {}),
-      ...(critic !== undefined ? { critic } : {}),
-      ...(agentContext ? { agent_context: agentContext } : {}),
-    },
+    agent: redactedAgent(request.agent),
     workspace: request.workspace,
     execution_status: record.execution_status,
     confirmation_policy: request.confirmation_policy,

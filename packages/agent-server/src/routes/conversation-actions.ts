@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Conversation } from '../conversations/conversation.ts';
 import { agentFinalResponse } from '../conversations/final-response.ts';
-import { REDACTED, conversationInfo } from '../conversations/info.ts';
+import { REDACTED, redactedAgent } from '../conversations/info.ts';
 import type { AgentRunner } from '../conversations/runner.ts';
 import { pause } from '../conversations/runs.ts';
 import type { ConversationService } from '../conversations/service.ts';
@@ -81,14 +81,16 @@ export function conversationActionRoutes(app: FastifyInstance, { service, runner
       const conversation = conversationOf(service, request);
       if (conversation.activeRun) throw new ConflictError('A run is in progress: pause or interrupt it first.');
       const llm = withLlm(conversation, request.body.llm);
-      await conversation.update((record) => {
-        record.request.agent = { ...record.request.agent, llm };
-      });
-      // The agent is built again, with the new LLM, when it is next needed.
-      await conversation.release();
-      const { agent } = conversationInfo(conversation);
-      await conversation.append([
-        { kind: 'ConversationStateUpdateEvent', source: 'environment', key: 'agent', value: agent },
+      const agent = { ...conversation.record.request.agent, llm };
+      // In the same turn as the check: the agent is built again, with the new LLM, when it is next needed.
+      await Promise.all([
+        conversation.release(),
+        conversation.append(
+          [{ kind: 'ConversationStateUpdateEvent', source: 'environment', key: 'agent', value: redactedAgent(agent) }],
+          (record) => {
+            record.request.agent = agent;
+          },
+        ),
       ]);
       return { success: true };
     },

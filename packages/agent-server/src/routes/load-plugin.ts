@@ -3,7 +3,8 @@ import { type LoadPluginRequest, Success } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { secretValues } from '../agent/agent-runner.ts';
-import { PluginLoadError, recordMarketplacePlugin } from '../agent/marketplace-plugin.ts';
+import { PluginLoadError, fetchMarketplacePlugin } from '../agent/marketplace-plugin.ts';
+import type { RecordedPlugin } from '../conversations/record.ts';
 import type { ConversationService } from '../conversations/service.ts';
 import { ConflictError, InputError } from '../http/errors.ts';
 import { ConversationIdParams, NotFoundResponse, conversationOf, validationResponse } from './params.ts';
@@ -42,9 +43,9 @@ export function loadPluginRoutes(app: FastifyInstance, deps: LoadPluginRouteDeps
       if (conversation.activeRun) throw new ConflictError('A run is in progress: pause or interrupt it first.');
       const at = request.body.plugin_ref.lastIndexOf('@');
       const [name, marketplace] = [request.body.plugin_ref.slice(0, at), request.body.plugin_ref.slice(at + 1)];
-      let added: boolean;
+      let added: RecordedPlugin | null;
       try {
-        added = await recordMarketplacePlugin(
+        added = await fetchMarketplacePlugin(
           conversation,
           { git: deps.git, ...(deps.providers ? { providers: deps.providers } : {}) },
           () => secretValues(conversation),
@@ -54,14 +55,23 @@ export function loadPluginRoutes(app: FastifyInstance, deps: LoadPluginRouteDeps
       } catch (error) {
         if (!(error instanceof PluginLoadError)) throw error;
         if (error.reason === 'fetch') return reply.code(502).send({ detail: error.message });
+        if (error.reason === 'not-ready') throw new ConflictError(error.message);
         throw new InputError([{ loc: ['body', 'plugin_ref'], msg: error.message, type: 'value_error' }]);
       }
       if (added) {
-        // The agent is built again, with the plugin, when it is next needed.
-        await conversation.release();
-        const resolved = (conversation.record.plugins ?? []).map((plugin) => plugin.resolved);
-        await conversation.append([
-          { kind: 'ConversationStateUpdateEvent', source: 'environment', key: 'resolved_plugins', value: resolved },
+        // A run may have started during the fetch: its agent must not be closed under it.
+        if (conversation.activeRun) throw new ConflictError('A run is in progress: pause or interrupt it first.');
+        const plugins = [...(conversation.record.plugins ?? []), added];
+        const value = plugins.map((plugin) => plugin.resolved);
+        // In the same turn as the check: the agent is built again, with the plugin, when it is next needed.
+        await Promise.all([
+          conversation.release(),
+          conversation.append(
+            [{ kind: 'ConversationStateUpdateEvent', source: 'environment', key: 'resolved_plugins', value }],
+            (record) => {
+              record.plugins = plugins;
+            },
+          ),
         ]);
       }
       return { success: true };
