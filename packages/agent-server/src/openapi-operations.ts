@@ -46,6 +46,9 @@ const OPERATION_NAMES: Record<string, string> = {
   'GET /v1/models': 'list_models',
 };
 
+/** Operations whose request body may be left out (every field has a default). */
+const OPTIONAL_BODIES = new Set(['POST /api/conversations/{conversation_id}/fork']);
+
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 /** The `securitySchemes` of the document: the session key, as a header (and as a bearer token on `/v1`). */
@@ -86,8 +89,8 @@ function securityOf(path: string): Json[] | undefined {
 }
 
 /**
- * Completes every operation of `paths`: its `operationId`, its `security`, and its parameters with a default
- * marked optional (a client may leave them out; the server fills the default in).
+ * Completes every operation of `paths`: its `operationId`, its `security`, and its parameters (and bodies) with
+ * defaults marked optional (a client may leave them out; the server fills the defaults in).
  */
 export function completeOperations(paths: Record<string, Record<string, Json>>): void {
   for (const [path, item] of Object.entries(paths)) {
@@ -97,6 +100,8 @@ export function completeOperations(paths: Record<string, Record<string, Json>>):
       const name =
         OPERATION_NAMES[`${method.toUpperCase()} ${path}`] ?? nameFromSummary(operation.summary, method, path);
       operation.operationId = operationId(name, path, method);
+      const body = operation.requestBody as Json | undefined;
+      if (body && OPTIONAL_BODIES.has(`${method.toUpperCase()} ${path}`)) body.required = false;
       const security = securityOf(path);
       if (security) operation.security = security;
       for (const parameter of (operation.parameters ?? []) as Json[]) {

@@ -165,7 +165,7 @@ describe('the conversation routes of newer OpenHands clients', () => {
 });
 
 describe('load_plugin before the agent is built', () => {
-  it('answers 409 (the conversation\'s own plugins are not recorded yet)', async () => {
+  it("answers 409 (the conversation's own plugins are not recorded yet)", async () => {
     const created = await createConversation(server.url, {
       agent: {
         llm: { model: 'm' },

@@ -232,6 +232,11 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('marks the body of fork optional (all its fields have defaults)', () => {
+    const fork = paths()['/api/conversations/{conversation_id}/fork']?.post as { requestBody: { required: boolean } };
+    expect(fork.requestBody.required).toBe(false);
+  });
+
   it('declares the X-Session-API-Key scheme and requires it on every /api operation only', () => {
     const components = doc.components as { securitySchemes: Record<string, Json> };
     expect(components.securitySchemes.SessionApiKey).toMatchObject({

@@ -15,7 +15,7 @@ export const TokenUsage = strictObject(
     cache_write_tokens: tokens('Prompt tokens written to the provider cache.'),
     reasoning_tokens: tokens('Reasoning tokens (part of the completion tokens).'),
     context_window: tokens('The context window of the model; 0: unknown.'),
-    per_turn_token: tokens('Tokens of the last call (prompt + completion).'),
+    per_turn_token: tokens('Always 0: Bosun does not track the tokens of single calls.'),
     response_id: Type.String({ description: 'Id of the last response counted.' }),
   },
   { description: 'Token usage added up over LLM calls.' },
