@@ -13,9 +13,14 @@ import { validatorCompiler } from './http/validation.ts';
 import { installOpenApi } from './openapi.ts';
 import { condenseRoutes } from './routes/condense.ts';
 import { controlRoutes } from './routes/control.ts';
+import { conversationActionRoutes } from './routes/conversation-actions.ts';
 import { conversationRoutes } from './routes/conversations.ts';
 import { eventRoutes } from './routes/events.ts';
+import { forkRoutes } from './routes/fork.ts';
 import { healthRoutes } from './routes/health.ts';
+import { loadPluginRoutes } from './routes/load-plugin.ts';
+import { modelRoutes } from './routes/models.ts';
+import { notApplicableRoutes } from './routes/not-applicable.ts';
 import { recordingRoutes } from './routes/recordings.ts';
 import { skillRoutes } from './routes/skills.ts';
 import { socketRoutes } from './routes/sockets.ts';
@@ -148,7 +153,7 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
   await installOpenApi(app);
   await app.register(websocket);
 
-  healthRoutes(app, { startedAt, ready: () => ready });
+  healthRoutes(app, { startedAt, ready: () => ready, lastActivityAt: () => service.lastActivityAt });
   const { defaultLlm } = options;
   const defaultAgent = defaultLlm
     ? () => parse(AgentSpec, { llm: { ...defaultLlm }, tools: DEFAULT_TOOLS.map((name) => ({ name })) })
@@ -161,6 +166,11 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
   recordingRoutes(app, { service, dataDir: options.dataDir });
   socketRoutes(app, { service, runner, sessionApiKeys });
   toolRoutes(app);
+  conversationActionRoutes(app, { service, runner });
+  forkRoutes(app, { service, dataDir: options.dataDir });
+  loadPluginRoutes(app, { service, ...skills });
+  modelRoutes(app, { sessionApiKeys, startedAt, ...(defaultLlm ? { defaultModel: defaultLlm.model } : {}) });
+  notApplicableRoutes(app);
 
   await service.recover();
   control.recover();

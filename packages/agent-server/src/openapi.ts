@@ -2,6 +2,7 @@ import { openApiComponents, protocolSchemas } from '@bosun/protocol';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { SECURITY_SCHEMES, completeOperations } from './openapi-operations.ts';
 import { SERVER_VERSION } from './routes/health.ts';
 
 /**
@@ -26,6 +27,9 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
       if (!('openapiObject' in documentObject)) return documentObject.swaggerObject;
       const document = documentObject.openapiObject;
       document.components = { ...document.components, schemas: openApiComponents() as never };
+      // Operation ids, security and optional defaulted parameters, so that generated clients work.
+      document.components.securitySchemes = SECURITY_SCHEMES as never;
+      completeOperations(document.paths as never);
       return document;
     },
   });

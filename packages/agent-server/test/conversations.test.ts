@@ -53,7 +53,7 @@ describe('POST /api/conversations', () => {
       workspace: { working_dir: '/tmp/bosun-test-workspace', kind: 'LocalWorkspace' },
       confirmation_policy: { kind: 'NeverConfirm' },
       max_iterations: 500,
-      metrics: null,
+      metrics: expect.objectContaining({ model_name: 'test-model', accumulated_cost: 0 }),
     });
     expect(reply.body.agent).toMatchObject({ kind: 'Agent', tools: [{ name: 'terminal', params: {} }] });
     expect(reply.body.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);

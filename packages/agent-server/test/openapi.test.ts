@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './support/http.ts';
 import { type TestServer, startTestServer } from './support/server.ts';
@@ -33,6 +34,19 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
 });
+
+const OPENHANDS = JSON.parse(
+  readFileSync(new URL('./fixtures/openhands-operations.json', import.meta.url), 'utf8'),
+) as {
+  operations: { method: string; path: string; operationId: string }[];
+};
+
+/** Every operation of the document, with its method and path. */
+function operations(): { method: string; path: string; operation: Json }[] {
+  return Object.entries(paths()).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, operation]) => ({ method: method.toUpperCase(), path, operation })),
+  );
+}
 
 const schemas = () => (doc.components as { schemas: Record<string, Json> }).schemas;
 const paths = () => doc.paths as Record<string, Record<string, Json>>;
@@ -74,6 +88,7 @@ describe('the OpenAPI document', () => {
       '/health': ['get'],
       '/ready': ['get'],
       '/server_info': ['get'],
+      '/': ['get'],
       '/api/conversations': ['get', 'post'],
       '/api/conversations/search': ['get'],
       '/api/conversations/count': ['get'],
@@ -194,6 +209,45 @@ describe('the OpenAPI document', () => {
     const start = schemas().StartConversationRequest as { required: string[]; additionalProperties: unknown };
     expect(start.required).toEqual(expect.arrayContaining(['workspace']));
     expect(start.additionalProperties).toBe(false);
+  });
+
+  it("gives every operation a summary and a unique operationId, OpenHands' own where it has the operation", () => {
+    const ids = operations().map(({ operation }) => operation.operationId);
+    for (const { method, path, operation } of operations()) {
+      expect(operation.summary, `${method} ${path}`).toEqual(expect.any(String));
+      expect(operation.operationId, `${method} ${path}`).toMatch(/^[a-z0-9_]+$/);
+    }
+    expect(new Set(ids).size).toBe(ids.length);
+    const shared = OPENHANDS.operations.filter((o) => paths()[o.path]?.[o.method.toLowerCase()]);
+    expect(shared.length).toBeGreaterThan(20);
+    for (const o of shared) expect(paths()[o.path]?.[o.method.toLowerCase()]?.operationId).toBe(o.operationId);
+  });
+
+  it('marks the query parameters that have a default (limit, sort_order) optional', () => {
+    for (const path of ['/api/conversations/search', '/api/conversations/{conversation_id}/events/search']) {
+      const parameters = paths()[path]?.get?.parameters as { name: string; required?: boolean }[];
+      for (const name of ['limit', 'sort_order']) {
+        expect(parameters.find((p) => p.name === name)?.required, `${path} ${name}`).toBe(false);
+      }
+    }
+  });
+
+  it('marks the body of fork optional (all its fields have defaults)', () => {
+    const fork = paths()['/api/conversations/{conversation_id}/fork']?.post as { requestBody: { required: boolean } };
+    expect(fork.requestBody.required).toBe(false);
+  });
+
+  it('declares the X-Session-API-Key scheme and requires it on every /api operation only', () => {
+    const components = doc.components as { securitySchemes: Record<string, Json> };
+    expect(components.securitySchemes.SessionApiKey).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Session-API-Key',
+    });
+    for (const { method, path, operation } of operations()) {
+      if (path.startsWith('/api/')) expect(operation.security, `${method} ${path}`).toEqual([{ SessionApiKey: [] }]);
+      else if (!path.startsWith('/v1/')) expect(operation.security, `${method} ${path}`).toBeUndefined();
+    }
   });
 
   it('serves the interactive docs at /docs without a key', async () => {

@@ -82,6 +82,8 @@ export function createAgentRunner(options: {
   const loadedSkills = new WeakMap<Conversation, ConversationSkills>();
   // Plugin failures wait to be appended until the system prompt is there (it opens every conversation).
   const pluginErrors = new WeakMap<Conversation, NewEvent>();
+  // The run in progress of each conversation can be interrupted (its LLM call cancelled, its tools stopped).
+  const interrupts = new WeakMap<Conversation, AbortController>();
   async function reportPluginErrors(conversation: Conversation): Promise<void> {
     const event = pluginErrors.get(conversation);
     if (!event) return;
@@ -195,7 +197,19 @@ export function createAgentRunner(options: {
       await reportPluginErrors(conversation);
       await (conversation.resources.get(MCP) as ConversationMcp | undefined)?.retry(runtime);
       await reportMcpProblems(conversation, session);
-      await runtime.run(session);
+      const controller = new AbortController();
+      interrupts.set(conversation, controller);
+      try {
+        await runtime.run(session, controller.signal);
+      } catch (error) {
+        // An interrupted run ends where it was cut off; the interruption already set the status.
+        if (!controller.signal.aborted) throw error;
+      } finally {
+        interrupts.delete(conversation);
+      }
+    },
+    interrupt(conversation) {
+      interrupts.get(conversation)?.abort();
     },
     async reviewUserMessage(conversation, content) {
       const runtime = await runtimeOf(conversation);

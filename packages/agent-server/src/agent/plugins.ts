@@ -95,13 +95,7 @@ export async function loadConversationPlugins(
     };
   }
   const options = { cache: loading.git, providers: loading.providers ?? {}, secrets };
-  const authFor = (source: string) => {
-    try {
-      return gitAuthFromSecrets(repositoryUrl(source, options.providers), options.secrets(), options.providers);
-    } catch {
-      return undefined;
-    }
-  };
+  const authFor = (source: string) => gitAuthFor(source, options.providers, options.secrets);
   let fetched: (FetchedPlugin & { recorded: RecordedPlugin })[];
   /** What to report: everything the first time; later, only commits that could not be loaded again. */
   let reported: ResolvedPlugin[];
@@ -156,6 +150,15 @@ export async function loadConversationPlugins(
     resolved,
     errorEvent: errorEvent(reported),
   };
+}
+
+/** Git credentials for `source` from the conversation's secrets; none when it is not a repository. */
+export function gitAuthFor(source: string, providers: GitProviders, secrets: () => Record<string, string>) {
+  try {
+    return gitAuthFromSecrets(repositoryUrl(source, providers), secrets(), providers);
+  } catch {
+    return undefined;
+  }
 }
 
 function referenceOf(reference: PluginReference): PluginReference {

@@ -26,6 +26,8 @@ export class Conversation {
     public record: ConversationRecord,
     lastSeq: number,
     private readonly store: Store,
+    /** Told when events other than state updates are committed (the server's idle time starts again). */
+    private readonly onActivity?: () => void,
   ) {
     this.committedSeq = lastSeq;
     this.writtenSeq = lastSeq;
@@ -66,6 +68,7 @@ export class Conversation {
         },
         committed: (stored) => {
           this.committedSeq = stored[stored.length - 1]?.seq ?? this.committedSeq;
+          if (stored.some((event) => event.kind !== 'ConversationStateUpdateEvent')) this.onActivity?.();
           this.publish(stored);
         },
         rolledBack: () => {

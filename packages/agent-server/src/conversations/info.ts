@@ -1,33 +1,39 @@
 import { redactCredentials } from '@bosun/agent';
 import { type AgentSpec, type ConversationInfo, LLM_SECRET_FIELDS } from '@bosun/protocol';
 import type { Conversation } from './conversation.ts';
+import { metricsSnapshot } from './metrics.ts';
 import { redactedMcpConfig } from './redact-mcp.ts';
 
 /** How a secret value is shown anywhere outside the server. */
 export const REDACTED = '**********';
 
+/** The agent as the API shows it: every secret of its LLMs, MCP servers and repository URLs redacted. */
+export function redactedAgent(agent: AgentSpec): AgentSpec {
+  const llm = { ...agent.llm };
+  for (const field of LLM_SECRET_FIELDS) if (llm[field]) llm[field] = REDACTED;
+  const condenser = redactedCondenser(agent.condenser);
+  const critic = redactedCritic(agent.critic);
+  const agentContext = redactedAgentContext(agent.agent_context);
+  return {
+    ...agent,
+    llm,
+    mcp_config: redactedMcpConfig(agent.mcp_config, REDACTED),
+    ...(condenser !== undefined ? { condenser } : {}),
+    ...(critic !== undefined ? { critic } : {}),
+    ...(agentContext ? { agent_context: agentContext } : {}),
+  };
+}
+
 /** The conversation as the API returns it: its configuration and state, with every secret redacted. */
 export function conversationInfo(conversation: Conversation): ConversationInfo {
   const { record } = conversation;
   const { request } = record;
-  const llm = { ...request.agent.llm };
-  for (const field of LLM_SECRET_FIELDS) if (llm[field]) llm[field] = REDACTED;
-  const condenser = redactedCondenser(request.agent.condenser);
-  const critic = redactedCritic(request.agent.critic);
-  const agentContext = redactedAgentContext(request.agent.agent_context);
   const secretSources: Record<string, { kind: 'StaticSecret'; value: string }> = {};
   for (const name of Object.keys(request.secrets)) secretSources[name] = { kind: 'StaticSecret', value: REDACTED };
   return {
     id: conversation.id,
     title: record.title,
-    agent: {
-      ...request.agent,
-      llm,
-      mcp_config: redactedMcpConfig(request.agent.mcp_config, REDACTED),
-      ...(condenser !== undefined ? { condenser } : {}),
-      ...(critic !== undefined ? { critic } : {}),
-      ...(agentContext ? { agent_context: agentContext } : {}),
-    },
+    agent: redactedAgent(request.agent),
     workspace: request.workspace,
     execution_status: record.execution_status,
     confirmation_policy: request.confirmation_policy,
@@ -48,7 +54,11 @@ export function conversationInfo(conversation: Conversation): ConversationInfo {
     blocked_messages: record.blocked_messages,
     last_user_message_id: record.last_user_message_id,
     event_count: conversation.lastSeq,
-    metrics: null,
+    metrics: metricsSnapshot(record),
+    agent_state: {},
+    forked_from_conversation_id: record.forked_from?.conversation_id ?? null,
+    forked_from_event_id: record.forked_from?.event_id ?? null,
+    persistence_dir: `conversations/${conversation.id}`,
     created_at: record.created_at,
     updated_at: record.updated_at,
   };

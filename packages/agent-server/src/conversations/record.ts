@@ -34,6 +34,8 @@ export interface ConversationRecord {
    * restart or an eviction) use the same commits, so the conversation keeps the same skills. Absent until then.
    */
   skill_repositories?: ResolvedSkillRepository[];
+  /** The conversation this one was forked from, and the last event copied (absent: not a fork). */
+  forked_from?: { conversation_id: string; event_id: string | null };
   created_at: string;
   updated_at: string;
 }

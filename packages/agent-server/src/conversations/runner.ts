@@ -16,6 +16,8 @@ export interface AgentRunner {
    * `NoCondenserError` when the conversation has no condenser.
    */
   condense?(conversation: Conversation): Promise<boolean>;
+  /** Stops the run in progress at once: the LLM call in flight is cancelled, tools are told to stop. */
+  interrupt?(conversation: Conversation): void;
   /** Called before a user message is appended (actions waiting for confirmation are rejected then). */
   beforeUserMessage?(conversation: Conversation): Promise<void>;
   /**

@@ -23,6 +23,8 @@ export interface ConversationSearch {
 export class ConversationService {
   private readonly loaded = new Map<string, Conversation>();
   private evictionTimer: NodeJS.Timeout | undefined;
+  /** When an event other than a state update was last appended to any conversation (or the service started). */
+  lastActivityAt = Date.now();
 
   constructor(
     readonly store: Store,
@@ -104,7 +106,15 @@ export class ConversationService {
     }
     const row = this.store.getConversation(key);
     if (!row) return undefined;
-    const conversation = new Conversation(key, JSON.parse(row.data) as ConversationRecord, row.last_seq, this.store);
+    const conversation = new Conversation(
+      key,
+      JSON.parse(row.data) as ConversationRecord,
+      row.last_seq,
+      this.store,
+      () => {
+        this.lastActivityAt = Date.now();
+      },
+    );
     this.loaded.set(key, conversation);
     return conversation;
   }

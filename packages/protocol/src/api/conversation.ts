@@ -21,6 +21,7 @@ import {
 import { HookConfig } from './hooks.ts';
 import { LLMConfig } from './llm.ts';
 import { MCPConfig } from './mcp.ts';
+import { MetricsSnapshot } from './metrics.ts';
 import { ResolvedPlugin } from './plugins.ts';
 import { AgentContext } from './skills.ts';
 
@@ -280,7 +281,14 @@ export const ConversationInfo = strictObject(
     blocked_messages: openObject(),
     last_user_message_id: nullable(Type.String()),
     event_count: Type.Integer({ minimum: 0, description: 'How many events the log holds.' }),
-    metrics: Type.Null(),
+    metrics: ref(MetricsSnapshot),
+    agent_state: openObject({ description: "The agent's scratch state (OpenHands'); Bosun's agent keeps none: `{}`." }),
+    forked_from_conversation_id: nullable(Type.String({ description: 'The conversation this one was forked from.' })),
+    forked_from_event_id: nullable(Type.String({ description: 'The last event copied from it.' })),
+    persistence_dir: Type.String({
+      description:
+        "Where the conversation's files are (tool outputs, task list, recordings), relative to the data directory.",
+    }),
     created_at: Type.String({ description: 'ISO-8601, UTC.' }),
     updated_at: Type.String({ description: 'ISO-8601, UTC.' }),
   },

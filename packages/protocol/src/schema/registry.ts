@@ -1,10 +1,12 @@
 import * as actions from '../actions/index.ts';
 import * as controlApi from '../api/control.ts';
+import * as conversationActionsApi from '../api/conversation-actions.ts';
 import * as conversationApi from '../api/conversation.ts';
 import * as hooksApi from '../api/hooks.ts';
 import * as llmApi from '../api/llm.ts';
 import * as marketplacesApi from '../api/marketplaces.ts';
 import * as mcpApi from '../api/mcp.ts';
+import * as metricsApi from '../api/metrics.ts';
 import * as pluginsApi from '../api/plugins.ts';
 import * as skillsApi from '../api/skills.ts';
 import * as content from '../content.ts';
@@ -25,9 +27,11 @@ export const protocolSchemas: ReadonlyMap<string, Named> = collectNamed([
   llmApi,
   controlApi,
   conversationApi,
+  conversationActionsApi,
   hooksApi,
   marketplacesApi,
   mcpApi,
+  metricsApi,
   pluginsApi,
   skillsApi,
 ]);

@@ -1,0 +1,41 @@
+import type { ForkConversationRequest } from '@bosun/protocol';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { conversationStateDir } from '../agent/agent-runner.ts';
+import { forkConversation } from '../conversations/fork.ts';
+import { conversationInfo } from '../conversations/info.ts';
+import type { ConversationService } from '../conversations/service.ts';
+import { ConversationIdParams, NotFoundResponse, conversationOf, validationResponse } from './params.ts';
+
+const ref = (id: string) => Type.Unsafe({ $ref: `${id}#` });
+
+/** `POST /api/conversations/{id}/fork` (OpenHands'): 201 with the fork's info. */
+export function forkRoutes(app: FastifyInstance, deps: { service: ConversationService; dataDir: string }): void {
+  app.post<{ Body: ForkConversationRequest }>(
+    '/api/conversations/:conversation_id/fork',
+    {
+      schema: {
+        tags: ['Conversations'],
+        summary: 'Fork a conversation: a new idle one with a copy of its events (404 unknown from_event_id)',
+        params: ConversationIdParams,
+        body: ref('ForkConversationRequest'),
+        response: {
+          201: ref('ConversationInfo'),
+          404: NotFoundResponse,
+          409: NotFoundResponse,
+          422: validationResponse,
+        },
+      },
+      // The body is optional: none is `{}` (every field has a default).
+      preValidation: async (request) => {
+        request.body ??= {} as ForkConversationRequest;
+      },
+    },
+    async (request, reply) => {
+      const source = conversationOf(deps.service, request);
+      const stateDir = (id: string) => conversationStateDir(deps.dataDir, id);
+      const fork = await forkConversation(deps.service, stateDir, source, request.body);
+      return reply.code(201).send(conversationInfo(fork));
+    },
+  );
+}
