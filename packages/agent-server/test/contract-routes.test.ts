@@ -74,6 +74,23 @@ describe('the conversation routes of newer OpenHands clients', () => {
     expect(info.body.metrics).toMatchObject({ model_name: 'other-model' });
   });
 
+  it('switch_llm keeps an extra header sent back redacted, and never shows header values', async () => {
+    const created = await createConversation(server.url);
+    const first = { ...created.agent.llm, extra_headers: { 'X-Gateway-Key': 'header-secret' } };
+    expect((await post(`/api/conversations/${created.id}/switch_llm`, { llm: first })).status).toBe(200);
+    const shown = await call<ConversationInfoBody>(server.url, `/api/conversations/${created.id}`);
+    const llm = shown.body.agent.llm as Record<string, unknown>;
+    expect(llm.extra_headers).toEqual({ 'X-Gateway-Key': '**********' });
+    const again = { ...llm, extra_headers: { 'X-Gateway-Key': '**********', 'X-Other': 'visible-to-owner' } };
+    expect((await post(`/api/conversations/${created.id}/switch_llm`, { llm: again })).status).toBe(200);
+    const conversation = server.server.service.get(created.id);
+    expect(conversation?.record.request.agent.llm.extra_headers).toEqual({
+      'X-Gateway-Key': 'header-secret',
+      'X-Other': 'visible-to-owner',
+    });
+    expect(JSON.stringify(await allEvents(server.url, created.id))).not.toContain('header-secret');
+  });
+
   it('switch_llm answers 422 for an LLM without a model or with an unknown field', async () => {
     const created = await createConversation(server.url);
     for (const llm of [{}, { model: 'm', nonsense: 1 }]) {

@@ -190,10 +190,13 @@ describe('POST /api/conversations', () => {
   it('redacts the LLM api key and every secret, and never returns a secret anywhere', async () => {
     const body = startRequest({ secrets: { GITHUB_TOKEN: 'ghp-very-secret', OTHER: { value: 'other-secret' } } });
     (body.agent as { llm: Record<string, unknown> }).llm.aws_secret_access_key = 'aws-very-secret';
+    // A gateway's credential often travels in an extra header.
+    (body.agent as { llm: Record<string, unknown> }).llm.extra_headers = { 'X-Gateway-Key': 'header-very-secret' };
     const reply = await post(shared.url, body);
     expect(reply.status).toBe(201);
     expect(reply.body.agent.llm.api_key).toBe(REDACTED);
     expect(reply.body.agent.llm.aws_secret_access_key).toBe(REDACTED);
+    expect(reply.body.agent.llm.extra_headers).toEqual({ 'X-Gateway-Key': REDACTED });
     expect(reply.body.secret_registry).toEqual({
       secret_sources: {
         GITHUB_TOKEN: { kind: 'StaticSecret', value: REDACTED },
@@ -210,7 +213,7 @@ describe('POST /api/conversations', () => {
     ];
     for (const text of texts) {
       expect(text).toContain(id);
-      for (const secret of [SECRET, 'ghp-very-secret', 'other-secret', 'aws-very-secret']) {
+      for (const secret of [SECRET, 'ghp-very-secret', 'other-secret', 'aws-very-secret', 'header-very-secret']) {
         expect(text).not.toContain(secret);
       }
     }

@@ -1,5 +1,5 @@
 import { redactCredentials } from '@bosun/agent';
-import { type AgentSpec, type ConversationInfo, LLM_SECRET_FIELDS } from '@bosun/protocol';
+import { type AgentSpec, type ConversationInfo, type LLMConfig, LLM_SECRET_FIELDS } from '@bosun/protocol';
 import type { Conversation } from './conversation.ts';
 import { metricsSnapshot } from './metrics.ts';
 import { redactedMcpConfig } from './redact-mcp.ts';
@@ -7,10 +7,22 @@ import { redactedMcpConfig } from './redact-mcp.ts';
 /** How a secret value is shown anywhere outside the server. */
 export const REDACTED = '**********';
 
+/**
+ * An LLM configuration as the API shows it: its keys redacted, and every extra header's value too, since a
+ * gateway's credential often travels in one.
+ */
+export function redactedLlm<T extends LLMConfig>(llm: T): T {
+  const redacted = { ...llm };
+  for (const field of LLM_SECRET_FIELDS) if (redacted[field]) redacted[field] = REDACTED;
+  if (redacted.extra_headers) {
+    redacted.extra_headers = Object.fromEntries(Object.keys(redacted.extra_headers).map((name) => [name, REDACTED]));
+  }
+  return redacted;
+}
+
 /** The agent as the API shows it: every secret of its LLMs, MCP servers and repository URLs redacted. */
 export function redactedAgent(agent: AgentSpec): AgentSpec {
-  const llm = { ...agent.llm };
-  for (const field of LLM_SECRET_FIELDS) if (llm[field]) llm[field] = REDACTED;
+  const llm = redactedLlm(agent.llm);
   const condenser = redactedCondenser(agent.condenser);
   const critic = redactedCritic(agent.critic);
   const agentContext = redactedAgentContext(agent.agent_context);
@@ -67,9 +79,7 @@ export function conversationInfo(conversation: Conversation): ConversationInfo {
 /** The condenser with its own LLM's secrets redacted. */
 function redactedCondenser(condenser: AgentSpec['condenser']): AgentSpec['condenser'] {
   if (condenser?.kind !== 'LLMSummarizingCondenser' || !condenser.llm) return condenser;
-  const llm = { ...condenser.llm };
-  for (const field of LLM_SECRET_FIELDS) if (llm[field]) llm[field] = REDACTED;
-  return { ...condenser, llm };
+  return { ...condenser, llm: redactedLlm(condenser.llm) };
 }
 
 /** The agent context with credentials written into repository URLs redacted. */
@@ -91,7 +101,5 @@ function redactedAgentContext(context: AgentSpec['agent_context']): AgentSpec['a
 /** The critic with its own LLM's secrets redacted. */
 function redactedCritic(critic: AgentSpec['critic']): AgentSpec['critic'] {
   if (critic?.kind !== 'LLMCritic' || !critic.llm) return critic;
-  const llm = { ...critic.llm };
-  for (const field of LLM_SECRET_FIELDS) if (llm[field]) llm[field] = REDACTED;
-  return { ...critic, llm };
+  return { ...critic, llm: redactedLlm(critic.llm) };
 }

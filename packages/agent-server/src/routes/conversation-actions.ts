@@ -40,6 +40,12 @@ function withLlm(conversation: Conversation, llm: LLMConfig): LLMConfig {
   const current = conversation.record.request.agent.llm;
   const next = { ...llm };
   for (const field of LLM_SECRET_FIELDS) if (next[field] === REDACTED) next[field] = current[field] ?? null;
+  if (next.extra_headers) {
+    const headers = Object.entries(next.extra_headers)
+      .map(([name, value]) => [name, value === REDACTED ? current.extra_headers?.[name] : value])
+      .filter(([, value]) => value !== undefined);
+    next.extra_headers = Object.fromEntries(headers);
+  }
   return next;
 }
 
