@@ -41,6 +41,8 @@ export interface AgentServerOptions {
   gitProviders?: GitProviders;
   /** Where fetched commits (skill repositories, plugins, marketplaces) are kept (default `<dataDir>/git`). */
   gitCacheDir?: string;
+  /** When set, every conversation's `working_dir` must be inside this directory. */
+  workspaceRoot?: string;
 }
 
 export interface AgentServer {
@@ -150,7 +152,13 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
   const defaultAgent = defaultLlm
     ? () => parse(AgentSpec, { llm: { ...defaultLlm }, tools: DEFAULT_TOOLS.map((name) => ({ name })) })
     : undefined;
-  conversationRoutes(app, { service, runner, ...(defaultAgent ? { defaultAgent } : {}) });
+  const { workspaceRoot } = options;
+  conversationRoutes(app, {
+    service,
+    runner,
+    ...(defaultAgent ? { defaultAgent } : {}),
+    ...(workspaceRoot ? { workspaceRoot } : {}),
+  });
   eventRoutes(app, { service, runner });
   controlRoutes(app, { service, control });
   condenseRoutes(app, { service, runner });

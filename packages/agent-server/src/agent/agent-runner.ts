@@ -24,6 +24,7 @@ import {
 import type { NewEvent } from '@bosun/protocol';
 import type { Conversation } from '../conversations/conversation.ts';
 import type { AgentRunner } from '../conversations/runner.ts';
+import { ensureWorkingDir, withDeadline } from '../conversations/workspace.ts';
 import type { Store } from '../store/store.ts';
 import { LogSession } from './log-session.ts';
 import { ConversationMcp } from './mcp-servers.ts';
@@ -104,7 +105,10 @@ export function createAgentRunner(options: {
     const { request } = conversation.record;
     const workspace = request.workspace.working_dir;
     const stateDir = conversationStateDir(options.dataDir, conversation.id);
-    await Promise.all([mkdir(workspace, { recursive: true }), mkdir(stateDir, { recursive: true })]);
+    // The working directory was checked when the conversation was created; it may have been removed since.
+    const [unusable] = await ensureWorkingDir(workspace);
+    if (unusable) throw new Error(unusable.msg);
+    await withDeadline(`mkdir ${stateDir}`, mkdir(stateDir, { recursive: true }));
     // Read at every use: secrets added later (POST .../secrets) reach the running shell and are masked too.
     const secrets = () => secretValues(conversation);
     // Plugins first: their skills, hooks and MCP servers join the conversation's own.

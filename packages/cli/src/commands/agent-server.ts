@@ -1,10 +1,11 @@
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gitProvidersFromEnv } from '@bosun/agent';
 import { buildAgentServer } from '@bosun/agent-server';
 import type { Command } from '../command.ts';
 import { untilStopped } from '../until-stopped.ts';
 
-const USAGE = `Usage: bosun agent-server [--host 127.0.0.1] [--port 8000] [--data-dir .bosun]
+const USAGE = `Usage: bosun agent-server [--host 127.0.0.1] [--port 8000] [--data-dir .bosun] [--workspace-root DIR]
 
 Starts the agent server and prints its URL. Settings come from the flags, else from
 the environment (BOSUN_HOST, BOSUN_PORT, BOSUN_DATA_DIR, BOSUN_LOG_LEVEL), else the
@@ -13,7 +14,8 @@ need an X-Session-API-Key header. BOSUN_LLM_MODEL, BOSUN_LLM_BASE_URL and
 BOSUN_LLM_API_KEY give conversations started without an agent a default model.
 BOSUN_GIT_GITHUB_URL, BOSUN_GIT_GITLAB_URL, BOSUN_GIT_BITBUCKET_URL change the base URL of
 github:, gitlab:, bitbucket: sources (skill repositories, plugins, marketplaces);
-BOSUN_GIT_CACHE_DIR is where fetched commits are kept (default <data-dir>/git).`;
+BOSUN_GIT_CACHE_DIR is where fetched commits are kept (default <data-dir>/git).
+--workspace-root (BOSUN_WORKSPACE_ROOT) keeps every conversation's working_dir inside DIR.`;
 
 const NO_MODEL_NOTICE = `
 No default LLM is configured, so each conversation must bring its own "agent.llm".
@@ -31,11 +33,16 @@ export const agentServerCommand: Command = {
   summary: 'Start the agent server (REST + WebSocket)',
   usage: USAGE,
   async run(args, io) {
-    let values: { host?: string; port?: string; 'data-dir'?: string };
+    let values: { host?: string; port?: string; 'data-dir'?: string; 'workspace-root'?: string };
     try {
       values = parseArgs({
         args,
-        options: { host: { type: 'string' }, port: { type: 'string' }, 'data-dir': { type: 'string' } },
+        options: {
+          host: { type: 'string' },
+          port: { type: 'string' },
+          'data-dir': { type: 'string' },
+          'workspace-root': { type: 'string' },
+        },
       }).values;
     } catch (error) {
       io.stderr.write(`bosun agent-server: ${(error as Error).message}\n\n${USAGE}\n`);
@@ -50,6 +57,7 @@ export const agentServerCommand: Command = {
       return 2;
     }
     const dataDir = values['data-dir'] ?? env.BOSUN_DATA_DIR ?? '.bosun';
+    const workspaceRoot = values['workspace-root'] ?? env.BOSUN_WORKSPACE_ROOT;
     const sessionApiKeys = (env.BOSUN_SESSION_API_KEYS ?? '')
       .split(',')
       .map((key) => key.trim())
@@ -69,6 +77,7 @@ export const agentServerCommand: Command = {
       logLevel: env.BOSUN_LOG_LEVEL ?? 'info',
       gitProviders: gitProvidersFromEnv(env),
       ...(env.BOSUN_GIT_CACHE_DIR ? { gitCacheDir: env.BOSUN_GIT_CACHE_DIR } : {}),
+      ...(workspaceRoot ? { workspaceRoot: resolve(workspaceRoot) } : {}),
     });
     const address = await server.app.listen({ host, port });
     io.stdout.write(`Bosun agent server listening on ${address.replace('[::1]', 'localhost')} (data in ${dataDir})\n`);
