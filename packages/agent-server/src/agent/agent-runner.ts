@@ -192,14 +192,14 @@ export function createAgentRunner(options: {
       if (report) await conversation.append([report]);
       await reportMcpProblems(conversation, session);
     },
-    async run(conversation) {
+    async run(conversation, signals) {
       const runtime = await runtimeOf(conversation);
       const session = new LogSession(conversation, options.store);
       await runtime.ensureSystemPrompt(session);
       await reportPluginErrors(conversation);
       await (conversation.resources.get(MCP) as ConversationMcp | undefined)?.retry(runtime);
       await reportMcpProblems(conversation, session);
-      await runtime.run(session);
+      await runtime.run(session, signals?.stop, signals?.pause);
     },
     async reviewUserMessage(conversation, content) {
       const runtime = await runtimeOf(conversation);
