@@ -3,7 +3,10 @@ import { parseArgs } from 'node:util';
 import { gitProvidersFromEnv } from '@bosun/agent';
 import { buildAgentServer } from '@bosun/agent-server';
 import type { Command } from '../command.ts';
-import { untilStopped } from '../until-stopped.ts';
+import { closeWithin, untilStopped } from '../until-stopped.ts';
+
+/** How long stopping may take: runs are cancelled, tools and MCP servers closed, then the process exits anyway. */
+const SHUTDOWN_DEADLINE_MS = 10_000;
 
 const USAGE = `Usage: bosun agent-server [--host 127.0.0.1] [--port 8000] [--data-dir .bosun] [--workspace-root DIR]
 
@@ -15,7 +18,8 @@ BOSUN_LLM_API_KEY give conversations started without an agent a default model.
 BOSUN_GIT_GITHUB_URL, BOSUN_GIT_GITLAB_URL, BOSUN_GIT_BITBUCKET_URL change the base URL of
 github:, gitlab:, bitbucket: sources (skill repositories, plugins, marketplaces);
 BOSUN_GIT_CACHE_DIR is where fetched commits are kept (default <data-dir>/git).
---workspace-root (BOSUN_WORKSPACE_ROOT) keeps every conversation's working_dir inside DIR.`;
+--workspace-root (BOSUN_WORKSPACE_ROOT) keeps every conversation's working_dir inside DIR.
+SIGTERM or SIGINT stops the server within 10 s (runs are cancelled; a second signal exits at once).`;
 
 const NO_MODEL_NOTICE = `
 No default LLM is configured, so each conversation must bring its own "agent.llm".
@@ -82,8 +86,15 @@ export const agentServerCommand: Command = {
     const address = await server.app.listen({ host, port });
     io.stdout.write(`Bosun agent server listening on ${address.replace('[::1]', 'localhost')} (data in ${dataDir})\n`);
     io.stdout.write(model ? `Default model: ${model}\n` : NO_MODEL_NOTICE);
-    await untilStopped();
-    await server.close();
+    const signal = await untilStopped();
+    io.stdout.write(
+      `Stopping (${signal}): cancelling runs, at most ${SHUTDOWN_DEADLINE_MS / 1000} s (again to exit at once)\n`,
+    );
+    await closeWithin(
+      () => server.close(),
+      SHUTDOWN_DEADLINE_MS,
+      (line) => io.stderr.write(`bosun agent-server: ${line}\n`),
+    );
     return 0;
   },
 };
