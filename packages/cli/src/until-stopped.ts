@@ -13,8 +13,10 @@ export function untilStopped(): Promise<NodeJS.Signals> {
 
 /**
  * Runs `close` (after a stop request), bounded: when it has not finished within `deadlineMs`, or a second SIGINT
- * or SIGTERM arrives meanwhile, the process exits at once with status 1. Once `close` is done, anything still
- * pending (a filesystem call that never returns) cannot keep the process alive past the deadline either.
+ * or SIGTERM arrives meanwhile, the process ends at once. So does a process that `close` left with something
+ * still pending at the deadline. It ends by SIGKILL on itself: `process.exit` waits for libuv's threads, and one
+ * blocked in a system call (opening a FIFO, a hung network file system) never returns. Like any kill -9, that
+ * loses nothing acknowledged: what the server acknowledged is committed.
  */
 export async function closeWithin(
   close: () => Promise<void>,
@@ -22,13 +24,21 @@ export async function closeWithin(
   say: (line: string) => void,
 ): Promise<void> {
   let closed = false;
-  const exitNow = (why: string) => {
-    if (!closed) say(`${why}; exiting now`);
-    process.exit(closed ? (process.exitCode ?? 0) : 1);
+  const killNow = (why: string) => {
+    say(`${why}; exiting now`);
+    process.kill(process.pid, 'SIGKILL');
   };
-  const again = (signal: NodeJS.Signals) => exitNow(`second stop request (${signal})`);
+  const again = (signal: NodeJS.Signals) => killNow(`second stop request (${signal})`);
   for (const name of STOP_SIGNALS) process.on(name, again);
-  setTimeout(() => exitNow(`not stopped within ${deadlineMs / 1000} s`), deadlineMs).unref();
+  setTimeout(
+    () =>
+      killNow(
+        closed
+          ? 'stopped, but a call still pending keeps the process alive'
+          : `not stopped within ${deadlineMs / 1000} s`,
+      ),
+    deadlineMs,
+  ).unref();
   await close();
   closed = true;
   for (const name of STOP_SIGNALS) process.off(name, again);
