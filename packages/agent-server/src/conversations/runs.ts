@@ -9,8 +9,13 @@ export class ConversationBusyError extends Error {
 
 const STARTABLE = new Set(['idle', 'paused', 'error', 'stuck', 'waiting_for_confirmation']);
 
-/** The controllers of the run in progress of each conversation (see `RunSignals`). */
-const controls = new WeakMap<Conversation, { stop: AbortController; pause: AbortController; ended?: Promise<void> }>();
+/** How the run in progress of a conversation is cancelled (see `RunSignals`), and when it has ended. */
+interface RunControl {
+  stop: AbortController;
+  pause: AbortController;
+  ended?: Promise<void>;
+}
+const controls = new WeakMap<Conversation, RunControl>();
 
 /**
  * Starts a run in the background. "Running" is derived from a promise that always settles, so a conversation
@@ -20,10 +25,7 @@ export async function startRun(conversation: Conversation, runner: AgentRunner):
   if (conversation.activeRun) throw new ConversationBusyError();
   if (conversation.record.execution_status === 'finished') return 'finished';
   if (!STARTABLE.has(conversation.record.execution_status)) throw new ConversationBusyError();
-  const control: { stop: AbortController; pause: AbortController; ended?: Promise<void> } = {
-    stop: new AbortController(),
-    pause: new AbortController(),
-  };
+  const control: RunControl = { stop: new AbortController(), pause: new AbortController() };
   let markedRunning: Promise<void> = Promise.resolve();
   const run = (async () => {
     markedRunning = conversation.setStatus('running');
