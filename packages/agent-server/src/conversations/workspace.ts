@@ -22,14 +22,13 @@ const REASONS: Record<string, string> = {
   EDQUOT: 'disk quota exceeded',
   ELOOP: 'too many symbolic links',
   EIO: 'input/output error',
-  ETIMEDOUT: `the file system did not answer within ${FS_STEP_DEADLINE_MS / 1000} s`,
 };
 
 /** A filesystem step that did not finish by its deadline (the step itself cannot be cancelled; it is left). */
 export class FsDeadlineError extends Error {
   readonly code = 'ETIMEDOUT';
   constructor(step: string, ms: number) {
-    super(`${step} did not finish within ${ms} ms`);
+    super(`the file system did not answer within ${ms} ms (${step})`);
     this.name = 'FsDeadlineError';
   }
 }
@@ -76,7 +75,7 @@ export function workingDirProblems(dir: string, root?: string): ValidationError[
 
 function failure(dir: string, error: unknown): ValidationError[] {
   const code = (error as NodeJS.ErrnoException).code ?? '';
-  const reason = REASONS[code] ?? (error as Error).message;
+  const reason = error instanceof FsDeadlineError ? error.message : (REASONS[code] ?? (error as Error).message);
   return problem(`Cannot create working_dir ${dir}: ${reason}${code ? ` (${code})` : ''}`);
 }
 
