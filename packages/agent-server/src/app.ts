@@ -49,6 +49,8 @@ export interface AgentServerOptions {
   gitCacheDir?: string;
   /** The key that seals secrets at rest (default: generated into `<dataDir>/secrets.key`). */
   secretsKey?: SecretsKeyOptions;
+  /** When set, every conversation's `working_dir` must be inside this directory. */
+  workspaceRoot?: string;
 }
 
 export interface AgentServer {
@@ -158,7 +160,13 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
   const defaultAgent = defaultLlm
     ? () => parse(AgentSpec, { llm: { ...defaultLlm }, tools: DEFAULT_TOOLS.map((name) => ({ name })) })
     : undefined;
-  conversationRoutes(app, { service, runner, ...(defaultAgent ? { defaultAgent } : {}) });
+  const { workspaceRoot } = options;
+  conversationRoutes(app, {
+    service,
+    runner,
+    ...(defaultAgent ? { defaultAgent } : {}),
+    ...(workspaceRoot ? { workspaceRoot } : {}),
+  });
   eventRoutes(app, { service, runner });
   controlRoutes(app, { service, control });
   condenseRoutes(app, { service, runner });

@@ -34,7 +34,9 @@ describe('conversation lifecycle', () => {
     const first = await startTestServer({ dataDir });
     await create(first.url, id);
     await first.server.service.get(id)?.setStatus('running');
-    await first.close();
+    // A crash: the store is closed without the service's shutdown (which would mark the run stopped itself).
+    await first.server.app.close();
+    first.server.service.store.close();
 
     const second = await start({ dataDir });
     const info = (await (await fetch(`${second.url}/api/conversations/${id}`)).json()) as { execution_status: string };

@@ -1,7 +1,45 @@
-/** Resolves when the process is asked to stop (SIGINT or SIGTERM), so a server command can close cleanly. */
-export function untilStopped(): Promise<void> {
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+/** Resolves when the process is asked to stop (SIGINT or SIGTERM), with the signal, so a command can close. */
+export function untilStopped(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
-    process.once('SIGINT', () => resolve());
-    process.once('SIGTERM', () => resolve());
+    const stop = (signal: NodeJS.Signals) => {
+      for (const name of STOP_SIGNALS) process.off(name, stop);
+      resolve(signal);
+    };
+    for (const name of STOP_SIGNALS) process.on(name, stop);
   });
+}
+
+/**
+ * Runs `close` (after a stop request), bounded: when it has not finished within `deadlineMs`, or a second SIGINT
+ * or SIGTERM arrives meanwhile, the process ends at once. So does a process that `close` left with something
+ * still pending at the deadline. It ends by SIGKILL on itself: `process.exit` waits for libuv's threads, and one
+ * blocked in a system call (opening a FIFO, a hung network file system) never returns. Like any kill -9, that
+ * loses nothing acknowledged: what the server acknowledged is committed.
+ */
+export async function closeWithin(
+  close: () => Promise<void>,
+  deadlineMs: number,
+  say: (line: string) => void,
+): Promise<void> {
+  let closed = false;
+  const killNow = (why: string) => {
+    say(`${why}; exiting now`);
+    process.kill(process.pid, 'SIGKILL');
+  };
+  const again = (signal: NodeJS.Signals) => killNow(`second stop request (${signal})`);
+  for (const name of STOP_SIGNALS) process.on(name, again);
+  setTimeout(
+    () =>
+      killNow(
+        closed
+          ? 'stopped, but a call still pending keeps the process alive'
+          : `not stopped within ${deadlineMs / 1000} s`,
+      ),
+    deadlineMs,
+  ).unref();
+  await close();
+  closed = true;
+  for (const name of STOP_SIGNALS) process.off(name, again);
 }

@@ -24,6 +24,7 @@ import {
 import type { NewEvent } from '@bosun/protocol';
 import type { Conversation } from '../conversations/conversation.ts';
 import type { AgentRunner } from '../conversations/runner.ts';
+import { ensureWorkingDir, withDeadline } from '../conversations/workspace.ts';
 import type { Store } from '../store/store.ts';
 import { LogSession } from './log-session.ts';
 import { ConversationMcp } from './mcp-servers.ts';
@@ -106,7 +107,10 @@ export function createAgentRunner(options: {
     const { request } = conversation.record;
     const workspace = request.workspace.working_dir;
     const stateDir = conversationStateDir(options.dataDir, conversation.id);
-    await Promise.all([mkdir(workspace, { recursive: true }), mkdir(stateDir, { recursive: true })]);
+    // The working directory was checked when the conversation was created; it may have been removed since.
+    const [unusable] = await ensureWorkingDir(workspace);
+    if (unusable) throw new Error(unusable.msg);
+    await withDeadline(`mkdir ${stateDir}`, mkdir(stateDir, { recursive: true }));
     // Read at every use: secrets added later (POST .../secrets) reach the running shell and are masked too.
     const secrets = () => secretValues(conversation);
     // Plugins first: their skills, hooks and MCP servers join the conversation's own.
@@ -190,7 +194,7 @@ export function createAgentRunner(options: {
       if (report) await conversation.append([report]);
       await reportMcpProblems(conversation, session);
     },
-    async run(conversation) {
+    async run(conversation, signals) {
       const runtime = await runtimeOf(conversation);
       const session = new LogSession(conversation, options.store);
       await runtime.ensureSystemPrompt(session);
@@ -199,8 +203,10 @@ export function createAgentRunner(options: {
       await reportMcpProblems(conversation, session);
       const controller = new AbortController();
       interrupts.set(conversation, controller);
+      // An interrupt cancels like a stop, for this run only.
+      const stop = signals ? AbortSignal.any([controller.signal, signals.stop]) : controller.signal;
       try {
-        await runtime.run(session, controller.signal);
+        await runtime.run(session, stop, signals?.pause);
       } catch (error) {
         // An interrupted run ends where it was cut off; the interruption already set the status.
         if (!controller.signal.aborted) throw error;

@@ -50,9 +50,9 @@ export class ConfirmationControl {
   /** `runner`, arming the deadline of each run that ends waiting for confirmation. Runs go through it. */
   wrap(runner: AgentRunner): AgentRunner {
     const wrapped = Object.create(runner) as AgentRunner;
-    wrapped.run = async (conversation) => {
+    wrapped.run = async (conversation, signals) => {
       try {
-        await runner.run(conversation);
+        await runner.run(conversation, signals);
       } finally {
         this.sync(conversation);
       }

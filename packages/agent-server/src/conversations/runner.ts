@@ -1,6 +1,14 @@
 import type { MessageContent, ResolvedStartRequest, TextContent, ValidationError } from '@bosun/protocol';
 import type { Conversation } from './conversation.ts';
 
+/** How a run is told to end early. */
+export interface RunSignals {
+  /** The server is stopping: everything in flight is cancelled (LLM calls, retries, tool commands). */
+  stop: AbortSignal;
+  /** The conversation was paused: no LLM retry and no new step; the step in flight completes. */
+  pause: AbortSignal;
+}
+
 /**
  * Drives a conversation's agent for one run. The agent server starts runs; what a run does is the runner's
  * business. Until an agent is plugged in, the server uses `idleRunner`.
@@ -10,7 +18,7 @@ export interface AgentRunner {
   validate?(request: ResolvedStartRequest): ValidationError[];
   /** Called once when a conversation is created, before anything else is appended to it. */
   prepare?(conversation: Conversation): Promise<void>;
-  run(conversation: Conversation): Promise<void>;
+  run(conversation: Conversation, signals?: RunSignals): Promise<void>;
   /**
    * Condenses the conversation's history now (`POST .../condense`): false when nothing can be forgotten. Throws
    * `NoCondenserError` when the conversation has no condenser.

@@ -9,6 +9,14 @@ export class ConversationBusyError extends Error {
 
 const STARTABLE = new Set(['idle', 'paused', 'error', 'stuck', 'waiting_for_confirmation']);
 
+/** How the run in progress of a conversation is cancelled (see `RunSignals`), and when it has ended. */
+interface RunControl {
+  stop: AbortController;
+  pause: AbortController;
+  ended?: Promise<void>;
+}
+const controls = new WeakMap<Conversation, RunControl>();
+
 /**
  * Starts a run in the background. "Running" is derived from a promise that always settles, so a conversation
  * can never be left marked busy with nothing running.
@@ -17,15 +25,19 @@ export async function startRun(conversation: Conversation, runner: AgentRunner):
   if (conversation.activeRun) throw new ConversationBusyError();
   if (conversation.record.execution_status === 'finished') return 'finished';
   if (!STARTABLE.has(conversation.record.execution_status)) throw new ConversationBusyError();
+  const control: RunControl = { stop: new AbortController(), pause: new AbortController() };
   let markedRunning: Promise<void> = Promise.resolve();
   const run = (async () => {
     markedRunning = conversation.setStatus('running');
     await markedRunning;
-    await runner.run(conversation);
+    await runner.run(conversation, { stop: control.stop.signal, pause: control.pause.signal });
   })();
   conversation.activeRun = run;
-  run
+  controls.set(conversation, control);
+  control.ended = run
     .catch(async (error: unknown) => {
+      // A cancelled run ends as its canceller says: `paused` for a pause, recovered by the server when it stops.
+      if (control.stop.signal.aborted || control.pause.signal.aborted) return;
       await conversation
         .setStatus('error', [
           {
@@ -39,6 +51,7 @@ export async function startRun(conversation: Conversation, runner: AgentRunner):
     })
     .finally(() => {
       if (conversation.activeRun === run) conversation.activeRun = undefined;
+      if (controls.get(conversation) === control) controls.delete(conversation);
     });
   // Answer once the run is visible: a client reading the status right after starting a run sees `running`,
   // never the status before it (which would look like a run that already ended).
@@ -46,9 +59,33 @@ export async function startRun(conversation: Conversation, runner: AgentRunner):
   return 'started';
 }
 
-/** Pauses: a `PauseEvent` and the `paused` status (a running agent stops between steps). */
+/**
+ * Pauses: a `PauseEvent` and the `paused` status. A running agent stops between steps: the step in flight
+ * completes, but an LLM call that is failing is not retried (a backoff wait ends at once).
+ */
 export async function pause(conversation: Conversation): Promise<void> {
   const status = conversation.record.execution_status;
   if (status === 'paused') return;
+  // The run paused is the one in progress now (not one started after the status change).
+  const control = controls.get(conversation);
   await conversation.setStatus('paused', [{ kind: 'PauseEvent', source: 'user' }]);
+  control?.pause.abort(new Error('The conversation was paused.'));
+}
+
+/**
+ * Cancels the run in progress, if any (the server is stopping): LLM calls, retries and tool commands end. Resolves
+ * when the run has ended, or after `deadlineMs` if it has not.
+ */
+export async function stopRun(conversation: Conversation, deadlineMs: number): Promise<void> {
+  const control = controls.get(conversation);
+  if (!control?.ended) return;
+  control.stop.abort(new Error('The server is stopping.'));
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    control.ended,
+    new Promise((resolve) => {
+      timer = setTimeout(resolve, deadlineMs);
+    }),
+  ]);
+  clearTimeout(timer);
 }

@@ -5,6 +5,10 @@ import type { CatalogRow, Store } from '../store/store.ts';
 import { Conversation } from './conversation.ts';
 import { now } from './new-event.ts';
 import { type ConversationRecord, newRecord } from './record.ts';
+import { stopRun } from './runs.ts';
+
+/** How long stopping the service waits for each cancelled run to end before it moves on. */
+export const RUN_STOP_DEADLINE_MS = 5_000;
 
 export const CONVERSATION_SORT_ORDERS = ['CREATED_AT', 'UPDATED_AT', 'CREATED_AT_DESC', 'UPDATED_AT_DESC'] as const;
 export type ConversationSortOrder = (typeof CONVERSATION_SORT_ORDERS)[number];
@@ -33,8 +37,7 @@ export class ConversationService {
 
   /**
    * Brings the catalog to a consistent state after a restart: a conversation found `running` had its run cut
-   * off by the crash, so each tool call left without a result gets an `AgentErrorEvent` (it is not run again
-   * blindly), and the conversation moves to `error` with a `ConversationErrorEvent` saying so.
+   * off by the crash, so it is marked interrupted (see `markInterrupted`).
    */
   async recover(): Promise<number> {
     const interrupted = this.store.conversationIdsWithStatus('running');
@@ -42,29 +45,35 @@ export class ConversationService {
       interrupted.map(async (id) => {
         const conversation = this.get(id);
         if (!conversation) return;
-        const history = this.store
-          .searchEvents(id, { descending: false, limit: Number.MAX_SAFE_INTEGER })
-          .map((row) => JSON.parse(row.json) as Event);
-        const orphans: NewEvent[] = pendingActions(history).map((action) => ({
-          kind: 'AgentErrorEvent',
-          source: 'agent',
-          tool_name: action.tool_name,
-          tool_call_id: action.tool_call_id,
-          error:
-            'A restart occurred while this tool was in progress; it may have run partly. Check its effects before retrying.',
-        }));
-        await conversation.setStatus('error', [
-          ...orphans,
-          {
-            kind: 'ConversationErrorEvent',
-            source: 'environment',
-            code: 'ServerRestarted',
-            detail: 'The server stopped while this conversation was running; run it again to continue.',
-          },
-        ]);
+        await this.markInterrupted(conversation, {
+          code: 'ServerRestarted',
+          detail: 'The server stopped while this conversation was running; run it again to continue.',
+        });
       }),
     );
     return interrupted.length;
+  }
+
+  /**
+   * A run that was cut off: each tool call left without a result gets an `AgentErrorEvent` (it is not run again
+   * blindly), and the conversation moves to `error` with a `ConversationErrorEvent` saying why.
+   */
+  private async markInterrupted(conversation: Conversation, why: { code: string; detail: string }): Promise<void> {
+    const history = this.store
+      .searchEvents(conversation.id, { descending: false, limit: Number.MAX_SAFE_INTEGER })
+      .map((row) => JSON.parse(row.json) as Event);
+    const orphans: NewEvent[] = pendingActions(history).map((action) => ({
+      kind: 'AgentErrorEvent',
+      source: 'agent',
+      tool_name: action.tool_name,
+      tool_call_id: action.tool_call_id,
+      error:
+        'The server stopped while this tool was in progress; it may have run partly. Check its effects before retrying.',
+    }));
+    await conversation.setStatus('error', [
+      ...orphans,
+      { kind: 'ConversationErrorEvent', source: 'environment', ...why },
+    ]);
   }
 
   startEvictions(): void {
@@ -73,9 +82,25 @@ export class ConversationService {
     this.evictionTimer.unref();
   }
 
+  /**
+   * Stops the service: every run is cancelled (waiting at most `RUN_STOP_DEADLINE_MS` for it to end), a
+   * conversation left `running` is marked interrupted as a restart would, then every agent's resources (shells,
+   * MCP servers, browsers) are released.
+   */
   async close(): Promise<void> {
     if (this.evictionTimer) clearInterval(this.evictionTimer);
-    await Promise.allSettled([...this.loaded.values()].map((conversation) => conversation.release()));
+    const conversations = [...this.loaded.values()];
+    await Promise.allSettled(
+      conversations.map(async (conversation) => {
+        await stopRun(conversation, RUN_STOP_DEADLINE_MS);
+        if (conversation.record.execution_status !== 'running') return;
+        await this.markInterrupted(conversation, {
+          code: 'ServerStopped',
+          detail: 'The server was stopped while this conversation was running; run it again to continue.',
+        });
+      }),
+    );
+    await Promise.allSettled(conversations.map((conversation) => conversation.release()));
     this.loaded.clear();
   }
 

@@ -14,6 +14,7 @@ import { conversationInfo } from '../conversations/info.ts';
 import type { AgentRunner } from '../conversations/runner.ts';
 import { ConversationBusyError, pause, startRun } from '../conversations/runs.ts';
 import { CONVERSATION_SORT_ORDERS, type ConversationService } from '../conversations/service.ts';
+import { ensureWorkingDir, workingDirProblems } from '../conversations/workspace.ts';
 import { ConflictError, InputError } from '../http/errors.ts';
 import { ConversationIdParams, NotFoundResponse, conversationOf, validationResponse } from './params.ts';
 
@@ -30,6 +31,8 @@ export interface ConversationRouteDeps {
   runner: AgentRunner;
   /** The agent of conversations started without one, if the server has a default model. */
   defaultAgent?: () => AgentSpec;
+  /** When set, `working_dir` must be inside it. */
+  workspaceRoot?: string;
 }
 
 /** Appends a user message (and starts a run when asked). Shared by REST, WebSocket and `initial_message`. */
@@ -90,7 +93,7 @@ export async function sendUserMessage(
 
 export function conversationRoutes(
   app: FastifyInstance,
-  { service, runner, defaultAgent }: ConversationRouteDeps,
+  { service, runner, defaultAgent, workspaceRoot }: ConversationRouteDeps,
 ): void {
   app.post<{ Body: StartConversationRequest }>(
     '/api/conversations',
@@ -112,8 +115,12 @@ export function conversationRoutes(
       // The body schema requires `agent` when there is no default one.
       const agent = request.body.agent ?? (defaultAgent as () => AgentSpec)();
       const body = { ...request.body, agent };
-      const problems = runner.validate?.(body) ?? [];
+      const dir = body.workspace.working_dir;
+      const problems = [...workingDirProblems(dir, workspaceRoot), ...(runner.validate?.(body) ?? [])];
       if (problems.length) throw new InputError(problems);
+      // Before anything is stored: a working_dir that cannot be created leaves no conversation behind.
+      const unusable = await ensureWorkingDir(dir, workspaceRoot ? { root: workspaceRoot } : {});
+      if (unusable.length) throw new InputError(unusable);
       const { conversation, created } = await service.create(body);
       if (created) await runner.prepare?.(conversation);
       if (created && body.initial_message) {

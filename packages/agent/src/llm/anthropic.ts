@@ -17,7 +17,7 @@ interface WireMessage {
 export class AnthropicProvider implements LLMProvider {
   constructor(readonly config: LLMConfig) {}
 
-  async complete(request: LLMRequest, signal?: AbortSignal): Promise<LLMResponse> {
+  async complete(request: LLMRequest, signal?: AbortSignal, retries?: AbortSignal): Promise<LLMResponse> {
     const { config } = this;
     const system = request.messages.filter((m) => m.role === 'system').map(messageText);
     const thinking = config.extended_thinking_budget
@@ -51,7 +51,7 @@ export class AnthropicProvider implements LLMProvider {
     if (config.api_key) headers['x-api-key'] = config.api_key;
     const base = config.base_url ?? 'https://api.anthropic.com';
     const url = endpoint(base, /\/v1\/?$/.test(base) ? 'messages' : 'v1/messages');
-    const { body: answer, latencyMs } = await postJsonWithRetries(url, headers, body, config, signal);
+    const { body: answer, latencyMs } = await postJsonWithRetries(url, headers, body, config, signal, retries);
     return parseAnswer(answer, latencyMs, body);
   }
 }

@@ -8,7 +8,7 @@ import type { LLMProvider, LLMRequest, LLMResponse } from './types.ts';
 export class ChatCompletionsProvider implements LLMProvider {
   constructor(readonly config: LLMConfig) {}
 
-  async complete(request: LLMRequest, signal?: AbortSignal): Promise<LLMResponse> {
+  async complete(request: LLMRequest, signal?: AbortSignal, retries?: AbortSignal): Promise<LLMResponse> {
     const { config } = this;
     const body: Record<string, unknown> = {
       model: wireModel(config.model),
@@ -31,7 +31,7 @@ export class ChatCompletionsProvider implements LLMProvider {
     const headers: Record<string, string> = { ...((config.extra_headers as Record<string, string>) ?? {}) };
     if (config.api_key) headers.authorization = `Bearer ${config.api_key}`;
     const url = endpoint(config.base_url ?? 'https://api.openai.com/v1', 'chat/completions');
-    const { body: answer, latencyMs } = await postJsonWithRetries(url, headers, body, config, signal);
+    const { body: answer, latencyMs } = await postJsonWithRetries(url, headers, body, config, signal, retries);
     return parseAnswer(answer, latencyMs, body);
   }
 }

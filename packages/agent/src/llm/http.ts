@@ -16,6 +16,9 @@ export interface JsonExchange {
 /**
  * POSTs JSON and returns the parsed answer, retrying retryable failures with exponential backoff:
  * wait = min(retry_max_wait, retry_min_wait * retry_multiplier^(attempt-1)) seconds, `num_retries` times.
+ * `signal` cancels everything at once (the attempt in flight too) and rejects with its reason. `retries` only
+ * ends the retrying (a pause): the attempt in flight may still answer, but a failed attempt is final and a
+ * backoff wait ends at once, rejecting with the last failure.
  */
 export async function postJsonWithRetries(
   url: string,
@@ -23,6 +26,7 @@ export async function postJsonWithRetries(
   body: unknown,
   config: LLMConfig,
   signal?: AbortSignal,
+  retries?: AbortSignal,
 ): Promise<JsonExchange> {
   let attempt = 0;
   for (;;) {
@@ -30,13 +34,15 @@ export async function postJsonWithRetries(
       return await postJson(url, headers, body, (config.timeout ?? 300) * 1000, signal);
     } catch (error) {
       const llmError = error as LLMError;
-      if (!llmError.retryable || attempt >= config.num_retries || signal?.aborted) throw error;
+      if (!llmError.retryable || attempt >= config.num_retries || signal?.aborted || retries?.aborted) throw error;
       attempt++;
       const waitSeconds = Math.min(
         config.retry_max_wait,
         config.retry_min_wait * config.retry_multiplier ** (attempt - 1),
       );
-      await sleep(waitSeconds * 1000, signal);
+      await backoff(waitSeconds * 1000, [signal, retries]);
+      signal?.throwIfAborted();
+      if (retries?.aborted) throw error;
     }
   }
 }
@@ -82,16 +88,17 @@ async function postJson(
   }
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
+/** Waits `ms`, or less if one of `signals` is aborted (never rejects). */
+function backoff(ms: number, signals: (AbortSignal | undefined)[]): Promise<void> {
+  const given = signals.filter((signal): signal is AbortSignal => signal !== undefined);
+  if (given.some((signal) => signal.aborted)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      for (const signal of given) signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    for (const signal of given) signal.addEventListener('abort', done, { once: true });
   });
 }

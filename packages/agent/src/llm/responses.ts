@@ -11,7 +11,7 @@ import type { LLMProvider, LLMRequest, LLMResponse } from './types.ts';
 export class ResponsesProvider implements LLMProvider {
   constructor(readonly config: LLMConfig) {}
 
-  async complete(request: LLMRequest, signal?: AbortSignal): Promise<LLMResponse> {
+  async complete(request: LLMRequest, signal?: AbortSignal, retries?: AbortSignal): Promise<LLMResponse> {
     const { config } = this;
     const system = request.messages.filter((m) => m.role === 'system').map(messageText);
     const body: Record<string, unknown> = {
@@ -39,7 +39,7 @@ export class ResponsesProvider implements LLMProvider {
     const headers: Record<string, string> = { ...((config.extra_headers as Record<string, string>) ?? {}) };
     if (config.api_key) headers.authorization = `Bearer ${config.api_key}`;
     const url = endpoint(config.base_url ?? 'https://api.openai.com/v1', 'responses');
-    const { body: answer, latencyMs } = await postJsonWithRetries(url, headers, body, config, signal);
+    const { body: answer, latencyMs } = await postJsonWithRetries(url, headers, body, config, signal, retries);
     return parseAnswer(answer, latencyMs, body);
   }
 }

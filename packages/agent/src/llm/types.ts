@@ -48,5 +48,9 @@ export interface LLMResponse {
 /** Talks to one LLM through one wire API. */
 export interface LLMProvider {
   readonly config: LLMConfig;
-  complete(request: LLMRequest, signal?: AbortSignal): Promise<LLMResponse>;
+  /**
+   * One answer. `signal` cancels the call at once; `retries` only stops retrying (a failed attempt is final, a
+   * backoff wait ends), so an attempt in flight may still complete.
+   */
+  complete(request: LLMRequest, signal?: AbortSignal, retries?: AbortSignal): Promise<LLMResponse>;
 }

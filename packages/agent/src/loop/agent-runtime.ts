@@ -125,18 +125,25 @@ export class AgentRuntime {
     await Promise.all([...this.tools.map((tool) => tool.close?.()), this.hooks.settled()]);
   }
 
-  /** Runs until the conversation leaves `running` or the agent is done. The session's status says why. */
-  async run(session: AgentSession, signal: AbortSignal = new AbortController().signal): Promise<void> {
+  /**
+   * Runs until the conversation leaves `running` or the agent is done. The session's status says why. `signal`
+   * cancels everything in flight; `retries` (a pause) only ends the retrying of a failing LLM call.
+   */
+  async run(
+    session: AgentSession,
+    signal: AbortSignal = new AbortController().signal,
+    retries?: AbortSignal,
+  ): Promise<void> {
     await this.ensureSystemPrompt(session);
     await this.hooks.runStarts(session, signal);
     try {
-      await this.loop(session, signal);
+      await this.loop(session, signal, retries);
     } finally {
       this.hooks.runEnded(session);
     }
   }
 
-  private async loop(session: AgentSession, signal: AbortSignal): Promise<void> {
+  private async loop(session: AgentSession, signal: AbortSignal, retries?: AbortSignal): Promise<void> {
     for (let iteration = 0; ; iteration++) {
       if (session.status() !== 'running' || signal.aborted) return;
       if (iteration >= session.maxIterations) {
@@ -150,7 +157,7 @@ export class AgentRuntime {
         ]);
         return;
       }
-      if ((await this.step(session, signal)) === 'done') return;
+      if ((await this.step(session, signal, retries)) === 'done') return;
     }
   }
 
@@ -178,7 +185,7 @@ export class AgentRuntime {
     ]);
   }
 
-  private async step(session: AgentSession, signal: AbortSignal): Promise<StepOutcome> {
+  private async step(session: AgentSession, signal: AbortSignal, retries?: AbortSignal): Promise<StepOutcome> {
     const history = await session.history();
     const pending = pendingActions(history);
     if (pending.length) {
@@ -195,7 +202,7 @@ export class AgentRuntime {
       session,
       history,
       condenser: this.condenser,
-      complete: (messages) => this.options.provider.complete({ messages, tools: this.llmTools }, signal),
+      complete: (messages) => this.options.provider.complete({ messages, tools: this.llmTools }, signal, retries),
       signal,
       hiddenMessageIds: new Set(Object.keys(blocked)),
     });

@@ -1,4 +1,4 @@
-import { readFile, realpath } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { exists } from '../shared/exists.ts';
 import { loadSkillDirectory } from './directory.ts';
@@ -32,6 +32,11 @@ export async function loadProjectSkills(workspace: string): Promise<LoadedSkills
     const file = join(root, name);
     let text: string;
     try {
+      // Opening a FIFO blocks until a writer comes, and a device may never end: only regular files are read.
+      if (!(await stat(file)).isFile()) {
+        problems.push({ file, field: null, severity: 'error', message: 'is not a regular file', skipped: true });
+        continue;
+      }
       text = await readFile(file, 'utf8');
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadProjectSkills, loadSkillDirectory } from '@bosun/agent';
@@ -91,6 +92,16 @@ describe('loadProjectSkills', () => {
       ['gemini', 'instructions', 'Gemini notes'],
       ['review', 'agentskills', '# review\n\nIn'],
     ]);
+  });
+
+  it('refuses an instruction file that is not a regular file (opening a FIFO blocked forever)', async () => {
+    const root = await scratch();
+    await writeTree(root, { 'CLAUDE.md': 'Claude notes.' });
+    execFileSync('mkfifo', [join(root, 'AGENTS.md')]);
+    const { skills, problems } = await loadProjectSkills(root);
+    expect(skills.map((s) => s.name)).toEqual(['claude']);
+    expect(problems).toEqual([expect.objectContaining({ file: join(root, 'AGENTS.md'), skipped: true })]);
+    expect(problems[0]?.message).toMatch(/not a regular file/);
   });
 
   it('loads a CLAUDE.md linked to (or equal to) AGENTS.md once', async () => {

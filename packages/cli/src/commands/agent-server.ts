@@ -1,10 +1,14 @@
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gitProvidersFromEnv } from '@bosun/agent';
 import { type AgentServer, SecretsKeyError, type SecretsKeyOptions, buildAgentServer } from '@bosun/agent-server';
 import type { Command } from '../command.ts';
-import { untilStopped } from '../until-stopped.ts';
+import { closeWithin, untilStopped } from '../until-stopped.ts';
 
-const USAGE = `Usage: bosun agent-server [--host 127.0.0.1] [--port 8000] [--data-dir .bosun]
+/** How long stopping may take: runs are cancelled, tools and MCP servers closed, then the process exits anyway. */
+const SHUTDOWN_DEADLINE_MS = 10_000;
+
+const USAGE = `Usage: bosun agent-server [--host 127.0.0.1] [--port 8000] [--data-dir .bosun] [--workspace-root DIR]
                            [--secrets-key-file FILE]
 
 Starts the agent server and prints its URL. Settings come from the flags, else from
@@ -17,7 +21,9 @@ github:, gitlab:, bitbucket: sources (skill repositories, plugins, marketplaces)
 BOSUN_GIT_CACHE_DIR is where fetched commits are kept (default <data-dir>/git).
 Secrets are sealed at rest with BOSUN_SECRETS_KEY (base64 of 32 bytes) or the key in
 --secrets-key-file (BOSUN_SECRETS_KEY_FILE), else a key generated into <data-dir>/secrets.key;
-BOSUN_SECRETS_KEY_PREVIOUS (comma-separated) re-seals data sealed with older keys.`;
+BOSUN_SECRETS_KEY_PREVIOUS (comma-separated) re-seals data sealed with older keys.
+--workspace-root (BOSUN_WORKSPACE_ROOT) keeps every conversation's working_dir inside DIR.
+SIGTERM or SIGINT stops the server within 10 s (runs are cancelled; a second signal exits at once).`;
 
 const NO_MODEL_NOTICE = `
 No default LLM is configured, so each conversation must bring its own "agent.llm".
@@ -35,7 +41,13 @@ export const agentServerCommand: Command = {
   summary: 'Start the agent server (REST + WebSocket)',
   usage: USAGE,
   async run(args, io) {
-    let values: { host?: string; port?: string; 'data-dir'?: string; 'secrets-key-file'?: string };
+    let values: {
+      host?: string;
+      port?: string;
+      'data-dir'?: string;
+      'secrets-key-file'?: string;
+      'workspace-root'?: string;
+    };
     try {
       values = parseArgs({
         args,
@@ -44,6 +56,7 @@ export const agentServerCommand: Command = {
           port: { type: 'string' },
           'data-dir': { type: 'string' },
           'secrets-key-file': { type: 'string' },
+          'workspace-root': { type: 'string' },
         },
       }).values;
     } catch (error) {
@@ -59,6 +72,7 @@ export const agentServerCommand: Command = {
       return 2;
     }
     const dataDir = values['data-dir'] ?? env.BOSUN_DATA_DIR ?? '.bosun';
+    const workspaceRoot = values['workspace-root'] ?? env.BOSUN_WORKSPACE_ROOT;
     const sessionApiKeys = (env.BOSUN_SESSION_API_KEYS ?? '')
       .split(',')
       .map((key) => key.trim())
@@ -90,6 +104,7 @@ export const agentServerCommand: Command = {
         logLevel: env.BOSUN_LOG_LEVEL ?? 'info',
         gitProviders: gitProvidersFromEnv(env),
         ...(env.BOSUN_GIT_CACHE_DIR ? { gitCacheDir: env.BOSUN_GIT_CACHE_DIR } : {}),
+        ...(workspaceRoot ? { workspaceRoot: resolve(workspaceRoot) } : {}),
       });
     } catch (error) {
       if (!(error instanceof SecretsKeyError)) throw error;
@@ -99,8 +114,15 @@ export const agentServerCommand: Command = {
     const address = await server.app.listen({ host, port });
     io.stdout.write(`Bosun agent server listening on ${address.replace('[::1]', 'localhost')} (data in ${dataDir})\n`);
     io.stdout.write(model ? `Default model: ${model}\n` : NO_MODEL_NOTICE);
-    await untilStopped();
-    await server.close();
+    const signal = await untilStopped();
+    io.stdout.write(
+      `Stopping (${signal}): cancelling runs, at most ${SHUTDOWN_DEADLINE_MS / 1000} s (again to exit at once)\n`,
+    );
+    await closeWithin(
+      () => server.close(),
+      SHUTDOWN_DEADLINE_MS,
+      (line) => io.stderr.write(`bosun agent-server: ${line}\n`),
+    );
     return 0;
   },
 };
