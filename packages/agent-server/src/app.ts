@@ -9,6 +9,7 @@ import type { AgentRunner } from './conversations/runner.ts';
 import { ConversationService } from './conversations/service.ts';
 import { installSessionAuth } from './http/auth.ts';
 import { installErrorHandlers } from './http/errors.ts';
+import { loggerOptions } from './http/log-options.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { installOpenApi } from './openapi.ts';
 import { condenseRoutes } from './routes/condense.ts';
@@ -47,23 +48,6 @@ export interface AgentServer {
   app: FastifyInstance;
   service: ConversationService;
   close(): Promise<void>;
-}
-
-/** Structured logs that never contain a session key, whether it came in a header or in a WebSocket URL. */
-function loggerOptions(level: string) {
-  return {
-    level,
-    redact: ['req.headers["x-session-api-key"]', 'req.headers.authorization'],
-    serializers: {
-      req(request: { method: string; url: string; id: string }) {
-        return {
-          id: request.id,
-          method: request.method,
-          url: request.url.replace(/([?&]session_api_key=)[^&]*/g, '$1<redacted>'),
-        };
-      },
-    },
-  };
 }
 
 /** Builds the agent server: opens the store, recovers interrupted conversations and registers every route. */
