@@ -9,6 +9,7 @@ import type { AgentRunner } from './conversations/runner.ts';
 import { ConversationService } from './conversations/service.ts';
 import { installSessionAuth } from './http/auth.ts';
 import { installErrorHandlers } from './http/errors.ts';
+import { installJsonBody } from './http/json-body.ts';
 import { loggerOptions } from './http/log-options.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { installOpenApi } from './openapi.ts';
@@ -125,6 +126,7 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
   // compiling a serializer per route from the large union schemas would cost ~150 ms of startup.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   installErrorHandlers(app);
+  installJsonBody(app);
   installSessionAuth(app, sessionApiKeys);
   await installOpenApi(app);
   await app.register(websocket);
