@@ -143,3 +143,43 @@ describe('nesting depth', () => {
     }
   });
 });
+
+describe('a 422 never echoes a whole invalid value', () => {
+  const huge = 'A'.repeat(5_000_000);
+
+  it.each([
+    ['security_analyzer', { security_analyzer: { kind: huge } }],
+    ['confirmation_policy', { policy: { kind: huge } }],
+  ])('a 5 MB %s kind gives a short error', async (route, body) => {
+    const reply = await call(server.url, `/api/conversations/${conversationId}/${route}`, {
+      method: 'POST',
+      json: body,
+    });
+    expect(reply.status).toBe(422);
+    expect(reply.text.length).toBeLessThan(2000);
+    expect(reply.text).toContain("'AAAA");
+  });
+
+  it('a 5 MB value in a start request gives a short error', async () => {
+    const body = startRequest({ conversation_id: randomUUID(), security_analyzer: { kind: huge } });
+    const reply = await call(server.url, '/api/conversations', { method: 'POST', json: body });
+    expect(reply.status).toBe(422);
+    expect(reply.text.length).toBeLessThan(2000);
+  });
+
+  it('a 5 MB unknown property name gives a short error', async () => {
+    const reply = await call(server.url, `/api/conversations/${conversationId}/security_analyzer`, {
+      method: 'POST',
+      json: { security_analyzer: null, [huge]: 1 },
+    });
+    expect(reply.status).toBe(422);
+    expect(reply.text.length).toBeLessThan(2000);
+    expect((reply.body as { detail: { type: string }[] }).detail[0]?.type).toBe('extra_forbidden');
+  });
+
+  it('a long unknown page_id is cut in the message', async () => {
+    const reply = await call(server.url, `/api/conversations/search?page_id=${'p'.repeat(8000)}`);
+    expect(reply.status).toBe(422);
+    expect(reply.text.length).toBeLessThan(2000);
+  });
+});
