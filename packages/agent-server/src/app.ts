@@ -9,6 +9,7 @@ import type { AgentRunner } from './conversations/runner.ts';
 import { ConversationService } from './conversations/service.ts';
 import { installSessionAuth } from './http/auth.ts';
 import { installErrorHandlers } from './http/errors.ts';
+import { edgeErrorOptions } from './http/framework-errors.ts';
 import { installJsonBody } from './http/json-body.ts';
 import { loggerOptions } from './http/log-options.ts';
 import { validatorCompiler } from './http/validation.ts';
@@ -119,6 +120,7 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
     bodyLimit: 32 * 1024 * 1024,
     exposeHeadRoutes: false,
     ajv: { customOptions: { strict: false } },
+    ...edgeErrorOptions,
   });
   app.addHttpMethod('GET', { hasBody: true, overrideExisting: true });
   app.setValidatorCompiler(validatorCompiler());

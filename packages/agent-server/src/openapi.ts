@@ -2,6 +2,7 @@ import { openApiComponents, protocolSchemas } from '@bosun/protocol';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { documentErrorResponses } from './http/error-responses.ts';
 import { SERVER_VERSION } from './routes/health.ts';
 
 /**
@@ -26,6 +27,7 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
       if (!('openapiObject' in documentObject)) return documentObject.swaggerObject;
       const document = documentObject.openapiObject;
       document.components = { ...document.components, schemas: openApiComponents() as never };
+      documentErrorResponses(document as never);
       return document;
     },
   });
