@@ -9,7 +9,7 @@ import type { AgentRunner } from './conversations/runner.ts';
 import { ConversationService } from './conversations/service.ts';
 import { installSessionAuth } from './http/auth.ts';
 import { installErrorHandlers } from './http/errors.ts';
-import { edgeErrorOptions } from './http/framework-errors.ts';
+import { edgeErrorOptions, installEdgeErrors } from './http/framework-errors.ts';
 import { installJsonBody } from './http/json-body.ts';
 import { loggerOptions } from './http/log-options.ts';
 import { validatorCompiler } from './http/validation.ts';
@@ -132,6 +132,7 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
   installSessionAuth(app, sessionApiKeys);
   await installOpenApi(app);
   await app.register(websocket);
+  installEdgeErrors(app);
 
   healthRoutes(app, { startedAt, ready: () => ready });
   const { defaultLlm } = options;

@@ -100,6 +100,22 @@ describe('errors Fastify and Node answer by themselves come in the server shape'
     expectErrorShape(await rawRequest(head), 400);
   });
 
+  it('CONNECT is a 405 with a detail (Node closed the connection without an answer)', async () => {
+    expectErrorShape(await rawRequest('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443'), 405);
+  });
+
+  it.each([
+    ['an Upgrade that is not websocket', '/alive', 'Upgrade: foo'],
+    ['a WebSocket upgrade without a key', '/sockets/events/00000000-0000-4000-8000-000000000000', 'Upgrade: websocket'],
+    [
+      'a WebSocket upgrade of an unknown version',
+      '/sockets/events/00000000-0000-4000-8000-000000000000',
+      'Upgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 99',
+    ],
+  ])('%s is a 400 with a detail (the WebSocket library answered in HTML)', async (_name, path, headers) => {
+    expectErrorShape(await rawRequest(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\n${headers}`), 400);
+  });
+
   it('malformed JSON and prototype poisoning are 422 json_invalid', async () => {
     for (const raw of ['{bad', '{"__proto__":{"polluted":1}}', '{"a":{"constructor":{"prototype":{}}}}']) {
       const reply = await call(server.url, '/api/conversations', {

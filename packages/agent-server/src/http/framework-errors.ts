@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /**
@@ -39,12 +40,35 @@ function clientErrorHandler(
         ? [431, 'Request header fields too large']
         : [400, `Malformed HTTP request${error.reason ? `: ${error.reason}` : ''}`];
   this.log.debug({ code: error.code, reason: error.reason }, 'client error');
-  const body = JSON.stringify({ detail });
-  if (socket.writable) {
-    socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-    );
+  writeError(socket, status, detail);
+}
+
+/**
+ * Refusals from below Fastify's routing: a CONNECT (Node closes the connection unanswered unless someone
+ * listens), and a WebSocket handshake the WebSocket library refuses (it answers in HTML unless someone listens).
+ * Call once the WebSocket plugin is registered.
+ */
+export function installEdgeErrors(app: FastifyInstance): void {
+  app.server.on('connect', (_request, socket: Duplex) => writeError(socket, 405, 'CONNECT is not supported'));
+  app.websocketServer.on('wsClientError', (error: Error, socket: Duplex) =>
+    writeError(
+      socket,
+      error.message === 'Invalid HTTP method' ? 405 : 400,
+      `WebSocket handshake refused: ${error.message}`,
+    ),
+  );
+}
+
+/** Answers `{"detail": ...}` on a raw connection and closes it once the answer is written. */
+function writeError(socket: Duplex, status: number, detail: string): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
   }
-  socket.destroy();
+  const body = JSON.stringify({ detail });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    () => socket.destroy(),
+  );
 }
