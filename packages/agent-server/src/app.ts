@@ -9,6 +9,9 @@ import type { AgentRunner } from './conversations/runner.ts';
 import { ConversationService } from './conversations/service.ts';
 import { installSessionAuth } from './http/auth.ts';
 import { installErrorHandlers } from './http/errors.ts';
+import { edgeErrorOptions, installEdgeErrors } from './http/framework-errors.ts';
+import { installJsonBody } from './http/json-body.ts';
+import { loggerOptions } from './http/log-options.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { installOpenApi } from './openapi.ts';
 import { condenseRoutes } from './routes/condense.ts';
@@ -57,23 +60,6 @@ export interface AgentServer {
   app: FastifyInstance;
   service: ConversationService;
   close(): Promise<void>;
-}
-
-/** Structured logs that never contain a session key, whether it came in a header or in a WebSocket URL. */
-function loggerOptions(level: string) {
-  return {
-    level,
-    redact: ['req.headers["x-session-api-key"]', 'req.headers.authorization'],
-    serializers: {
-      req(request: { method: string; url: string; id: string }) {
-        return {
-          id: request.id,
-          method: request.method,
-          url: request.url.replace(/([?&]session_api_key=)[^&]*/g, '$1<redacted>'),
-        };
-      },
-    },
-  };
 }
 
 /** Builds the agent server: opens the store, recovers interrupted conversations and registers every route. */
@@ -144,6 +130,7 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
     bodyLimit: 32 * 1024 * 1024,
     exposeHeadRoutes: false,
     ajv: { customOptions: { strict: false } },
+    ...edgeErrorOptions,
   });
   app.addHttpMethod('GET', { hasBody: true, overrideExisting: true });
   app.setValidatorCompiler(validatorCompiler());
@@ -151,9 +138,11 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
   // compiling a serializer per route from the large union schemas would cost ~150 ms of startup.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   installErrorHandlers(app);
+  installJsonBody(app);
   installSessionAuth(app, sessionApiKeys);
   await installOpenApi(app);
   await app.register(websocket);
+  installEdgeErrors(app);
 
   healthRoutes(app, { startedAt, ready: () => ready, lastActivityAt: () => service.lastActivityAt });
   const { defaultLlm } = options;

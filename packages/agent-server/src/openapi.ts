@@ -2,6 +2,7 @@ import { openApiComponents, protocolSchemas } from '@bosun/protocol';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { documentErrorResponses } from './http/error-responses.ts';
 import { SECURITY_SCHEMES, completeOperations } from './openapi-operations.ts';
 import { SERVER_VERSION } from './routes/health.ts';
 
@@ -30,6 +31,7 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
       // Operation ids, security and optional defaulted parameters, so that generated clients work.
       document.components.securitySchemes = SECURITY_SCHEMES as never;
       completeOperations(document.paths as never);
+      documentErrorResponses(document as never);
       return document;
     },
   });

@@ -21,6 +21,13 @@ export const HTTPValidationError = strictObject(
 );
 export type HTTPValidationError = Static<typeof HTTPValidationError>;
 
+export const HTTPError = strictObject(
+  'HTTPError',
+  { detail: Type.String({ description: 'What went wrong, for a human.' }) },
+  { description: 'The body of every 4xx response but 422 (not found, conflict, unauthorized, too large, ...).' },
+);
+export type HTTPError = Static<typeof HTTPError>;
+
 /** Thrown by the `parse*` functions: carries every problem found, each with `loc`, `msg` and `type`. */
 export class ProtocolValidationError extends Error {
   readonly errors: ValidationError[];

@@ -22,7 +22,20 @@ export class InputError extends Error {
 }
 
 export function sendValidationError(reply: FastifyReply, detail: ValidationError[]): FastifyReply {
-  return reply.code(422).send({ detail });
+  return reply.code(422).send({ detail: detail.map(bounded) });
+}
+
+/** The longest `msg` (and `loc` name) a 422 carries. */
+const MAX_TEXT = 300;
+
+/**
+ * An error item cut to size: a message that quotes an invalid value (an unknown tool name, a cursor) must not
+ * echo megabytes of it. The middle is dropped, so both what was wrong and what was expected stay readable.
+ */
+function bounded(item: ValidationError): ValidationError {
+  const cut = (text: string) =>
+    text.length <= MAX_TEXT ? text : `${text.slice(0, MAX_TEXT / 2 - 2)} ... ${text.slice(-(MAX_TEXT / 2 - 3))}`;
+  return { ...item, loc: item.loc.map((part) => (typeof part === 'string' ? cut(part) : part)), msg: cut(item.msg) };
 }
 
 /**

@@ -1,6 +1,9 @@
 import { newProtocolAjv, validatorFor } from '@bosun/protocol';
 import type { TSchema } from '@sinclair/typebox';
 import type { FastifySchemaCompiler } from 'fastify';
+import { InputError } from './errors.ts';
+
+type Properties = Record<string, { type?: unknown }>;
 
 /**
  * Request validation with the protocol's validators: bodies strictly (unknown properties rejected, nothing
@@ -12,25 +15,45 @@ export function validatorCompiler(): FastifySchemaCompiler<TSchema> {
     // Compiled on a route's first request, not when the server starts: start-up stays short, and a route
     // never called costs nothing.
     let validate: ReturnType<typeof validatorFor> | undefined;
-    const arrays = httpPart === 'querystring' ? arrayParameters(schema) : [];
+    const arrays = httpPart === 'querystring' ? parametersOfType(schema, ['array']) : [];
+    const numbers = httpPart === 'body' ? [] : parametersOfType(schema, ['integer', 'number']);
     return (data: unknown) => {
       validate ??= httpPart === 'body' ? validatorFor(schema) : validatorFor(schema, coercing);
+      const parameters = (data && typeof data === 'object' ? data : {}) as Record<string, unknown>;
       // A repeated query parameter given once (`?ids=a`) arrives as a string: it is a list of one.
-      if (arrays.length > 0 && data && typeof data === 'object') {
-        const query = data as Record<string, unknown>;
-        for (const name of arrays) if (typeof query[name] === 'string') query[name] = [query[name]];
+      for (const name of arrays) if (typeof parameters[name] === 'string') parameters[name] = [parameters[name]];
+      const given = numbers.map((name) => parameters[name]);
+      const valid = validate(data);
+      // No body at all (Fastify passes null): the body is missing, not of the wrong type.
+      if (!valid && httpPart === 'body' && data === null) {
+        return { error: new InputError([{ loc: ['body'], msg: 'Field required', type: 'missing' }]) };
       }
-      return validate(data)
+      const errors = [...(validate.errors ?? []), ...infinities(numbers, given, parameters, schema)];
+      return valid && errors.length === 0
         ? { value: data }
-        : { error: Object.assign(new Error('invalid'), { validation: validate.errors }) };
+        : { error: Object.assign(new Error('invalid'), { validation: errors }) };
     };
   };
 }
 
-/** The names of the query parameters that are lists. */
-function arrayParameters(schema: TSchema): string[] {
-  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+/** The names of the parameters whose type is one of `types`. */
+function parametersOfType(schema: TSchema, types: string[]): string[] {
+  const properties = (schema as { properties?: Properties }).properties ?? {};
   return Object.entries(properties)
-    .filter(([, property]) => property.type === 'array')
+    .filter(([, property]) => types.includes(property.type as string))
     .map(([name]) => name);
+}
+
+/**
+ * Type errors for numeric parameters that ajv coerced to ±Infinity (`Infinity`, `1e400`): ajv's coercion lets
+ * them through unchecked, and its range checks skip non-finite numbers.
+ */
+function infinities(names: string[], given: unknown[], parameters: Record<string, unknown>, schema: TSchema) {
+  const properties = (schema as { properties?: Properties }).properties ?? {};
+  return names.flatMap((name, i) => {
+    const value = parameters[name];
+    if (typeof value !== 'number' || Number.isFinite(value)) return [];
+    const type = properties[name]?.type;
+    return [{ keyword: 'type', instancePath: `/${name}`, schemaPath: '', params: { type }, data: given[i] }];
+  });
 }

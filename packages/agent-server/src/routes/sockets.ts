@@ -8,6 +8,7 @@ import { now } from '../conversations/new-event.ts';
 import type { AgentRunner } from '../conversations/runner.ts';
 import type { ConversationService } from '../conversations/service.ts';
 import { SESSION_KEY_HEADER, isValidSessionKey } from '../http/auth.ts';
+import { nestsDeeperThan, tooDeep } from '../http/json-depth.ts';
 import type { StoredEvent } from '../store/store.ts';
 import { sendUserMessage } from './conversations.ts';
 
@@ -131,7 +132,9 @@ function receiveFrame(socket: WebSocket, conversation: Conversation, text: strin
   const frame = parseJson(text);
   if (isAuthFrame(frame)) return;
   const candidate = frame && typeof frame === 'object' && !Array.isArray(frame) ? { run: true, ...frame } : frame;
-  const parsed = safeParse(SendMessageRequest, candidate);
+  const parsed = nestsDeeperThan(frame)
+    ? ({ ok: false, errors: [tooDeep([])] } as const)
+    : safeParse(SendMessageRequest, candidate);
   if (!parsed.ok) {
     socket.send(
       transientEvent({

@@ -24,8 +24,8 @@ export function toValidationErrors(
     }
     const item = describe(error);
     // Errors about an object's keys (`propertyNames`) name the key itself.
-    const key = error.propertyName === undefined ? [] : [error.propertyName];
-    const loc = [...prefix, ...pointerToPath(error.instancePath), ...key, ...item.extra];
+    const key = error.propertyName === undefined ? [] : [cut(error.propertyName)];
+    const loc = [...prefix, ...pointerToPath(error.instancePath), ...key, ...item.extra.map(cut)];
     const identity = `${JSON.stringify(loc)}|${item.type}`;
     if (seen.has(identity)) continue;
     seen.add(identity);
@@ -71,7 +71,7 @@ function describe(error: ErrorObject): Description {
       return {
         type: 'extra_forbidden',
         msg: 'Extra inputs are not permitted',
-        extra: [String(params.additionalProperty)],
+        extra: [cut(String(params.additionalProperty))],
       };
     case 'type': {
       const types = String(params.type).split(',');
@@ -168,7 +168,7 @@ function describeTag(error: ErrorObject, params: Record<string, unknown>): Descr
   }
   return {
     type: 'union_tag_invalid',
-    msg: `Input tag ${quote(params.tagValue)} found using '${tag}' does not match any of the expected tags: ${list}`,
+    msg: `Input tag ${quote(cut(params.tagValue))} found using '${tag}' does not match any of the expected tags: ${list}`,
     extra: [tag],
   };
 }
@@ -209,7 +209,25 @@ function typeOf(value: unknown): string {
   return typeof value;
 }
 
+const PREVIEW_CHARS = 60;
+
+/**
+ * A value as short JSON for a message: an invalid value can be megabytes, and a message never echoes more than
+ * `PREVIEW_CHARS` of it.
+ */
 function preview(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  let text: string;
+  try {
+    // A long string is cut before it is quoted: quoting megabytes only to drop them is wasted work.
+    text = JSON.stringify(typeof value === 'string' ? value.slice(0, PREVIEW_CHARS) : value) ?? String(value);
+  } catch {
+    text = typeof value;
+  }
+  const long = text.length > PREVIEW_CHARS || (typeof value === 'string' && value.length > PREVIEW_CHARS);
+  return long ? `${text.slice(0, PREVIEW_CHARS - 3)}...` : text;
+}
+
+/** A string (a property name, a tag) cut to `PREVIEW_CHARS` for a message or a `loc`; anything else as is. */
+function cut<T>(value: T): T | string {
+  return typeof value === 'string' && value.length > PREVIEW_CHARS ? `${value.slice(0, PREVIEW_CHARS - 3)}...` : value;
 }
