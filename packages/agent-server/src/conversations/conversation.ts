@@ -12,8 +12,10 @@ export type Subscriber = (events: readonly StoredEvent[]) => void;
 export class Conversation {
   /** Sequence number of the last committed event. */
   private committedSeq: number;
-  /** Sequence number of the last event written into the open transaction (ahead of `committedSeq`). */
+  /** Sequence number of the last event written into the store's current batch (ahead of `committedSeq`). */
   private writtenSeq: number;
+  /** The record as the store's current batch wrote it (ahead of `record`, which is the durable one). */
+  private writtenRecord: ConversationRecord;
   private readonly subscribers = new Set<Subscriber>();
   lastActive = Date.now();
   /** Set while a run is in progress; runs are exclusive. */
@@ -29,6 +31,7 @@ export class Conversation {
   ) {
     this.committedSeq = lastSeq;
     this.writtenSeq = lastSeq;
+    this.writtenRecord = record;
   }
 
   get lastSeq(): number {
@@ -55,22 +58,22 @@ export class Conversation {
     return this.store
       .enqueue({
         run: () => {
-          if (change) this.applyRecordChange(change);
+          const record = change ? this.writeRecordChange(change) : undefined;
           const stored = this.store.insertEventsSql(
             this.id,
             this.writtenSeq,
             prepared.map((p) => p.row),
           );
           this.writtenSeq += stored.length;
-          return stored;
+          if (record) this.writtenRecord = record;
+          return { stored, record };
         },
-        committed: (stored) => {
+        committed: ({ stored, record }) => {
+          if (record) this.record = record;
           this.committedSeq = stored[stored.length - 1]?.seq ?? this.committedSeq;
           this.publish(stored);
         },
-        rolledBack: () => {
-          this.writtenSeq = this.committedSeq;
-        },
+        rolledBack: () => this.rollBack(),
       })
       .then(() => prepared.map((p) => p.event));
   }
@@ -83,9 +86,18 @@ export class Conversation {
   }
 
   /** Changes the record (and the catalog row) durably, without events. */
-  update(change: (record: ConversationRecord) => void): Promise<void> {
+  async update(change: (record: ConversationRecord) => void): Promise<void> {
     this.lastActive = Date.now();
-    return this.store.enqueue({ run: () => this.applyRecordChange(change) });
+    await this.store.enqueue({
+      run: () => {
+        this.writtenRecord = this.writeRecordChange(change);
+        return this.writtenRecord;
+      },
+      committed: (record) => {
+        this.record = record;
+      },
+      rolledBack: () => this.rollBack(),
+    });
   }
 
   /** Moves to `status`, recording a `ConversationStateUpdateEvent` (`execution_status`) in the log. */
@@ -102,8 +114,9 @@ export class Conversation {
     });
   }
 
-  private applyRecordChange(change: (record: ConversationRecord) => void): void {
-    const next = structuredClone(this.record);
+  /** Writes the changed record into the catalog (inside a queued write); it becomes `record` once durable. */
+  private writeRecordChange(change: (record: ConversationRecord) => void): ConversationRecord {
+    const next = structuredClone(this.writtenRecord);
     change(next);
     next.updated_at = now();
     this.store.updateConversationSql({
@@ -113,7 +126,13 @@ export class Conversation {
       updated_at: next.updated_at,
       data: JSON.stringify(next),
     });
-    this.record = next;
+    return next;
+  }
+
+  /** The batch was rolled back: what it wrote is gone. */
+  private rollBack(): void {
+    this.writtenSeq = this.committedSeq;
+    this.writtenRecord = this.record;
   }
 
   private publish(stored: readonly StoredEvent[]): void {

@@ -1,0 +1,164 @@
+import { closeSync, fdatasync, fdatasyncSync, fsyncSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type Database from 'better-sqlite3';
+
+/** A write to commit: `run` executes SQL synchronously; `committed` runs once it is durable, in order. */
+export interface Write<T> {
+  run: () => T;
+  committed?: (result: T) => void;
+  /** Called when `run` succeeded but its transaction was rolled back. */
+  rolledBack?: () => void;
+}
+
+interface PendingWrite {
+  write: Write<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+}
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: Error };
+
+interface Batch {
+  writes: PendingWrite[];
+  outcomes: Outcome[];
+}
+
+/**
+ * Group commit over a SQLite connection in WAL mode with `synchronous = NORMAL`: every write queued while the
+ * previous batch was syncing goes into one transaction, and the WAL is then flushed with one `fdatasync` run on
+ * the thread pool, so the event loop keeps taking requests while the disk works. That fsync per committed
+ * transaction is what `synchronous = FULL` does inside COMMIT (blocking the loop); a write resolves, and its
+ * `committed` runs, only after it. One batch syncs at a time, so a batch's data is never read back as durable
+ * before it is: `onDurable` runs first, then the writes settle in order.
+ */
+export class GroupCommit {
+  private pending: PendingWrite[] = [];
+  private flushScheduled = false;
+  private syncing: Batch | undefined;
+  /** Set when an fsync failed: what was committed may not be on disk, so nothing more is acknowledged. */
+  private failure: Error | undefined;
+  /** Batches committed so far (each one transaction and one fsync). */
+  batches = 0;
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly walPath: string,
+    private readonly onDurable: () => void,
+  ) {
+    // SQLite syncs the directory of a WAL it created on its first sync; this does the same, once.
+    const dir = openSync(dirname(walPath), 'r');
+    try {
+      fsyncSync(dir);
+    } finally {
+      closeSync(dir);
+    }
+  }
+
+  /** Queues `write` for the next batch; resolves with its result once it is durable. */
+  enqueue<T>(write: Write<T>): Promise<T> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise<T>((resolve, reject) => {
+      this.pending.push({ write: write as Write<unknown>, resolve: resolve as (value: unknown) => void, reject });
+      this.schedule();
+    });
+  }
+
+  /** Commits and syncs everything queued or syncing, synchronously (on close). */
+  drain(): void {
+    this.flushScheduled = false;
+    if (this.syncing) {
+      const batch = this.syncing;
+      this.syncing = undefined;
+      this.synced(batch, this.syncWal());
+    }
+    const batch = this.commit();
+    if (batch) this.synced(batch, this.syncWal());
+  }
+
+  private schedule(): void {
+    if (this.flushScheduled || this.syncing) return;
+    this.flushScheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    if (this.syncing) return;
+    const batch = this.commit();
+    if (!batch) return;
+    this.syncing = batch;
+    let fd: number;
+    try {
+      // Opened per batch: the WAL SQLite writes now, whatever happened to an earlier one.
+      fd = openSync(this.walPath, 'r');
+    } catch (error) {
+      this.syncing = undefined;
+      this.synced(batch, error as Error);
+      return;
+    }
+    fdatasync(fd, (error) => {
+      closeSync(fd);
+      if (this.syncing !== batch) return; // settled by drain()
+      this.syncing = undefined;
+      this.synced(batch, error ?? undefined);
+      if (this.pending.length > 0) this.schedule();
+    });
+  }
+
+  /** Runs the queued writes in one transaction, each in its own savepoint (a write that throws fails alone). */
+  private commit(): Batch | undefined {
+    const writes = this.pending;
+    if (writes.length === 0) return undefined;
+    this.pending = [];
+    const outcomes: Outcome[] = [];
+    try {
+      this.db.transaction(() => {
+        for (const { write } of writes) {
+          try {
+            outcomes.push({ ok: true, value: this.db.transaction(write.run)() });
+          } catch (error) {
+            outcomes.push({ ok: false, error: error as Error });
+          }
+        }
+      })();
+      this.batches++;
+    } catch (error) {
+      writes.forEach(({ write, reject }, i) => {
+        if (outcomes[i]?.ok) write.rolledBack?.();
+        reject(error as Error);
+      });
+      return undefined;
+    }
+    return { writes, outcomes };
+  }
+
+  private syncWal(): Error | undefined {
+    try {
+      const fd = openSync(this.walPath, 'r');
+      try {
+        fdatasyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      return undefined;
+    } catch (error) {
+      return error as Error;
+    }
+  }
+
+  private synced(batch: Batch, error: Error | undefined): void {
+    if (error) {
+      this.failure = new Error(`The database could not be synced to disk: ${error.message}`);
+      for (const { reject } of batch.writes) reject(this.failure);
+      for (const { reject } of this.pending.splice(0)) reject(this.failure);
+      return;
+    }
+    this.onDurable();
+    batch.writes.forEach(({ write, resolve, reject }, i) => {
+      const outcome = batch.outcomes[i] as Outcome;
+      if (!outcome.ok) return reject(outcome.error);
+      write.committed?.(outcome.value);
+      resolve(outcome.value);
+    });
+  }
+}

@@ -1,0 +1,134 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type ResolvedStartRequest, StartConversationRequest, parse } from '@bosun/protocol';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Conversation } from '../src/conversations/conversation.ts';
+import { ConversationService } from '../src/conversations/service.ts';
+import { type CatalogRow, Store } from '../src/store/store.ts';
+import { startRequest } from './support/server.ts';
+
+/*
+ * The store's group commit on a real SQLite file: what is queued together is one transaction and one fsync, and
+ * nothing a batch wrote is readable, published or acknowledged before that fsync is done.
+ */
+let dataDir: string;
+let store: Store;
+let service: ConversationService;
+
+beforeEach(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'bosun-group-commit-'));
+  store = new Store(dataDir);
+  service = new ConversationService(store, { idleTtlMs: 60_000 });
+});
+
+afterEach(async () => {
+  await service.close();
+  store.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+const request = (): ResolvedStartRequest => parse(StartConversationRequest, startRequest()) as ResolvedStartRequest;
+
+async function newConversation(): Promise<Conversation> {
+  return (await service.create(request())).conversation;
+}
+
+function note(text: string) {
+  return {
+    kind: 'ConversationStateUpdateEvent' as const,
+    source: 'environment' as const,
+    key: 'note',
+    value: text,
+  };
+}
+
+/** Resolves after the store's scheduled flush has run (it was scheduled first), before any fsync can finish. */
+const afterFlush = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('group commit', () => {
+  it('commits appends to many conversations, queued together, in one batch', async () => {
+    const conversations = await Promise.all(Array.from({ length: 5 }, () => newConversation()));
+    const before = store.batchesCommitted;
+    await Promise.all(conversations.flatMap((c) => [c.append([note('a')]), c.append([note('b')])]));
+    expect(store.batchesCommitted - before).toBe(1);
+    for (const c of conversations) expect(store.countEvents(c.id, {})).toBe(2);
+  });
+
+  it('puts what is queued while a batch syncs into the next batch, all together', async () => {
+    const [a, b, c] = await Promise.all([newConversation(), newConversation(), newConversation()]);
+    const before = store.batchesCommitted;
+    const first = a.append([note('first')]);
+    await afterFlush();
+    const rest = [b.append([note('second')]), c.append([note('third')]), a.append([note('fourth')])];
+    await Promise.all([first, ...rest]);
+    expect(store.batchesCommitted - before).toBe(2);
+    expect(a.lastSeq).toBe(2);
+  });
+
+  it('neither reads back, publishes nor acknowledges an append before its batch is synced', async () => {
+    const conversation = await newConversation();
+    const published: number[] = [];
+    conversation.subscribe((events) => published.push(...events.map((e) => e.seq)));
+    let acknowledged = false;
+    const appended = conversation
+      .append([note('pending')], (record) => {
+        record.title = 'changed';
+      })
+      .then((events) => {
+        acknowledged = true;
+        return events;
+      });
+    await afterFlush();
+    // Committed to SQLite by now, but its fsync has not finished.
+    expect(store.db.prepare('SELECT count(*) AS n FROM events WHERE conversation_id = ?').get(conversation.id)).toEqual(
+      { n: 1 },
+    );
+    expect(acknowledged).toBe(false);
+    expect(published).toEqual([]);
+    expect(conversation.lastSeq).toBe(0);
+    expect(conversation.record.title).toBeNull();
+    expect(store.searchEvents(conversation.id, { descending: false, limit: 10 })).toEqual([]);
+    expect(store.countEvents(conversation.id, {})).toBe(0);
+
+    const [event] = await appended;
+    expect(published).toEqual([1]);
+    expect(conversation.record.title).toBe('changed');
+    expect(store.eventJsonById(conversation.id, event?.id as string)).toBeDefined();
+    expect(store.searchEvents(conversation.id, { descending: false, limit: 10 }).map((e) => e.seq)).toEqual([1]);
+  });
+
+  it('does not find a conversation before its creation is synced', async () => {
+    const id = '0192f6a4-5b6c-7d8e-9f00-112233445566';
+    const created = service.create({ ...request(), conversation_id: id });
+    await afterFlush();
+    expect(store.getConversation(id)).toBeUndefined();
+    expect(service.get(id)).toBeUndefined();
+    expect((await created).created).toBe(true);
+    expect(service.get(id)?.id).toBe(id);
+  });
+
+  it('fails a write that throws alone: the rest of its batch commits, without gaps in the sequence', async () => {
+    const conversation = await newConversation();
+    const duplicate = store.enqueue({
+      run: () => store.insertConversationSql(store.getConversation(conversation.id) as CatalogRow),
+    });
+    const appended = conversation.append([note('one')]);
+    const next = conversation.append([note('two')]);
+    await expect(duplicate).rejects.toThrow(/UNIQUE|PRIMARY KEY/);
+    await Promise.all([appended, next]);
+    expect(store.searchEvents(conversation.id, { descending: false, limit: 10 }).map((e) => e.seq)).toEqual([1, 2]);
+  });
+
+  it('commits and syncs what is queued when the store closes', async () => {
+    const conversation = await newConversation();
+    const appended = conversation.append([note('last words')]);
+    await service.close();
+    store.close();
+    await expect(appended).resolves.toHaveLength(1);
+    store = new Store(dataDir);
+    service = new ConversationService(store, { idleTtlMs: 60_000 });
+    expect(store.countEvents(conversation.id, {})).toBe(1);
+    expect(service.get(conversation.id)?.lastSeq).toBe(1);
+  });
+});
