@@ -120,6 +120,39 @@ describe('group commit', () => {
     expect(store.searchEvents(conversation.id, { descending: false, limit: 10 }).map((e) => e.seq)).toEqual([1, 2]);
   });
 
+  it('writes the catalog row of a conversation changed many times in a batch from its last change', async () => {
+    const conversation = await newConversation();
+    const before = store.batchesCommitted;
+    await Promise.all(
+      ['a', 'b', 'c'].map((title) =>
+        conversation.append([note(title)], (record) => {
+          record.title = title;
+        }),
+      ),
+    );
+    expect(store.batchesCommitted - before).toBe(1);
+    const row = store.getConversation(conversation.id);
+    expect(row?.title).toBe('c');
+    expect(row?.last_seq).toBe(3);
+    expect(JSON.parse(row?.data as string).title).toBe('c');
+  });
+
+  it('counts last_seq from the log when a write of the batch fails', async () => {
+    const conversation = await newConversation();
+    const [first] = await conversation.append([note('first')]);
+    const duplicate = conversation.append([note('ok'), { ...note('same id'), id: first?.id }], (record) => {
+      record.title = 'never';
+    });
+    const after = conversation.append([note('after')]);
+    await expect(duplicate).rejects.toThrow(/UNIQUE/);
+    await after;
+    expect(conversation.lastSeq).toBe(2);
+    expect(conversation.record.title).toBeNull();
+    const row = store.getConversation(conversation.id);
+    expect(row?.last_seq).toBe(2);
+    expect(JSON.parse(row?.data as string).title).toBeNull();
+  });
+
   it('commits and syncs what is queued when the store closes', async () => {
     const conversation = await newConversation();
     const appended = conversation.append([note('last words')]);

@@ -51,7 +51,10 @@ export class Conversation {
     return () => this.subscribers.delete(subscriber);
   }
 
-  /** Appends events durably and publishes them; resolves with the stored events. */
+  /**
+   * Appends events durably and publishes them; resolves with the stored events. `change` (as for `update`)
+   * changes the record in the same durable write.
+   */
   append(events: NewEvent[], change?: (record: ConversationRecord) => void): Promise<Event[]> {
     const prepared = events.map(prepareEvent);
     this.lastActive = Date.now();
@@ -85,7 +88,11 @@ export class Conversation {
     await Promise.allSettled(resources.map((resource) => resource.close()));
   }
 
-  /** Changes the record (and the catalog row) durably, without events. */
+  /**
+   * Changes the record (and the catalog row) durably, without events. `change` gets a copy of the record and of
+   * its `request` to assign fields of; anything deeper is shared with the current record: replace it, never
+   * modify it in place.
+   */
   async update(change: (record: ConversationRecord) => void): Promise<void> {
     this.lastActive = Date.now();
     await this.store.enqueue({
@@ -116,15 +123,20 @@ export class Conversation {
 
   /** Writes the changed record into the catalog (inside a queued write); it becomes `record` once durable. */
   private writeRecordChange(change: (record: ConversationRecord) => void): ConversationRecord {
-    const next = structuredClone(this.writtenRecord);
+    // A copy of the two levels a change assigns to; what lies deeper is shared with the durable record.
+    const next = { ...this.writtenRecord, request: { ...this.writtenRecord.request } };
     change(next);
     next.updated_at = now();
-    this.store.updateConversationSql({
-      id: this.id,
-      status: next.execution_status,
-      title: next.title,
-      updated_at: next.updated_at,
-      data: JSON.stringify(next),
+    // Serialized once per batch, from the last change of this conversation in it.
+    this.store.updateConversationAtCommit(this.id, () => {
+      const record = this.writtenRecord;
+      return {
+        id: this.id,
+        status: record.execution_status,
+        title: record.title,
+        updated_at: record.updated_at,
+        data: JSON.stringify(record),
+      };
     });
     return next;
   }

@@ -29,7 +29,7 @@ interface Batch {
  * the thread pool, so the event loop keeps taking requests while the disk works. That fsync per committed
  * transaction is what `synchronous = FULL` does inside COMMIT (blocking the loop); a write resolves, and its
  * `committed` runs, only after it. One batch syncs at a time, so a batch's data is never read back as durable
- * before it is: `onDurable` runs first, then the writes settle in order.
+ * before it is: `hooks.onDurable` runs first, then the writes settle in order.
  */
 export class GroupCommit {
   private pending: PendingWrite[] = [];
@@ -43,7 +43,12 @@ export class GroupCommit {
   constructor(
     private readonly db: Database.Database,
     private readonly walPath: string,
-    private readonly onDurable: () => void,
+    private readonly hooks: {
+      /** Runs in the batch's transaction after its writes (what is written once per batch). */
+      beforeCommit: () => void;
+      /** Runs once the batch is durable, before its writes settle. */
+      onDurable: () => void;
+    },
   ) {
     // SQLite syncs the directory of a WAL it created on its first sync; this does the same, once.
     const dir = openSync(dirname(walPath), 'r');
@@ -120,6 +125,7 @@ export class GroupCommit {
             outcomes.push({ ok: false, error: error as Error });
           }
         }
+        this.hooks.beforeCommit();
       })();
       this.batches++;
     } catch (error) {
@@ -153,7 +159,7 @@ export class GroupCommit {
       for (const { reject } of this.pending.splice(0)) reject(this.failure);
       return;
     }
-    this.onDurable();
+    this.hooks.onDurable();
     batch.writes.forEach(({ write, resolve, reject }, i) => {
       const outcome = batch.outcomes[i] as Outcome;
       if (!outcome.ok) return reject(outcome.error);

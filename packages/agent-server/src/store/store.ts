@@ -35,6 +35,9 @@ export interface CatalogRow {
   data: string;
 }
 
+/** The columns of a catalog row that change with its record. */
+export type ConversationUpdate = Omit<CatalogRow, 'created_at' | 'last_seq'>;
+
 export interface EventFilter {
   kind?: string;
   source?: string;
@@ -67,6 +70,10 @@ export class Store {
   private readonly syncingEvents = new Map<string, number>();
   /** Conversations the syncing batch created: not readable yet. */
   private readonly syncingConversations = new Set<string>();
+  /** Catalog rows to write at the end of the current batch: the last version of each conversation's. */
+  private readonly rowsAtCommit = new Map<string, () => ConversationUpdate>();
+  /** Conversations the current batch appended events to: their `last_seq` is written at its end. */
+  private readonly appendedTo = new Set<string>();
 
   constructor(dataDir: string) {
     mkdirSync(dataDir, { recursive: true });
@@ -78,9 +85,12 @@ export class Store {
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
     this.db.exec(SCHEMA_SQL);
-    this.writes = new GroupCommit(this.db, `${file}-wal`, () => {
-      this.syncingEvents.clear();
-      this.syncingConversations.clear();
+    this.writes = new GroupCommit(this.db, `${file}-wal`, {
+      beforeCommit: () => this.writeOncePerBatch(),
+      onDurable: () => {
+        this.syncingEvents.clear();
+        this.syncingConversations.clear();
+      },
     });
   }
 
@@ -122,13 +132,37 @@ export class Store {
     this.syncingConversations.add(row.id);
   }
 
-  updateConversationSql(row: Omit<CatalogRow, 'created_at' | 'last_seq'>): void {
+  updateConversationSql(row: ConversationUpdate): void {
     this.statement(
       'UPDATE conversations SET status = @status, title = @title, updated_at = @updated_at, data = @data WHERE id = @id',
     ).run(row);
   }
 
+  /**
+   * Writes a conversation's catalog row at the end of the current batch (inside a queued write): when several
+   * writes of one batch change a conversation, its row is built and written once, from the last of them.
+   */
+  updateConversationAtCommit(id: string, row: () => ConversationUpdate): void {
+    this.rowsAtCommit.set(id, row);
+  }
+
+  /** What a batch writes once however many of its writes asked for it (runs inside its transaction). */
+  private writeOncePerBatch(): void {
+    const rows = [...this.rowsAtCommit.values()];
+    const appendedTo = [...this.appendedTo];
+    this.rowsAtCommit.clear();
+    this.appendedTo.clear();
+    for (const row of rows) this.updateConversationSql(row());
+    // From the log itself: a write whose savepoint was undone leaves nothing behind to count.
+    const lastSeq = this.statement(
+      'UPDATE conversations SET last_seq = (SELECT coalesce(max(seq), 0) FROM events WHERE conversation_id = ?) WHERE id = ?',
+    );
+    for (const id of appendedTo) lastSeq.run(id, id);
+  }
+
   deleteConversationSql(id: string): void {
+    this.rowsAtCommit.delete(id);
+    this.appendedTo.delete(id);
     this.statement('DELETE FROM events WHERE conversation_id = ?').run(id);
     this.statement('DELETE FROM conversations WHERE id = ?').run(id);
   }
@@ -160,7 +194,7 @@ export class Store {
       );
       return { seq, id: event.id, kind: event.kind, json: event.json };
     });
-    this.statement('UPDATE conversations SET last_seq = ? WHERE id = ?').run(lastSeq + events.length, conversationId);
+    this.appendedTo.add(conversationId);
     if (!this.syncingEvents.has(conversationId)) this.syncingEvents.set(conversationId, lastSeq + 1);
     return stored;
   }
