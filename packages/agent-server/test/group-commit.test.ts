@@ -108,6 +108,41 @@ describe('group commit', () => {
     expect(service.get(id)?.id).toBe(id);
   });
 
+  it('creates a conversation and what is written while preparing it with one fsync, visible only then', async () => {
+    const id = '0192f6a4-5b6c-7d8e-9f00-aabbccddeeff';
+    const before = store.syncsDone;
+    const { conversation, created } = await service.create({ ...request(), conversation_id: id }, async (c) => {
+      await c.append([note('system prompt')]);
+      await c.update((record) => {
+        record.title = 'prepared';
+      });
+      await c.append([note('report')]);
+      expect(service.get(id)).toBeUndefined();
+      expect(store.getConversation(id)).toBeUndefined();
+    });
+    expect(created).toBe(true);
+    expect(store.syncsDone - before).toBe(1);
+    expect(service.get(id)).toBe(conversation);
+    expect(conversation.lastSeq).toBe(2);
+    expect(store.getConversation(id)?.title).toBe('prepared');
+    expect(store.searchEvents(id, { descending: false, limit: 10 }).map((e) => e.seq)).toEqual([1, 2]);
+  });
+
+  it('answers a second create of an id being created with the first one', async () => {
+    const id = '0192f6a4-5b6c-7d8e-9f00-000000000001';
+    let prepared = 0;
+    const prepare = async () => {
+      prepared++;
+    };
+    const [first, second] = await Promise.all([
+      service.create({ ...request(), conversation_id: id }, prepare),
+      service.create({ ...request(), conversation_id: id }, prepare),
+    ]);
+    expect([first.created, second.created]).toEqual([true, false]);
+    expect(second.conversation).toBe(first.conversation);
+    expect(prepared).toBe(1);
+  });
+
   it('fails a write that throws alone: the rest of its batch commits, without gaps in the sequence', async () => {
     const conversation = await newConversation();
     const duplicate = store.enqueue({

@@ -23,12 +23,20 @@ export class Conversation {
   /** What lives as long as the conversation is loaded (the agent, its shell); closed on eviction or deletion. */
   readonly resources = new Map<string, { close(): Promise<void> }>();
 
+  /**
+   * True while the conversation is being created (not yet visible to anyone else): its writes resolve once
+   * committed, and `created()` makes them all durable with one fsync before the creation is answered.
+   */
+  private creating: boolean;
+
   constructor(
     readonly id: string,
     public record: ConversationRecord,
     lastSeq: number,
     private readonly store: Store,
+    { creating = false }: { creating?: boolean } = {},
   ) {
+    this.creating = creating;
     this.committedSeq = lastSeq;
     this.writtenSeq = lastSeq;
     this.writtenRecord = record;
@@ -59,25 +67,28 @@ export class Conversation {
     const prepared = events.map(prepareEvent);
     this.lastActive = Date.now();
     return this.store
-      .enqueue({
-        run: () => {
-          const record = change ? this.writeRecordChange(change) : undefined;
-          const stored = this.store.insertEventsSql(
-            this.id,
-            this.writtenSeq,
-            prepared.map((p) => p.row),
-          );
-          this.writtenSeq += stored.length;
-          if (record) this.writtenRecord = record;
-          return { stored, record };
+      .enqueue(
+        {
+          run: () => {
+            const record = change ? this.writeRecordChange(change) : undefined;
+            const stored = this.store.insertEventsSql(
+              this.id,
+              this.writtenSeq,
+              prepared.map((p) => p.row),
+            );
+            this.writtenSeq += stored.length;
+            if (record) this.writtenRecord = record;
+            return { stored, record };
+          },
+          committed: ({ stored, record }) => {
+            if (record) this.record = record;
+            this.committedSeq = stored[stored.length - 1]?.seq ?? this.committedSeq;
+            this.publish(stored);
+          },
+          rolledBack: () => this.rollBack(),
         },
-        committed: ({ stored, record }) => {
-          if (record) this.record = record;
-          this.committedSeq = stored[stored.length - 1]?.seq ?? this.committedSeq;
-          this.publish(stored);
-        },
-        rolledBack: () => this.rollBack(),
-      })
+        !this.creating,
+      )
       .then(() => prepared.map((p) => p.event));
   }
 
@@ -95,16 +106,25 @@ export class Conversation {
    */
   async update(change: (record: ConversationRecord) => void): Promise<void> {
     this.lastActive = Date.now();
-    await this.store.enqueue({
-      run: () => {
-        this.writtenRecord = this.writeRecordChange(change);
-        return this.writtenRecord;
+    await this.store.enqueue(
+      {
+        run: () => {
+          this.writtenRecord = this.writeRecordChange(change);
+          return this.writtenRecord;
+        },
+        committed: (record) => {
+          this.record = record;
+        },
+        rolledBack: () => this.rollBack(),
       },
-      committed: (record) => {
-        this.record = record;
-      },
-      rolledBack: () => this.rollBack(),
-    });
+      !this.creating,
+    );
+  }
+
+  /** Ends the creation: everything written so far is durable once this resolves. */
+  async created(): Promise<void> {
+    this.creating = false;
+    await this.store.sync();
   }
 
   /** Moves to `status`, recording a `ConversationStateUpdateEvent` (`execution_status`) in the log. */

@@ -114,8 +114,7 @@ export function conversationRoutes(
       const body = { ...request.body, agent };
       const problems = runner.validate?.(body) ?? [];
       if (problems.length) throw new InputError(problems);
-      const { conversation, created } = await service.create(body);
-      if (created) await runner.prepare?.(conversation);
+      const { conversation, created } = await service.create(body, async (c) => runner.prepare?.(c));
       if (created && body.initial_message) {
         await sendUserMessage(conversation, { ...body.initial_message, run: true }, runner);
       }

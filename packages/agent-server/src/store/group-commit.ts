@@ -12,6 +12,7 @@ export interface Write<T> {
 
 interface PendingWrite {
   write: Write<unknown>;
+  durable: boolean;
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
 }
@@ -21,6 +22,8 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: Error };
 interface Batch {
   writes: PendingWrite[];
   outcomes: Outcome[];
+  /** False when no write of the batch waits for durability: it settles once committed, without an fsync. */
+  durable: boolean;
 }
 
 /**
@@ -37,8 +40,10 @@ export class GroupCommit {
   private syncing: Batch | undefined;
   /** Set when an fsync failed: what was committed may not be on disk, so nothing more is acknowledged. */
   private failure: Error | undefined;
-  /** Batches committed so far (each one transaction and one fsync). */
+  /** Batches committed so far (each one transaction). */
   batches = 0;
+  /** Fsyncs of the WAL so far (one per durable batch). */
+  syncs = 0;
 
   constructor(
     private readonly db: Database.Database,
@@ -59,11 +64,15 @@ export class GroupCommit {
     }
   }
 
-  /** Queues `write` for the next batch; resolves with its result once it is durable. */
-  enqueue<T>(write: Write<T>): Promise<T> {
+  /**
+   * Queues `write` for the next batch; resolves with its result once it is durable, or once it is committed
+   * when `durable` is false (the next durable batch's fsync makes it durable too).
+   */
+  enqueue<T>(write: Write<T>, durable = true): Promise<T> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise<T>((resolve, reject) => {
-      this.pending.push({ write: write as Write<unknown>, resolve: resolve as (value: unknown) => void, reject });
+      const pending = { write: write as Write<unknown>, durable, reject };
+      this.pending.push({ ...pending, resolve: resolve as (value: unknown) => void });
       this.schedule();
     });
   }
@@ -91,6 +100,11 @@ export class GroupCommit {
     if (this.syncing) return;
     const batch = this.commit();
     if (!batch) return;
+    if (!batch.durable) {
+      this.settle(batch);
+      if (this.pending.length > 0) this.schedule();
+      return;
+    }
     this.syncing = batch;
     let fd: number;
     try {
@@ -135,7 +149,7 @@ export class GroupCommit {
       });
       return undefined;
     }
-    return { writes, outcomes };
+    return { writes, outcomes, durable: writes.some((write) => write.durable) };
   }
 
   private syncWal(): Error | undefined {
@@ -153,6 +167,7 @@ export class GroupCommit {
   }
 
   private synced(batch: Batch, error: Error | undefined): void {
+    this.syncs++;
     if (error) {
       this.failure = new Error(`The database could not be synced to disk: ${error.message}`);
       for (const { reject } of batch.writes) reject(this.failure);
@@ -160,6 +175,10 @@ export class GroupCommit {
       return;
     }
     this.hooks.onDurable();
+    this.settle(batch);
+  }
+
+  private settle(batch: Batch): void {
     batch.writes.forEach(({ write, resolve, reject }, i) => {
       const outcome = batch.outcomes[i] as Outcome;
       if (!outcome.ok) return reject(outcome.error);

@@ -99,14 +99,27 @@ export class Store {
     this.db.close();
   }
 
-  /** Queues `write` to run in the next group commit; resolves with its result once it is durable. */
-  enqueue<T>(write: Write<T>): Promise<T> {
-    return this.writes.enqueue(write);
+  /**
+   * Queues `write` to run in the next group commit; resolves with its result once it is durable (once it is
+   * committed when `durable` is false: then nothing may be acknowledged from it before `sync()`).
+   */
+  enqueue<T>(write: Write<T>, durable = true): Promise<T> {
+    return this.writes.enqueue(write, durable);
   }
 
-  /** Batches committed so far: each is one transaction and one fsync, however many writes it held. */
+  /** Resolves once everything committed so far is durable. */
+  async sync(): Promise<void> {
+    await this.writes.enqueue({ run: () => undefined });
+  }
+
+  /** Batches committed so far: each is one transaction, however many writes it held. */
   get batchesCommitted(): number {
     return this.writes.batches;
+  }
+
+  /** Fsyncs of the WAL so far: one per batch that had a write waiting for durability. */
+  get syncsDone(): number {
+    return this.writes.syncs;
   }
 
   statement(sql: string): Database.Statement {
