@@ -7,14 +7,19 @@ import type { FastifySchemaCompiler } from 'fastify';
  * coerced, defaults filled in); path and query parameters with coercion, since they arrive as strings.
  */
 export function validatorCompiler(): FastifySchemaCompiler<TSchema> {
-  const coercing = newProtocolAjv({ coerceTypes: true });
+  // Made on first use: most of the ajv's cost would otherwise be paid at start-up.
+  let coercing: ReturnType<typeof newProtocolAjv> | undefined;
+  const coercingAjv = () => {
+    coercing ??= newProtocolAjv({ coerceTypes: true });
+    return coercing;
+  };
   return ({ schema, httpPart }) => {
     // Compiled on a route's first request, not when the server starts: start-up stays short, and a route
     // never called costs nothing.
     let validate: ReturnType<typeof validatorFor> | undefined;
     const arrays = httpPart === 'querystring' ? arrayParameters(schema) : [];
     return (data: unknown) => {
-      validate ??= httpPart === 'body' ? validatorFor(schema) : validatorFor(schema, coercing);
+      validate ??= httpPart === 'body' ? validatorFor(schema) : validatorFor(schema, coercingAjv());
       // A repeated query parameter given once (`?ids=a`) arrives as a string: it is a list of one.
       if (arrays.length > 0 && data && typeof data === 'object') {
         const query = data as Record<string, unknown>;
