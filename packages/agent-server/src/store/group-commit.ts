@@ -1,4 +1,5 @@
 import { closeSync, fdatasync, fdatasyncSync, fsyncSync, openSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 
@@ -44,6 +45,8 @@ export class GroupCommit {
   batches = 0;
   /** Fsyncs of the WAL so far (one per durable batch). */
   syncs = 0;
+  private readonly directorySynced: Promise<void>;
+  private directoryIsSynced = false;
 
   constructor(
     private readonly db: Database.Database,
@@ -55,13 +58,12 @@ export class GroupCommit {
       onDurable: () => void;
     },
   ) {
-    // SQLite syncs the directory of a WAL it created on its first sync; this does the same, once.
-    const dir = openSync(dirname(walPath), 'r');
-    try {
-      fsyncSync(dir);
-    } finally {
-      closeSync(dir);
-    }
+    // SQLite syncs the directory of a WAL it created on its first sync; this does the same, once, before the
+    // first batch's fsync (off the event loop: it would block start-up).
+    this.directorySynced = syncDirectory(dirname(walPath)).then(() => {
+      this.directoryIsSynced = true;
+    });
+    this.directorySynced.catch(() => undefined);
   }
 
   /**
@@ -115,13 +117,14 @@ export class GroupCommit {
       this.synced(batch, error as Error);
       return;
     }
-    fdatasync(fd, (error) => {
+    const done = (error: Error | null | undefined) => {
       closeSync(fd);
       if (this.syncing !== batch) return; // settled by drain()
       this.syncing = undefined;
       this.synced(batch, error ?? undefined);
       if (this.pending.length > 0) this.schedule();
-    });
+    };
+    this.directorySynced.then(() => fdatasync(fd, done), done);
   }
 
   /** Runs the queued writes in one transaction, each in its own savepoint (a write that throws fails alone). */
@@ -154,6 +157,15 @@ export class GroupCommit {
 
   private syncWal(): Error | undefined {
     try {
+      if (!this.directoryIsSynced) {
+        const dir = openSync(dirname(this.walPath), 'r');
+        try {
+          fsyncSync(dir);
+        } finally {
+          closeSync(dir);
+        }
+        this.directoryIsSynced = true;
+      }
       const fd = openSync(this.walPath, 'r');
       try {
         fdatasyncSync(fd);
@@ -185,5 +197,14 @@ export class GroupCommit {
       write.committed?.(outcome.value);
       resolve(outcome.value);
     });
+  }
+}
+
+async function syncDirectory(path: string): Promise<void> {
+  const dir = await open(path, 'r');
+  try {
+    await dir.sync();
+  } finally {
+    await dir.close();
   }
 }
