@@ -8,8 +8,8 @@ import {
 } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { v7 as uuidv7 } from 'uuid';
 import type { Conversation } from '../conversations/conversation.ts';
+import { newEventId } from '../conversations/event-id.ts';
 import { conversationInfo } from '../conversations/info.ts';
 import type { AgentRunner } from '../conversations/runner.ts';
 import { ConversationBusyError, pause, startRun } from '../conversations/runs.ts';
@@ -39,7 +39,7 @@ export async function sendUserMessage(
   runner: AgentRunner,
 ): Promise<void> {
   // The message and the record's pointer to it are one durable write (one commit per message, not two).
-  const id = uuidv7();
+  const id = newEventId();
   // UserPromptSubmit hooks: a blocked message is still stored, with its reason in `blocked_messages`.
   const review = await runner.reviewUserMessage?.(conversation, message.content);
   const blocked = review?.blocked ?? null;
