@@ -20,6 +20,9 @@ interface PendingWrite {
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: Error };
 
+/** A write threw in a batch run without savepoints. */
+const WRITE_FAILED = Symbol('write failed');
+
 interface Batch {
   writes: PendingWrite[];
   outcomes: Outcome[];
@@ -127,15 +130,40 @@ export class GroupCommit {
     this.directorySynced.then(() => fdatasync(fd, done), done);
   }
 
-  /** Runs the queued writes in one transaction, each in its own savepoint (a write that throws fails alone). */
+  /**
+   * Runs the queued writes in one transaction. A write that throws fails alone: the batch is then run again
+   * with a savepoint around each write (most batches have no failing write, and savepoints cost).
+   */
   private commit(): Batch | undefined {
     const writes = this.pending;
     if (writes.length === 0) return undefined;
     this.pending = [];
+    const fast = this.runBatch(writes, false);
+    const outcomes = fast === WRITE_FAILED ? this.runBatch(writes, true) : fast;
+    if (outcomes instanceof Error) {
+      for (const { reject } of writes) reject(outcomes);
+      return undefined;
+    }
+    this.batches++;
+    return { writes, outcomes: outcomes as Outcome[], durable: writes.some((write) => write.durable) };
+  }
+
+  /**
+   * One transaction of `writes`: their outcomes, or the error that rolled it back (`WRITE_FAILED` when, without
+   * savepoints, a write threw). Writes that ran are told when their transaction is rolled back.
+   */
+  private runBatch(writes: PendingWrite[], savepoints: boolean): Outcome[] | Error | typeof WRITE_FAILED {
     const outcomes: Outcome[] = [];
+    let failed = false;
     try {
       this.db.transaction(() => {
         for (const { write } of writes) {
+          if (!savepoints) {
+            failed = true;
+            outcomes.push({ ok: true, value: write.run() });
+            failed = false;
+            continue;
+          }
           try {
             outcomes.push({ ok: true, value: this.db.transaction(write.run)() });
           } catch (error) {
@@ -144,15 +172,13 @@ export class GroupCommit {
         }
         this.hooks.beforeCommit();
       })();
-      this.batches++;
+      return outcomes;
     } catch (error) {
-      writes.forEach(({ write, reject }, i) => {
+      writes.forEach(({ write }, i) => {
         if (outcomes[i]?.ok) write.rolledBack?.();
-        reject(error as Error);
       });
-      return undefined;
+      return failed ? WRITE_FAILED : (error as Error);
     }
-    return { writes, outcomes, durable: writes.some((write) => write.durable) };
   }
 
   private syncWal(): Error | undefined {
