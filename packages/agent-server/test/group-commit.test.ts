@@ -128,6 +128,19 @@ describe('group commit', () => {
     expect(store.searchEvents(id, { descending: false, limit: 10 }).map((e) => e.seq)).toEqual([1, 2]);
   });
 
+  it('keeps a conversation being created invisible when other writes are synced meanwhile', async () => {
+    const other = await newConversation();
+    const id = '0192f6a4-5b6c-7d8e-9f00-000000000002';
+    let seenWhilePreparing: unknown = 'not checked';
+    await service.create({ ...request(), conversation_id: id }, async (c) => {
+      await c.append([note('system prompt')]);
+      await other.append([note('unrelated, durable')]);
+      seenWhilePreparing = service.get(id);
+    });
+    expect(seenWhilePreparing).toBeUndefined();
+    expect(service.get(id)?.lastSeq).toBe(1);
+  });
+
   it('answers a second create of an id being created with the first one', async () => {
     const id = '0192f6a4-5b6c-7d8e-9f00-000000000001';
     let prepared = 0;

@@ -104,6 +104,8 @@ export class ConversationService {
       cached.lastActive = Date.now();
       return cached;
     }
+    // Not before its creation is over (its row may already be durable, with other writes' fsync).
+    if (this.creating.has(key)) return undefined;
     const row = this.store.getConversation(key);
     if (!row) return undefined;
     const conversation = new Conversation(key, JSON.parse(row.data) as ConversationRecord, row.last_seq, this.store);

@@ -3,7 +3,10 @@ import { open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 
-/** A write to commit: `run` executes SQL synchronously; `committed` runs once it is durable, in order. */
+/**
+ * A write to commit: `run` executes SQL synchronously; `committed` runs once it is durable (once committed, for a
+ * write queued as not durable), in order.
+ */
 export interface Write<T> {
   run: () => T;
   committed?: (result: T) => void;
