@@ -7,10 +7,10 @@ export type Subscriber = (events: readonly StoredEvent[]) => void;
 
 /**
  * A conversation loaded in memory. Every change goes through the store's ordered, durable write queue; once a
- * change is committed it is published to subscribers, so what a subscriber saw is always readable from the log.
+ * change is durable it is published to subscribers, so what a subscriber saw is always readable from the log.
  */
 export class Conversation {
-  /** Sequence number of the last committed event. */
+  /** Sequence number of the last durable event. */
   private committedSeq: number;
   /** Sequence number of the last event written into the store's current batch (ahead of `committedSeq`). */
   private writtenSeq: number;

@@ -59,16 +59,16 @@ export interface EventPageQuery extends EventFilter {
 /**
  * The durable store: SQLite in WAL mode. Writes are queued and committed together (group commit, see
  * `GroupCommit`): one transaction and one fsync of the WAL per batch, so a committed write survives a crash of
- * the process or the machine, and a write resolves only once it has. What a syncing batch wrote is not read
- * back (events, a new conversation) until it is durable.
+ * the process or the machine, and a write resolves only once it has. What is not durable yet is not read back
+ * (events, a new conversation).
  */
 export class Store {
   readonly db: Database.Database;
   private readonly writes: GroupCommit;
   private readonly statements = new Map<string, Database.Statement>();
-  /** Conversation id -> first seq of the events the syncing batch appended: not readable yet. */
+  /** Conversation id -> first seq of the events appended since the last fsync: not readable until durable. */
   private readonly syncingEvents = new Map<string, number>();
-  /** Conversations the syncing batch created: not readable yet. */
+  /** Conversations created since the last fsync: not readable until durable. */
   private readonly syncingConversations = new Set<string>();
   /** Catalog rows to write at the end of the current batch: the last version of each conversation's. */
   private readonly rowsAtCommit = new Map<string, () => ConversationUpdate>();
