@@ -1,13 +1,15 @@
 /**
  * Durable appends: 50 concurrent clients (keep-alive connections, one request in flight each) POST user messages
  * to /api/conversations/{id}/events of a server running in its own process. A 2xx means the message is durable
- * (SQLite WAL, synchronous=FULL, group commit). Reports appends/s and latency percentiles. Target: > 5,000/s.
+ * (SQLite WAL, one fsync per group-committed batch). Reports appends/s, latency percentiles and server CPU per
+ * append. Targets: >= 20,000/s with an ack p50 <= 2 ms (the client here is one Node process: on a small machine
+ * it can be the limit, so compare the server CPU per append too).
  * Env: CLIENTS (50), SECONDS (10), CONVERSATIONS (1: all clients on one conversation).
  * Run: npm run bench:agent-server-appends
  */
 import { createConversation, httpRequest, keepAliveAgent } from './support/http.ts';
 import { cpuSeconds, spawnServer, tempDataDir } from './support/server-process.ts';
-import { formatMs, formatRate, hrMs, target } from './support/stats.ts';
+import { formatMs, formatRate, hrMs, percentile, target } from './support/stats.ts';
 
 const CLIENTS = Number(process.env.CLIENTS ?? 50);
 const SECONDS = Number(process.env.SECONDS ?? 10);
@@ -69,7 +71,9 @@ try {
   );
   console.log(`events in the log(s) after the run: ${stored.toLocaleString('en-US')} (warm-up included)`);
   const rate = completed / seconds;
-  console.log(target('appends/s > 5,000', rate > 5000, `${Math.round(rate).toLocaleString('en-US')}/s`));
+  console.log(target('appends/s >= 20,000', rate >= 20_000, `${Math.round(rate).toLocaleString('en-US')}/s`));
+  const p50 = percentile(latencies, 50);
+  console.log(target('ack p50 <= 2 ms', p50 <= 2, `${p50.toFixed(2)} ms`));
 } finally {
   agent.destroy();
   await server.stop();

@@ -7,13 +7,15 @@ export type Subscriber = (events: readonly StoredEvent[]) => void;
 
 /**
  * A conversation loaded in memory. Every change goes through the store's ordered, durable write queue; once a
- * change is committed it is published to subscribers, so what a subscriber saw is always readable from the log.
+ * change is durable it is published to subscribers, so what a subscriber saw is always readable from the log.
  */
 export class Conversation {
-  /** Sequence number of the last committed event. */
+  /** Sequence number of the last durable event. */
   private committedSeq: number;
-  /** Sequence number of the last event written into the open transaction (ahead of `committedSeq`). */
+  /** Sequence number of the last event written into the store's current batch (ahead of `committedSeq`). */
   private writtenSeq: number;
+  /** The record as the store's current batch wrote it (ahead of `record`, which is the durable one). */
+  private writtenRecord: ConversationRecord;
   private readonly subscribers = new Set<Subscriber>();
   lastActive = Date.now();
   /** Set while a run is in progress; runs are exclusive. */
@@ -21,16 +23,32 @@ export class Conversation {
   /** What lives as long as the conversation is loaded (the agent, its shell); closed on eviction or deletion. */
   readonly resources = new Map<string, { close(): Promise<void> }>();
 
+  /**
+   * True while the conversation is being created (not yet visible to anyone else): its writes resolve once
+   * committed, and `created()` makes them all durable with one fsync before the creation is answered.
+   */
+  private creating: boolean;
+  private readonly onActivity: (() => void) | undefined;
+
   constructor(
     readonly id: string,
     public record: ConversationRecord,
     lastSeq: number,
     private readonly store: Store,
-    /** Told when events other than state updates are committed (the server's idle time starts again). */
-    private readonly onActivity?: () => void,
+    {
+      creating = false,
+      onActivity,
+    }: {
+      creating?: boolean;
+      /** Told when events other than state updates are committed (the server's idle time starts again). */
+      onActivity?: () => void;
+    } = {},
   ) {
+    this.creating = creating;
+    this.onActivity = onActivity;
     this.committedSeq = lastSeq;
     this.writtenSeq = lastSeq;
+    this.writtenRecord = record;
   }
 
   get lastSeq(): number {
@@ -50,31 +68,37 @@ export class Conversation {
     return () => this.subscribers.delete(subscriber);
   }
 
-  /** Appends events durably and publishes them; resolves with the stored events. */
+  /**
+   * Appends events durably and publishes them; resolves with the stored events. `change` (as for `update`)
+   * changes the record in the same durable write.
+   */
   append(events: NewEvent[], change?: (record: ConversationRecord) => void): Promise<Event[]> {
     const prepared = events.map(prepareEvent);
     this.lastActive = Date.now();
     return this.store
-      .enqueue({
-        run: () => {
-          if (change) this.applyRecordChange(change);
-          const stored = this.store.insertEventsSql(
-            this.id,
-            this.writtenSeq,
-            prepared.map((p) => p.row),
-          );
-          this.writtenSeq += stored.length;
-          return stored;
+      .enqueue(
+        {
+          run: () => {
+            const record = change ? this.writeRecordChange(change) : undefined;
+            const stored = this.store.insertEventsSql(
+              this.id,
+              this.writtenSeq,
+              prepared.map((p) => p.row),
+            );
+            this.writtenSeq += stored.length;
+            if (record) this.writtenRecord = record;
+            return { stored, record };
+          },
+          committed: ({ stored, record }) => {
+            if (record) this.record = record;
+            this.committedSeq = stored[stored.length - 1]?.seq ?? this.committedSeq;
+            if (stored.some((event) => event.kind !== 'ConversationStateUpdateEvent')) this.onActivity?.();
+            this.publish(stored);
+          },
+          rolledBack: () => this.rollBack(),
         },
-        committed: (stored) => {
-          this.committedSeq = stored[stored.length - 1]?.seq ?? this.committedSeq;
-          if (stored.some((event) => event.kind !== 'ConversationStateUpdateEvent')) this.onActivity?.();
-          this.publish(stored);
-        },
-        rolledBack: () => {
-          this.writtenSeq = this.committedSeq;
-        },
-      })
+        !this.creating,
+      )
       .then(() => prepared.map((p) => p.event));
   }
 
@@ -85,10 +109,32 @@ export class Conversation {
     await Promise.allSettled(resources.map((resource) => resource.close()));
   }
 
-  /** Changes the record (and the catalog row) durably, without events. */
-  update(change: (record: ConversationRecord) => void): Promise<void> {
+  /**
+   * Changes the record (and the catalog row) durably, without events. `change` gets a copy of the record and of
+   * its `request` to assign fields of; anything deeper is shared with the current record: replace it, never
+   * modify it in place.
+   */
+  async update(change: (record: ConversationRecord) => void): Promise<void> {
     this.lastActive = Date.now();
-    return this.store.enqueue({ run: () => this.applyRecordChange(change) });
+    await this.store.enqueue(
+      {
+        run: () => {
+          this.writtenRecord = this.writeRecordChange(change);
+          return this.writtenRecord;
+        },
+        committed: (record) => {
+          this.record = record;
+        },
+        rolledBack: () => this.rollBack(),
+      },
+      !this.creating,
+    );
+  }
+
+  /** Ends the creation: everything written so far is durable once this resolves. */
+  async created(): Promise<void> {
+    this.creating = false;
+    await this.store.sync();
   }
 
   /** Moves to `status`, recording a `ConversationStateUpdateEvent` (`execution_status`) in the log. */
@@ -105,18 +151,30 @@ export class Conversation {
     });
   }
 
-  private applyRecordChange(change: (record: ConversationRecord) => void): void {
-    const next = structuredClone(this.record);
+  /** Writes the changed record into the catalog (inside a queued write); it becomes `record` once durable. */
+  private writeRecordChange(change: (record: ConversationRecord) => void): ConversationRecord {
+    // A copy of the two levels a change assigns to; what lies deeper is shared with the durable record.
+    const next = { ...this.writtenRecord, request: { ...this.writtenRecord.request } };
     change(next);
     next.updated_at = now();
-    this.store.updateConversationSql({
-      id: this.id,
-      status: next.execution_status,
-      title: next.title,
-      updated_at: next.updated_at,
-      data: JSON.stringify(next),
+    // Serialized once per batch, from the last change of this conversation in it.
+    this.store.updateConversationAtCommit(this.id, () => {
+      const record = this.writtenRecord;
+      return {
+        id: this.id,
+        status: record.execution_status,
+        title: record.title,
+        updated_at: record.updated_at,
+        data: JSON.stringify(record),
+      };
     });
-    this.record = next;
+    return next;
+  }
+
+  /** The batch was rolled back: what it wrote is gone. */
+  private rollBack(): void {
+    this.writtenSeq = this.committedSeq;
+    this.writtenRecord = this.record;
   }
 
   private publish(stored: readonly StoredEvent[]): void {

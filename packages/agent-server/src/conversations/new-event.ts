@@ -2,8 +2,8 @@ import { type Event, type NewEvent, parseEvent } from '@bosun/protocol';
 
 export type { NewEvent };
 
-import { v7 as uuidv7 } from 'uuid';
 import type { EventToAppend } from '../store/store.ts';
+import { newEventId } from './event-id.ts';
 
 export function now(): string {
   return new Date().toISOString();
@@ -11,7 +11,7 @@ export function now(): string {
 
 /** Completes, validates and serializes an event for the log. Invalid events are a bug of the caller: it throws. */
 export function prepareEvent(partial: NewEvent): { event: Event; row: EventToAppend } {
-  const event = parseEvent({ ...partial, id: partial.id ?? uuidv7(), timestamp: partial.timestamp ?? now() });
+  const event = parseEvent({ ...partial, id: partial.id ?? newEventId(), timestamp: partial.timestamp ?? now() });
   return { event, row: toRow(event) };
 }
 

@@ -26,9 +26,14 @@ export interface ConversationSearch {
  */
 export class ConversationService {
   private readonly loaded = new Map<string, Conversation>();
+  /** Conversations being created (not visible yet), by id. */
+  private readonly creating = new Map<string, Promise<{ conversation: Conversation; created: boolean }>>();
   private evictionTimer: NodeJS.Timeout | undefined;
   /** When an event other than a state update was last appended to any conversation (or the service started). */
   lastActivityAt = Date.now();
+  private readonly markActivity = () => {
+    this.lastActivityAt = Date.now();
+  };
 
   constructor(
     readonly store: Store,
@@ -129,26 +134,45 @@ export class ConversationService {
       cached.lastActive = Date.now();
       return cached;
     }
+    // Not before its creation is over (its row may already be durable, with other writes' fsync).
+    if (this.creating.has(key)) return undefined;
     const row = this.store.getConversation(key);
     if (!row) return undefined;
-    const conversation = new Conversation(
-      key,
-      JSON.parse(row.data) as ConversationRecord,
-      row.last_seq,
-      this.store,
-      () => {
-        this.lastActivityAt = Date.now();
-      },
-    );
+    const conversation = new Conversation(key, JSON.parse(row.data) as ConversationRecord, row.last_seq, this.store, {
+      onActivity: this.markActivity,
+    });
     this.loaded.set(key, conversation);
     return conversation;
   }
 
-  /** Creates a conversation, or returns the existing one when `conversation_id` is already taken. */
-  async create(request: ResolvedStartRequest): Promise<{ conversation: Conversation; created: boolean }> {
+  /**
+   * Creates a conversation, or returns the existing one when `conversation_id` is already taken. `prepare` runs
+   * before anyone else can see the conversation; what it writes is made durable with the conversation's row,
+   * by one fsync before this resolves.
+   */
+  async create(
+    request: ResolvedStartRequest,
+    prepare?: (conversation: Conversation) => Promise<void>,
+  ): Promise<{ conversation: Conversation; created: boolean }> {
     const id = (request.conversation_id ?? randomUUID()).toLowerCase();
     const existing = this.get(id);
     if (existing) return { conversation: existing, created: false };
+    const underway = this.creating.get(id);
+    if (underway) return { conversation: (await underway).conversation, created: false };
+    const creation = this.createNew(id, request, prepare);
+    this.creating.set(id, creation);
+    try {
+      return await creation;
+    } finally {
+      this.creating.delete(id);
+    }
+  }
+
+  private async createNew(
+    id: string,
+    request: ResolvedStartRequest,
+    prepare: ((conversation: Conversation) => Promise<void>) | undefined,
+  ): Promise<{ conversation: Conversation; created: boolean }> {
     const at = now();
     const record = newRecord({ ...request, conversation_id: id }, at);
     const row: CatalogRow = {
@@ -160,15 +184,22 @@ export class ConversationService {
       last_seq: 0,
       data: JSON.stringify(record),
     };
+    const conversation = new Conversation(id, record, 0, this.store, { creating: true, onActivity: this.markActivity });
     try {
-      await this.store.enqueue({ run: () => this.store.insertConversationSql(row) });
+      await this.store.enqueue({ run: () => this.store.insertConversationSql(row) }, false);
     } catch (error) {
-      // Two requests raced to create the same id: the loser returns the winner's conversation.
+      // Another process created the same id first: return its conversation.
+      await this.store.sync();
       const winner = this.get(id);
       if (winner) return { conversation: winner, created: false };
       throw error;
     }
-    const conversation = this.get(id) as Conversation;
+    try {
+      await prepare?.(conversation);
+    } finally {
+      await conversation.created();
+      this.loaded.set(id, conversation);
+    }
     return { conversation, created: true };
   }
 

@@ -10,7 +10,12 @@ type Properties = Record<string, { type?: unknown }>;
  * coerced, defaults filled in); path and query parameters with coercion, since they arrive as strings.
  */
 export function validatorCompiler(): FastifySchemaCompiler<TSchema> {
-  const coercing = newProtocolAjv({ coerceTypes: true });
+  // Made on first use: most of the ajv's cost would otherwise be paid at start-up.
+  let coercing: ReturnType<typeof newProtocolAjv> | undefined;
+  const coercingAjv = () => {
+    coercing ??= newProtocolAjv({ coerceTypes: true });
+    return coercing;
+  };
   return ({ schema, httpPart }) => {
     // Compiled on a route's first request, not when the server starts: start-up stays short, and a route
     // never called costs nothing.
@@ -18,7 +23,7 @@ export function validatorCompiler(): FastifySchemaCompiler<TSchema> {
     const arrays = httpPart === 'querystring' ? parametersOfType(schema, ['array']) : [];
     const numbers = httpPart === 'body' ? [] : parametersOfType(schema, ['integer', 'number']);
     return (data: unknown) => {
-      validate ??= httpPart === 'body' ? validatorFor(schema) : validatorFor(schema, coercing);
+      validate ??= httpPart === 'body' ? validatorFor(schema) : validatorFor(schema, coercingAjv());
       const parameters = (data && typeof data === 'object' ? data : {}) as Record<string, unknown>;
       // A repeated query parameter given once (`?ids=a`) arrives as a string: it is a list of one.
       for (const name of arrays) if (typeof parameters[name] === 'string') parameters[name] = [parameters[name]];

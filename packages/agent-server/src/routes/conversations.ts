@@ -8,8 +8,8 @@ import {
 } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { v7 as uuidv7 } from 'uuid';
 import type { Conversation } from '../conversations/conversation.ts';
+import { newEventId } from '../conversations/event-id.ts';
 import { conversationInfo } from '../conversations/info.ts';
 import type { AgentRunner } from '../conversations/runner.ts';
 import { ConversationBusyError, pause, startRun } from '../conversations/runs.ts';
@@ -42,7 +42,7 @@ export async function sendUserMessage(
   runner: AgentRunner,
 ): Promise<void> {
   // The message and the record's pointer to it are one durable write (one commit per message, not two).
-  const id = uuidv7();
+  const id = newEventId();
   // UserPromptSubmit hooks: a blocked message is still stored, with its reason in `blocked_messages`.
   const review = await runner.reviewUserMessage?.(conversation, message.content);
   const blocked = review?.blocked ?? null;
@@ -121,8 +121,7 @@ export function conversationRoutes(
       // Before anything is stored: a working_dir that cannot be created leaves no conversation behind.
       const unusable = await ensureWorkingDir(dir, workspaceRoot ? { root: workspaceRoot } : {});
       if (unusable.length) throw new InputError(unusable);
-      const { conversation, created } = await service.create(body);
-      if (created) await runner.prepare?.(conversation);
+      const { conversation, created } = await service.create(body, async (c) => runner.prepare?.(c));
       if (created && body.initial_message) {
         await sendUserMessage(conversation, { ...body.initial_message, run: true }, runner);
       }

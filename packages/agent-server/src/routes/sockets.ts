@@ -1,8 +1,8 @@
 import { SendMessageRequest, safeParse } from '@bosun/protocol';
 import type { FastifyInstance } from 'fastify';
-import { v7 as uuidv7 } from 'uuid';
 import type { WebSocket } from 'ws';
 import type { Conversation } from '../conversations/conversation.ts';
+import { newEventId } from '../conversations/event-id.ts';
 import { conversationInfo } from '../conversations/info.ts';
 import { now } from '../conversations/new-event.ts';
 import type { AgentRunner } from '../conversations/runner.ts';
@@ -28,7 +28,7 @@ interface SocketQuery {
 
 /** An event sent on the socket only (never persisted): a snapshot or an error about a client frame. */
 function transientEvent(event: Record<string, unknown>): string {
-  return JSON.stringify({ id: uuidv7(), timestamp: now(), source: 'environment', ...event });
+  return JSON.stringify({ id: newEventId(), timestamp: now(), source: 'environment', ...event });
 }
 
 /**

@@ -1,10 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { GroupCommit, type Write } from './group-commit.ts';
 import { SCHEMA_SQL } from './schema.sql.ts';
 import { openSealedRecords } from './sealed-records.ts';
 import type { SecretsKeyring } from './sealed-secrets.ts';
 import type { SecretsKeyOptions } from './secrets-key.ts';
+
+export type { Write };
 
 /** An event as the log holds it: its place in the conversation and its JSON exactly as served. */
 export interface StoredEvent {
@@ -35,6 +38,9 @@ export interface CatalogRow {
   data: string;
 }
 
+/** The columns of a catalog row that change with its record. */
+export type ConversationUpdate = Omit<CatalogRow, 'created_at' | 'last_seq'>;
+
 export interface EventFilter {
   kind?: string;
   source?: string;
@@ -53,38 +59,35 @@ export interface EventPageQuery extends EventFilter {
   limit: number;
 }
 
-/** A write to commit: `run` executes SQL synchronously; `committed` runs right after the commit, in order. */
-export interface Write<T> {
-  run: () => T;
-  committed?: (result: T) => void;
-  /** Called when `run` succeeded but its transaction was rolled back. */
-  rolledBack?: () => void;
-}
-
-interface PendingWrite {
-  write: Write<unknown>;
-  resolve: (value: unknown) => void;
-  reject: (error: Error) => void;
-}
-
 /**
- * The durable store: SQLite in WAL mode with `synchronous=FULL`, so a committed write survives a crash of the
- * process or the machine. Writes are queued and committed together (group commit): everything queued within
- * one turn of the event loop goes into one transaction, in order, which keeps durable appends fast under load.
+ * The durable store: SQLite in WAL mode. Writes are queued and committed together (group commit, see
+ * `GroupCommit`): one transaction and one fsync of the WAL per batch, so a committed write survives a crash of
+ * the process or the machine, and a write resolves only once it has. What is not durable yet is not read back
+ * (events, a new conversation).
  */
 export class Store {
   readonly db: Database.Database;
-  private pending: PendingWrite[] = [];
-  private flushScheduled = false;
+  private readonly writes: GroupCommit;
   private readonly statements = new Map<string, Database.Statement>();
   /** Seals conversation records (`data`), which hold the secrets, at rest. */
   private readonly keyring: SecretsKeyring;
+  /** Conversation id -> first seq of the events appended since the last fsync: not readable until durable. */
+  private readonly syncingEvents = new Map<string, number>();
+  /** Conversations created since the last fsync: not readable until durable. */
+  private readonly syncingConversations = new Set<string>();
+  /** Catalog rows to write at the end of the current batch: the last version of each conversation's. */
+  private readonly rowsAtCommit = new Map<string, () => ConversationUpdate>();
+  /** Conversations the current batch appended events to: their `last_seq` is written at its end. */
+  private readonly appendedTo = new Set<string>();
 
   constructor(dataDir: string, secrets: SecretsKeyOptions = {}) {
     mkdirSync(dataDir, { recursive: true });
-    this.db = new Database(join(dataDir, 'bosun.db'));
+    const file = join(dataDir, 'bosun.db');
+    this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = FULL');
+    // The WAL is fsynced after every committed batch by `GroupCommit` (off the event loop): with that, NORMAL
+    // is as durable as FULL, whose fsync would block the loop inside COMMIT.
+    this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
     this.db.exec(SCHEMA_SQL);
     try {
@@ -93,55 +96,41 @@ export class Store {
       this.db.close();
       throw error;
     }
+    this.writes = new GroupCommit(this.db, `${file}-wal`, {
+      beforeCommit: () => this.writeOncePerBatch(),
+      onDurable: () => {
+        this.syncingEvents.clear();
+        this.syncingConversations.clear();
+      },
+    });
   }
 
   close(): void {
-    this.flush();
+    this.writes.drain();
     this.db.close();
   }
 
-  /** Queues `write` to run in the next group commit; resolves with its result once it is durable. */
-  enqueue<T>(write: Write<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.pending.push({ write: write as Write<unknown>, resolve: resolve as (value: unknown) => void, reject });
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        setImmediate(() => this.flush());
-      }
-    });
+  /**
+   * Queues `write` to run in the next group commit; resolves with its result once it is durable (once it is
+   * committed when `durable` is false: then nothing may be acknowledged from it before `sync()`).
+   */
+  enqueue<T>(write: Write<T>, durable = true): Promise<T> {
+    return this.writes.enqueue(write, durable);
   }
 
-  /** Commits every queued write in one transaction. A write that throws fails alone (its savepoint is undone). */
-  flush(): void {
-    this.flushScheduled = false;
-    const batch = this.pending;
-    if (batch.length === 0) return;
-    this.pending = [];
-    const outcomes: ({ ok: true; value: unknown } | { ok: false; error: Error })[] = [];
-    try {
-      this.db.transaction(() => {
-        for (const { write } of batch) {
-          try {
-            outcomes.push({ ok: true, value: this.db.transaction(write.run)() });
-          } catch (error) {
-            outcomes.push({ ok: false, error: error as Error });
-          }
-        }
-      })();
-    } catch (error) {
-      batch.forEach(({ write, reject }, i) => {
-        if (outcomes[i]?.ok) write.rolledBack?.();
-        reject(error as Error);
-      });
-      return;
-    }
-    batch.forEach(({ write, resolve, reject }, i) => {
-      const outcome = outcomes[i] as (typeof outcomes)[number];
-      if (outcome.ok) {
-        write.committed?.(outcome.value);
-        resolve(outcome.value);
-      } else reject(outcome.error);
-    });
+  /** Resolves once everything committed so far is durable. */
+  async sync(): Promise<void> {
+    await this.writes.enqueue({ run: () => undefined });
+  }
+
+  /** Batches committed so far: each is one transaction, however many writes it held. */
+  get batchesCommitted(): number {
+    return this.writes.batches;
+  }
+
+  /** Fsyncs of the WAL so far: one per batch that had a write waiting for durability. */
+  get syncsDone(): number {
+    return this.writes.syncs;
   }
 
   statement(sql: string): Database.Statement {
@@ -157,6 +146,7 @@ export class Store {
 
   /** The catalog row of a conversation, its `data` (the record) in clear. */
   getConversation(id: string): CatalogRow | undefined {
+    if (this.syncingConversations.has(id)) return undefined;
     const row = this.statement('SELECT * FROM conversations WHERE id = ?').get(id) as CatalogRow | undefined;
     return row && { ...row, data: this.keyring.openRecord(row.id, row.data) };
   }
@@ -166,16 +156,41 @@ export class Store {
     this.statement(
       'INSERT INTO conversations (id, status, title, created_at, updated_at, last_seq, data) VALUES (@id, @status, @title, @created_at, @updated_at, @last_seq, @data)',
     ).run({ ...row, data: this.keyring.sealRecord(row.id, row.data) });
+    this.syncingConversations.add(row.id);
   }
 
   /** Updates a catalog row; its `data` is sealed. */
-  updateConversationSql(row: Omit<CatalogRow, 'created_at' | 'last_seq'>): void {
+  updateConversationSql(row: ConversationUpdate): void {
     this.statement(
       'UPDATE conversations SET status = @status, title = @title, updated_at = @updated_at, data = @data WHERE id = @id',
     ).run({ ...row, data: this.keyring.sealRecord(row.id, row.data) });
   }
 
+  /**
+   * Writes a conversation's catalog row at the end of the current batch (inside a queued write): when several
+   * writes of one batch change a conversation, its row is built and written once, from the last of them.
+   */
+  updateConversationAtCommit(id: string, row: () => ConversationUpdate): void {
+    this.rowsAtCommit.set(id, row);
+  }
+
+  /** What a batch writes once however many of its writes asked for it (runs inside its transaction). */
+  private writeOncePerBatch(): void {
+    const rows = [...this.rowsAtCommit.values()];
+    const appendedTo = [...this.appendedTo];
+    this.rowsAtCommit.clear();
+    this.appendedTo.clear();
+    for (const row of rows) this.updateConversationSql(row());
+    // From the log itself: a write whose savepoint was undone leaves nothing behind to count.
+    const lastSeq = this.statement(
+      'UPDATE conversations SET last_seq = (SELECT coalesce(max(seq), 0) FROM events WHERE conversation_id = ?) WHERE id = ?',
+    );
+    for (const id of appendedTo) lastSeq.run(id, id);
+  }
+
   deleteConversationSql(id: string): void {
+    this.rowsAtCommit.delete(id);
+    this.appendedTo.delete(id);
     this.statement('DELETE FROM events WHERE conversation_id = ?').run(id);
     this.statement('DELETE FROM conversations WHERE id = ?').run(id);
   }
@@ -207,27 +222,34 @@ export class Store {
       );
       return { seq, id: event.id, kind: event.kind, json: event.json };
     });
-    this.statement('UPDATE conversations SET last_seq = ? WHERE id = ?').run(lastSeq + events.length, conversationId);
+    this.appendedTo.add(conversationId);
+    if (!this.syncingEvents.has(conversationId)) this.syncingEvents.set(conversationId, lastSeq + 1);
     return stored;
   }
 
   eventJsonById(conversationId: string, id: string): string | undefined {
-    const row = this.statement('SELECT body FROM events WHERE conversation_id = ? AND id = ?').get(
+    const row = this.statement('SELECT seq, body FROM events WHERE conversation_id = ? AND id = ?').get(
       conversationId,
       id,
-    ) as { body: string } | undefined;
-    return row?.body;
+    ) as { seq: number; body: string } | undefined;
+    return row && this.readable(conversationId, row.seq) ? row.body : undefined;
   }
 
   seqOf(conversationId: string, id: string): number | undefined {
     const row = this.statement('SELECT seq FROM events WHERE conversation_id = ? AND id = ?').get(conversationId, id) as
       | { seq: number }
       | undefined;
-    return row?.seq;
+    return row && this.readable(conversationId, row.seq) ? row.seq : undefined;
+  }
+
+  /** False for an event the syncing batch appended (not durable yet). */
+  private readable(conversationId: string, seq: number): boolean {
+    const syncingFrom = this.syncingEvents.get(conversationId);
+    return syncingFrom === undefined || seq < syncingFrom;
   }
 
   searchEvents(conversationId: string, query: EventPageQuery): StoredEvent[] {
-    const { where, params } = filterSql(conversationId, query);
+    const { where, params } = this.filterSql(conversationId, query);
     if (query.fromSeq !== undefined) {
       where.push(query.descending ? 'seq <= ?' : 'seq >= ?');
       params.push(query.fromSeq);
@@ -243,11 +265,21 @@ export class Store {
   }
 
   countEvents(conversationId: string, filter: EventFilter): number {
-    const { where, params } = filterSql(conversationId, filter);
+    const { where, params } = this.filterSql(conversationId, filter);
     const row = this.statement(`SELECT count(*) AS n FROM events WHERE ${where.join(' AND ')}`).get(...params) as {
       n: number;
     };
     return row.n;
+  }
+
+  private filterSql(conversationId: string, filter: EventFilter): { where: string[]; params: unknown[] } {
+    const { where, params } = filterSql(conversationId, filter);
+    const syncingFrom = this.syncingEvents.get(conversationId);
+    if (syncingFrom !== undefined) {
+      where.push('seq < ?');
+      params.push(syncingFrom);
+    }
+    return { where, params };
   }
 }
 
