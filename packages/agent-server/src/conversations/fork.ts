@@ -4,7 +4,7 @@ import type { Event, ForkConversationRequest } from '@bosun/protocol';
 import { ConflictError, NotFoundError } from '../http/errors.ts';
 import type { Conversation } from './conversation.ts';
 import { now, toRow } from './new-event.ts';
-import type { ConversationRecord } from './record.ts';
+import { type ConversationRecord, newCatalogRow } from './record.ts';
 import type { ConversationService } from './service.ts';
 
 /**
@@ -46,15 +46,7 @@ export async function forkConversation(
   try {
     await store.enqueue({
       run: () => {
-        store.insertConversationSql({
-          id,
-          status: record.execution_status,
-          title: record.title,
-          created_at: at,
-          updated_at: at,
-          last_seq: 0,
-          data: JSON.stringify(record),
-        });
+        store.insertConversationSql(newCatalogRow(id, record));
         store.insertEventsSql(id, 0, events.map(toRow));
       },
     });

@@ -4,6 +4,7 @@ import type {
   ResolvedSkillRepository,
   ResolvedStartRequest,
 } from '@bosun/protocol';
+import type { CatalogRow } from '../store/store.ts';
 
 /**
  * A plugin as the conversation loaded it: what is shown (`resolved`, with the commit SHA) and what is needed to
@@ -38,6 +39,19 @@ export interface ConversationRecord {
   forked_from?: { conversation_id: string; event_id: string | null };
   created_at: string;
   updated_at: string;
+}
+
+/** The catalog row of a new conversation (no events yet). */
+export function newCatalogRow(id: string, record: ConversationRecord): CatalogRow {
+  return {
+    id,
+    status: record.execution_status,
+    title: record.title,
+    created_at: record.created_at,
+    updated_at: record.updated_at,
+    last_seq: 0,
+    data: JSON.stringify(record),
+  };
 }
 
 export function newRecord(request: ResolvedStartRequest, now: string): ConversationRecord {

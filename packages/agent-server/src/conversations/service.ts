@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { pendingActions } from '@bosun/agent';
 import type { ConversationExecutionStatus, Event, NewEvent, ResolvedStartRequest } from '@bosun/protocol';
-import type { CatalogRow, Store } from '../store/store.ts';
+import type { Store } from '../store/store.ts';
 import { Conversation } from './conversation.ts';
 import { now } from './new-event.ts';
-import { type ConversationRecord, newRecord } from './record.ts';
+import { type ConversationRecord, newCatalogRow, newRecord } from './record.ts';
 import { stopRun } from './runs.ts';
 
 /** How long stopping the service waits for each cancelled run to end before it moves on. */
@@ -175,15 +175,7 @@ export class ConversationService {
   ): Promise<{ conversation: Conversation; created: boolean }> {
     const at = now();
     const record = newRecord({ ...request, conversation_id: id }, at);
-    const row: CatalogRow = {
-      id,
-      status: record.execution_status,
-      title: record.title,
-      created_at: at,
-      updated_at: at,
-      last_seq: 0,
-      data: JSON.stringify(record),
-    };
+    const row = newCatalogRow(id, record);
     const conversation = new Conversation(id, record, 0, this.store, { creating: true, onActivity: this.markActivity });
     try {
       await this.store.enqueue({ run: () => this.store.insertConversationSql(row) }, false);
