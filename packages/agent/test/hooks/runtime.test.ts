@@ -1,5 +1,5 @@
 import {
-  AgentRuntime,
+  Agent,
   type LLMResponse,
   MAX_STOP_ROUNDS,
   STOP_FEEDBACK_PREFIX,
@@ -17,7 +17,7 @@ async function setup(hooks: HookConfig, responses: Partial<LLMResponse>[]) {
   const box = await sandbox();
   const agent = parse(AgentSpec, { llm: { model: 'fake' } });
   const provider = scriptedProvider(responses, agent.llm);
-  const runtime = new AgentRuntime(agent, {
+  const runtime = new Agent(agent, {
     provider,
     tools: [createWriteFileTool(), createFinishTool()],
     workspace: box.workspace,

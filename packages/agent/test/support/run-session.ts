@@ -1,4 +1,4 @@
-import type { AgentRuntime, AgentSession } from '@bosun/agent';
+import type { Agent, AgentSession } from '@bosun/agent';
 import {
   type AgentSpec,
   type ConfirmationPolicy,
@@ -82,8 +82,8 @@ export class RunSession implements AgentSession {
     return stored as Event;
   }
   /** What the agent server's `startRun` does: the `running` status, then the run. */
-  async run(runtime: AgentRuntime) {
+  async run(loopAgent: Agent) {
     await this.setStatus('running');
-    await runtime.run(this);
+    await loopAgent.run(this);
   }
 }
