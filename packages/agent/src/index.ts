@@ -16,6 +16,7 @@ export { createProvider, type WireApi, wireApiOf } from './llm/provider.ts';
 export type { LLMProvider, LLMRequest, LLMResponse, LLMTool, LLMToolCall, LLMUsage } from './llm/types.ts';
 export { Agent, type AgentOptions, AgentRuntime, type AgentRuntimeOptions } from './loop/agent.ts';
 export { pendingActions } from './session/pending-actions.ts';
+export { STUCK_REPEATS } from './loop/stuck.ts';
 export type { AgentSession } from './session/session.ts';
 export { SECRET_MASK, secretMasker } from './shared/secret-masker.ts';
 export { buildMessages, observationText } from './session/messages.ts';

@@ -14,7 +14,7 @@ import {
  */
 export class RunSession implements AgentSession {
   readonly id = 'memory';
-  readonly stuckDetection = false;
+  readonly stuckDetection: boolean;
   readonly maxIterations: number;
   events: Event[] = [];
   current: ConversationExecutionStatus = 'idle';
@@ -28,9 +28,10 @@ export class RunSession implements AgentSession {
 
   constructor(
     readonly agent: AgentSpec,
-    options: { maxIterations?: number; policy?: ConfirmationPolicy } = {},
+    options: { maxIterations?: number; policy?: ConfirmationPolicy; stuckDetection?: boolean } = {},
   ) {
     this.maxIterations = options.maxIterations ?? 20;
+    this.stuckDetection = options.stuckDetection ?? false;
     this.policy = options.policy ?? { kind: 'NeverConfirm' };
   }
 
