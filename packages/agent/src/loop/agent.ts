@@ -52,7 +52,7 @@ export interface AgentOptions {
  * tool calls) until the agent finishes, answers in plain text, is paused, gets stuck or reaches `max_iterations`.
  */
 export class Agent implements AgentParts {
-  readonly toolsByName = new Map<string, Tool>();
+  private readonly toolMap = new Map<string, Tool>();
   readonly llmTools: LLMTool[] = [];
   readonly provider: LLMProvider;
   readonly condenser: SummarizingCondenser | undefined;
@@ -104,14 +104,18 @@ export class Agent implements AgentParts {
   }
 
   get tools(): Tool[] {
-    return [...this.toolsByName.values()];
+    return [...this.toolMap.values()];
+  }
+
+  get toolsByName(): ReadonlyMap<string, Tool> {
+    return this.toolMap;
   }
 
   /** Gives the agent more tools from its next LLM call on (an MCP server that started late); names stay unique. */
   addTools(tools: readonly Tool[]): void {
     for (const tool of tools) {
-      if (this.toolsByName.has(tool.name)) continue;
-      this.toolsByName.set(tool.name, tool);
+      if (this.toolMap.has(tool.name)) continue;
+      this.toolMap.set(tool.name, tool);
       this.llmTools.push({
         name: tool.name,
         description: tool.definition.description,
