@@ -186,5 +186,3 @@ export class Agent implements AgentParts {
 /** The former name of `Agent`, kept while the agent server still imports it. */
 export const AgentRuntime = Agent;
 export type AgentRuntime = Agent;
-/** The former name of `AgentOptions`. */
-export type AgentRuntimeOptions = AgentOptions;
