@@ -2,10 +2,12 @@ import type { Event, NewEvent } from '@bosun/protocol';
 import { completionLogEvent } from '../llm/completion-log.ts';
 import { LLMBadResponseError, LLMError } from '../llm/errors.ts';
 import type { LLMProvider } from '../llm/types.ts';
-import type { AgentSession } from '../loop/session.ts';
+import { type LLMView, llmView } from '../session/llm-view.ts';
+import type { AgentSession } from '../session/session.ts';
+import { recordResponseUsage } from '../session/usage.ts';
 import type { CondenserSettings } from './config.ts';
+import { type ForgettingPlan, planForgetting } from './forgetting.ts';
 import { estimateTokens, summaryPrompt } from './prompt.ts';
-import { type ForgettingPlan, type LLMView, llmView, planForgetting } from './view.ts';
 
 /**
  * Why a view is condensed: a `CondensationRequest` (from `POST .../condense` or a context-window error), too
@@ -91,7 +93,7 @@ export class SummarizingCondenser {
     const { llm } = this.settings;
     // User messages a hook blocked never reach an LLM, the summarizer included.
     const blocked = session.blockedMessages?.() ?? {};
-    const summarized = plan.forgotten.filter((event) => !((event.id as string) in blocked));
+    const summarized = plan.forgotten.filter((event) => event.id === undefined || !(event.id in blocked));
     const response = await this.provider.complete(
       {
         messages: [
@@ -105,10 +107,7 @@ export class SummarizingCondenser {
       },
       signal,
     );
-    const cost =
-      (llm.input_cost_per_token ?? 0) * response.usage.prompt_tokens +
-      (llm.output_cost_per_token ?? 0) * response.usage.completion_tokens;
-    await session.recordUsage(llm.usage_id, llm.model, response.usage, cost, response.latencyMs, response.id);
+    await recordResponseUsage(session, llm, response);
     const summary = response.content?.trim();
     if (!summary) throw new LLMBadResponseError('The condenser LLM answered without a summary.');
     const events: NewEvent[] = [];
@@ -116,7 +115,7 @@ export class SummarizingCondenser {
     events.push({
       kind: 'Condensation',
       source: 'environment',
-      forgotten_event_ids: plan.forgotten.map((event) => event.id as string),
+      forgotten_event_ids: plan.forgotten.flatMap((event) => event.id ?? []),
       summary,
       summary_offset: plan.summaryOffset,
       llm_response_id: response.id,

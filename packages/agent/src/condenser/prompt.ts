@@ -1,6 +1,6 @@
 import type { Event } from '@bosun/protocol';
 import { contentText, elide } from '../llm/message-text.ts';
-import { observationText } from '../loop/view.ts';
+import { observationText } from '../session/messages.ts';
 
 /** The first words of every summary request: how the condenser's LLM calls are told apart from the agent's. */
 export const SUMMARY_PROMPT_START = 'Summarize the following events';

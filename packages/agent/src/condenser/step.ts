@@ -1,8 +1,9 @@
 import type { Event, Message } from '@bosun/protocol';
 import { isContextWindowError } from '../llm/errors.ts';
 import type { LLMResponse } from '../llm/types.ts';
-import type { AgentSession } from '../loop/session.ts';
-import { buildMessages } from '../loop/view.ts';
+import { conversationError } from '../session/events.ts';
+import { buildMessages } from '../session/messages.ts';
+import type { AgentSession } from '../session/session.ts';
 import type { SummarizingCondenser } from './condenser.ts';
 
 /** The `ConversationErrorEvent` code of a run whose history no longer fits the model's context window. */
@@ -53,7 +54,5 @@ export async function completeWithCondensation(options: {
 }
 
 async function contextWindowError(session: AgentSession, detail: string): Promise<void> {
-  await session.setStatus('error', [
-    { kind: 'ConversationErrorEvent', source: 'environment', code: CONTEXT_WINDOW_CODE, detail },
-  ]);
+  await session.setStatus('error', [conversationError(CONTEXT_WINDOW_CODE, detail)]);
 }

@@ -1,7 +1,8 @@
 import type { CriticResult, NewEvent } from '@bosun/protocol';
 import { completionLogEvent } from '../llm/completion-log.ts';
 import type { LLMProvider, LLMResponse } from '../llm/types.ts';
-import type { AgentSession } from '../loop/session.ts';
+import type { AgentSession } from '../session/session.ts';
+import { recordResponseUsage } from '../session/usage.ts';
 import { parseCriticAnswer } from './answer.ts';
 import type { CriticSettings } from './config.ts';
 import { type ActionDraft, type CriticSubject, type MessageDraft, criticPrompt } from './prompt.ts';
@@ -95,10 +96,7 @@ export class LLMCritic {
       this.onFailure({ ...about, reason: `The critic's LLM call failed: ${(error as Error).message}`, error });
       return { log: [] };
     }
-    const cost =
-      (llm.input_cost_per_token ?? 0) * response.usage.prompt_tokens +
-      (llm.output_cost_per_token ?? 0) * response.usage.completion_tokens;
-    await session.recordUsage(llm.usage_id, llm.model, response.usage, cost, response.latencyMs, response.id);
+    await recordResponseUsage(session, llm, response);
     const log = llm.log_completions ? [completionLogEvent(response, llm.usage_id, llm.model)] : [];
     const answer = parseCriticAnswer(response.content);
     if (!answer.ok) {

@@ -1,7 +1,7 @@
 import type { Event, NewEvent } from '@bosun/protocol';
 import { eventText } from '../condenser/prompt.ts';
-import { llmView } from '../condenser/view.ts';
 import { contentText, elide } from '../llm/message-text.ts';
+import { llmView } from '../session/llm-view.ts';
 
 /** The first words of every critic request: how the critic's LLM calls are told apart from the agent's. */
 export const CRITIC_PROMPT_START = 'You are the critic of an AI agent';

@@ -1,8 +1,8 @@
-import type { Event, MessageContent, NewEvent, Observation, TextContent } from '@bosun/protocol';
-import type { AgentSession } from '../loop/session.ts';
+import type { Event, EventOf, MessageContent, NewEvent, Observation, TextContent } from '@bosun/protocol';
+import type { AgentSession } from '../session/session.ts';
 import type { HookRunner } from './runner.ts';
 
-type ActionEvent = Extract<Event, { kind: 'ActionEvent' }>;
+type ActionEvent = EventOf<'ActionEvent'>;
 
 /** How the feedback of a Stop hook that sent the agent back to work starts. */
 export const STOP_FEEDBACK_PREFIX = '[Stop hook feedback]';
@@ -203,7 +203,7 @@ export function awaitsBlockedPrompt(history: readonly Event[], blocked: Readonly
   for (let i = history.length - 1; i >= 0; i--) {
     const event = history[i] as Event;
     if (event.kind === 'ActionEvent' || (event.kind === 'MessageEvent' && event.source === 'agent')) return false;
-    if (event.kind === 'MessageEvent' && event.source === 'user') return (event.id as string) in blocked;
+    if (event.kind === 'MessageEvent' && event.source === 'user') return event.id !== undefined && event.id in blocked;
   }
   return false;
 }

@@ -1,9 +1,9 @@
-import type { ConfirmationPolicy, Event, NewEvent, SecurityAnalyzer } from '@bosun/protocol';
-import type { AgentSession } from '../loop/session.ts';
+import type { ConfirmationPolicy, Event, EventOf, NewEvent, SecurityAnalyzer } from '@bosun/protocol';
+import type { AgentSession } from '../session/session.ts';
 import { type AnalyzerContext, analyzeAction } from './analyzer.ts';
 import { type SecurityRisk, reaches } from './risk.ts';
 
-type ActionEvent = Extract<Event, { kind: 'ActionEvent' }>;
+type ActionEvent = EventOf<'ActionEvent'>;
 type NewActionEvent = Extract<NewEvent, { kind: 'ActionEvent' }>;
 
 export const NEVER_CONFIRM: ConfirmationPolicy = { kind: 'NeverConfirm' };

@@ -6,7 +6,7 @@ export type RetainedSkills = Map<string, string>;
 
 /**
  * The skill content in an event: the result of an `invoke_skill` call, or the triggered skills a user message
- * carries in its `extended_content`. Condensation must never lose it (`condenser/view.ts` re-attaches it).
+ * carries in its `extended_content`. Condensation must never lose it (`session/llm-view.ts` re-attaches it).
  */
 export function skillContentOf(event: Event): RetainedSkills {
   const found: RetainedSkills = new Map();

@@ -1,4 +1,4 @@
-import { AgentRuntime, type CriticFailure, type LLMResponse, createFinishTool, createThinkTool } from '@bosun/agent';
+import { Agent, type CriticFailure, type LLMResponse, createFinishTool, createThinkTool } from '@bosun/agent';
 import { type Event, parseEvent } from '@bosun/protocol';
 import { describe, expect, it } from 'vitest';
 import { MemorySession, ScriptedProvider, user } from '../condenser/fixtures.ts';
@@ -16,7 +16,7 @@ async function runWithCritic(critic: Record<string, unknown>, answers: string[],
   const agent = criticAgent({ kind: 'LLMCritic', ...critic });
   const criticProvider = new ScriptedProvider(answers);
   const failures: CriticFailure[] = [];
-  const runtime = new AgentRuntime(agent, {
+  const runtime = new Agent(agent, {
     provider: agentLLM(responses),
     criticProvider,
     onCriticFailure: (failure) => failures.push(failure),
@@ -90,7 +90,7 @@ describe('the critic in the run loop', () => {
   it('without a critic nothing changes', async () => {
     const box = await sandbox();
     const agent = criticAgent(null);
-    const runtime = new AgentRuntime(agent, {
+    const runtime = new Agent(agent, {
       provider: agentLLM([{ content: 'Hi.' }]),
       criticProvider: new ScriptedProvider([]),
       tools: [createFinishTool()],

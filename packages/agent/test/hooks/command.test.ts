@@ -1,9 +1,9 @@
-import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
+import { access, mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CommandHook, DEFAULT_BLOCK_REASON, interpretHookOutput, runCommandHook } from '@bosun/agent';
 import type { HookEventName } from '@bosun/protocol';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 let cwd: string;
 beforeEach(async () => {
@@ -109,19 +109,29 @@ describe('running a command hook', () => {
     expect(result).toMatchObject({ outcome: 'error', exitCode: null, error: 'timed out after 0.3 s' });
     expect(Date.now() - started).toBeLessThan(5000);
     const child = Number(await readFile(join(cwd, 'child.pid'), 'utf8'));
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    // Gone, or a zombie waiting for its reaper: no longer running either way.
-    const state = await readFile(`/proc/${child}/stat`, 'utf8').then(
-      (stat) => stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3),
-      () => 'gone',
-    );
-    expect(['gone', 'Z', 'X']).toContain(state);
+    // The kill is sent; wait until the kernel has carried it out. Gone, or a zombie waiting for its reaper: no
+    // longer running either way.
+    await vi.waitFor(async () => {
+      const state = await readFile(`/proc/${child}/stat`, 'utf8').then(
+        (stat) => stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3),
+        () => 'gone',
+      );
+      expect(['gone', 'Z', 'X']).toContain(state);
+    });
   });
 
   it('an abort kills the hook', async () => {
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
-    const result = await runCommandHook(hook('sleep 30'), 'PreToolUse', {}, { cwd, signal: controller.signal });
+    const running = runCommandHook(
+      hook('touch started; sleep 30'),
+      'PreToolUse',
+      {},
+      { cwd, signal: controller.signal },
+    );
+    // Aborted once the hook runs, not before it starts.
+    await vi.waitFor(() => access(join(cwd, 'started')));
+    controller.abort();
+    const result = await running;
     expect(result).toMatchObject({ outcome: 'error', error: 'aborted' });
   });
 

@@ -1,5 +1,9 @@
+import { execFile } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import {
-  AgentRuntime,
+  Agent,
   type LLMResponse,
   MAX_STOP_ROUNDS,
   STOP_FEEDBACK_PREFIX,
@@ -13,11 +17,13 @@ import { RunSession } from '../support/run-session.ts';
 import { scriptedProvider } from '../support/scripted-provider.ts';
 import { sandbox } from '../tools/support.ts';
 
+const execFileAsync = promisify(execFile);
+
 async function setup(hooks: HookConfig, responses: Partial<LLMResponse>[]) {
   const box = await sandbox();
   const agent = parse(AgentSpec, { llm: { model: 'fake' } });
   const provider = scriptedProvider(responses, agent.llm);
-  const runtime = new AgentRuntime(agent, {
+  const runtime = new Agent(agent, {
     provider,
     tools: [createWriteFileTool(), createFinishTool()],
     workspace: box.workspace,
@@ -68,17 +74,20 @@ describe('hooks in the run loop', () => {
   });
 
   it('Stop: a user message that arrives while the Stop hooks run is answered, not left behind', async () => {
-    const { runtime, session, requests } = await setup(
-      { Stop: [{ hooks: [{ command: 'sleep 0.4' }] }] } as HookConfig,
+    // The first Stop hook says it started through one FIFO, then waits on another for the test to let it end.
+    const { box, runtime, session, requests } = await setup(
+      {
+        Stop: [{ hooks: [{ command: 'test -p started && { echo up > started; read go < go; rm started go; }; :' }] }],
+      } as HookConfig,
       [{ content: 'first answer' }, { content: 'second answer' }],
     );
+    await execFileAsync('mkfifo', [join(box.workspace, 'started'), join(box.workspace, 'go')]);
     await session.userMessage('first');
     const running = session.run(runtime);
-    // The first answer is in; its Stop hook is running.
-    while (!session.events.some((e) => e.kind === 'MessageEvent' && e.source === 'agent')) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    // The first answer is in and its Stop hook is running: the message arrives while it runs.
+    await readFile(join(box.workspace, 'started'), 'utf8');
     await session.userMessage('second');
+    await writeFile(join(box.workspace, 'go'), 'go\n');
     await running;
     expect(session.current).toBe('finished');
     expect(requests()).toHaveLength(2);

@@ -1,5 +1,5 @@
 import {
-  AgentRuntime,
+  Agent,
   acceptedByRun,
   actionRisk,
   analyzeAction,
@@ -203,7 +203,7 @@ describe('the confirmation gate of the run loop', () => {
     const box = await sandbox();
     const agent = parse(AgentSpec, { llm: { model: 'fake' } });
     const write = { id: 'c1', name: 'write_file', arguments: JSON.stringify({ file_path: 'a.txt', content: 'A' }) };
-    const runtime = new AgentRuntime(agent, {
+    const runtime = new Agent(agent, {
       provider: scriptedProvider([
         { toolCalls: [write] },
         { toolCalls: [{ id: 'c2', name: 'finish', arguments: '{"message":"ok"}' }] },
@@ -247,7 +247,7 @@ describe('the confirmation gate of the run loop', () => {
       name: 'write_file',
       arguments: JSON.stringify({ file_path: file, content: file }),
     });
-    const runtime = new AgentRuntime(agent, {
+    const runtime = new Agent(agent, {
       provider: scriptedProvider([{ toolCalls: [writeCall('c1', 'one')] }, { toolCalls: [writeCall('c2', 'two')] }]),
       tools: [createWriteFileTool()],
       workspace: box.workspace,

@@ -1,4 +1,4 @@
-import type { AgentRuntime, AgentSession } from '@bosun/agent';
+import type { Agent, AgentSession } from '@bosun/agent';
 import {
   type AgentSpec,
   type ConfirmationPolicy,
@@ -14,7 +14,7 @@ import {
  */
 export class RunSession implements AgentSession {
   readonly id = 'memory';
-  readonly stuckDetection = false;
+  readonly stuckDetection: boolean;
   readonly maxIterations: number;
   events: Event[] = [];
   current: ConversationExecutionStatus = 'idle';
@@ -28,9 +28,10 @@ export class RunSession implements AgentSession {
 
   constructor(
     readonly agent: AgentSpec,
-    options: { maxIterations?: number; policy?: ConfirmationPolicy } = {},
+    options: { maxIterations?: number; policy?: ConfirmationPolicy; stuckDetection?: boolean } = {},
   ) {
     this.maxIterations = options.maxIterations ?? 20;
+    this.stuckDetection = options.stuckDetection ?? false;
     this.policy = options.policy ?? { kind: 'NeverConfirm' };
   }
 
@@ -82,8 +83,8 @@ export class RunSession implements AgentSession {
     return stored as Event;
   }
   /** What the agent server's `startRun` does: the `running` status, then the run. */
-  async run(runtime: AgentRuntime) {
+  async run(loopAgent: Agent) {
     await this.setStatus('running');
-    await runtime.run(this);
+    await loopAgent.run(this);
   }
 }

@@ -49,6 +49,13 @@ export type EventKind = Event['kind'];
 /** The event of the given kind. */
 export type EventOf<K extends EventKind> = Extract<Event, { kind: K }>;
 
+/**
+ * An event as it comes out of a conversation's log: whoever stores an event sets its `id` and `timestamp`, so
+ * both are always there. Its place in the log (the agent server's `seq`) is kept beside the event, never in it:
+ * the event's JSON is served exactly as stored.
+ */
+export type StoredEvent<K extends EventKind = EventKind> = EventOf<K> & { id: string; timestamp: string };
+
 /** An event about to be appended: `id` and `timestamp` are filled in by whoever stores it. */
 export type NewEvent = Event extends infer E
   ? E extends Event

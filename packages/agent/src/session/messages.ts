@@ -1,5 +1,5 @@
 import type { Event, Message, Observation, TextContent } from '@bosun/protocol';
-import { llmView } from '../condenser/view.ts';
+import { llmView } from './llm-view.ts';
 
 const ERROR_PREFIX = '[An error occurred during execution.]\n';
 
@@ -28,7 +28,7 @@ export function buildMessages(
         break;
       }
       case 'MessageEvent':
-        if (hiddenMessageIds.has(event.id as string)) break;
+        if (event.id !== undefined && hiddenMessageIds.has(event.id)) break;
         messages.push({
           ...event.llm_message,
           content: [...event.llm_message.content, ...event.extended_content],

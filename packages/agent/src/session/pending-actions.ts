@@ -1,0 +1,19 @@
+import type { Event, StoredEvent } from '@bosun/protocol';
+import { isStored } from './stored.ts';
+
+/** Actions that were stored but never got a result (accepted after confirmation, for example). */
+export function pendingActions(history: readonly Event[]): StoredEvent<'ActionEvent'>[] {
+  const answered = new Set<string>();
+  for (const event of history) {
+    if (event.kind === 'ObservationEvent' || event.kind === 'UserRejectObservation') answered.add(event.action_id);
+    if (event.kind === 'AgentErrorEvent') answered.add(event.tool_call_id);
+  }
+  return history.filter(
+    (event): event is StoredEvent<'ActionEvent'> =>
+      event.kind === 'ActionEvent' &&
+      event.action != null &&
+      isStored(event) &&
+      !answered.has(event.id) &&
+      !answered.has(event.tool_call_id),
+  );
+}
