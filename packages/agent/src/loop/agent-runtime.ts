@@ -239,6 +239,7 @@ export class AgentRuntime {
       workspace: this.options.workspace,
       terminalCwd: terminalCwd(history),
       readOnly: (name) => this.toolsByName.get(name)?.readOnly ?? false,
+      rule: (name) => this.toolsByName.get(name)?.riskSubject,
     });
     const judged = await this.critique(session, assessed, signal);
     const stored = await session.append([...telemetry, ...judged, ...errors]);

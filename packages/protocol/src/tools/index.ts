@@ -27,7 +27,8 @@ export { mcpShapes } from './mcp.ts';
 export { planningFileEditorShapes } from './planning-file-editor.ts';
 export { readFileShapes } from './read-file.ts';
 export {
-  type ActionKindOf,
+  type ToolActionKindOf,
+  type ToolActionOf,
   ToolAnnotations,
   type ToolShapes,
   observation,

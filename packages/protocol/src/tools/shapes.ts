@@ -26,8 +26,15 @@ export interface ToolShapes<A extends Named = Named, O extends Named = Named, D 
   readonly shapes?: readonly Named[];
 }
 
+/** The actions a tool module defines. */
+export type ToolActionOf<S extends ToolShapes> = Static<S['actions'][number]>;
+
 /** The kinds of the actions a tool module defines. */
-export type ActionKindOf<S extends ToolShapes> = Static<S['actions'][number]> extends { kind: infer K } ? K : never;
+export type ToolActionKindOf<S extends ToolShapes> = S extends ToolShapes
+  ? ToolActionOf<S> extends { kind: infer K }
+    ? K
+    : never
+  : never;
 
 /** A tool module's shapes, with their types kept for the unions built from them. */
 export function toolShapes<A extends Named, O extends Named, D extends Named>(
