@@ -135,3 +135,21 @@ describe('a tool added through its record and the list', () => {
     expect(observations).toEqual([false, true, false]);
   });
 });
+
+describe('the records of Bosun', () => {
+  it('create tools of their own shapes only, each tool with its record rule', async () => {
+    for (const record of TOOL_RECORDS) {
+      const tools = record.create({}, {});
+      const ids = (shapes: readonly { $id: string }[]) => shapes.map((shape) => shape.$id);
+      for (const tool of tools) {
+        expect(ids(record.shapes.actions), tool.name).toContain(tool.actionKind);
+        expect(ids(record.shapes.definitions), tool.name).toContain(tool.definition.kind);
+        expect(ids(record.shapes.observations), tool.name).toContain(tool.definition.observation_type);
+      }
+      await Promise.all(tools.map((tool) => tool.close?.()));
+    }
+    const created = registry.createToolset(TOOL_NAMES.map((name) => ({ name, params: {} })));
+    expect(created.every((tool) => typeof tool.riskSubject === 'function')).toBe(true);
+    await Promise.all(created.map((tool) => tool.close?.()));
+  });
+});
