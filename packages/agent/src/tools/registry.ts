@@ -20,14 +20,12 @@ export interface ToolRegistry {
   createToolset(specs: ToolSpec[], options?: ToolsetOptions): Tool[];
 }
 
-type AnyRecord = ToolRecord;
-
 /** The registry of `records` (Bosun's is built from `TOOL_RECORDS`; a test adds its own tool the same way). */
-export function toolRegistry(records: readonly AnyRecord[]): ToolRegistry {
+export function toolRegistry(records: readonly ToolRecord[]): ToolRegistry {
   const listed = new Map(records.filter((record) => !record.always).map((record) => [record.name, record]));
   const always = records.filter((record) => record.always);
   const names = [...listed.keys()];
-  const toolsOf = (record: AnyRecord, params: Record<string, unknown>, options: ToolsetOptions) =>
+  const toolsOf = (record: ToolRecord, params: Record<string, unknown>, options: ToolsetOptions) =>
     record.create(params, options).map((tool) => withRisk(tool, record.riskSubject as Tool['riskSubject']));
   return {
     names,
@@ -74,6 +72,7 @@ function secondsProblems(value: unknown, loc: (string | number)[]): ValidationEr
   ];
 }
 
+/** The tool, fresh from its record's factory, carrying the record's rule (the run loop hands it to the analyzer). */
 function withRisk(tool: Tool, riskSubject: Tool['riskSubject']): Tool {
   return Object.assign(tool, { riskSubject });
 }
