@@ -16,16 +16,16 @@ import { terminalShapes } from './terminal.ts';
 import { thinkShapes } from './think.ts';
 import { writeFileShapes } from './write-file.ts';
 
-export { browserShapes } from './browser.ts';
-export { editShapes } from './edit.ts';
-export { FILE_EDITOR_COMMANDS, type FileEditorCommand, fileEditorShapes } from './file-editor.ts';
-export { finishShapes } from './finish.ts';
-export { globShapes } from './glob.ts';
-export { grepShapes } from './grep.ts';
-export { listDirectoryShapes } from './list-directory.ts';
-export { mcpShapes } from './mcp.ts';
-export { planningFileEditorShapes } from './planning-file-editor.ts';
-export { readFileShapes } from './read-file.ts';
+export * from './browser.ts';
+export * from './edit.ts';
+export * from './file-editor.ts';
+export * from './finish.ts';
+export * from './glob.ts';
+export * from './grep.ts';
+export * from './list-directory.ts';
+export * from './mcp.ts';
+export * from './planning-file-editor.ts';
+export * from './read-file.ts';
 export {
   type ToolActionKindOf,
   type ToolActionOf,
@@ -36,10 +36,10 @@ export {
   toolShapes,
   toolUnions,
 } from './shapes.ts';
-export { TaskItem, taskTrackerShapes } from './task-tracker.ts';
-export { terminalShapes } from './terminal.ts';
-export { thinkShapes } from './think.ts';
-export { writeFileShapes } from './write-file.ts';
+export * from './task-tracker.ts';
+export * from './terminal.ts';
+export * from './think.ts';
+export * from './write-file.ts';
 
 /**
  * The tool modules of the wire model, in the order of the unions' variants. The spec names every kind of the
