@@ -1,22 +1,18 @@
 import { hasFlag, operands, optionValue } from '../command-options.ts';
 import { writeRisk } from '../paths.ts';
 import type { SecurityRisk } from '../risk.ts';
-import { type RuleInput, ctx } from './rule.ts';
+import { type RuleInput, ctx, wordSet } from './rule.ts';
 
 /** git: reads LOW, local changes LOW, discarding work MEDIUM, the network MEDIUM, rewriting or force-pushing HIGH. */
 
 const GIT_VALUED = ['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path'];
-const GIT_READS = new Set(
-  'status log diff show blame annotate rev-parse rev-list ls-files ls-tree cat-file describe shortlog grep reflog whatchanged show-ref for-each-ref name-rev merge-base help version count-objects fsck check-ignore check-attr var bisect notes difftool range-diff'.split(
-    ' ',
-  ),
+const GIT_READS = wordSet(
+  'status log diff show blame annotate rev-parse rev-list ls-files ls-tree cat-file describe shortlog grep reflog whatchanged show-ref for-each-ref name-rev merge-base help version count-objects fsck check-ignore check-attr var bisect notes difftool range-diff',
 );
-const GIT_LOCAL = new Set(
-  'add commit merge rebase cherry-pick revert mv init config worktree am apply format-patch sparse-checkout gc tag switch checkout stash branch restore archive maintenance'.split(
-    ' ',
-  ),
+const GIT_LOCAL = wordSet(
+  'add commit merge rebase cherry-pick revert mv init config worktree am apply format-patch sparse-checkout gc tag switch checkout stash branch restore archive maintenance',
 );
-const GIT_NETWORK = new Set('clone fetch pull ls-remote submodule remote'.split(' '));
+const GIT_NETWORK = wordSet('clone fetch pull ls-remote submodule remote');
 
 export function gitRisk(args: string[], input: RuleInput): SecurityRisk {
   const rest = operands(args, GIT_VALUED);
