@@ -35,10 +35,15 @@ export { createReadFileTool } from './tools/read-file/index.ts';
 export {
   createToolset,
   TOOL_NAMES,
+  type ToolRegistry,
   type ToolsetOptions,
   UnknownToolError,
+  toolRegistry,
   toolSpecProblems,
 } from './tools/registry.ts';
+export { TOOL_RECORDS } from './tools/list.ts';
+export { LOW_RISK, MEDIUM_RISK, type RiskSubject, UNKNOWN_RISK } from './tools/risk-subject.ts';
+export { type ToolRecord, toolRecord } from './tools/tool-record.ts';
 export { createTaskTrackerTool, TASKS_FILE } from './tools/task-tracker/index.ts';
 export { createTerminalTool, type TerminalToolOptions } from './tools/terminal/terminal-tool.ts';
 export { createThinkTool } from './tools/think/index.ts';
@@ -48,6 +53,7 @@ export { createWriteFileTool } from './tools/write-file/index.ts';
 export {
   type AnalyzedAction,
   type AnalyzerContext,
+  type RiskRule,
   actionRisk,
   analyzeAction,
   predictedRisk,

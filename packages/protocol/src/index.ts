@@ -2,7 +2,6 @@
  * @bosun/protocol: the wire model of the agent server. Each shape is written once as a schema that gives its
  * TypeScript type, its runtime validation and its JSON Schema (2020-12, as used by the OpenAPI document).
  */
-export * from './actions/index.ts';
 export * from './api/control.ts';
 export * from './api/conversation.ts';
 export * from './api/conversation-actions.ts';
@@ -16,10 +15,9 @@ export * from './api/skills.ts';
 export * from './content.ts';
 export * from './errors.ts';
 export * from './events/index.ts';
-export * from './observations/index.ts';
 export { type Named, namedSchema, nullable, ref, strictObject, stringEnum, withDefault } from './schema/builders.ts';
 export { openApiComponents, protocolJsonSchema, protocolSchemas, withRefPrefix } from './schema/registry.ts';
-export * from './tool-definitions.ts';
+export * from './tools/index.ts';
 export { newProtocolAjv, protocolAjv, validatorFor } from './validation/ajv.ts';
 export { toValidationErrors } from './validation/errors.ts';
 export * from './validation/parse.ts';

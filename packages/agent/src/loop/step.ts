@@ -64,6 +64,7 @@ export async function runStep(
     workspace: parts.workspace,
     terminalCwd: terminalCwd(history),
     readOnly: (name) => parts.toolsByName.get(name)?.readOnly ?? false,
+    rule: (name) => parts.toolsByName.get(name)?.riskSubject,
   });
   const judged = await critique(parts, session, assessed, signal);
   const stored = await session.append([...telemetry, ...judged, ...errors]);

@@ -1,5 +1,7 @@
 import { homedir } from 'node:os';
 import type { Action, SecurityAnalyzer } from '@bosun/protocol';
+import { TOOL_RECORDS } from '../tools/list.ts';
+import { type RiskSubject, UNKNOWN_RISK } from '../tools/risk-subject.ts';
 import { commandRisk } from './command-risk.ts';
 import { type PathContext, writeRisk } from './paths.ts';
 import { type SecurityRisk, isSecurityRisk, worstRisk } from './risk.ts';
@@ -12,7 +14,12 @@ export interface AnalyzedAction {
   toolCallArguments: string;
   /** The tool never changes anything (it is offered no `security_risk` argument). */
   readOnly: boolean;
+  /** The tool's own risk rule; without one, the rule of the action's kind. */
+  rule?: RiskRule | undefined;
 }
+
+/** What the rule-based analyzer rates in an action (a tool's `riskSubject`). */
+export type RiskRule = (action: Action) => RiskSubject;
 
 export interface AnalyzerContext {
   workspace: string;
@@ -39,7 +46,7 @@ export function analyzeAction(
   if (input.readOnly) return 'LOW';
   const predicted = predictedRisk(input.toolCallArguments);
   if (analyzer.kind === 'LLMSecurityAnalyzer') return predicted ?? 'UNKNOWN';
-  const ruled = input.action ? actionRisk(input.action, context) : 'UNKNOWN';
+  const ruled = input.action ? actionRisk(input.action, context, input.rule) : 'UNKNOWN';
   return predicted === undefined ? ruled : worstRisk(ruled, predicted);
 }
 
@@ -54,51 +61,30 @@ export function predictedRisk(toolCallArguments: string): Exclude<SecurityRisk, 
   }
 }
 
+/** Each action kind's rule, from the tool records (MCPToolAction has none: see `tools/list.ts`). */
+const RULES: ReadonlyMap<string, RiskRule> = new Map(
+  TOOL_RECORDS.flatMap((record) => record.shapes.actions.map((shape) => [shape.$id, record.riskSubject as RiskRule])),
+);
+
 /**
- * The rule-based risk of one action: terminal commands by their command, file operations by their path, browser
- * actions by what they can send to a site.
+ * The rule-based risk of one action: what its tool's rule says to rate (by default the rule of the record of its
+ * kind), rated: a command line by its commands, a path written by where it is.
  */
-export function actionRisk(action: Action, context: AnalyzerContext): SecurityRisk {
+export function actionRisk(action: Action, context: AnalyzerContext, rule?: RiskRule): SecurityRisk {
+  const subject = (rule ?? RULES.get(action.kind))?.(action) ?? UNKNOWN_RISK;
   const paths: PathContext = { workspace: context.workspace, home: context.home ?? homedir(), cwd: context.workspace };
-  switch (action.kind) {
-    case 'TerminalAction': {
-      const command = action.command.trim();
-      // Waiting for output, or a control key (C-c): nothing new runs.
-      if (command === '' || /^C-[a-zA-Z]$/.test(command)) return 'LOW';
-      return commandRisk(command, { ...paths, cwd: context.terminalCwd ?? context.workspace });
-    }
-    case 'FileEditorAction':
-    case 'PlanningFileEditorAction':
-      return action.command === 'view' ? 'LOW' : writeRisk(action.path, paths);
-    case 'WriteFileAction':
-    case 'EditAction':
-      return writeRisk(action.file_path, paths);
-    case 'FinishAction':
-    case 'ThinkAction':
-    case 'TaskTrackerAction':
-    case 'ReadFileAction':
-    case 'ListDirectoryAction':
-    case 'GlobAction':
-    case 'GrepAction':
-      return 'LOW';
-    case 'BrowserGetStateAction':
-    case 'BrowserGetContentAction':
-    case 'BrowserListTabsAction':
-    case 'BrowserScrollAction':
-    case 'BrowserGoBackAction':
-    case 'BrowserSwitchTabAction':
-    case 'BrowserCloseTabAction':
-    case 'BrowserStartRecordingAction':
-    case 'BrowserStopRecordingAction':
-      return 'LOW';
-    // Reaching a site, sending it what the agent clicks or types, and handling login cookies.
-    case 'BrowserNavigateAction':
-    case 'BrowserClickAction':
-    case 'BrowserTypeAction':
-    case 'BrowserGetStorageAction':
-    case 'BrowserSetStorageAction':
-      return 'MEDIUM';
+  switch (subject.kind) {
+    case 'known':
+      return subject.risk;
+    case 'command':
+      return commandRisk(subject.command, { ...paths, cwd: context.terminalCwd ?? context.workspace });
+    case 'write':
+      return writeRisk(subject.path, paths);
     default:
-      return 'UNKNOWN';
+      return unrated(subject);
   }
+}
+
+function unrated(subject: never): never {
+  throw new Error(`no rating for the risk subject ${JSON.stringify(subject)}`);
 }

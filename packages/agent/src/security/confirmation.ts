@@ -1,6 +1,6 @@
 import type { ConfirmationPolicy, Event, EventOf, NewEvent, SecurityAnalyzer } from '@bosun/protocol';
 import type { AgentSession } from '../session/session.ts';
-import { type AnalyzerContext, analyzeAction } from './analyzer.ts';
+import { type AnalyzerContext, type RiskRule, analyzeAction } from './analyzer.ts';
 import { type SecurityRisk, reaches } from './risk.ts';
 
 type ActionEvent = EventOf<'ActionEvent'>;
@@ -44,7 +44,7 @@ export function needsConfirmation(
 export function assessRisks(
   events: NewEvent[],
   analyzer: SecurityAnalyzer | null | undefined,
-  context: AnalyzerContext & { readOnly(toolName: string): boolean },
+  context: AnalyzerContext & { readOnly(toolName: string): boolean; rule?(toolName: string): RiskRule | undefined },
 ): NewEvent[] {
   return events.map((event) => {
     if (event.kind !== 'ActionEvent') return event;
@@ -55,6 +55,7 @@ export function assessRisks(
         action: action.action ?? null,
         toolCallArguments: action.tool_call.arguments,
         readOnly: context.readOnly(action.tool_name),
+        rule: context.rule?.(action.tool_name),
       },
       context,
     );

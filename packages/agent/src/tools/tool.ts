@@ -1,4 +1,5 @@
 import type { Action, Observation, ToolDefinition } from '@bosun/protocol';
+import type { RiskSubject } from './risk-subject.ts';
 
 /** What a tool may use while it executes one action. */
 export interface ToolContext {
@@ -34,6 +35,11 @@ export interface Tool<A extends Action = Action, O extends Observation = Observa
    * error says what is wrong, for the LLM.
    */
   actionFrom?(args: Record<string, unknown>): { ok: true; action: A } | { ok: false; error: string };
+  /**
+   * What the rule-based security analyzer rates in an action of this tool: its record's rule (the registry sets
+   * it). Without one the analyzer goes by the action's kind.
+   */
+  riskSubject?(action: A): RiskSubject;
   execute(action: A, context: ToolContext): Promise<O>;
   /** Releases what the tool holds (a shell, a browser). */
   close?(): Promise<void>;

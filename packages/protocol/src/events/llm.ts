@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import { Action } from '../actions/index.ts';
 import {
   AnyThinkingBlock,
   CriticResult,
@@ -9,9 +8,8 @@ import {
   SecurityRisk,
   TextContent,
 } from '../content.ts';
-import { Observation } from '../observations/index.ts';
 import { nullable, ref, stringEnum, withDefault } from '../schema/builders.ts';
-import { ToolDefinition } from '../tool-definitions.ts';
+import { Action, Observation, ToolDefinition } from '../tools/index.ts';
 import { eventShape } from './common.ts';
 
 /** Events that are part of the conversation the LLM sees: prompts, messages, tool calls and their results. */

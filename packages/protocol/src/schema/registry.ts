@@ -1,4 +1,3 @@
-import * as actions from '../actions/index.ts';
 import * as controlApi from '../api/control.ts';
 import * as conversationActionsApi from '../api/conversation-actions.ts';
 import * as conversationApi from '../api/conversation.ts';
@@ -12,17 +11,14 @@ import * as skillsApi from '../api/skills.ts';
 import * as content from '../content.ts';
 import * as errors from '../errors.ts';
 import * as events from '../events/index.ts';
-import * as observations from '../observations/index.ts';
-import * as tools from '../tool-definitions.ts';
+import { toolNamedShapes } from '../tools/index.ts';
 import type { Named } from './builders.ts';
 
 /** Every named shape of the wire model, by `$id`. */
 export const protocolSchemas: ReadonlyMap<string, Named> = collectNamed([
   content,
   errors,
-  actions,
-  observations,
-  tools,
+  toolNamedShapes(),
   events,
   llmApi,
   controlApi,

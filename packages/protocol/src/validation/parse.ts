@@ -1,9 +1,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
-import { Action } from '../actions/index.ts';
 import { ProtocolValidationError, type ValidationError } from '../errors.ts';
 import { Event } from '../events/index.ts';
-import { Observation } from '../observations/index.ts';
-import { ToolDefinition } from '../tool-definitions.ts';
+import { Action, Observation, ToolDefinition } from '../tools/index.ts';
 import { validatorFor } from './ajv.ts';
 import { toValidationErrors } from './errors.ts';
 

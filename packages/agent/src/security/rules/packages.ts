@@ -1,6 +1,6 @@
 import { operands } from '../command-options.ts';
 import type { SecurityRisk } from '../risk.ts';
-import { type Rule, type RuleInput, bySubcommand } from './rule.ts';
+import { type Rule, type RuleInput, bySubcommand, wordSet } from './rule.ts';
 
 /**
  * Rules of package managers and build tools: installs are MEDIUM (network, install scripts), publishing is
@@ -12,15 +12,11 @@ const SCRIPT_NAMES =
 const NPM_VALUED = ['--prefix', '-w', '--workspace', '-C', '--dir', '--filter', '-F', '--cwd'];
 
 function nodePackageRisk(manager: string): Rule {
-  const installs = new Set(
-    'install i in ins inst isnt isntall add ci clean-install update up upgrade uninstall un unlink remove rm r link ln dedupe ddp prune rebuild rb install-test it install-ci-test cit import'.split(
-      ' ',
-    ),
+  const installs = wordSet(
+    'install i in ins inst isnt isntall add ci clean-install update up upgrade uninstall un unlink remove rm r link ln dedupe ddp prune rebuild rb install-test it install-ci-test cit import',
   );
-  const reads = new Set(
-    'test t tst ls list ll la outdated view v info show why explain help version pack audit doctor root prefix bin fund config get search init query sbom'.split(
-      ' ',
-    ),
+  const reads = wordSet(
+    'test t tst ls list ll la outdated view v info show why explain help version pack audit doctor root prefix bin fund config get search init query sbom',
   );
   return (args, input) => {
     const rest = operands(args, NPM_VALUED);
@@ -54,10 +50,10 @@ export function runRest(args: string[], sub: string, input: RuleInput): Security
 }
 
 function pythonPackageRisk(manager: string): Rule {
-  const installs = new Set(
-    'install uninstall remove add sync update upgrade lock download wheel inject create venv reinstall'.split(' '),
+  const installs = wordSet(
+    'install uninstall remove add sync update upgrade lock download wheel inject create venv reinstall',
   );
-  const reads = new Set('list show freeze check help search info inspect env tree version --version'.split(' '));
+  const reads = wordSet('list show freeze check help search info inspect env tree version --version');
   return (args, input) => {
     const rest = operands(args, ['-r', '--requirement', '-c', '--constraint', '-p', '--python', '-n', '--name']);
     const sub = rest[0];
@@ -75,13 +71,11 @@ function pythonPackageRisk(manager: string): Rule {
 }
 export const PIP = pythonPackageRisk('pip');
 
-const INSTALL_WORDS = new Set(
-  'install add remove erase purge autoremove reinstall upgrade update dist-upgrade full-upgrade downgrade uninstall del delete localinstall groupinstall refresh in rm up dup tap untap link unlink services'.split(
-    ' ',
-  ),
+const INSTALL_WORDS = wordSet(
+  'install add remove erase purge autoremove reinstall upgrade update dist-upgrade full-upgrade downgrade uninstall del delete localinstall groupinstall refresh in rm up dup tap untap link unlink services',
 );
-const QUERY_WORDS = new Set(
-  'search show info list policy madison depends rdepends provides whatprovides query --version help'.split(' '),
+const QUERY_WORDS = wordSet(
+  'search show info list policy madison depends rdepends provides whatprovides query --version help',
 );
 
 function systemPackageRisk(args: string[]): SecurityRisk {

@@ -3,6 +3,8 @@ import { hasFlag, operands, optionValue, optionValues } from '../command-options
 import { deleteRisk, writeRisk } from '../paths.ts';
 import { type SecurityRisk, worstRisk } from '../risk.ts';
 import { sqlRisk } from '../sql-risk.ts';
+import { gitRisk } from './git.ts';
+import { containerRisk, infrastructureRisk } from './infrastructure.ts';
 import { PIP } from './packages.ts';
 import { type Rule, type RuleInput, bySubcommand, ctx, targetsRisk } from './rule.ts';
 
@@ -16,64 +18,6 @@ function killRisk(args: string[]): SecurityRisk {
     (arg, index) => /^-?\d+$/.test(arg) && !(index === 0 && arg.startsWith('-') && args.length > 1),
   );
   return pids.includes('-1') || pids.includes('1') ? 'HIGH' : 'MEDIUM';
-}
-
-const GIT_VALUED = ['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path'];
-const GIT_READS = new Set(
-  'status log diff show blame annotate rev-parse rev-list ls-files ls-tree cat-file describe shortlog grep reflog whatchanged show-ref for-each-ref name-rev merge-base help version count-objects fsck check-ignore check-attr var bisect notes difftool range-diff'.split(
-    ' ',
-  ),
-);
-const GIT_LOCAL = new Set(
-  'add commit merge rebase cherry-pick revert mv init config worktree am apply format-patch sparse-checkout gc tag switch checkout stash branch restore archive maintenance'.split(
-    ' ',
-  ),
-);
-const GIT_NETWORK = new Set('clone fetch pull ls-remote submodule remote'.split(' '));
-
-function gitRisk(args: string[], input: RuleInput): SecurityRisk {
-  const rest = operands(args, GIT_VALUED);
-  const sub = rest[0];
-  const subArgs = args.slice(args.indexOf(sub ?? '') + 1);
-  const directory = optionValue(args.slice(0, args.indexOf(sub ?? '')), ['-C']);
-  if (sub === undefined) return 'LOW';
-  let risk: SecurityRisk;
-  if (GIT_READS.has(sub)) return 'LOW';
-  if (sub === 'push') risk = gitPushRisk(subArgs);
-  else if (sub === 'reset') risk = hasFlag(subArgs, '', ['--hard', '--keep', '--merge']) ? 'MEDIUM' : 'LOW';
-  else if (sub === 'clean' || sub === 'rm' || sub === 'prune' || sub === 'update-ref') risk = 'MEDIUM';
-  else if (sub === 'filter-branch' || sub === 'filter-repo') risk = 'HIGH';
-  else if (sub === 'checkout' || sub === 'switch') {
-    // Discarding uncommitted changes: `checkout .`, `checkout -- file`, `-f`.
-    const discards =
-      subArgs.includes('--') || subArgs.includes('.') || hasFlag(subArgs, 'f', ['--force', '--discard-changes']);
-    risk = discards ? 'MEDIUM' : 'LOW';
-  } else if (sub === 'restore')
-    risk =
-      subArgs.every((arg) => arg !== '--worktree' && arg !== '-W') && hasFlag(subArgs, 'S', ['--staged'])
-        ? 'LOW'
-        : 'MEDIUM';
-  else if (sub === 'stash') risk = ['drop', 'clear'].includes(subArgs[0] ?? '') ? 'MEDIUM' : 'LOW';
-  else if (sub === 'branch' || sub === 'tag')
-    risk =
-      hasFlag(subArgs, 'D', []) || (subArgs.includes('-d') && hasFlag(subArgs, 'f', ['--force'])) ? 'MEDIUM' : 'LOW';
-  else if (sub === 'reflog') risk = subArgs[0] === 'expire' || subArgs[0] === 'delete' ? 'MEDIUM' : 'LOW';
-  else if (GIT_NETWORK.has(sub))
-    risk = sub === 'remote' && !['update', 'prune'].includes(subArgs[0] ?? '') ? 'LOW' : 'MEDIUM';
-  else if (GIT_LOCAL.has(sub)) risk = 'LOW';
-  else return 'UNKNOWN';
-  // A repository outside the workspace is someone else's.
-  if (directory !== undefined && risk !== 'HIGH' && writeRisk(directory, ctx(input)) === 'HIGH') return 'HIGH';
-  return risk;
-}
-
-function gitPushRisk(args: string[]): SecurityRisk {
-  const forced =
-    hasFlag(args, 'fd', ['--force', '--force-with-lease', '--force-if-includes', '--mirror', '--delete', '--prune']) ||
-    operands(args, ['-o', '--push-option', '--repo', '--receive-pack', '--exec'])
-      .slice(1)
-      .some((refspec) => refspec.startsWith('+') || refspec.startsWith(':'));
-  return forced ? 'HIGH' : 'MEDIUM';
 }
 
 function curlRisk(args: string[], input: RuleInput): SecurityRisk {
@@ -207,52 +151,6 @@ export function compilerRisk(args: string[], input: RuleInput): SecurityRisk {
   return output === undefined ? 'LOW' : writeRisk(output, ctx(input));
 }
 
-function containerRisk(args: string[]): SecurityRisk {
-  const sub = operands(args, [
-    '-H',
-    '--host',
-    '--context',
-    '-c',
-    '--config',
-    '-f',
-    '--file',
-    '-p',
-    '--project-name',
-  ])[0];
-  if (sub === undefined) return 'LOW';
-  if (
-    [
-      'ps',
-      'images',
-      'logs',
-      'inspect',
-      'version',
-      'info',
-      'stats',
-      'top',
-      'history',
-      'search',
-      'port',
-      'diff',
-      'events',
-      'config',
-      'ls',
-    ].includes(sub)
-  ) {
-    return 'LOW';
-  }
-  const escapes = args.some(
-    (arg, index) =>
-      arg === '--privileged' ||
-      /^--(pid|net|network|ipc|userns)=host$/.test(arg) ||
-      /^(\/|\/var\/run\/docker\.sock)(:|$)/.test(
-        args[index - 1] === '-v' || args[index - 1] === '--volume' ? arg : '',
-      ) ||
-      /^--volume=\/(:|var\/run\/docker\.sock)/.test(arg),
-  );
-  return escapes ? 'HIGH' : 'MEDIUM';
-}
-
 function sourceRisk(_args: string[], input: RuleInput): SecurityRisk {
   return input.command.substitutions.some((sub) => input.downloads(sub)) ? 'HIGH' : 'UNKNOWN';
 }
@@ -262,35 +160,6 @@ function firewallRisk(args: string[]): SecurityRisk {
     return 'HIGH';
   if (args.some((arg) => ['-L', '-S', '--list', 'list', 'status', '--list-all', '--state'].includes(arg))) return 'LOW';
   return 'MEDIUM';
-}
-
-function infrastructureRisk(args: string[]): SecurityRisk {
-  const sub = operands(args, ['-chdir', '--cwd', '-s', '--stack'])[0] ?? '';
-  if (
-    sub === 'destroy' ||
-    args.includes('-destroy') ||
-    (sub === 'state' && ['rm', 'delete'].includes(operands(args)[1] ?? ''))
-  ) {
-    return 'HIGH';
-  }
-  if (
-    [
-      'plan',
-      'validate',
-      'fmt',
-      'show',
-      'output',
-      'version',
-      'providers',
-      'graph',
-      'console',
-      'preview',
-      'state',
-    ].includes(sub)
-  ) {
-    return 'LOW';
-  }
-  return sub ? 'MEDIUM' : 'LOW';
 }
 
 export const PROGRAM_RULES: Record<string, Rule> = {

@@ -20,6 +20,8 @@ export interface RuleInput {
 export type Rule = (args: string[], input: RuleInput) => SecurityRisk;
 
 export const ctx = (input: RuleInput) => input.context;
+/** The words of `text` (separated by single spaces), as a set: names of subcommands, programs, modules. */
+export const wordSet = (text: string) => new Set(text.split(' '));
 export const targetsRisk = (paths: string[], risk: (path: string) => SecurityRisk) =>
   paths.length === 0 ? 'LOW' : worstRisk(...paths.map(risk));
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IPty } from '@lydell/node-pty';
 import { killSession } from './processes.ts';
+import { commandLine, exportLines, initScript, shellQuote } from './shell-script.ts';
 
 /**
  * A persistent interactive bash on a pseudo-terminal (see `reference/stack-probe.md` §8).
@@ -48,30 +49,6 @@ export interface WaitOptions {
 }
 
 const DEFAULT_MAX_PENDING_CHARS = 4_000_000;
-
-function shellQuote(text: string): string {
-  return `'${text.replaceAll("'", `'\\''`)}'`;
-}
-
-function initScript(nonce: string): string {
-  return [
-    'stty -echo 2>/dev/null',
-    'set +o history +H -o ignoreeof',
-    'unset HISTFILE',
-    "PS1=''; PS2=''",
-    '__bosun_prompt() {',
-    '  local __rc=$?',
-    '  if [ -n "$__b_rc" ]; then __rc=$__b_rc; fi',
-    `  printf '\\n__BOSUN_%s__ %s %s %s\\n' "$__bosun_nonce" "\${__b_id:-none}" "$__rc" "$PWD" >/dev/tty`,
-    '  __b_id=; __b_rc=',
-    '}',
-    `__bosun_nonce=${nonce}`,
-    '__b_id=init; __b_rc=',
-    'PROMPT_COMMAND=__bosun_prompt',
-    'declare +x PROMPT_COMMAND __bosun_nonce __b_id __b_rc',
-    '',
-  ].join('\n');
-}
 
 export class ShellSession {
   /** Starts bash in `options.cwd` and waits until it is ready for commands. */
@@ -171,21 +148,11 @@ export class ShellSession {
     if (this.exitCode !== undefined) throw new Error('the shell has exited');
     this.result = undefined;
     await writeFile(this.commandFile, command, { mode: 0o600 });
-    const exports = Object.entries(env)
-      .filter(([name]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
-      .map(([name, value]) => `export ${name}=${shellQuote(value)}\n`)
-      .join('');
-    let prelude = '';
-    if (exports) {
-      await writeFile(this.envFile, exports, { mode: 0o600 });
-      const file = shellQuote(this.envFile);
-      prelude = `{ . ${file}; command rm -f -- ${file}; } 2>/dev/null; `;
-    }
+    const exports = exportLines(env);
+    if (exports) await writeFile(this.envFile, exports, { mode: 0o600 });
     const id = randomBytes(6).toString('hex');
     this.currentId = id;
-    this.terminal.write(
-      `__b_id=${id}; __b_rc=; ${prelude}eval "$(< ${shellQuote(this.commandFile)})"; __b_rc=$?; PROMPT_COMMAND=__bosun_prompt\n`,
-    );
+    this.terminal.write(commandLine(id, this.commandFile, exports ? this.envFile : undefined));
   }
 
   /** Writes raw bytes (input, control keys) to the terminal. */

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { kindShape, openObject, stringEnum, withDefault } from '../schema/builders.ts';
+import { kindShape, nullable, openObject, stringEnum, withDefault } from '../schema/builders.ts';
+import { observation, toolDefinition, toolShapes } from './shapes.ts';
 
 /** Browser actions. Elements are addressed by the `index` the page state lists; tabs by a 4-character id. */
 
@@ -92,20 +93,67 @@ export const BrowserStopRecordingAction = kindShape(
   { description: 'Stop recording and save the recording.' },
 );
 
-export const browserActions = [
-  BrowserAction,
-  BrowserClickAction,
-  BrowserCloseTabAction,
-  BrowserGetContentAction,
-  BrowserGetStateAction,
-  BrowserGetStorageAction,
-  BrowserGoBackAction,
-  BrowserListTabsAction,
-  BrowserNavigateAction,
-  BrowserScrollAction,
-  BrowserSetStorageAction,
-  BrowserStartRecordingAction,
-  BrowserStopRecordingAction,
-  BrowserSwitchTabAction,
-  BrowserTypeAction,
-] as const;
+export const BrowserObservation = observation(
+  'BrowserObservation',
+  {
+    screenshot_data: Type.Optional(nullable(Type.String({ description: 'A PNG screenshot, base64-encoded.' }))),
+    full_output_save_dir: Type.Optional(
+      nullable(Type.String({ description: 'Where the untruncated output was saved.' })),
+    ),
+  },
+  'The result of a browser action.',
+);
+
+export const BrowserClickTool = toolDefinition('BrowserClickTool', 'Clicks an element of the page.');
+export const BrowserCloseTabTool = toolDefinition('BrowserCloseTabTool', 'Closes a tab.');
+export const BrowserGetContentTool = toolDefinition('BrowserGetContentTool', 'Reads the page as text.');
+export const BrowserGetStateTool = toolDefinition('BrowserGetStateTool', "Lists the page's interactive elements.");
+export const BrowserGetStorageTool = toolDefinition('BrowserGetStorageTool', 'Reads cookies and local storage.');
+export const BrowserGoBackTool = toolDefinition('BrowserGoBackTool', 'Goes back in history.');
+export const BrowserListTabsTool = toolDefinition('BrowserListTabsTool', 'Lists the open tabs.');
+export const BrowserNavigateTool = toolDefinition('BrowserNavigateTool', 'Opens a URL.');
+export const BrowserScrollTool = toolDefinition('BrowserScrollTool', 'Scrolls the page.');
+export const BrowserSetStorageTool = toolDefinition('BrowserSetStorageTool', 'Restores cookies and local storage.');
+export const BrowserStartRecordingTool = toolDefinition('BrowserStartRecordingTool', 'Starts recording the session.');
+export const BrowserStopRecordingTool = toolDefinition('BrowserStopRecordingTool', 'Stops recording.');
+export const BrowserSwitchTabTool = toolDefinition('BrowserSwitchTabTool', 'Switches to a tab.');
+export const BrowserToolSet = toolDefinition('BrowserToolSet', 'The browser tools as one set.');
+export const BrowserTypeTool = toolDefinition('BrowserTypeTool', 'Types text into an input.');
+
+export const browserShapes = toolShapes({
+  actions: [
+    BrowserAction,
+    BrowserClickAction,
+    BrowserCloseTabAction,
+    BrowserGetContentAction,
+    BrowserGetStateAction,
+    BrowserGetStorageAction,
+    BrowserGoBackAction,
+    BrowserListTabsAction,
+    BrowserNavigateAction,
+    BrowserScrollAction,
+    BrowserSetStorageAction,
+    BrowserStartRecordingAction,
+    BrowserStopRecordingAction,
+    BrowserSwitchTabAction,
+    BrowserTypeAction,
+  ],
+  observations: [BrowserObservation],
+  definitions: [
+    BrowserClickTool,
+    BrowserCloseTabTool,
+    BrowserGetContentTool,
+    BrowserGetStateTool,
+    BrowserGetStorageTool,
+    BrowserGoBackTool,
+    BrowserListTabsTool,
+    BrowserNavigateTool,
+    BrowserScrollTool,
+    BrowserSetStorageTool,
+    BrowserStartRecordingTool,
+    BrowserStopRecordingTool,
+    BrowserSwitchTabTool,
+    BrowserToolSet,
+    BrowserTypeTool,
+  ],
+});

@@ -1,0 +1,37 @@
+import { Type } from '@sinclair/typebox';
+import { kindShape, nullable, withDefault } from '../schema/builders.ts';
+import { observation, toolDefinition, toolShapes } from './shapes.ts';
+
+export const EditAction = kindShape(
+  'EditAction',
+  {
+    file_path: Type.String({ description: 'Path of the file to edit.' }),
+    old_string: Type.String({ description: 'Exact text to replace; empty creates a new file.' }),
+    new_string: Type.String({ description: 'Replacement text.' }),
+    expected_replacements: withDefault(
+      Type.Integer({ minimum: 0, description: 'How many occurrences must be replaced.' }),
+      1,
+    ),
+  },
+  { description: 'Replace text in a file.' },
+);
+
+export const EditObservation = observation(
+  'EditObservation',
+  {
+    file_path: Type.Optional(nullable(Type.String())),
+    is_new_file: withDefault(Type.Boolean(), false),
+    replacements_made: withDefault(Type.Integer({ minimum: 0 }), 0),
+    old_content: Type.Optional(nullable(Type.String())),
+    new_content: Type.Optional(nullable(Type.String())),
+  },
+  'The result of an edit.',
+);
+
+export const EditTool = toolDefinition('EditTool', 'Replaces text in a file.');
+
+export const editShapes = toolShapes({
+  actions: [EditAction],
+  observations: [EditObservation],
+  definitions: [EditTool],
+});

@@ -1,0 +1,31 @@
+import { Type } from '@sinclair/typebox';
+import { kindShape, nullable, withDefault } from '../schema/builders.ts';
+import { observation, toolDefinition, toolShapes } from './shapes.ts';
+
+export const GlobAction = kindShape(
+  'GlobAction',
+  {
+    pattern: Type.String({ description: 'Glob pattern, for example `**/*.ts`.' }),
+    path: Type.Optional(nullable(Type.String({ description: 'Directory to search; the workspace by default.' }))),
+  },
+  { description: 'Find files by name pattern.' },
+);
+
+export const GlobObservation = observation(
+  'GlobObservation',
+  {
+    files: Type.Array(Type.String()),
+    pattern: Type.String(),
+    search_path: Type.String(),
+    truncated: withDefault(Type.Boolean(), false),
+  },
+  'Files matching a glob pattern.',
+);
+
+export const GlobTool = toolDefinition('GlobTool', 'Finds files by name pattern.');
+
+export const globShapes = toolShapes({
+  actions: [GlobAction],
+  observations: [GlobObservation],
+  definitions: [GlobTool],
+});

@@ -1,0 +1,33 @@
+import { Type } from '@sinclair/typebox';
+import { kindShape, nullable, withDefault } from '../schema/builders.ts';
+import { observation, toolDefinition, toolShapes } from './shapes.ts';
+
+export const GrepAction = kindShape(
+  'GrepAction',
+  {
+    pattern: Type.String({ description: 'Regular expression to search for.' }),
+    path: Type.Optional(nullable(Type.String({ description: 'Directory to search; the workspace by default.' }))),
+    include: Type.Optional(nullable(Type.String({ description: 'Only search files matching this glob.' }))),
+  },
+  { description: 'Find files whose content matches a regular expression.' },
+);
+
+export const GrepObservation = observation(
+  'GrepObservation',
+  {
+    matches: Type.Array(Type.String(), { description: 'Paths of the files that match.' }),
+    pattern: Type.String(),
+    search_path: Type.String(),
+    include_pattern: Type.Optional(nullable(Type.String())),
+    truncated: withDefault(Type.Boolean(), false),
+  },
+  'Files whose content matches a pattern.',
+);
+
+export const GrepTool = toolDefinition('GrepTool', 'Finds files by content.');
+
+export const grepShapes = toolShapes({
+  actions: [GrepAction],
+  observations: [GrepObservation],
+  definitions: [GrepTool],
+});

@@ -1,0 +1,44 @@
+import { Type } from '@sinclair/typebox';
+import { kindShape, nullable, ref, strictObject, withDefault } from '../schema/builders.ts';
+import { observation, toolDefinition, toolShapes } from './shapes.ts';
+
+export const ListDirectoryAction = kindShape(
+  'ListDirectoryAction',
+  {
+    dir_path: withDefault(Type.String({ description: 'Directory to list.' }), '.'),
+    recursive: withDefault(Type.Boolean({ description: 'List subdirectories too.' }), false),
+  },
+  { description: 'List a directory.' },
+);
+
+export const FileEntry = strictObject(
+  'FileEntry',
+  {
+    name: Type.String(),
+    path: Type.String(),
+    is_directory: Type.Boolean(),
+    size: Type.Integer({ minimum: 0 }),
+    modified_time: Type.String({ description: 'ISO-8601 timestamp.' }),
+  },
+  { description: 'One entry of a directory listing.' },
+);
+
+export const ListDirectoryObservation = observation(
+  'ListDirectoryObservation',
+  {
+    dir_path: Type.Optional(nullable(Type.String())),
+    entries: withDefault(Type.Array(ref(FileEntry)), []),
+    total_count: withDefault(Type.Integer({ minimum: 0 }), 0),
+    is_truncated: withDefault(Type.Boolean(), false),
+  },
+  'A directory listing.',
+);
+
+export const ListDirectoryTool = toolDefinition('ListDirectoryTool', 'Lists a directory.');
+
+export const listDirectoryShapes = toolShapes({
+  actions: [ListDirectoryAction],
+  observations: [ListDirectoryObservation],
+  definitions: [ListDirectoryTool],
+  shapes: [FileEntry],
+});

@@ -1,0 +1,42 @@
+import { Type } from '@sinclair/typebox';
+import { kindShape, nullable, withDefault } from '../schema/builders.ts';
+import { observation, toolDefinition, toolShapes } from './shapes.ts';
+
+export const ReadFileAction = kindShape(
+  'ReadFileAction',
+  {
+    file_path: Type.String({ description: 'Path of the file to read.' }),
+    offset: Type.Optional(nullable(Type.Integer({ minimum: 0, description: 'First line to read (0-based).' }))),
+    limit: Type.Optional(nullable(Type.Integer({ minimum: 1, description: 'Maximum number of lines to read.' }))),
+  },
+  { description: 'Read a file, optionally a range of lines.' },
+);
+
+const lineRange = Type.Unsafe<[number, number]>({
+  type: 'array',
+  prefixItems: [{ type: 'integer' }, { type: 'integer' }],
+  items: false,
+  minItems: 2,
+  maxItems: 2,
+  description: '`[first, last]` line shown.',
+});
+
+export const ReadFileObservation = observation(
+  'ReadFileObservation',
+  {
+    file_path: Type.String(),
+    file_content: withDefault(Type.String(), ''),
+    is_truncated: withDefault(Type.Boolean(), false),
+    lines_shown: Type.Optional(nullable(lineRange)),
+    total_lines: Type.Optional(nullable(Type.Integer({ minimum: 0 }))),
+  },
+  'The content of a file.',
+);
+
+export const ReadFileTool = toolDefinition('ReadFileTool', 'Reads a file.');
+
+export const readFileShapes = toolShapes({
+  actions: [ReadFileAction],
+  observations: [ReadFileObservation],
+  definitions: [ReadFileTool],
+});

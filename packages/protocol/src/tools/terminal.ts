@@ -1,0 +1,55 @@
+import { Type } from '@sinclair/typebox';
+import { kindShape, nullable, ref, strictObject, withDefault } from '../schema/builders.ts';
+import { observation, toolDefinition, toolShapes } from './shapes.ts';
+
+export const TerminalAction = kindShape(
+  'TerminalAction',
+  {
+    command: Type.String({
+      description:
+        'The command to run. Empty reads more output of a running command; with `is_input`, text or a special key (`C-c`, `C-d`, `UP`, `ENTER`, ...) for the running process.',
+    }),
+    is_input: withDefault(Type.Boolean({ description: 'Send `command` as input to the running process.' }), false),
+    timeout: Type.Optional(
+      nullable(Type.Number({ minimum: 0, description: 'Hard timeout in seconds; without it a soft timeout applies.' })),
+    ),
+    reset: withDefault(Type.Boolean({ description: 'Restart the shell before running the command.' }), false),
+  },
+  { description: 'Run a command in a persistent shell.' },
+);
+
+export const CmdOutputMetadata = strictObject(
+  'CmdOutputMetadata',
+  {
+    exit_code: withDefault(Type.Integer(), -1),
+    pid: withDefault(Type.Integer(), -1),
+    username: Type.Optional(nullable(Type.String())),
+    hostname: Type.Optional(nullable(Type.String())),
+    working_dir: Type.Optional(nullable(Type.String())),
+    py_interpreter_path: Type.Optional(nullable(Type.String())),
+    prefix: withDefault(Type.String(), ''),
+    suffix: withDefault(Type.String(), ''),
+  },
+  { description: 'Facts about the shell after a command.' },
+);
+
+export const TerminalObservation = observation(
+  'TerminalObservation',
+  {
+    command: nullable(Type.String()),
+    exit_code: Type.Optional(nullable(Type.Integer({ description: '-1 while the command is still running.' }))),
+    timeout: withDefault(Type.Boolean({ description: 'The command hit its timeout.' }), false),
+    metadata: withDefault(ref(CmdOutputMetadata), { exit_code: -1, pid: -1, prefix: '', suffix: '' }),
+    full_output_save_dir: Type.Optional(nullable(Type.String())),
+  },
+  'The output of a terminal command.',
+);
+
+export const TerminalTool = toolDefinition('TerminalTool', 'Runs commands in a persistent shell.');
+
+export const terminalShapes = toolShapes({
+  actions: [TerminalAction],
+  observations: [TerminalObservation],
+  definitions: [TerminalTool],
+  shapes: [CmdOutputMetadata],
+});

@@ -1,0 +1,31 @@
+import { Type } from '@sinclair/typebox';
+import { kindShape, nullable, withDefault } from '../schema/builders.ts';
+import { observation, toolDefinition, toolShapes } from './shapes.ts';
+
+export const WriteFileAction = kindShape(
+  'WriteFileAction',
+  {
+    file_path: Type.String({ description: 'Path of the file to write.' }),
+    content: Type.String({ description: 'The whole new content.' }),
+  },
+  { description: 'Write a whole file.' },
+);
+
+export const WriteFileObservation = observation(
+  'WriteFileObservation',
+  {
+    file_path: Type.Optional(nullable(Type.String())),
+    is_new_file: withDefault(Type.Boolean(), false),
+    old_content: Type.Optional(nullable(Type.String())),
+    new_content: Type.Optional(nullable(Type.String())),
+  },
+  'The result of writing a file.',
+);
+
+export const WriteFileTool = toolDefinition('WriteFileTool', 'Writes a file.');
+
+export const writeFileShapes = toolShapes({
+  actions: [WriteFileAction],
+  observations: [WriteFileObservation],
+  definitions: [WriteFileTool],
+});
