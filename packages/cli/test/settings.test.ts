@@ -2,7 +2,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentServerConfig } from '@bosun/agent-server';
+import { Type } from '@sinclair/typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { matches } from '../src/config/check.ts';
 import { settingsHelp } from '../src/config/settings-help.ts';
 import { SettingsError, loadSettings, settingsOf } from '../src/config/settings.ts';
 
@@ -120,5 +122,15 @@ describe('agent server settings', () => {
     }
     expect(help).toContain('--port  BOSUN_PORT  port: (default: 8000)\n      Port to listen on');
     expect(help).toMatch(/ {2}BOSUN_SESSION_API_KEYS {2}session_api_keys:\n.*Secret: no flag/);
+  });
+});
+
+describe('the settings check', () => {
+  it('applies the keywords settings use, and refuses a schema with another one', () => {
+    expect(matches(AgentServerConfig.properties.port, 1.5)).toBe(false);
+    expect(matches(AgentServerConfig.properties.port, 65535)).toBe(true);
+    expect(matches(AgentServerConfig.properties.session_api_keys, ['a', ''])).toBe(false);
+    expect(matches(AgentServerConfig.properties.log_level, 'warn')).toBe(true);
+    expect(() => matches(Type.Object({}), {})).toThrow(/does not know/);
   });
 });

@@ -1,5 +1,5 @@
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
-import { Value } from '@sinclair/typebox/value';
+import { expectation, matches } from './check.ts';
 import { readConfigFile } from './config-file.ts';
 
 /** Where a setting's value came from; a later one wins: flags over the environment over the file over defaults. */
@@ -77,7 +77,7 @@ export async function loadSettings<T extends TObject>(
       found = { source: 'default', where: setting.key, raw: undefined, value: structuredClone(setting.schema.default) };
     }
     if (!found) continue;
-    if (!Value.Check(setting.schema, found.value)) {
+    if (!matches(setting.schema, found.value)) {
       // Text from a flag or variable is quoted as typed; a file's value as JSON (so "8000" is seen to be a string).
       const shown = found.source === 'file' ? JSON.stringify(found.raw) : `'${found.raw}'`;
       const got = setting.secret ? '' : `, got ${shown}`;
@@ -109,32 +109,5 @@ function fromText(schema: TSchema, text: string | boolean): unknown {
         .filter(Boolean);
     default:
       return text;
-  }
-}
-
-/** What a value of `schema` looks like, in words: "an integer from 0 to 65535". */
-export function expectation(schema: TSchema): string {
-  const range = (kind: string) => {
-    const { minimum, maximum } = schema as { minimum?: number; maximum?: number };
-    if (minimum !== undefined && maximum !== undefined) return `${kind} from ${minimum} to ${maximum}`;
-    if (minimum !== undefined) return `${kind} >= ${minimum}`;
-    return maximum !== undefined ? `${kind} <= ${maximum}` : kind;
-  };
-  if (Array.isArray(schema.anyOf) && schema.anyOf.every((option: TSchema) => 'const' in option)) {
-    return `one of ${schema.anyOf.map((option: TSchema) => option.const).join(', ')}`;
-  }
-  switch (schema.type) {
-    case 'integer':
-      return range('an integer');
-    case 'number':
-      return range('a number');
-    case 'boolean':
-      return 'true or false';
-    case 'array':
-      return `a list (comma-separated in a flag or variable) of ${expectation(schema.items).replace(/^an? /, '')}s`;
-    case 'string':
-      return schema.minLength ? 'a non-empty string' : 'a string';
-    default:
-      return 'valid';
   }
 }
