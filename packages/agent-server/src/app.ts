@@ -121,6 +121,9 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
           ),
       }),
   );
+  // The ConversationErrorEvent tells the client what failed; the log keeps the stack for whoever runs the server.
+  runner.crashed = (conversation, error) =>
+    app.log.error({ err: error, conversation_id: conversation.id }, 'run crashed');
   const sessionApiKeys = options.sessionApiKeys ?? [];
 
   const app = Fastify({

@@ -19,6 +19,8 @@ export interface AgentRunner {
   /** Called once when a conversation is created, before anything else is appended to it. */
   prepare?(conversation: Conversation): Promise<void>;
   run(conversation: Conversation, signals?: RunSignals): Promise<void>;
+  /** Told when `run` threw (not when it was cancelled): the error becomes a ConversationErrorEvent too. */
+  crashed?(conversation: Conversation, error: unknown): void;
   /**
    * Condenses the conversation's history now (`POST .../condense`): false when nothing can be forgotten. Throws
    * `NoCondenserError` when the conversation has no condenser.

@@ -38,6 +38,7 @@ export async function startRun(conversation: Conversation, runner: AgentRunner):
     .catch(async (error: unknown) => {
       // A cancelled run ends as its canceller says: `paused` for a pause, recovered by the server when it stops.
       if (control.stop.signal.aborted || control.pause.signal.aborted) return;
+      runner.crashed?.(conversation, error);
       await conversation
         .setStatus('error', [
           {

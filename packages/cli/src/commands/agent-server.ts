@@ -1,29 +1,25 @@
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { gitProvidersFromEnv } from '@bosun/agent';
-import { type AgentServer, SecretsKeyError, type SecretsKeyOptions, buildAgentServer } from '@bosun/agent-server';
+import {
+  type AgentServer,
+  AgentServerConfig,
+  SecretsKeyError,
+  agentServerOptions,
+  buildAgentServer,
+} from '@bosun/agent-server';
 import type { Command } from '../command.ts';
+import { flagOptions, settingsHelp } from '../config/settings-help.ts';
+import { type LoadedSettings, SOURCE_RANK, SettingsError, loadSettings } from '../config/settings.ts';
 import { closeWithin, untilStopped } from '../until-stopped.ts';
 
 /** How long stopping may take: runs are cancelled, tools and MCP servers closed, then the process exits anyway. */
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
-const USAGE = `Usage: bosun agent-server [--host 127.0.0.1] [--port 8000] [--data-dir .bosun] [--workspace-root DIR]
-                           [--secrets-key-file FILE]
+const USAGE = `Usage: bosun agent-server [--host 127.0.0.1] [--port 8000] [--data-dir .bosun] [--config FILE] [...]
 
-Starts the agent server and prints its URL. Settings come from the flags, else from
-the environment (BOSUN_HOST, BOSUN_PORT, BOSUN_DATA_DIR, BOSUN_LOG_LEVEL), else the
-defaults above. BOSUN_SESSION_API_KEYS (comma-separated) makes every /api/* request
-need an X-Session-API-Key header. BOSUN_LLM_MODEL, BOSUN_LLM_BASE_URL and
-BOSUN_LLM_API_KEY give conversations started without an agent a default model.
-BOSUN_GIT_GITHUB_URL, BOSUN_GIT_GITLAB_URL, BOSUN_GIT_BITBUCKET_URL change the base URL of
-github:, gitlab:, bitbucket: sources (skill repositories, plugins, marketplaces);
-BOSUN_GIT_CACHE_DIR is where fetched commits are kept (default <data-dir>/git).
-Secrets are sealed at rest with BOSUN_SECRETS_KEY (base64 of 32 bytes) or the key in
---secrets-key-file (BOSUN_SECRETS_KEY_FILE), else a key generated into <data-dir>/secrets.key;
-BOSUN_SECRETS_KEY_PREVIOUS (comma-separated) re-seals data sealed with older keys.
---workspace-root (BOSUN_WORKSPACE_ROOT) keeps every conversation's working_dir inside DIR.
-SIGTERM or SIGINT stops the server within 10 s (runs are cancelled; a second signal exits at once).`;
+Starts the agent server and prints its URL. SIGTERM or SIGINT stops it within 10 s (runs are cancelled; a
+second signal exits at once).
+
+${settingsHelp(AgentServerConfig)}`;
 
 const NO_MODEL_NOTICE = `
 No default LLM is configured, so each conversation must bring its own "agent.llm".
@@ -41,71 +37,25 @@ export const agentServerCommand: Command = {
   summary: 'Start the agent server (REST + WebSocket)',
   usage: USAGE,
   async run(args, io) {
-    let values: {
-      host?: string;
-      port?: string;
-      'data-dir'?: string;
-      'secrets-key-file'?: string;
-      'workspace-root'?: string;
-    };
+    let flags: Record<string, string | boolean | undefined>;
     try {
-      values = parseArgs({
-        args,
-        options: {
-          host: { type: 'string' },
-          port: { type: 'string' },
-          'data-dir': { type: 'string' },
-          'secrets-key-file': { type: 'string' },
-          'workspace-root': { type: 'string' },
-        },
-      }).values;
+      flags = parseArgs({ args, options: flagOptions(AgentServerConfig) }).values;
     } catch (error) {
       io.stderr.write(`bosun agent-server: ${(error as Error).message}\n\n${USAGE}\n`);
       return 2;
     }
-    const env = process.env;
-    const host = values.host ?? env.BOSUN_HOST ?? '127.0.0.1';
-    const portText = values.port ?? env.BOSUN_PORT ?? '8000';
-    const port = Number(portText);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) {
-      io.stderr.write(`bosun agent-server: --port must be an integer from 0 to 65535, got '${portText}'\n`);
+    let config: AgentServerConfig;
+    try {
+      config = withOneSecretsKey(await loadSettings(AgentServerConfig, { flags, env: process.env }));
+    } catch (error) {
+      if (!(error instanceof SettingsError)) throw error;
+      for (const problem of error.problems) io.stderr.write(`bosun agent-server: ${problem}\n`);
       return 2;
     }
-    const dataDir = values['data-dir'] ?? env.BOSUN_DATA_DIR ?? '.bosun';
-    const workspaceRoot = values['workspace-root'] ?? env.BOSUN_WORKSPACE_ROOT;
-    const sessionApiKeys = (env.BOSUN_SESSION_API_KEYS ?? '')
-      .split(',')
-      .map((key) => key.trim())
-      .filter(Boolean);
-    const model = env.BOSUN_LLM_MODEL?.trim();
-    const defaultLlm = model
-      ? {
-          model,
-          ...(env.BOSUN_LLM_BASE_URL ? { base_url: env.BOSUN_LLM_BASE_URL } : {}),
-          ...(env.BOSUN_LLM_API_KEY ? { api_key: env.BOSUN_LLM_API_KEY } : {}),
-        }
-      : undefined;
-    // The flag wins over both variables; the two variables together are ambiguous (refused).
-    const flagKeyFile = values['secrets-key-file'];
-    const key = flagKeyFile ? undefined : env.BOSUN_SECRETS_KEY;
-    const keyFile = flagKeyFile ?? env.BOSUN_SECRETS_KEY_FILE;
-    const secretsKey: SecretsKeyOptions = {
-      ...(key ? { key } : {}),
-      ...(keyFile ? { keyFile } : {}),
-      previousKeys: (env.BOSUN_SECRETS_KEY_PREVIOUS ?? '').split(',').filter((key) => key.trim()),
-    };
+    const { host, port, data_dir: dataDir, llm_model: model } = config;
     let server: AgentServer;
     try {
-      server = await buildAgentServer({
-        dataDir,
-        sessionApiKeys,
-        secretsKey,
-        ...(defaultLlm ? { defaultLlm } : {}),
-        logLevel: env.BOSUN_LOG_LEVEL ?? 'info',
-        gitProviders: gitProvidersFromEnv(env),
-        ...(env.BOSUN_GIT_CACHE_DIR ? { gitCacheDir: env.BOSUN_GIT_CACHE_DIR } : {}),
-        ...(workspaceRoot ? { workspaceRoot: resolve(workspaceRoot) } : {}),
-      });
+      server = await buildAgentServer(agentServerOptions(config));
     } catch (error) {
       if (!(error instanceof SecretsKeyError)) throw error;
       io.stderr.write(`bosun agent-server: ${error.message}\n`);
@@ -126,3 +76,16 @@ export const agentServerCommand: Command = {
     return 0;
   },
 };
+
+/**
+ * The secrets key given in the stronger place wins (`--secrets-key-file` over BOSUN_SECRETS_KEY); given both
+ * ways in the same place, both go on and the server refuses them as ambiguous.
+ */
+function withOneSecretsKey({ values, sources }: LoadedSettings<AgentServerConfig>): AgentServerConfig {
+  if (values.secrets_key === undefined || values.secrets_key_file === undefined) return values;
+  const key = SOURCE_RANK[sources.secrets_key];
+  const file = SOURCE_RANK[sources.secrets_key_file];
+  if (key === file) return values;
+  const { secrets_key, secrets_key_file, ...rest } = values;
+  return key > file ? { ...rest, secrets_key } : { ...rest, secrets_key_file };
+}

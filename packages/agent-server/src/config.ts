@@ -1,0 +1,101 @@
+import { resolve } from 'node:path';
+import { type Static, Type } from '@sinclair/typebox';
+import type { AgentServerOptions } from './app.ts';
+
+/**
+ * The agent server's settings, written once: each key is also a flag (`data_dir` -> `--data-dir`), an environment
+ * variable (`BOSUN_DATA_DIR`) and a key of a `--config` file. `secret` keys have no flag (command lines are
+ * visible to every user of the machine) and their values are never echoed in errors.
+ */
+export const AgentServerConfig = Type.Object({
+  host: Type.String({ minLength: 1, default: '127.0.0.1', description: 'Address to listen on.' }),
+  port: Type.Integer({
+    minimum: 0,
+    maximum: 65535,
+    default: 8000,
+    description: 'Port to listen on (0: any free port).',
+  }),
+  data_dir: Type.String({
+    minLength: 1,
+    default: '.bosun',
+    description: 'Where conversations, their events and the secrets key are kept.',
+  }),
+  log_level: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
+    { default: 'info', description: 'Least severe level of the structured (JSON) logs on standard output.' },
+  ),
+  session_api_keys: Type.Array(Type.String({ minLength: 1 }), {
+    default: [],
+    secret: true,
+    description: 'When set, every /api/* request needs one of these keys in an X-Session-API-Key header.',
+  }),
+  llm_model: Type.Optional(
+    Type.String({
+      description:
+        'Model of conversations started without an agent (anthropic/* and claude* use the Anthropic API); ' +
+        'none: each conversation brings its own "agent.llm".',
+    }),
+  ),
+  llm_base_url: Type.Optional(
+    Type.String({ description: 'Base URL of that model (any OpenAI-compatible server: LiteLLM, vLLM, Ollama).' }),
+  ),
+  llm_api_key: Type.Optional(Type.String({ secret: true, description: 'API key of that model.' })),
+  git_github_url: Type.Optional(
+    Type.String({ description: 'Base URL of github: sources (skills, plugins, marketplaces).' }),
+  ),
+  git_gitlab_url: Type.Optional(Type.String({ description: 'Base URL of gitlab: sources.' })),
+  git_bitbucket_url: Type.Optional(Type.String({ description: 'Base URL of bitbucket: sources.' })),
+  git_cache_dir: Type.Optional(
+    Type.String({ description: 'Where fetched commits are kept (default: <data_dir>/git).' }),
+  ),
+  secrets_key: Type.Optional(
+    Type.String({
+      secret: true,
+      description: 'Key sealing secrets at rest: base64 of 32 bytes (default: generated into <data_dir>/secrets.key).',
+    }),
+  ),
+  secrets_key_file: Type.Optional(
+    Type.String({ description: 'A file holding that key; refused together with secrets_key from the same source.' }),
+  ),
+  secrets_key_previous: Type.Array(Type.String({ minLength: 1 }), {
+    default: [],
+    secret: true,
+    description: 'Older keys: data sealed with them is read, then sealed again with the current key.',
+  }),
+  workspace_root: Type.Optional(
+    Type.String({ minLength: 1, description: "When set, every conversation's working_dir must be inside it." }),
+  ),
+});
+export type AgentServerConfig = Static<typeof AgentServerConfig>;
+
+/** What `buildAgentServer` needs from the configuration (the address to listen on is the caller's). */
+export function agentServerOptions(config: AgentServerConfig): AgentServerOptions {
+  const model = config.llm_model;
+  const providers = {
+    ...(config.git_github_url ? { github: config.git_github_url } : {}),
+    ...(config.git_gitlab_url ? { gitlab: config.git_gitlab_url } : {}),
+    ...(config.git_bitbucket_url ? { bitbucket: config.git_bitbucket_url } : {}),
+  };
+  return {
+    dataDir: config.data_dir,
+    sessionApiKeys: config.session_api_keys,
+    secretsKey: {
+      ...(config.secrets_key ? { key: config.secrets_key } : {}),
+      ...(config.secrets_key_file ? { keyFile: config.secrets_key_file } : {}),
+      previousKeys: config.secrets_key_previous,
+    },
+    ...(model
+      ? {
+          defaultLlm: {
+            model,
+            ...(config.llm_base_url ? { base_url: config.llm_base_url } : {}),
+            ...(config.llm_api_key ? { api_key: config.llm_api_key } : {}),
+          },
+        }
+      : {}),
+    logLevel: config.log_level,
+    gitProviders: providers,
+    ...(config.git_cache_dir ? { gitCacheDir: config.git_cache_dir } : {}),
+    ...(config.workspace_root ? { workspaceRoot: resolve(config.workspace_root) } : {}),
+  };
+}

@@ -1,0 +1,31 @@
+import type { TObject } from '@sinclair/typebox';
+import { type Setting, settingsOf } from './settings.ts';
+
+/** The `parseArgs` options of a schema's flags, plus `--config FILE`. */
+export function flagOptions(schema: TObject): Record<string, { type: 'string' | 'boolean' }> {
+  const options: Record<string, { type: 'string' | 'boolean' }> = { config: { type: 'string' } };
+  for (const setting of settingsOf(schema)) {
+    if (setting.flag) options[setting.flag] = { type: setting.schema.type === 'boolean' ? 'boolean' : 'string' };
+  }
+  return options;
+}
+
+/** Every setting of `schema`: its flag, variable and file key, its default and what it means. */
+export function settingsHelp(schema: TObject, configEnv = 'BOSUN_CONFIG'): string {
+  return [
+    `Settings come from flags, else the environment, else a file given by --config FILE (or ${configEnv}),`,
+    'JSON or YAML, whose keys are the names below; else the default. A bad value stops the start, naming it.',
+    '',
+    ...settingsOf(schema).flatMap(describe),
+  ].join('\n');
+}
+
+function describe(setting: Setting): string[] {
+  const names = [setting.flag ? `--${setting.flag}` : undefined, setting.env, `${setting.key}:`].filter(Boolean);
+  const value = setting.schema.default;
+  const shown = Array.isArray(value) ? value.join(',') : value;
+  const fallback = value === undefined || shown === '' ? '' : ` (default: ${shown})`;
+  const list = setting.schema.type === 'array' ? ' Comma-separated (a list in the file).' : '';
+  const secret = setting.secret ? ' Secret: no flag, never shown.' : '';
+  return [`  ${names.join('  ')}${fallback}`, `      ${setting.schema.description ?? ''}${list}${secret}`];
+}

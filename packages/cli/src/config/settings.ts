@@ -1,0 +1,113 @@
+import type { Static, TObject, TSchema } from '@sinclair/typebox';
+import { expectation, matches } from './check.ts';
+import { readConfigFile } from './config-file.ts';
+
+/** Where a setting's value came from; a later one wins: flags over the environment over the file over defaults. */
+export type Source = 'default' | 'file' | 'env' | 'flag';
+export const SOURCE_RANK: Record<Source, number> = { default: 0, file: 1, env: 2, flag: 3 };
+
+/** One key of a configuration schema, with the names it goes by. */
+export interface Setting {
+  key: string;
+  schema: TSchema;
+  /** The flag without its dashes; none for a secret (a command line is visible to every user of the machine). */
+  flag: string | undefined;
+  env: string;
+  secret: boolean;
+}
+
+/** Flags and env vars named after the key unless the key's schema says otherwise (`flag`, `env`, `secret`). */
+export function settingsOf(schema: TObject, envPrefix = 'BOSUN_'): Setting[] {
+  return Object.entries(schema.properties).map(([key, property]) => {
+    const secret = property.secret === true;
+    const flag =
+      property.flag === false || secret ? undefined : ((property.flag as string) ?? key.replaceAll('_', '-'));
+    return { key, schema: property, flag, env: (property.env as string) ?? `${envPrefix}${key.toUpperCase()}`, secret };
+  });
+}
+
+/** The settings are wrong: one line per problem, each naming the key and where its value came from. */
+export class SettingsError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join('\n'));
+  }
+}
+
+export interface LoadedSettings<T> {
+  values: T;
+  sources: Record<keyof T, Source>;
+}
+
+export interface SettingsInput {
+  /** Flag values by flag name (from `parseArgs`); `config` names the configuration file. */
+  flags: Record<string, string | boolean | undefined>;
+  env: Record<string, string | undefined>;
+  /** The environment variable naming the configuration file when `--config` is not given. */
+  configEnv?: string;
+}
+
+/**
+ * The configuration `schema` describes, from flags, the environment and an optional file (`--config FILE`, JSON
+ * or YAML), else the schema's defaults. Throws `SettingsError` listing every bad value.
+ */
+export async function loadSettings<T extends TObject>(
+  schema: T,
+  { flags, env, configEnv = 'BOSUN_CONFIG' }: SettingsInput,
+): Promise<LoadedSettings<Static<T>>> {
+  const settings = settingsOf(schema);
+  const problems: string[] = [];
+  const filePath = (flags.config as string | undefined) ?? nonEmpty(env[configEnv]);
+  const file = filePath ? await readConfigFile(filePath, new Set(settings.map((s) => s.key))) : undefined;
+  if (file?.problems.length) throw new SettingsError(file.problems);
+
+  const values: Record<string, unknown> = {};
+  const sources: Record<string, Source> = {};
+  for (const setting of settings) {
+    const flag = setting.flag === undefined ? undefined : flags[setting.flag];
+    const fromEnv = nonEmpty(env[setting.env]);
+    let found: { source: Source; where: string; raw: unknown; value: unknown } | undefined;
+    if (flag !== undefined) {
+      found = { source: 'flag', where: `--${setting.flag}`, raw: flag, value: fromText(setting.schema, flag) };
+    } else if (fromEnv !== undefined) {
+      found = { source: 'env', where: setting.env, raw: fromEnv, value: fromText(setting.schema, fromEnv) };
+    } else if (file && setting.key in file.values) {
+      const raw = file.values[setting.key];
+      found = { source: 'file', where: `${filePath}: ${setting.key}`, raw, value: raw };
+    } else if (setting.schema.default !== undefined) {
+      found = { source: 'default', where: setting.key, raw: undefined, value: structuredClone(setting.schema.default) };
+    }
+    if (!found) continue;
+    if (!matches(setting.schema, found.value)) {
+      // Text from a flag or variable is quoted as typed; a file's value as JSON (so "8000" is seen to be a string).
+      const shown = found.source === 'file' ? JSON.stringify(found.raw) : `'${found.raw}'`;
+      const got = setting.secret ? '' : `, got ${shown}`;
+      problems.push(`${found.where}: must be ${expectation(setting.schema)}${got}`);
+      continue;
+    }
+    values[setting.key] = found.value;
+    sources[setting.key] = found.source;
+  }
+  if (problems.length > 0) throw new SettingsError(problems);
+  return { values: values as Static<T>, sources: sources as Record<keyof Static<T>, Source> };
+}
+
+const nonEmpty = (text: string | undefined) => (text?.trim() ? text.trim() : undefined);
+
+/** A flag's or variable's text as the value the schema wants; what cannot be converted stays text (and fails). */
+function fromText(schema: TSchema, text: string | boolean): unknown {
+  if (typeof text === 'boolean') return text;
+  switch (schema.type) {
+    case 'integer':
+    case 'number':
+      return /^[+-]?\d+(\.\d+)?$/.test(text.trim()) ? Number(text) : text;
+    case 'boolean':
+      return /^(true|1|yes)$/i.test(text) ? true : /^(false|0|no)$/i.test(text) ? false : text;
+    case 'array':
+      return text
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean);
+    default:
+      return text;
+  }
+}

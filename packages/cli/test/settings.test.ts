@@ -1,0 +1,136 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AgentServerConfig } from '@bosun/agent-server';
+import { Type } from '@sinclair/typebox';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { matches } from '../src/config/check.ts';
+import { settingsHelp } from '../src/config/settings-help.ts';
+import { SettingsError, loadSettings, settingsOf } from '../src/config/settings.ts';
+
+/** The agent server's settings: flags over BOSUN_* variables over a --config file over defaults; bad values named. */
+
+let root: string;
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'bosun-settings-'));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+async function file(name: string, text: string): Promise<string> {
+  const path = join(root, name);
+  await writeFile(path, text);
+  return path;
+}
+
+const load = (flags: Record<string, string>, env: Record<string, string> = {}) =>
+  loadSettings(AgentServerConfig, { flags, env });
+
+/** The problems `SettingsError` lists, or a failure if the settings loaded. */
+async function problems(flags: Record<string, string>, env: Record<string, string> = {}): Promise<string[]> {
+  const error = await load(flags, env).then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  if (!(error instanceof SettingsError)) throw new Error(`expected a SettingsError, got ${String(error)}`);
+  return error.problems;
+}
+
+describe('agent server settings', () => {
+  it('are the defaults when nothing is given', async () => {
+    const { values, sources } = await load({});
+    expect(values).toEqual({
+      host: '127.0.0.1',
+      port: 8000,
+      data_dir: '.bosun',
+      log_level: 'info',
+      session_api_keys: [],
+      secrets_key_previous: [],
+    });
+    expect(sources.port).toBe('default');
+  });
+
+  it('take a flag over a variable over the file over the default, key by key', async () => {
+    const config = await file('precedence.yaml', 'port: 1111\nhost: 0.0.0.0\ndata_dir: from-file\nlog_level: debug\n');
+    const { values, sources } = await load(
+      { config, port: '3333' },
+      { BOSUN_PORT: '2222', BOSUN_HOST: '127.0.0.2', BOSUN_LOG_LEVEL: '  ' },
+    );
+    expect(values).toMatchObject({ port: 3333, host: '127.0.0.2', data_dir: 'from-file', log_level: 'debug' });
+    expect('llm_model' in sources).toBe(false);
+    expect(sources).toMatchObject({
+      port: 'flag',
+      host: 'env',
+      data_dir: 'file',
+      log_level: 'file',
+    });
+  });
+
+  it('read a JSON file named by BOSUN_CONFIG, lists from the file and comma-separated lists from variables', async () => {
+    const config = await file('server.json', JSON.stringify({ session_api_keys: ['a', 'b'], llm_model: 'gpt-4o' }));
+    const fromFile = await load({}, { BOSUN_CONFIG: config });
+    expect(fromFile.values).toMatchObject({ session_api_keys: ['a', 'b'], llm_model: 'gpt-4o' });
+    const fromEnv = await load({}, { BOSUN_CONFIG: config, BOSUN_SESSION_API_KEYS: ' one, ,two ' });
+    expect(fromEnv.values.session_api_keys).toEqual(['one', 'two']);
+  });
+
+  it('name the key and where a bad value came from, every one of them', async () => {
+    expect(await problems({ port: 'abc' }, { BOSUN_LOG_LEVEL: 'loud' })).toEqual([
+      "--port: must be an integer from 0 to 65535, got 'abc'",
+      "BOSUN_LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent, got 'loud'",
+    ]);
+    expect(await problems({}, { BOSUN_PORT: '70000' })).toEqual([
+      "BOSUN_PORT: must be an integer from 0 to 65535, got '70000'",
+    ]);
+    const config = await file('bad.json', JSON.stringify({ port: '8000', session_api_keys: 'k' }));
+    expect(await problems({ config })).toEqual([
+      `${config}: port: must be an integer from 0 to 65535, got "8000"`,
+      `${config}: session_api_keys: must be a list (comma-separated in a flag or variable) of non-empty strings`,
+    ]);
+  });
+
+  it('never echo the value of a secret setting', async () => {
+    const config = await file('secret.yaml', 'secrets_key: 12345\nllm_api_key: [sk-do-not-show]\n');
+    const found = await problems({ config });
+    expect(found).toEqual([`${config}: llm_api_key: must be a string`, `${config}: secrets_key: must be a string`]);
+    expect(found.join('\n')).not.toMatch(/12345|sk-do-not-show/);
+  });
+
+  it('refuse a file that cannot be used, saying why', async () => {
+    const missing = join(root, 'missing.yaml');
+    expect(await problems({ config: missing })).toEqual([`--config: cannot read ${missing} (ENOENT)`]);
+    const typo = await file('typo.yaml', 'prot: 8000\n');
+    expect(await problems({ config: typo })).toEqual([
+      expect.stringMatching(new RegExp(`^${typo}: prot: not a setting \\(settings: host, port, data_dir, `)),
+    ]);
+    const list = await file('list.yaml', '- port\n');
+    expect(await problems({ config: list })).toEqual([`${list}: must be a mapping of settings (key: value)`]);
+    const broken = await file('broken.json', '{"port": ');
+    expect(await problems({ config: broken })).toEqual([expect.stringMatching(/broken\.json: not valid JSON: /)]);
+    const badYaml = await file('broken.yaml', 'port: [8000\n');
+    expect(await problems({ config: badYaml })).toEqual([expect.stringMatching(/broken\.yaml: not valid YAML: /)]);
+  });
+
+  it('help lists every key with its flag, variable, default and meaning', () => {
+    const help = settingsHelp(AgentServerConfig);
+    for (const setting of settingsOf(AgentServerConfig)) {
+      const line = help.split('\n').find((text) => text.includes(` ${setting.env} `) || text.endsWith(setting.env));
+      expect(line, setting.key).toBeDefined();
+      expect(line).toContain(`${setting.key}:`);
+      if (setting.flag) expect(line).toContain(`--${setting.flag} `);
+    }
+    expect(help).toContain('--port  BOSUN_PORT  port: (default: 8000)\n      Port to listen on');
+    expect(help).toMatch(/ {2}BOSUN_SESSION_API_KEYS {2}session_api_keys:\n.*Secret: no flag/);
+  });
+});
+
+describe('the settings check', () => {
+  it('applies the keywords settings use, and refuses a schema with another one', () => {
+    expect(matches(AgentServerConfig.properties.port, 1.5)).toBe(false);
+    expect(matches(AgentServerConfig.properties.port, 65535)).toBe(true);
+    expect(matches(AgentServerConfig.properties.session_api_keys, ['a', ''])).toBe(false);
+    expect(matches(AgentServerConfig.properties.log_level, 'warn')).toBe(true);
+    expect(() => matches(Type.Object({}), {})).toThrow(/does not know/);
+  });
+});
