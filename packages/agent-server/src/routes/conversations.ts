@@ -1,18 +1,16 @@
 import {
   type AgentSpec,
   ConversationExecutionStatus,
-  type SendMessageRequest,
   type StartConversationRequest,
   Success,
   type UpdateConversationRequest,
 } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { Conversation } from '../conversations/conversation.ts';
-import { newEventId } from '../conversations/event-id.ts';
 import { conversationInfo } from '../conversations/info.ts';
 import type { AgentRunner } from '../conversations/runner.ts';
 import { ConversationBusyError, pause, startRun } from '../conversations/runs.ts';
+import { sendUserMessage } from '../conversations/send-message.ts';
 import { CONVERSATION_SORT_ORDERS, type ConversationService } from '../conversations/service.ts';
 import { ensureWorkingDir, workingDirProblems } from '../conversations/workspace.ts';
 import { ConflictError, InputError } from '../http/errors.ts';
@@ -33,62 +31,6 @@ export interface ConversationRouteDeps {
   defaultAgent?: () => AgentSpec;
   /** When set, `working_dir` must be inside it. */
   workspaceRoot?: string;
-}
-
-/** Appends a user message (and starts a run when asked). Shared by REST, WebSocket and `initial_message`. */
-export async function sendUserMessage(
-  conversation: Conversation,
-  message: SendMessageRequest,
-  runner: AgentRunner,
-): Promise<void> {
-  // The message and the record's pointer to it are one durable write (one commit per message, not two).
-  const id = newEventId();
-  // UserPromptSubmit hooks: a blocked message is still stored, with its reason in `blocked_messages`.
-  const review = await runner.reviewUserMessage?.(conversation, message.content);
-  const blocked = review?.blocked ?? null;
-  await runner.beforeUserMessage?.(conversation);
-  // A new message reopens a finished or stuck conversation (a status change, so with its state event).
-  const status = conversation.record.execution_status;
-  const reopens = status === 'finished' || status === 'stuck';
-  await conversation.append(
-    [
-      {
-        id,
-        kind: 'MessageEvent',
-        source: 'user',
-        llm_message: { role: 'user', content: message.content, thinking_blocks: [] },
-        activated_skills: review?.activated_skills ?? [],
-        extended_content: review?.extended_content ?? [],
-      },
-      ...(reopens
-        ? [
-            {
-              kind: 'ConversationStateUpdateEvent',
-              source: 'environment',
-              key: 'execution_status',
-              value: 'idle',
-            } as const,
-          ]
-        : []),
-    ],
-    (record) => {
-      if (reopens) record.execution_status = 'idle';
-      record.last_user_message_id = id;
-      if (blocked !== null) record.blocked_messages = { ...record.blocked_messages, [id]: blocked };
-      const activated = review?.activated_skills ?? [];
-      if (activated.length) {
-        record.activated_knowledge_skills = [...new Set([...record.activated_knowledge_skills, ...activated])];
-      }
-    },
-  );
-  if (message.run) {
-    try {
-      await startRun(conversation, runner);
-    } catch (error) {
-      if (!(error instanceof ConversationBusyError)) throw error;
-      // The running agent picks the message up on its next step.
-    }
-  }
 }
 
 export function conversationRoutes(

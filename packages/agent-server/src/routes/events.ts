@@ -3,10 +3,10 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Conversation } from '../conversations/conversation.ts';
 import type { AgentRunner } from '../conversations/runner.ts';
+import { sendUserMessage } from '../conversations/send-message.ts';
 import type { ConversationService } from '../conversations/service.ts';
 import { InputError, NotFoundError } from '../http/errors.ts';
 import type { EventFilter } from '../store/store.ts';
-import { sendUserMessage } from './conversations.ts';
 import { ConversationIdParams, NotFoundResponse, conversationOf, validationResponse } from './params.ts';
 
 const tags = ['Events'];

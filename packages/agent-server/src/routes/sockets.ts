@@ -6,11 +6,11 @@ import { newEventId } from '../conversations/event-id.ts';
 import { conversationInfo } from '../conversations/info.ts';
 import { now } from '../conversations/new-event.ts';
 import type { AgentRunner } from '../conversations/runner.ts';
+import { sendUserMessage } from '../conversations/send-message.ts';
 import type { ConversationService } from '../conversations/service.ts';
 import { SESSION_KEY_HEADER, isValidSessionKey } from '../http/auth.ts';
 import { nestsDeeperThan, tooDeep } from '../http/json-depth.ts';
 import type { StoredEvent } from '../store/store.ts';
-import { sendUserMessage } from './conversations.ts';
 
 export const CLOSE_AUTH_FAILED = 4001;
 export const CLOSE_NOT_FOUND = 4004;
