@@ -5,9 +5,11 @@ import { type Event, type ResolvedStartRequest, StartConversationRequest, parse 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LogSession } from '../src/agent/log-session.ts';
 import type { Conversation } from '../src/conversations/conversation.ts';
+import { REDACTED } from '../src/conversations/info.ts';
 import { idleRunner } from '../src/conversations/runner.ts';
 import { sendUserMessage } from '../src/conversations/send-message.ts';
 import { ConversationService } from '../src/conversations/service.ts';
+import { addSecrets, recordPlugin, switchLlm } from '../src/conversations/settings.ts';
 import { Store } from '../src/store/store.ts';
 import { startRequest } from './support/server.ts';
 
@@ -90,5 +92,32 @@ describe('check-then-act inside the single writer', () => {
     };
     expect(metrics.accumulated_cost).toBe(0.75);
     expect(metrics.accumulated_token_usage.prompt_tokens).toBe(20);
+  });
+
+  it('names every secret in the registry when secrets are added twice at once', async () => {
+    const conversation = await newConversation();
+    await Promise.all([addSecrets(conversation, { A: 'a' }), addSecrets(conversation, { B: 'b' })]);
+    const registries = store
+      .searchEvents(conversation.id, { kind: 'ConversationStateUpdateEvent', descending: true, limit: 1 })
+      .map((row) => JSON.parse(row.json) as { value: { secret_sources: Record<string, unknown> } });
+    expect(Object.keys(registries[0]?.value.secret_sources ?? {}).sort()).toEqual(['A', 'B']);
+    expect(Object.keys(conversation.record.request.secrets).sort()).toEqual(['A', 'B']);
+  });
+
+  it('keeps the key a switch queued just before when an LLM comes back with its key redacted', async () => {
+    const conversation = await newConversation();
+    await Promise.all([
+      switchLlm(conversation, { ...conversation.record.request.agent.llm, model: 'a', api_key: 'sk-new' }),
+      switchLlm(conversation, { ...conversation.record.request.agent.llm, model: 'b', api_key: REDACTED }),
+    ]);
+    expect(conversation.record.request.agent.llm.model).toBe('b');
+    expect(conversation.record.request.agent.llm.api_key).toBe('sk-new');
+  });
+
+  it('keeps both plugins when two are recorded at once', async () => {
+    const conversation = await newConversation();
+    const plugin = (source: string) => ({ resolved: { source } as never, fetch: null });
+    await Promise.all([recordPlugin(conversation, plugin('one')), recordPlugin(conversation, plugin('two'))]);
+    expect(conversation.record.plugins?.map((p) => p.resolved)).toEqual([{ source: 'one' }, { source: 'two' }]);
   });
 });

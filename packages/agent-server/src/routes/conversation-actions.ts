@@ -1,12 +1,11 @@
-import { type LLMConfig, LLM_SECRET_FIELDS, Success, type SwitchLLMRequest } from '@bosun/protocol';
+import { Success, type SwitchLLMRequest } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { Conversation } from '../conversations/conversation.ts';
 import { agentFinalResponse } from '../conversations/final-response.ts';
-import { REDACTED, redactedAgent } from '../conversations/info.ts';
 import type { AgentRunner } from '../conversations/runner.ts';
 import { pause } from '../conversations/runs.ts';
 import type { ConversationService } from '../conversations/service.ts';
+import { switchLlm } from '../conversations/settings.ts';
 import { ConflictError } from '../http/errors.ts';
 import { ConversationIdParams, NotFoundResponse, conversationOf, validationResponse } from './params.ts';
 
@@ -30,23 +29,6 @@ async function settledWithin(run: Promise<void>, ms: number): Promise<void> {
     }),
   ]);
   clearTimeout(timer);
-}
-
-/**
- * The agent with the new LLM. Secrets shown as `**********` (what responses show) keep their current value, so
- * an LLM read from a response and sent back keeps its key (OpenHands drops it).
- */
-function withLlm(conversation: Conversation, llm: LLMConfig): LLMConfig {
-  const current = conversation.record.request.agent.llm;
-  const next = { ...llm };
-  for (const field of LLM_SECRET_FIELDS) if (next[field] === REDACTED) next[field] = current[field] ?? null;
-  if (next.extra_headers) {
-    const headers = Object.entries(next.extra_headers)
-      .map(([name, value]) => [name, value === REDACTED ? current.extra_headers?.[name] : value])
-      .filter(([, value]) => value !== undefined);
-    next.extra_headers = Object.fromEntries(headers);
-  }
-  return next;
 }
 
 /** OpenHands' routes that act on a conversation's agent: interrupt it, switch its LLM, read its final answer. */
@@ -86,18 +68,8 @@ export function conversationActionRoutes(app: FastifyInstance, { service, runner
     async (request) => {
       const conversation = conversationOf(service, request);
       if (conversation.activeRun) throw new ConflictError('A run is in progress: pause or interrupt it first.');
-      const llm = withLlm(conversation, request.body.llm);
-      const agent = { ...conversation.record.request.agent, llm };
-      // In the same turn as the check: the agent is built again, with the new LLM, when it is next needed.
-      await Promise.all([
-        conversation.release(),
-        conversation.append(
-          [{ kind: 'ConversationStateUpdateEvent', source: 'environment', key: 'agent', value: redactedAgent(agent) }],
-          (record) => {
-            record.request.agent = agent;
-          },
-        ),
-      ]);
+      // In the same turn as the check.
+      await switchLlm(conversation, request.body.llm);
       return { success: true };
     },
   );

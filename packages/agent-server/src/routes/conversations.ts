@@ -12,6 +12,7 @@ import type { AgentRunner } from '../conversations/runner.ts';
 import { ConversationBusyError, pause, startRun } from '../conversations/runs.ts';
 import { sendUserMessage } from '../conversations/send-message.ts';
 import { CONVERSATION_SORT_ORDERS, type ConversationService } from '../conversations/service.ts';
+import { updateTitleAndTags } from '../conversations/settings.ts';
 import { ensureWorkingDir, workingDirProblems } from '../conversations/workspace.ts';
 import { ConflictError, InputError } from '../http/errors.ts';
 import { ConversationIdParams, NotFoundResponse, conversationOf, validationResponse } from './params.ts';
@@ -164,12 +165,7 @@ export function conversationRoutes(
       },
     },
     async (request) => {
-      const conversation = conversationOf(service, request);
-      const { title, tags: newTags } = request.body;
-      await conversation.update((record) => {
-        if (title !== undefined) record.title = title.trim();
-        if (newTags !== undefined) record.tags = newTags;
-      });
+      await updateTitleAndTags(conversationOf(service, request), request.body);
       return { success: true };
     },
   );

@@ -6,6 +6,7 @@ import { secretValues } from '../agent/agent-runner.ts';
 import { PluginLoadError, fetchMarketplacePlugin } from '../agent/marketplace-plugin.ts';
 import type { RecordedPlugin } from '../conversations/record.ts';
 import type { ConversationService } from '../conversations/service.ts';
+import { recordPlugin } from '../conversations/settings.ts';
 import { ConflictError, InputError } from '../http/errors.ts';
 import { ConversationIdParams, NotFoundResponse, conversationOf, validationResponse } from './params.ts';
 
@@ -61,18 +62,8 @@ export function loadPluginRoutes(app: FastifyInstance, deps: LoadPluginRouteDeps
       if (added) {
         // A run may have started during the fetch: its agent must not be closed under it.
         if (conversation.activeRun) throw new ConflictError('A run is in progress: pause or interrupt it first.');
-        const plugins = [...(conversation.record.plugins ?? []), added];
-        const value = plugins.map((plugin) => plugin.resolved);
         // In the same turn as the check: the agent is built again, with the plugin, when it is next needed.
-        await Promise.all([
-          conversation.release(),
-          conversation.append(
-            [{ kind: 'ConversationStateUpdateEvent', source: 'environment', key: 'resolved_plugins', value }],
-            (record) => {
-              record.plugins = plugins;
-            },
-          ),
-        ]);
+        await Promise.all([conversation.release(), recordPlugin(conversation, added)]);
       }
       return { success: true };
     },
