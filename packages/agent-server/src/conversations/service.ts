@@ -205,11 +205,7 @@ export class ConversationService {
   }
 
   count(status?: ConversationExecutionStatus): number {
-    const sql = status
-      ? 'SELECT count(*) AS n FROM conversations WHERE status = ?'
-      : 'SELECT count(*) AS n FROM conversations';
-    const row = this.store.statement(sql).get(...(status ? [status] : [])) as { n: number };
-    return row.n;
+    return this.store.countConversations(status);
   }
 
   /**
@@ -217,25 +213,20 @@ export class ConversationService {
    * the previous page); an unknown one returns undefined.
    */
   search(query: ConversationSearch): { ids: string[]; nextPageId: string | null } | undefined {
-    const column = query.sortOrder.startsWith('CREATED_AT') ? 'created_at' : 'updated_at';
-    const descending = query.sortOrder.endsWith('_DESC');
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (query.status) {
-      where.push('status = ?');
-      params.push(query.status);
-    }
+    const orderBy = query.sortOrder.startsWith('CREATED_AT') ? 'created_at' : 'updated_at';
+    let from: { value: string; id: string } | undefined;
     if (query.pageId !== undefined) {
       const anchor = this.store.getConversation(query.pageId.toLowerCase());
       if (!anchor) return undefined;
-      const value = column === 'created_at' ? anchor.created_at : anchor.updated_at;
-      where.push(descending ? `(${column}, id) <= (?, ?)` : `(${column}, id) >= (?, ?)`);
-      params.push(value, anchor.id);
+      from = { value: anchor[orderBy], id: anchor.id };
     }
-    const order = descending ? 'DESC' : 'ASC';
-    const sql = `SELECT id FROM conversations ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${column} ${order}, id ${order} LIMIT ?`;
-    const rows = this.store.statement(sql).all(...params, query.limit + 1) as { id: string }[];
-    const ids = rows.map((row) => row.id);
+    const ids = this.store.conversationIds({
+      ...(query.status ? { status: query.status } : {}),
+      orderBy,
+      descending: query.sortOrder.endsWith('_DESC'),
+      ...(from ? { from } : {}),
+      limit: query.limit + 1,
+    });
     const next = ids.length > query.limit ? (ids.pop() as string) : null;
     return { ids, nextPageId: next };
   }
