@@ -7,7 +7,7 @@ import type {
   SecurityAnalyzer,
 } from '@bosun/protocol';
 import type { Conversation } from '../conversations/conversation.ts';
-import type { Store } from '../store/store.ts';
+import type { ConversationRepository } from '../conversations/repository.ts';
 
 const HISTORY_PAGE = 10_000;
 /** How many latencies per usage id the stats keep (the oldest go first). */
@@ -30,7 +30,7 @@ export class LogSession implements AgentSession {
 
   constructor(
     private readonly conversation: Conversation,
-    private readonly store: Store,
+    private readonly store: Pick<ConversationRepository, 'searchEvents'>,
   ) {}
 
   get id(): string {

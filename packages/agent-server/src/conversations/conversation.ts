@@ -1,7 +1,7 @@
 import type { ConversationExecutionStatus, Event } from '@bosun/protocol';
-import type { Store, StoredEvent } from '../store/store.ts';
 import { type NewEvent, now, prepareEvent } from './new-event.ts';
 import type { ConversationRecord } from './record.ts';
+import type { ConversationRepository, StoredEvent } from './repository.ts';
 
 export type Subscriber = (events: readonly StoredEvent[]) => void;
 
@@ -34,7 +34,7 @@ export class Conversation {
     readonly id: string,
     public record: ConversationRecord,
     lastSeq: number,
-    private readonly store: Store,
+    private readonly store: ConversationRepository,
     {
       creating = false,
       onActivity,

@@ -1,10 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { pendingActions } from '@bosun/agent';
-import type { ConversationExecutionStatus, Event, NewEvent, ResolvedStartRequest } from '@bosun/protocol';
-import type { Store } from '../store/store.ts';
+import type {
+  ConversationExecutionStatus,
+  ForkConversationRequest,
+  NewEvent,
+  ResolvedStartRequest,
+} from '@bosun/protocol';
 import { Conversation } from './conversation.ts';
+import { EventLog } from './event-log.ts';
+import { forkConversation } from './fork.ts';
 import { now } from './new-event.ts';
 import { type ConversationRecord, newCatalogRow, newRecord } from './record.ts';
+import type { ConversationRepository } from './repository.ts';
 import { stopRun } from './runs.ts';
 
 /** How long stopping the service waits for each cancelled run to end before it moves on. */
@@ -35,10 +42,15 @@ export class ConversationService {
     this.lastActivityAt = Date.now();
   };
 
+  /** What is read of the conversations' logs. */
+  readonly events: EventLog;
+
   constructor(
-    readonly store: Store,
+    private readonly store: ConversationRepository,
     private readonly options: { idleTtlMs: number },
-  ) {}
+  ) {
+    this.events = new EventLog(store);
+  }
 
   /**
    * Brings the catalog to a consistent state after a restart: a conversation found `running` had its run cut
@@ -64,10 +76,7 @@ export class ConversationService {
    * blindly), and the conversation moves to `error` with a `ConversationErrorEvent` saying why.
    */
   private async markInterrupted(conversation: Conversation, why: { code: string; detail: string }): Promise<void> {
-    const history = this.store
-      .searchEvents(conversation.id, { descending: false, limit: Number.MAX_SAFE_INTEGER })
-      .map((row) => JSON.parse(row.json) as Event);
-    const orphans: NewEvent[] = pendingActions(history).map((action) => ({
+    const orphans: NewEvent[] = pendingActions(this.events.history(conversation.id)).map((action) => ({
       kind: 'AgentErrorEvent',
       source: 'agent',
       tool_name: action.tool_name,
@@ -193,6 +202,23 @@ export class ConversationService {
       this.loaded.set(id, conversation);
     }
     return { conversation, created: true };
+  }
+
+  /** The records of the conversations in `status`, read from the catalog without loading them. */
+  recordsWithStatus(status: ConversationExecutionStatus): { id: string; record: ConversationRecord }[] {
+    return this.store.conversationIdsWithStatus(status).flatMap((id) => {
+      const row = this.store.getConversation(id);
+      return row ? [{ id, record: JSON.parse(row.data) as ConversationRecord }] : [];
+    });
+  }
+
+  /** Forks `source` (see `forkConversation`); `stateDir` is the directory of a conversation's files. */
+  fork(
+    source: Conversation,
+    request: ForkConversationRequest,
+    stateDir: (id: string) => string,
+  ): Promise<Conversation> {
+    return forkConversation(this.store, (id) => this.get(id), stateDir, source, request);
   }
 
   async delete(id: string): Promise<boolean> {

@@ -1,7 +1,6 @@
 import { Success, type SwitchLLMRequest } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { agentFinalResponse } from '../conversations/final-response.ts';
 import type { AgentRunner } from '../conversations/runner.ts';
 import { pause } from '../conversations/runs.ts';
 import type { ConversationService } from '../conversations/service.ts';
@@ -85,8 +84,7 @@ export function conversationActionRoutes(app: FastifyInstance, { service, runner
       },
     },
     async (request) => {
-      const conversation = conversationOf(service, request);
-      return { response: agentFinalResponse(service.store, conversation.id) };
+      return { response: service.events.finalResponse(conversationOf(service, request).id) };
     },
   );
 }
