@@ -1,9 +1,9 @@
 import type { ForkConversationRequest } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { conversationStateDir } from '../agent/agent-runner.ts';
 import { conversationInfo } from '../conversations/info.ts';
 import type { ConversationService } from '../conversations/service.ts';
+import { conversationStateDir } from '../conversations/state-dir.ts';
 import { ConversationIdParams, NotFoundResponse, conversationOf, validationResponse } from './params.ts';
 
 const ref = (id: string) => Type.Unsafe({ $ref: `${id}#` });
