@@ -7,6 +7,7 @@ import { LogSession } from '../src/agent/log-session.ts';
 import type { Conversation } from '../src/conversations/conversation.ts';
 import { REDACTED } from '../src/conversations/info.ts';
 import { idleRunner } from '../src/conversations/runner.ts';
+import { pause } from '../src/conversations/runs.ts';
 import { sendUserMessage } from '../src/conversations/send-message.ts';
 import { ConversationService } from '../src/conversations/service.ts';
 import { addSecrets, recordPlugin, switchLlm } from '../src/conversations/settings.ts';
@@ -119,5 +120,13 @@ describe('check-then-act inside the single writer', () => {
     const plugin = (source: string) => ({ resolved: { source } as never, fetch: null });
     await Promise.all([recordPlugin(conversation, plugin('one')), recordPlugin(conversation, plugin('two'))]);
     expect(conversation.record.plugins?.map((p) => p.resolved)).toEqual([{ source: 'one' }, { source: 'two' }]);
+  });
+
+  it('records one pause when two arrive at once', async () => {
+    const conversation = await newConversation();
+    await Promise.all([pause(conversation), pause(conversation)]);
+    const pauses = store.countEvents(conversation.id, { kind: 'PauseEvent' });
+    expect(pauses).toBe(1);
+    expect(statusEvents(conversation)).toEqual(['paused']);
   });
 });

@@ -1,3 +1,4 @@
+import type { NewEvent } from '@bosun/protocol';
 import type { Conversation } from './conversation.ts';
 import type { AgentRunner } from './runner.ts';
 
@@ -6,6 +7,13 @@ export class ConversationBusyError extends Error {
     super('Conversation already running. Wait for completion or pause first.');
   }
 }
+
+const PAUSED: NewEvent = {
+  kind: 'ConversationStateUpdateEvent',
+  source: 'environment',
+  key: 'execution_status',
+  value: 'paused',
+};
 
 const STARTABLE = new Set(['idle', 'paused', 'error', 'stuck', 'waiting_for_confirmation']);
 
@@ -64,12 +72,15 @@ export async function startRun(conversation: Conversation, runner: AgentRunner):
  * completes, but an LLM call that is failing is not retried (a backoff wait ends at once).
  */
 export async function pause(conversation: Conversation): Promise<void> {
-  const status = conversation.record.execution_status;
-  if (status === 'paused') return;
   // The run paused is the one in progress now (not one started after the status change).
   const control = controls.get(conversation);
-  await conversation.setStatus('paused', [{ kind: 'PauseEvent', source: 'user' }]);
-  control?.pause.abort(new Error('The conversation was paused.'));
+  // Decided in the write, so two pauses at once record one.
+  const written = await conversation.decide((record) => {
+    if (record.execution_status === 'paused') return undefined;
+    record.execution_status = 'paused';
+    return [{ kind: 'PauseEvent', source: 'user' }, PAUSED];
+  });
+  if (written.length) control?.pause.abort(new Error('The conversation was paused.'));
 }
 
 /**
