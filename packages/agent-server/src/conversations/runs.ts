@@ -91,11 +91,31 @@ export async function stopRun(conversation: Conversation, deadlineMs: number): P
   const control = controls.get(conversation);
   if (!control?.ended) return;
   control.stop.abort(new Error('The server is stopping.'));
+  await settledWithin(control.ended, deadlineMs);
+}
+
+/** How long an interrupt waits for the run to stop (a tool that ignores the stop signal may take longer). */
+const INTERRUPT_WAIT_MS = 5_000;
+
+/**
+ * Interrupts the agent at once: paused first, so the run loop stops wherever the cancellation cuts it off, then
+ * its LLM call is cancelled and its tools stopped (`runner.interrupt`). Resolves when the run has ended, or
+ * after `INTERRUPT_WAIT_MS`.
+ */
+export async function interrupt(conversation: Conversation, runner: AgentRunner): Promise<void> {
+  const run = conversation.activeRun;
+  await pause(conversation);
+  runner.interrupt?.(conversation);
+  if (run) await settledWithin(run, INTERRUPT_WAIT_MS);
+}
+
+/** Waits for `run` to settle, `ms` at most. */
+async function settledWithin(run: Promise<void>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([
-    control.ended,
+    run.catch(() => undefined),
     new Promise((resolve) => {
-      timer = setTimeout(resolve, deadlineMs);
+      timer = setTimeout(resolve, ms);
     }),
   ]);
   clearTimeout(timer);

@@ -12,7 +12,7 @@ import { forkConversation } from './fork.ts';
 import { now } from './new-event.ts';
 import { type ConversationRecord, newCatalogRow, newRecord } from './record.ts';
 import type { ConversationRepository } from './repository.ts';
-import { stopRun } from './runs.ts';
+import { pause, stopRun } from './runs.ts';
 
 /** How long stopping the service waits for each cancelled run to end before it moves on. */
 export const RUN_STOP_DEADLINE_MS = 5_000;
@@ -221,9 +221,13 @@ export class ConversationService {
     return forkConversation(this.store, (id) => this.get(id), stateDir, source, request);
   }
 
+  /** Deletes a conversation and its events (its run paused first); false when there is none. */
   async delete(id: string): Promise<boolean> {
     const key = id.toLowerCase();
     if (!this.store.getConversation(key)) return false;
+    // Paused first: a run in progress stops between steps.
+    const running = this.loaded.get(key);
+    if (running?.activeRun) await pause(running);
     await this.store.enqueue({ run: () => this.store.deleteConversationSql(key) });
     await this.loaded.get(key)?.release();
     this.loaded.delete(key);

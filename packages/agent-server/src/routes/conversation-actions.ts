@@ -2,7 +2,7 @@ import { Success, type SwitchLLMRequest } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AgentRunner } from '../conversations/runner.ts';
-import { pause } from '../conversations/runs.ts';
+import { interrupt } from '../conversations/runs.ts';
 import type { ConversationService } from '../conversations/service.ts';
 import { switchLlm } from '../conversations/settings.ts';
 import { ConflictError } from '../http/errors.ts';
@@ -15,21 +15,6 @@ export interface ConversationActionDeps {
 
 const tags = ['Conversations'];
 const ref = (id: string) => Type.Unsafe({ $ref: `${id}#` });
-/** How long an interrupt waits for the run to stop (a tool that ignores the stop signal may take longer). */
-const INTERRUPT_WAIT_MS = 5_000;
-
-/** Waits for the run to end, `ms` at most. */
-async function settledWithin(run: Promise<void>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    run.catch(() => undefined),
-    new Promise((resolve) => {
-      timer = setTimeout(resolve, ms);
-    }),
-  ]);
-  clearTimeout(timer);
-}
-
 /** OpenHands' routes that act on a conversation's agent: interrupt it, switch its LLM, read its final answer. */
 export function conversationActionRoutes(app: FastifyInstance, { service, runner }: ConversationActionDeps): void {
   app.post(
@@ -43,12 +28,7 @@ export function conversationActionRoutes(app: FastifyInstance, { service, runner
       },
     },
     async (request) => {
-      const conversation = conversationOf(service, request);
-      const run = conversation.activeRun;
-      // Paused first, so the run loop stops wherever the cancellation cuts it off.
-      await pause(conversation);
-      runner.interrupt?.(conversation);
-      if (run) await settledWithin(run, INTERRUPT_WAIT_MS);
+      await interrupt(conversationOf(service, request), runner);
       return { success: true };
     },
   );

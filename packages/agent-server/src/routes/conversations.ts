@@ -10,10 +10,9 @@ import type { FastifyInstance } from 'fastify';
 import { conversationInfo } from '../conversations/info.ts';
 import type { AgentRunner } from '../conversations/runner.ts';
 import { ConversationBusyError, pause, startRun } from '../conversations/runs.ts';
-import { sendUserMessage } from '../conversations/send-message.ts';
 import { CONVERSATION_SORT_ORDERS, type ConversationService } from '../conversations/service.ts';
 import { updateTitleAndTags } from '../conversations/settings.ts';
-import { ensureWorkingDir, workingDirProblems } from '../conversations/workspace.ts';
+import { startConversation } from '../conversations/start.ts';
 import { ConflictError, InputError } from '../http/errors.ts';
 import { ConversationIdParams, NotFoundResponse, conversationOf, validationResponse } from './params.ts';
 
@@ -58,16 +57,7 @@ export function conversationRoutes(
       // The body schema requires `agent` when there is no default one.
       const agent = request.body.agent ?? (defaultAgent as () => AgentSpec)();
       const body = { ...request.body, agent };
-      const dir = body.workspace.working_dir;
-      const problems = [...workingDirProblems(dir, workspaceRoot), ...(runner.validate?.(body) ?? [])];
-      if (problems.length) throw new InputError(problems);
-      // Before anything is stored: a working_dir that cannot be created leaves no conversation behind.
-      const unusable = await ensureWorkingDir(dir, workspaceRoot ? { root: workspaceRoot } : {});
-      if (unusable.length) throw new InputError(unusable);
-      const { conversation, created } = await service.create(body, async (c) => runner.prepare?.(c));
-      if (created && body.initial_message) {
-        await sendUserMessage(conversation, { ...body.initial_message, run: true }, runner);
-      }
+      const { conversation, created } = await startConversation(service, runner, body, workspaceRoot);
       return reply.code(created ? 201 : 200).send(conversationInfo(conversation));
     },
   );
@@ -181,9 +171,7 @@ export function conversationRoutes(
       },
     },
     async (request) => {
-      const conversation = conversationOf(service, request);
-      if (conversation.activeRun) await pause(conversation);
-      await service.delete(conversation.id);
+      await service.delete(conversationOf(service, request).id);
       return { success: true };
     },
   );
