@@ -1,5 +1,5 @@
 import type { GitCache, GitProviders } from '@bosun/agent';
-import { type LoadPluginRequest, Success } from '@bosun/protocol';
+import type { LoadPluginRequest } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { PluginLoadError, fetchMarketplacePlugin } from '../agent/marketplace-plugin.ts';
@@ -8,7 +8,7 @@ import { secretValues } from '../conversations/secret-values.ts';
 import type { ConversationService } from '../conversations/service.ts';
 import { recordPlugin } from '../conversations/settings.ts';
 import { ConflictError, InputError } from '../http/errors.ts';
-import { ConversationIdParams, NotFoundResponse, conversationOf, validationResponse } from './params.ts';
+import { ConversationIdParams, conversationOf, upstreamActionResponses } from './params.ts';
 
 export interface LoadPluginRouteDeps {
   service: ConversationService;
@@ -30,13 +30,7 @@ export function loadPluginRoutes(app: FastifyInstance, deps: LoadPluginRouteDeps
         summary: 'Load a plugin (`name@marketplace`) of a registered marketplace (409 while a run is in progress)',
         params: ConversationIdParams,
         body: Type.Unsafe({ $ref: 'LoadPluginRequest#' }),
-        response: {
-          200: Success,
-          404: NotFoundResponse,
-          409: NotFoundResponse,
-          422: validationResponse,
-          502: NotFoundResponse,
-        },
+        response: upstreamActionResponses,
       },
     },
     async (request, reply) => {
