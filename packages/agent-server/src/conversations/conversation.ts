@@ -77,7 +77,7 @@ export class Conversation {
     return this.write((record) => {
       change?.(record);
       return { prepared, changed: change !== undefined };
-    });
+    }, change !== undefined);
   }
 
   /**
@@ -97,13 +97,15 @@ export class Conversation {
     decide: (
       record: ConversationRecord,
     ) => { prepared: ReturnType<typeof prepareEvent>[]; changed: boolean } | undefined,
+    /** False when `decide` neither reads nor changes the record (an append alone: no copy to make). */
+    readsRecord = true,
   ): Promise<Event[]> {
     this.lastActive = Date.now();
     return this.store
       .enqueue(
         {
           run: () => {
-            const next = this.nextRecord();
+            const next = readsRecord ? this.nextRecord() : this.writtenRecord;
             const decision = decide(next);
             if (!decision) return { stored: [], record: undefined, events: [] };
             const rows = decision.prepared.map((p) => p.row);
