@@ -41,7 +41,7 @@ async function seed(dataDir: string): Promise<number> {
   for (let i = 0; i < CONVERSATIONS; i += PARALLEL) {
     await Promise.all(Array.from({ length: Math.min(PARALLEL, CONVERSATIONS - i) }, (_, j) => one(i + j)));
   }
-  const events = server.service.store.db.prepare('SELECT count(*) AS n FROM events').get() as { n: number };
+  const events = server.store.db.prepare('SELECT count(*) AS n FROM events').get() as { n: number };
   await server.close();
   return events.n;
 }

@@ -59,6 +59,8 @@ export interface AgentServerOptions {
 export interface AgentServer {
   app: FastifyInstance;
   service: ConversationService;
+  /** The durable store under the service (for tests and benchmarks that look below the API). */
+  store: Store;
   close(): Promise<void>;
 }
 
@@ -179,6 +181,7 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
   return {
     app,
     service,
+    store,
     async close() {
       await app.close();
       control.close();

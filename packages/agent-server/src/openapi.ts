@@ -2,7 +2,7 @@ import { openApiComponents, protocolSchemas } from '@bosun/protocol';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifySchema } from 'fastify';
 import { documentErrorResponses } from './http/error-responses.ts';
 import { SECURITY_SCHEMES, completeOperations } from './openapi-operations.ts';
-import { SERVER_VERSION } from './routes/health.ts';
+import { SERVER_VERSION } from './server-info.ts';
 
 interface DocumentedRoute {
   method: string | string[];

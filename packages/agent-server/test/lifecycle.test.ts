@@ -36,7 +36,7 @@ describe('conversation lifecycle', () => {
     await first.server.service.get(id)?.setStatus('running');
     // A crash: the store is closed without the service's shutdown (which would mark the run stopped itself).
     await first.server.app.close();
-    first.server.service.store.close();
+    first.server.store.close();
 
     const second = await start({ dataDir });
     const info = (await (await fetch(`${second.url}/api/conversations/${id}`)).json()) as { execution_status: string };

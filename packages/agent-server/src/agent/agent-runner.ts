@@ -24,6 +24,8 @@ import {
 import type { NewEvent } from '@bosun/protocol';
 import type { Conversation } from '../conversations/conversation.ts';
 import type { AgentRunner } from '../conversations/runner.ts';
+import { secretValues } from '../conversations/secret-values.ts';
+import { conversationStateDir } from '../conversations/state-dir.ts';
 import { ensureWorkingDir, withDeadline } from '../conversations/workspace.ts';
 import type { Store } from '../store/store.ts';
 import { LogSession } from './log-session.ts';
@@ -33,20 +35,6 @@ import { type SkillLoading, loadSkillsOf, skillsForMessage, skillsStateEvent } f
 
 const RUNTIME = 'agent';
 const MCP = 'mcp';
-
-/** The directory private to a conversation: its tools' state (full outputs, task list, browser recordings). */
-export function conversationStateDir(dataDir: string, conversationId: string): string {
-  return join(dataDir, 'conversations', conversationId);
-}
-
-/** Secret values by name, whichever form they were given in. */
-export function secretValues(conversation: Conversation): Record<string, string> {
-  const values: Record<string, string> = {};
-  for (const [name, secret] of Object.entries(conversation.record.request.secrets)) {
-    values[name] = typeof secret === 'string' ? secret : secret.value;
-  }
-  return values;
-}
 
 /** `create()`, stopping the already started `mcp` servers when it throws (nothing else would). */
 async function withCleanup<T>(mcp: ConversationMcp, create: () => T): Promise<T> {

@@ -7,7 +7,7 @@ import type {
   SecurityAnalyzer,
 } from '@bosun/protocol';
 import type { Conversation } from '../conversations/conversation.ts';
-import type { Store } from '../store/store.ts';
+import type { ConversationRepository } from '../conversations/repository.ts';
 
 const HISTORY_PAGE = 10_000;
 /** How many latencies per usage id the stats keep (the oldest go first). */
@@ -30,7 +30,7 @@ export class LogSession implements AgentSession {
 
   constructor(
     private readonly conversation: Conversation,
-    private readonly store: Store,
+    private readonly store: Pick<ConversationRepository, 'searchEvents'>,
   ) {}
 
   get id(): string {
@@ -100,33 +100,38 @@ export class LogSession implements AgentSession {
     latencyMs: number,
     responseId: string,
   ): Promise<void> {
-    const metrics = this.conversation.record.stats.usage_to_metrics;
-    const previous = metrics[usageId] as UsageMetrics | undefined;
-    const total = previous?.accumulated_token_usage;
-    const next: UsageMetrics = {
-      model_name: model,
-      accumulated_cost: (previous?.accumulated_cost ?? 0) + cost,
-      accumulated_token_usage: {
-        model,
-        response_id: responseId,
-        prompt_tokens: (total?.prompt_tokens ?? 0) + usage.prompt_tokens,
-        completion_tokens: (total?.completion_tokens ?? 0) + usage.completion_tokens,
-        reasoning_tokens: (total?.reasoning_tokens ?? 0) + usage.reasoning_tokens,
-        cache_read_tokens: (total?.cache_read_tokens ?? 0) + usage.cache_read_tokens,
-        cache_write_tokens: (total?.cache_write_tokens ?? 0) + usage.cache_write_tokens,
-      },
-      response_latencies: [
-        ...(previous?.response_latencies ?? []),
-        { model, latency: latencyMs / 1000, response_id: responseId },
-      ].slice(-MAX_LATENCIES),
-    };
-    const stats = { usage_to_metrics: { ...(metrics as Record<string, UsageMetrics>), [usageId]: next } };
-    await this.conversation.append(
-      [{ kind: 'ConversationStateUpdateEvent', source: 'environment', key: 'stats', value: snapshot(stats) }],
-      (record) => {
-        record.stats = stats;
-      },
-    );
+    // Added to the stats the writes before this one leave, so usage recorded at once is never lost.
+    await this.conversation.decide((record) => {
+      const metrics = record.stats.usage_to_metrics;
+      const previous = metrics[usageId] as UsageMetrics | undefined;
+      const total = previous?.accumulated_token_usage;
+      const next: UsageMetrics = {
+        model_name: model,
+        accumulated_cost: (previous?.accumulated_cost ?? 0) + cost,
+        accumulated_token_usage: {
+          model,
+          response_id: responseId,
+          prompt_tokens: (total?.prompt_tokens ?? 0) + usage.prompt_tokens,
+          completion_tokens: (total?.completion_tokens ?? 0) + usage.completion_tokens,
+          reasoning_tokens: (total?.reasoning_tokens ?? 0) + usage.reasoning_tokens,
+          cache_read_tokens: (total?.cache_read_tokens ?? 0) + usage.cache_read_tokens,
+          cache_write_tokens: (total?.cache_write_tokens ?? 0) + usage.cache_write_tokens,
+        },
+        response_latencies: [
+          ...(previous?.response_latencies ?? []),
+          { model, latency: latencyMs / 1000, response_id: responseId },
+        ].slice(-MAX_LATENCIES),
+      };
+      record.stats = { usage_to_metrics: { ...(metrics as Record<string, UsageMetrics>), [usageId]: next } };
+      return [
+        {
+          kind: 'ConversationStateUpdateEvent',
+          source: 'environment',
+          key: 'stats',
+          value: snapshot(record.stats as { usage_to_metrics: Record<string, UsageMetrics> }),
+        },
+      ];
+    });
   }
 }
 

@@ -128,10 +128,8 @@ export class ConfirmationControl {
    */
   recover(): number {
     let armed = 0;
-    for (const id of this.service.store.conversationIdsWithStatus(WAITING)) {
-      const row = this.service.store.getConversation(id);
-      const record = row ? (JSON.parse(row.data) as Conversation['record']) : undefined;
-      if (!record?.request.confirmation_timeout_seconds) continue;
+    for (const { id, record } of this.service.recordsWithStatus(WAITING)) {
+      if (!record.request.confirmation_timeout_seconds) continue;
       const conversation = this.service.get(id);
       if (conversation) {
         this.sync(conversation);
@@ -214,16 +212,14 @@ export class ConfirmationControl {
   }
 
   private history(id: string): Event[] {
-    return this.service.store
-      .searchEvents(id, { descending: false, limit: Number.MAX_SAFE_INTEGER })
-      .map((row) => JSON.parse(row.json) as Event);
+    return this.service.events.history(id);
   }
 
   /** When the conversation last entered `waiting_for_confirmation` (ms), if that is its latest status change. */
   private waitingSince(id: string): number | undefined {
     const pageSize = 200;
     for (let fromSeq: number | undefined; ; ) {
-      const page = this.service.store.searchEvents(id, {
+      const page = this.service.events.page(id, {
         kind: 'ConversationStateUpdateEvent',
         descending: true,
         limit: pageSize,

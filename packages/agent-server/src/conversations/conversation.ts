@@ -1,7 +1,7 @@
 import type { ConversationExecutionStatus, Event } from '@bosun/protocol';
-import type { Store, StoredEvent } from '../store/store.ts';
 import { type NewEvent, now, prepareEvent } from './new-event.ts';
 import type { ConversationRecord } from './record.ts';
+import type { ConversationRepository, StoredEvent } from './repository.ts';
 
 export type Subscriber = (events: readonly StoredEvent[]) => void;
 
@@ -34,7 +34,7 @@ export class Conversation {
     readonly id: string,
     public record: ConversationRecord,
     lastSeq: number,
-    private readonly store: Store,
+    private readonly store: ConversationRepository,
     {
       creating = false,
       onActivity,
@@ -74,32 +74,57 @@ export class Conversation {
    */
   append(events: NewEvent[], change?: (record: ConversationRecord) => void): Promise<Event[]> {
     const prepared = events.map(prepareEvent);
+    return this.write((record) => {
+      change?.(record);
+      return { prepared, changed: change !== undefined };
+    }, change !== undefined);
+  }
+
+  /**
+   * Decides and writes in one step of the conversation's single writer, so a check and the act that depends on
+   * it cannot be separated by another write. `decide` gets a copy of the record as the writes queued before it
+   * left it (ahead of the durable `record`), may change it (as for `update`), and returns the events to append
+   * with it; undefined writes nothing. Resolves with the stored events.
+   */
+  decide(decide: (record: ConversationRecord) => NewEvent[] | undefined): Promise<Event[]> {
+    return this.write((record) => {
+      const events = decide(record);
+      return events && { prepared: events.map(prepareEvent), changed: true };
+    });
+  }
+
+  private write(
+    decide: (
+      record: ConversationRecord,
+    ) => { prepared: ReturnType<typeof prepareEvent>[]; changed: boolean } | undefined,
+    /** False when `decide` neither reads nor changes the record (an append alone: no copy to make). */
+    readsRecord = true,
+  ): Promise<Event[]> {
     this.lastActive = Date.now();
     return this.store
       .enqueue(
         {
           run: () => {
-            const record = change ? this.writeRecordChange(change) : undefined;
-            const stored = this.store.insertEventsSql(
-              this.id,
-              this.writtenSeq,
-              prepared.map((p) => p.row),
-            );
+            const next = readsRecord ? this.nextRecord() : this.writtenRecord;
+            const decision = decide(next);
+            if (!decision) return { stored: [], record: undefined, events: [] };
+            const rows = decision.prepared.map((p) => p.row);
+            const stored = rows.length ? this.store.insertEventsSql(this.id, this.writtenSeq, rows) : [];
             this.writtenSeq += stored.length;
-            if (record) this.writtenRecord = record;
-            return { stored, record };
+            const record = decision.changed ? this.writeRecord(next) : undefined;
+            return { stored, record, events: decision.prepared.map((p) => p.event) };
           },
           committed: ({ stored, record }) => {
             if (record) this.record = record;
             this.committedSeq = stored[stored.length - 1]?.seq ?? this.committedSeq;
             if (stored.some((event) => event.kind !== 'ConversationStateUpdateEvent')) this.onActivity?.();
-            this.publish(stored);
+            if (stored.length) this.publish(stored);
           },
           rolledBack: () => this.rollBack(),
         },
         !this.creating,
       )
-      .then(() => prepared.map((p) => p.event));
+      .then(({ events }) => events);
   }
 
   /** Releases the conversation's resources (on eviction or deletion). */
@@ -115,20 +140,10 @@ export class Conversation {
    * modify it in place.
    */
   async update(change: (record: ConversationRecord) => void): Promise<void> {
-    this.lastActive = Date.now();
-    await this.store.enqueue(
-      {
-        run: () => {
-          this.writtenRecord = this.writeRecordChange(change);
-          return this.writtenRecord;
-        },
-        committed: (record) => {
-          this.record = record;
-        },
-        rolledBack: () => this.rollBack(),
-      },
-      !this.creating,
-    );
+    await this.write((record) => {
+      change(record);
+      return { prepared: [], changed: true };
+    });
   }
 
   /** Ends the creation: everything written so far is durable once this resolves. */
@@ -139,24 +154,29 @@ export class Conversation {
 
   /** Moves to `status`, recording a `ConversationStateUpdateEvent` (`execution_status`) in the log. */
   async setStatus(status: ConversationExecutionStatus, extra: NewEvent[] = []): Promise<void> {
-    if (this.record.execution_status === status && extra.length === 0) return;
     const update: NewEvent = {
       kind: 'ConversationStateUpdateEvent',
       source: 'environment',
       key: 'execution_status',
       value: status,
     };
-    await this.append([...extra, update], (record) => {
+    // Decided against the status the writes before this one leave, so two equal changes record one event.
+    await this.decide((record) => {
+      if (record.execution_status === status && extra.length === 0) return undefined;
       record.execution_status = status;
+      return [...extra, update];
     });
   }
 
+  /** A copy of the two levels a change assigns to; what lies deeper is shared with the written record. */
+  private nextRecord(): ConversationRecord {
+    return { ...this.writtenRecord, request: { ...this.writtenRecord.request } };
+  }
+
   /** Writes the changed record into the catalog (inside a queued write); it becomes `record` once durable. */
-  private writeRecordChange(change: (record: ConversationRecord) => void): ConversationRecord {
-    // A copy of the two levels a change assigns to; what lies deeper is shared with the durable record.
-    const next = { ...this.writtenRecord, request: { ...this.writtenRecord.request } };
-    change(next);
+  private writeRecord(next: ConversationRecord): ConversationRecord {
     next.updated_at = now();
+    this.writtenRecord = next;
     // Serialized once per batch, from the last change of this conversation in it.
     this.store.updateConversationAtCommit(this.id, () => {
       const record = this.writtenRecord;

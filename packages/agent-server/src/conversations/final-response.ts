@@ -1,5 +1,5 @@
 import type { Event } from '@bosun/protocol';
-import type { Store } from '../store/store.ts';
+import type { ConversationRepository } from './repository.ts';
 
 const PAGE = 500;
 
@@ -7,7 +7,10 @@ const PAGE = 500;
  * The agent's final answer (OpenHands' `agent_final_response`): the message of its last `finish` call, else the
  * text of its last message, else an empty string. Reads the log from its end, a page at a time.
  */
-export function agentFinalResponse(store: Store, conversationId: string): string {
+export function agentFinalResponse(
+  store: Pick<ConversationRepository, 'searchEvents'>,
+  conversationId: string,
+): string {
   let message: string | null = null;
   let fromSeq: number | undefined;
   for (;;) {

@@ -5,7 +5,7 @@ import { ConflictError, NotFoundError } from '../http/errors.ts';
 import type { Conversation } from './conversation.ts';
 import { now, toRow } from './new-event.ts';
 import { type ConversationRecord, newCatalogRow } from './record.ts';
-import type { ConversationService } from './service.ts';
+import type { ConversationRepository } from './repository.ts';
 
 /**
  * Forks `source`: a new idle conversation with the same configuration (agent, secrets, plugins and skills at the
@@ -13,15 +13,16 @@ import type { ConversationService } from './service.ts';
  * events are one durable write, so a crash never leaves half a fork; the files of its tools are copied too.
  */
 export async function forkConversation(
-  service: ConversationService,
+  store: ConversationRepository,
+  /** The loaded conversation of an id, if there is one. */
+  get: (id: string) => Conversation | undefined,
   /** The directory of a conversation's files (tool outputs, task list, recordings). */
   stateDir: (id: string) => string,
   source: Conversation,
   request: ForkConversationRequest,
 ): Promise<Conversation> {
   const id = (request.id ?? randomUUID()).toLowerCase();
-  if (service.get(id)) throw new ConflictError(`Conversation already exists: ${id}`);
-  const { store } = service;
+  if (get(id)) throw new ConflictError(`Conversation already exists: ${id}`);
   const lastSeq = request.from_event_id ? store.seqOf(source.id, request.from_event_id) : source.lastSeq;
   if (lastSeq === undefined) throw new NotFoundError(`Event not found: ${request.from_event_id}`);
   const events = store
@@ -51,10 +52,10 @@ export async function forkConversation(
       },
     });
   } catch (error) {
-    if (service.get(id)) throw new ConflictError(`Conversation already exists: ${id}`);
+    if (get(id)) throw new ConflictError(`Conversation already exists: ${id}`);
     throw error;
   }
-  return service.get(id) as Conversation;
+  return get(id) as Conversation;
 }
 
 function lastUserMessageId(events: readonly Event[]): string | null {

@@ -2,8 +2,8 @@ import { type Event, type NewEvent, parseEvent } from '@bosun/protocol';
 
 export type { NewEvent };
 
-import type { EventToAppend } from '../store/store.ts';
 import { newEventId } from './event-id.ts';
+import type { EventToAppend } from './repository.ts';
 
 export function now(): string {
   return new Date().toISOString();

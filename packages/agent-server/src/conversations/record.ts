@@ -4,7 +4,7 @@ import type {
   ResolvedSkillRepository,
   ResolvedStartRequest,
 } from '@bosun/protocol';
-import type { CatalogRow } from '../store/store.ts';
+import type { CatalogRow } from './repository.ts';
 
 /**
  * A plugin as the conversation loaded it: what is shown (`resolved`, with the commit SHA) and what is needed to

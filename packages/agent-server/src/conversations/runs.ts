@@ -1,3 +1,4 @@
+import type { NewEvent } from '@bosun/protocol';
 import type { Conversation } from './conversation.ts';
 import type { AgentRunner } from './runner.ts';
 
@@ -6,6 +7,13 @@ export class ConversationBusyError extends Error {
     super('Conversation already running. Wait for completion or pause first.');
   }
 }
+
+const PAUSED: NewEvent = {
+  kind: 'ConversationStateUpdateEvent',
+  source: 'environment',
+  key: 'execution_status',
+  value: 'paused',
+};
 
 const STARTABLE = new Set(['idle', 'paused', 'error', 'stuck', 'waiting_for_confirmation']);
 
@@ -65,12 +73,15 @@ export async function startRun(conversation: Conversation, runner: AgentRunner):
  * completes, but an LLM call that is failing is not retried (a backoff wait ends at once).
  */
 export async function pause(conversation: Conversation): Promise<void> {
-  const status = conversation.record.execution_status;
-  if (status === 'paused') return;
   // The run paused is the one in progress now (not one started after the status change).
   const control = controls.get(conversation);
-  await conversation.setStatus('paused', [{ kind: 'PauseEvent', source: 'user' }]);
-  control?.pause.abort(new Error('The conversation was paused.'));
+  // Decided in the write, so two pauses at once record one.
+  const written = await conversation.decide((record) => {
+    if (record.execution_status === 'paused') return undefined;
+    record.execution_status = 'paused';
+    return [{ kind: 'PauseEvent', source: 'user' }, PAUSED];
+  });
+  if (written.length) control?.pause.abort(new Error('The conversation was paused.'));
 }
 
 /**
@@ -81,11 +92,31 @@ export async function stopRun(conversation: Conversation, deadlineMs: number): P
   const control = controls.get(conversation);
   if (!control?.ended) return;
   control.stop.abort(new Error('The server is stopping.'));
+  await settledWithin(control.ended, deadlineMs);
+}
+
+/** How long an interrupt waits for the run to stop (a tool that ignores the stop signal may take longer). */
+const INTERRUPT_WAIT_MS = 5_000;
+
+/**
+ * Interrupts the agent at once: paused first, so the run loop stops wherever the cancellation cuts it off, then
+ * its LLM call is cancelled and its tools stopped (`runner.interrupt`). Resolves when the run has ended, or
+ * after `INTERRUPT_WAIT_MS`.
+ */
+export async function interrupt(conversation: Conversation, runner: AgentRunner): Promise<void> {
+  const run = conversation.activeRun;
+  await pause(conversation);
+  runner.interrupt?.(conversation);
+  if (run) await settledWithin(run, INTERRUPT_WAIT_MS);
+}
+
+/** Waits for `run` to settle, `ms` at most. */
+async function settledWithin(run: Promise<void>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([
-    control.ended,
+    run.catch(() => undefined),
     new Promise((resolve) => {
-      timer = setTimeout(resolve, deadlineMs);
+      timer = setTimeout(resolve, ms);
     }),
   ]);
   clearTimeout(timer);

@@ -1,11 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { pendingActions } from '@bosun/agent';
-import type { ConversationExecutionStatus, Event, NewEvent, ResolvedStartRequest } from '@bosun/protocol';
-import type { Store } from '../store/store.ts';
+import type {
+  ConversationExecutionStatus,
+  ForkConversationRequest,
+  NewEvent,
+  ResolvedStartRequest,
+} from '@bosun/protocol';
 import { Conversation } from './conversation.ts';
+import { EventLog } from './event-log.ts';
+import { forkConversation } from './fork.ts';
 import { now } from './new-event.ts';
 import { type ConversationRecord, newCatalogRow, newRecord } from './record.ts';
-import { stopRun } from './runs.ts';
+import type { ConversationRepository } from './repository.ts';
+import { pause, stopRun } from './runs.ts';
 
 /** How long stopping the service waits for each cancelled run to end before it moves on. */
 export const RUN_STOP_DEADLINE_MS = 5_000;
@@ -35,10 +42,15 @@ export class ConversationService {
     this.lastActivityAt = Date.now();
   };
 
+  /** What is read of the conversations' logs. */
+  readonly events: EventLog;
+
   constructor(
-    readonly store: Store,
+    private readonly store: ConversationRepository,
     private readonly options: { idleTtlMs: number },
-  ) {}
+  ) {
+    this.events = new EventLog(store);
+  }
 
   /**
    * Brings the catalog to a consistent state after a restart: a conversation found `running` had its run cut
@@ -64,10 +76,7 @@ export class ConversationService {
    * blindly), and the conversation moves to `error` with a `ConversationErrorEvent` saying why.
    */
   private async markInterrupted(conversation: Conversation, why: { code: string; detail: string }): Promise<void> {
-    const history = this.store
-      .searchEvents(conversation.id, { descending: false, limit: Number.MAX_SAFE_INTEGER })
-      .map((row) => JSON.parse(row.json) as Event);
-    const orphans: NewEvent[] = pendingActions(history).map((action) => ({
+    const orphans: NewEvent[] = pendingActions(this.events.history(conversation.id)).map((action) => ({
       kind: 'AgentErrorEvent',
       source: 'agent',
       tool_name: action.tool_name,
@@ -195,9 +204,30 @@ export class ConversationService {
     return { conversation, created: true };
   }
 
+  /** The records of the conversations in `status`, read from the catalog without loading them. */
+  recordsWithStatus(status: ConversationExecutionStatus): { id: string; record: ConversationRecord }[] {
+    return this.store.conversationIdsWithStatus(status).flatMap((id) => {
+      const row = this.store.getConversation(id);
+      return row ? [{ id, record: JSON.parse(row.data) as ConversationRecord }] : [];
+    });
+  }
+
+  /** Forks `source` (see `forkConversation`); `stateDir` is the directory of a conversation's files. */
+  fork(
+    source: Conversation,
+    request: ForkConversationRequest,
+    stateDir: (id: string) => string,
+  ): Promise<Conversation> {
+    return forkConversation(this.store, (id) => this.get(id), stateDir, source, request);
+  }
+
+  /** Deletes a conversation and its events (its run paused first); false when there is none. */
   async delete(id: string): Promise<boolean> {
     const key = id.toLowerCase();
     if (!this.store.getConversation(key)) return false;
+    // Paused first: a run in progress stops between steps.
+    const running = this.loaded.get(key);
+    if (running?.activeRun) await pause(running);
     await this.store.enqueue({ run: () => this.store.deleteConversationSql(key) });
     await this.loaded.get(key)?.release();
     this.loaded.delete(key);
@@ -205,11 +235,7 @@ export class ConversationService {
   }
 
   count(status?: ConversationExecutionStatus): number {
-    const sql = status
-      ? 'SELECT count(*) AS n FROM conversations WHERE status = ?'
-      : 'SELECT count(*) AS n FROM conversations';
-    const row = this.store.statement(sql).get(...(status ? [status] : [])) as { n: number };
-    return row.n;
+    return this.store.countConversations(status);
   }
 
   /**
@@ -217,25 +243,20 @@ export class ConversationService {
    * the previous page); an unknown one returns undefined.
    */
   search(query: ConversationSearch): { ids: string[]; nextPageId: string | null } | undefined {
-    const column = query.sortOrder.startsWith('CREATED_AT') ? 'created_at' : 'updated_at';
-    const descending = query.sortOrder.endsWith('_DESC');
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (query.status) {
-      where.push('status = ?');
-      params.push(query.status);
-    }
+    const orderBy = query.sortOrder.startsWith('CREATED_AT') ? 'created_at' : 'updated_at';
+    let from: { value: string; id: string } | undefined;
     if (query.pageId !== undefined) {
       const anchor = this.store.getConversation(query.pageId.toLowerCase());
       if (!anchor) return undefined;
-      const value = column === 'created_at' ? anchor.created_at : anchor.updated_at;
-      where.push(descending ? `(${column}, id) <= (?, ?)` : `(${column}, id) >= (?, ?)`);
-      params.push(value, anchor.id);
+      from = { value: anchor[orderBy], id: anchor.id };
     }
-    const order = descending ? 'DESC' : 'ASC';
-    const sql = `SELECT id FROM conversations ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${column} ${order}, id ${order} LIMIT ?`;
-    const rows = this.store.statement(sql).all(...params, query.limit + 1) as { id: string }[];
-    const ids = rows.map((row) => row.id);
+    const ids = this.store.conversationIds({
+      ...(query.status ? { status: query.status } : {}),
+      orderBy,
+      descending: query.sortOrder.endsWith('_DESC'),
+      ...(from ? { from } : {}),
+      limit: query.limit + 1,
+    });
     const next = ids.length > query.limit ? (ids.pop() as string) : null;
     return { ids, nextPageId: next };
   }

@@ -1,10 +1,9 @@
 import { LLMError, NoCondenserError, condenserSettings } from '@bosun/agent';
-import { Success } from '@bosun/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { AgentRunner } from '../conversations/runner.ts';
 import type { ConversationService } from '../conversations/service.ts';
 import { ConflictError } from '../http/errors.ts';
-import { ConversationIdParams, NotFoundResponse, conversationOf, validationResponse } from './params.ts';
+import { ConversationIdParams, conversationOf, upstreamActionResponses } from './params.ts';
 
 export interface CondenseRouteDeps {
   service: ConversationService;
@@ -26,13 +25,7 @@ export function condenseRoutes(app: FastifyInstance, { service, runner }: Conden
         tags: ['Conversations'],
         summary: 'Condense the history the LLM sees (409 without a condenser or with nothing to forget)',
         params: ConversationIdParams,
-        response: {
-          200: Success,
-          404: NotFoundResponse,
-          409: NotFoundResponse,
-          422: validationResponse,
-          502: NotFoundResponse,
-        },
+        response: upstreamActionResponses,
       },
     },
     async (request, reply) => {

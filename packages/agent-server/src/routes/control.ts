@@ -1,6 +1,5 @@
 import {
   type ConfirmationResponseRequest,
-  type NewEvent,
   Secrets,
   type SetConfirmationPolicyRequest,
   type SetSecurityAnalyzerRequest,
@@ -9,9 +8,9 @@ import {
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { type ConfirmationControl, NotWaitingError } from '../conversations/confirmation.ts';
-import { REDACTED } from '../conversations/info.ts';
 import { ConversationBusyError } from '../conversations/runs.ts';
 import type { ConversationService } from '../conversations/service.ts';
+import { addSecrets, setConfirmationPolicy, setSecurityAnalyzer } from '../conversations/settings.ts';
 import { ConflictError } from '../http/errors.ts';
 import { ConversationIdParams, NotFoundResponse, conversationOf, validationResponse } from './params.ts';
 
@@ -35,10 +34,6 @@ const UpdateSecretsRequest = Type.Object(
 );
 type UpdateSecretsRequest = { secrets: Static<typeof Secrets> };
 
-function stateUpdate(key: string, value: unknown): NewEvent {
-  return { kind: 'ConversationStateUpdateEvent', source: 'environment', key, value };
-}
-
 /**
  * Control over the agent of a conversation: its confirmation policy (and deadline), its security analyzer, its
  * secrets, and the answer to actions waiting for confirmation. Each change is recorded in the log as a
@@ -58,15 +53,7 @@ export function controlRoutes(app: FastifyInstance, { service, control }: Contro
     },
     async (request) => {
       const conversation = conversationOf(service, request);
-      const { policy, confirmation_timeout_seconds: timeout, on_confirmation_timeout: onTimeout } = request.body;
-      const events = [stateUpdate('confirmation_policy', policy)];
-      if (timeout !== undefined) events.push(stateUpdate('confirmation_timeout_seconds', timeout));
-      if (onTimeout !== undefined) events.push(stateUpdate('on_confirmation_timeout', onTimeout));
-      await conversation.append(events, (record) => {
-        record.request.confirmation_policy = policy;
-        if (timeout !== undefined) record.request.confirmation_timeout_seconds = timeout;
-        if (onTimeout !== undefined) record.request.on_confirmation_timeout = onTimeout;
-      });
+      await setConfirmationPolicy(conversation, request.body);
       control.sync(conversation);
       return { success: true };
     },
@@ -84,11 +71,7 @@ export function controlRoutes(app: FastifyInstance, { service, control }: Contro
       },
     },
     async (request) => {
-      const conversation = conversationOf(service, request);
-      const analyzer = request.body.security_analyzer;
-      await conversation.append([stateUpdate('security_analyzer', analyzer)], (record) => {
-        record.request.security_analyzer = analyzer;
-      });
+      await setSecurityAnalyzer(conversationOf(service, request), request.body.security_analyzer);
       return { success: true };
     },
   );
@@ -105,15 +88,7 @@ export function controlRoutes(app: FastifyInstance, { service, control }: Contro
       },
     },
     async (request) => {
-      const conversation = conversationOf(service, request);
-      const added = request.body.secrets;
-      const names = [...new Set([...Object.keys(conversation.record.request.secrets), ...Object.keys(added)])];
-      const registry = {
-        secret_sources: Object.fromEntries(names.map((name) => [name, { kind: 'StaticSecret', value: REDACTED }])),
-      };
-      await conversation.append([stateUpdate('secret_registry', registry)], (record) => {
-        record.request.secrets = { ...record.request.secrets, ...added };
-      });
+      await addSecrets(conversationOf(service, request), request.body.secrets);
       return { success: true };
     },
   );

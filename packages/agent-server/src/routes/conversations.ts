@@ -1,20 +1,18 @@
 import {
   type AgentSpec,
   ConversationExecutionStatus,
-  type SendMessageRequest,
   type StartConversationRequest,
   Success,
   type UpdateConversationRequest,
 } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { Conversation } from '../conversations/conversation.ts';
-import { newEventId } from '../conversations/event-id.ts';
 import { conversationInfo } from '../conversations/info.ts';
 import type { AgentRunner } from '../conversations/runner.ts';
 import { ConversationBusyError, pause, startRun } from '../conversations/runs.ts';
 import { CONVERSATION_SORT_ORDERS, type ConversationService } from '../conversations/service.ts';
-import { ensureWorkingDir, workingDirProblems } from '../conversations/workspace.ts';
+import { updateTitleAndTags } from '../conversations/settings.ts';
+import { startConversation } from '../conversations/start.ts';
 import { ConflictError, InputError } from '../http/errors.ts';
 import { ConversationIdParams, NotFoundResponse, conversationOf, validationResponse } from './params.ts';
 
@@ -33,62 +31,6 @@ export interface ConversationRouteDeps {
   defaultAgent?: () => AgentSpec;
   /** When set, `working_dir` must be inside it. */
   workspaceRoot?: string;
-}
-
-/** Appends a user message (and starts a run when asked). Shared by REST, WebSocket and `initial_message`. */
-export async function sendUserMessage(
-  conversation: Conversation,
-  message: SendMessageRequest,
-  runner: AgentRunner,
-): Promise<void> {
-  // The message and the record's pointer to it are one durable write (one commit per message, not two).
-  const id = newEventId();
-  // UserPromptSubmit hooks: a blocked message is still stored, with its reason in `blocked_messages`.
-  const review = await runner.reviewUserMessage?.(conversation, message.content);
-  const blocked = review?.blocked ?? null;
-  await runner.beforeUserMessage?.(conversation);
-  // A new message reopens a finished or stuck conversation (a status change, so with its state event).
-  const status = conversation.record.execution_status;
-  const reopens = status === 'finished' || status === 'stuck';
-  await conversation.append(
-    [
-      {
-        id,
-        kind: 'MessageEvent',
-        source: 'user',
-        llm_message: { role: 'user', content: message.content, thinking_blocks: [] },
-        activated_skills: review?.activated_skills ?? [],
-        extended_content: review?.extended_content ?? [],
-      },
-      ...(reopens
-        ? [
-            {
-              kind: 'ConversationStateUpdateEvent',
-              source: 'environment',
-              key: 'execution_status',
-              value: 'idle',
-            } as const,
-          ]
-        : []),
-    ],
-    (record) => {
-      if (reopens) record.execution_status = 'idle';
-      record.last_user_message_id = id;
-      if (blocked !== null) record.blocked_messages = { ...record.blocked_messages, [id]: blocked };
-      const activated = review?.activated_skills ?? [];
-      if (activated.length) {
-        record.activated_knowledge_skills = [...new Set([...record.activated_knowledge_skills, ...activated])];
-      }
-    },
-  );
-  if (message.run) {
-    try {
-      await startRun(conversation, runner);
-    } catch (error) {
-      if (!(error instanceof ConversationBusyError)) throw error;
-      // The running agent picks the message up on its next step.
-    }
-  }
 }
 
 export function conversationRoutes(
@@ -115,16 +57,7 @@ export function conversationRoutes(
       // The body schema requires `agent` when there is no default one.
       const agent = request.body.agent ?? (defaultAgent as () => AgentSpec)();
       const body = { ...request.body, agent };
-      const dir = body.workspace.working_dir;
-      const problems = [...workingDirProblems(dir, workspaceRoot), ...(runner.validate?.(body) ?? [])];
-      if (problems.length) throw new InputError(problems);
-      // Before anything is stored: a working_dir that cannot be created leaves no conversation behind.
-      const unusable = await ensureWorkingDir(dir, workspaceRoot ? { root: workspaceRoot } : {});
-      if (unusable.length) throw new InputError(unusable);
-      const { conversation, created } = await service.create(body, async (c) => runner.prepare?.(c));
-      if (created && body.initial_message) {
-        await sendUserMessage(conversation, { ...body.initial_message, run: true }, runner);
-      }
+      const { conversation, created } = await startConversation(service, runner, body, workspaceRoot);
       return reply.code(created ? 201 : 200).send(conversationInfo(conversation));
     },
   );
@@ -222,12 +155,7 @@ export function conversationRoutes(
       },
     },
     async (request) => {
-      const conversation = conversationOf(service, request);
-      const { title, tags: newTags } = request.body;
-      await conversation.update((record) => {
-        if (title !== undefined) record.title = title.trim();
-        if (newTags !== undefined) record.tags = newTags;
-      });
+      await updateTitleAndTags(conversationOf(service, request), request.body);
       return { success: true };
     },
   );
@@ -243,9 +171,7 @@ export function conversationRoutes(
       },
     },
     async (request) => {
-      const conversation = conversationOf(service, request);
-      if (conversation.activeRun) await pause(conversation);
-      await service.delete(conversation.id);
+      await service.delete(conversationOf(service, request).id);
       return { success: true };
     },
   );

@@ -2,11 +2,11 @@ import { EVENT_SOURCES, type SendMessageRequest, Success } from '@bosun/protocol
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Conversation } from '../conversations/conversation.ts';
+import type { EventFilter } from '../conversations/repository.ts';
 import type { AgentRunner } from '../conversations/runner.ts';
+import { sendUserMessage } from '../conversations/send-message.ts';
 import type { ConversationService } from '../conversations/service.ts';
 import { InputError, NotFoundError } from '../http/errors.ts';
-import type { EventFilter } from '../store/store.ts';
-import { sendUserMessage } from './conversations.ts';
 import { ConversationIdParams, NotFoundResponse, conversationOf, validationResponse } from './params.ts';
 
 const tags = ['Events'];
@@ -82,7 +82,7 @@ function toUtc(value: string): string {
 }
 
 function seqOfCursor(conversation: Conversation, service: ConversationService, id: string, param: string): number {
-  const seq = service.store.seqOf(conversation.id, id);
+  const seq = service.events.seqOf(conversation.id, id);
   if (seq === undefined) {
     throw new InputError([
       { loc: ['query', param], msg: `No event with id ${id} in this conversation`, type: 'value_error' },
@@ -94,7 +94,7 @@ function seqOfCursor(conversation: Conversation, service: ConversationService, i
 /** A page of events as JSON, built from the stored JSON without re-serializing it. */
 export function searchPage(service: ConversationService, conversation: Conversation, query: SearchQuery): string {
   const descending = query.sort_order === 'TIMESTAMP_DESC';
-  const rows = service.store.searchEvents(conversation.id, {
+  const rows = service.events.page(conversation.id, {
     ...toFilter(query),
     descending,
     limit: query.limit + 1,
@@ -122,7 +122,7 @@ export function eventRoutes(
   const batchHandler = async (request: { params: unknown; body: unknown }, reply: FastifyReply) => {
     const conversation = conversationOf(service, request as never);
     const ids = request.body as string[];
-    const json = ids.map((id) => service.store.eventJsonById(conversation.id, id) ?? 'null');
+    const json = ids.map((id) => service.events.json(conversation.id, id) ?? 'null');
     return sendJson(reply, `[${json.join(',')}]`);
   };
   app.get(
@@ -168,7 +168,7 @@ export function eventRoutes(
         response: { 200: Type.Integer(), 404: NotFoundResponse, 422: validationResponse },
       },
     },
-    async (request) => service.store.countEvents(conversationOf(service, request).id, toFilter(request.query)),
+    async (request) => service.events.count(conversationOf(service, request).id, toFilter(request.query)),
   );
 
   app.get<{ Params: Static<typeof EventIdParams> }>(
@@ -183,7 +183,7 @@ export function eventRoutes(
     },
     async (request, reply) => {
       const conversation = conversationOf(service, request);
-      const json = service.store.eventJsonById(conversation.id, request.params.event_id);
+      const json = service.events.json(conversation.id, request.params.event_id);
       if (json === undefined) throw new NotFoundError(`Event not found: ${request.params.event_id}`);
       return sendJson(reply, json);
     },

@@ -1,10 +1,9 @@
 import type { ForkConversationRequest } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { conversationStateDir } from '../agent/agent-runner.ts';
-import { forkConversation } from '../conversations/fork.ts';
 import { conversationInfo } from '../conversations/info.ts';
 import type { ConversationService } from '../conversations/service.ts';
+import { conversationStateDir } from '../conversations/state-dir.ts';
 import { ConversationIdParams, NotFoundResponse, conversationOf, validationResponse } from './params.ts';
 
 const ref = (id: string) => Type.Unsafe({ $ref: `${id}#` });
@@ -34,7 +33,7 @@ export function forkRoutes(app: FastifyInstance, deps: { service: ConversationSe
     async (request, reply) => {
       const source = conversationOf(deps.service, request);
       const stateDir = (id: string) => conversationStateDir(deps.dataDir, id);
-      const fork = await forkConversation(deps.service, stateDir, source, request.body);
+      const fork = await deps.service.fork(source, request.body, stateDir);
       return reply.code(201).send(conversationInfo(fork));
     },
   );

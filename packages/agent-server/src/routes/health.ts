@@ -1,8 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-
-export const SERVER_TITLE = 'Bosun Agent Server';
-export const SERVER_VERSION = '0.1.0';
+import { SERVER_TITLE, SERVER_VERSION } from '../server-info.ts';
 
 const Status = Type.Object({ status: Type.String(), message: Type.Optional(Type.String()) });
 

@@ -1,13 +1,14 @@
 import type { GitCache, GitProviders } from '@bosun/agent';
-import { type LoadPluginRequest, Success } from '@bosun/protocol';
+import type { LoadPluginRequest } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { secretValues } from '../agent/agent-runner.ts';
 import { PluginLoadError, fetchMarketplacePlugin } from '../agent/marketplace-plugin.ts';
 import type { RecordedPlugin } from '../conversations/record.ts';
+import { secretValues } from '../conversations/secret-values.ts';
 import type { ConversationService } from '../conversations/service.ts';
+import { recordPlugin } from '../conversations/settings.ts';
 import { ConflictError, InputError } from '../http/errors.ts';
-import { ConversationIdParams, NotFoundResponse, conversationOf, validationResponse } from './params.ts';
+import { ConversationIdParams, conversationOf, upstreamActionResponses } from './params.ts';
 
 export interface LoadPluginRouteDeps {
   service: ConversationService;
@@ -29,13 +30,7 @@ export function loadPluginRoutes(app: FastifyInstance, deps: LoadPluginRouteDeps
         summary: 'Load a plugin (`name@marketplace`) of a registered marketplace (409 while a run is in progress)',
         params: ConversationIdParams,
         body: Type.Unsafe({ $ref: 'LoadPluginRequest#' }),
-        response: {
-          200: Success,
-          404: NotFoundResponse,
-          409: NotFoundResponse,
-          422: validationResponse,
-          502: NotFoundResponse,
-        },
+        response: upstreamActionResponses,
       },
     },
     async (request, reply) => {
@@ -61,18 +56,8 @@ export function loadPluginRoutes(app: FastifyInstance, deps: LoadPluginRouteDeps
       if (added) {
         // A run may have started during the fetch: its agent must not be closed under it.
         if (conversation.activeRun) throw new ConflictError('A run is in progress: pause or interrupt it first.');
-        const plugins = [...(conversation.record.plugins ?? []), added];
-        const value = plugins.map((plugin) => plugin.resolved);
         // In the same turn as the check: the agent is built again, with the plugin, when it is next needed.
-        await Promise.all([
-          conversation.release(),
-          conversation.append(
-            [{ kind: 'ConversationStateUpdateEvent', source: 'environment', key: 'resolved_plugins', value }],
-            (record) => {
-              record.plugins = plugins;
-            },
-          ),
-        ]);
+        await Promise.all([conversation.release(), recordPlugin(conversation, added)]);
       }
       return { success: true };
     },

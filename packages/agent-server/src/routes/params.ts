@@ -1,3 +1,4 @@
+import { Success } from '@bosun/protocol';
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Conversation } from '../conversations/conversation.ts';
@@ -12,6 +13,15 @@ export type ConversationIdParams = Static<typeof ConversationIdParams>;
 
 export const NotFoundResponse = Type.Object({ detail: Type.String() }, { description: 'Not found.' });
 export const validationResponse = { $ref: 'HTTPValidationError#', description: 'Invalid input.' };
+
+/** The answers of an action that may conflict with the conversation's state or fail upstream (an LLM, a fetch). */
+export const upstreamActionResponses = {
+  200: Success,
+  404: NotFoundResponse,
+  409: NotFoundResponse,
+  422: validationResponse,
+  502: NotFoundResponse,
+};
 
 /** The conversation named by the path, or a 404. */
 export function conversationOf(service: ConversationService, request: FastifyRequest): Conversation {

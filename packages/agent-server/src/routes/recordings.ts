@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { recordingsDir } from '@bosun/agent';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { conversationStateDir } from '../agent/agent-runner.ts';
 import type { ConversationService } from '../conversations/service.ts';
+import { conversationStateDir } from '../conversations/state-dir.ts';
 import { NotFoundError } from '../http/errors.ts';
 import { ConversationIdParams, NotFoundResponse, conversationOf, validationResponse } from './params.ts';
 

@@ -5,12 +5,12 @@ import type { Conversation } from '../conversations/conversation.ts';
 import { newEventId } from '../conversations/event-id.ts';
 import { conversationInfo } from '../conversations/info.ts';
 import { now } from '../conversations/new-event.ts';
+import type { StoredEvent } from '../conversations/repository.ts';
 import type { AgentRunner } from '../conversations/runner.ts';
+import { sendUserMessage } from '../conversations/send-message.ts';
 import type { ConversationService } from '../conversations/service.ts';
 import { SESSION_KEY_HEADER, isValidSessionKey } from '../http/auth.ts';
 import { nestsDeeperThan, tooDeep } from '../http/json-depth.ts';
-import type { StoredEvent } from '../store/store.ts';
-import { sendUserMessage } from './conversations.ts';
 
 export const CLOSE_AUTH_FAILED = 4001;
 export const CLOSE_NOT_FOUND = 4004;
@@ -77,10 +77,10 @@ async function follow(
   query: SocketQuery,
   deps: { service: ConversationService; runner: AgentRunner },
 ): Promise<void> {
-  const { store } = deps.service;
+  const { events } = deps.service;
   let cursor: number | undefined;
   if (query.after_event_id !== undefined) {
-    cursor = store.seqOf(conversation.id, query.after_event_id);
+    cursor = events.seqOf(conversation.id, query.after_event_id);
     if (cursor === undefined) {
       socket.send(
         transientEvent({
@@ -117,7 +117,7 @@ async function follow(
     const page =
       cursor === undefined
         ? []
-        : store.searchEvents(conversation.id, { afterSeq: last, descending: false, limit: RESEND_PAGE });
+        : events.page(conversation.id, { afterSeq: last, descending: false, limit: RESEND_PAGE });
     deliver(page);
     if (page.length < RESEND_PAGE) unsubscribe = conversation.subscribe(deliver);
     else await drained(socket);

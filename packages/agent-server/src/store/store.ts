@@ -2,12 +2,13 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { GroupCommit, type Write } from './group-commit.ts';
+import { type CatalogQuery, type EventFilter, catalogQuerySql, eventFilterSql } from './queries.ts';
 import { SCHEMA_SQL } from './schema.sql.ts';
 import { openSealedRecords } from './sealed-records.ts';
 import type { SecretsKeyring } from './sealed-secrets.ts';
 import type { SecretsKeyOptions } from './secrets-key.ts';
 
-export type { Write };
+export type { CatalogQuery, EventFilter, Write };
 
 /** An event as the log holds it: its place in the conversation and its JSON exactly as served. */
 export interface StoredEvent {
@@ -40,15 +41,6 @@ export interface CatalogRow {
 
 /** The columns of a catalog row that change with its record. */
 export type ConversationUpdate = Omit<CatalogRow, 'created_at' | 'last_seq'>;
-
-export interface EventFilter {
-  kind?: string;
-  source?: string;
-  /** Lowercased substring of `searchText`. */
-  body?: string;
-  timestampGte?: string;
-  timestampLt?: string;
-}
 
 export interface EventPageQuery extends EventFilter {
   /** First seq to return (inclusive), in the direction of the sort. */
@@ -133,7 +125,7 @@ export class Store {
     return this.writes.syncs;
   }
 
-  statement(sql: string): Database.Statement {
+  private statement(sql: string): Database.Statement {
     let statement = this.statements.get(sql);
     if (!statement) {
       statement = this.db.prepare(sql);
@@ -199,6 +191,19 @@ export class Store {
     return (this.statement('SELECT id FROM conversations WHERE status = ?').all(status) as { id: string }[]).map(
       (row) => row.id,
     );
+  }
+
+  countConversations(status?: string): number {
+    const sql = status
+      ? 'SELECT count(*) AS n FROM conversations WHERE status = ?'
+      : 'SELECT count(*) AS n FROM conversations';
+    return (this.statement(sql).get(...(status ? [status] : [])) as { n: number }).n;
+  }
+
+  /** The ids of a page of the catalog. */
+  conversationIds(query: CatalogQuery): string[] {
+    const { sql, params } = catalogQuerySql(query);
+    return (this.statement(sql).all(...params) as { id: string }[]).map((row) => row.id);
   }
 
   // ---- events ----
@@ -273,7 +278,7 @@ export class Store {
   }
 
   private filterSql(conversationId: string, filter: EventFilter): { where: string[]; params: unknown[] } {
-    const { where, params } = filterSql(conversationId, filter);
+    const { where, params } = eventFilterSql(conversationId, filter);
     const syncingFrom = this.syncingEvents.get(conversationId);
     if (syncingFrom !== undefined) {
       where.push('seq < ?');
@@ -281,30 +286,4 @@ export class Store {
     }
     return { where, params };
   }
-}
-
-function filterSql(conversationId: string, filter: EventFilter): { where: string[]; params: unknown[] } {
-  const where = ['conversation_id = ?'];
-  const params: unknown[] = [conversationId];
-  if (filter.kind !== undefined) {
-    where.push('kind = ?');
-    params.push(filter.kind);
-  }
-  if (filter.source !== undefined) {
-    where.push('source = ?');
-    params.push(filter.source);
-  }
-  if (filter.body !== undefined) {
-    where.push('instr(search_text, ?) > 0');
-    params.push(filter.body);
-  }
-  if (filter.timestampGte !== undefined) {
-    where.push('timestamp >= ?');
-    params.push(filter.timestampGte);
-  }
-  if (filter.timestampLt !== undefined) {
-    where.push('timestamp < ?');
-    params.push(filter.timestampLt);
-  }
-  return { where, params };
 }

@@ -1,0 +1,132 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Event, type ResolvedStartRequest, StartConversationRequest, parse } from '@bosun/protocol';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LogSession } from '../src/agent/log-session.ts';
+import type { Conversation } from '../src/conversations/conversation.ts';
+import { REDACTED } from '../src/conversations/info.ts';
+import { idleRunner } from '../src/conversations/runner.ts';
+import { pause } from '../src/conversations/runs.ts';
+import { sendUserMessage } from '../src/conversations/send-message.ts';
+import { ConversationService } from '../src/conversations/service.ts';
+import { addSecrets, recordPlugin, switchLlm } from '../src/conversations/settings.ts';
+import { Store } from '../src/store/store.ts';
+import { startRequest } from './support/server.ts';
+
+/*
+ * One conversation, one writer: a decision that depends on the conversation's state is taken inside the write
+ * that acts on it, against what the writes queued before it wrote, never against the last durable record (which
+ * a write still in flight is about to change).
+ */
+let dataDir: string;
+let store: Store;
+let service: ConversationService;
+
+beforeEach(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'bosun-single-writer-'));
+  store = new Store(dataDir);
+  service = new ConversationService(store, { idleTtlMs: 60_000 });
+});
+
+afterEach(async () => {
+  await service.close();
+  store.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+const request = (): ResolvedStartRequest => parse(StartConversationRequest, startRequest()) as ResolvedStartRequest;
+
+async function newConversation(): Promise<Conversation> {
+  return (await service.create(request())).conversation;
+}
+
+function statusEvents(conversation: Conversation): unknown[] {
+  return store
+    .searchEvents(conversation.id, { descending: false, limit: 1000 })
+    .map((row) => JSON.parse(row.json) as Event)
+    .filter((event) => event.kind === 'ConversationStateUpdateEvent' && event.key === 'execution_status')
+    .map((event) => (event as { value: unknown }).value);
+}
+
+describe('check-then-act inside the single writer', () => {
+  it('records one status change when the same status is set twice at once', async () => {
+    const conversation = await newConversation();
+    await Promise.all([conversation.setStatus('paused'), conversation.setStatus('paused')]);
+    expect(statusEvents(conversation)).toEqual(['paused']);
+    expect(conversation.record.execution_status).toBe('paused');
+  });
+
+  it('reopens a finished conversation once when two messages arrive at once', async () => {
+    const conversation = await newConversation();
+    await conversation.setStatus('finished');
+    const message = {
+      role: 'user' as const,
+      content: [{ type: 'text' as const, text: 'again', cache_prompt: false }],
+      run: false,
+    };
+    await Promise.all([
+      sendUserMessage(conversation, message, idleRunner),
+      sendUserMessage(conversation, message, idleRunner),
+    ]);
+    expect(statusEvents(conversation)).toEqual(['finished', 'idle']);
+    expect(conversation.record.execution_status).toBe('idle');
+  });
+
+  it('adds up usage recorded twice at once (neither update is lost)', async () => {
+    const conversation = await newConversation();
+    const session = new LogSession(conversation, store);
+    const usage = {
+      prompt_tokens: 10,
+      completion_tokens: 1,
+      reasoning_tokens: 0,
+      cache_read_tokens: 0,
+      cache_write_tokens: 0,
+    };
+    await Promise.all([
+      session.recordUsage('agent', 'm', usage, 0.5, 100, 'r1'),
+      session.recordUsage('agent', 'm', usage, 0.25, 100, 'r2'),
+    ]);
+    const metrics = conversation.record.stats.usage_to_metrics.agent as {
+      accumulated_cost: number;
+      accumulated_token_usage: { prompt_tokens: number };
+    };
+    expect(metrics.accumulated_cost).toBe(0.75);
+    expect(metrics.accumulated_token_usage.prompt_tokens).toBe(20);
+  });
+
+  it('names every secret in the registry when secrets are added twice at once', async () => {
+    const conversation = await newConversation();
+    await Promise.all([addSecrets(conversation, { A: 'a' }), addSecrets(conversation, { B: 'b' })]);
+    const registries = store
+      .searchEvents(conversation.id, { kind: 'ConversationStateUpdateEvent', descending: true, limit: 1 })
+      .map((row) => JSON.parse(row.json) as { value: { secret_sources: Record<string, unknown> } });
+    expect(Object.keys(registries[0]?.value.secret_sources ?? {}).sort()).toEqual(['A', 'B']);
+    expect(Object.keys(conversation.record.request.secrets).sort()).toEqual(['A', 'B']);
+  });
+
+  it('keeps the key a switch queued just before when an LLM comes back with its key redacted', async () => {
+    const conversation = await newConversation();
+    await Promise.all([
+      switchLlm(conversation, { ...conversation.record.request.agent.llm, model: 'a', api_key: 'sk-new' }),
+      switchLlm(conversation, { ...conversation.record.request.agent.llm, model: 'b', api_key: REDACTED }),
+    ]);
+    expect(conversation.record.request.agent.llm.model).toBe('b');
+    expect(conversation.record.request.agent.llm.api_key).toBe('sk-new');
+  });
+
+  it('keeps both plugins when two are recorded at once', async () => {
+    const conversation = await newConversation();
+    const plugin = (source: string) => ({ resolved: { source } as never, fetch: null });
+    await Promise.all([recordPlugin(conversation, plugin('one')), recordPlugin(conversation, plugin('two'))]);
+    expect(conversation.record.plugins?.map((p) => p.resolved)).toEqual([{ source: 'one' }, { source: 'two' }]);
+  });
+
+  it('records one pause when two arrive at once', async () => {
+    const conversation = await newConversation();
+    await Promise.all([pause(conversation), pause(conversation)]);
+    const pauses = store.countEvents(conversation.id, { kind: 'PauseEvent' });
+    expect(pauses).toBe(1);
+    expect(statusEvents(conversation)).toEqual(['paused']);
+  });
+});
