@@ -5,6 +5,7 @@ import type {
   Event,
   NewEvent,
   SecurityAnalyzer,
+  StoredEvent,
 } from '@bosun/protocol';
 import type { Conversation } from '../conversations/conversation.ts';
 import type { ConversationRepository } from '../conversations/repository.ts';
@@ -64,7 +65,7 @@ export class LogSession implements AgentSession {
         descending: false,
         limit: HISTORY_PAGE,
       });
-      for (const row of page) this.events.push(JSON.parse(row.json) as Event);
+      for (const row of page) this.events.push(JSON.parse(row.json) as StoredEvent);
       if (page.length) this.seq = page[page.length - 1]?.seq as number;
       if (page.length < HISTORY_PAGE) return this.events;
     }

@@ -195,7 +195,7 @@ export class ConfirmationControl {
       source: 'environment',
       tool_name: action.tool_name,
       tool_call_id: action.tool_call_id,
-      action_id: action.id as string,
+      action_id: action.id,
       rejection_reason: reason,
       rejection_source: 'user',
     }));

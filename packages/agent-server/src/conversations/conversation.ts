@@ -1,9 +1,9 @@
 import type { ConversationExecutionStatus, Event } from '@bosun/protocol';
 import { type NewEvent, now, prepareEvent } from './new-event.ts';
 import type { ConversationRecord } from './record.ts';
-import type { ConversationRepository, StoredEvent } from './repository.ts';
+import type { ConversationRepository, EventRow } from './repository.ts';
 
-export type Subscriber = (events: readonly StoredEvent[]) => void;
+export type Subscriber = (events: readonly EventRow[]) => void;
 
 /**
  * A conversation loaded in memory. Every change goes through the store's ordered, durable write queue; once a
@@ -197,7 +197,7 @@ export class Conversation {
     this.writtenRecord = this.record;
   }
 
-  private publish(stored: readonly StoredEvent[]): void {
+  private publish(stored: readonly EventRow[]): void {
     for (const subscriber of this.subscribers) {
       try {
         subscriber(stored);

@@ -1,6 +1,6 @@
-import type { Event } from '@bosun/protocol';
+import type { StoredEvent } from '@bosun/protocol';
 import { agentFinalResponse } from './final-response.ts';
-import type { ConversationRepository, EventFilter, EventPageQuery, StoredEvent } from './repository.ts';
+import type { ConversationRepository, EventFilter, EventPageQuery, EventRow } from './repository.ts';
 
 /** What is read of the conversations' logs: durable events only, their JSON as stored (and served). */
 export class EventLog {
@@ -16,7 +16,7 @@ export class EventLog {
     return this.repository.seqOf(conversationId, eventId);
   }
 
-  page(conversationId: string, query: EventPageQuery): StoredEvent[] {
+  page(conversationId: string, query: EventPageQuery): EventRow[] {
     return this.repository.searchEvents(conversationId, query);
   }
 
@@ -25,10 +25,10 @@ export class EventLog {
   }
 
   /** Every event of the conversation, parsed, in order. */
-  history(conversationId: string): Event[] {
+  history(conversationId: string): StoredEvent[] {
     return this.repository
       .searchEvents(conversationId, { descending: false, limit: Number.MAX_SAFE_INTEGER })
-      .map((row) => JSON.parse(row.json) as Event);
+      .map((row) => JSON.parse(row.json) as StoredEvent);
   }
 
   /** The agent's final answer (see `agentFinalResponse`). */

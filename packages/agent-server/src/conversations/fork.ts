@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { cp } from 'node:fs/promises';
-import type { Event, ForkConversationRequest } from '@bosun/protocol';
+import type { ForkConversationRequest, StoredEvent } from '@bosun/protocol';
 import { ConflictError, NotFoundError } from '../http/errors.ts';
 import type { Conversation } from './conversation.ts';
 import { now, toRow } from './new-event.ts';
@@ -27,7 +27,7 @@ export async function forkConversation(
   if (lastSeq === undefined) throw new NotFoundError(`Event not found: ${request.from_event_id}`);
   const events = store
     .searchEvents(source.id, { descending: false, limit: lastSeq })
-    .map((row) => JSON.parse(row.json) as Event);
+    .map((row) => JSON.parse(row.json) as StoredEvent);
   const at = now();
   const record: ConversationRecord = {
     ...structuredClone(source.record),
@@ -58,10 +58,10 @@ export async function forkConversation(
   return get(id) as Conversation;
 }
 
-function lastUserMessageId(events: readonly Event[]): string | null {
+function lastUserMessageId(events: readonly StoredEvent[]): string | null {
   for (let i = events.length - 1; i >= 0; i--) {
-    const event = events[i] as Event;
-    if (event.kind === 'MessageEvent' && event.source === 'user') return event.id as string;
+    const event = events[i] as StoredEvent;
+    if (event.kind === 'MessageEvent' && event.source === 'user') return event.id;
   }
   return null;
 }

@@ -1,4 +1,4 @@
-import { type Event, type NewEvent, parseEvent } from '@bosun/protocol';
+import { type Event, type NewEvent, type StoredEvent, parseEvent } from '@bosun/protocol';
 
 export type { NewEvent };
 
@@ -10,14 +10,18 @@ export function now(): string {
 }
 
 /** Completes, validates and serializes an event for the log. Invalid events are a bug of the caller: it throws. */
-export function prepareEvent(partial: NewEvent): { event: Event; row: EventToAppend } {
-  const event = parseEvent({ ...partial, id: partial.id ?? newEventId(), timestamp: partial.timestamp ?? now() });
+export function prepareEvent(partial: NewEvent): { event: StoredEvent; row: EventToAppend } {
+  const event = parseEvent({
+    ...partial,
+    id: partial.id ?? newEventId(),
+    timestamp: partial.timestamp ?? now(),
+  }) as StoredEvent;
   return { event, row: toRow(event) };
 }
 
-export function toRow(event: Event): EventToAppend {
+export function toRow(event: StoredEvent): EventToAppend {
   return {
-    id: event.id as string,
+    id: event.id,
     kind: event.kind,
     source: event.source,
     timestamp: event.timestamp,

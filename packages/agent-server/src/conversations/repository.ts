@@ -4,12 +4,12 @@ import type {
   ConversationUpdate,
   EventFilter,
   EventPageQuery,
+  EventRow,
   EventToAppend,
-  StoredEvent,
   Write,
 } from '../store/store.ts';
 
-export type { CatalogRow, EventFilter, EventPageQuery, EventToAppend, StoredEvent };
+export type { CatalogRow, EventFilter, EventPageQuery, EventToAppend, EventRow };
 
 /**
  * What conversations need of their storage (the SQLite `Store` is the one implementation). Writes are queued and
@@ -29,9 +29,9 @@ export interface ConversationRepository {
   updateConversationAtCommit(id: string, row: () => ConversationUpdate): void;
   deleteConversationSql(id: string): void;
 
-  insertEventsSql(conversationId: string, lastSeq: number, events: EventToAppend[]): StoredEvent[];
+  insertEventsSql(conversationId: string, lastSeq: number, events: EventToAppend[]): EventRow[];
   eventJsonById(conversationId: string, id: string): string | undefined;
   seqOf(conversationId: string, id: string): number | undefined;
-  searchEvents(conversationId: string, query: EventPageQuery): StoredEvent[];
+  searchEvents(conversationId: string, query: EventPageQuery): EventRow[];
   countEvents(conversationId: string, filter: EventFilter): number;
 }

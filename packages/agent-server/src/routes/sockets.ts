@@ -5,7 +5,7 @@ import type { Conversation } from '../conversations/conversation.ts';
 import { newEventId } from '../conversations/event-id.ts';
 import { conversationInfo } from '../conversations/info.ts';
 import { now } from '../conversations/new-event.ts';
-import type { StoredEvent } from '../conversations/repository.ts';
+import type { EventRow } from '../conversations/repository.ts';
 import type { AgentRunner } from '../conversations/runner.ts';
 import { sendUserMessage } from '../conversations/send-message.ts';
 import type { ConversationService } from '../conversations/service.ts';
@@ -103,7 +103,7 @@ async function follow(
   socket.on('message', (data) => receiveFrame(socket, conversation, data.toString(), deps.runner));
 
   let last = cursor ?? conversation.lastSeq;
-  const deliver = (events: readonly StoredEvent[]) => {
+  const deliver = (events: readonly EventRow[]) => {
     for (const event of events) {
       if (event.seq <= last) continue;
       socket.send(event.json);

@@ -11,7 +11,7 @@ import type { SecretsKeyOptions } from './secrets-key.ts';
 export type { CatalogQuery, EventFilter, Write };
 
 /** An event as the log holds it: its place in the conversation and its JSON exactly as served. */
-export interface StoredEvent {
+export interface EventRow {
   seq: number;
   id: string;
   kind: string;
@@ -209,7 +209,7 @@ export class Store {
   // ---- events ----
 
   /** Inserts events after `lastSeq` (inside a queued write); returns them with their sequence numbers. */
-  insertEventsSql(conversationId: string, lastSeq: number, events: EventToAppend[]): StoredEvent[] {
+  insertEventsSql(conversationId: string, lastSeq: number, events: EventToAppend[]): EventRow[] {
     const insert = this.statement(
       'INSERT INTO events (conversation_id, seq, id, kind, source, timestamp, search_text, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
@@ -253,7 +253,7 @@ export class Store {
     return syncingFrom === undefined || seq < syncingFrom;
   }
 
-  searchEvents(conversationId: string, query: EventPageQuery): StoredEvent[] {
+  searchEvents(conversationId: string, query: EventPageQuery): EventRow[] {
     const { where, params } = this.filterSql(conversationId, query);
     if (query.fromSeq !== undefined) {
       where.push(query.descending ? 'seq <= ?' : 'seq >= ?');
@@ -266,7 +266,7 @@ export class Store {
     const sql = `SELECT seq, id, kind, body AS json FROM events WHERE ${where.join(' AND ')} ORDER BY seq ${
       query.descending ? 'DESC' : 'ASC'
     } LIMIT ?`;
-    return this.statement(sql).all(...params, query.limit) as StoredEvent[];
+    return this.statement(sql).all(...params, query.limit) as EventRow[];
   }
 
   countEvents(conversationId: string, filter: EventFilter): number {
