@@ -1,38 +1,14 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type ResolvedStartRequest, StartConversationRequest, parse } from '@bosun/protocol';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Conversation } from '../src/conversations/conversation.ts';
+import { describe, expect, it } from 'vitest';
 import { ConversationService } from '../src/conversations/service.ts';
 import { type CatalogRow, Store } from '../src/store/store.ts';
-import { startRequest } from './support/server.ts';
+import { resolvedStartRequest, serviceOnDiskPerTest } from './support/service-on-disk.ts';
 
 /*
  * The store's group commit on a real SQLite file: what is queued together is one transaction and one fsync, and
  * nothing a batch wrote is readable, published or acknowledged before that fsync is done.
  */
-let dataDir: string;
-let store: Store;
-let service: ConversationService;
-
-beforeEach(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'bosun-group-commit-'));
-  store = new Store(dataDir);
-  service = new ConversationService(store, { idleTtlMs: 60_000 });
-});
-
-afterEach(async () => {
-  await service.close();
-  store.close();
-  await rm(dataDir, { recursive: true, force: true });
-});
-
-const request = (): ResolvedStartRequest => parse(StartConversationRequest, startRequest()) as ResolvedStartRequest;
-
-async function newConversation(): Promise<Conversation> {
-  return (await service.create(request())).conversation;
-}
+const disk = serviceOnDiskPerTest('bosun-group-commit-');
+const { newConversation } = disk;
 
 function note(text: string) {
   return {
@@ -49,20 +25,20 @@ const afterFlush = () => new Promise((resolve) => setImmediate(resolve));
 describe('group commit', () => {
   it('commits appends to many conversations, queued together, in one batch', async () => {
     const conversations = await Promise.all(Array.from({ length: 5 }, () => newConversation()));
-    const before = store.batchesCommitted;
+    const before = disk.store.batchesCommitted;
     await Promise.all(conversations.flatMap((c) => [c.append([note('a')]), c.append([note('b')])]));
-    expect(store.batchesCommitted - before).toBe(1);
-    for (const c of conversations) expect(store.countEvents(c.id, {})).toBe(2);
+    expect(disk.store.batchesCommitted - before).toBe(1);
+    for (const c of conversations) expect(disk.store.countEvents(c.id, {})).toBe(2);
   });
 
   it('puts what is queued while a batch syncs into the next batch, all together', async () => {
     const [a, b, c] = await Promise.all([newConversation(), newConversation(), newConversation()]);
-    const before = store.batchesCommitted;
+    const before = disk.store.batchesCommitted;
     const first = a.append([note('first')]);
     await afterFlush();
     const rest = [b.append([note('second')]), c.append([note('third')]), a.append([note('fourth')])];
     await Promise.all([first, ...rest]);
-    expect(store.batchesCommitted - before).toBe(2);
+    expect(disk.store.batchesCommitted - before).toBe(2);
     expect(a.lastSeq).toBe(2);
   });
 
@@ -81,64 +57,67 @@ describe('group commit', () => {
       });
     await afterFlush();
     // Committed to SQLite by now, but its fsync has not finished.
-    expect(store.db.prepare('SELECT count(*) AS n FROM events WHERE conversation_id = ?').get(conversation.id)).toEqual(
-      { n: 1 },
-    );
+    expect(
+      disk.store.db.prepare('SELECT count(*) AS n FROM events WHERE conversation_id = ?').get(conversation.id),
+    ).toEqual({ n: 1 });
     expect(acknowledged).toBe(false);
     expect(published).toEqual([]);
     expect(conversation.lastSeq).toBe(0);
     expect(conversation.record.title).toBeNull();
-    expect(store.searchEvents(conversation.id, { descending: false, limit: 10 })).toEqual([]);
-    expect(store.countEvents(conversation.id, {})).toBe(0);
+    expect(disk.store.searchEvents(conversation.id, { descending: false, limit: 10 })).toEqual([]);
+    expect(disk.store.countEvents(conversation.id, {})).toBe(0);
 
     const [event] = await appended;
     expect(published).toEqual([1]);
     expect(conversation.record.title).toBe('changed');
-    expect(store.eventJsonById(conversation.id, event?.id as string)).toBeDefined();
-    expect(store.searchEvents(conversation.id, { descending: false, limit: 10 }).map((e) => e.seq)).toEqual([1]);
+    expect(disk.store.eventJsonById(conversation.id, event?.id as string)).toBeDefined();
+    expect(disk.store.searchEvents(conversation.id, { descending: false, limit: 10 }).map((e) => e.seq)).toEqual([1]);
   });
 
   it('does not find a conversation before its creation is synced', async () => {
     const id = '0192f6a4-5b6c-7d8e-9f00-112233445566';
-    const created = service.create({ ...request(), conversation_id: id });
+    const created = disk.service.create({ ...resolvedStartRequest(), conversation_id: id });
     await afterFlush();
-    expect(store.getConversation(id)).toBeUndefined();
-    expect(service.get(id)).toBeUndefined();
+    expect(disk.store.getConversation(id)).toBeUndefined();
+    expect(disk.service.get(id)).toBeUndefined();
     expect((await created).created).toBe(true);
-    expect(service.get(id)?.id).toBe(id);
+    expect(disk.service.get(id)?.id).toBe(id);
   });
 
   it('creates a conversation and what is written while preparing it with one fsync, visible only then', async () => {
     const id = '0192f6a4-5b6c-7d8e-9f00-aabbccddeeff';
-    const before = store.syncsDone;
-    const { conversation, created } = await service.create({ ...request(), conversation_id: id }, async (c) => {
-      await c.append([note('system prompt')]);
-      await c.update((record) => {
-        record.title = 'prepared';
-      });
-      await c.append([note('report')]);
-      expect(service.get(id)).toBeUndefined();
-      expect(store.getConversation(id)).toBeUndefined();
-    });
+    const before = disk.store.syncsDone;
+    const { conversation, created } = await disk.service.create(
+      { ...resolvedStartRequest(), conversation_id: id },
+      async (c) => {
+        await c.append([note('system prompt')]);
+        await c.update((record) => {
+          record.title = 'prepared';
+        });
+        await c.append([note('report')]);
+        expect(disk.service.get(id)).toBeUndefined();
+        expect(disk.store.getConversation(id)).toBeUndefined();
+      },
+    );
     expect(created).toBe(true);
-    expect(store.syncsDone - before).toBe(1);
-    expect(service.get(id)).toBe(conversation);
+    expect(disk.store.syncsDone - before).toBe(1);
+    expect(disk.service.get(id)).toBe(conversation);
     expect(conversation.lastSeq).toBe(2);
-    expect(store.getConversation(id)?.title).toBe('prepared');
-    expect(store.searchEvents(id, { descending: false, limit: 10 }).map((e) => e.seq)).toEqual([1, 2]);
+    expect(disk.store.getConversation(id)?.title).toBe('prepared');
+    expect(disk.store.searchEvents(id, { descending: false, limit: 10 }).map((e) => e.seq)).toEqual([1, 2]);
   });
 
   it('keeps a conversation being created invisible when other writes are synced meanwhile', async () => {
     const other = await newConversation();
     const id = '0192f6a4-5b6c-7d8e-9f00-000000000002';
     let seenWhilePreparing: unknown = 'not checked';
-    await service.create({ ...request(), conversation_id: id }, async (c) => {
+    await disk.service.create({ ...resolvedStartRequest(), conversation_id: id }, async (c) => {
       await c.append([note('system prompt')]);
       await other.append([note('unrelated, durable')]);
-      seenWhilePreparing = service.get(id);
+      seenWhilePreparing = disk.service.get(id);
     });
     expect(seenWhilePreparing).toBeUndefined();
-    expect(service.get(id)?.lastSeq).toBe(1);
+    expect(disk.service.get(id)?.lastSeq).toBe(1);
   });
 
   it('answers a second create of an id being created with the first one', async () => {
@@ -148,8 +127,8 @@ describe('group commit', () => {
       prepared++;
     };
     const [first, second] = await Promise.all([
-      service.create({ ...request(), conversation_id: id }, prepare),
-      service.create({ ...request(), conversation_id: id }, prepare),
+      disk.service.create({ ...resolvedStartRequest(), conversation_id: id }, prepare),
+      disk.service.create({ ...resolvedStartRequest(), conversation_id: id }, prepare),
     ]);
     expect([first.created, second.created]).toEqual([true, false]);
     expect(second.conversation).toBe(first.conversation);
@@ -158,19 +137,21 @@ describe('group commit', () => {
 
   it('fails a write that throws alone: the rest of its batch commits, without gaps in the sequence', async () => {
     const conversation = await newConversation();
-    const duplicate = store.enqueue({
-      run: () => store.insertConversationSql(store.getConversation(conversation.id) as CatalogRow),
+    const duplicate = disk.store.enqueue({
+      run: () => disk.store.insertConversationSql(disk.store.getConversation(conversation.id) as CatalogRow),
     });
     const appended = conversation.append([note('one')]);
     const next = conversation.append([note('two')]);
     await expect(duplicate).rejects.toThrow(/UNIQUE|PRIMARY KEY/);
     await Promise.all([appended, next]);
-    expect(store.searchEvents(conversation.id, { descending: false, limit: 10 }).map((e) => e.seq)).toEqual([1, 2]);
+    expect(disk.store.searchEvents(conversation.id, { descending: false, limit: 10 }).map((e) => e.seq)).toEqual([
+      1, 2,
+    ]);
   });
 
   it('writes the catalog row of a conversation changed many times in a batch from its last change', async () => {
     const conversation = await newConversation();
-    const before = store.batchesCommitted;
+    const before = disk.store.batchesCommitted;
     await Promise.all(
       ['a', 'b', 'c'].map((title) =>
         conversation.append([note(title)], (record) => {
@@ -178,8 +159,8 @@ describe('group commit', () => {
         }),
       ),
     );
-    expect(store.batchesCommitted - before).toBe(1);
-    const row = store.getConversation(conversation.id);
+    expect(disk.store.batchesCommitted - before).toBe(1);
+    const row = disk.store.getConversation(conversation.id);
     expect(row?.title).toBe('c');
     expect(row?.last_seq).toBe(3);
     expect(JSON.parse(row?.data as string).title).toBe('c');
@@ -196,7 +177,7 @@ describe('group commit', () => {
     await after;
     expect(conversation.lastSeq).toBe(2);
     expect(conversation.record.title).toBeNull();
-    const row = store.getConversation(conversation.id);
+    const row = disk.store.getConversation(conversation.id);
     expect(row?.last_seq).toBe(2);
     expect(JSON.parse(row?.data as string).title).toBeNull();
   });
@@ -204,12 +185,12 @@ describe('group commit', () => {
   it('commits and syncs what is queued when the store closes', async () => {
     const conversation = await newConversation();
     const appended = conversation.append([note('last words')]);
-    await service.close();
-    store.close();
+    await disk.service.close();
+    disk.store.close();
     await expect(appended).resolves.toHaveLength(1);
-    store = new Store(dataDir);
-    service = new ConversationService(store, { idleTtlMs: 60_000 });
-    expect(store.countEvents(conversation.id, {})).toBe(1);
-    expect(service.get(conversation.id)?.lastSeq).toBe(1);
+    disk.store = new Store(disk.dataDir);
+    disk.service = new ConversationService(disk.store, { idleTtlMs: 60_000 });
+    expect(disk.store.countEvents(conversation.id, {})).toBe(1);
+    expect(disk.service.get(conversation.id)?.lastSeq).toBe(1);
   });
 });

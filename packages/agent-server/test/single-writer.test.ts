@@ -1,48 +1,24 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type Event, type ResolvedStartRequest, StartConversationRequest, parse } from '@bosun/protocol';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Event } from '@bosun/protocol';
+import { describe, expect, it } from 'vitest';
 import { LogSession } from '../src/agent/log-session.ts';
 import type { Conversation } from '../src/conversations/conversation.ts';
 import { REDACTED } from '../src/conversations/info.ts';
 import { idleRunner } from '../src/conversations/runner.ts';
 import { pause } from '../src/conversations/runs.ts';
 import { sendUserMessage } from '../src/conversations/send-message.ts';
-import { ConversationService } from '../src/conversations/service.ts';
 import { addSecrets, recordPlugin, switchLlm } from '../src/conversations/settings.ts';
-import { Store } from '../src/store/store.ts';
-import { startRequest } from './support/server.ts';
+import { serviceOnDiskPerTest } from './support/service-on-disk.ts';
 
 /*
  * One conversation, one writer: a decision that depends on the conversation's state is taken inside the write
  * that acts on it, against what the writes queued before it wrote, never against the last durable record (which
  * a write still in flight is about to change).
  */
-let dataDir: string;
-let store: Store;
-let service: ConversationService;
-
-beforeEach(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'bosun-single-writer-'));
-  store = new Store(dataDir);
-  service = new ConversationService(store, { idleTtlMs: 60_000 });
-});
-
-afterEach(async () => {
-  await service.close();
-  store.close();
-  await rm(dataDir, { recursive: true, force: true });
-});
-
-const request = (): ResolvedStartRequest => parse(StartConversationRequest, startRequest()) as ResolvedStartRequest;
-
-async function newConversation(): Promise<Conversation> {
-  return (await service.create(request())).conversation;
-}
+const disk = serviceOnDiskPerTest('bosun-single-writer-');
+const { newConversation } = disk;
 
 function statusEvents(conversation: Conversation): unknown[] {
-  return store
+  return disk.store
     .searchEvents(conversation.id, { descending: false, limit: 1000 })
     .map((row) => JSON.parse(row.json) as Event)
     .filter((event) => event.kind === 'ConversationStateUpdateEvent' && event.key === 'execution_status')
@@ -75,7 +51,7 @@ describe('check-then-act inside the single writer', () => {
 
   it('adds up usage recorded twice at once (neither update is lost)', async () => {
     const conversation = await newConversation();
-    const session = new LogSession(conversation, store);
+    const session = new LogSession(conversation, disk.store);
     const usage = {
       prompt_tokens: 10,
       completion_tokens: 1,
@@ -98,7 +74,7 @@ describe('check-then-act inside the single writer', () => {
   it('names every secret in the registry when secrets are added twice at once', async () => {
     const conversation = await newConversation();
     await Promise.all([addSecrets(conversation, { A: 'a' }), addSecrets(conversation, { B: 'b' })]);
-    const registries = store
+    const registries = disk.store
       .searchEvents(conversation.id, { kind: 'ConversationStateUpdateEvent', descending: true, limit: 1 })
       .map((row) => JSON.parse(row.json) as { value: { secret_sources: Record<string, unknown> } });
     expect(Object.keys(registries[0]?.value.secret_sources ?? {}).sort()).toEqual(['A', 'B']);
@@ -125,7 +101,7 @@ describe('check-then-act inside the single writer', () => {
   it('records one pause when two arrive at once', async () => {
     const conversation = await newConversation();
     await Promise.all([pause(conversation), pause(conversation)]);
-    const pauses = store.countEvents(conversation.id, { kind: 'PauseEvent' });
+    const pauses = disk.store.countEvents(conversation.id, { kind: 'PauseEvent' });
     expect(pauses).toBe(1);
     expect(statusEvents(conversation)).toEqual(['paused']);
   });
