@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
-  AgentRuntime,
+  Agent,
   type ConversationSkills,
   type CriticFailure,
   type HookLogRecord,
@@ -66,7 +66,7 @@ export function createAgentRunner(options: {
 }): AgentRunner {
   // Creating an agent loads its skills (repositories may be fetched) and starts its MCP servers: concurrent
   // callers share one creation.
-  const creating = new WeakMap<Conversation, Promise<AgentRuntime>>();
+  const creating = new WeakMap<Conversation, Promise<Agent>>();
   // What the first load found, for the `skills` state update `prepare` appends.
   const loadedSkills = new WeakMap<Conversation, ConversationSkills>();
   // Plugin failures wait to be appended until the system prompt is there (it opens every conversation).
@@ -80,9 +80,9 @@ export function createAgentRunner(options: {
     await conversation.append([event]);
   }
 
-  function runtimeOf(conversation: Conversation): Promise<AgentRuntime> {
+  function runtimeOf(conversation: Conversation): Promise<Agent> {
     const existing = conversation.resources.get(RUNTIME);
-    if (existing) return Promise.resolve(existing as AgentRuntime);
+    if (existing) return Promise.resolve(existing as Agent);
     let pending = creating.get(conversation);
     if (!pending) {
       pending = createRuntime(conversation).finally(() => creating.delete(conversation));
@@ -91,7 +91,7 @@ export function createAgentRunner(options: {
     return pending;
   }
 
-  async function createRuntime(conversation: Conversation): Promise<AgentRuntime> {
+  async function createRuntime(conversation: Conversation): Promise<Agent> {
     const { request } = conversation.record;
     const workspace = request.workspace.working_dir;
     const stateDir = conversationStateDir(options.dataDir, conversation.id);
@@ -133,7 +133,7 @@ export function createAgentRunner(options: {
     const runtime = await withCleanup(
       mcp,
       () =>
-        new AgentRuntime(request.agent, {
+        new Agent(request.agent, {
           provider: createProvider(request.agent.llm),
           tools: [...filterTools(toolset, request.agent.filter_tools_regex), ...mcp.tools],
           contextNotes: mcp.contextNotes(),

@@ -1,5 +1,5 @@
 import {
-  type AgentRuntime,
+  type Agent,
   type McpLogRecord,
   type McpProblem,
   type McpServers,
@@ -68,7 +68,7 @@ export class ConversationMcp {
   }
 
   /** Tries the failed servers again; the tools of those that start now are given to `runtime`. */
-  async retry(runtime: Pick<AgentRuntime, 'addTools'>): Promise<void> {
+  async retry(runtime: Pick<Agent, 'addTools'>): Promise<void> {
     if (this.servers.problems.length === 0) return;
     const { tools } = await this.servers.retryFailed();
     runtime.addTools(filterTools(tools, this.filterRegex));

@@ -1,5 +1,5 @@
 import {
-  type AgentRuntime,
+  type Agent,
   type ConversationSkills,
   type GitCache,
   type GitProviders,
@@ -79,7 +79,7 @@ export function skillsStateEvent(loaded: ConversationSkills): NewEvent | null {
  * activated yet, then `agent_context.user_message_suffix`.
  */
 export function skillsForMessage(
-  runtime: AgentRuntime,
+  runtime: Agent,
   conversation: Conversation,
   content: readonly MessageContent[],
   /** Hides secret values: a skill's text reaches the LLM and the log like any tool result, masked. */

@@ -182,7 +182,3 @@ export class Agent implements AgentParts {
     ]);
   }
 }
-
-/** The former name of `Agent`, kept while the agent server still imports it. */
-export const AgentRuntime = Agent;
-export type AgentRuntime = Agent;

@@ -1,6 +1,6 @@
 import { appendFile } from 'node:fs/promises';
 import {
-  AgentRuntime,
+  Agent,
   TOOL_NAMES,
   TOOL_RECORDS,
   type Tool,
@@ -100,7 +100,7 @@ describe('a tool added through its record and the list', () => {
   it('is run by the agent, each call rated by its own rule', async () => {
     const box = await sandbox();
     const agent = parse(AgentSpec, { llm: { model: 'fake' } });
-    const runtime = new AgentRuntime(agent, {
+    const runtime = new Agent(agent, {
       provider: scriptedProvider([
         { toolCalls: [call('c1', 'notes.md'), call('c2', '/etc/motd')] },
         { toolCalls: [{ id: 'c3', name: 'finish', arguments: '{"message":"noted"}' }] },
