@@ -15,6 +15,7 @@ export * from './llm/errors.ts';
 export { createProvider, type WireApi, wireApiOf } from './llm/provider.ts';
 export type { LLMProvider, LLMRequest, LLMResponse, LLMTool, LLMToolCall, LLMUsage } from './llm/types.ts';
 export { Agent, type AgentOptions } from './loop/agent.ts';
+export { rejection } from './session/events.ts';
 export { pendingActions } from './session/pending-actions.ts';
 export { STUCK_REPEATS } from './loop/stuck.ts';
 export type { AgentSession } from './session/session.ts';

@@ -1,4 +1,4 @@
-import { pendingActions } from '@bosun/agent';
+import { pendingActions, rejection } from '@bosun/agent';
 import type { Event, NewEvent } from '@bosun/protocol';
 import type { Conversation } from './conversation.ts';
 import type { AgentRunner } from './runner.ts';
@@ -190,15 +190,7 @@ export class ConfirmationControl {
   /** One `UserRejectObservation` per pending action and `idle`, in one write that requires the waiting status. */
   private async reject(conversation: Conversation, reason: string): Promise<void> {
     this.clearTimer(conversation.id);
-    const rejections: NewEvent[] = pendingActions(this.history(conversation.id)).map((action) => ({
-      kind: 'UserRejectObservation',
-      source: 'environment',
-      tool_name: action.tool_name,
-      tool_call_id: action.tool_call_id,
-      action_id: action.id,
-      rejection_reason: reason,
-      rejection_source: 'user',
-    }));
+    const rejections = pendingActions(this.history(conversation.id)).map((action) => rejection(action, reason, 'user'));
     const idle: NewEvent = {
       kind: 'ConversationStateUpdateEvent',
       source: 'environment',

@@ -1,5 +1,5 @@
 import type { NewEvent, Observation, StoredEvent } from '@bosun/protocol';
-import { agentError, conversationError, hookRejection, observationEvent } from '../session/events.ts';
+import { agentError, conversationError, observationEvent, rejection } from '../session/events.ts';
 import type { AgentSession } from '../session/session.ts';
 import { secretMasker } from '../shared/secret-masker.ts';
 import type { ToolContext } from '../tools/tool.ts';
@@ -31,7 +31,7 @@ export async function executeActions(
     }
     const blockedBy = await parts.hooks.blocksAction(session, event, signal);
     if (blockedBy !== null) {
-      results.push(hookRejection(event, blockedBy));
+      results.push(rejection(event, blockedBy, 'hook'));
       await session.blockAction?.(event.id, blockedBy);
       continue;
     }

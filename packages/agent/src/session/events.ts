@@ -47,8 +47,8 @@ export function observationEvent(action: StoredAction, observation: Observation)
   };
 }
 
-/** The result of an action a PreToolUse hook blocked. */
-export function hookRejection(action: StoredAction, reason: string): NewEvent {
+/** The result of an action that was not run: rejected by the user (confirmation) or blocked by a PreToolUse hook. */
+export function rejection(action: StoredAction, reason: string, by: 'user' | 'hook'): NewEvent {
   return {
     kind: 'UserRejectObservation',
     source: 'environment',
@@ -56,7 +56,7 @@ export function hookRejection(action: StoredAction, reason: string): NewEvent {
     tool_call_id: action.tool_call_id,
     action_id: action.id,
     rejection_reason: reason,
-    rejection_source: 'hook',
+    rejection_source: by,
   };
 }
 
