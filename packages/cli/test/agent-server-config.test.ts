@@ -1,14 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { killAgentServers, startAgentServer, stopAgentServer } from './agent-server-process.ts';
 
 /** `bosun agent-server` reads a --config file under its flags and BOSUN_* variables, and refuses bad values. */
 
-const CLI = fileURLToPath(new URL('../bin/bosun.js', import.meta.url));
-const children: ChildProcess[] = [];
 let root: string;
 
 beforeAll(async () => {
@@ -16,34 +13,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of children) child.kill('SIGKILL');
+  killAgentServers();
   await rm(root, { recursive: true, force: true });
 });
-
-type Started = { url: string; output: () => string; child: ChildProcess } | { code: number | null; output: string };
-
-/** Starts the server; resolves once it listens (with its URL), or with its exit code and output if it exits. */
-function start(args: string[], env: Record<string, string>): Promise<Started> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('BOSUN_')));
-  const child = spawn(process.execPath, [CLI, 'agent-server', ...args], {
-    env: { ...clean, BOSUN_LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  return new Promise((resolve) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
-      if (url && /Default model|No default LLM/.test(output)) resolve({ url, output: () => output, child });
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    // 'close', not 'exit': by then everything the process wrote has been read.
-    child.once('close', (code) => resolve({ code, output }));
-  });
-}
 
 describe('bosun agent-server configuration', () => {
   it('takes settings from a YAML file, with BOSUN_* variables over it', async () => {
@@ -54,7 +26,7 @@ describe('bosun agent-server configuration', () => {
         '\n',
       ),
     );
-    const started = await start(['--config', config], { BOSUN_LLM_MODEL: 'env-model' });
+    const started = await startAgentServer(['--config', config], { BOSUN_LLM_MODEL: 'env-model' });
     if (!('url' in started)) throw new Error(started.output);
     try {
       expect(started.output()).toContain('Default model: env-model');
@@ -63,16 +35,16 @@ describe('bosun agent-server configuration', () => {
       expect((await fetch(search)).status).toBe(401);
       expect((await fetch(search, { headers: { 'X-Session-API-Key': 'file-key' } })).status).toBe(200);
     } finally {
-      const exited = new Promise((resolve) => started.child.once('exit', resolve));
-      started.child.kill('SIGTERM');
-      await exited;
+      await stopAgentServer(started);
     }
   });
 
   it('refuses a bad value before starting, naming the key and where it came from', async () => {
     const config = join(root, 'bad.json');
     await writeFile(config, JSON.stringify({ workspace_root: '' }));
-    const refused = await start(['--config', config, '--data-dir', join(root, 'never')], { BOSUN_PORT: 'eighty' });
+    const refused = await startAgentServer(['--config', config, '--data-dir', join(root, 'never')], {
+      BOSUN_PORT: 'eighty',
+    });
     expect(refused).toEqual({
       code: 2,
       output: [

@@ -1,15 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Started, killAgentServers, startAgentServer, stopAgentServer } from './agent-server-process.ts';
 
 /** `bosun agent-server` takes its secrets key from a flag or the environment, and refuses a wrong one clearly. */
 
-const CLI = fileURLToPath(new URL('../bin/bosun.js', import.meta.url));
-const children: ChildProcess[] = [];
 let root: string;
 
 beforeAll(async () => {
@@ -17,38 +14,13 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of children) child.kill('SIGKILL');
+  killAgentServers();
   await rm(root, { recursive: true, force: true });
 });
 
-type Started = { url: string; child: ChildProcess } | { code: number | null; output: string };
-
-/** Starts the server; resolves with its URL once it listens, or with its exit code and output if it exits. */
+/** Starts the server on a free port over `dataDir`. */
 function start(dataDir: string, args: string[], env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, [CLI, 'agent-server', '--port', '0', '--data-dir', dataDir, ...args], {
-    env: { ...process.env, BOSUN_LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  return new Promise((resolve) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
-      if (url) resolve({ url, child });
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.once('exit', (code) => resolve({ code, output }));
-  });
-}
-
-async function stop(started: Started): Promise<void> {
-  if (!('child' in started)) return;
-  const exited = new Promise((resolve) => started.child.once('exit', resolve));
-  started.child.kill('SIGTERM');
-  await exited;
+  return startAgentServer(['--port', '0', '--data-dir', dataDir, ...args], env);
 }
 
 describe('bosun agent-server secrets key', () => {
@@ -70,7 +42,7 @@ describe('bosun agent-server secrets key', () => {
       }),
     });
     expect(created.status).toBe(201);
-    await stop(first);
+    await stopAgentServer(first);
 
     const wrong = await start(dataDir, [], { BOSUN_SECRETS_KEY: newKey });
     expect(wrong).toMatchObject({ code: 1 });
@@ -81,10 +53,10 @@ describe('bosun agent-server secrets key', () => {
 
     const rotated = await start(dataDir, [], { BOSUN_SECRETS_KEY: newKey, BOSUN_SECRETS_KEY_PREVIOUS: oldKey });
     expect('url' in rotated, JSON.stringify(rotated)).toBe(true);
-    await stop(rotated);
+    await stopAgentServer(rotated);
     const again = await start(dataDir, [], { BOSUN_SECRETS_KEY: newKey });
     expect('url' in again, JSON.stringify(again)).toBe(true);
-    await stop(again);
+    await stopAgentServer(again);
   });
 
   it('says what is wrong with a malformed key', async () => {

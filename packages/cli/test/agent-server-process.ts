@@ -1,0 +1,48 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const CLI = fileURLToPath(new URL('../bin/bosun.js', import.meta.url));
+const children: ChildProcess[] = [];
+
+export type Started =
+  | { url: string; output: () => string; child: ChildProcess }
+  | { code: number | null; output: string };
+
+/**
+ * Starts `bosun agent-server` with `args` and only the `BOSUN_*` variables of `env`; resolves once it listens and
+ * has said its model (with its URL), or with its exit code and output if it exits.
+ */
+export function startAgentServer(args: string[], env: Record<string, string>): Promise<Started> {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('BOSUN_')));
+  const child = spawn(process.execPath, [CLI, 'agent-server', ...args], {
+    env: { ...clean, BOSUN_LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let output = '';
+  return new Promise((resolve) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
+      if (url && /Default model|No default LLM/.test(output)) resolve({ url, output: () => output, child });
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    // 'close', not 'exit': by then everything the process wrote has been read.
+    child.once('close', (code) => resolve({ code, output }));
+  });
+}
+
+/** Stops a started server with SIGTERM and waits for it to exit. */
+export async function stopAgentServer(started: Started): Promise<void> {
+  if (!('child' in started)) return;
+  const exited = new Promise((resolve) => started.child.once('exit', resolve));
+  started.child.kill('SIGTERM');
+  await exited;
+}
+
+/** Kills every server this file started (for an `afterAll`). */
+export function killAgentServers(): void {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+}
