@@ -33,7 +33,7 @@ function nameFromSummary(summary: unknown, method: string, path: string): string
 }
 
 /**
- * Completes every operation of `paths`: its `operationId` (unless its route schema gave one), its `security`,
+ * Completes every operation of `paths`: its `operationId` and `security` (unless its route schema gave them),
  * and its parameters (and bodies) with defaults marked optional (a client may leave them out; the server fills
  * the defaults in).
  */
@@ -50,7 +50,7 @@ export function completeOperations(paths: Record<string, Record<string, Json>>, 
       const body = operation.requestBody as Json | undefined;
       if (body && rules.optionalBodies?.has(key)) body.required = false;
       const security = rules.securityOf?.(path);
-      if (security) operation.security = security;
+      if (security && operation.security === undefined) operation.security = security;
       for (const parameter of (operation.parameters ?? []) as Json[]) {
         const schema = parameter.schema as Json | undefined;
         if (parameter.in !== 'path' && schema && 'default' in schema) parameter.required = false;
