@@ -16,3 +16,11 @@ export {
   buildAppServer,
 } from './server.ts';
 export { SERVER_TITLE, SERVER_VERSION } from './server-info.ts';
+export {
+  AppServerConfigError,
+  ListenError,
+  type RunningAppServer,
+  StartError,
+  type StartOptions,
+  startAppServer,
+} from './start.ts';

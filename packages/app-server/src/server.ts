@@ -22,6 +22,8 @@ export interface AppDependencies {
 export interface AppContext {
   config: AppServerConfig;
   dependencies: AppDependencies;
+  /** Where people and sandboxes reach the server: `public_url`, else the address it listens on. */
+  publicUrl(): string;
 }
 
 /** A route module: registers its routes on `api`, whose paths are under `/api/v1`. */
@@ -54,8 +56,13 @@ export const API_PREFIX = '/api/v1';
 /** Builds the app server: the shared HTTP stack, its OpenAPI document, health, the home page and `/api/v1`. */
 export async function buildAppServer(options: AppServerOptions = {}): Promise<AppServer> {
   const startedAt = Date.now();
-  const context: AppContext = { config: appServerConfig(options.config), dependencies: options.dependencies ?? {} };
-  const { log_level: level } = context.config;
+  const config = appServerConfig(options.config);
+  const context: AppContext = {
+    config,
+    dependencies: options.dependencies ?? {},
+    publicUrl: () => config.public_url?.replace(/\/+$/, '') ?? listeningUrl(app),
+  };
+  const { log_level: level } = config;
   const app = createHttpServer({ logLevel: level === 'silent' ? undefined : level, logStream: options.logStream });
   await installOpenApi(app);
   installEdgeErrors(app);
@@ -78,4 +85,12 @@ export async function buildAppServer(options: AppServerOptions = {}): Promise<Ap
     context,
     close: () => app.close(),
   };
+}
+
+/** `http://host:port` of where `app` listens (IPv6 hosts in brackets). */
+export function listeningUrl(app: FastifyInstance): string {
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('the server is not listening on a TCP port');
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
 }
