@@ -1,16 +1,71 @@
 import { join } from 'node:path';
-import type { AppServerConfig } from './config.ts';
+import type { Logger } from 'pino';
+import { openCache } from './cache/index.ts';
+import { type AppServerConfig, withoutPassword } from './config.ts';
+import {
+  DatabaseOpenError,
+  type KeyRing,
+  SQLITE_FILE,
+  SecretsKeyError,
+  loadKeyRing,
+  openDatabase,
+} from './data/index.ts';
 import type { AppDependencies } from './server.ts';
+import { StartError } from './start-errors.ts';
 
 export interface OpenedDependencies {
   dependencies: AppDependencies;
+  keyRing: KeyRing;
   /** What each one is, for a person: no secret, no password. */
   description: string[];
   close(): Promise<void>;
 }
 
-/** Opens what the configuration names, or the embedded defaults in the data directory. */
-export async function openDependencies(config: AppServerConfig): Promise<OpenedDependencies> {
-  const description = [`Database: SQLite ${join(config.data_dir, 'app.db')}`];
-  return { dependencies: {}, description, close: async () => {} };
+/**
+ * Opens what the configuration names, or the embedded defaults in the data directory: the secrets key, the
+ * database (migrated, secrets sealed again after a key rotation), the cache. Redis is reached on first use: a
+ * Redis that is down makes the server not ready, not unable to start. Whatever fails, what was opened is closed.
+ */
+export async function openDependencies(config: AppServerConfig, logger?: Logger): Promise<OpenedDependencies> {
+  const opened: { close(): Promise<void> }[] = [];
+  const close = async () => {
+    for (const dependency of opened.reverse()) await dependency.close().catch(() => {});
+  };
+  try {
+    const keyRing = loadKeyRing({
+      dataDir: config.data_dir,
+      previousSecretsKeys: config.secrets_key_previous,
+      ...(config.secrets_key ? { secretsKey: config.secrets_key } : {}),
+      ...(config.jwt_secret ? { jwtSecret: config.jwt_secret } : {}),
+    });
+    const database = await openDatabase({
+      dataDir: config.data_dir,
+      createDatabase: config.create_databases,
+      keyRing,
+      ...(config.database_url ? { url: config.database_url } : {}),
+      ...(logger ? { logger } : {}),
+    });
+    opened.push(database);
+    const cache = await openCache({
+      ...(config.redis_url ? { redisUrl: config.redis_url } : {}),
+      ...(logger ? { logger } : {}),
+    });
+    opened.push(cache);
+    return { dependencies: { database, cache }, keyRing, description: describe(config), close };
+  } catch (error) {
+    await close();
+    if (error instanceof DatabaseOpenError || error instanceof SecretsKeyError) {
+      throw new StartError(withoutPassword(error.message));
+    }
+    throw error;
+  }
+}
+
+function describe(config: AppServerConfig): string[] {
+  const { database_url: url, redis_url: redis, s3_bucket: bucket, s3_endpoint: endpoint } = config;
+  return [
+    url ? `Database: PostgreSQL ${withoutPassword(url)}` : `Database: SQLite ${join(config.data_dir, SQLITE_FILE)}`,
+    redis ? `Cache: Redis ${withoutPassword(redis)}` : 'Cache: in-process',
+    bucket ? `Objects: S3 bucket ${bucket}${endpoint ? ` at ${endpoint}` : ''}` : 'Objects: on disk',
+  ];
 }

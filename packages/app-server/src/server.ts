@@ -1,6 +1,8 @@
 import { createHttpServer, installEdgeErrors } from '@bosun/http';
 import type { FastifyInstance } from 'fastify';
+import type { Cache } from './cache/index.ts';
 import { type AppServerConfig, appServerConfig } from './config.ts';
+import type { AppDatabase, KeyRing } from './data/index.ts';
 import { installOpenApi } from './openapi.ts';
 import { healthRoutes } from './routes/health.ts';
 import { homeRoutes } from './routes/home.ts';
@@ -13,8 +15,8 @@ export interface Dependency {
 
 /** What the server was given to work with: `/ready` is 200 only when each one given answers. */
 export interface AppDependencies {
-  database?: Dependency;
-  cache?: Dependency;
+  database?: AppDatabase;
+  cache?: Cache;
   objects?: Dependency;
 }
 
@@ -22,6 +24,8 @@ export interface AppDependencies {
 export interface AppContext {
   config: AppServerConfig;
   dependencies: AppDependencies;
+  /** What seals secrets at rest (with `dependencies.database`: `createRepositories(database, keyRing)`). */
+  keyRing?: KeyRing;
   /** Where people and sandboxes reach the server: `public_url`, else the address it listens on. */
   publicUrl(): string;
 }
@@ -36,6 +40,7 @@ export interface AppServerOptions {
   /** Defaults fill in whatever is left out. */
   config?: Partial<AppServerConfig>;
   dependencies?: AppDependencies;
+  keyRing?: KeyRing;
   /** The route modules of `/api/v1` (default: `API_ROUTES`). */
   apiRoutes?: readonly ApiRoutes[];
   /** Where the logs go (default: standard output); the level is the config's. */
@@ -60,6 +65,7 @@ export async function buildAppServer(options: AppServerOptions = {}): Promise<Ap
   const context: AppContext = {
     config,
     dependencies: options.dependencies ?? {},
+    ...(options.keyRing ? { keyRing: options.keyRing } : {}),
     publicUrl: () => config.public_url?.replace(/\/+$/, '') ?? listeningUrl(app),
   };
   const { log_level: level } = config;

@@ -1,20 +1,9 @@
 import { mkdir } from 'node:fs/promises';
+import { type DestinationStream, type Logger, pino } from 'pino';
 import { type AppServerConfig, appServerConfigProblems } from './config.ts';
 import { openDependencies } from './dependencies.ts';
 import { type AppServer, buildAppServer, listeningUrl } from './server.ts';
-
-/** The configuration cannot be used: one line per problem, each naming the key. */
-export class AppServerConfigError extends Error {
-  constructor(readonly problems: string[]) {
-    super(problems.join('\n'));
-  }
-}
-
-/** The server cannot start for a reason its operator can fix (its message says which): no stack trace needed. */
-export class StartError extends Error {}
-
-/** The server could not listen where it was told to (the address is in use, not local, not permitted). */
-export class ListenError extends StartError {}
+import { AppServerConfigError, ListenError } from './start-errors.ts';
 
 export interface StartOptions {
   /** Where the structured logs go (default: standard output). */
@@ -40,12 +29,13 @@ export async function startAppServer(config: AppServerConfig, options: StartOpti
   const problems = appServerConfigProblems(config);
   if (problems.length > 0) throw new AppServerConfigError(problems);
   await mkdir(config.data_dir, { recursive: true });
-  const opened = await openDependencies(config);
+  const opened = await openDependencies(config, startLogger(config, options.logStream));
   let server: AppServer | undefined;
   try {
     server = await buildAppServer({
       config,
       dependencies: opened.dependencies,
+      keyRing: opened.keyRing,
       ...(options.logStream ? { logStream: options.logStream } : {}),
     });
     await listen(server, config);
@@ -68,6 +58,12 @@ export async function startAppServer(config: AppServerConfig, options: StartOpti
       }
     },
   };
+}
+
+/** The log of what happens before the server has its own (opening the database, migrations, key rotation). */
+function startLogger(config: AppServerConfig, stream: StartOptions['logStream']): Logger | undefined {
+  if (config.log_level === 'silent') return undefined;
+  return pino({ level: config.log_level }, (stream as DestinationStream | undefined) ?? process.stdout);
 }
 
 const LISTEN_FAILURES: Record<string, string> = {
