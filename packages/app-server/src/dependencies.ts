@@ -10,6 +10,7 @@ import {
   loadKeyRing,
   openDatabase,
 } from './data/index.ts';
+import { type S3Options, openObjectStore } from './objects/index.ts';
 import type { AppDependencies } from './server.ts';
 import { StartError } from './start-errors.ts';
 
@@ -23,8 +24,8 @@ export interface OpenedDependencies {
 
 /**
  * Opens what the configuration names, or the embedded defaults in the data directory: the secrets key, the
- * database (migrated, secrets sealed again after a key rotation), the cache. Redis is reached on first use: a
- * Redis that is down makes the server not ready, not unable to start. Whatever fails, what was opened is closed.
+ * database (migrated, secrets sealed again after a key rotation), the cache, the object store. Redis and S3 are
+ * reached on first use: one that is down makes the server not ready, not unable to start. Whatever fails, what was opened is closed.
  */
 export async function openDependencies(config: AppServerConfig, logger?: Logger): Promise<OpenedDependencies> {
   const opened: { close(): Promise<void> }[] = [];
@@ -51,7 +52,9 @@ export async function openDependencies(config: AppServerConfig, logger?: Logger)
       ...(logger ? { logger } : {}),
     });
     opened.push(cache);
-    return { dependencies: { database, cache }, keyRing, description: describe(config), close };
+    const objects = await openObjectStore({ dataDir: config.data_dir, ...(s3Of(config) ? { s3: s3Of(config) } : {}) });
+    opened.push(objects);
+    return { dependencies: { database, cache, objects }, keyRing, description: describe(config), close };
   } catch (error) {
     await close();
     if (error instanceof DatabaseOpenError || error instanceof SecretsKeyError) {
@@ -61,11 +64,25 @@ export async function openDependencies(config: AppServerConfig, logger?: Logger)
   }
 }
 
+/** The S3 bucket the configuration names, if any. */
+function s3Of(config: AppServerConfig): S3Options | undefined {
+  if (config.s3_bucket === undefined) return undefined;
+  return {
+    bucket: config.s3_bucket,
+    ...(config.s3_endpoint ? { endpoint: config.s3_endpoint } : {}),
+    ...(config.s3_region ? { region: config.s3_region } : {}),
+    ...(config.s3_access_key_id ? { accessKeyId: config.s3_access_key_id } : {}),
+    ...(config.s3_secret_access_key ? { secretAccessKey: config.s3_secret_access_key } : {}),
+  };
+}
+
 function describe(config: AppServerConfig): string[] {
   const { database_url: url, redis_url: redis, s3_bucket: bucket, s3_endpoint: endpoint } = config;
   return [
     url ? `Database: PostgreSQL ${withoutPassword(url)}` : `Database: SQLite ${join(config.data_dir, SQLITE_FILE)}`,
     redis ? `Cache: Redis ${withoutPassword(redis)}` : 'Cache: in-process',
-    bucket ? `Objects: S3 bucket ${bucket}${endpoint ? ` at ${endpoint}` : ''}` : 'Objects: on disk',
+    bucket
+      ? `Objects: S3 bucket ${bucket}${endpoint ? ` at ${withoutPassword(endpoint)}` : ''}`
+      : `Objects: on disk ${join(config.data_dir, 'objects')}`,
   ];
 }

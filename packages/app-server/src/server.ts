@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Cache } from './cache/index.ts';
 import { type AppServerConfig, appServerConfig } from './config.ts';
 import type { AppDatabase, KeyRing } from './data/index.ts';
+import type { ObjectStore } from './objects/index.ts';
 import { installOpenApi } from './openapi.ts';
 import { healthRoutes } from './routes/health.ts';
 import { homeRoutes } from './routes/home.ts';
@@ -17,7 +18,7 @@ export interface Dependency {
 export interface AppDependencies {
   database?: AppDatabase;
   cache?: Cache;
-  objects?: Dependency;
+  objects?: ObjectStore;
 }
 
 /** What every route module gets. */

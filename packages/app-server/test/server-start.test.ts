@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningAppServer, StartError, appServerConfig, startAppServer } from '../src/index.ts';
 import { call } from './support/app.ts';
 import { POSTGRES_SERVER } from './support/databases.ts';
+import { startS3Server } from './support/s3-server.ts';
 import { closedPort, startTcpProxy } from './support/tcp-proxy.ts';
 
 /**
@@ -44,12 +45,12 @@ describe('startAppServer', () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(await call(server.url, '/ready')).toMatchObject({
       status: 200,
-      body: { status: 'ready', checks: { database: 'ok', cache: 'ok' } },
+      body: { status: 'ready', checks: { database: 'ok', cache: 'ok', objects: 'ok' } },
     });
     expect(server.description).toEqual([
       `Database: SQLite ${join(dataDir, 'app.db')}`,
       'Cache: in-process',
-      'Objects: on disk',
+      `Objects: on disk ${join(dataDir, 'objects')}`,
     ]);
     expect(await readdir(dataDir)).toEqual(expect.arrayContaining(['app.db', 'secrets.key']));
     await server.close();
@@ -79,6 +80,26 @@ describe('startAppServer', () => {
     });
     expect(ready.text).not.toContain('pw-never-shown');
     expect((await call(server.url, '/alive')).status).toBe(200);
+  });
+
+  it('keeps objects in an S3 bucket, ready while the bucket answers', async () => {
+    const s3 = await startS3Server();
+    try {
+      const config = {
+        s3_endpoint: s3.endpoint,
+        s3_access_key_id: s3.accessKeyId,
+        s3_secret_access_key: s3.secretAccessKey,
+      };
+      const server = await start({ data_dir: join(root, 's3'), s3_bucket: s3.bucket, ...config });
+      expect(server.description[2]).toBe(`Objects: S3 bucket ${s3.bucket} at ${s3.endpoint}`);
+      expect(await call(server.url, '/ready')).toMatchObject({ status: 200, body: { checks: { objects: 'ok' } } });
+      const missing = await start({ data_dir: join(root, 's3-missing'), s3_bucket: 'no-such-bucket', ...config });
+      const ready = await call(missing.url, '/ready');
+      expect(ready).toMatchObject({ status: 503, body: { checks: { objects: 'failing' } } });
+      expect(ready.text).not.toContain(s3.secretAccessKey);
+    } finally {
+      await s3.stop();
+    }
   });
 
   it('starts with Redis down, and is not ready while it does not answer', async () => {
