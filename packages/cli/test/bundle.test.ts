@@ -47,12 +47,16 @@ describe('the bundle npm start runs', () => {
     const started = await startServer(
       BUNDLE,
       ['serve', '--port', '0', '--data-dir', join(dataDir, 'app')],
-      { BOSUN_LOG_LEVEL: 'warn' },
+      // Redis too: ioredis stays out of the bundle and loads from node_modules only when configured.
+      { BOSUN_LOG_LEVEL: 'warn', BOSUN_REDIS_URL: process.env.BOSUN_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' },
       /API documentation at/,
     );
     if (!('url' in started)) throw new Error(started.output);
     expect(started.output()).toMatch(/^Bosun app server listening on http:\/\/127\.0\.0\.1:\d+ /);
-    expect(await (await fetch(`${started.url}/ready`)).json()).toMatchObject({ status: 'ready' });
+    expect(await (await fetch(`${started.url}/ready`)).json()).toEqual({
+      status: 'ready',
+      checks: { database: 'ok', cache: 'ok', objects: 'ok' },
+    });
     const home = await fetch(`${started.url}/`);
     expect(home.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(await home.text()).toContain('Bosun App Server');
