@@ -58,7 +58,12 @@ export const AppServerConfig = Type.Object({
     secret: true,
     description: 'Older keys: what they sealed is read, then sealed again with the current key (rotation).',
   }),
-  jwt_secret: optional({ minLength: 1, secret: true, description: 'Secret signing sessions of this install.' }),
+  jwt_secret: optional({
+    minLength: 16,
+    expected: 'at least 16 characters',
+    secret: true,
+    description: 'Secret of this install (sessions; the secrets key is derived from it when none is given).',
+  }),
   llm_model: optional({ description: "Users' default model until their settings name one." }),
   llm_base_url: optional({ description: 'Base URL of that model (any OpenAI-compatible server).' }),
   llm_api_key: optional({ secret: true, description: 'API key of that model.' }),

@@ -52,19 +52,22 @@ describe('bosun serve', () => {
     const config = join(root, 'app.yaml');
     const dataDir = join(root, 'from-file');
     await writeFile(config, ['port: 0', `data_dir: ${dataDir}`, 'llm_model: file-model', 'log_level: warn'].join('\n'));
-    const started = await startAppServer(['--config', config, '--llm-model', 'flag-model'], {
+    const flags = ['--config', config, '--llm-model', 'flag-model', '--public-url', 'https://bosun.example.com/'];
+    const started = await startAppServer(flags, {
       BOSUN_LLM_MODEL: 'env-model',
       BOSUN_LLM_API_KEY: 'sk-never-printed',
-      BOSUN_JWT_SECRET: 'jwt-never-printed',
+      BOSUN_JWT_SECRET: 'jwt-never-printed-0123456789',
     });
     if (!('url' in started)) throw new Error(started.output);
     expect(started.output()).toContain('Default model: flag-model');
+    expect(started.output()).toContain('Open https://bosun.example.com/ in a browser');
     expect(started.output()).toContain(`(data in ${dataDir})`);
     expect(started.output()).toContain(`Database: SQLite ${join(dataDir, 'app.db')}`);
     expect((await fetch(`${started.url}/ready`)).status).toBe(200);
     expect(await stopServer(started)).toBe(0);
     expect(started.output()).toContain('Stopping (SIGTERM)');
-    for (const secret of ['sk-never-printed', 'jwt-never-printed']) expect(started.output()).not.toContain(secret);
+    for (const secret of ['sk-never-printed', 'jwt-never-printed-0123456789'])
+      expect(started.output()).not.toContain(secret);
   });
 
   it('refuses bad values before starting, naming each key and where it came from, never echoing secrets', async () => {
@@ -74,6 +77,7 @@ describe('bosun serve', () => {
       BOSUN_PORT: 'eighty',
       BOSUN_DATABASE_URL: 'mysql://bosun:db-password@db/bosun',
       BOSUN_SECRETS_KEY: 'too-short-secret',
+      BOSUN_JWT_SECRET: 'short-jwt',
     });
     expect(refused).toEqual({
       code: 2,
@@ -82,6 +86,7 @@ describe('bosun serve', () => {
         "bosun serve: BOSUN_DATABASE_URL: must be a postgres:// or postgresql:// URL, got 'mysql://bosun:***@db/bosun'",
         `bosun serve: ${config}: create_databases: must be true or false, got "yes"`,
         'bosun serve: BOSUN_SECRETS_KEY: must be base64 of 32 bytes',
+        'bosun serve: BOSUN_JWT_SECRET: must be at least 16 characters',
         `bosun serve: ${config}: public_url: must be a http:// or https:// URL, got "ftp://x"`,
         '',
       ].join('\n'),

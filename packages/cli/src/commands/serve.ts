@@ -42,7 +42,8 @@ export const serveCommand: Command = {
     io.stdout.write(
       `  Default model: ${config.llm_model ?? "none (each user's settings name one; or set BOSUN_LLM_MODEL)"}\n`,
     );
-    io.stdout.write(`Open ${url}/ in a browser; API documentation at ${url}/docs\n`);
+    const publicUrl = config.public_url?.replace(/\/+$/, '') ?? url;
+    io.stdout.write(`Open ${publicUrl}/ in a browser; API documentation at ${publicUrl}/docs\n`);
     const signal = await untilStopped();
     io.stdout.write(`Stopping (${signal}): at most ${SHUTDOWN_DEADLINE_MS / 1000} s (again to exit at once)\n`);
     await closeWithin(() => running.close(), SHUTDOWN_DEADLINE_MS, say);
