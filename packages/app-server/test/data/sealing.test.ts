@@ -70,6 +70,18 @@ describe('the key ring', () => {
     expect(await readdir(dataDir)).toEqual([GENERATED_KEY_FILE]);
   });
 
+  it('opens values sealed with a key derived from a JWT secret the install no longer uses', () => {
+    const derived = loadKeyRing({ dataDir: '/nonexistent', jwtSecret: 'the-old-jwt-secret-value' });
+    const { sealed } = derived.seal('binding', 'kept');
+    const explicit = loadKeyRing({
+      dataDir: '/nonexistent',
+      secretsKey: newSecretsKey().toString('base64'),
+      previousJwtSecrets: ['the-old-jwt-secret-value'],
+    });
+    expect(explicit.open('binding', sealed)).toBe('kept');
+    expect(explicit.currentKeyId).not.toBe(derived.currentKeyId);
+  });
+
   it('refuses malformed keys with a message naming which', async () => {
     const dataDir = await tempDir();
     expect(() => loadKeyRing({ dataDir, secretsKey: 'too-short' })).toThrow(/the secrets key must be 32 random bytes/);
