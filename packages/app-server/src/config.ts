@@ -64,6 +64,12 @@ export const AppServerConfig = Type.Object({
     secret: true,
     description: 'Secret of this install (sessions; the secrets key is derived from it when none is given).',
   }),
+  jwt_secret_previous: Type.Array(Type.String({ minLength: 16 }), {
+    default: [],
+    secret: true,
+    expected: 'a list (comma-separated in a variable) of secrets of at least 16 characters',
+    description: 'Older JWT secrets: what keys derived from them sealed is read, then sealed again (rotation).',
+  }),
   llm_model: optional({ description: "Users' default model until their settings name one." }),
   llm_base_url: optional({ description: 'Base URL of that model (any OpenAI-compatible server).' }),
   llm_api_key: optional({ secret: true, description: 'API key of that model.' }),

@@ -36,6 +36,7 @@ export async function openDependencies(config: AppServerConfig, logger?: Logger)
     const keyRing = loadKeyRing({
       dataDir: config.data_dir,
       previousSecretsKeys: config.secrets_key_previous,
+      previousJwtSecrets: config.jwt_secret_previous,
       ...(config.secrets_key ? { secretsKey: config.secrets_key } : {}),
       ...(config.jwt_secret ? { jwtSecret: config.jwt_secret } : {}),
     });

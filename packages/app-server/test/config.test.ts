@@ -11,6 +11,7 @@ describe('app server configuration', () => {
       data_dir: '.bosun',
       create_databases: true,
       secrets_key_previous: [],
+      jwt_secret_previous: [],
       log_level: 'info',
     });
     expect(appServerConfig({ port: 0 }).port).toBe(0);
@@ -44,6 +45,7 @@ describe('app server configuration', () => {
       .sort();
     expect(secret).toEqual([
       'jwt_secret',
+      'jwt_secret_previous',
       'llm_api_key',
       's3_secret_access_key',
       'secrets_key',
