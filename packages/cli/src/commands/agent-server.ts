@@ -9,7 +9,7 @@ import type { Command } from '../command.ts';
 import { readConfig } from '../config/read-config.ts';
 import { settingsHelp } from '../config/settings-help.ts';
 import { type LoadedSettings, SOURCE_RANK } from '../config/settings.ts';
-import { closeWithin, untilStopped } from '../until-stopped.ts';
+import { closeWhenStopped } from '../until-stopped.ts';
 
 /** How long stopping may take: runs are cancelled, tools and MCP servers closed, then the process exits anyway. */
 const SHUTDOWN_DEADLINE_MS = 10_000;
@@ -52,15 +52,10 @@ export const agentServerCommand: Command = {
     const address = await server.app.listen({ host, port });
     io.stdout.write(`Bosun agent server listening on ${address.replace('[::1]', 'localhost')} (data in ${dataDir})\n`);
     io.stdout.write(model ? `Default model: ${model}\n` : NO_MODEL_NOTICE);
-    const signal = await untilStopped();
-    io.stdout.write(
-      `Stopping (${signal}): cancelling runs, at most ${SHUTDOWN_DEADLINE_MS / 1000} s (again to exit at once)\n`,
-    );
-    await closeWithin(
-      () => server.close(),
-      SHUTDOWN_DEADLINE_MS,
-      (line) => io.stderr.write(`bosun agent-server: ${line}\n`),
-    );
+    await closeWhenStopped(io, 'agent-server', () => server.close(), {
+      deadlineMs: SHUTDOWN_DEADLINE_MS,
+      doing: 'cancelling runs, ',
+    });
     return 0;
   },
 };

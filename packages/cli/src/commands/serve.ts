@@ -2,7 +2,7 @@ import { AppServerConfig, AppServerConfigError, StartError, startAppServer } fro
 import type { Command } from '../command.ts';
 import { readConfig } from '../config/read-config.ts';
 import { settingsHelp } from '../config/settings-help.ts';
-import { closeWithin, untilStopped } from '../until-stopped.ts';
+import { closeWhenStopped } from '../until-stopped.ts';
 
 /** How long stopping may take: requests in flight finish, connections close, then the process exits anyway. */
 const SHUTDOWN_DEADLINE_MS = 10_000;
@@ -44,9 +44,7 @@ export const serveCommand: Command = {
     );
     const publicUrl = config.public_url?.replace(/\/+$/, '') ?? url;
     io.stdout.write(`Open ${publicUrl}/ in a browser; API documentation at ${publicUrl}/docs\n`);
-    const signal = await untilStopped();
-    io.stdout.write(`Stopping (${signal}): at most ${SHUTDOWN_DEADLINE_MS / 1000} s (again to exit at once)\n`);
-    await closeWithin(() => running.close(), SHUTDOWN_DEADLINE_MS, say);
+    await closeWhenStopped(io, 'serve', () => running.close(), { deadlineMs: SHUTDOWN_DEADLINE_MS });
     return 0;
   },
 };
