@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { S3Client } from '@aws-sdk/client-s3';
+import { writingBody } from './body.ts';
 import { checkObjectKey, checkObjectPrefix } from './object-key.ts';
 import {
   DEFAULT_CONTENT_TYPE,
@@ -56,7 +57,11 @@ export class S3ObjectStore implements ObjectStore {
     return this.options.region ?? 'us-east-1';
   }
 
-  async put(key: string, body: ObjectBody, options: PutOptions = {}): Promise<void> {
+  put(key: string, body: ObjectBody, options: PutOptions = {}): Promise<void> {
+    return writingBody(body, () => this.write(key, body, options));
+  }
+
+  private async write(key: string, body: ObjectBody, options: PutOptions): Promise<void> {
     const { s3, client } = await this.connectFor(key);
     const target = { Bucket: this.options.bucket, Key: key, ContentType: options.contentType ?? DEFAULT_CONTENT_TYPE };
     await this.attempt(async () => {
