@@ -45,7 +45,7 @@ interface Cursor {
  */
 export async function* followEvents(
   options: FollowEventsOptions & { url: string; headers: Record<string, string> },
-): AsyncIterableIterator<StoredEvent> {
+): AsyncGenerator<StoredEvent, void, undefined> {
   const { signal } = options;
   const path = new URL(options.url).pathname;
   const reconnect = { initialDelayMs: 100, maxDelayMs: 5000, maxAttempts: 20, ...options.reconnect };

@@ -212,7 +212,7 @@ export class AgentServerClient {
    * start with `fromStart`, else from now). A dropped connection is reopened with back-off and resumed after
    * the last event delivered: no gap, no duplicate. Ends when `signal` aborts or the loop breaks.
    */
-  followEvents(id: string, options: FollowEventsOptions = {}): AsyncIterableIterator<StoredEvent> {
+  followEvents(id: string, options: FollowEventsOptions = {}): AsyncGenerator<StoredEvent, void, undefined> {
     return followEvents({
       url: `${this.http.baseUrl.replace(/^http/, 'ws')}/sockets/events/${encodeURIComponent(id)}`,
       headers: this.http.authHeaders,
