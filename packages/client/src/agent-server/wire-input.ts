@@ -1,7 +1,7 @@
 /**
  * The names of the properties that carry a default in the protocol's request shapes (and the shapes they
  * reference): the server fills them in, so a request may leave them out. The protocol's static types are the
- * parsed shapes, where they are always present; `test/wire-input.test.ts` checks this list against the schemas.
+ * parsed shapes, where they are always present; `test/client/contract.test.ts` checks this list against the schemas.
  */
 export const DEFAULTED_REQUEST_PROPERTIES = [
   'auto_load',
