@@ -1,4 +1,5 @@
 import { BosunApiError, BosunNetworkError, BosunTimeoutError } from './errors.ts';
+import { type Transport, type TransportResponse, defaultTransport } from './transport.ts';
 
 /** A value of a query parameter; an array repeats the parameter (`ids=a&ids=b`); `undefined` leaves it out. */
 export type QueryValue = string | number | boolean | readonly (string | number)[] | undefined | null;
@@ -8,8 +9,8 @@ export interface HttpClientOptions {
   baseUrl: string;
   /** Headers sent with every request (authentication). */
   headers?: Record<string, string>;
-  /** The fetch to use (default: the global one). */
-  fetch?: typeof fetch;
+  /** The fetch to use (default: `node:http` with keep-alive connections in Node, else the global fetch). */
+  fetch?: Transport;
   /** How long a request may take before it fails with a `BosunTimeoutError` (default 60 s; 0: no limit). */
   timeoutMs?: number;
 }
@@ -62,13 +63,13 @@ export function queryString(query: Record<string, QueryValue> = {}): string {
 export class HttpClient {
   readonly baseUrl: string;
   private readonly headers: Record<string, string>;
-  private readonly fetch: typeof fetch;
+  private readonly fetch: Transport;
   private readonly timeoutMs: number;
 
   constructor(options: HttpClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.headers = { accept: 'application/json', ...options.headers };
-    this.fetch = options.fetch ?? globalThis.fetch;
+    this.fetch = options.fetch ?? defaultTransport();
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   }
 
@@ -110,11 +111,22 @@ export class HttpClient {
   }
 
   /** One request, read by `read` within the time limit; network failures and timeouts become client errors. */
-  private async exchange<T>(request: HttpRequest, read: (response: Response) => Promise<T>): Promise<T> {
+  private async exchange<T>(request: HttpRequest, read: (response: TransportResponse) => Promise<T>): Promise<T> {
     const { method, path } = request;
     const timeoutMs = request.timeoutMs ?? this.timeoutMs;
-    const timeout = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined;
-    const signals = [request.signal, timeout].filter((s): s is AbortSignal => s !== undefined);
+    // One controller and timer per request: AbortSignal.any and AbortSignal.timeout cost milliseconds under load.
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer =
+      timeoutMs > 0
+        ? setTimeout(() => {
+            timedOut = true;
+            controller.abort();
+          }, timeoutMs)
+        : undefined;
+    const cancel = () => controller.abort(request.signal?.reason);
+    request.signal?.addEventListener('abort', cancel, { once: true });
+    if (request.signal?.aborted) cancel();
     const headers: Record<string, string> = { ...this.headers };
     if (request.body !== undefined) headers['content-type'] = 'application/json';
     try {
@@ -122,13 +134,16 @@ export class HttpClient {
         method,
         headers,
         ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
-        ...(signals.length > 0 ? { signal: AbortSignal.any(signals) } : {}),
+        signal: controller.signal,
       });
       return await read(response);
     } catch (error) {
       if (request.signal?.aborted) throw request.signal.reason;
-      if (timeout?.aborted) throw new BosunTimeoutError(method, path, timeoutMs);
+      if (timedOut) throw new BosunTimeoutError(method, path, timeoutMs);
       throw new BosunNetworkError(method, path, error);
+    } finally {
+      clearTimeout(timer);
+      request.signal?.removeEventListener('abort', cancel);
     }
   }
 }

@@ -28,3 +28,4 @@ export {
   pathOf,
   queryString,
 } from './http.ts';
+export { type Transport, type TransportResponse, defaultTransport } from './transport.ts';

@@ -11,6 +11,7 @@ import type {
 } from '@bosun/protocol';
 import { type FollowEventsOptions, followEvents } from '../events-socket.ts';
 import { type CallOptions, HttpClient, type QueryValue, pathOf } from '../http.ts';
+import type { Transport } from '../transport.ts';
 import { AGENT_SERVER_OPERATIONS, type AgentServerOperationName } from './operations.ts';
 import type {
   ConversationCountQuery,
@@ -36,7 +37,8 @@ export interface AgentServerClientOptions {
   baseUrl: string;
   /** Sent as `X-Session-API-Key` (REST and WebSocket) when the server has session keys. */
   sessionApiKey?: string;
-  fetch?: typeof fetch;
+  /** The fetch to use (default: `node:http` with keep-alive connections in Node, else the global fetch). */
+  fetch?: Transport;
   /** Time limit of each request (default 60 s; 0: none). */
   timeoutMs?: number;
 }

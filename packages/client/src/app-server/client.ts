@@ -1,5 +1,6 @@
 import type { ServerStatus } from '../agent-server/types.ts';
 import { type CallOptions, HttpClient } from '../http.ts';
+import type { Transport } from '../transport.ts';
 import { APP_SERVER_OPERATIONS, type AppServerOperationName } from './operations.ts';
 
 export interface AppServerClientOptions {
@@ -9,7 +10,8 @@ export interface AppServerClientOptions {
   apiKey?: string;
   /** The organization requests act in (`X-Org-Id`); none: the key's or the user's own. */
   orgId?: string;
-  fetch?: typeof fetch;
+  /** The fetch to use (default: `node:http` with keep-alive connections in Node, else the global fetch). */
+  fetch?: Transport;
   /** Time limit of each request (default 60 s; 0: none). */
   timeoutMs?: number;
 }
