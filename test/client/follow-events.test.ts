@@ -94,28 +94,38 @@ describe('followEvents', () => {
     expect(seen.map(textOf).slice(18, 22)).toEqual(['before 18', 'before 19', 'after 0', 'after 1']);
   });
 
-  it('from now: a drop before any event is delivered neither replays the old events nor misses new ones', async () => {
+  it('from now: delivers only new events, also when a drop comes before the first one', async () => {
     const stack = await startAgentServer({ runner: idleRunner });
     const id = await idleConversation(stack, 5);
     let snapshots = 0;
-    const stream = stack.client.followEvents(id, {
-      reconnect: FAST,
-      onSnapshot: () => {
-        snapshots += 1;
-      },
-    });
-    const first = stream.next();
+    const follow = () =>
+      stack.client.followEvents(id, {
+        reconnect: FAST,
+        onSnapshot: () => {
+          snapshots += 1;
+        },
+      });
+    const live = follow();
+    const first = live.next();
     await until(() => snapshots === 1);
-    expect(stack.dropSockets()).toBe(1);
     await stack.client.sendMessage(id, userMessage('new 0'));
+    expect(textOf((await first).value as StoredEvent)).toBe('new 0');
+    await live.return(undefined);
+    await until(() => stack.server.app.websocketServer.clients.size === 0);
+
+    const dropped = follow();
+    const next = dropped.next();
     await until(() => snapshots === 2);
+    expect(stack.dropSockets()).toBe(1);
     await stack.client.sendMessage(id, userMessage('new 1'));
-    const second = await stream.next();
-    expect([textOf((await first).value as StoredEvent), textOf(second.value as StoredEvent)]).toEqual([
-      'new 0',
+    await until(() => snapshots === 3);
+    await stack.client.sendMessage(id, userMessage('new 2'));
+    const second = await dropped.next();
+    expect([textOf((await next).value as StoredEvent), textOf(second.value as StoredEvent)]).toEqual([
       'new 1',
+      'new 2',
     ]);
-    await stream.return(undefined);
+    await dropped.return(undefined);
   });
 
   it('starts after afterEventId, and refuses an event id the conversation does not have', async () => {

@@ -57,6 +57,8 @@ export async function* followEvents(
   let failures = 0;
   while (!signal?.aborted) {
     const connection = connect(`${options.url}${socketQuery(cursor)}`, options.headers, options.heartbeatMs ?? 15_000);
+    // Replayed events this connection drops; a connection from now replays nothing.
+    let skip = cursor?.skip ?? 0;
     const stop = () => connection.close();
     signal?.addEventListener('abort', stop, { once: true });
     let ended: Incoming & { type: 'closed' };
@@ -79,8 +81,8 @@ export async function* followEvents(
         incoming = await connection.next();
         if (incoming.type !== 'frame') break;
         const event = JSON.parse(incoming.data) as StoredEvent;
-        if (cursor?.skip) {
-          cursor.skip -= 1;
+        if (skip > 0) {
+          skip -= 1;
           continue;
         }
         cursor = { afterEventId: event.id };
