@@ -1,4 +1,4 @@
-import type { Agent, IncomingMessage } from 'node:http';
+import type { Agent, ClientRequest, IncomingMessage } from 'node:http';
 
 /** The part of `fetch` the client uses: `fetch` itself is one. */
 export type Transport = (
@@ -35,35 +35,48 @@ export function defaultTransport(): Transport {
     const secure = url.startsWith('https:');
     const headers: Record<string, string> = { ...init.headers };
     if (init.body !== undefined) headers['content-length'] = String(Buffer.byteLength(init.body));
-    const response = await new Promise<IncomingMessage>((resolve, reject) => {
-      const request = (secure ? https : http).request(url, {
-        method: init.method,
-        headers,
-        agent: secure ? agents.https : agents.http,
-        ...(init.signal ? { signal: init.signal } : {}),
+    const { signal } = init;
+    let request: ClientRequest | undefined;
+    // Not `request`'s own `signal` option: it made each request cost a few hundred microseconds more.
+    const abort = () => request?.destroy(signal?.reason ?? new Error('aborted'));
+    signal?.addEventListener('abort', abort, { once: true });
+    try {
+      const response = await new Promise<IncomingMessage>((resolve, reject) => {
+        request = (secure ? https : http).request(url, {
+          method: init.method,
+          headers,
+          agent: secure ? agents.https : agents.http,
+        });
+        request.on('response', resolve);
+        request.on('error', reject);
+        request.end(init.body);
+        if (signal?.aborted) abort();
       });
-      request.on('response', resolve);
-      request.on('error', reject);
-      request.end(init.body);
-    });
-    const body = await new Promise<Buffer>((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve(Buffer.concat(chunks)));
-      response.on('error', reject);
-      response.on('aborted', () => reject(new Error('the connection closed before the whole answer came')));
-    });
-    const status = response.statusCode ?? 0;
-    return {
-      status,
-      ok: status >= 200 && status <= 299,
-      get headers() {
-        return toHeaders(response.headers);
-      },
-      text: async () => body.toString('utf8'),
-      arrayBuffer: async () => body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer,
-    };
+      const body = await readBody(response);
+      const status = response.statusCode ?? 0;
+      return {
+        status,
+        ok: status >= 200 && status <= 299,
+        get headers() {
+          return toHeaders(response.headers);
+        },
+        text: async () => body.toString('utf8'),
+        arrayBuffer: async () => body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer,
+      };
+    } finally {
+      signal?.removeEventListener('abort', abort);
+    }
   };
+}
+
+function readBody(response: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    response.on('data', (chunk: Buffer) => chunks.push(chunk));
+    response.on('end', () => resolve(Buffer.concat(chunks)));
+    response.on('error', reject);
+    response.on('aborted', () => reject(new Error('the connection closed before the whole answer came')));
+  });
 }
 
 function toHeaders(raw: IncomingMessage['headers']): Headers {
