@@ -105,6 +105,18 @@ describe('AgentServerClient against a real agent server', () => {
     expect(await client.listRecordings(info.id)).toEqual([]);
     expect(await client.listTools()).toContain('terminal');
 
+    // More ids than the server takes at once (100 conversations, 1000 events): split, answered in order.
+    const many: string[] = Array.from({ length: 250 }, () => randomUUID());
+    many[180] = info.id;
+    const infos = await client.getConversations(many);
+    expect(infos).toHaveLength(250);
+    expect(infos.flatMap((c, i) => (c ? [[i, c.id]] : []))).toEqual([[180, info.id]]);
+    const [message] = (await client.searchEvents(info.id, { kind: 'MessageEvent' })).items;
+    const eventIds: string[] = Array.from({ length: 2500 }, () => randomUUID());
+    eventIds[2100] = message?.id as string;
+    const events = await client.getEvents(info.id, eventIds);
+    expect(events.flatMap((e, i) => (e ? [[i, e.id]] : []))).toEqual([[2100, message?.id]]);
+
     expect(await client.deleteConversation(info.id)).toEqual({ success: true });
     expect(await client.getConversations([info.id, fork.id])).toEqual([null, expect.objectContaining({ id: fork.id })]);
   });

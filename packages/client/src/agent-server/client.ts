@@ -176,7 +176,12 @@ export class AgentServerClient {
   async listRecordings(id: string, options?: CallOptions): Promise<Recording[]> {
     return (await this.onConversation<{ items: Recording[] }>('listRecordings', id, options)).items;
   }
-  downloadRecording(id: string, fileName: string, options?: CallOptions) {
+  /** A recording's bytes and content type. */
+  downloadRecording(
+    id: string,
+    fileName: string,
+    options?: CallOptions,
+  ): Promise<{ contentType: string; bytes: Uint8Array }> {
     const { method, path } = AGENT_SERVER_OPERATIONS.downloadRecording;
     const params = { conversation_id: id, file_name: fileName };
     return this.http.bytes({ ...options, method, path: pathOf(path, params) });
