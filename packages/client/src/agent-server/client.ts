@@ -1,19 +1,11 @@
-import type {
-  AgentFinalResponse,
-  ConfirmationResponseRequest,
-  ConversationInfo,
-  LoadPluginRequest,
-  SetConfirmationPolicyRequest,
-  SetSecurityAnalyzerRequest,
-  SkillsResponse,
-  StoredEvent,
-  UpdateConversationRequest,
-} from '@bosun/protocol';
+import type { AgentFinalResponse, ConversationInfo, SkillsResponse, StoredEvent } from '@bosun/protocol';
 import { type FollowEventsOptions, followEvents } from '../events-socket.ts';
 import { type CallOptions, HttpClient, type QueryValue, pathOf } from '../http.ts';
 import type { Transport } from '../transport.ts';
 import { AGENT_SERVER_OPERATIONS, type AgentServerOperationName } from './operations.ts';
 import type {
+  ConfirmationPolicyInput,
+  ConfirmationResponseInput,
   ConversationCountQuery,
   ConversationPage,
   ConversationSearchQuery,
@@ -21,15 +13,18 @@ import type {
   EventPage,
   EventSearchQuery,
   ForkConversationInput,
+  LoadPluginInput,
   ModelList,
   Recording,
   SecretsInput,
+  SecurityAnalyzerInput,
   SendMessageInput,
   ServerInfo,
   ServerStatus,
   SkillsInput,
   StartConversationInput,
   SwitchLlmInput,
+  UpdateConversationInput,
 } from './types.ts';
 
 export interface AgentServerClientOptions {
@@ -128,7 +123,7 @@ export class AgentServerClient {
     return this.call('countConversations', { ...options, query });
   }
   /** Changes the title or replaces the tags. */
-  updateConversation(id: string, request: UpdateConversationRequest, options?: CallOptions): Promise<Success> {
+  updateConversation(id: string, request: UpdateConversationInput, options?: CallOptions): Promise<Success> {
     return this.onConversation('updateConversation', id, { ...options, body: request });
   }
   deleteConversation(id: string, options?: CallOptions): Promise<Success> {
@@ -154,20 +149,20 @@ export class AgentServerClient {
   switchLlm(id: string, request: SwitchLlmInput, options?: CallOptions): Promise<Success> {
     return this.onConversation('switchLlm', id, { ...options, body: request });
   }
-  loadPlugin(id: string, request: LoadPluginRequest, options?: CallOptions): Promise<Success> {
+  loadPlugin(id: string, request: LoadPluginInput, options?: CallOptions): Promise<Success> {
     return this.onConversation('loadPlugin', id, { ...options, body: request });
   }
   updateSecrets(id: string, secrets: SecretsInput, options?: CallOptions): Promise<Success> {
     return this.onConversation('updateSecrets', id, { ...options, body: { secrets } });
   }
-  setConfirmationPolicy(id: string, request: SetConfirmationPolicyRequest, options?: CallOptions): Promise<Success> {
+  setConfirmationPolicy(id: string, request: ConfirmationPolicyInput, options?: CallOptions): Promise<Success> {
     return this.onConversation('setConfirmationPolicy', id, { ...options, body: request });
   }
-  setSecurityAnalyzer(id: string, request: SetSecurityAnalyzerRequest, options?: CallOptions): Promise<Success> {
+  setSecurityAnalyzer(id: string, request: SecurityAnalyzerInput, options?: CallOptions): Promise<Success> {
     return this.onConversation('setSecurityAnalyzer', id, { ...options, body: request });
   }
   /** Accepts (runs) or rejects the actions waiting for confirmation (409 when none wait). */
-  respondToConfirmation(id: string, request: ConfirmationResponseRequest, options?: CallOptions): Promise<Success> {
+  respondToConfirmation(id: string, request: ConfirmationResponseInput, options?: CallOptions): Promise<Success> {
     return this.onConversation('respondToConfirmation', id, { ...options, body: request });
   }
   agentFinalResponse(id: string, options?: CallOptions): Promise<AgentFinalResponse> {

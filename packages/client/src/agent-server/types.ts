@@ -1,14 +1,19 @@
 import type {
+  ConfirmationResponseRequest,
   ConversationExecutionStatus,
   ConversationInfo,
   EventSource,
   ForkConversationRequest,
+  LoadPluginRequest,
   Secrets,
   SendMessageRequest,
+  SetConfirmationPolicyRequest,
+  SetSecurityAnalyzerRequest,
   SkillsRequest,
   StartConversationRequest,
   StoredEvent,
   SwitchLLMRequest,
+  UpdateConversationRequest,
 } from '@bosun/protocol';
 import type { Static } from '@sinclair/typebox';
 import type { Narrowed, QueryOf } from './operations.ts';
@@ -28,6 +33,11 @@ export type SendMessageInput = WireInput<SendMessageRequest>;
 export type ForkConversationInput = WireInput<ForkConversationRequest>;
 export type SwitchLlmInput = WireInput<SwitchLLMRequest>;
 export type SkillsInput = WireInput<SkillsRequest>;
+export type UpdateConversationInput = WireInput<UpdateConversationRequest>;
+export type LoadPluginInput = WireInput<LoadPluginRequest>;
+export type ConfirmationPolicyInput = WireInput<SetConfirmationPolicyRequest>;
+export type SecurityAnalyzerInput = WireInput<SetSecurityAnalyzerRequest>;
+export type ConfirmationResponseInput = WireInput<ConfirmationResponseRequest>;
 /** Secrets by name: a string, or `{"value": ...}`; added to (or replacing) the conversation's. */
 export type SecretsInput = Static<typeof Secrets>;
 
