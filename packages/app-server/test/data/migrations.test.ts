@@ -133,13 +133,14 @@ describeEachDatabase('opening', (each) => {
     await expect(unreachable).rejects.not.toThrow(/hunter2/);
   });
 
-  it.skipIf(each.dialect === 'postgres')('names a SQLite file that is not a database', async () => {
-    const { dataDir } = await each.target();
-    await writeFile(join(dataDir, SQLITE_FILE), 'not a database, just text that is long enough to have a header');
-    const opening = openDatabase({ dataDir });
-    await expect(opening).rejects.toThrow(DatabaseOpenError);
-    await expect(opening).rejects.toThrow(`cannot open the SQLite database ${join(dataDir, SQLITE_FILE)}`);
-  });
+  if (each.dialect === 'sqlite')
+    it('names a SQLite file that is not a database', async () => {
+      const { dataDir } = await each.target();
+      await writeFile(join(dataDir, SQLITE_FILE), 'not a database, just text that is long enough to have a header');
+      const opening = openDatabase({ dataDir });
+      await expect(opening).rejects.toThrow(DatabaseOpenError);
+      await expect(opening).rejects.toThrow(`cannot open the SQLite database ${join(dataDir, SQLITE_FILE)}`);
+    });
 
   it('close is idempotent and ping fails after it', async () => {
     const database = await each.open();
