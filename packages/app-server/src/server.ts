@@ -6,7 +6,7 @@ import type { AppDatabase, KeyRing } from './data/index.ts';
 import type { ObjectStore } from './objects/index.ts';
 import { installOpenApi } from './openapi.ts';
 import { healthRoutes } from './routes/health.ts';
-import { homeRoutes } from './routes/home.ts';
+import { homeRoutes, readmeRoutes } from './routes/home.ts';
 
 /** Something the server needs that can stop answering (a database, a cache, an object store). */
 export interface Dependency {
@@ -79,6 +79,7 @@ export async function buildAppServer(options: AppServerOptions = {}): Promise<Ap
     timeoutMs: options.readyTimeoutMs ?? 2_000,
   });
   homeRoutes(app);
+  readmeRoutes(app);
   const modules = options.apiRoutes ?? API_ROUTES;
   await app.register(
     async (api) => {

@@ -33,10 +33,13 @@ describe('the home page', () => {
     const { text } = await call(app.url, '/');
     const links = [...text.matchAll(/href="([^"]+)"/g)].map((match) => match[1]);
     expect(links).toEqual(expect.arrayContaining(['/docs', '/openapi.json']));
-    expect(links.some((link) => /\/README\.md$/.test(link ?? ''))).toBe(true);
-    for (const link of ['/docs', '/openapi.json']) {
+    expect(links).toContain('/README.md');
+    for (const link of ['/docs', '/openapi.json', '/README.md']) {
       expect((await fetch(`${app.url}${link}`)).status).toBe(200);
     }
+    const readme = await fetch(`${app.url}/README.md`);
+    expect(readme.headers.get('content-type')).toMatch(/^text\/markdown/);
+    expect(await readme.text()).toContain('npm start');
   });
 
   it('holds no secret of the configuration', async () => {

@@ -60,6 +60,9 @@ describe('the bundle npm start runs', () => {
     const home = await fetch(`${started.url}/`);
     expect(home.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(await home.text()).toContain('Bosun App Server');
+    const readme = await fetch(`${started.url}/README.md`);
+    expect(readme.status).toBe(200);
+    expect(await readme.text()).toContain('npm start');
     const document = (await (await fetch(`${started.url}/openapi.json`)).json()) as { info: { title: string } };
     expect(document.info.title).toBe('Bosun App Server');
     expect(await stopServer(started)).toBe(0);

@@ -1,5 +1,7 @@
+import { readFile } from 'node:fs/promises';
+import { NotFoundError } from '@bosun/http';
 import type { FastifyInstance } from 'fastify';
-import { README_URL, SERVER_TITLE, SERVER_VERSION } from '../server-info.ts';
+import { README_PATH, SERVER_TITLE, SERVER_VERSION } from '../server-info.ts';
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
@@ -27,7 +29,7 @@ function homePage(): string {
 <ul>
   <li><a href="/docs">API documentation</a> (interactive)</li>
   <li><a href="/openapi.json">OpenAPI document</a> (<code>/openapi.json</code>, for generating clients)</li>
-  <li><a href="${escapeHtml(README_URL)}">README</a>: how to configure and run Bosun</li>
+  <li><a href="${README_PATH}">README</a>: how to configure and run Bosun</li>
   <li><a href="/ready">Readiness</a> of the server and what it depends on</li>
 </ul>
 </body>
@@ -48,5 +50,31 @@ export function homeRoutes(app: FastifyInstance): void {
       },
     },
     async (_request, reply) => reply.type('text/html; charset=utf-8').send(page),
+  );
+}
+
+/** The repository's README: four folders above this module in the sources, three above the bundle (`packages/cli/dist`). */
+const README_FILE = new URL(
+  import.meta.url.endsWith('.mjs') ? '../../../README.md' : '../../../../README.md',
+  import.meta.url,
+);
+
+/** `/README.md`: the README of the installed Bosun, as plain text a browser shows. */
+export function readmeRoutes(app: FastifyInstance): void {
+  app.get(
+    README_PATH,
+    {
+      schema: {
+        tags: ['Server details'],
+        summary: 'The README of this installation (Markdown)',
+        response: { 200: { description: 'Markdown', content: { 'text/markdown': { schema: { type: 'string' } } } } },
+      },
+    },
+    async (_request, reply) => {
+      const text = await readFile(README_FILE, 'utf8').catch(() => {
+        throw new NotFoundError('This installation has no README');
+      });
+      return reply.type('text/markdown; charset=utf-8').header('x-content-type-options', 'nosniff').send(text);
+    },
   );
 }
