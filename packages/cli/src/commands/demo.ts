@@ -2,9 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildAgentServer } from '@bosun/agent-server';
+import { AgentServerClient } from '@bosun/client';
 import { startLlmReplay } from '@bosun/llm-replay';
-import type { Event } from '@bosun/protocol';
-import WebSocket from 'ws';
+import type { StoredEvent } from '@bosun/protocol';
 import type { Command } from '../command.ts';
 import { renderEvent } from '../demo/render.ts';
 import { demoScript } from '../demo/script.ts';
@@ -36,30 +36,22 @@ export const demoCommand: Command = {
           '',
         ].join('\n'),
       );
-      const response = await fetch(`${url}/api/conversations`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          agent: {
-            llm: { model: 'bosun-demo-scripted-model', base_url: llm.baseUrl, api_key: 'demo', num_retries: 0 },
-            tools: [{ name: 'terminal' }, { name: 'file_editor' }],
-          },
-          workspace: { working_dir: workspace },
-        }),
+      const client = new AgentServerClient({ baseUrl: url });
+      const { id } = await client.startConversation({
+        agent: {
+          llm: { model: 'bosun-demo-scripted-model', base_url: llm.baseUrl, api_key: 'demo', num_retries: 0 },
+          tools: [{ name: 'terminal' }, { name: 'file_editor' }],
+        },
+        workspace: { working_dir: workspace },
       });
-      const { id } = (await response.json()) as { id: string };
-      const finished = follow(`${url.replace('http', 'ws')}/sockets/events/${id}`, io.stdout);
-      await fetch(`${url}/api/conversations/${id}/events`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          content: [{ type: 'text', text: 'Write a greeting shell script and try it.' }],
-          run: true,
-        }),
+      const finished = follow(client.followEvents(id, { fromStart: true }), io.stdout);
+      await client.sendMessage(id, {
+        content: [{ type: 'text', text: 'Write a greeting shell script and try it.' }],
+        run: true,
       });
       const status = await finished;
       io.stdout.write(
-        `\n  The conversation ended ${status}. To use a real model, set BOSUN_LLM_MODEL (and BOSUN_LLM_API_KEY,\n  BOSUN_LLM_BASE_URL) and run 'npm start'.\n\n`,
+        `\n  The conversation ended ${status}. To use a real model, start 'bosun agent-server' and give the\n  conversation your model (see the README).\n\n`,
       );
       return status === 'finished' ? 0 : 1;
     } finally {
@@ -71,21 +63,16 @@ export const demoCommand: Command = {
 };
 
 /** Prints events as they arrive; resolves with the final status. */
-function follow(url: string, out: NodeJS.WritableStream): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url);
-    socket.on('error', reject);
-    socket.on('message', (data) => {
-      const event = JSON.parse(data.toString()) as Event;
-      const line = renderEvent(event);
-      if (line) out.write(`${line}\n`);
-      if (event.kind === 'ConversationStateUpdateEvent' && event.key === 'execution_status') {
-        const status = String(event.value);
-        if (['finished', 'error', 'stuck', 'paused'].includes(status)) {
-          socket.close();
-          resolve(status);
-        }
-      }
-    });
-  });
+async function follow(events: AsyncGenerator<StoredEvent>, out: NodeJS.WritableStream): Promise<string> {
+  for await (const event of events) {
+    const line = renderEvent(event);
+    if (line) out.write(`${line}\n`);
+    if (event.kind === 'ConversationStateUpdateEvent' && event.key === 'execution_status') {
+      const status = String(event.value);
+      if (FINAL_STATUSES.includes(status)) return status;
+    }
+  }
+  return 'disconnected';
 }
+
+const FINAL_STATUSES = ['finished', 'error', 'stuck', 'paused'];
