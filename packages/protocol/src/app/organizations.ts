@@ -27,7 +27,6 @@ export const OrgResponse = strictObject(
     name: Type.String(),
     contact_name: nullable(Type.String()),
     contact_email: nullable(Type.String()),
-    is_personal: Type.Boolean({ description: 'The organization every user has alone.' }),
     role: ref(OrgRole, { description: 'The caller’s role in it.' }),
     created_at: timestamp(),
   },

@@ -10,9 +10,11 @@ export const UserInfo = strictObject(
     email: nullable(Type.String()),
     display_name: nullable(Type.String()),
     created_at: timestamp(),
-    org_id: Type.String({ description: 'The organization the request acts in (`X-Org-Id`, or the personal one).' }),
-    org_name: Type.String(),
-    role: ref(OrgRole, { description: 'The user’s role in that organization.' }),
+    org_id: nullable(
+      Type.String({ description: 'The organization the request acts in (`X-Org-Id` or the key’s), or null.' }),
+    ),
+    org_name: nullable(Type.String()),
+    role: nullable(ref(OrgRole, { description: 'The user’s role in that organization.' })),
   },
   { description: 'The signed-in user.' },
 );

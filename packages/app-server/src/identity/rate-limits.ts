@@ -1,0 +1,44 @@
+import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+
+/** A limit: at most `limit` hits per `windowMs`. */
+export interface Limit {
+  limit: number;
+  windowMs: number;
+}
+
+/** Counts hits per scope and key; shared between replicas when backed by Redis. */
+export interface RateLimiter {
+  hit(scope: string, key: string, limit: Limit): Promise<{ allowed: boolean; retryAfterSeconds: number }>;
+}
+
+/** The expensive or sensitive operations, each limited per user (sign-in: per client address). */
+export type LimitedOperation = 'api_key_create' | 'secret_write' | 'sign_in';
+
+export type RateLimits = Record<LimitedOperation, Limit>;
+
+export const DEFAULT_RATE_LIMITS: RateLimits = {
+  api_key_create: { limit: 20, windowMs: 60 * 60_000 },
+  secret_write: { limit: 120, windowMs: 60_000 },
+  sign_in: { limit: 10, windowMs: 60_000 },
+};
+
+/**
+ * A pre-handler that answers 429 with `Retry-After` once the caller has used up `operation`'s limit. It runs
+ * after validation, so malformed requests neither count nor get a 429 instead of their 422.
+ */
+export function rateLimited(
+  limiter: RateLimiter,
+  limits: RateLimits,
+  operation: LimitedOperation,
+): preHandlerAsyncHookHandler {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const who = request.principal?.userId ?? `ip:${request.ip}`;
+    const { allowed, retryAfterSeconds } = await limiter.hit(operation, who, limits[operation]);
+    if (allowed) return;
+    const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+    return reply
+      .code(429)
+      .header('Retry-After', String(seconds))
+      .send({ detail: `Too many requests: try again in ${seconds} s` });
+  };
+}

@@ -1,0 +1,58 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { SESSION_COOKIE, cookieValue, sessionCookie } from '../identity/credentials.ts';
+import { rateLimited } from '../identity/rate-limits.ts';
+import { SESSION_TTL_MS, SIGN_IN_PATH, signIn } from '../identity/sign-in.ts';
+import { digestOf } from '../identity/tokens.ts';
+import type { IdentityRouteDeps } from './deps.ts';
+import { errorResponses, shape } from './replies.ts';
+
+const tags = ['Authentication'];
+
+const SignInQuery = Type.Object(
+  { token: Type.String({ minLength: 1, maxLength: 256, description: 'The one-time token of the sign-in URL.' }) },
+  { additionalProperties: false },
+);
+
+/**
+ * The one-time sign-in URL (printed at first start) sets a session cookie and redirects to `/`; sign-out ends
+ * the session. Sign-in is limited per client address.
+ */
+export function authRoutes(app: FastifyInstance, deps: IdentityRouteDeps): void {
+  const { identity } = deps;
+
+  app.get<{ Querystring: { token: string } }>(
+    SIGN_IN_PATH,
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        summary: 'Sign in with a one-time token: sets the session cookie and redirects to /',
+        querystring: SignInQuery,
+        response: { 303: Type.Null({ description: 'Signed in: on to `/`.' }), ...errorResponses },
+      },
+      preHandler: rateLimited(deps.rateLimiter, deps.rateLimits, 'sign_in'),
+    },
+    async (request, reply) => {
+      const session = await signIn(identity, request.query.token);
+      if (!session) {
+        return reply.code(401).send({ detail: 'This sign-in link is unknown, already used or expired' });
+      }
+      const cookie = sessionCookie(session, { maxAgeSeconds: SESSION_TTL_MS / 1000, secure: deps.secureCookies });
+      return reply.code(303).header('Set-Cookie', cookie).header('Cache-Control', 'no-store').redirect('/', 303);
+    },
+  );
+
+  app.post(
+    '/api/v1/auth/sign-out',
+    {
+      schema: { tags, summary: 'End the browser session', response: { 200: shape('EditResponse'), ...errorResponses } },
+    },
+    async (request, reply) => {
+      const session = cookieValue(request.headers.cookie, SESSION_COOKIE);
+      if (session) await identity.deleteSession(digestOf(session));
+      reply.header('Set-Cookie', sessionCookie('', { maxAgeSeconds: 0, secure: deps.secureCookies }));
+      return { message: 'Signed out' };
+    },
+  );
+}

@@ -1,0 +1,106 @@
+import type { OrgCreate, OrgResponse, OrgRole } from '@bosun/protocol';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { principalOf } from '../identity/authenticate.ts';
+import type { Organization } from '../organizations/organizations-store.ts';
+import type { IdentityRouteDeps } from './deps.ts';
+import { pageOf, pageQuery } from './pages.ts';
+import { errorResponses, notFound, shape } from './replies.ts';
+
+const tags = ['Organizations'];
+
+export const OrgParams = Type.Object(
+  { org_id: Type.String({ format: 'uuid', description: 'The organization’s id.' }) },
+  { additionalProperties: false },
+);
+export const PageQuery = Type.Object(pageQuery, { additionalProperties: false });
+type PageQuery = { page_id?: string; limit?: number };
+
+export const orgToWire = (org: Organization, role: OrgRole): OrgResponse => ({
+  id: org.id,
+  name: org.name,
+  contact_name: org.contactName,
+  contact_email: org.contactEmail,
+  role,
+  created_at: org.createdAt,
+});
+
+/**
+ * The caller's role in the organization of the path, or a 404 sent: an organization the caller is not in does
+ * not exist for them (its name is not confirmed to outsiders).
+ */
+export async function roleInPathOrg(
+  deps: IdentityRouteDeps,
+  request: FastifyRequest<{ Params: { org_id: string } }>,
+  reply: FastifyReply,
+): Promise<OrgRole | undefined> {
+  const role = await deps.identity.roleIn(request.params.org_id.toLowerCase(), principalOf(request).userId);
+  if (!role) notFound(reply, 'Organization');
+  return role;
+}
+
+/** Organizations: create one (the creator is its owner), list the caller's, get one. */
+export function organizationRoutes(app: FastifyInstance, deps: IdentityRouteDeps): void {
+  const { organizations } = deps;
+
+  app.post<{ Body: OrgCreate }>(
+    '/api/v1/organizations',
+    {
+      schema: {
+        tags,
+        summary: 'Create an organization; the caller is its owner',
+        body: shape('OrgCreate'),
+        response: { 201: shape('OrgResponse'), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { name, contact_name = null, contact_email = null } = request.body;
+      const org = await organizations.create(principalOf(request).userId, {
+        name,
+        contactName: contact_name,
+        contactEmail: contact_email,
+      });
+      return reply.code(201).send(orgToWire(org, 'owner'));
+    },
+  );
+
+  app.get<{ Querystring: PageQuery }>(
+    '/api/v1/organizations',
+    {
+      schema: {
+        tags,
+        summary: 'The caller’s organizations, with the caller’s role in each',
+        querystring: PageQuery,
+        response: { 200: shape('OrgPage'), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      const { page_id, limit = 100 } = request.query;
+      const page = await pageOf(
+        reply,
+        (org: Organization & { role: OrgRole }) => orgToWire(org, org.role),
+        () => organizations.listOf(principal.userId, { limit, ...(page_id ? { pageId: page_id } : {}) }),
+      );
+      return page ? { ...page, current_org_id: principal.org?.id ?? null } : reply;
+    },
+  );
+
+  app.get<{ Params: { org_id: string } }>(
+    '/api/v1/organizations/:org_id',
+    {
+      schema: {
+        tags,
+        summary: 'An organization of the caller',
+        params: OrgParams,
+        response: { 200: shape('OrgResponse'), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const role = await roleInPathOrg(deps, request, reply);
+      if (!role) return reply;
+      const org = await organizations.get(request.params.org_id.toLowerCase());
+      return org ? orgToWire(org, role) : notFound(reply, 'Organization');
+    },
+  );
+}

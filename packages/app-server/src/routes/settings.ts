@@ -1,0 +1,46 @@
+import type { SettingsUpdate } from '@bosun/protocol';
+import type { FastifyInstance } from 'fastify';
+import { principalOf } from '../identity/authenticate.ts';
+import { applySettingsUpdate, settingsView } from '../settings/settings-view.ts';
+import type { IdentityRouteDeps } from './deps.ts';
+import { errorResponses, shape } from './replies.ts';
+
+const tags = ['Settings'];
+
+/** `GET/POST /api/v1/settings`: the caller's settings, updated partially; never a secret's value. */
+export function settingsRoutes(app: FastifyInstance, { settings, secrets, llmDefaults }: IdentityRouteDeps): void {
+  app.get(
+    '/api/v1/settings',
+    {
+      schema: {
+        tags,
+        summary: 'The caller’s settings (the instance’s LLM defaults where the user set none)',
+        response: { 200: shape('Settings'), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { userId } = principalOf(request);
+      const [stored, hosts] = await Promise.all([settings.load(userId), secrets.providerHosts(userId)]);
+      return settingsView(stored, llmDefaults, hosts);
+    },
+  );
+
+  app.post<{ Body: SettingsUpdate }>(
+    '/api/v1/settings',
+    {
+      schema: {
+        tags,
+        summary: 'Change some settings (fields left out keep their value)',
+        body: shape('SettingsUpdate'),
+        response: { 200: shape('EditResponse'), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { userId } = principalOf(request);
+      const next = applySettingsUpdate(await settings.load(userId), request.body);
+      if (Array.isArray(next)) return reply.code(422).send({ detail: next });
+      await settings.save(userId, next);
+      return { message: 'Settings stored' };
+    },
+  );
+}
