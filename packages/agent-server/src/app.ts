@@ -1,18 +1,14 @@
 import { join } from 'node:path';
 import { GitCache, type GitProviders } from '@bosun/agent';
+import { createHttpServer, installEdgeErrors } from '@bosun/http';
 import { AgentSpec, parse } from '@bosun/protocol';
 import websocket from '@fastify/websocket';
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { createAgentRunner } from './agent/agent-runner.ts';
 import { ConfirmationControl } from './conversations/confirmation.ts';
 import type { AgentRunner } from './conversations/runner.ts';
 import { ConversationService } from './conversations/service.ts';
 import { installSessionAuth } from './http/auth.ts';
-import { installErrorHandlers } from './http/errors.ts';
-import { edgeErrorOptions, installEdgeErrors } from './http/framework-errors.ts';
-import { installJsonBody } from './http/json-body.ts';
-import { loggerOptions } from './http/log-options.ts';
-import { validatorCompiler } from './http/validation.ts';
 import { installOpenApi } from './openapi.ts';
 import { condenseRoutes } from './routes/condense.ts';
 import { controlRoutes } from './routes/control.ts';
@@ -128,22 +124,7 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
     app.log.error({ err: error, conversation_id: conversation.id }, 'run crashed');
   const sessionApiKeys = options.sessionApiKeys ?? [];
 
-  const app = Fastify({
-    logger: options.logLevel
-      ? { ...loggerOptions(options.logLevel), ...(options.logStream ? { stream: options.logStream } : {}) }
-      : false,
-    bodyLimit: 32 * 1024 * 1024,
-    exposeHeadRoutes: false,
-    ajv: { customOptions: { strict: false } },
-    ...edgeErrorOptions,
-  });
-  app.addHttpMethod('GET', { hasBody: true, overrideExisting: true });
-  app.setValidatorCompiler(validatorCompiler());
-  // Handlers build their bodies exactly (events are sent as stored), so plain JSON.stringify serializes them;
-  // compiling a serializer per route from the large union schemas would cost ~150 ms of startup.
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
-  installErrorHandlers(app);
-  installJsonBody(app);
+  const app = createHttpServer({ logLevel: options.logLevel, logStream: options.logStream });
   installSessionAuth(app, sessionApiKeys);
   await installOpenApi(app);
   await app.register(websocket);

@@ -1,14 +1,11 @@
 /**
- * What the OpenAPI document says of each operation beyond its route schema: its `operationId` and who may call
- * it. Ids are made as FastAPI makes them (`<name><path with non-word characters as _>_<method>`) from the
- * names below, so an operation OpenHands' agent server has gets the very id it has there, and clients generated
- * for one call the other unchanged.
+ * What the agent server's OpenAPI document says of each operation beyond its route schema: its name (made into
+ * an `operationId` as FastAPI does, so an operation OpenHands' agent server has gets the very id it has there)
+ * and who may call it.
  */
 
-type Json = Record<string, unknown>;
-
 /** Operation names by `METHOD /path`: OpenHands' where it has the operation, else one in the same style. */
-const OPERATION_NAMES: Record<string, string> = {
+export const OPERATION_NAMES: Record<string, string> = {
   'GET /': 'get_server_info',
   'GET /alive': 'alive',
   'GET /health': 'health',
@@ -47,9 +44,7 @@ const OPERATION_NAMES: Record<string, string> = {
 };
 
 /** Operations whose request body may be left out (every field has a default). */
-const OPTIONAL_BODIES = new Set(['POST /api/conversations/{conversation_id}/fork']);
-
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+export const OPTIONAL_BODIES = new Set(['POST /api/conversations/{conversation_id}/fork']);
 
 /** The `securitySchemes` of the document: the session key, as a header (and as a bearer token on `/v1`). */
 export const SECURITY_SCHEMES = {
@@ -66,48 +61,9 @@ export const SECURITY_SCHEMES = {
   },
 };
 
-/** FastAPI's operation id for `name` at `path` (OpenAPI form, `{param}`) with `method`. */
-export function operationId(name: string, path: string, method: string): string {
-  const base = `${name}${path}`.replace(/\W/g, '_');
-  return `${base}_${method.toLowerCase()}`;
-}
-
-/** A name for an operation missing from the table: its summary in snake case. */
-function nameFromSummary(summary: unknown, method: string, path: string): string {
-  const words = String(summary ?? `${method} ${path}`)
-    .replace(/\(.*$/, '')
-    .toLowerCase()
-    .match(/[a-z0-9]+/g);
-  return (words ?? [method]).join('_');
-}
-
 /** Who may call an operation at `path`: nobody needs a key outside `/api` and `/v1`. */
-function securityOf(path: string): Json[] | undefined {
+export function securityOf(path: string): Record<string, string[]>[] | undefined {
   if (path.startsWith('/api/')) return [{ SessionApiKey: [] }];
   if (path.startsWith('/v1/')) return [{ SessionApiKey: [] }, { SessionBearer: [] }];
   return undefined;
-}
-
-/**
- * Completes every operation of `paths`: its `operationId`, its `security`, and its parameters (and bodies) with
- * defaults marked optional (a client may leave them out; the server fills the defaults in).
- */
-export function completeOperations(paths: Record<string, Record<string, Json>>): void {
-  for (const [path, item] of Object.entries(paths)) {
-    for (const method of METHODS) {
-      const operation = item[method];
-      if (!operation) continue;
-      const name =
-        OPERATION_NAMES[`${method.toUpperCase()} ${path}`] ?? nameFromSummary(operation.summary, method, path);
-      operation.operationId = operationId(name, path, method);
-      const body = operation.requestBody as Json | undefined;
-      if (body && OPTIONAL_BODIES.has(`${method.toUpperCase()} ${path}`)) body.required = false;
-      const security = securityOf(path);
-      if (security) operation.security = security;
-      for (const parameter of (operation.parameters ?? []) as Json[]) {
-        const schema = parameter.schema as Json | undefined;
-        if (parameter.in !== 'path' && schema && 'default' in schema) parameter.required = false;
-      }
-    }
-  }
 }

@@ -1,5 +1,5 @@
+import { redactUrl } from '@bosun/http';
 import { describe, expect, it } from 'vitest';
-import { redactUrl } from '../src/http/log-options.ts';
 import { call } from './support/http.ts';
 import { startTestServer } from './support/server.ts';
 

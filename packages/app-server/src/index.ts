@@ -1,1 +1,18 @@
-export {};
+export {
+  AppServerConfig,
+  appServerConfig,
+  appServerConfigProblems,
+  withoutPassword,
+} from './config.ts';
+export {
+  API_PREFIX,
+  API_ROUTES,
+  type ApiRoutes,
+  type AppContext,
+  type AppDependencies,
+  type AppServer,
+  type AppServerOptions,
+  type Dependency,
+  buildAppServer,
+} from './server.ts';
+export { SERVER_TITLE, SERVER_VERSION } from './server-info.ts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { cp } from 'node:fs/promises';
+import { ConflictError, NotFoundError } from '@bosun/http';
 import type { ForkConversationRequest, StoredEvent } from '@bosun/protocol';
-import { ConflictError, NotFoundError } from '../http/errors.ts';
 import type { Conversation } from './conversation.ts';
 import { now, toRow } from './new-event.ts';
 import { type ConversationRecord, newCatalogRow } from './record.ts';

@@ -1,5 +1,5 @@
+import { InputError } from '@bosun/http';
 import type { ResolvedStartRequest } from '@bosun/protocol';
-import { InputError } from '../http/errors.ts';
 import type { Conversation } from './conversation.ts';
 import type { AgentRunner } from './runner.ts';
 import { sendUserMessage } from './send-message.ts';

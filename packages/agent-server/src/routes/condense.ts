@@ -1,8 +1,8 @@
 import { LLMError, NoCondenserError, condenserSettings } from '@bosun/agent';
+import { ConflictError } from '@bosun/http';
 import type { FastifyInstance } from 'fastify';
 import type { AgentRunner } from '../conversations/runner.ts';
 import type { ConversationService } from '../conversations/service.ts';
-import { ConflictError } from '../http/errors.ts';
 import { ConversationIdParams, conversationOf, upstreamActionResponses } from './params.ts';
 
 export interface CondenseRouteDeps {

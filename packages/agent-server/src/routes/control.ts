@@ -1,3 +1,4 @@
+import { ConflictError } from '@bosun/http';
 import {
   type ConfirmationResponseRequest,
   Secrets,
@@ -11,7 +12,6 @@ import { type ConfirmationControl, NotWaitingError } from '../conversations/conf
 import { ConversationBusyError } from '../conversations/runs.ts';
 import type { ConversationService } from '../conversations/service.ts';
 import { addSecrets, setConfirmationPolicy, setSecurityAnalyzer } from '../conversations/settings.ts';
-import { ConflictError } from '../http/errors.ts';
 import { ConversationIdParams, NotFoundResponse, conversationOf, validationResponse } from './params.ts';
 
 export interface ControlRouteDeps {

@@ -1,3 +1,4 @@
+import { ConflictError } from '@bosun/http';
 import { Success, type SwitchLLMRequest } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
@@ -5,7 +6,6 @@ import type { AgentRunner } from '../conversations/runner.ts';
 import { interrupt } from '../conversations/runs.ts';
 import type { ConversationService } from '../conversations/service.ts';
 import { switchLlm } from '../conversations/settings.ts';
-import { ConflictError } from '../http/errors.ts';
 import { ConversationIdParams, NotFoundResponse, conversationOf, validationResponse } from './params.ts';
 
 export interface ConversationActionDeps {

@@ -1,3 +1,4 @@
+import { ConflictError, InputError } from '@bosun/http';
 import {
   type AgentSpec,
   ConversationExecutionStatus,
@@ -13,7 +14,6 @@ import { ConversationBusyError, pause, startRun } from '../conversations/runs.ts
 import { CONVERSATION_SORT_ORDERS, type ConversationService } from '../conversations/service.ts';
 import { updateTitleAndTags } from '../conversations/settings.ts';
 import { startConversation } from '../conversations/start.ts';
-import { ConflictError, InputError } from '../http/errors.ts';
 import { ConversationIdParams, NotFoundResponse, conversationOf, validationResponse } from './params.ts';
 
 const tags = ['Conversations'];

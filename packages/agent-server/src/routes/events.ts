@@ -1,3 +1,4 @@
+import { InputError, NotFoundError } from '@bosun/http';
 import { EVENT_SOURCES, type SendMessageRequest, Success } from '@bosun/protocol';
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -6,7 +7,6 @@ import type { EventFilter } from '../conversations/repository.ts';
 import type { AgentRunner } from '../conversations/runner.ts';
 import { sendUserMessage } from '../conversations/send-message.ts';
 import type { ConversationService } from '../conversations/service.ts';
-import { InputError, NotFoundError } from '../http/errors.ts';
 import { ConversationIdParams, NotFoundResponse, conversationOf, validationResponse } from './params.ts';
 
 const tags = ['Events'];

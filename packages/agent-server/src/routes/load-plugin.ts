@@ -1,4 +1,5 @@
 import type { GitCache, GitProviders } from '@bosun/agent';
+import { ConflictError, InputError } from '@bosun/http';
 import type { LoadPluginRequest } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
@@ -7,7 +8,6 @@ import type { RecordedPlugin } from '../conversations/record.ts';
 import { secretValues } from '../conversations/secret-values.ts';
 import type { ConversationService } from '../conversations/service.ts';
 import { recordPlugin } from '../conversations/settings.ts';
-import { ConflictError, InputError } from '../http/errors.ts';
 import { ConversationIdParams, conversationOf, upstreamActionResponses } from './params.ts';
 
 export interface LoadPluginRouteDeps {

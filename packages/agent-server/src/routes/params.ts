@@ -1,9 +1,9 @@
+import { NotFoundError } from '@bosun/http';
 import { Success } from '@bosun/protocol';
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Conversation } from '../conversations/conversation.ts';
 import type { ConversationService } from '../conversations/service.ts';
-import { NotFoundError } from '../http/errors.ts';
 
 export const ConversationIdParams = Type.Object(
   { conversation_id: Type.String({ format: 'uuid', description: 'The conversation id (a UUID).' }) },

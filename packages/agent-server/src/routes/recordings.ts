@@ -2,11 +2,11 @@ import { createReadStream } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { recordingsDir } from '@bosun/agent';
+import { NotFoundError } from '@bosun/http';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { ConversationService } from '../conversations/service.ts';
 import { conversationStateDir } from '../conversations/state-dir.ts';
-import { NotFoundError } from '../http/errors.ts';
 import { ConversationIdParams, NotFoundResponse, conversationOf, validationResponse } from './params.ts';
 
 export interface RecordingRouteDeps {

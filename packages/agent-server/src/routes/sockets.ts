@@ -1,3 +1,4 @@
+import { nestsDeeperThan, tooDeep } from '@bosun/http';
 import { SendMessageRequest, safeParse } from '@bosun/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
@@ -10,7 +11,6 @@ import type { AgentRunner } from '../conversations/runner.ts';
 import { sendUserMessage } from '../conversations/send-message.ts';
 import type { ConversationService } from '../conversations/service.ts';
 import { SESSION_KEY_HEADER, isValidSessionKey } from '../http/auth.ts';
-import { nestsDeeperThan, tooDeep } from '../http/json-depth.ts';
 
 export const CLOSE_AUTH_FAILED = 4001;
 export const CLOSE_NOT_FOUND = 4004;

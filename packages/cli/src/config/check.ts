@@ -1,8 +1,8 @@
 import type { TSchema } from '@sinclair/typebox';
 
 /**
- * Whether `value` fits a setting's schema. Settings use few keywords (type, minimum, maximum, minLength, items,
- * a union of literals), checked here directly: TypeBox's Value module or an ajv compile per key would add 20 to
+ * Whether `value` fits a setting's schema. Settings use few keywords (type, minimum, maximum, minLength, pattern,
+ * items, a union of literals), checked here directly: TypeBox's Value module or an ajv compile per key would add 20 to
  * 40 ms to every start of the server, for a handful of values. A keyword outside this set is a programming error.
  */
 export function matches(schema: TSchema, value: unknown): boolean {
@@ -18,7 +18,11 @@ export function matches(schema: TSchema, value: unknown): boolean {
         (schema.maximum === undefined || value <= schema.maximum)
       );
     case 'string':
-      return typeof value === 'string' && value.length >= (schema.minLength ?? 0);
+      return (
+        typeof value === 'string' &&
+        value.length >= (schema.minLength ?? 0) &&
+        (schema.pattern === undefined || new RegExp(schema.pattern).test(value))
+      );
     case 'boolean':
       return typeof value === 'boolean';
     case 'array':
@@ -28,8 +32,9 @@ export function matches(schema: TSchema, value: unknown): boolean {
   }
 }
 
-/** What a value of `schema` looks like, in words: "an integer from 0 to 65535". */
+/** What a value of `schema` looks like, in words: "an integer from 0 to 65535" (or the schema's `expected`). */
 export function expectation(schema: TSchema): string {
+  if (typeof schema.expected === 'string') return schema.expected;
   const range = (kind: string) => {
     const { minimum, maximum } = schema as { minimum?: number; maximum?: number };
     if (minimum !== undefined && maximum !== undefined) return `${kind} from ${minimum} to ${maximum}`;

@@ -1,11 +1,14 @@
 import type { TObject } from '@sinclair/typebox';
 import { type Setting, settingsOf } from './settings.ts';
 
-/** The `parseArgs` options of a schema's flags, plus `--config FILE`. */
+/** The `parseArgs` options of a schema's flags (a boolean's `--no-` twin too), plus `--config FILE`. */
 export function flagOptions(schema: TObject): Record<string, { type: 'string' | 'boolean' }> {
   const options: Record<string, { type: 'string' | 'boolean' }> = { config: { type: 'string' } };
   for (const setting of settingsOf(schema)) {
-    if (setting.flag) options[setting.flag] = { type: setting.schema.type === 'boolean' ? 'boolean' : 'string' };
+    if (!setting.flag) continue;
+    const isSwitch = setting.schema.type === 'boolean';
+    options[setting.flag] = { type: isSwitch ? 'boolean' : 'string' };
+    if (isSwitch) options[`no-${setting.flag}`] = { type: 'boolean' };
   }
   return options;
 }
@@ -21,7 +24,8 @@ export function settingsHelp(schema: TObject, configEnv = 'BOSUN_CONFIG'): strin
 }
 
 function describe(setting: Setting): string[] {
-  const names = [setting.flag ? `--${setting.flag}` : undefined, setting.env, `${setting.key}:`].filter(Boolean);
+  const flag = setting.flag && (setting.schema.type === 'boolean' ? `--[no-]${setting.flag}` : `--${setting.flag}`);
+  const names = [flag, setting.env, `${setting.key}:`].filter(Boolean);
   const value = setting.schema.default;
   const shown = Array.isArray(value) ? value.join(',') : value;
   const fallback = value === undefined || shown === '' ? '' : ` (default: ${shown})`;

@@ -1,3 +1,4 @@
+import { withoutPassword } from '@bosun/app-server';
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import { expectation, matches } from './check.ts';
 import { readConfigFile } from './config-file.ts';
@@ -63,7 +64,7 @@ export async function loadSettings<T extends TObject>(
   const values: Record<string, unknown> = {};
   const sources: Record<string, Source> = {};
   for (const setting of settings) {
-    const flag = setting.flag === undefined ? undefined : flags[setting.flag];
+    const flag = setting.flag === undefined ? undefined : (flags[setting.flag] ?? negated(flags, setting.flag));
     const fromEnv = nonEmpty(env[setting.env]);
     let found: { source: Source; where: string; raw: unknown; value: unknown } | undefined;
     if (flag !== undefined) {
@@ -79,7 +80,8 @@ export async function loadSettings<T extends TObject>(
     if (!found) continue;
     if (!matches(setting.schema, found.value)) {
       // Text from a flag or variable is quoted as typed; a file's value as JSON (so "8000" is seen to be a string).
-      const shown = found.source === 'file' ? JSON.stringify(found.raw) : `'${found.raw}'`;
+      // A URL's password is never shown.
+      const shown = withoutPassword(found.source === 'file' ? JSON.stringify(found.raw) : `'${found.raw}'`);
       const got = setting.secret ? '' : `, got ${shown}`;
       problems.push(`${found.where}: must be ${expectation(setting.schema)}${got}`);
       continue;
@@ -90,6 +92,9 @@ export async function loadSettings<T extends TObject>(
   if (problems.length > 0) throw new SettingsError(problems);
   return { values: values as Static<T>, sources: sources as Record<keyof Static<T>, Source> };
 }
+
+/** `--no-NAME` of a boolean setting: false. */
+const negated = (flags: SettingsInput['flags'], name: string) => (flags[`no-${name}`] === true ? false : undefined);
 
 const nonEmpty = (text: string | undefined) => (text?.trim() ? text.trim() : undefined);
 

@@ -21,11 +21,14 @@ function decodeBytes(text: string): string {
   return text.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 }
 
-/** Structured (pino) logs that never contain a session key, whether it came in a header or in the URL. */
+/** Request headers that carry credentials. */
+const CREDENTIAL_HEADERS = ['x-session-api-key', 'x-access-token', 'authorization', 'cookie'];
+
+/** Structured (pino) logs that never contain a credential, whether it came in a header or in the URL. */
 export function loggerOptions(level: string) {
   return {
     level,
-    redact: ['req.headers["x-session-api-key"]', 'req.headers.authorization'],
+    redact: CREDENTIAL_HEADERS.map((name) => `req.headers["${name}"]`),
     serializers: {
       req(request: { method: string; url: string; id: string }) {
         return { id: request.id, method: request.method, url: redactUrl(request.url) };

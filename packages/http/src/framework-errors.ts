@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -46,11 +47,11 @@ function clientErrorHandler(
 /**
  * Refusals from below Fastify's routing: a CONNECT (Node closes the connection unanswered unless someone
  * listens), and a WebSocket handshake the WebSocket library refuses (it answers in HTML unless someone listens).
- * Call once the WebSocket plugin is registered.
+ * Call once the WebSocket plugin is registered, if the server has one.
  */
 export function installEdgeErrors(app: FastifyInstance): void {
   app.server.on('connect', (_request, socket: Duplex) => writeError(socket, 405, 'CONNECT is not supported'));
-  app.websocketServer.on('wsClientError', (error: Error, socket: Duplex) =>
+  (app as { websocketServer?: EventEmitter }).websocketServer?.on('wsClientError', (error: Error, socket: Duplex) =>
     writeError(
       socket,
       error.message === 'Invalid HTTP method' ? 405 : 400,

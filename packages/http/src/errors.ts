@@ -5,12 +5,27 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 /** Where a validation error is, as clients of the OpenHands agent server know it. */
 const PARTS: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 
-export class NotFoundError extends Error {
-  readonly statusCode = 404;
+/** A client error answered as `{"detail": message}` with its status (and headers, e.g. `Retry-After`). */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+  }
 }
 
-export class ConflictError extends Error {
-  readonly statusCode = 409;
+export class NotFoundError extends HttpError {
+  constructor(message = 'Not Found') {
+    super(404, message);
+  }
+}
+
+export class ConflictError extends HttpError {
+  constructor(message: string) {
+    super(409, message);
+  }
 }
 
 /** A 422 for input that passed the schema but is still wrong (for example an unknown cursor). */
@@ -58,7 +73,10 @@ export function installErrorHandlers(app: FastifyInstance): void {
       return sendValidationError(reply, [{ loc: ['body'], msg: 'Field required', type: 'missing' }]);
     }
     const status = error.statusCode ?? 500;
-    if (status < 500) return reply.code(status).send({ detail: error.message });
+    if (status < 500) {
+      if (error instanceof HttpError) reply.headers(error.headers);
+      return reply.code(status).send({ detail: error.message });
+    }
     const errorId = randomUUID();
     request.log.error({ err: error, error_id: errorId }, 'unexpected error');
     return reply.code(500).send({ detail: 'Internal Server Error', error_id: errorId });

@@ -1,0 +1,102 @@
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
+
+const optional = (options: Parameters<typeof Type.String>[0]) => Type.Optional(Type.String(options));
+const url = (schemes: string[], description: string, extra: Record<string, unknown> = {}) =>
+  optional({
+    pattern: `^(${schemes.join('|')})://`,
+    expected: `a ${schemes.map((scheme) => `${scheme}://`).join(' or ')} URL`,
+    description,
+    ...extra,
+  });
+
+/**
+ * The app server's settings, written once: each key is also a flag (`data_dir` -> `--data-dir`), an environment
+ * variable (`BOSUN_DATA_DIR`) and a key of a `--config` file. `secret` keys have no flag (command lines are
+ * visible to every user of the machine) and their values are never echoed, printed or logged.
+ */
+export const AppServerConfig = Type.Object({
+  host: Type.String({ minLength: 1, default: '127.0.0.1', description: 'Address to listen on.' }),
+  port: Type.Integer({
+    minimum: 0,
+    maximum: 65535,
+    default: 3000,
+    description: 'Port to listen on (0: any free port).',
+  }),
+  data_dir: Type.String({
+    minLength: 1,
+    default: '.bosun',
+    description: 'Where the embedded database (app.db), objects and the generated secrets key are kept.',
+  }),
+  database_url: url(
+    ['postgres', 'postgresql'],
+    'PostgreSQL to keep the data in (its password is never printed); none: SQLite in the data directory.',
+  ),
+  create_databases: Type.Boolean({
+    default: true,
+    description: "Create the PostgreSQL database when it does not exist (--no-create-databases: don't).",
+  }),
+  redis_url: url(
+    ['redis', 'rediss'],
+    'Redis shared by app replicas (start tasks, rate limits, revoked sessions); none: in-process.',
+  ),
+  s3_bucket: optional({ minLength: 1, description: 'S3 bucket for event and workspace archives; none: on disk.' }),
+  s3_endpoint: url(['http', 'https'], 'S3-protocol endpoint (MinIO, Ceph...; path-style); none: AWS S3.'),
+  s3_region: optional({ minLength: 1, description: 'Region of the S3 bucket (default: us-east-1).' }),
+  s3_access_key_id: optional({ minLength: 1, description: 'S3 access key id (none: the AWS SDK default chain).' }),
+  s3_secret_access_key: optional({ minLength: 1, secret: true, description: 'S3 secret access key.' }),
+  secrets_key: optional({
+    secret: true,
+    pattern: '^[A-Za-z0-9+/]{43}=$',
+    expected: 'base64 of 32 bytes',
+    description:
+      'Key sealing secrets at rest (AES-256-GCM): base64 of 32 bytes (default: derived from jwt_secret, else ' +
+      'generated into <data_dir>/secrets.key).',
+  }),
+  secrets_key_previous: Type.Array(Type.String({ pattern: '^[A-Za-z0-9+/]{43}=$' }), {
+    expected: 'a list (comma-separated in a variable) of base64 keys of 32 bytes',
+    default: [],
+    secret: true,
+    description: 'Older keys: what they sealed is read, then sealed again with the current key (rotation).',
+  }),
+  jwt_secret: optional({ minLength: 1, secret: true, description: 'Secret signing sessions of this install.' }),
+  llm_model: optional({ description: "Users' default model until their settings name one." }),
+  llm_base_url: optional({ description: 'Base URL of that model (any OpenAI-compatible server).' }),
+  llm_api_key: optional({ secret: true, description: 'API key of that model.' }),
+  public_url: url(
+    ['http', 'https'],
+    'URL people and sandboxes reach this server at (sign-in links); default: the address it listens on.',
+  ),
+  log_level: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
+    { default: 'info', description: 'Least severe level of the structured (JSON) logs on standard output.' },
+  ),
+});
+export type AppServerConfig = Static<typeof AppServerConfig>;
+
+/** `values` with every key it leaves out set to its default (for tests and embedders). */
+export function appServerConfig(values: Partial<AppServerConfig> = {}): AppServerConfig {
+  const defaults: Record<string, unknown> = {};
+  for (const [key, schema] of Object.entries(AppServerConfig.properties as Record<string, TSchema>)) {
+    if (schema.default !== undefined) defaults[key] = structuredClone(schema.default);
+  }
+  return { ...defaults, ...values } as AppServerConfig;
+}
+
+/** What the keys say together that none says alone: one line per problem, naming the keys. */
+export function appServerConfigProblems(config: AppServerConfig): string[] {
+  const problems: string[] = [];
+  const s3Keys = ['s3_endpoint', 's3_region', 's3_access_key_id', 's3_secret_access_key'] as const;
+  const given = s3Keys.filter((key) => config[key] !== undefined);
+  if (config.s3_bucket === undefined && given.length > 0) {
+    problems.push(`s3_bucket: needed when ${given.join(', ')} ${given.length > 1 ? 'are' : 'is'} set`);
+  }
+  if ((config.s3_access_key_id === undefined) !== (config.s3_secret_access_key === undefined)) {
+    problems.push('s3_access_key_id, s3_secret_access_key: give both or neither');
+  }
+  return problems;
+}
+
+/** `text` with the password of any `scheme://user:password@` in it replaced, so a URL can be shown. */
+export function withoutPassword(text: string): string {
+  return text.replace(/(\/\/[^/:@\s]*):[^/@\s]*@/g, '$1:***@');
+}

@@ -1,0 +1,91 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { SERVER_TITLE, SERVER_VERSION } from '../server-info.ts';
+import type { AppDependencies, Dependency } from '../server.ts';
+
+const Status = Type.Object({ status: Type.String() });
+
+const Readiness = Type.Object({
+  status: Type.Union([Type.Literal('ready'), Type.Literal('unavailable')]),
+  message: Type.Optional(Type.String()),
+  checks: Type.Record(Type.String(), Type.Union([Type.Literal('ok'), Type.Literal('failing')]), {
+    description: 'Each dependency the server was configured with (database, cache, objects) and whether it answers.',
+  }),
+});
+
+const ServerInfo = Type.Object({
+  title: Type.String(),
+  version: Type.String(),
+  uptime: Type.Integer({ description: 'Seconds since start.' }),
+  node_version: Type.String(),
+  docs: Type.String(),
+});
+
+export interface HealthState {
+  startedAt: number;
+  dependencies: AppDependencies;
+  /** How long each dependency has to answer. */
+  timeoutMs: number;
+}
+
+/** Liveness, readiness (every dependency answers) and facts about the server; never behind auth. */
+export function healthRoutes(app: FastifyInstance, state: HealthState): void {
+  const tags = ['Server details'];
+  const ok = async () => ({ status: 'ok' });
+  app.get('/alive', { schema: { tags, summary: 'Alive', response: { 200: Status } } }, ok);
+  app.get('/health', { schema: { tags, summary: 'Health', response: { 200: Status } } }, ok);
+  app.get(
+    '/ready',
+    {
+      schema: {
+        tags,
+        summary: 'Ready (503 while a dependency does not answer)',
+        response: { 200: Readiness, 503: Readiness },
+      },
+    },
+    async (request, reply) => {
+      const names = Object.keys(state.dependencies) as (keyof AppDependencies)[];
+      const results = await Promise.all(
+        names.map((name) => answers(state.dependencies[name] as Dependency, state.timeoutMs)),
+      );
+      const checks: Record<string, 'ok' | 'failing'> = {};
+      names.forEach((name, i) => {
+        const error = results[i];
+        checks[name] = error ? 'failing' : 'ok';
+        // The reason stays in the log: the probe is unauthenticated, and a driver's message may name hosts.
+        if (error) request.log.warn({ dependency: name, err: error }, 'dependency not answering');
+      });
+      const failing = names.filter((name) => checks[name] === 'failing');
+      if (failing.length > 0) {
+        return reply.code(503).send({ status: 'unavailable', message: `Not answering: ${failing.join(', ')}`, checks });
+      }
+      return { status: 'ready', checks };
+    },
+  );
+  app.get('/server_info', { schema: { tags, summary: 'Server info', response: { 200: ServerInfo } } }, async () => ({
+    title: SERVER_TITLE,
+    version: SERVER_VERSION,
+    uptime: Math.floor((Date.now() - state.startedAt) / 1000),
+    node_version: process.version,
+    docs: '/docs',
+  }));
+}
+
+/** Undefined when `dependency` answers within `timeoutMs`, else why not. */
+async function answers(dependency: Dependency, timeoutMs: number): Promise<Error | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<Error>((resolve) => {
+    timer = setTimeout(() => resolve(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([
+      dependency.ping().then(
+        () => undefined,
+        (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+      ),
+      late,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,22 @@
+/**
+ * @bosun/http: what every Bosun HTTP service shares: one error shape, validation with the protocol's validators,
+ * JSON body rules, answers to what the framework refuses, credential-free logs, and the OpenAPI document.
+ */
+export { documentErrorResponses } from './error-responses.ts';
+export {
+  ConflictError,
+  HttpError,
+  InputError,
+  NotFoundError,
+  installErrorHandlers,
+  sendValidationError,
+} from './errors.ts';
+export { edgeErrorOptions, installEdgeErrors } from './framework-errors.ts';
+export { installJsonBody } from './json-body.ts';
+export { MAX_JSON_DEPTH, nestsDeeperThan, tooDeep } from './json-depth.ts';
+export { loggerOptions, redactUrl } from './log-options.ts';
+export { type OpenApiOptions, installOpenApi } from './openapi.ts';
+export { type OperationRules, completeOperations, operationId } from './openapi-operations.ts';
+export { referencedComponents } from './openapi-references.ts';
+export { type HttpServerOptions, createHttpServer } from './server.ts';
+export { validatorCompiler } from './validation.ts';

@@ -1,0 +1,40 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { installErrorHandlers } from './errors.ts';
+import { edgeErrorOptions } from './framework-errors.ts';
+import { installJsonBody } from './json-body.ts';
+import { loggerOptions } from './log-options.ts';
+import { validatorCompiler } from './validation.ts';
+
+export interface HttpServerOptions {
+  /** Least severe level of the structured (pino) logs; none: no logs. */
+  logLevel?: string | undefined;
+  /** Where the logs go (default: standard output). */
+  logStream?: { write(line: string): unknown } | undefined;
+  /** The largest request body, in bytes. */
+  bodyLimit?: number;
+}
+
+/**
+ * A Fastify instance with what every Bosun HTTP service shares: the one error shape (`{"detail": ...}`, 422 with
+ * `loc`/`msg`/`type` for any bad input), the protocol's validators, JSON bodies (depth-capped; no body means
+ * none), GET with a body, and logs that never hold a credential. Routes, auth and OpenAPI are the caller's.
+ */
+export function createHttpServer(options: HttpServerOptions = {}): FastifyInstance {
+  const app = Fastify({
+    logger: options.logLevel
+      ? { ...loggerOptions(options.logLevel), ...(options.logStream ? { stream: options.logStream } : {}) }
+      : false,
+    bodyLimit: options.bodyLimit ?? 32 * 1024 * 1024,
+    exposeHeadRoutes: false,
+    ajv: { customOptions: { strict: false } },
+    ...edgeErrorOptions,
+  });
+  app.addHttpMethod('GET', { hasBody: true, overrideExisting: true });
+  app.setValidatorCompiler(validatorCompiler());
+  // Handlers build their bodies exactly, so plain JSON.stringify serializes them; compiling a serializer per
+  // route from large union schemas would cost start-up time.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  installErrorHandlers(app);
+  installJsonBody(app);
+  return app as unknown as FastifyInstance;
+}
