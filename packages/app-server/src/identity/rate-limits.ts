@@ -1,4 +1,5 @@
-import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import { HttpError } from '@bosun/http';
+import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 
 /** A limit: at most `limit` hits per `windowMs`. */
 export interface Limit {
@@ -31,14 +32,11 @@ export function rateLimited(
   limits: RateLimits,
   operation: LimitedOperation,
 ): preHandlerAsyncHookHandler {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
+  return async (request: FastifyRequest) => {
     const who = request.principal?.userId ?? `ip:${request.ip}`;
     const { allowed, retryAfterSeconds } = await limiter.hit(operation, who, limits[operation]);
     if (allowed) return;
     const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
-    return reply
-      .code(429)
-      .header('Retry-After', String(seconds))
-      .send({ detail: `Too many requests: try again in ${seconds} s` });
+    throw new HttpError(429, `Too many requests: try again in ${seconds} s`, { 'Retry-After': String(seconds) });
   };
 }

@@ -30,7 +30,7 @@ export function apiKeyRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
   const { identity } = deps;
 
   app.post<{ Body: ApiKeyCreate }>(
-    '/api/v1/keys',
+    '/keys',
     {
       schema: {
         tags,
@@ -62,7 +62,7 @@ export function apiKeyRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
   );
 
   app.get(
-    '/api/v1/keys',
+    '/keys',
     {
       schema: {
         tags,
@@ -74,7 +74,7 @@ export function apiKeyRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
   );
 
   app.delete<{ Params: { key_id: string } }>(
-    '/api/v1/keys/:key_id',
+    '/keys/:key_id',
     {
       schema: {
         tags,

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { SESSION_COOKIE, cookieValue, sessionCookie } from '../identity/credentials.ts';
 import { rateLimited } from '../identity/rate-limits.ts';
-import { SESSION_TTL_MS, SIGN_IN_PATH, signIn } from '../identity/sign-in.ts';
+import { SESSION_TTL_MS, signIn } from '../identity/sign-in.ts';
 import { digestOf } from '../identity/tokens.ts';
 import type { IdentityRouteDeps } from './deps.ts';
 import { errorResponses, shape } from './replies.ts';
@@ -22,7 +22,7 @@ export function authRoutes(app: FastifyInstance, deps: IdentityRouteDeps): void 
   const { identity } = deps;
 
   app.get<{ Querystring: { token: string } }>(
-    SIGN_IN_PATH,
+    '/auth/sign-in',
     {
       config: { public: true },
       schema: {
@@ -44,7 +44,7 @@ export function authRoutes(app: FastifyInstance, deps: IdentityRouteDeps): void 
   );
 
   app.post(
-    '/api/v1/auth/sign-out',
+    '/auth/sign-out',
     {
       schema: { tags, summary: 'End the browser session', response: { 200: shape('EditResponse'), ...errorResponses } },
     },

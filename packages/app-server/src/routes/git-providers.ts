@@ -13,7 +13,7 @@ export function gitProviderRoutes(app: FastifyInstance, deps: IdentityRouteDeps)
   const limited = rateLimited(deps.rateLimiter, deps.rateLimits, 'secret_write');
 
   app.post<{ Body: POSTProviderModel }>(
-    '/api/v1/secrets/git-providers',
+    '/secrets/git-providers',
     {
       schema: {
         tags,
@@ -30,7 +30,7 @@ export function gitProviderRoutes(app: FastifyInstance, deps: IdentityRouteDeps)
   );
 
   app.delete(
-    '/api/v1/secrets/git-providers',
+    '/secrets/git-providers',
     {
       schema: {
         tags,

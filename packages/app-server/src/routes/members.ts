@@ -1,3 +1,4 @@
+import { HttpError, NotFoundError } from '@bosun/http';
 import type { OrgMemberAdd, OrgMemberResponse, OrgMemberUpdate, OrgRole } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
@@ -8,7 +9,7 @@ import type { Member } from '../organizations/organizations-store.ts';
 import type { IdentityRouteDeps } from './deps.ts';
 import { OrgParams, PageQuery, roleInPathOrg } from './organizations.ts';
 import { pageOf } from './pages.ts';
-import { RouteError, conflictsAs409, errorResponses, forbidden, invalid, notFound, shape } from './replies.ts';
+import { conflictsAs409, errorResponses, forbidden, invalid, notFound, shape } from './replies.ts';
 
 const tags = ['Organizations'];
 
@@ -38,7 +39,7 @@ export function memberRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
   const { organizations, identity } = deps;
 
   app.get<{ Params: OrgPath; Querystring: { page_id?: string; limit?: number } }>(
-    '/api/v1/organizations/:org_id/members',
+    '/organizations/:org_id/members',
     {
       schema: {
         tags,
@@ -52,15 +53,15 @@ export function memberRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
       if (!(await roleInPathOrg(deps, request, reply))) return reply;
       const { page_id, limit = 100 } = request.query;
       const orgId = request.params.org_id.toLowerCase();
-      const page = await pageOf(reply, memberToWire, () =>
+      const page = await pageOf(memberToWire, () =>
         organizations.members(orgId, { limit, ...(page_id ? { pageId: page_id } : {}) }),
       );
-      return page ?? reply;
+      return page;
     },
   );
 
   app.post<{ Params: OrgPath; Body: OrgMemberAdd }>(
-    '/api/v1/organizations/:org_id/members',
+    '/organizations/:org_id/members',
     {
       schema: {
         tags,
@@ -88,7 +89,7 @@ export function memberRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
   );
 
   app.patch<{ Params: MemberPath; Body: OrgMemberUpdate }>(
-    '/api/v1/organizations/:org_id/members/:user_id',
+    '/organizations/:org_id/members/:user_id',
     {
       schema: {
         tags,
@@ -112,7 +113,7 @@ export function memberRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
   );
 
   app.delete<{ Params: MemberPath }>(
-    '/api/v1/organizations/:org_id/members/:user_id',
+    '/organizations/:org_id/members/:user_id',
     {
       schema: {
         tags,
@@ -129,7 +130,7 @@ export function memberRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
   );
 
   app.post<{ Params: OrgPath }>(
-    '/api/v1/organizations/:org_id/leave',
+    '/organizations/:org_id/leave',
     {
       schema: {
         tags,
@@ -148,10 +149,10 @@ export function memberRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
 
   async function removeMember(orgId: string, userId: string, actor: OrgRole, caller: Principal) {
     const target = await organizations.member(orgId, userId);
-    if (!target) throw new RouteError(404, 'Member not found');
+    if (!target) throw new NotFoundError('Member not found');
     const self = target.userId === caller.userId;
     const refusal = refusalToRemove(actor, target.role, self);
-    if (refusal) throw new RouteError(403, refusal);
+    if (refusal) throw new HttpError(403, refusal);
     await conflictsAs409(() => organizations.removeMember(orgId, userId));
     return { message: self ? 'Left the organization' : 'Member removed' };
   }

@@ -44,7 +44,7 @@ export function organizationRoutes(app: FastifyInstance, deps: IdentityRouteDeps
   const { organizations } = deps;
 
   app.post<{ Body: OrgCreate }>(
-    '/api/v1/organizations',
+    '/organizations',
     {
       schema: {
         tags,
@@ -65,7 +65,7 @@ export function organizationRoutes(app: FastifyInstance, deps: IdentityRouteDeps
   );
 
   app.get<{ Querystring: PageQuery }>(
-    '/api/v1/organizations',
+    '/organizations',
     {
       schema: {
         tags,
@@ -78,16 +78,15 @@ export function organizationRoutes(app: FastifyInstance, deps: IdentityRouteDeps
       const principal = principalOf(request);
       const { page_id, limit = 100 } = request.query;
       const page = await pageOf(
-        reply,
         (org: Organization & { role: OrgRole }) => orgToWire(org, org.role),
         () => organizations.listOf(principal.userId, { limit, ...(page_id ? { pageId: page_id } : {}) }),
       );
-      return page ? { ...page, current_org_id: principal.org?.id ?? null } : reply;
+      return { ...page, current_org_id: principal.org?.id ?? null };
     },
   );
 
   app.get<{ Params: { org_id: string } }>(
-    '/api/v1/organizations/:org_id',
+    '/organizations/:org_id',
     {
       schema: {
         tags,

@@ -1,6 +1,5 @@
+import { InputError } from '@bosun/http';
 import { Type } from '@sinclair/typebox';
-import type { FastifyReply } from 'fastify';
-import { invalid } from './replies.ts';
 
 /** The query of a page: the previous page's `next_page_id`, and how many items. */
 export const pageQuery = {
@@ -8,12 +7,8 @@ export const pageQuery = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Items per page (default 100).' })),
 };
 
-/**
- * A page as the wire has it (`{items, next_page_id}`). A page id the store did not hand out is a 422, sent here:
- * the answer is then undefined.
- */
+/** A page as the wire has it (`{items, next_page_id}`); a page id the store did not hand out is a 422. */
 export async function pageOf<T, W>(
-  reply: FastifyReply,
   toWire: (item: T) => W,
   search: () => Promise<{ items: T[]; nextPageId: string | null }>,
 ) {
@@ -22,8 +17,7 @@ export async function pageOf<T, W>(
     return { items: page.items.map(toWire), next_page_id: page.nextPageId };
   } catch (error) {
     if (error instanceof Error && error.name === 'InvalidPageIdError') {
-      invalid(reply, ['query', 'page_id'], error.message);
-      return undefined;
+      throw new InputError([{ loc: ['query', 'page_id'], msg: error.message, type: 'value_error' }]);
     }
     throw error;
   }

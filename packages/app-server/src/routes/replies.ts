@@ -1,3 +1,4 @@
+import { ConflictError } from '@bosun/http';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 
@@ -22,22 +23,12 @@ export function invalid(reply: FastifyReply, loc: (string | number)[], msg: stri
   return reply.code(422).send({ detail: [{ loc, msg, type }] });
 }
 
-/** An answer other than 2xx, thrown for the error handler to send as `{"detail": message}`. */
-export class RouteError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 /** Runs `change`; a conflict with stored state (a taken name, the last owner) becomes a 409. */
 export async function conflictsAs409<T>(change: () => Promise<T>): Promise<T> {
   try {
     return await change();
   } catch (error) {
-    if (error instanceof Error && isConflict(error)) throw new RouteError(409, error.message);
+    if (error instanceof Error && isConflict(error)) throw new ConflictError(error.message);
     throw error;
   }
 }

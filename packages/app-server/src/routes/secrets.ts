@@ -36,7 +36,7 @@ export function secretRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
   const limited = rateLimited(deps.rateLimiter, deps.rateLimits, 'secret_write');
 
   app.post<{ Body: CustomSecretCreate }>(
-    '/api/v1/secrets',
+    '/secrets',
     {
       schema: {
         tags,
@@ -55,7 +55,7 @@ export function secretRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
   );
 
   app.get<{ Querystring: SearchQuery }>(
-    '/api/v1/secrets/search',
+    '/secrets/search',
     {
       schema: {
         tags,
@@ -67,19 +67,19 @@ export function secretRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
     async (request, reply) => {
       const { userId } = principalOf(request);
       const { name__contains, page_id, limit = 100 } = request.query;
-      const page = await pageOf(reply, toWire, () =>
+      const page = await pageOf(toWire, () =>
         secrets.search(userId, {
           limit,
           ...(name__contains ? { nameContains: name__contains } : {}),
           ...(page_id ? { pageId: page_id } : {}),
         }),
       );
-      return page ?? reply;
+      return page;
     },
   );
 
   app.put<{ Params: SecretParams; Body: CustomSecretUpdate }>(
-    '/api/v1/secrets/:secret_id',
+    '/secrets/:secret_id',
     {
       schema: {
         tags,
@@ -100,7 +100,7 @@ export function secretRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
   );
 
   app.delete<{ Params: SecretParams }>(
-    '/api/v1/secrets/:secret_id',
+    '/secrets/:secret_id',
     {
       schema: {
         tags,

@@ -1,3 +1,4 @@
+import { InputError } from '@bosun/http';
 import type { SettingsUpdate } from '@bosun/protocol';
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../identity/authenticate.ts';
@@ -10,7 +11,7 @@ const tags = ['Settings'];
 /** `GET/POST /api/v1/settings`: the caller's settings, updated partially; never a secret's value. */
 export function settingsRoutes(app: FastifyInstance, { settings, secrets, llmDefaults }: IdentityRouteDeps): void {
   app.get(
-    '/api/v1/settings',
+    '/settings',
     {
       schema: {
         tags,
@@ -26,7 +27,7 @@ export function settingsRoutes(app: FastifyInstance, { settings, secrets, llmDef
   );
 
   app.post<{ Body: SettingsUpdate }>(
-    '/api/v1/settings',
+    '/settings',
     {
       schema: {
         tags,
@@ -38,7 +39,7 @@ export function settingsRoutes(app: FastifyInstance, { settings, secrets, llmDef
     async (request, reply) => {
       const { userId } = principalOf(request);
       const next = applySettingsUpdate(await settings.load(userId), request.body);
-      if (Array.isArray(next)) return reply.code(422).send({ detail: next });
+      if (Array.isArray(next)) throw new InputError(next);
       await settings.save(userId, next);
       return { message: 'Settings stored' };
     },

@@ -7,7 +7,7 @@ import { errorResponses, notFound, shape } from './replies.ts';
 /** `GET /api/v1/users/me`: who the caller is, and the organization the request acts in. */
 export function userRoutes(app: FastifyInstance, { identity, organizations }: IdentityRouteDeps): void {
   app.get(
-    '/api/v1/users/me',
+    '/users/me',
     {
       schema: {
         tags: ['Users'],
