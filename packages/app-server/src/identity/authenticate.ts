@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Credential, credentialOf } from './credentials.ts';
-import type { IdentityLookup, Principal } from './principal.ts';
-import { digestOf, looksLikeApiKey } from './tokens.ts';
+import type { Principal } from './principal.ts';
+import type { IdentityStores } from './stores.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -25,16 +25,16 @@ const INVALID = 'Invalid credentials: the API key or session is unknown, expired
  * expired or deleted one, is a 401. `X-Org-Id` then selects the organization the request acts in: 422 if it is
  * not a UUID, 403 if the user is not a member or the key is bound to another organization.
  */
-export function installAuthentication(app: FastifyInstance, lookup: IdentityLookup): void {
+export function installAuthentication(app: FastifyInstance, stores: IdentityStores): void {
   app.decorateRequest('principal', undefined);
   app.addHook('onRequest', async (request, reply) => {
     const route = request.routeOptions.url;
     if (!route?.startsWith('/api/v1/') || request.routeOptions.config.public) return;
     const credential = credentialOf(request.headers);
     if (!credential) return deny(reply, 401, UNAUTHENTICATED);
-    const found = await identify(lookup, credential, Date.now());
+    const found = await identify(stores, credential);
     if (!found) return deny(reply, 401, INVALID);
-    const selected = await selectOrganization(lookup, request, found);
+    const selected = await selectOrganization(stores, request, found);
     if (typeof selected === 'string') {
       if (selected === 'malformed') {
         return reply.code(422).send({
@@ -54,23 +54,19 @@ export function principalOf(request: FastifyRequest): Principal {
 }
 
 async function identify(
-  lookup: IdentityLookup,
+  stores: IdentityStores,
   credential: Credential,
-  now: number,
 ): Promise<(Principal & { keyOrgId: string | null }) | undefined> {
   if (credential.kind === 'api_key') {
-    if (!looksLikeApiKey(credential.secret)) return undefined;
-    const key = await lookup.apiKeyByDigest(digestOf(credential.secret));
-    if (!key || (key.expiresAt !== null && Date.parse(key.expiresAt) <= now)) return undefined;
-    return { userId: key.userId, via: 'api_key', apiKeyId: key.id, keyOrgId: key.orgId };
+    const key = await stores.apiKeys.authenticate(credential.secret);
+    return key && { userId: key.userId, via: 'api_key', apiKeyId: key.keyId, keyOrgId: key.orgId ?? null };
   }
-  const session = await lookup.sessionByDigest(digestOf(credential.secret));
-  if (!session || Date.parse(session.expiresAt) <= now) return undefined;
-  return { userId: session.userId, via: 'session', keyOrgId: null };
+  const session = await stores.sessions.sessionUser(credential.secret);
+  return session && { userId: session.userId, via: 'session', sessionId: session.sessionId, keyOrgId: null };
 }
 
 async function selectOrganization(
-  lookup: IdentityLookup,
+  stores: IdentityStores,
   request: FastifyRequest,
   { keyOrgId, ...principal }: Principal & { keyOrgId: string | null },
 ): Promise<Principal | string> {
@@ -82,7 +78,7 @@ async function selectOrganization(
   }
   const orgId = asked?.toLowerCase() ?? keyOrgId;
   if (orgId === null) return principal;
-  const role = await lookup.roleIn(orgId, principal.userId);
+  const role = await stores.organizations.role(orgId, principal.userId);
   if (!role) return 'Not a member of the organization selected by X-Org-Id';
   return { ...principal, org: { id: orgId, role } };
 }

@@ -2,9 +2,8 @@ import type { ApiKey, ApiKeyCreate } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../identity/authenticate.ts';
-import type { ApiKeyRecord } from '../identity/identity-store.ts';
 import { rateLimited } from '../identity/rate-limits.ts';
-import { newApiKey } from '../identity/tokens.ts';
+import type { ApiKeyRecord } from '../identity/stores.ts';
 import type { IdentityRouteDeps } from './deps.ts';
 import { errorResponses, forbidden, invalid, notFound, shape } from './replies.ts';
 
@@ -18,16 +17,16 @@ const KeyParams = Type.Object(
 export const apiKeyToWire = (key: ApiKeyRecord): ApiKey => ({
   id: key.id,
   name: key.name,
-  prefix: key.displayPrefix,
-  created_at: key.createdAt,
+  prefix: key.display_prefix,
+  created_at: key.created_at,
   last_used_at: null,
-  expires_at: key.expiresAt,
-  org_id: key.orgId,
+  expires_at: key.expires_at,
+  org_id: key.org_id,
 });
 
 /** The caller's API keys: made (the key shown once), listed (never the key), deleted. */
 export function apiKeyRoutes(app: FastifyInstance, deps: IdentityRouteDeps): void {
-  const { identity } = deps;
+  const { apiKeys, organizations } = deps;
 
   app.post<{ Body: ApiKeyCreate }>(
     '/keys',
@@ -46,18 +45,16 @@ export function apiKeyRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
       if (expiresAt !== null && Date.parse(expiresAt) <= Date.now()) {
         return invalid(reply, ['body', 'expires_at'], 'The expiry must be in the future');
       }
-      if (orgId !== null && !(await identity.roleIn(orgId.toLowerCase(), userId))) {
+      if (orgId !== null && !(await organizations.role(orgId.toLowerCase(), userId))) {
         return forbidden(reply, 'Not a member of the organization to bind the key to');
       }
-      const secret = newApiKey();
-      const created = await identity.createApiKey(userId, {
+      const { key, record } = await apiKeys.create({
+        userId,
         name: name ?? 'API key',
-        digest: secret.hash,
-        displayPrefix: secret.displayPrefix,
         orgId: orgId?.toLowerCase() ?? null,
         expiresAt: expiresAt === null ? null : new Date(expiresAt).toISOString(),
       });
-      return reply.code(201).send({ ...apiKeyToWire(created), key: secret.key });
+      return reply.code(201).send({ ...apiKeyToWire(record), key });
     },
   );
 
@@ -70,7 +67,7 @@ export function apiKeyRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
         response: { 200: Type.Array(shape('ApiKey')), ...errorResponses },
       },
     },
-    async (request) => (await identity.apiKeysOf(principalOf(request).userId)).map(apiKeyToWire),
+    async (request) => (await apiKeys.list(principalOf(request).userId)).map(apiKeyToWire),
   );
 
   app.delete<{ Params: { key_id: string } }>(
@@ -84,7 +81,7 @@ export function apiKeyRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
       },
     },
     async (request, reply) => {
-      const deleted = await identity.deleteApiKey(principalOf(request).userId, request.params.key_id);
+      const deleted = await apiKeys.delete(principalOf(request).userId, request.params.key_id);
       return deleted ? { message: 'API key deleted' } : notFound(reply, 'API key');
     },
   );

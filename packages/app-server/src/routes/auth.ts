@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { SESSION_COOKIE, cookieValue, sessionCookie } from '../identity/credentials.ts';
+import { principalOf } from '../identity/authenticate.ts';
+import { sessionCookie } from '../identity/credentials.ts';
 import { rateLimited } from '../identity/rate-limits.ts';
-import { SESSION_TTL_MS, signIn } from '../identity/sign-in.ts';
-import { digestOf } from '../identity/tokens.ts';
+import { SESSION_TTL_MS } from '../identity/sign-in.ts';
 import type { IdentityRouteDeps } from './deps.ts';
 import { errorResponses, shape } from './replies.ts';
 
@@ -19,7 +19,7 @@ const SignInQuery = Type.Object(
  * the session. Sign-in is limited per client address.
  */
 export function authRoutes(app: FastifyInstance, deps: IdentityRouteDeps): void {
-  const { identity } = deps;
+  const { users, sessions } = deps;
 
   app.get<{ Querystring: { token: string } }>(
     '/auth/sign-in',
@@ -34,11 +34,12 @@ export function authRoutes(app: FastifyInstance, deps: IdentityRouteDeps): void 
       preHandler: rateLimited(deps.rateLimiter, deps.rateLimits, 'sign_in'),
     },
     async (request, reply) => {
-      const session = await signIn(identity, request.query.token);
-      if (!session) {
+      const userId = await sessions.redeem(request.query.token);
+      if (!userId || !(await users.get(userId))) {
         return reply.code(401).send({ detail: 'This sign-in link is unknown, already used or expired' });
       }
-      const cookie = sessionCookie(session, { maxAgeSeconds: SESSION_TTL_MS / 1000, secure: deps.secureCookies });
+      const { token } = await sessions.createSession(userId, SESSION_TTL_MS);
+      const cookie = sessionCookie(token, { maxAgeSeconds: SESSION_TTL_MS / 1000, secure: deps.secureCookies });
       return reply.code(303).header('Set-Cookie', cookie).header('Cache-Control', 'no-store').redirect('/', 303);
     },
   );
@@ -49,8 +50,8 @@ export function authRoutes(app: FastifyInstance, deps: IdentityRouteDeps): void 
       schema: { tags, summary: 'End the browser session', response: { 200: shape('EditResponse'), ...errorResponses } },
     },
     async (request, reply) => {
-      const session = cookieValue(request.headers.cookie, SESSION_COOKIE);
-      if (session) await identity.deleteSession(digestOf(session));
+      const { userId, sessionId } = principalOf(request);
+      if (sessionId) await sessions.revoke(userId, sessionId);
       reply.header('Set-Cookie', sessionCookie('', { maxAgeSeconds: 0, secure: deps.secureCookies }));
       return { message: 'Signed out' };
     },

@@ -1,16 +1,17 @@
-import type { IdentityStore } from '../identity/identity-store.ts';
 import type { RateLimiter, RateLimits } from '../identity/rate-limits.ts';
-import type { OrganizationsStore } from '../organizations/organizations-store.ts';
+import type { ApiKeysStore, OrganizationsStore, SessionsStore, UsersStore } from '../identity/stores.ts';
 import type { SecretsStore } from '../secrets/secrets-store.ts';
 import type { LlmDefaults } from '../settings/llm-defaults.ts';
 import type { SettingsStore } from '../settings/settings-store.ts';
 
 /** What the identity, settings, secrets and organization routes need. */
 export interface IdentityRouteDeps {
-  identity: IdentityStore;
+  users: UsersStore;
+  apiKeys: ApiKeysStore;
+  sessions: SessionsStore;
+  organizations: OrganizationsStore;
   settings: SettingsStore;
   secrets: SecretsStore;
-  organizations: OrganizationsStore;
   llmDefaults: LlmDefaults;
   rateLimiter: RateLimiter;
   rateLimits: RateLimits;

@@ -15,7 +15,7 @@ import { userRoutes } from './users.ts';
  * sign-in, settings, secrets and organizations.
  */
 export function identityRoutes(app: FastifyInstance, deps: IdentityRouteDeps): void {
-  installAuthentication(app, deps.identity);
+  installAuthentication(app, deps);
   for (const routes of [
     authRoutes,
     userRoutes,

@@ -4,11 +4,11 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../identity/authenticate.ts';
 import type { Principal } from '../identity/principal.ts';
+import type { Member } from '../identity/stores.ts';
 import { refusalToAdd, refusalToChangeRole, refusalToRemove } from '../organizations/member-rules.ts';
-import type { Member } from '../organizations/organizations-store.ts';
 import type { IdentityRouteDeps } from './deps.ts';
 import { OrgParams, PageQuery, roleInPathOrg } from './organizations.ts';
-import { pageOf } from './pages.ts';
+import { type PageRequest, pageOfList } from './pages.ts';
 import { conflictsAs409, errorResponses, forbidden, invalid, notFound, shape } from './replies.ts';
 
 const tags = ['Organizations'];
@@ -21,12 +21,12 @@ type OrgPath = { org_id: string };
 type MemberPath = OrgPath & { user_id: string };
 
 const memberToWire = (member: Member): OrgMemberResponse => ({
-  user_id: member.userId,
+  user_id: member.user_id,
   email: member.email,
   display_name: member.name,
   role: member.role,
   status: 'active',
-  joined_at: member.joinedAt,
+  joined_at: member.joined_at,
 });
 
 const changeResponses = { 403: shape('HTTPError'), 409: shape('HTTPError'), ...errorResponses };
@@ -36,9 +36,9 @@ const changeResponses = { 403: shape('HTTPError'), 409: shape('HTTPError'), ...e
  * owner makes or unmakes an owner; the last owner can neither leave nor be demoted (409).
  */
 export function memberRoutes(app: FastifyInstance, deps: IdentityRouteDeps): void {
-  const { organizations, identity } = deps;
+  const { organizations, users } = deps;
 
-  app.get<{ Params: OrgPath; Querystring: { page_id?: string; limit?: number } }>(
+  app.get<{ Params: OrgPath; Querystring: PageRequest }>(
     '/organizations/:org_id/members',
     {
       schema: {
@@ -51,12 +51,7 @@ export function memberRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
     },
     async (request, reply) => {
       if (!(await roleInPathOrg(deps, request, reply))) return reply;
-      const { page_id, limit = 100 } = request.query;
-      const orgId = request.params.org_id.toLowerCase();
-      const page = await pageOf(memberToWire, () =>
-        organizations.members(orgId, { limit, ...(page_id ? { pageId: page_id } : {}) }),
-      );
-      return page;
+      return pageOfList(await organizations.members(request.params.org_id.toLowerCase()), memberToWire, request.query);
     },
   );
 
@@ -80,11 +75,13 @@ export function memberRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
       }
       const refusal = refusalToAdd(actor, role);
       if (refusal) return forbidden(reply, refusal);
-      const user = user_id !== undefined ? await identity.user(user_id) : await identity.userByEmail(email as string);
+      const user = user_id !== undefined ? await users.get(user_id) : await users.byEmail(email as string);
       if (!user) return notFound(reply, 'User');
       const orgId = request.params.org_id.toLowerCase();
-      const added = await conflictsAs409(() => organizations.addMember(orgId, user.id, role));
-      return reply.code(201).send(memberToWire(added));
+      await conflictsAs409(() => organizations.addMember(orgId, user.id, role));
+      return reply
+        .code(201)
+        .send(memberToWire({ ...user, user_id: user.id, role, joined_at: new Date().toISOString() }));
     },
   );
 
@@ -103,12 +100,12 @@ export function memberRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
       const actor = await roleInPathOrg(deps, request, reply);
       if (!actor) return reply;
       const orgId = request.params.org_id.toLowerCase();
-      const target = await organizations.member(orgId, request.params.user_id);
-      if (!target) return notFound(reply, 'Member');
+      const target = await memberOf(orgId, request.params.user_id);
       const refusal = refusalToChangeRole(actor, target.role, request.body.role);
       if (refusal) return forbidden(reply, refusal);
-      const changed = await conflictsAs409(() => organizations.setRole(orgId, target.userId, request.body.role));
-      return changed ? memberToWire(changed) : notFound(reply, 'Member');
+      const changed = await conflictsAs409(() => organizations.setRole(orgId, target.user_id, request.body.role));
+      if (!changed) throw new NotFoundError('Member not found');
+      return memberToWire({ ...target, role: request.body.role });
     },
   );
 
@@ -148,12 +145,18 @@ export function memberRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
   );
 
   async function removeMember(orgId: string, userId: string, actor: OrgRole, caller: Principal) {
-    const target = await organizations.member(orgId, userId);
-    if (!target) throw new NotFoundError('Member not found');
-    const self = target.userId === caller.userId;
+    const target = await memberOf(orgId, userId);
+    const self = target.user_id === caller.userId;
     const refusal = refusalToRemove(actor, target.role, self);
     if (refusal) throw new HttpError(403, refusal);
-    await conflictsAs409(() => organizations.removeMember(orgId, userId));
+    const removed = await conflictsAs409(() => organizations.removeMember(orgId, userId));
+    if (!removed) throw new NotFoundError('Member not found');
     return { message: self ? 'Left the organization' : 'Member removed' };
+  }
+
+  async function memberOf(orgId: string, userId: string): Promise<Member> {
+    const member = (await organizations.members(orgId)).find((candidate) => candidate.user_id === userId);
+    if (!member) throw new NotFoundError('Member not found');
+    return member;
   }
 }

@@ -2,9 +2,9 @@ import type { OrgCreate, OrgResponse, OrgRole } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { principalOf } from '../identity/authenticate.ts';
-import type { Organization } from '../organizations/organizations-store.ts';
+import type { Organization } from '../identity/stores.ts';
 import type { IdentityRouteDeps } from './deps.ts';
-import { pageOf, pageQuery } from './pages.ts';
+import { type PageRequest, pageOfList, pageQuery } from './pages.ts';
 import { errorResponses, notFound, shape } from './replies.ts';
 
 const tags = ['Organizations'];
@@ -14,15 +14,12 @@ export const OrgParams = Type.Object(
   { additionalProperties: false },
 );
 export const PageQuery = Type.Object(pageQuery, { additionalProperties: false });
-type PageQuery = { page_id?: string; limit?: number };
 
 export const orgToWire = (org: Organization, role: OrgRole): OrgResponse => ({
   id: org.id,
   name: org.name,
-  contact_name: org.contactName,
-  contact_email: org.contactEmail,
   role,
-  created_at: org.createdAt,
+  created_at: org.created_at,
 });
 
 /**
@@ -34,7 +31,7 @@ export async function roleInPathOrg(
   request: FastifyRequest<{ Params: { org_id: string } }>,
   reply: FastifyReply,
 ): Promise<OrgRole | undefined> {
-  const role = await deps.identity.roleIn(request.params.org_id.toLowerCase(), principalOf(request).userId);
+  const role = await deps.organizations.role(request.params.org_id.toLowerCase(), principalOf(request).userId);
   if (!role) notFound(reply, 'Organization');
   return role;
 }
@@ -54,17 +51,15 @@ export function organizationRoutes(app: FastifyInstance, deps: IdentityRouteDeps
       },
     },
     async (request, reply) => {
-      const { name, contact_name = null, contact_email = null } = request.body;
-      const org = await organizations.create(principalOf(request).userId, {
-        name,
-        contactName: contact_name,
-        contactEmail: contact_email,
+      const org = await organizations.create({
+        name: request.body.name.trim(),
+        ownerUserId: principalOf(request).userId,
       });
       return reply.code(201).send(orgToWire(org, 'owner'));
     },
   );
 
-  app.get<{ Querystring: PageQuery }>(
+  app.get<{ Querystring: PageRequest }>(
     '/organizations',
     {
       schema: {
@@ -76,11 +71,8 @@ export function organizationRoutes(app: FastifyInstance, deps: IdentityRouteDeps
     },
     async (request, reply) => {
       const principal = principalOf(request);
-      const { page_id, limit = 100 } = request.query;
-      const page = await pageOf(
-        (org: Organization & { role: OrgRole }) => orgToWire(org, org.role),
-        () => organizations.listOf(principal.userId, { limit, ...(page_id ? { pageId: page_id } : {}) }),
-      );
+      const mine = await organizations.listForUser(principal.userId);
+      const page = pageOfList(mine, (org) => orgToWire(org, org.role), request.query);
       return { ...page, current_org_id: principal.org?.id ?? null };
     },
   );

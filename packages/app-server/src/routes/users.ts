@@ -5,7 +5,7 @@ import type { IdentityRouteDeps } from './deps.ts';
 import { errorResponses, notFound, shape } from './replies.ts';
 
 /** `GET /api/v1/users/me`: who the caller is, and the organization the request acts in. */
-export function userRoutes(app: FastifyInstance, { identity, organizations }: IdentityRouteDeps): void {
+export function userRoutes(app: FastifyInstance, { users, organizations }: IdentityRouteDeps): void {
   app.get(
     '/users/me',
     {
@@ -17,16 +17,13 @@ export function userRoutes(app: FastifyInstance, { identity, organizations }: Id
     },
     async (request, reply) => {
       const { userId, org } = principalOf(request);
-      const [user, organization] = await Promise.all([
-        identity.user(userId),
-        org ? organizations.get(org.id) : undefined,
-      ]);
+      const [user, organization] = await Promise.all([users.get(userId), org ? organizations.get(org.id) : undefined]);
       if (!user) return notFound(reply, 'User');
       const info: UserInfo = {
         id: user.id,
         email: user.email,
         display_name: user.name,
-        created_at: user.createdAt,
+        created_at: user.created_at,
         org_id: organization?.id ?? null,
         org_name: organization?.name ?? null,
         role: org?.role ?? null,

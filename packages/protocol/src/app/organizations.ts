@@ -12,9 +12,7 @@ export type OrgRole = Static<typeof OrgRole>;
 export const OrgCreate = strictObject(
   'OrgCreate',
   {
-    name: Type.String({ minLength: 1, maxLength: 255 }),
-    contact_name: Type.Optional(nullable(Type.String({ maxLength: 255 }))),
-    contact_email: Type.Optional(nullable(Type.String({ maxLength: 255, pattern: '^[^@s]+@[^@s]+$' }))),
+    name: Type.String({ minLength: 1, maxLength: 255, pattern: '\\S', description: 'Not blank.' }),
   },
   { description: 'A new organization; its creator is its owner.' },
 );
@@ -25,8 +23,6 @@ export const OrgResponse = strictObject(
   {
     id: Type.String({ format: 'uuid' }),
     name: Type.String(),
-    contact_name: nullable(Type.String()),
-    contact_email: nullable(Type.String()),
     role: ref(OrgRole, { description: 'The caller’s role in it.' }),
     created_at: timestamp(),
   },
