@@ -1,6 +1,6 @@
 import type { RateLimiter, RateLimits } from '../identity/rate-limits.ts';
 import type { ApiKeysStore, OrganizationsStore, SessionsStore, UsersStore } from '../identity/stores.ts';
-import type { SecretsStore } from '../secrets/secrets-store.ts';
+import type { ProviderTokensStore, SecretsStore } from '../secrets/secrets-store.ts';
 import type { LlmDefaults } from '../settings/llm-defaults.ts';
 import type { SettingsStore } from '../settings/settings-store.ts';
 
@@ -12,6 +12,7 @@ export interface IdentityRouteDeps {
   organizations: OrganizationsStore;
   settings: SettingsStore;
   secrets: SecretsStore;
+  providerTokens: ProviderTokensStore;
   llmDefaults: LlmDefaults;
   rateLimiter: RateLimiter;
   rateLimits: RateLimits;

@@ -3,13 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../identity/authenticate.ts';
 import { rateLimited } from '../identity/rate-limits.ts';
 import type { IdentityRouteDeps } from './deps.ts';
-import { errorResponses, shape } from './replies.ts';
+import { errorResponses, invalid, shape } from './replies.ts';
 
 const tags = ['Secrets'];
 
-/** Git provider tokens (`/api/v1/secrets/git-providers`): stored sealed; settings show only which are set. */
+/** Git provider tokens (`/secrets/git-providers`): stored sealed; settings show only which are set. */
 export function gitProviderRoutes(app: FastifyInstance, deps: IdentityRouteDeps): void {
-  const { secrets } = deps;
+  const { providerTokens } = deps;
   const limited = rateLimited(deps.rateLimiter, deps.rateLimits, 'secret_write');
 
   app.post<{ Body: POSTProviderModel }>(
@@ -17,14 +17,28 @@ export function gitProviderRoutes(app: FastifyInstance, deps: IdentityRouteDeps)
     {
       schema: {
         tags,
-        summary: 'Store Git provider tokens (the providers left out keep theirs)',
+        summary: 'Store Git provider tokens (the providers left out keep theirs; a null token keeps the stored one)',
         body: shape('POSTProviderModel'),
         response: { 200: shape('EditResponse'), ...errorResponses },
       },
       preHandler: limited,
     },
-    async (request) => {
-      await secrets.saveProviderTokens(principalOf(request).userId, request.body.provider_tokens ?? {});
+    async (request, reply) => {
+      const { userId } = principalOf(request);
+      const given = Object.entries(request.body.provider_tokens ?? {});
+      const tokens = await Promise.all(
+        given.map(async ([provider, { token, host }]) => {
+          const stored = token ? undefined : await providerTokens.token(userId, provider);
+          return { provider, token: token ?? stored?.token, host: host === undefined ? stored?.host : host };
+        }),
+      );
+      const missing = tokens.find(({ token }) => token === undefined);
+      if (missing) {
+        return invalid(reply, ['body', 'provider_tokens', missing.provider, 'token'], 'No token stored yet: give one');
+      }
+      for (const { provider, token, host } of tokens) {
+        await providerTokens.set(userId, provider, { token: token as string, host: host ?? null });
+      }
       return { message: 'Git provider tokens stored' };
     },
   );
@@ -40,7 +54,8 @@ export function gitProviderRoutes(app: FastifyInstance, deps: IdentityRouteDeps)
       preHandler: limited,
     },
     async (request) => {
-      await secrets.deleteProviderTokens(principalOf(request).userId);
+      const { userId } = principalOf(request);
+      for (const { provider } of await providerTokens.list(userId)) await providerTokens.delete(userId, provider);
       return { message: 'Git provider tokens deleted' };
     },
   );

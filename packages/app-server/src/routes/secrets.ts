@@ -1,9 +1,10 @@
+import { NotFoundError } from '@bosun/http';
 import type { CustomSecretCreate, CustomSecretUpdate, CustomSecretWithoutValue } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../identity/authenticate.ts';
 import { rateLimited } from '../identity/rate-limits.ts';
-import type { SecretEntry } from '../secrets/secrets-store.ts';
+import type { SecretInfo } from '../secrets/secrets-store.ts';
 import type { IdentityRouteDeps } from './deps.ts';
 import { pageOf, pageQuery } from './pages.ts';
 import { conflictsAs409, errorResponses, notFound, shape } from './replies.ts';
@@ -11,7 +12,7 @@ import { conflictsAs409, errorResponses, notFound, shape } from './replies.ts';
 const tags = ['Secrets'];
 
 const SecretParams = Type.Object(
-  { secret_id: Type.String({ minLength: 1, maxLength: 128, description: 'The secret’s id or name.' }) },
+  { secret_id: Type.String({ minLength: 1, maxLength: 128, description: 'The secret’s name.' }) },
   { additionalProperties: false },
 );
 type SecretParams = { secret_id: string };
@@ -22,12 +23,12 @@ const SearchQuery = Type.Object(
 );
 type SearchQuery = { name__contains?: string; page_id?: string; limit?: number };
 
-const toWire = (entry: SecretEntry): CustomSecretWithoutValue => ({
-  id: entry.id,
-  name: entry.name,
-  description: entry.description,
-  created_at: entry.createdAt,
-  updated_at: entry.updatedAt,
+const toWire = ({ id, name, description, created_at, updated_at }: SecretInfo): CustomSecretWithoutValue => ({
+  id,
+  name,
+  description,
+  created_at,
+  updated_at,
 });
 
 /** Custom secrets (`/api/v1/secrets`, OpenHands' paths): values go in, never out. */
@@ -83,7 +84,7 @@ export function secretRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
     {
       schema: {
         tags,
-        summary: 'Rename a custom secret, or change its description or value',
+        summary: 'Change a custom secret’s description or value, or rename it',
         params: SecretParams,
         body: shape('CustomSecretUpdate'),
         response: { 200: shape('CustomSecretWithoutValue'), 409: shape('HTTPError'), ...errorResponses },
@@ -92,10 +93,12 @@ export function secretRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
     },
     async (request, reply) => {
       const { userId } = principalOf(request);
-      const found = await secrets.find(userId, request.params.secret_id);
-      if (!found) return notFound(reply, 'Secret');
-      const updated = await conflictsAs409(() => secrets.update(userId, found.id, request.body));
-      return updated ? toWire(updated) : notFound(reply, 'Secret');
+      const { name = request.params.secret_id, ...change } = request.body;
+      const current = await secrets.get(userId, request.params.secret_id);
+      if (!current) return notFound(reply, 'Secret');
+      if (name !== current.name) return toWire(await renamed(userId, current, name, change));
+      await secrets.update(userId, current.name, change);
+      return toWire((await secrets.get(userId, name)) ?? current);
     },
   );
 
@@ -111,10 +114,23 @@ export function secretRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
       preHandler: limited,
     },
     async (request, reply) => {
-      const { userId } = principalOf(request);
-      const found = await secrets.find(userId, request.params.secret_id);
-      if (!found || !(await secrets.delete(userId, found.id))) return notFound(reply, 'Secret');
-      return { message: 'Secret deleted' };
+      const deleted = await secrets.delete(principalOf(request).userId, request.params.secret_id);
+      return deleted ? { message: 'Secret deleted' } : notFound(reply, 'Secret');
     },
   );
+
+  /** A rename: the secret under its new name (409 if taken) with its value, then the old one deleted. */
+  async function renamed(
+    userId: string,
+    current: SecretInfo,
+    name: string,
+    change: { description?: string | null; value?: string },
+  ): Promise<SecretInfo> {
+    const value = change.value ?? (await secrets.value(userId, current.name));
+    if (value === undefined) throw new NotFoundError('Secret not found');
+    const description = change.description === undefined ? current.description : change.description;
+    const created = await conflictsAs409(() => secrets.create(userId, { name, description, value }));
+    await secrets.delete(userId, current.name);
+    return created;
+  }
 }

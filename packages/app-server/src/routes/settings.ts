@@ -1,15 +1,17 @@
-import { InputError } from '@bosun/http';
 import type { SettingsUpdate } from '@bosun/protocol';
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../identity/authenticate.ts';
-import { applySettingsUpdate, settingsView } from '../settings/settings-view.ts';
+import { settingsPatch, settingsView } from '../settings/settings-view.ts';
 import type { IdentityRouteDeps } from './deps.ts';
 import { errorResponses, shape } from './replies.ts';
 
 const tags = ['Settings'];
 
 /** `GET/POST /api/v1/settings`: the caller's settings, updated partially; never a secret's value. */
-export function settingsRoutes(app: FastifyInstance, { settings, secrets, llmDefaults }: IdentityRouteDeps): void {
+export function settingsRoutes(
+  app: FastifyInstance,
+  { settings, providerTokens, llmDefaults }: IdentityRouteDeps,
+): void {
   app.get(
     '/settings',
     {
@@ -21,8 +23,8 @@ export function settingsRoutes(app: FastifyInstance, { settings, secrets, llmDef
     },
     async (request) => {
       const { userId } = principalOf(request);
-      const [stored, hosts] = await Promise.all([settings.load(userId), secrets.providerHosts(userId)]);
-      return settingsView(stored, llmDefaults, hosts);
+      const [stored, providers] = await Promise.all([settings.get(userId), providerTokens.list(userId)]);
+      return settingsView(stored ?? {}, llmDefaults, providers);
     },
   );
 
@@ -36,11 +38,9 @@ export function settingsRoutes(app: FastifyInstance, { settings, secrets, llmDef
         response: { 200: shape('EditResponse'), ...errorResponses },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const { userId } = principalOf(request);
-      const next = applySettingsUpdate(await settings.load(userId), request.body);
-      if (Array.isArray(next)) throw new InputError(next);
-      await settings.save(userId, next);
+      await settings.update(userId, settingsPatch(request.body));
       return { message: 'Settings stored' };
     },
   );

@@ -1,38 +1,31 @@
-import type { ProviderType } from '@bosun/protocol';
+/**
+ * The parts of the data layer's `SecretsRepository` and `ProviderTokensRepository` the routes use: values are
+ * sealed at rest, and nothing here lists them.
+ */
 
-/** A custom secret as listed: everything but its value. */
-export interface SecretEntry {
+export interface SecretInfo {
   id: string;
   name: string;
   description: string | null;
-  createdAt: string;
-  updatedAt: string;
+  created_at: string;
+  updated_at: string;
 }
 
-export interface SecretPage {
-  items: SecretEntry[];
-  nextPageId: string | null;
-}
-
-/** A user's custom secrets and Git provider tokens; values are sealed at rest and never listed. */
 export interface SecretsStore {
-  /** Throws a `DataConflictError` (409) if the user has a secret by that name. */
-  create(userId: string, secret: { name: string; description: string | null; value: string }): Promise<SecretEntry>;
-  /** The user's secret with this id or name. */
-  find(userId: string, idOrName: string): Promise<SecretEntry | undefined>;
-  search(userId: string, query: { nameContains?: string; pageId?: string; limit: number }): Promise<SecretPage>;
-  update(
+  create(userId: string, input: { name: string; description?: string | null; value: string }): Promise<SecretInfo>;
+  search(
     userId: string,
-    id: string,
-    change: { name?: string; description?: string | null; value?: string },
-  ): Promise<SecretEntry | undefined>;
-  delete(userId: string, id: string): Promise<boolean>;
-  /** The host of each provider the user has a token for. */
-  providerHosts(userId: string): Promise<Partial<Record<ProviderType, string | null>>>;
-  /** Stores tokens (a null token keeps the stored one and changes only the host). */
-  saveProviderTokens(
-    userId: string,
-    tokens: Partial<Record<ProviderType, { token?: string | null; host?: string | null }>>,
-  ): Promise<void>;
-  deleteProviderTokens(userId: string): Promise<void>;
+    search: { nameContains?: string; pageId?: string; limit: number },
+  ): Promise<{ items: SecretInfo[]; nextPageId: string | null }>;
+  get(userId: string, name: string): Promise<SecretInfo | undefined>;
+  update(userId: string, name: string, change: { description?: string | null; value?: string }): Promise<boolean>;
+  delete(userId: string, name: string): Promise<boolean>;
+  value(userId: string, name: string): Promise<string | undefined>;
+}
+
+export interface ProviderTokensStore {
+  set(userId: string, provider: string, input: { token: string; host?: string | null }): Promise<void>;
+  list(userId: string): Promise<{ provider: string; host: string | null }[]>;
+  delete(userId: string, provider: string): Promise<boolean>;
+  token(userId: string, provider: string): Promise<{ token: string; host: string | null } | undefined>;
 }

@@ -1,10 +1,10 @@
-import type { JsonObject } from './merge.ts';
+/** A user's stored settings: one JSON object, sealed at rest (it holds the API keys). */
+export type StoredSettings = { [key: string]: unknown };
 
-/** What a user's settings are stored as: one JSON object, sealed at rest (it holds the API keys). */
-export interface StoredSettings extends JsonObject {}
-
+/** The part of the data layer's `SettingsRepository` the routes use. */
 export interface SettingsStore {
-  /** The user's stored settings, or an empty object if they never saved any. */
-  load(userId: string): Promise<StoredSettings>;
-  save(userId: string, settings: StoredSettings): Promise<void>;
+  /** The user's stored settings, or undefined when they never stored any. */
+  get(userId: string): Promise<StoredSettings | undefined>;
+  /** Applies `patch` as a JSON merge patch (`null` removes a key) in one transaction; answers the result. */
+  update(userId: string, patch: StoredSettings): Promise<StoredSettings>;
 }

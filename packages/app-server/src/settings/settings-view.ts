@@ -1,7 +1,8 @@
-import type { ProviderType, Settings, SettingsUpdate } from '@bosun/protocol';
+import { InputError } from '@bosun/http';
+import type { Settings, SettingsUpdate } from '@bosun/protocol';
 import { SETTINGS_READ_ONLY_FIELDS } from '@bosun/protocol';
+import { credentialKeyPaths } from './credential-keys.ts';
 import { type LlmDefaults, effectiveLlm } from './llm-defaults.ts';
-import { type JsonObject, deepMerge, secretKeyPaths } from './merge.ts';
 import type { StoredSettings } from './settings-store.ts';
 
 /** What a user who never saved settings has. */
@@ -29,7 +30,7 @@ const DEFAULTS = {
 export function settingsView(
   stored: StoredSettings,
   defaults: LlmDefaults,
-  providerHosts: Partial<Record<ProviderType, string | null>>,
+  providers: { provider: string; host: string | null }[],
 ): Settings {
   const llm = effectiveLlm(stored, defaults);
   const own = Object.fromEntries(
@@ -44,47 +45,30 @@ export function settingsView(
     llm_base_url: llm.baseUrl,
     llm_api_key_set: llm.apiKey !== null,
     search_api_key_set: typeof stored.search_api_key === 'string',
-    provider_tokens_set: providerHosts,
+    provider_tokens_set: Object.fromEntries(providers.map(({ provider, host }) => [provider, host])),
     v1_enabled: true,
   } as Settings;
 }
 
-/** Why an update is refused: where in the body, and what is wrong. */
-export interface SettingsProblem {
-  loc: (string | number)[];
-  msg: string;
-  type: string;
-}
-
 /**
- * The stored settings after `update`: fields sent replace (null clears), `agent_settings` and
- * `conversation_settings` replace the whole object and their `*_diff` twins deep-merge into it. A credential
- * inside those objects is refused: it would be stored and returned in clear.
+ * The merge patch that `update` makes of the stored settings: fields sent replace (null clears: the default
+ * applies again), `*_settings_diff` deep-merge into their object. A credential inside those objects is refused
+ * (422): it would be stored and shown in clear.
  */
-export function applySettingsUpdate(
-  stored: StoredSettings,
-  update: SettingsUpdate,
-): StoredSettings | SettingsProblem[] {
-  const problems = Object.entries(update).flatMap(([field, value]) =>
-    field.endsWith('_settings') || field.endsWith('_settings_diff')
-      ? secretKeyPaths(value as JsonObject).map((path) => ({
-          loc: ['body', field, ...path],
-          msg: 'Credentials do not belong in settings: use llm_api_key or a custom secret (/api/v1/secrets)',
-          type: 'value_error',
-        }))
-      : [],
+export function settingsPatch(update: SettingsUpdate): StoredSettings {
+  const problems = (['agent_settings_diff', 'conversation_settings_diff'] as const).flatMap((field) =>
+    credentialKeyPaths(update[field]).map((path) => ({
+      loc: ['body', field, ...path],
+      msg: 'Credentials do not belong in settings: use llm_api_key or a custom secret (/api/v1/secrets)',
+      type: 'value_error',
+    })),
   );
-  if (problems.length > 0) return problems;
-  const next: StoredSettings = { ...stored };
+  if (problems.length > 0) throw new InputError(problems);
   const ignored = new Set<string>(SETTINGS_READ_ONLY_FIELDS);
+  const patch: StoredSettings = {};
   for (const [field, value] of Object.entries(update)) {
-    if (ignored.has(field) || field.endsWith('_diff') || value === undefined) continue;
-    if (value === null) delete next[field];
-    else next[field] = value as StoredSettings[string];
+    if (ignored.has(field) || value === undefined) continue;
+    patch[field.endsWith('_settings_diff') ? field.slice(0, -'_diff'.length) : field] = value;
   }
-  for (const name of ['agent_settings', 'conversation_settings'] as const) {
-    const diff = update[`${name}_diff`];
-    if (diff) next[name] = deepMerge((next[name] as JsonObject | undefined) ?? {}, diff as JsonObject);
-  }
-  return next;
+  return patch;
 }

@@ -37,8 +37,6 @@ const plainFields = {
   default_sandbox_spec_id: nullableString('The sandbox spec new conversations use.'),
   max_budget_per_task: nullable(Type.Number({ minimum: 0, description: 'Most LLM spend per task, in USD.' })),
   remote_runtime_resource_factor: nullable(Type.Integer({ minimum: 1 })),
-  agent_settings: openObject({ description: 'Settings of the agent (tools, condenser, ...).' }),
-  conversation_settings: openObject({ description: 'Settings of new conversations.' }),
 };
 
 export const ProviderTokensSet = byProvider(
@@ -50,6 +48,8 @@ export const Settings = strictObject(
   'Settings',
   {
     ...plainFields,
+    agent_settings: openObject({ description: 'Settings of the agent (tools, condenser, ...).' }),
+    conversation_settings: openObject({ description: 'Settings of new conversations.' }),
     llm_api_key_set: Type.Boolean({ description: 'Whether an LLM API key is set (the user’s or the instance’s).' }),
     search_api_key_set: Type.Boolean({ description: 'Whether a search API key is set.' }),
     provider_tokens_set: ProviderTokensSet,
@@ -106,8 +106,9 @@ export const SettingsUpdate = strictObject(
   }),
   {
     description:
-      'A partial update: fields left out keep their value. `agent_settings` and `conversation_settings` replace ' +
-      'the whole object; their `*_diff` twins are deep-merged (after a replacement sent in the same request). ' +
+      'A partial update: fields left out keep their value, null resets one to its default. `agent_settings` and ' +
+      '`conversation_settings` change only through their `*_diff` twins, deep-merged (a null removes a key): ' +
+      'sending them whole is a 422, as in OpenHands, so two clients never overwrite each other’s changes. ' +
       'Unknown fields are a 422; the read-only fields of a GET are accepted and ignored.',
   },
 );
