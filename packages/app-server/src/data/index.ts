@@ -1,0 +1,29 @@
+export { type AppDatabase, type OpenDatabaseOptions, openDatabase } from './database.ts';
+export {
+  AlreadyMemberError,
+  DataConflictError,
+  DatabaseMissingError,
+  DatabaseOpenError,
+  EmailTakenError,
+  InvalidPageIdError,
+  LastOwnerError,
+  SchemaTooNewError,
+  SecretNameTakenError,
+  SecretsKeyError,
+} from './errors.ts';
+export { GENERATED_KEY_FILE, type KeyRingOptions, deriveFromJwtSecret, loadKeyRing } from './key-ring.ts';
+export type { JsonObject } from './merge-patch.ts';
+export type { Dialect } from './migrations/index.ts';
+export type { Page } from './pages.ts';
+export { KeyRing, keyIdOf, newSecretsKey } from './secret-cipher.ts';
+export { seedForBenchmark } from './seed.ts';
+export { SQLITE_FILE } from './sqlite.ts';
+export { ROLES, type Role, type Tables } from './tables.ts';
+export { type Repositories, createRepositories } from './repositories/index.ts';
+export { API_KEY_PREFIX, type ApiKeyIdentity, type ApiKeyRecord, type NewApiKey } from './repositories/api-keys.ts';
+export type { AppConversation, NewAppConversation } from './repositories/conversations.ts';
+export type { Member, Organization, OrganizationOfUser } from './repositories/organizations.ts';
+export type { ProviderToken, ProviderTokenInfo } from './repositories/provider-tokens.ts';
+export type { SecretInfo, SecretSearch } from './repositories/secrets.ts';
+export type { Session, SessionIdentity } from './repositories/sessions.ts';
+export type { InstanceOwner, NewUser, User } from './repositories/users.ts';

@@ -1,0 +1,3 @@
+export { MIGRATIONS } from './list.ts';
+export { migrate, type MigrateOptions, type MigrationReport } from './runner.ts';
+export type { Dialect, SchemaMigration } from './migration.ts';

@@ -1,0 +1,71 @@
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import { type Page, decodePageId, pageOf } from '../pages.ts';
+import type { AppConversationsTable, Tables } from '../tables.ts';
+import { countOf } from './constraints.ts';
+
+export type AppConversation = Selectable<AppConversationsTable>;
+export type NewAppConversation = Insertable<AppConversationsTable>;
+
+/** Rows per INSERT: 7 parameters each stays under both SQLite's and PostgreSQL's parameter limits. */
+const INSERT_BATCH = 1_000;
+
+/** The app's conversations, each owned by one user. */
+export class ConversationsRepository {
+  constructor(private readonly db: Kysely<Tables>) {}
+
+  /** Inserts rows in batches, in one transaction. */
+  async insert(rows: NewAppConversation[]): Promise<void> {
+    await this.db.transaction().execute((trx) => insertConversations(trx, rows));
+  }
+
+  async get(userId: string, id: string): Promise<AppConversation | undefined> {
+    return this.db
+      .selectFrom('app_conversations')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  async count(userId: string): Promise<number> {
+    return countOf(
+      await this.db
+        .selectFrom('app_conversations')
+        .select((eb) => eb.fn.countAll().as('count'))
+        .where('user_id', '=', userId)
+        .executeTakeFirst(),
+    );
+  }
+
+  /** The user's conversations, newest first (by creation, then id), a page at a time from the index. */
+  async page(userId: string, options: { limit: number; pageId?: string }): Promise<Page<AppConversation>> {
+    let query = this.db.selectFrom('app_conversations').selectAll().where('user_id', '=', userId);
+    if (options.pageId !== undefined) {
+      const [createdAt, id] = decodePageId(options.pageId, 2) as [string, string];
+      query = query.where((eb) =>
+        eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]),
+      );
+    }
+    const rows = await query
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(options.limit + 1)
+      .execute();
+    return pageOf(
+      rows,
+      options.limit,
+      (row) => [row.created_at, row.id],
+      (row) => row,
+    );
+  }
+}
+
+/** Inserts rows INSERT_BATCH at a time with `db` (a transaction, for seeding many). */
+export async function insertConversations(db: Kysely<Tables>, rows: NewAppConversation[]): Promise<void> {
+  for (let start = 0; start < rows.length; start += INSERT_BATCH) {
+    await db
+      .insertInto('app_conversations')
+      .values(rows.slice(start, start + INSERT_BATCH))
+      .execute();
+  }
+}

@@ -1,0 +1,36 @@
+import type { AppDatabase } from '../database.ts';
+import type { KeyRing } from '../secret-cipher.ts';
+import { ApiKeysRepository } from './api-keys.ts';
+import { ConversationsRepository } from './conversations.ts';
+import { OrganizationsRepository } from './organizations.ts';
+import { ProviderTokensRepository } from './provider-tokens.ts';
+import { SecretsRepository } from './secrets.ts';
+import { SessionsRepository } from './sessions.ts';
+import { SettingsRepository } from './settings.ts';
+import { UsersRepository } from './users.ts';
+
+export interface Repositories {
+  users: UsersRepository;
+  organizations: OrganizationsRepository;
+  apiKeys: ApiKeysRepository;
+  sessions: SessionsRepository;
+  settings: SettingsRepository;
+  secrets: SecretsRepository;
+  providerTokens: ProviderTokensRepository;
+  conversations: ConversationsRepository;
+}
+
+/** Every repository over one open database; sealed values use `keyRing`. */
+export function createRepositories(database: AppDatabase, keyRing: KeyRing): Repositories {
+  const { db, dialect } = database;
+  return {
+    users: new UsersRepository(db),
+    organizations: new OrganizationsRepository(db, dialect),
+    apiKeys: new ApiKeysRepository(db),
+    sessions: new SessionsRepository(db),
+    settings: new SettingsRepository(db, dialect, keyRing),
+    secrets: new SecretsRepository(db, keyRing),
+    providerTokens: new ProviderTokensRepository(db, keyRing),
+    conversations: new ConversationsRepository(db),
+  };
+}

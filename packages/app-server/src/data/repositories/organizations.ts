@@ -1,0 +1,154 @@
+import { type Kysely, type Selectable, type Transaction, sql } from 'kysely';
+import { v7 as uuidv7 } from 'uuid';
+import { AlreadyMemberError, LastOwnerError } from '../errors.ts';
+import type { Dialect } from '../migrations/index.ts';
+import type { OrganizationsTable, Role, Tables } from '../tables.ts';
+import { nowIso } from '../tokens.ts';
+import { countOf } from './constraints.ts';
+
+export type Organization = Selectable<OrganizationsTable>;
+
+/** An organization as one of its members sees it. */
+export interface OrganizationOfUser extends Organization {
+  role: Role;
+}
+
+export interface Member {
+  user_id: string;
+  email: string | null;
+  name: string | null;
+  role: Role;
+  joined_at: string;
+}
+
+export class OrganizationsRepository {
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly dialect: Dialect,
+  ) {}
+
+  /** A new organization whose creator is its owner (one transaction). */
+  async create(input: { name: string; ownerUserId: string }): Promise<OrganizationOfUser> {
+    const organization: Organization = { id: uuidv7(), name: input.name, created_at: nowIso() };
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('organizations').values(organization).execute();
+      await trx
+        .insertInto('memberships')
+        .values({
+          org_id: organization.id,
+          user_id: input.ownerUserId,
+          role: 'owner',
+          created_at: organization.created_at,
+        })
+        .execute();
+    });
+    return { ...organization, role: 'owner' };
+  }
+
+  async get(orgId: string): Promise<Organization | undefined> {
+    return this.db.selectFrom('organizations').selectAll().where('id', '=', orgId).executeTakeFirst();
+  }
+
+  /** The organizations the user is a member of, with their role, oldest first. */
+  async listForUser(userId: string): Promise<OrganizationOfUser[]> {
+    return this.db
+      .selectFrom('memberships')
+      .innerJoin('organizations', 'organizations.id', 'memberships.org_id')
+      .select(['organizations.id', 'organizations.name', 'organizations.created_at', 'memberships.role'])
+      .where('memberships.user_id', '=', userId)
+      .orderBy('organizations.created_at')
+      .orderBy('organizations.id')
+      .execute();
+  }
+
+  /** The user's role in the organization, or undefined when they are not a member. */
+  async role(orgId: string, userId: string): Promise<Role | undefined> {
+    const row = await this.db
+      .selectFrom('memberships')
+      .select('role')
+      .where('org_id', '=', orgId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return row?.role;
+  }
+
+  /** The members, in the order they joined. */
+  async members(orgId: string): Promise<Member[]> {
+    return this.db
+      .selectFrom('memberships')
+      .innerJoin('users', 'users.id', 'memberships.user_id')
+      .select([
+        'users.id as user_id',
+        'users.email',
+        'users.name',
+        'memberships.role',
+        'memberships.created_at as joined_at',
+      ])
+      .where('memberships.org_id', '=', orgId)
+      .orderBy('memberships.created_at')
+      .orderBy('users.id')
+      .execute();
+  }
+
+  /** Adds a member; AlreadyMemberError when the user is one already. */
+  async addMember(orgId: string, userId: string, role: Role): Promise<void> {
+    const inserted = await this.db
+      .insertInto('memberships')
+      .values({ org_id: orgId, user_id: userId, role, created_at: nowIso() })
+      .onConflict((oc) => oc.columns(['org_id', 'user_id']).doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) throw new AlreadyMemberError();
+  }
+
+  /** Changes a member's role: false when not a member; LastOwnerError when it would demote the last owner. */
+  async setRole(orgId: string, userId: string, role: Role): Promise<boolean> {
+    return this.changeMembership(orgId, userId, role !== 'owner', (trx) =>
+      trx.updateTable('memberships').set({ role }).where('org_id', '=', orgId).where('user_id', '=', userId).execute(),
+    );
+  }
+
+  /** Removes a member: false when not a member; LastOwnerError when they are the last owner. */
+  async removeMember(orgId: string, userId: string): Promise<boolean> {
+    return this.changeMembership(orgId, userId, true, (trx) =>
+      trx.deleteFrom('memberships').where('org_id', '=', orgId).where('user_id', '=', userId).execute(),
+    );
+  }
+
+  /**
+   * Runs a change of one membership in a transaction that first locks the organization's row, so two changes of
+   * the same organization (two owners demoting each other at once) run one after the other and the second sees
+   * the first's result: an organization never loses its last owner.
+   */
+  private async changeMembership(
+    orgId: string,
+    userId: string,
+    removesOwnership: boolean,
+    change: (trx: Transaction<Tables>) => Promise<unknown>,
+  ): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      if (this.dialect === 'postgres') {
+        await sql`select id from organizations where id = ${orgId} for update`.execute(trx);
+      }
+      const current = await trx
+        .selectFrom('memberships')
+        .select('role')
+        .where('org_id', '=', orgId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      if (!current) return false;
+      if (removesOwnership && current.role === 'owner') {
+        const owners = countOf(
+          await trx
+            .selectFrom('memberships')
+            .select((eb) => eb.fn.countAll().as('count'))
+            .where('org_id', '=', orgId)
+            .where('role', '=', 'owner')
+            .executeTakeFirst(),
+        );
+        if (owners <= 1) throw new LastOwnerError();
+      }
+      await change(trx);
+      return true;
+    });
+  }
+}

@@ -1,0 +1,70 @@
+import type { Kysely } from 'kysely';
+import { bindings } from '../sealed-rows.ts';
+import type { KeyRing } from '../secret-cipher.ts';
+import type { Tables } from '../tables.ts';
+import { nowIso } from '../tokens.ts';
+
+/** A Git provider a user connected, without the token. */
+export interface ProviderTokenInfo {
+  provider: string;
+  host: string | null;
+}
+
+export interface ProviderToken {
+  token: string;
+  host: string | null;
+}
+
+/** Each user's Git provider tokens (one per provider), sealed and bound to their row. */
+export class ProviderTokensRepository {
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly keyRing: KeyRing,
+  ) {}
+
+  /** Stores (or replaces) the user's token for the provider. */
+  async set(userId: string, provider: string, input: { token: string; host?: string | null }): Promise<void> {
+    const { keyId, sealed } = this.keyRing.seal(bindings.provider_tokens(userId, provider), input.token);
+    const now = nowIso();
+    const host = input.host ?? null;
+    await this.db
+      .insertInto('provider_tokens')
+      .values({ user_id: userId, provider, host, key_id: keyId, sealed, created_at: now, updated_at: now })
+      .onConflict((oc) =>
+        oc.columns(['user_id', 'provider']).doUpdateSet({ host, key_id: keyId, sealed, updated_at: now }),
+      )
+      .execute();
+  }
+
+  /** The providers the user connected, by name. */
+  async list(userId: string): Promise<ProviderTokenInfo[]> {
+    return this.db
+      .selectFrom('provider_tokens')
+      .select(['provider', 'host'])
+      .where('user_id', '=', userId)
+      .orderBy('provider')
+      .execute();
+  }
+
+  /** Forgets the user's token for the provider; false when there was none. */
+  async delete(userId: string, provider: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('provider_tokens')
+      .where('user_id', '=', userId)
+      .where('provider', '=', provider)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** The user's token for the provider, in clear, or undefined. */
+  async token(userId: string, provider: string): Promise<ProviderToken | undefined> {
+    const row = await this.db
+      .selectFrom('provider_tokens')
+      .select(['host', 'sealed'])
+      .where('user_id', '=', userId)
+      .where('provider', '=', provider)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    return { token: this.keyRing.open(bindings.provider_tokens(userId, provider), row.sealed), host: row.host };
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * The app server's tables as Kysely sees them. Ids are UUID text, timestamps ISO-8601 UTC text
+ * (`2026-01-02T03:04:05.678Z`: the same on SQLite and PostgreSQL, and ordered as text), sealed values text.
+ */
+
+export type Role = 'owner' | 'admin' | 'member';
+export const ROLES: readonly Role[] = ['owner', 'admin', 'member'];
+
+export interface UsersTable {
+  id: string;
+  email: string | null;
+  name: string | null;
+  created_at: string;
+}
+
+/** At most one row: the user who owns an embedded install (created on first start). */
+export interface InstanceOwnerTable {
+  singleton: number;
+  user_id: string;
+}
+
+export interface OrganizationsTable {
+  id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface MembershipsTable {
+  org_id: string;
+  user_id: string;
+  role: Role;
+  created_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  user_id: string;
+  org_id: string | null;
+  name: string;
+  key_hash: string;
+  display_prefix: string;
+  created_at: string;
+  expires_at: string | null;
+}
+
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface SignInTokensTable {
+  token_hash: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+}
+
+/** Columns of a table whose values are sealed: `key_id` names the key that sealed them (indexed, for rotation). */
+export interface SealedColumns {
+  key_id: string;
+  sealed: string;
+}
+
+export interface UserSettingsTable extends SealedColumns {
+  user_id: string;
+  updated_at: string;
+}
+
+export interface CustomSecretsTable extends SealedColumns {
+  id: string;
+  user_id: string;
+  name: string;
+  description: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ProviderTokensTable extends SealedColumns {
+  user_id: string;
+  provider: string;
+  host: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AppConversationsTable {
+  id: string;
+  user_id: string;
+  org_id: string | null;
+  sandbox_id: string | null;
+  title: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Tables {
+  users: UsersTable;
+  instance_owner: InstanceOwnerTable;
+  organizations: OrganizationsTable;
+  memberships: MembershipsTable;
+  api_keys: ApiKeysTable;
+  sessions: SessionsTable;
+  sign_in_tokens: SignInTokensTable;
+  user_settings: UserSettingsTable;
+  custom_secrets: CustomSecretsTable;
+  provider_tokens: ProviderTokensTable;
+  app_conversations: AppConversationsTable;
+}
+
+/** The tables whose rows hold sealed values. */
+export type SealedTable = 'user_settings' | 'custom_secrets' | 'provider_tokens';
