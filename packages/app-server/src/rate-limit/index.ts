@@ -1,0 +1,1 @@
+export { type RateLimitDecision, RateLimiter, type RateLimiterOptions, type RateLimitRule } from './rate-limiter.ts';
