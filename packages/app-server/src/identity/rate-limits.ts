@@ -1,21 +1,14 @@
 import { HttpError } from '@bosun/http';
 import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { RateLimitRule, RateLimiter as RateLimiterOfCache } from '../rate-limit/index.ts';
 
-/** A limit: at most `limit` hits per `windowMs`. */
-export interface Limit {
-  limit: number;
-  windowMs: number;
-}
-
-/** Counts hits per scope and key; shared between replicas when backed by Redis. */
-export interface RateLimiter {
-  hit(scope: string, key: string, limit: Limit): Promise<{ allowed: boolean; retryAfterSeconds: number }>;
-}
+/** Counts hits per scope and key; shared between replicas when its cache is Redis. */
+export type RateLimiter = Pick<RateLimiterOfCache, 'hit'>;
 
 /** The expensive or sensitive operations, each limited per user (sign-in: per client address). */
 export type LimitedOperation = 'api_key_create' | 'secret_write' | 'sign_in';
 
-export type RateLimits = Record<LimitedOperation, Limit>;
+export type RateLimits = Record<LimitedOperation, RateLimitRule>;
 
 export const DEFAULT_RATE_LIMITS: RateLimits = {
   api_key_create: { limit: 20, windowMs: 60 * 60_000 },

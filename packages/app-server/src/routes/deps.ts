@@ -1,8 +1,14 @@
 import type { RateLimiter, RateLimits } from '../identity/rate-limits.ts';
-import type { ApiKeysStore, OrganizationsStore, SessionsStore, UsersStore } from '../identity/stores.ts';
-import type { ProviderTokensStore, SecretsStore } from '../secrets/secrets-store.ts';
+import type {
+  ApiKeysStore,
+  OrganizationsStore,
+  ProviderTokensStore,
+  SecretsStore,
+  SessionsStore,
+  SettingsStore,
+  UsersStore,
+} from '../identity/stores.ts';
 import type { LlmDefaults } from '../settings/llm-defaults.ts';
-import type { SettingsStore } from '../settings/settings-store.ts';
 
 /** What the identity, settings, secrets and organization routes need. */
 export interface IdentityRouteDeps {

@@ -17,11 +17,11 @@ const invalidPageId = (msg: string) => new InputError([{ loc: ['query', 'page_id
 /** A page as the wire has it (`{items, next_page_id}`); a page id the store did not hand out is a 422. */
 export async function pageOf<T, W>(
   toWire: (item: T) => W,
-  search: () => Promise<{ items: T[]; nextPageId: string | null }>,
+  search: () => Promise<{ items: T[]; next_page_id: string | null }>,
 ) {
   try {
     const page = await search();
-    return { items: page.items.map(toWire), next_page_id: page.nextPageId };
+    return { items: page.items.map(toWire), next_page_id: page.next_page_id };
   } catch (error) {
     if (error instanceof Error && error.name === 'InvalidPageIdError') throw invalidPageId(error.message);
     throw error;

@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../identity/authenticate.ts';
 import { rateLimited } from '../identity/rate-limits.ts';
-import type { SecretInfo } from '../secrets/secrets-store.ts';
+import type { SecretInfo } from '../identity/stores.ts';
 import type { IdentityRouteDeps } from './deps.ts';
 import { pageOf, pageQuery } from './pages.ts';
 import { conflictsAs409, errorResponses, notFound, shape } from './replies.ts';

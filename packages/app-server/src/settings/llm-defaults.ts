@@ -1,4 +1,4 @@
-import type { StoredSettings } from './settings-store.ts';
+import type { StoredSettings } from '../identity/stores.ts';
 
 /** The instance's LLM, from `BOSUN_LLM_MODEL`, `BOSUN_LLM_BASE_URL` and `BOSUN_LLM_API_KEY`. */
 export interface LlmDefaults {

@@ -1,9 +1,9 @@
 import { InputError } from '@bosun/http';
 import type { Settings, SettingsUpdate } from '@bosun/protocol';
 import { SETTINGS_READ_ONLY_FIELDS } from '@bosun/protocol';
+import type { StoredSettings } from '../identity/stores.ts';
 import { credentialKeyPaths } from './credential-keys.ts';
 import { type LlmDefaults, effectiveLlm } from './llm-defaults.ts';
-import type { StoredSettings } from './settings-store.ts';
 
 /** What a user who never saved settings has. */
 const DEFAULTS = {

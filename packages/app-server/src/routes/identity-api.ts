@@ -1,0 +1,34 @@
+import type { AppServerConfig } from '../config.ts';
+import type { Repositories } from '../data/index.ts';
+import { DEFAULT_RATE_LIMITS, type RateLimiter, type RateLimits } from '../identity/rate-limits.ts';
+import type { ApiRoutes } from '../server.ts';
+import type { IdentityRouteDeps } from './deps.ts';
+import { identityRoutes } from './identity-routes.ts';
+
+/** The `/api/v1` route module of identity, settings, secrets and organizations (for `buildAppServer`). */
+export function identityApi(deps: IdentityRouteDeps): ApiRoutes {
+  return (api) => identityRoutes(api, deps);
+}
+
+/** What those routes need, from the open database's repositories, the configuration and a rate limiter. */
+export function identityRouteDeps(
+  repositories: Repositories,
+  config: Pick<AppServerConfig, 'llm_model' | 'llm_base_url' | 'llm_api_key' | 'public_url'>,
+  rateLimiter: RateLimiter,
+  rateLimits: RateLimits = DEFAULT_RATE_LIMITS,
+): IdentityRouteDeps {
+  const { users, apiKeys, sessions, organizations, settings, secrets, providerTokens } = repositories;
+  return {
+    users,
+    apiKeys,
+    sessions,
+    organizations,
+    settings,
+    secrets,
+    providerTokens,
+    llmDefaults: { model: config.llm_model, baseUrl: config.llm_base_url, apiKey: config.llm_api_key },
+    rateLimiter,
+    rateLimits,
+    secureCookies: config.public_url?.startsWith('https://') ?? false,
+  };
+}
