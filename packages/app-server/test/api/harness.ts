@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
 import { MemoryCache, openCache } from '../../src/cache/index.ts';
-import type { Repositories } from '../../src/data/index.ts';
+import { KeyRing, type Repositories, createRepositories, newSecretsKey } from '../../src/data/index.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from '../../src/identity/rate-limits.ts';
 import { type AppServer, type AppServerConfig, buildAppServer } from '../../src/index.ts';
 import { RateLimiter } from '../../src/rate-limit/index.ts';
@@ -37,6 +37,8 @@ export interface CallOptions {
 export interface Api {
   dialect: 'sqlite' | 'postgres';
   url: string;
+  /** Where the database is (SQLite's file, on SQLite). */
+  dataDir: string;
   repositories: Repositories;
   /** Every log line the server wrote. */
   logs: string[];
@@ -61,7 +63,9 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
     const keyPrefix = uniquePrefix();
     let closeCache = async () => {};
     beforeAll(async () => {
-      const { repositories } = await each.shared();
+      const target = await each.target();
+      const keyRing = new KeyRing(newSecretsKey());
+      const repositories = createRepositories(await each.open({ target, keyRing }), keyRing);
       const cache =
         each.dialect === 'postgres' ? await openCache({ redisUrl: REDIS_URL, keyPrefix }) : new MemoryCache();
       closeCache = async () => {
@@ -79,7 +83,15 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
       });
       await server.app.listen({ host: '127.0.0.1', port: 0 });
       const url = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
-      api = { dialect: each.dialect, url, repositories, logs, user: () => newUser(repositories), call: callOf(url) };
+      api = {
+        dialect: each.dialect,
+        dataDir: target.dataDir,
+        url,
+        repositories,
+        logs,
+        user: () => newUser(repositories),
+        call: callOf(url),
+      };
     });
     afterAll(async () => {
       await server?.close();
