@@ -44,8 +44,12 @@ export interface Api {
   logs: string[];
   /** A new user with an API key (made through the repositories: there is no sign-up route). */
   user(): Promise<TestUser>;
+  /** `count` new users. */
+  users<N extends number>(count: N): Promise<Tuple<TestUser, N>>;
   call(path: string, options?: CallOptions): Promise<Answer>;
 }
+
+type Tuple<T, N extends number, R extends T[] = []> = R['length'] extends N ? R : Tuple<T, N, [...R, T]>;
 
 export interface ApiOptions {
   rateLimits?: Partial<RateLimits>;
@@ -90,6 +94,8 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
         repositories,
         logs,
         user: () => newUser(repositories),
+        users: <N extends number>(count: N) =>
+          Promise.all(Array.from({ length: count }, () => newUser(repositories))) as Promise<Tuple<TestUser, N>>,
         call: callOf(url),
       };
     });
