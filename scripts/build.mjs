@@ -10,8 +10,14 @@ const EXTERNAL = [
   // native addons
   'better-sqlite3',
   '@lydell/node-pty',
-  // loaded on first use (a browser, an MCP server, a skill): their weight is paid only by who needs them
+  // loaded on first use (a browser, an MCP server, a skill, PostgreSQL, Redis, S3): their weight is paid only by
+  // who needs them (bundled, an unused dynamic import would still be parsed at every start)
   'playwright-core',
+  'pg',
+  'pg-native',
+  'ioredis',
+  '@aws-sdk',
+  '@smithy',
   '@modelcontextprotocol/sdk',
   'zod',
   'yaml',

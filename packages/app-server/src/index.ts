@@ -16,3 +16,5 @@ export {
   buildAppServer,
 } from './server.ts';
 export { SERVER_TITLE, SERVER_VERSION } from './server-info.ts';
+export { type RunningAppServer, type StartOptions, startAppServer } from './start.ts';
+export { AppServerConfigError, ListenError, StartError } from './start-errors.ts';

@@ -1,6 +1,9 @@
 import { createHttpServer, installEdgeErrors } from '@bosun/http';
 import type { FastifyInstance } from 'fastify';
+import type { Cache } from './cache/index.ts';
 import { type AppServerConfig, appServerConfig } from './config.ts';
+import type { AppDatabase, KeyRing } from './data/index.ts';
+import type { ObjectStore } from './objects/index.ts';
 import { installOpenApi } from './openapi.ts';
 import { healthRoutes } from './routes/health.ts';
 import { homeRoutes } from './routes/home.ts';
@@ -13,15 +16,19 @@ export interface Dependency {
 
 /** What the server was given to work with: `/ready` is 200 only when each one given answers. */
 export interface AppDependencies {
-  database?: Dependency;
-  cache?: Dependency;
-  objects?: Dependency;
+  database?: AppDatabase;
+  cache?: Cache;
+  objects?: ObjectStore;
 }
 
 /** What every route module gets. */
 export interface AppContext {
   config: AppServerConfig;
   dependencies: AppDependencies;
+  /** What seals secrets at rest (with `dependencies.database`: `createRepositories(database, keyRing)`). */
+  keyRing?: KeyRing;
+  /** Where people and sandboxes reach the server: `public_url`, else the address it listens on. */
+  publicUrl(): string;
 }
 
 /** A route module: registers its routes on `api`, whose paths are under `/api/v1`. */
@@ -34,6 +41,7 @@ export interface AppServerOptions {
   /** Defaults fill in whatever is left out. */
   config?: Partial<AppServerConfig>;
   dependencies?: AppDependencies;
+  keyRing?: KeyRing;
   /** The route modules of `/api/v1` (default: `API_ROUTES`). */
   apiRoutes?: readonly ApiRoutes[];
   /** Where the logs go (default: standard output); the level is the config's. */
@@ -54,8 +62,14 @@ export const API_PREFIX = '/api/v1';
 /** Builds the app server: the shared HTTP stack, its OpenAPI document, health, the home page and `/api/v1`. */
 export async function buildAppServer(options: AppServerOptions = {}): Promise<AppServer> {
   const startedAt = Date.now();
-  const context: AppContext = { config: appServerConfig(options.config), dependencies: options.dependencies ?? {} };
-  const { log_level: level } = context.config;
+  const config = appServerConfig(options.config);
+  const context: AppContext = {
+    config,
+    dependencies: options.dependencies ?? {},
+    ...(options.keyRing ? { keyRing: options.keyRing } : {}),
+    publicUrl: () => config.public_url?.replace(/\/+$/, '') ?? listeningUrl(app),
+  };
+  const { log_level: level } = config;
   const app = createHttpServer({ logLevel: level === 'silent' ? undefined : level, logStream: options.logStream });
   await installOpenApi(app);
   installEdgeErrors(app);
@@ -78,4 +92,12 @@ export async function buildAppServer(options: AppServerOptions = {}): Promise<Ap
     context,
     close: () => app.close(),
   };
+}
+
+/** `http://host:port` of where `app` listens (IPv6 hosts in brackets). */
+export function listeningUrl(app: FastifyInstance): string {
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('the server is not listening on a TCP port');
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
 }

@@ -24,6 +24,11 @@ const widgets: ApiRoutes = (api) => {
       throw new NotFoundError('Widget not found');
     },
   );
+  api.get(
+    '/open',
+    { schema: { summary: 'Open', operationId: 'openhands_own_id_api_v1_open_get', security: [] } },
+    async () => ({ open: true }),
+  );
   api.get('/busy', { schema: { summary: 'Busy' } }, async () => {
     throw new HttpError(429, 'Too many requests', { 'retry-after': '7' });
   });
@@ -157,6 +162,11 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(document.components.securitySchemes).length).toBeGreaterThan(0);
     expect((create as { security?: unknown }).security).toBeDefined();
     expect((document.paths['/ready']?.get as { security?: unknown }).security).toBeUndefined();
+    // A route may name its own operation id (OpenHands' one) and say that it needs no credentials.
+    expect(document.paths['/api/v1/open']?.get).toMatchObject({
+      operationId: 'openhands_own_id_api_v1_open_get',
+      security: [],
+    });
   });
 
   it('is browsable at /docs', async () => {

@@ -5,10 +5,12 @@ import { llmReplayCommand } from './commands/llm-replay.ts';
 import { marketplaceCommand } from './commands/marketplace.ts';
 import { pluginCommand } from './commands/plugin.ts';
 import { schemaCommand } from './commands/schema.ts';
+import { serveCommand } from './commands/serve.ts';
 import { skillsCommand } from './commands/skills.ts';
 import { validateCommand } from './commands/validate.ts';
 
 const commands: Command[] = [
+  serveCommand,
   agentServerCommand,
   demoCommand,
   llmReplayCommand,

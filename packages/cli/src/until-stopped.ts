@@ -1,3 +1,5 @@
+import type { CommandIO } from './command.ts';
+
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
 /** Resolves when the process is asked to stop (SIGINT or SIGTERM), with the signal, so a command can close. */
@@ -42,4 +44,19 @@ export async function closeWithin(
   await close();
   closed = true;
   for (const name of STOP_SIGNALS) process.off(name, again);
+}
+
+/**
+ * A server command's end: waits for SIGINT or SIGTERM, says it is stopping (`doing`: what stopping involves),
+ * then runs `close` within `deadlineMs` (see `closeWithin`).
+ */
+export async function closeWhenStopped(
+  io: CommandIO,
+  command: string,
+  close: () => Promise<void>,
+  { deadlineMs, doing = '' }: { deadlineMs: number; doing?: string },
+): Promise<void> {
+  const signal = await untilStopped();
+  io.stdout.write(`Stopping (${signal}): ${doing}at most ${deadlineMs / 1000} s (again to exit at once)\n`);
+  await closeWithin(close, deadlineMs, (line) => io.stderr.write(`bosun ${command}: ${line}\n`));
 }

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { killAgentServers, startAgentServer, stopAgentServer } from './agent-server-process.ts';
+import { killServers, startAgentServer, stopServer } from './server-process.ts';
 
 /** `bosun agent-server` reads a --config file under its flags and BOSUN_* variables, and refuses bad values. */
 
@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  killAgentServers();
+  killServers();
   await rm(root, { recursive: true, force: true });
 });
 
@@ -35,7 +35,7 @@ describe('bosun agent-server configuration', () => {
       expect((await fetch(search)).status).toBe(401);
       expect((await fetch(search, { headers: { 'X-Session-API-Key': 'file-key' } })).status).toBe(200);
     } finally {
-      await stopAgentServer(started);
+      await stopServer(started);
     }
   });
 

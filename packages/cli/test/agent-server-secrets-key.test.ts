@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Started, killAgentServers, startAgentServer, stopAgentServer } from './agent-server-process.ts';
+import { type Started, killServers, startAgentServer, stopServer } from './server-process.ts';
 
 /** `bosun agent-server` takes its secrets key from a flag or the environment, and refuses a wrong one clearly. */
 
@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  killAgentServers();
+  killServers();
   await rm(root, { recursive: true, force: true });
 });
 
@@ -42,7 +42,7 @@ describe('bosun agent-server secrets key', () => {
       }),
     });
     expect(created.status).toBe(201);
-    await stopAgentServer(first);
+    await stopServer(first);
 
     const wrong = await start(dataDir, [], { BOSUN_SECRETS_KEY: newKey });
     expect(wrong).toMatchObject({ code: 1 });
@@ -53,10 +53,10 @@ describe('bosun agent-server secrets key', () => {
 
     const rotated = await start(dataDir, [], { BOSUN_SECRETS_KEY: newKey, BOSUN_SECRETS_KEY_PREVIOUS: oldKey });
     expect('url' in rotated, JSON.stringify(rotated)).toBe(true);
-    await stopAgentServer(rotated);
+    await stopServer(rotated);
     const again = await start(dataDir, [], { BOSUN_SECRETS_KEY: newKey });
     expect('url' in again, JSON.stringify(again)).toBe(true);
-    await stopAgentServer(again);
+    await stopServer(again);
   });
 
   it('says what is wrong with a malformed key', async () => {

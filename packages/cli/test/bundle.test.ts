@@ -1,4 +1,4 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import { killServers, startServer, stopServer } from './server-process.ts';
 
 /**
  * `npm start` runs the bundle `npm run build` makes (Bosun and most of its dependencies in one file), not the
@@ -16,7 +17,6 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 // Inside the repository, so the packages left out of the bundle resolve from node_modules as they do for npm start.
 const BUNDLE = join(ROOT, 'packages/cli/dist', `bundle-test-${process.pid}.mjs`);
 const exec = promisify(execFile);
-const children: ChildProcess[] = [];
 let dataDir: string;
 
 beforeAll(async () => {
@@ -25,34 +25,48 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const child of children) child.kill('SIGKILL');
+  killServers();
   await Promise.all([rm(BUNDLE, { force: true }), rm(`${BUNDLE}.map`, { force: true })]);
   await rm(dataDir, { recursive: true, force: true });
 });
 
-function startServer(): Promise<string> {
-  const child = spawn(process.execPath, [BUNDLE, 'agent-server', '--port', '0', '--data-dir', dataDir], {
-    env: { ...process.env, BOSUN_LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
-      if (url) resolve(url);
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.once('exit', (code) => reject(new Error(`the bundled server exited (${code}):\n${output}`)));
-  });
+/** Starts the bundled agent server; resolves with its URL. */
+async function startAgentServer(): Promise<string> {
+  const started = await startServer(
+    BUNDLE,
+    ['agent-server', '--port', '0', '--data-dir', dataDir],
+    { BOSUN_LOG_LEVEL: 'warn' },
+    /Default model|No default LLM/,
+  );
+  if (!('url' in started)) throw new Error(`the bundled server exited (${started.code}):\n${started.output}`);
+  return started.url;
 }
 
 describe('the bundle npm start runs', () => {
+  it('serves the app server (bosun serve, what npm start runs): ready, the home page, and a clean stop', async () => {
+    const started = await startServer(
+      BUNDLE,
+      ['serve', '--port', '0', '--data-dir', join(dataDir, 'app')],
+      // Redis too: ioredis stays out of the bundle and loads from node_modules only when configured.
+      { BOSUN_LOG_LEVEL: 'warn', BOSUN_REDIS_URL: process.env.BOSUN_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' },
+      /API documentation at/,
+    );
+    if (!('url' in started)) throw new Error(started.output);
+    expect(started.output()).toMatch(/^Bosun app server listening on http:\/\/127\.0\.0\.1:\d+ /);
+    expect(await (await fetch(`${started.url}/ready`)).json()).toEqual({
+      status: 'ready',
+      checks: { database: 'ok', cache: 'ok', objects: 'ok' },
+    });
+    const home = await fetch(`${started.url}/`);
+    expect(home.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await home.text()).toContain('Bosun App Server');
+    const document = (await (await fetch(`${started.url}/openapi.json`)).json()) as { info: { title: string } };
+    expect(document.info.title).toBe('Bosun App Server');
+    expect(await stopServer(started)).toBe(0);
+  }, 30_000);
+
   it('serves the agent server: health, the OpenAPI document, the docs page, validation, a conversation and its stream', async () => {
-    const url = await startServer();
+    const url = await startAgentServer();
     expect((await fetch(`${url}/ready`)).status).toBe(200);
     const document = (await (await fetch(`${url}/openapi.json`)).json()) as { openapi: string; info: object };
     expect(document.openapi).toBe('3.1.0');

@@ -31,7 +31,7 @@ export interface AppDatabase {
 
 /** Opens the app's database, brings its schema up to date, and re-seals secrets after a key rotation. */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<AppDatabase> {
-  const database = await connect(options);
+  const database = await connectDatabase(options);
   try {
     const report = await migrate(database.db as Kysely<unknown>, { dialect: database.dialect, logger: options.logger });
     options.logger?.debug({ dialect: database.dialect, schema: report.version }, 'opened the app database');
@@ -50,12 +50,13 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<AppDat
   return appDatabase;
 }
 
-interface Connected extends AppDatabase {
+export interface Connected extends AppDatabase {
   /** Drops what a rotation left behind (SQLite: the old page versions in the write-ahead log). */
   afterReseal(): Promise<void>;
 }
 
-async function connect(options: OpenDatabaseOptions): Promise<Connected> {
+/** The database, connected but not migrated (openDatabase migrates; tests build older schemas with this). */
+export async function connectDatabase(options: OpenDatabaseOptions): Promise<Connected> {
   if (options.url !== undefined && options.url !== '') {
     if (!isPostgresUrl(options.url)) {
       throw new DatabaseOpenError(

@@ -9,6 +9,8 @@ export interface KeyRingOptions {
   secretsKey?: string;
   /** Keys values may still be sealed with: they open, and are sealed again with the current key at open. */
   previousSecretsKeys?: string[];
+  /** JWT secrets the key was once derived from (moving from a derived key to an explicit one): they open only. */
+  previousJwtSecrets?: string[];
   /** The install's JWT secret: the key is derived from it (HKDF-SHA256) when no `secretsKey` is given. */
   jwtSecret?: string;
   /** Without either, the key of `<dataDir>/secrets.key`, generated (mode 0600) the first time. */
@@ -20,9 +22,12 @@ export const GENERATED_KEY_FILE = 'secrets.key';
 
 /** The key ring from configuration: the explicit key, else one derived from the JWT secret, else the key file. */
 export function loadKeyRing(options: KeyRingOptions): KeyRing {
-  const previous = (options.previousSecretsKeys ?? []).map((key, index) =>
-    parseSecretsKey(key, `previous secrets key #${index + 1}`),
-  );
+  const previous = [
+    ...(options.previousSecretsKeys ?? []).map((key, index) =>
+      parseSecretsKey(key, `previous secrets key #${index + 1}`),
+    ),
+    ...(options.previousJwtSecrets ?? []).map(deriveFromJwtSecret),
+  ];
   if (options.secretsKey !== undefined) {
     return new KeyRing(parseSecretsKey(options.secretsKey, 'the secrets key'), previous, 'the configured secrets key');
   }

@@ -20,7 +20,7 @@ export async function postgresDialect(
   options: { createDatabase?: boolean; logger?: Logger },
 ): Promise<{ dialect: PostgresDialect; pool: pg.Pool }> {
   const target = parseUrl(url);
-  const pool = newPool(url);
+  const pool = newPool(url, options.logger);
   try {
     await checkConnection(pool);
   } catch (error) {
@@ -60,10 +60,10 @@ function parseUrl(url: string): PostgresTarget {
   return { url: parsed, database, server: `${parsed.hostname}:${parsed.port || '5432'}` };
 }
 
-function newPool(url: string): pg.Pool {
+function newPool(url: string, logger: Logger | undefined): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   // An idle client losing its connection must not crash the process: the pool replaces it on next use.
-  pool.on('error', () => {});
+  pool.on('error', (error) => logger?.warn({ err: error.message }, 'an idle PostgreSQL connection failed'));
   return pool;
 }
 

@@ -21,6 +21,8 @@ const ServerInfo = Type.Object({
   docs: Type.String(),
 });
 
+const DEPENDENCIES: readonly (keyof AppDependencies)[] = ['database', 'cache', 'objects'];
+
 export interface HealthState {
   startedAt: number;
   dependencies: AppDependencies;
@@ -44,7 +46,7 @@ export function healthRoutes(app: FastifyInstance, state: HealthState): void {
       },
     },
     async (request, reply) => {
-      const names = Object.keys(state.dependencies) as (keyof AppDependencies)[];
+      const names = DEPENDENCIES.filter((name) => state.dependencies[name] !== undefined);
       const results = await Promise.all(
         names.map((name) => answers(state.dependencies[name] as Dependency, state.timeoutMs)),
       );

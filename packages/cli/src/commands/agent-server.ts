@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import {
   type AgentServer,
   AgentServerConfig,
@@ -7,9 +6,10 @@ import {
   buildAgentServer,
 } from '@bosun/agent-server';
 import type { Command } from '../command.ts';
-import { flagOptions, settingsHelp } from '../config/settings-help.ts';
-import { type LoadedSettings, SOURCE_RANK, SettingsError, loadSettings } from '../config/settings.ts';
-import { closeWithin, untilStopped } from '../until-stopped.ts';
+import { readConfig } from '../config/read-config.ts';
+import { settingsHelp } from '../config/settings-help.ts';
+import { type LoadedSettings, SOURCE_RANK } from '../config/settings.ts';
+import { closeWhenStopped } from '../until-stopped.ts';
 
 /** How long stopping may take: runs are cancelled, tools and MCP servers closed, then the process exits anyway. */
 const SHUTDOWN_DEADLINE_MS = 10_000;
@@ -37,21 +37,9 @@ export const agentServerCommand: Command = {
   summary: 'Start the agent server (REST + WebSocket)',
   usage: USAGE,
   async run(args, io) {
-    let flags: Record<string, string | boolean | undefined>;
-    try {
-      flags = parseArgs({ args, options: flagOptions(AgentServerConfig) }).values;
-    } catch (error) {
-      io.stderr.write(`bosun agent-server: ${(error as Error).message}\n\n${USAGE}\n`);
-      return 2;
-    }
-    let config: AgentServerConfig;
-    try {
-      config = withOneSecretsKey(await loadSettings(AgentServerConfig, { flags, env: process.env }));
-    } catch (error) {
-      if (!(error instanceof SettingsError)) throw error;
-      for (const problem of error.problems) io.stderr.write(`bosun agent-server: ${problem}\n`);
-      return 2;
-    }
+    const loaded = await readConfig(AgentServerConfig, 'agent-server', USAGE, args, io);
+    if (typeof loaded === 'number') return loaded;
+    const config = withOneSecretsKey(loaded);
     const { host, port, data_dir: dataDir, llm_model: model } = config;
     let server: AgentServer;
     try {
@@ -64,15 +52,10 @@ export const agentServerCommand: Command = {
     const address = await server.app.listen({ host, port });
     io.stdout.write(`Bosun agent server listening on ${address.replace('[::1]', 'localhost')} (data in ${dataDir})\n`);
     io.stdout.write(model ? `Default model: ${model}\n` : NO_MODEL_NOTICE);
-    const signal = await untilStopped();
-    io.stdout.write(
-      `Stopping (${signal}): cancelling runs, at most ${SHUTDOWN_DEADLINE_MS / 1000} s (again to exit at once)\n`,
-    );
-    await closeWithin(
-      () => server.close(),
-      SHUTDOWN_DEADLINE_MS,
-      (line) => io.stderr.write(`bosun agent-server: ${line}\n`),
-    );
+    await closeWhenStopped(io, 'agent-server', () => server.close(), {
+      deadlineMs: SHUTDOWN_DEADLINE_MS,
+      doing: 'cancelling runs, ',
+    });
     return 0;
   },
 };

@@ -41,8 +41,7 @@ export async function migrate(database: Kysely<unknown>, options: MigrateOptions
   if (before !== undefined && checkedPending(known, before, options).length === 0) {
     return { applied: [], version: before.at(-1) };
   }
-  return db.transaction().execute(async (trx) => {
-    if (options.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${MIGRATION_LOCK})`.execute(trx);
+  return exclusively(db, options.dialect, async (trx) => {
     await trx.schema
       .createTable(LEDGER)
       .ifNotExists()
@@ -57,6 +56,30 @@ export async function migrate(database: Kysely<unknown>, options: MigrateOptions
       options.logger?.info({ migration: step.name }, 'applied a database migration');
     }
     return { applied: pending.map((step) => step.name), version: pending.at(-1)?.name ?? applied.at(-1) };
+  });
+}
+
+/**
+ * Runs `work` in a transaction no other migrating process runs at the same time: on PostgreSQL under an advisory
+ * lock, on SQLite from `BEGIN IMMEDIATE` (the write lock first, so another process that migrated meanwhile is
+ * waited for, not a busy error on the first write).
+ */
+async function exclusively<T>(
+  db: Kysely<LedgerTable>,
+  dialect: Dialect,
+  work: (connection: Kysely<LedgerTable>) => Promise<T>,
+): Promise<T> {
+  return db.connection().execute(async (connection) => {
+    await sql.raw(dialect === 'sqlite' ? 'begin immediate' : 'begin').execute(connection);
+    try {
+      if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${MIGRATION_LOCK})`.execute(connection);
+      const result = await work(connection);
+      await sql`commit`.execute(connection);
+      return result;
+    } catch (error) {
+      await sql`rollback`.execute(connection);
+      throw error;
+    }
   });
 }
 

@@ -13,18 +13,31 @@ export type Started =
  * has said its model (with its URL), or with its exit code and output if it exits.
  */
 export function startAgentServer(args: string[], env: Record<string, string>): Promise<Started> {
+  return startServer(CLI, ['agent-server', ...args], env, /Default model|No default LLM/);
+}
+
+/** Starts `bosun serve` as `startAgentServer` starts the agent server; resolves once it has said all it says. */
+export function startAppServer(args: string[], env: Record<string, string>): Promise<Started> {
+  return startServer(CLI, ['serve', ...args], env, /API documentation at/);
+}
+
+/**
+ * Runs `script` (the CLI or its bundle) with `args` and only the `BOSUN_*` variables of `env`; resolves once its
+ * output has a `listening on URL` line and matches `ready`, or with its exit code and output if it exits.
+ */
+export function startServer(script: string, args: string[], env: Record<string, string>, ready: RegExp) {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('BOSUN_')));
-  const child = spawn(process.execPath, [CLI, 'agent-server', ...args], {
+  const child = spawn(process.execPath, [script, ...args], {
     env: { ...clean, BOSUN_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
   let output = '';
-  return new Promise((resolve) => {
+  return new Promise<Started>((resolve) => {
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
-      if (url && /Default model|No default LLM/.test(output)) resolve({ url, output: () => output, child });
+      if (url && ready.test(output)) resolve({ url, output: () => output, child });
     });
     child.stderr.on('data', (chunk: Buffer) => {
       output += chunk.toString();
@@ -34,15 +47,15 @@ export function startAgentServer(args: string[], env: Record<string, string>): P
   });
 }
 
-/** Stops a started server with SIGTERM and waits for it to exit. */
-export async function stopAgentServer(started: Started): Promise<void> {
-  if (!('child' in started)) return;
-  const exited = new Promise((resolve) => started.child.once('exit', resolve));
+/** Stops a started server with SIGTERM and waits for it to exit, with its exit code. */
+export async function stopServer(started: Started): Promise<number | null> {
+  if (!('child' in started)) return started.code;
+  const exited = new Promise<number | null>((resolve) => started.child.once('exit', resolve));
   started.child.kill('SIGTERM');
-  await exited;
+  return exited;
 }
 
 /** Kills every server this file started (for an `afterAll`). */
-export function killAgentServers(): void {
+export function killServers(): void {
   for (const child of children.splice(0)) child.kill('SIGKILL');
 }

@@ -1,0 +1,84 @@
+import { mkdir } from 'node:fs/promises';
+import { type DestinationStream, type Logger, pino } from 'pino';
+import { type AppServerConfig, appServerConfigProblems } from './config.ts';
+import { openDependencies } from './dependencies.ts';
+import { type AppServer, buildAppServer, listeningUrl } from './server.ts';
+import { AppServerConfigError, ListenError } from './start-errors.ts';
+
+export interface StartOptions {
+  /** Where the structured logs go (default: standard output). */
+  logStream?: { write(line: string): unknown };
+}
+
+export interface RunningAppServer {
+  server: AppServer;
+  /** Where it listens (`http://host:port`). */
+  url: string;
+  /** What it runs on, one line each, for a person (no secret, no password). */
+  description: string[];
+  /** Closes the server, then what it opened. */
+  close(): Promise<void>;
+}
+
+/**
+ * The app server's start-up: checks the configuration, opens what it names (the database, the cache, the
+ * object store; embedded defaults in `data_dir` when it names none), builds the server and listens. What was
+ * opened is closed again if a later step fails.
+ */
+export async function startAppServer(config: AppServerConfig, options: StartOptions = {}): Promise<RunningAppServer> {
+  const problems = appServerConfigProblems(config);
+  if (problems.length > 0) throw new AppServerConfigError(problems);
+  await mkdir(config.data_dir, { recursive: true });
+  const opened = await openDependencies(config, startLogger(config, options.logStream));
+  let server: AppServer | undefined;
+  try {
+    server = await buildAppServer({
+      config,
+      dependencies: opened.dependencies,
+      keyRing: opened.keyRing,
+      ...(options.logStream ? { logStream: options.logStream } : {}),
+    });
+    await listen(server, config);
+  } catch (error) {
+    await server?.close();
+    await opened.close();
+    throw error;
+  }
+  const url = listeningUrl(server.app);
+  const running = server;
+  return {
+    server,
+    url,
+    description: opened.description,
+    async close() {
+      try {
+        await running.close();
+      } finally {
+        await opened.close();
+      }
+    },
+  };
+}
+
+/** The log of what happens before the server has its own (opening the database, migrations, key rotation). */
+function startLogger(config: AppServerConfig, stream: StartOptions['logStream']): Logger | undefined {
+  if (config.log_level === 'silent') return undefined;
+  return pino({ level: config.log_level }, (stream as DestinationStream | undefined) ?? process.stdout);
+}
+
+const LISTEN_FAILURES: Record<string, string> = {
+  EADDRINUSE: 'the address is in use',
+  EADDRNOTAVAIL: 'not an address of this machine',
+  EACCES: 'not permitted',
+  ENOTFOUND: 'unknown host',
+};
+
+async function listen(server: AppServer, { host, port }: AppServerConfig): Promise<void> {
+  try {
+    await server.app.listen({ host, port });
+  } catch (error) {
+    const reason = LISTEN_FAILURES[(error as NodeJS.ErrnoException).code ?? ''];
+    if (reason) throw new ListenError(`cannot listen on ${host}:${port}: ${reason}`);
+    throw error;
+  }
+}

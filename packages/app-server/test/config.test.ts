@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { AppServerConfig, appServerConfig, appServerConfigProblems, withoutPassword } from '../src/index.ts';
+
+/** The app server's configuration schema: its defaults, the rules between keys, and URLs shown without passwords. */
+
+describe('app server configuration', () => {
+  it('defaults to the embedded product on 127.0.0.1:3000 with data in .bosun', () => {
+    expect(appServerConfig()).toEqual({
+      host: '127.0.0.1',
+      port: 3000,
+      data_dir: '.bosun',
+      create_databases: true,
+      secrets_key_previous: [],
+      jwt_secret_previous: [],
+      log_level: 'info',
+    });
+    expect(appServerConfig({ port: 0 }).port).toBe(0);
+  });
+
+  it('names every environment variable the issue promises after its key', () => {
+    const keys = Object.keys(AppServerConfig.properties);
+    for (const key of [
+      'database_url',
+      'redis_url',
+      's3_endpoint',
+      's3_bucket',
+      's3_access_key_id',
+      's3_secret_access_key',
+      's3_region',
+      'llm_model',
+      'llm_base_url',
+      'llm_api_key',
+      'secrets_key',
+      'jwt_secret',
+      'public_url',
+    ]) {
+      expect(keys).toContain(key);
+    }
+  });
+
+  it('marks every credential secret, so that it has no flag and is never echoed', () => {
+    const secret = Object.entries(AppServerConfig.properties)
+      .filter(([, schema]) => (schema as { secret?: boolean }).secret)
+      .map(([key]) => key)
+      .sort();
+    expect(secret).toEqual([
+      'jwt_secret',
+      'jwt_secret_previous',
+      'llm_api_key',
+      's3_secret_access_key',
+      'secrets_key',
+      'secrets_key_previous',
+    ]);
+  });
+
+  it('refuses S3 settings without a bucket, and half a credential pair', () => {
+    expect(appServerConfigProblems(appServerConfig({ s3_bucket: 'b' }))).toEqual([]);
+    expect(appServerConfigProblems(appServerConfig({ s3_endpoint: 'http://s3', s3_region: 'eu' }))).toEqual([
+      's3_bucket: needed when s3_endpoint, s3_region are set',
+    ]);
+    expect(appServerConfigProblems(appServerConfig({ s3_bucket: 'b', s3_secret_access_key: 'k' }))).toEqual([
+      's3_access_key_id, s3_secret_access_key: give both or neither',
+    ]);
+  });
+
+  it('shows URLs without their password', () => {
+    expect(withoutPassword('postgres://bosun:s3cr%40t@db:5432/bosun')).toBe('postgres://bosun:***@db:5432/bosun');
+    expect(withoutPassword('redis://:token@redis:6379')).toBe('redis://:***@redis:6379');
+    expect(withoutPassword('postgres://bosun@db/bosun')).toBe('postgres://bosun@db/bosun');
+    expect(withoutPassword("got 'postgresql://u:p@h/d' and 'redis://a:b@c'")).toBe(
+      "got 'postgresql://u:***@h/d' and 'redis://a:***@c'",
+    );
+  });
+});

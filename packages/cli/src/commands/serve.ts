@@ -1,0 +1,50 @@
+import { AppServerConfig, AppServerConfigError, StartError, startAppServer } from '@bosun/app-server';
+import type { Command } from '../command.ts';
+import { readConfig } from '../config/read-config.ts';
+import { settingsHelp } from '../config/settings-help.ts';
+import { closeWhenStopped } from '../until-stopped.ts';
+
+/** How long stopping may take: requests in flight finish, connections close, then the process exits anyway. */
+const SHUTDOWN_DEADLINE_MS = 10_000;
+
+const USAGE = `Usage: bosun serve [--host 127.0.0.1] [--port 3000] [--data-dir .bosun] [--config FILE] [...]
+
+Starts Bosun, the application (its app server), in one process and prints where it listens. With no database,
+Redis or S3 configured it runs on embedded defaults in the data directory: SQLite, an in-process cache, objects
+on disk. SIGTERM or SIGINT stops it within ${SHUTDOWN_DEADLINE_MS / 1000} s (a second signal exits at once).
+
+${settingsHelp(AppServerConfig)}`;
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'Start Bosun: the app server (users, settings, secrets, the API; the web application later)',
+  usage: USAGE,
+  async run(args, io) {
+    const loaded = await readConfig(AppServerConfig, 'serve', USAGE, args, io);
+    if (typeof loaded === 'number') return loaded;
+    const config = loaded.values;
+    const say = (line: string) => io.stderr.write(`bosun serve: ${line}\n`);
+    let running: Awaited<ReturnType<typeof startAppServer>>;
+    try {
+      running = await startAppServer(config);
+    } catch (error) {
+      if (error instanceof AppServerConfigError) {
+        for (const problem of error.problems) say(problem);
+        return 2;
+      }
+      if (!(error instanceof StartError)) throw error;
+      say(error.message);
+      return 1;
+    }
+    const { url } = running;
+    io.stdout.write(`Bosun app server listening on ${url} (data in ${config.data_dir})\n`);
+    for (const line of running.description) io.stdout.write(`  ${line}\n`);
+    io.stdout.write(
+      `  Default model: ${config.llm_model ?? "none (each user's settings name one; or set BOSUN_LLM_MODEL)"}\n`,
+    );
+    const publicUrl = config.public_url?.replace(/\/+$/, '') ?? url;
+    io.stdout.write(`Open ${publicUrl}/ in a browser; API documentation at ${publicUrl}/docs\n`);
+    await closeWhenStopped(io, 'serve', () => running.close(), { deadlineMs: SHUTDOWN_DEADLINE_MS });
+    return 0;
+  },
+};
