@@ -57,6 +57,8 @@ export class RedisConnection {
 
   /** Runs a command; any failure is rethrown as a clear `CacheUnavailableError`. */
   async run<T>(command: (client: Redis) => Promise<T>): Promise<T> {
+    // During a known outage, fail at once rather than wait for the next reconnection attempt to fail too.
+    if (this.lastError && this.client.status === 'reconnecting') throw this.unavailable(this.lastError);
     try {
       return await command(this.client);
     } catch (error) {

@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { access, mkdir, open, readFile, rm, stat, unlink } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
+import { writingBody } from './body.ts';
 import {
   errorCode,
   filesUnder,
@@ -46,7 +47,11 @@ export class DiskObjectStore implements ObjectStore {
     this.tmpRoot = join(base, 'tmp');
   }
 
-  async put(key: string, body: ObjectBody, options: PutOptions = {}): Promise<void> {
+  put(key: string, body: ObjectBody, options: PutOptions = {}): Promise<void> {
+    return writingBody(body, () => this.write(key, body, options));
+  }
+
+  private async write(key: string, body: ObjectBody, options: PutOptions): Promise<void> {
     const target = this.dataPath(key);
     await this.start();
     const contentType = options.contentType ?? DEFAULT_CONTENT_TYPE;

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { S3Client } from '@aws-sdk/client-s3';
+import { writingBody } from './body.ts';
 import { checkObjectKey, checkObjectPrefix } from './object-key.ts';
 import {
   DEFAULT_CONTENT_TYPE,
@@ -42,21 +43,30 @@ export class S3ObjectStore implements ObjectStore {
 
   constructor(private readonly options: S3Options) {
     if (!options.bucket) throw new RangeError('The S3 bucket must be named');
+    if (options.endpoint && !isHttpUrl(options.endpoint)) {
+      throw new RangeError(
+        `The S3 endpoint must be an http:// or https:// URL, got ${JSON.stringify(options.endpoint)}`,
+      );
+    }
     if (Boolean(options.accessKeyId) !== Boolean(options.secretAccessKey)) {
       throw new RangeError('The S3 access key id and secret access key must be given together');
     }
     this.place = {
       bucket: options.bucket,
-      endpoint: options.endpoint ?? `AWS S3 (${this.region})`,
+      endpoint: options.endpoint || `AWS S3 (${this.region})`,
       secretAccessKey: options.secretAccessKey,
     };
   }
 
   private get region(): string {
-    return this.options.region ?? 'us-east-1';
+    return this.options.region || 'us-east-1';
   }
 
-  async put(key: string, body: ObjectBody, options: PutOptions = {}): Promise<void> {
+  put(key: string, body: ObjectBody, options: PutOptions = {}): Promise<void> {
+    return writingBody(body, () => this.write(key, body, options));
+  }
+
+  private async write(key: string, body: ObjectBody, options: PutOptions): Promise<void> {
     const { s3, client } = await this.connectFor(key);
     const target = { Bucket: this.options.bucket, Key: key, ContentType: options.contentType ?? DEFAULT_CONTENT_TYPE };
     await this.attempt(async () => {
@@ -169,7 +179,7 @@ export class S3ObjectStore implements ObjectStore {
     const s3 = await import('@aws-sdk/client-s3');
     const { accessKeyId, secretAccessKey, endpoint } = this.options;
     const client = new s3.S3Client({
-      endpoint,
+      endpoint: endpoint || undefined,
       region: this.region,
       forcePathStyle: true,
       credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
@@ -209,5 +219,14 @@ export class S3ObjectStore implements ObjectStore {
 
   private checkOpen(): void {
     if (this.closed) throw new ObjectStoreClosedError();
+  }
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const { protocol } = new URL(text);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
   }
 }

@@ -5,6 +5,7 @@ import { type Cache, CacheUnavailableError, type JsonValue, openCache } from '..
 import { RedisCache } from '../../src/cache/redis-cache.ts';
 import { cacheContract } from './contract.ts';
 import { REDIS_URL, keysUnder, removeKeys, uniquePrefix, withAdmin } from './redis-support.ts';
+import { startTcpProxy } from './tcp-proxy.ts';
 import { waitUntil } from './wait.ts';
 
 cacheContract('Redis cache', async () => {
@@ -152,6 +153,39 @@ describe('Redis cache when Redis cannot be reached', () => {
       process.off('unhandledRejection', onUnhandled);
     }
     expect(unhandled).toEqual([]);
+  });
+
+  it('fails fast while Redis is cut off, and recovers values and subscriptions once it is back', async () => {
+    const proxy = await startTcpProxy(Number(new URL(REDIS_URL).port || 6379), new URL(REDIS_URL).hostname);
+    const keyPrefix = uniquePrefix();
+    const cache = await openCache({ redisUrl: `redis://127.0.0.1:${proxy.port}`, keyPrefix });
+    const direct = await openCache({ redisUrl: REDIS_URL, keyPrefix });
+    try {
+      const received: JsonValue[] = [];
+      await cache.subscribe('events', (message) => received.push(message));
+      await cache.set('k', 'before');
+      await proxy.cut();
+      await waitUntil('the outage is noticed', async () => {
+        const error = await cache.get('k').then(
+          () => undefined,
+          (reason: unknown) => reason,
+        );
+        return error instanceof CacheUnavailableError;
+      });
+      const startedAt = Date.now();
+      await expect(cache.ping()).rejects.toThrow(/is unreachable/);
+      expect(Date.now() - startedAt).toBeLessThan(250);
+      await proxy.restore();
+      await waitUntil('the cache works again', async () => (await cache.get('k').catch(() => undefined)) === 'before');
+      await waitUntil('the subscription is back', async () => {
+        await direct.publish('events', 'after');
+        return received.includes('after');
+      });
+    } finally {
+      await Promise.all([cache.close(), direct.close()]);
+      await proxy.close();
+      await removeKeys(keyPrefix);
+    }
   });
 
   it('refuses a URL that is not redis:// or rediss://', async () => {

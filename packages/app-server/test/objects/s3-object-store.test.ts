@@ -76,6 +76,12 @@ describe('S3 object store misconfigured', () => {
     await store.close();
   });
 
+  it('refuses an endpoint that is not an http(s) URL', async () => {
+    for (const endpoint of ['minio:9000', '127.0.0.1:9000', 'ftp://host']) {
+      await expect(openS3({ endpoint })).rejects.toThrow(/http:\/\/ or https:\/\/ URL/);
+    }
+  });
+
   it('refuses an access key id without its secret, or the other way round', async () => {
     await expect(openS3({ secretAccessKey: '' })).rejects.toThrow(/together/);
     await expect(openS3({ accessKeyId: '' })).rejects.toThrow(/together/);
