@@ -83,8 +83,8 @@ async function createDatabase(target: PostgresTarget): Promise<void> {
     await client.connect();
     await client.query(`CREATE DATABASE ${quoteIdentifier(target.database)}`);
   } catch (error) {
-    // Another replica created it first.
-    if (pgCode(error) === '42P04') return;
+    // Another replica created it first (a race shows as a unique violation on pg_database).
+    if (pgCode(error) === '42P04' || pgCode(error) === '23505') return;
     throw new DatabaseOpenError(
       `cannot create the PostgreSQL database "${target.database}" on ${target.server}: ${(error as Error).message}`,
     );

@@ -34,4 +34,18 @@ describeEachDatabase('users', (each) => {
     expect(await users.owner()).toEqual(first.user);
     expect((await users.ensureOwner()).created).toBe(false);
   });
+
+  // Two better-sqlite3 connections in one process would block each other's thread; SQLite's case (a server and
+  // `bosun api-key create`) is two processes, serialized by the file lock.
+  it.skipIf(each.dialect === 'sqlite')('creates one owner when two servers ask at once on a new database', async () => {
+    const target = await each.target();
+    const [one, two] = await Promise.all([each.open({ target }), each.open({ target })]);
+    const ring = new KeyRing(newSecretsKey());
+    const results = await Promise.all([
+      createRepositories(one, ring).users.ensureOwner({ email: 'owner@example.com' }),
+      createRepositories(two, ring).users.ensureOwner({ email: 'owner@example.com' }),
+    ]);
+    expect(results[0].user).toEqual(results[1].user);
+    expect(await createRepositories(one, ring).users.count()).toBe(1);
+  });
 });
