@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { type DestinationStream, type Logger, pino } from 'pino';
 import { type AppServerConfig, appServerConfigProblems } from './config.ts';
 import { openDependencies } from './dependencies.ts';
+import { ownerSignInOnFirstStart } from './routes/identity-api.ts';
 import { type AppServer, buildAppServer, listeningUrl } from './server.ts';
 import { AppServerConfigError, ListenError } from './start-errors.ts';
 
@@ -46,10 +47,11 @@ export async function startAppServer(config: AppServerConfig, options: StartOpti
   }
   const url = listeningUrl(server.app);
   const running = server;
+  const signIn = await ownerSignInOnFirstStart(opened.dependencies, opened.keyRing, server.context.publicUrl());
   return {
     server,
     url,
-    description: opened.description,
+    description: [...opened.description, ...(signIn ? [`first start: sign in as the owner (once) at ${signIn}`] : [])],
     async close() {
       try {
         await running.close();
