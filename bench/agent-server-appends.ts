@@ -1,13 +1,14 @@
 /**
- * Durable appends: 50 concurrent clients (keep-alive connections, one request in flight each) POST user messages
- * to /api/conversations/{id}/events of a server running in its own process. A 2xx means the message is durable
+ * Durable appends: 50 concurrent clients (one request in flight each, through the typed client's keep-alive
+ * connections) POST user messages to /api/conversations/{id}/events of a server running in its own process. A 2xx means the message is durable
  * (SQLite WAL, one fsync per group-committed batch). Reports appends/s, latency percentiles and server CPU per
  * append. Targets: >= 20,000/s with an ack p50 <= 2 ms (the client here is one Node process: on a small machine
  * it can be the limit, so compare the server CPU per append too).
  * Env: CLIENTS (50), SECONDS (10), CONVERSATIONS (1: all clients on one conversation).
  * Run: npm run bench:agent-server-appends
  */
-import { createConversation, httpRequest, keepAliveAgent } from './support/http.ts';
+import { AgentServerClient, BosunApiError } from '@bosun/client';
+import { createConversation } from './support/http.ts';
 import { cpuSeconds, spawnServer, tempDataDir } from './support/server-process.ts';
 import { formatMs, formatRate, hrMs, percentile, target } from './support/stats.ts';
 
@@ -18,11 +19,11 @@ const CONVERSATIONS = Number(process.env.CONVERSATIONS ?? 1);
 
 const data = await tempDataDir('appends');
 const server = await spawnServer(data.dir);
-const agent = keepAliveAgent(CLIENTS);
+const api = new AgentServerClient({ baseUrl: server.url });
 
 try {
   const conversations: string[] = [];
-  for (let i = 0; i < CONVERSATIONS; i++) conversations.push(await createConversation(agent, server.url));
+  for (let i = 0; i < CONVERSATIONS; i++) conversations.push(await createConversation(api));
 
   const latencies: number[] = [];
   let completed = 0;
@@ -30,14 +31,20 @@ try {
   let phase: 'warmup' | 'measure' | 'done' = 'warmup';
 
   async function client(index: number): Promise<void> {
-    const eventsUrl = `${server.url}/api/conversations/${conversations[index % CONVERSATIONS]}/events`;
+    const conversationId = conversations[index % CONVERSATIONS] as string;
     for (let n = 0; phase !== 'done'; n++) {
-      const body = { content: [{ type: 'text', text: `client ${index} message ${n}` }] };
+      const message = { content: [{ type: 'text' as const, text: `client ${index} message ${n}` }] };
       const start = hrMs();
-      const result = await httpRequest(agent, eventsUrl, 'POST', body);
+      const sent = await api.sendMessage(conversationId, message).then(
+        () => true,
+        (error: unknown) => {
+          if (error instanceof BosunApiError) return false;
+          throw error;
+        },
+      );
       const elapsed = hrMs() - start;
       if (phase !== 'measure') continue;
-      if (result.status === 200) {
+      if (sent) {
         completed++;
         latencies.push(elapsed);
       } else failures++;
@@ -59,10 +66,7 @@ try {
   await Promise.all(running);
 
   let stored = 0;
-  for (const id of conversations) {
-    const count = await httpRequest(agent, `${server.url}/api/conversations/${id}/events/count`, 'GET');
-    stored += Number(count.body);
-  }
+  for (const id of conversations) stored += await api.countEvents(id);
 
   console.log(`\ndurable appends: ${formatRate(completed, seconds, 'appends')}, ${failures} failed`);
   console.log(formatMs('latency', latencies));
@@ -75,7 +79,6 @@ try {
   const p50 = percentile(latencies, 50);
   console.log(target('ack p50 <= 2 ms', p50 <= 2, `${p50.toFixed(2)} ms`));
 } finally {
-  agent.destroy();
   await server.stop();
   await data.remove();
 }

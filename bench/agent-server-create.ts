@@ -1,11 +1,12 @@
 /**
- * Conversation create latency: one client (keep-alive connection) POSTs /api/conversations to a server running in
+ * Conversation create latency: one client (the typed client, a keep-alive connection) POSTs /api/conversations to a server running in
  * its own process, one request at a time, and waits for the 201 (the conversation is durable then). Reports the
  * latency percentiles and the server CPU per create. Target: median under 2 ms.
  * Env: CREATES (1000), WARMUP (100).
  * Run: npm run bench:agent-server-create
  */
-import { httpRequest, keepAliveAgent, startRequest } from './support/http.ts';
+import { AgentServerClient } from '@bosun/client';
+import { startRequest } from './support/http.ts';
 import { cpuSeconds, spawnServer, tempDataDir } from './support/server-process.ts';
 import { formatMs, hrMs, percentile, target } from './support/stats.ts';
 
@@ -14,16 +15,13 @@ const WARMUP = Number(process.env.WARMUP ?? 100);
 
 const data = await tempDataDir('create');
 const server = await spawnServer(data.dir);
-const agent = keepAliveAgent(1);
+const api = new AgentServerClient({ baseUrl: server.url });
 
 try {
-  const createUrl = `${server.url}/api/conversations`;
   async function create(): Promise<number> {
     const start = hrMs();
-    const result = await httpRequest(agent, createUrl, 'POST', startRequest());
-    const elapsed = hrMs() - start;
-    if (result.status !== 201) throw new Error(`POST /api/conversations: HTTP ${result.status} ${result.body}`);
-    return elapsed;
+    await api.startConversation(startRequest());
+    return hrMs() - start;
   }
 
   console.log(`${WARMUP} warm-up creates, then ${CREATES} measured, one at a time`);
@@ -42,7 +40,6 @@ try {
   const p50 = percentile(latencies, 50);
   console.log(target('create p50 < 2 ms', p50 < 2, `${p50.toFixed(2)} ms`));
 } finally {
-  agent.destroy();
   await server.stop();
   await data.remove();
 }

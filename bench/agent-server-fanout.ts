@@ -1,29 +1,35 @@
 /**
- * Fan-out: 100 WebSocket subscribers follow one conversation of a server running in its own process, while a
- * publisher appends N user messages through POST (a window of requests in flight). Each message carries the
+ * Fan-out: 100 subscribers follow one conversation of a server running in its own process (each its own
+ * WebSocket, through the typed client's `followEvents`), while a publisher appends N user messages through POST
+ * (a window of requests in flight). Each message carries the
  * time it was sent; each subscriber notes when it arrives. Reports frames delivered per second across all
  * subscribers and the latency from the POST being sent (and being answered) to each subscriber receiving it.
  * Env: SUBSCRIBERS (100), EVENTS (5000), IN_FLIGHT (16: publisher's concurrent POSTs).
  * Run: npm run bench:agent-server-fanout
  */
-import WebSocket from 'ws';
-import { createConversation, httpRequest, keepAliveAgent } from './support/http.ts';
+import { AgentServerClient } from '@bosun/client';
+import type { StoredEvent } from '@bosun/protocol';
+import { createConversation } from './support/http.ts';
 import { spawnServer, tempDataDir } from './support/server-process.ts';
 import { formatMs, formatRate, hrMs } from './support/stats.ts';
 
 const SUBSCRIBERS = Number(process.env.SUBSCRIBERS ?? 100);
 const EVENTS = Number(process.env.EVENTS ?? 5000);
 const IN_FLIGHT = Number(process.env.IN_FLIGHT ?? 16);
-const MESSAGE = /"text":"fanout (\d+) sent ([\d.]+)"/;
+const MESSAGE = /^fanout (\d+) sent ([\d.]+)$/;
 
 const data = await tempDataDir('fanout');
 const server = await spawnServer(data.dir);
-const agent = keepAliveAgent(IN_FLIGHT);
-const sockets: WebSocket[] = [];
+const api = new AgentServerClient({ baseUrl: server.url });
+const unsubscribe = new AbortController();
+
+const textOf = (event: StoredEvent) =>
+  event.kind === 'MessageEvent' && event.llm_message.content[0]?.type === 'text'
+    ? event.llm_message.content[0].text
+    : '';
 
 try {
-  const conversationId = await createConversation(agent, server.url);
-  const socketUrl = `${server.url.replace(/^http/, 'ws')}/sockets/events/${conversationId}`;
+  const conversationId = await createConversation(api);
 
   const answeredAt = new Float64Array(EVENTS);
   const fromSent: number[] = [];
@@ -35,45 +41,43 @@ try {
   const orders: number[][] = [];
   let remaining = SUBSCRIBERS * EVENTS;
   let allReceived: () => void = () => undefined;
-  const done = new Promise<void>((resolve) => {
+  let subscriberFailed: (error: unknown) => void = () => undefined;
+  const done = new Promise<void>((resolve, reject) => {
     allReceived = resolve;
+    subscriberFailed = reject;
   });
 
-  // Subscribe everyone; the first frame of each socket is the `full_state` snapshot.
+  // Subscribe everyone; each is connected once its `full_state` snapshot has come.
+  const subscribe = async (order: number[], connected: () => void) => {
+    const events = api.followEvents(conversationId, { signal: unsubscribe.signal, onSnapshot: connected });
+    for await (const event of events) {
+      const at = hrMs();
+      const match = MESSAGE.exec(textOf(event));
+      if (!match) continue;
+      const n = Number(match[1]);
+      order.push(n);
+      frames++;
+      if (frames === 1) firstFrameAt = at;
+      lastFrameAt = at;
+      fromSent.push(at - Number(match[2]));
+      receipts.push({ n, at });
+      if (--remaining === 0) allReceived();
+    }
+  };
   await Promise.all(
-    Array.from(
-      { length: SUBSCRIBERS },
-      () =>
-        new Promise<void>((resolve, reject) => {
-          const socket = new WebSocket(socketUrl);
-          sockets.push(socket);
-          const order: number[] = [];
-          orders.push(order);
-          let snapshot = true;
-          socket.on('error', reject);
-          socket.on('message', (raw: Buffer) => {
-            if (snapshot) {
-              snapshot = false;
-              return resolve();
-            }
-            const at = hrMs();
-            const match = MESSAGE.exec(raw.toString());
-            if (!match) return;
-            const n = Number(match[1]);
-            order.push(n);
-            frames++;
-            if (frames === 1) firstFrameAt = at;
-            lastFrameAt = at;
-            fromSent.push(at - Number(match[2]));
-            receipts.push({ n, at });
-            if (--remaining === 0) allReceived();
-          });
-        }),
-    ),
+    Array.from({ length: SUBSCRIBERS }, () => {
+      const order: number[] = [];
+      orders.push(order);
+      return new Promise<void>((connected, failed) => {
+        subscribe(order, connected).catch((error: unknown) => {
+          failed(error);
+          subscriberFailed(error);
+        });
+      });
+    }),
   );
   console.log(`${SUBSCRIBERS} subscribers connected; publishing ${EVENTS} messages with ${IN_FLIGHT} POSTs in flight`);
 
-  const eventsUrl = `${server.url}/api/conversations/${conversationId}/events`;
   let next = 0;
   const publishStart = hrMs();
   // POSTs from one publisher are answered in order of commit; `n` orders them by send time.
@@ -81,9 +85,8 @@ try {
     Array.from({ length: IN_FLIGHT }, async () => {
       while (next < EVENTS) {
         const n = next++;
-        const body = `{"content":[{"type":"text","text":"fanout ${n} sent ${hrMs().toFixed(3)}"}]}`;
-        const result = await httpRequest(agent, eventsUrl, 'POST', body);
-        if (result.status !== 200) throw new Error(`POST: HTTP ${result.status} ${result.body}`);
+        const text = `fanout ${n} sent ${hrMs().toFixed(3)}`;
+        await api.sendMessage(conversationId, { content: [{ type: 'text', text }] });
         answeredAt[n] = hrMs();
       }
     }),
@@ -109,8 +112,7 @@ try {
   console.log(formatMs('latency POST sent -> subscriber received', fromSent));
   console.log(formatMs('latency POST answered -> subscriber received (negative: before the answer)', fromAnswered));
 } finally {
-  for (const socket of sockets) socket.terminate();
-  agent.destroy();
+  unsubscribe.abort();
   await server.stop();
   await data.remove();
 }

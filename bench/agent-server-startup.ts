@@ -6,8 +6,8 @@
  * Env: CONVERSATIONS (10000), RUNS (3).
  * Run: npm run bench:agent-server-startup
  */
-import { request } from 'node:http';
 import { buildAgentServer } from '@bosun/agent-server';
+import { AgentServerClient, BosunClientError } from '@bosun/client';
 import { startRequest } from './support/http.ts';
 import { buildBundle, cpuSeconds, freePort, residentMiB, spawnServer, tempDataDir } from './support/server-process.ts';
 import { hrMs, target } from './support/stats.ts';
@@ -46,15 +46,15 @@ async function seed(dataDir: string): Promise<number> {
   return events.n;
 }
 
-function readyStatus(port: number): Promise<number> {
-  return new Promise((resolve) => {
-    const req = request({ host: '127.0.0.1', port, path: '/ready', agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', () => resolve(0));
-    req.end();
-  });
+/** Whether `/ready` answers 200 (a 503 while starting, or no server yet: not ready). */
+function isReady(client: AgentServerClient): Promise<boolean> {
+  return client.ready().then(
+    () => true,
+    (error: unknown) => {
+      if (error instanceof BosunClientError) return false;
+      throw error;
+    },
+  );
 }
 
 const data = await tempDataDir('startup');
@@ -74,9 +74,10 @@ try {
     const port = await freePort();
     const spawnedAt = hrMs();
     const starting = spawnServer(data.dir, { port });
+    const client = new AgentServerClient({ baseUrl: `http://127.0.0.1:${port}` });
     let readyMs = Number.NaN;
     for (;;) {
-      if ((await readyStatus(port)) === 200) {
+      if (await isReady(client)) {
         readyMs = hrMs() - spawnedAt;
         break;
       }

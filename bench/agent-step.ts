@@ -11,8 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { buildAgentServer } from '@bosun/agent-server';
-import type { Event } from '@bosun/protocol';
-import WebSocket from 'ws';
+import { AgentServerClient, BosunSocketError } from '@bosun/client';
 import { summarize } from './support/stats.ts';
 
 const STEPS = Number(process.argv[2] ?? 500);
@@ -40,53 +39,41 @@ const replayUrl = await new Promise<string>((resolve) => {
 
 const server = await buildAgentServer({ dataDir: join(root, 'data') });
 const url = await server.app.listen({ host: '127.0.0.1', port: 0 });
+const api = new AgentServerClient({ baseUrl: url });
 
 try {
-  const body = {
+  const id = crypto.randomUUID();
+  const actionTimes: number[] = [];
+  // The conversation starts running as it is created: follow it from its first event on (it is not there yet).
+  const follow = async (): Promise<void> => {
+    for (;;) {
+      try {
+        for await (const event of api.followEvents(id, { fromStart: true })) {
+          if (event.kind === 'ActionEvent') actionTimes.push(performance.now());
+          const status =
+            event.kind === 'ConversationStateUpdateEvent' && event.key === 'execution_status' ? event.value : undefined;
+          if (status === 'finished' || status === 'error' || status === 'stuck') return;
+        }
+      } catch (error) {
+        if (!(error instanceof BosunSocketError && error.code === 4004)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+    }
+  };
+  const done = follow();
+  const sentAt = Date.now();
+  await api.startConversation({
     agent: { llm: { model: 'bench', base_url: `${replayUrl}/v1`, num_retries: 0 }, tools: [] },
     workspace: { working_dir: join(root, 'workspace') },
     max_iterations: STEPS + 10,
-  };
-  const id = crypto.randomUUID();
-  const actionTimes: number[] = [];
-  let socket: WebSocket | undefined;
-  const done = new Promise<void>((resolve, reject) => {
-    // The conversation starts running as it is created: follow it from its first event on.
-    const connect = () => {
-      socket = new WebSocket(`${url.replace('http', 'ws')}/sockets/events/${id}?resend_mode=all`);
-      socket.on('error', reject);
-      socket.on('close', (code) => code === 4004 && setTimeout(connect, 1));
-      socket.on('message', (data) => {
-        const event = JSON.parse(data.toString()) as Event;
-        if (event.kind === 'ActionEvent') actionTimes.push(performance.now());
-        const status =
-          event.kind === 'ConversationStateUpdateEvent' && event.key === 'execution_status' ? event.value : undefined;
-        if (status === 'finished' || status === 'error' || status === 'stuck') {
-          socket?.close();
-          resolve();
-        }
-      });
-    };
-    connect();
-  });
-  const sentAt = Date.now();
-  await fetch(`${url}/api/conversations`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      ...body,
-      conversation_id: id,
-      initial_message: { content: [{ type: 'text', text: 'think a lot' }] },
-    }),
+    conversation_id: id,
+    initial_message: { content: [{ type: 'text', text: 'think a lot' }] },
   });
   await done;
-  const created = { id };
 
-  const info = (await (await fetch(`${url}/api/conversations/${created.id}`)).json()) as {
-    execution_status: string;
-    stats: { usage_to_metrics: Record<string, { response_latencies: { latency: number }[] }> };
-  };
-  const latencies = (info.stats.usage_to_metrics.default?.response_latencies ?? []).map((l) => l.latency * 1000);
+  const info = await api.getConversation(id);
+  const stats = info.stats as { usage_to_metrics: Record<string, { response_latencies: { latency: number }[] }> };
+  const latencies = (stats.usage_to_metrics.default?.response_latencies ?? []).map((l) => l.latency * 1000);
   // Step k: from ActionEvent k to ActionEvent k+1; its LLM round trip is the (k+1)-th request's latency.
   const overheads: number[] = [];
   for (let k = 0; k + 1 < actionTimes.length; k++) {
@@ -100,11 +87,7 @@ try {
   );
   console.log(`LLM round trip (llm-replay, no latency): median ${llm.p50.toFixed(0)} µs`);
   // The first LLM request precedes the first ActionEvent by one LLM round trip.
-  const page = (await (
-    await fetch(`${url}/api/conversations/${id}/events/search?kind=ActionEvent&limit=1`)
-  ).json()) as {
-    items: { timestamp: string }[];
-  };
+  const page = await api.searchEvents(id, { kind: 'ActionEvent', limit: 1 });
   const firstAction = Date.parse(page.items[0]?.timestamp ?? '');
   console.log(
     `POST /api/conversations (with initial_message) to first LLM request: ${firstAction - (latencies[0] ?? 0) - sentAt} ms`,

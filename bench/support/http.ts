@@ -1,4 +1,5 @@
 import { Agent, request } from 'node:http';
+import type { AgentServerClient, StartConversationInput } from '@bosun/client';
 
 export interface HttpResult {
   status: number;
@@ -45,7 +46,7 @@ export function httpRequest(
 }
 
 /** A minimal valid `POST /api/conversations` body. */
-export function startRequest(conversationId?: string): Record<string, unknown> {
+export function startRequest(conversationId?: string): StartConversationInput {
   return {
     ...(conversationId ? { conversation_id: conversationId } : {}),
     agent: { llm: { model: 'bench-model', api_key: 'sk-bench' }, tools: [{ name: 'terminal' }] },
@@ -53,9 +54,7 @@ export function startRequest(conversationId?: string): Record<string, unknown> {
   };
 }
 
-/** Creates a conversation over HTTP; returns its id. */
-export async function createConversation(agent: Agent, baseUrl: string): Promise<string> {
-  const result = await httpRequest(agent, `${baseUrl}/api/conversations`, 'POST', startRequest());
-  if (result.status !== 201) throw new Error(`POST /api/conversations: HTTP ${result.status} ${result.body}`);
-  return (JSON.parse(result.body) as { id: string }).id;
+/** Creates a conversation; returns its id. */
+export async function createConversation(client: AgentServerClient): Promise<string> {
+  return (await client.startConversation(startRequest())).id;
 }

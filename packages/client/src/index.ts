@@ -1,1 +1,31 @@
-export {};
+export { AgentServerClient, type AgentServerClientOptions } from './agent-server/client.ts';
+export {
+  AGENT_SERVER_OPERATIONS,
+  type AgentServerOperationName,
+  type Narrowed,
+  type Operation,
+  type QueryOf,
+} from './agent-server/operations.ts';
+export type * from './agent-server/types.ts';
+export { DEFAULTED_REQUEST_PROPERTIES, type WireInput } from './agent-server/wire-input.ts';
+export { AppServerClient, type AppServerClientOptions } from './app-server/client.ts';
+export { APP_SERVER_OPERATIONS, type AppServerOperationName } from './app-server/operations.ts';
+export {
+  BosunApiError,
+  BosunClientError,
+  BosunNetworkError,
+  BosunSocketError,
+  BosunTimeoutError,
+} from './errors.ts';
+export { type FollowEventsOptions, type ReconnectOptions, followEvents } from './events-socket.ts';
+export {
+  type CallOptions,
+  HttpClient,
+  type HttpClientOptions,
+  type HttpRequest,
+  type HttpResponse,
+  type QueryValue,
+  pathOf,
+  queryString,
+} from './http.ts';
+export { type Transport, type TransportResponse, defaultTransport } from './transport.ts';

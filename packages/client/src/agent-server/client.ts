@@ -1,0 +1,241 @@
+import type { AgentFinalResponse, ConversationInfo, SkillsResponse, StoredEvent } from '@bosun/protocol';
+import { type FollowEventsOptions, followEvents } from '../events-socket.ts';
+import { type CallOptions, HttpClient, type QueryValue, pathOf } from '../http.ts';
+import type { Transport } from '../transport.ts';
+import { AGENT_SERVER_OPERATIONS, type AgentServerOperationName } from './operations.ts';
+import type {
+  ConfirmationPolicyInput,
+  ConfirmationResponseInput,
+  ConversationCountQuery,
+  ConversationPage,
+  ConversationSearchQuery,
+  EventFilterQuery,
+  EventPage,
+  EventSearchQuery,
+  ForkConversationInput,
+  LoadPluginInput,
+  ModelList,
+  Recording,
+  SecretsInput,
+  SecurityAnalyzerInput,
+  SendMessageInput,
+  ServerInfo,
+  ServerStatus,
+  SkillsInput,
+  StartConversationInput,
+  SwitchLlmInput,
+  UpdateConversationInput,
+} from './types.ts';
+
+export interface AgentServerClientOptions {
+  /** The agent server's root, e.g. `http://127.0.0.1:8000`. */
+  baseUrl: string;
+  /** Sent as `X-Session-API-Key` (REST and WebSocket) when the server has session keys. */
+  sessionApiKey?: string;
+  /** The fetch to use (default: `node:http` with keep-alive connections in Node, else the global fetch). */
+  fetch?: Transport;
+  /** Time limit of each request (default 60 s; 0: none). */
+  timeoutMs?: number;
+}
+
+interface Call extends CallOptions {
+  params?: Record<string, string>;
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+}
+
+type Success = { success: boolean };
+
+/** The server's limits on a batch get. */
+const MAX_CONVERSATION_IDS = 100;
+const MAX_EVENT_IDS = 1000;
+
+/** A typed client for Bosun's agent server (OpenHands' agent server API), REST and live events. */
+export class AgentServerClient {
+  readonly http: HttpClient;
+
+  constructor(options: AgentServerClientOptions) {
+    this.http = new HttpClient({
+      baseUrl: options.baseUrl,
+      headers: options.sessionApiKey ? { 'X-Session-API-Key': options.sessionApiKey } : {},
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    });
+  }
+
+  private call<T>(name: AgentServerOperationName, call: Call = {}): Promise<T> {
+    const { method, path } = AGENT_SERVER_OPERATIONS[name];
+    return this.http.json<T>({ ...call, method, path: pathOf(path, call.params) });
+  }
+
+  private onConversation<T>(name: AgentServerOperationName, id: string, call: Call = {}): Promise<T> {
+    return this.call<T>(name, { ...call, params: { conversation_id: id, ...call.params } });
+  }
+
+  alive(options?: CallOptions): Promise<ServerStatus> {
+    return this.call('alive', options);
+  }
+  health(options?: CallOptions): Promise<ServerStatus> {
+    return this.call('health', options);
+  }
+  /** `{status: "ready"}`; a `BosunApiError` with status 503 while the server starts. */
+  ready(options?: CallOptions): Promise<ServerStatus> {
+    return this.call('ready', options);
+  }
+  serverInfo(options?: CallOptions): Promise<ServerInfo> {
+    return this.call('serverInfo', options);
+  }
+  listTools(options?: CallOptions): Promise<string[]> {
+    return this.call('listTools', options);
+  }
+  listModels(options?: CallOptions): Promise<ModelList> {
+    return this.call('listModels', options);
+  }
+  /** The skills a conversation with these inputs would load, with every problem found. */
+  getSkills(request: SkillsInput, options?: CallOptions): Promise<SkillsResponse> {
+    return this.call('getSkills', { ...options, body: request });
+  }
+
+  /** Starts a conversation; idempotent on `conversation_id` (the existing one is returned). */
+  startConversation(request: StartConversationInput, options?: CallOptions): Promise<ConversationInfo> {
+    return this.call('startConversation', { ...options, body: request });
+  }
+  getConversation(id: string, options?: CallOptions): Promise<ConversationInfo> {
+    return this.onConversation('getConversation', id, options);
+  }
+  /** The conversations in the order asked, `null` for each unknown id (any number of ids). */
+  async getConversations(ids: readonly string[], options?: CallOptions): Promise<(ConversationInfo | null)[]> {
+    const pages = await Promise.all(
+      chunks(ids, MAX_CONVERSATION_IDS).map((chunk) =>
+        this.call<(ConversationInfo | null)[]>('getConversations', { ...options, query: { ids: chunk } }),
+      ),
+    );
+    return pages.flat();
+  }
+  searchConversations(query: ConversationSearchQuery = {}, options?: CallOptions): Promise<ConversationPage> {
+    return this.call('searchConversations', { ...options, query });
+  }
+  /** Every conversation matching `query`, page after page. */
+  async *iterateConversations(query: ConversationSearchQuery = {}, options?: CallOptions) {
+    yield* paginate((page_id) => this.searchConversations({ ...query, page_id }, options));
+  }
+  countConversations(query: ConversationCountQuery = {}, options?: CallOptions): Promise<number> {
+    return this.call('countConversations', { ...options, query });
+  }
+  /** Changes the title or replaces the tags. */
+  updateConversation(id: string, request: UpdateConversationInput, options?: CallOptions): Promise<Success> {
+    return this.onConversation('updateConversation', id, { ...options, body: request });
+  }
+  deleteConversation(id: string, options?: CallOptions): Promise<Success> {
+    return this.onConversation('deleteConversation', id, options);
+  }
+  /** Starts a run (a `BosunApiError` 409 while one is in progress). */
+  run(id: string, options?: CallOptions): Promise<Success> {
+    return this.onConversation('run', id, options);
+  }
+  pause(id: string, options?: CallOptions): Promise<Success> {
+    return this.onConversation('pause', id, options);
+  }
+  /** Cancels the LLM call and tools in flight; answers once the run has stopped. */
+  interrupt(id: string, options?: CallOptions): Promise<Success> {
+    return this.onConversation('interrupt', id, options);
+  }
+  condense(id: string, options?: CallOptions): Promise<Success> {
+    return this.onConversation('condense', id, options);
+  }
+  fork(id: string, request: ForkConversationInput = {}, options?: CallOptions): Promise<ConversationInfo> {
+    return this.onConversation('fork', id, { ...options, body: request });
+  }
+  switchLlm(id: string, request: SwitchLlmInput, options?: CallOptions): Promise<Success> {
+    return this.onConversation('switchLlm', id, { ...options, body: request });
+  }
+  loadPlugin(id: string, request: LoadPluginInput, options?: CallOptions): Promise<Success> {
+    return this.onConversation('loadPlugin', id, { ...options, body: request });
+  }
+  updateSecrets(id: string, secrets: SecretsInput, options?: CallOptions): Promise<Success> {
+    return this.onConversation('updateSecrets', id, { ...options, body: { secrets } });
+  }
+  setConfirmationPolicy(id: string, request: ConfirmationPolicyInput, options?: CallOptions): Promise<Success> {
+    return this.onConversation('setConfirmationPolicy', id, { ...options, body: request });
+  }
+  setSecurityAnalyzer(id: string, request: SecurityAnalyzerInput, options?: CallOptions): Promise<Success> {
+    return this.onConversation('setSecurityAnalyzer', id, { ...options, body: request });
+  }
+  /** Accepts (runs) or rejects the actions waiting for confirmation (409 when none wait). */
+  respondToConfirmation(id: string, request: ConfirmationResponseInput, options?: CallOptions): Promise<Success> {
+    return this.onConversation('respondToConfirmation', id, { ...options, body: request });
+  }
+  agentFinalResponse(id: string, options?: CallOptions): Promise<AgentFinalResponse> {
+    return this.onConversation('agentFinalResponse', id, options);
+  }
+  async listRecordings(id: string, options?: CallOptions): Promise<Recording[]> {
+    return (await this.onConversation<{ items: Recording[] }>('listRecordings', id, options)).items;
+  }
+  /** A recording's bytes and content type. */
+  downloadRecording(
+    id: string,
+    fileName: string,
+    options?: CallOptions,
+  ): Promise<{ contentType: string; bytes: Uint8Array }> {
+    const { method, path } = AGENT_SERVER_OPERATIONS.downloadRecording;
+    const params = { conversation_id: id, file_name: fileName };
+    return this.http.bytes({ ...options, method, path: pathOf(path, params) });
+  }
+
+  /** Appends a user message (and starts a run when `run` is true). */
+  sendMessage(id: string, message: SendMessageInput, options?: CallOptions): Promise<Success> {
+    return this.onConversation('sendMessage', id, { ...options, body: message });
+  }
+  /** The events in the order asked, `null` for each id the conversation has no event for (any number of ids). */
+  async getEvents(id: string, eventIds: readonly string[], options?: CallOptions): Promise<(StoredEvent | null)[]> {
+    const pages = await Promise.all(
+      chunks(eventIds, MAX_EVENT_IDS).map((chunk) =>
+        this.onConversation<(StoredEvent | null)[]>('getEvents', id, { ...options, body: chunk }),
+      ),
+    );
+    return pages.flat();
+  }
+  getEvent(id: string, eventId: string, options?: CallOptions): Promise<StoredEvent> {
+    return this.onConversation('getEvent', id, { ...options, params: { event_id: eventId } });
+  }
+  searchEvents(id: string, query: EventSearchQuery = {}, options?: CallOptions): Promise<EventPage> {
+    return this.onConversation('searchEvents', id, { ...options, query });
+  }
+  /** Every event matching `query`, page after page (log order unless `sort_order` says otherwise). */
+  async *iterateEvents(id: string, query: EventSearchQuery = {}, options?: CallOptions) {
+    yield* paginate((page_id) => this.searchEvents(id, { ...query, page_id }, options));
+  }
+  countEvents(id: string, query: EventFilterQuery = {}, options?: CallOptions): Promise<number> {
+    return this.onConversation('countEvents', id, { ...options, query });
+  }
+
+  /**
+   * The conversation's events as they are committed, over the WebSocket: after `afterEventId` (or from the
+   * start with `fromStart`, else from now). A dropped connection is reopened with back-off and resumed after
+   * the last event delivered: no gap, no duplicate. Ends when `signal` aborts or the loop breaks.
+   */
+  followEvents(id: string, options: FollowEventsOptions = {}): AsyncGenerator<StoredEvent, void, undefined> {
+    return followEvents({
+      url: `${this.http.baseUrl.replace(/^http/, 'ws')}/sockets/events/${encodeURIComponent(id)}`,
+      headers: this.http.authHeaders,
+      ...options,
+    });
+  }
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+async function* paginate<T>(
+  page: (pageId: string | undefined) => Promise<{ items: T[]; next_page_id: string | null }>,
+) {
+  let pageId: string | undefined;
+  do {
+    const { items, next_page_id } = await page(pageId);
+    yield* items;
+    pageId = next_page_id ?? undefined;
+  } while (pageId !== undefined);
+}
