@@ -17,6 +17,11 @@ export interface RunningAppServer {
   url: string;
   /** What it runs on, one line each, for a person (no secret, no password). */
   description: string[];
+  /**
+   * On an install's first start: the owner's one-time sign-in URL, for standard output only (it is a credential:
+   * never logged).
+   */
+  signInUrl?: string;
   /** Closes the server, then what it opened. */
   close(): Promise<void>;
 }
@@ -51,7 +56,8 @@ export async function startAppServer(config: AppServerConfig, options: StartOpti
   return {
     server,
     url,
-    description: [...opened.description, ...(signIn ? [`first start: sign in as the owner (once) at ${signIn}`] : [])],
+    description: opened.description,
+    ...(signIn ? { signInUrl: signIn } : {}),
     async close() {
       try {
         await running.close();
