@@ -28,6 +28,7 @@ export function authRoutes(app: FastifyInstance, deps: IdentityRouteDeps): void 
       schema: {
         tags,
         summary: 'Sign in with a one-time token: sets the session cookie and redirects to /',
+        security: [],
         querystring: SignInQuery,
         response: { 303: Type.Null({ description: 'Signed in: on to `/`.' }), ...errorResponses },
       },
