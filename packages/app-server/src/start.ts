@@ -4,7 +4,7 @@ import { type AppServerConfig, appServerConfigProblems } from './config.ts';
 import { openDependencies } from './dependencies.ts';
 import { ownerSignInOnFirstStart } from './routes/identity-api.ts';
 import { type AppServer, buildAppServer, listeningUrl } from './server.ts';
-import { AppServerConfigError, ListenError } from './start-errors.ts';
+import { AppServerConfigError, ListenError, StartError } from './start-errors.ts';
 
 export interface StartOptions {
   /** Where the structured logs go (default: standard output). */
@@ -34,7 +34,9 @@ export interface RunningAppServer {
 export async function startAppServer(config: AppServerConfig, options: StartOptions = {}): Promise<RunningAppServer> {
   const problems = appServerConfigProblems(config);
   if (problems.length > 0) throw new AppServerConfigError(problems);
-  await mkdir(config.data_dir, { recursive: true });
+  await mkdir(config.data_dir, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
+    throw new StartError(`cannot create the data directory ${config.data_dir}: ${error.code ?? error.message}`);
+  });
   const opened = await openDependencies(config, startLogger(config, options.logStream));
   let server: AppServer | undefined;
   try {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -122,6 +122,14 @@ describe('startAppServer', () => {
     expect(failure).toBeInstanceOf(StartError);
     expect((failure as Error).message).toContain(`127.0.0.1:${port}`);
     expect((failure as Error).message).not.toContain('pw-never-shown');
+  });
+
+  it('says so when the data directory cannot be made', async () => {
+    const file = join(root, 'a-file');
+    await writeFile(file, '');
+    const failure = await start({ data_dir: join(file, 'data') }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(StartError);
+    expect((failure as Error).message).toBe(`cannot create the data directory ${join(file, 'data')}: ENOTDIR`);
   });
 
   it('refuses a database that does not exist when creating databases is not allowed', async () => {

@@ -11,17 +11,18 @@ const BUSY_TIMEOUT_MS = 5_000;
 /** A better-sqlite3 database on `<dataDir>/app.db`: WAL, foreign keys enforced, deleted content zeroed. */
 export function sqliteDialect(dataDir: string): { dialect: SqliteDialect; database: Database.Database } {
   const path = join(dataDir, SQLITE_FILE);
-  let database: Database.Database;
+  let database: Database.Database | undefined;
   try {
     mkdirSync(dataDir, { recursive: true });
     database = new Database(path, { timeout: BUSY_TIMEOUT_MS });
+    database.pragma('journal_mode = WAL');
+    database.pragma('synchronous = FULL');
+    database.pragma('foreign_keys = ON');
+    // Overwritten and deleted rows (old sealed values after a key rotation) are zeroed, not left in free pages.
+    database.pragma('secure_delete = ON');
   } catch (error) {
+    database?.close();
     throw new DatabaseOpenError(`cannot open the SQLite database ${path}: ${(error as Error).message}`);
   }
-  database.pragma('journal_mode = WAL');
-  database.pragma('synchronous = FULL');
-  database.pragma('foreign_keys = ON');
-  // Overwritten and deleted rows (old sealed values after a key rotation) are zeroed, not left in free pages.
-  database.pragma('secure_delete = ON');
   return { dialect: new SqliteDialect({ database }), database };
 }

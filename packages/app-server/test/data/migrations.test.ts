@@ -1,3 +1,5 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { type Kysely, sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { connectDatabase } from '../../src/data/database.ts';
@@ -5,6 +7,7 @@ import {
   type AppDatabase,
   DatabaseMissingError,
   DatabaseOpenError,
+  SQLITE_FILE,
   SchemaTooNewError,
   openDatabase,
 } from '../../src/data/index.ts';
@@ -128,6 +131,14 @@ describeEachDatabase('opening', (each) => {
     await expect(unreachable).rejects.toThrow(DatabaseOpenError);
     await expect(unreachable).rejects.toThrow(/cannot connect to the PostgreSQL database "db" on 127\.0\.0\.1:1/);
     await expect(unreachable).rejects.not.toThrow(/hunter2/);
+  });
+
+  it.skipIf(each.dialect === 'postgres')('names a SQLite file that is not a database', async () => {
+    const { dataDir } = await each.target();
+    await writeFile(join(dataDir, SQLITE_FILE), 'not a database, just text that is long enough to have a header');
+    const opening = openDatabase({ dataDir });
+    await expect(opening).rejects.toThrow(DatabaseOpenError);
+    await expect(opening).rejects.toThrow(`cannot open the SQLite database ${join(dataDir, SQLITE_FILE)}`);
   });
 
   it('close is idempotent and ping fails after it', async () => {

@@ -32,6 +32,8 @@ const server = new S3rver({
 });
 server.run().then(({ port }) => console.log(JSON.stringify({ port })));
 process.on('SIGTERM', () => server.close().finally(() => process.exit(0)));
+// Its standard input closes when the test process ends, however it ends: the server must not outlive it.
+process.stdin.on('end', () => process.exit(0)).resume();
 `;
 
 /** An S3-protocol server (s3rver) on a free loopback port, storing into a fresh temporary directory. */
@@ -44,7 +46,7 @@ export async function startS3Server(bucket = 'bosun-test'): Promise<TestS3Server
       S3RVER_DIRECTORY: directory,
       S3RVER_BUCKET: bucket,
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['pipe', 'pipe', 'inherit'],
   });
   const port = await portOf(child);
   return {
