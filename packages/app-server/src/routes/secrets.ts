@@ -10,9 +10,10 @@ import { pageOf, pageQuery } from './pages.ts';
 import { conflictsAs409, errorResponses, notFound, shape } from './replies.ts';
 
 const tags = ['Secrets'];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const SecretParams = Type.Object(
-  { secret_id: Type.String({ minLength: 1, maxLength: 128, description: 'The secret’s name.' }) },
+  { secret_id: Type.String({ minLength: 1, maxLength: 128, description: 'The secret’s name or id.' }) },
   { additionalProperties: false },
 );
 type SecretParams = { secret_id: string };
@@ -93,9 +94,9 @@ export function secretRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
     },
     async (request, reply) => {
       const { userId } = principalOf(request);
-      const { name = request.params.secret_id, ...change } = request.body;
-      const current = await secrets.get(userId, request.params.secret_id);
+      const current = await secretByIdOrName(userId, request.params.secret_id);
       if (!current) return notFound(reply, 'Secret');
+      const { name = current.name, ...change } = request.body;
       if (name !== current.name) return toWire(await renamed(userId, current, name, change));
       await secrets.update(userId, current.name, change);
       return toWire((await secrets.get(userId, name)) ?? current);
@@ -114,10 +115,25 @@ export function secretRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
       preHandler: limited,
     },
     async (request, reply) => {
-      const deleted = await secrets.delete(principalOf(request).userId, request.params.secret_id);
+      const { userId } = principalOf(request);
+      const current = await secretByIdOrName(userId, request.params.secret_id);
+      const deleted = current !== undefined && (await secrets.delete(userId, current.name));
       return deleted ? { message: 'Secret deleted' } : notFound(reply, 'Secret');
     },
   );
+
+  /** The user's secret named by the path: its name, or its id (a UUID, which no name can be). */
+  async function secretByIdOrName(userId: string, idOrName: string): Promise<SecretInfo | undefined> {
+    if (!UUID.test(idOrName)) return secrets.get(userId, idOrName);
+    let pageId: string | undefined;
+    do {
+      const page = await secrets.search(userId, { limit: 100, ...(pageId ? { pageId } : {}) });
+      const found = page.items.find((secret) => secret.id === idOrName.toLowerCase());
+      if (found) return found;
+      pageId = page.next_page_id ?? undefined;
+    } while (pageId);
+    return undefined;
+  }
 
   /** A rename: the secret under its new name (409 if taken) with its value, then the old one deleted. */
   async function renamed(

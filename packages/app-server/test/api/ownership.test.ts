@@ -9,6 +9,7 @@ interface Owned {
   orgId: string;
   orgName: string;
   secretName: string;
+  secretId: string;
   model: string;
 }
 
@@ -86,7 +87,8 @@ const CASES: Record<string, WrongUserCase> = {
   },
   'DELETE /api/v1/secrets/{secret_id}': {
     expected: 404,
-    attempt: (api, { owner, secretName }) => strangerSecretCall(api, owner, secretName, 'DELETE'),
+    // By id (the PUT case names it): another user's id is as unknown as their name.
+    attempt: (api, { owner, secretId }) => strangerSecretCall(api, owner, secretId, 'DELETE'),
     unchanged: async (api, { owner, secretName }) =>
       expect(await api.repositories.secrets.value(owner.id, secretName)).toBe('owner-value'),
   },
@@ -182,7 +184,7 @@ describeApi('every route, as the wrong user', (api) => {
     const model = `owner/model-${suffix}`;
     await api().call('/api/v1/settings', { method: 'POST', ...as(owner), body: { llm_model: model } });
     const secretName = `OWNER_SECRET_${suffix.replace(/-/g, '_')}`;
-    await api().call('/api/v1/secrets', {
+    const secret = await api().call('/api/v1/secrets', {
       method: 'POST',
       ...as(owner),
       body: { name: secretName, value: 'owner-value' },
@@ -195,7 +197,16 @@ describeApi('every route, as the wrong user', (api) => {
     const orgName = `Owner Org ${suffix}`;
     const org = await api().call('/api/v1/organizations', { method: 'POST', ...as(owner), body: { name: orgName } });
     const keys = await api().call('/api/v1/keys', as(owner));
-    owned = { owner, stranger, keyId: keys.body[0].id, orgId: org.body.id, orgName, secretName, model };
+    owned = {
+      owner,
+      stranger,
+      keyId: keys.body[0].id,
+      orgId: org.body.id,
+      orgName,
+      secretName,
+      secretId: secret.body.id,
+      model,
+    };
     const document = await api().call('/openapi.json');
     routes = Object.entries(document.body.paths as Record<string, object>)
       .filter(([path]) => path.startsWith('/api/v1/'))

@@ -43,7 +43,13 @@ describeApi('custom secrets', (api) => {
     expect(await api().repositories.secrets.value(user.id, 'RELEASE_TOKEN')).toBe('new-value-b2');
     expect((await api().call('/api/v1/secrets/DEPLOY_TOKEN', { method: 'DELETE', as: user })).status).toBe(404);
 
-    expect((await api().call('/api/v1/secrets/RELEASE_TOKEN', { method: 'DELETE', as: user })).status).toBe(200);
+    const byId = await api().call(`/api/v1/secrets/${renamed.body.id}`, {
+      method: 'PUT',
+      as: user,
+      body: { description: 'by id' },
+    });
+    expect(byId.body).toMatchObject({ name: 'RELEASE_TOKEN', description: 'by id' });
+    expect((await api().call(`/api/v1/secrets/${renamed.body.id}`, { method: 'DELETE', as: user })).status).toBe(200);
     expect((await api().call('/api/v1/secrets/search', { as: user })).body.items).toEqual([]);
   });
 

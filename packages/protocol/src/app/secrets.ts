@@ -36,7 +36,7 @@ export type CustomSecretUpdate = Static<typeof CustomSecretUpdate>;
 export const CustomSecretWithoutValue = strictObject(
   'CustomSecretWithoutValue',
   {
-    id: Type.String({ description: 'The secret’s id (paths name a secret by its name, as OpenHands does).' }),
+    id: Type.String({ description: 'The secret’s id; paths take it or the name (as OpenHands does).' }),
     name: Type.String(),
     description: nullable(Type.String()),
     created_at: timestamp(),
