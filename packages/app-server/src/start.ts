@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { type DestinationStream, type Logger, pino } from 'pino';
 import { type AppServerConfig, appServerConfigProblems } from './config.ts';
 import { openDependencies } from './dependencies.ts';
+import { ownerSignInOnFirstStart } from './routes/identity-api.ts';
 import { type AppServer, buildAppServer, listeningUrl } from './server.ts';
 import { AppServerConfigError, ListenError, StartError } from './start-errors.ts';
 
@@ -16,6 +17,11 @@ export interface RunningAppServer {
   url: string;
   /** What it runs on, one line each, for a person (no secret, no password). */
   description: string[];
+  /**
+   * On an install's first start: the owner's one-time sign-in URL, for standard output only (it is a credential:
+   * never logged).
+   */
+  signInUrl?: string;
   /** Closes the server, then what it opened. */
   close(): Promise<void>;
 }
@@ -48,10 +54,12 @@ export async function startAppServer(config: AppServerConfig, options: StartOpti
   }
   const url = listeningUrl(server.app);
   const running = server;
+  const signIn = await ownerSignInOnFirstStart(opened.dependencies, opened.keyRing, server.context.publicUrl());
   return {
     server,
     url,
     description: opened.description,
+    ...(signIn ? { signInUrl: signIn } : {}),
     async close() {
       try {
         await running.close();

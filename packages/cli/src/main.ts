@@ -1,5 +1,6 @@
 import type { Command, CommandIO } from './command.ts';
 import { agentServerCommand } from './commands/agent-server.ts';
+import { apiKeyCommand } from './commands/api-key.ts';
 import { demoCommand } from './commands/demo.ts';
 import { llmReplayCommand } from './commands/llm-replay.ts';
 import { marketplaceCommand } from './commands/marketplace.ts';
@@ -11,6 +12,7 @@ import { validateCommand } from './commands/validate.ts';
 
 const commands: Command[] = [
   serveCommand,
+  apiKeyCommand,
   agentServerCommand,
   demoCommand,
   llmReplayCommand,

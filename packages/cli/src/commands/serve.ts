@@ -39,6 +39,7 @@ export const serveCommand: Command = {
     const { url } = running;
     io.stdout.write(`Bosun app server listening on ${url} (data in ${config.data_dir})\n`);
     for (const line of running.description) io.stdout.write(`  ${line}\n`);
+    if (running.signInUrl) io.stdout.write(`  First start: sign in as the owner (once) at ${running.signInUrl}\n`);
     io.stdout.write(
       `  Default model: ${config.llm_model ?? "none (each user's settings name one; or set BOSUN_LLM_MODEL)"}\n`,
     );

@@ -2,7 +2,7 @@ import type { QueryValue } from '../http.ts';
 
 /** One route of the agent server the client calls: its method, path template, query parameters and body. */
 export interface Operation {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** OpenAPI's template: `{name}` for each path parameter. */
   path: string;
   query?: readonly string[];

@@ -1,6 +1,7 @@
 import type { ServerStatus } from '../agent-server/types.ts';
 import { type CallOptions, HttpClient } from '../http.ts';
 import type { Transport } from '../transport.ts';
+import { AppServerAccount } from './account.ts';
 import { APP_SERVER_OPERATIONS, type AppServerOperationName } from './operations.ts';
 
 export interface AppServerClientOptions {
@@ -17,10 +18,11 @@ export interface AppServerClientOptions {
 }
 
 /** A typed client for Bosun's app server (`/api/v1`). */
-export class AppServerClient {
+export class AppServerClient extends AppServerAccount {
   readonly http: HttpClient;
 
   constructor(options: AppServerClientOptions) {
+    super();
     const headers: Record<string, string> = {};
     if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
     if (options.orgId) headers['X-Org-Id'] = options.orgId;

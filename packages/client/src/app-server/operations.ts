@@ -1,10 +1,12 @@
 import type { Operation } from '../agent-server/operations.ts';
+import { ACCOUNT_OPERATIONS } from './account-operations.ts';
 
 /** Every route the app server client calls (add each new one here, so the contract test checks it). */
 export const APP_SERVER_OPERATIONS = {
   alive: { method: 'GET', path: '/alive' },
   health: { method: 'GET', path: '/health' },
   ready: { method: 'GET', path: '/ready' },
+  ...ACCOUNT_OPERATIONS,
 } as const satisfies Record<string, Operation>;
 
 export type AppServerOperationName = keyof typeof APP_SERVER_OPERATIONS;

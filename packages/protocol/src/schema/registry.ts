@@ -8,6 +8,7 @@ import * as mcpApi from '../api/mcp.ts';
 import * as metricsApi from '../api/metrics.ts';
 import * as pluginsApi from '../api/plugins.ts';
 import * as skillsApi from '../api/skills.ts';
+import * as appApi from '../app/index.ts';
 import * as content from '../content.ts';
 import * as errors from '../errors.ts';
 import * as events from '../events/index.ts';
@@ -30,6 +31,7 @@ export const protocolSchemas: ReadonlyMap<string, Named> = collectNamed([
   metricsApi,
   pluginsApi,
   skillsApi,
+  appApi,
 ]);
 
 function collectNamed(modules: object[]): Map<string, Named> {

@@ -1,0 +1,35 @@
+import { HttpError } from '@bosun/http';
+import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { RateLimitRule, RateLimiter as RateLimiterOfCache } from '../rate-limit/index.ts';
+
+/** Counts hits per scope and key; shared between replicas when its cache is Redis. */
+export type RateLimiter = Pick<RateLimiterOfCache, 'hit'>;
+
+/** The expensive or sensitive operations, each limited per user (sign-in: per client address). */
+export type LimitedOperation = 'api_key_create' | 'secret_write' | 'sign_in';
+
+export type RateLimits = Record<LimitedOperation, RateLimitRule>;
+
+export const DEFAULT_RATE_LIMITS: RateLimits = {
+  api_key_create: { limit: 20, windowMs: 60 * 60_000 },
+  secret_write: { limit: 120, windowMs: 60_000 },
+  sign_in: { limit: 10, windowMs: 60_000 },
+};
+
+/**
+ * A pre-handler that answers 429 with `Retry-After` once the caller has used up `operation`'s limit. It runs
+ * after validation, so malformed requests neither count nor get a 429 instead of their 422.
+ */
+export function rateLimited(
+  limiter: RateLimiter,
+  limits: RateLimits,
+  operation: LimitedOperation,
+): preHandlerAsyncHookHandler {
+  return async (request: FastifyRequest) => {
+    const who = request.principal?.userId ?? `ip:${request.ip}`;
+    const { allowed, retryAfterSeconds } = await limiter.hit(operation, who, limits[operation]);
+    if (allowed) return;
+    const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+    throw new HttpError(429, `Too many requests: try again in ${seconds} s`, { 'Retry-After': String(seconds) });
+  };
+}

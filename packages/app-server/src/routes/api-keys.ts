@@ -1,0 +1,88 @@
+import type { ApiKey, ApiKeyCreate } from '@bosun/protocol';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { principalOf } from '../identity/authenticate.ts';
+import { rateLimited } from '../identity/rate-limits.ts';
+import type { ApiKeyRecord } from '../identity/stores.ts';
+import type { IdentityRouteDeps } from './deps.ts';
+import { errorResponses, forbidden, invalid, notFound, shape } from './replies.ts';
+
+const tags = ['API keys'];
+
+const KeyParams = Type.Object(
+  { key_id: Type.String({ minLength: 1, maxLength: 64 }) },
+  { additionalProperties: false },
+);
+
+export const apiKeyToWire = (key: ApiKeyRecord): ApiKey => ({
+  id: key.id,
+  name: key.name,
+  prefix: key.display_prefix,
+  created_at: key.created_at,
+  last_used_at: null,
+  expires_at: key.expires_at,
+  org_id: key.org_id,
+});
+
+/** The caller's API keys: made (the key shown once), listed (never the key), deleted. */
+export function apiKeyRoutes(app: FastifyInstance, deps: IdentityRouteDeps): void {
+  const { apiKeys, organizations } = deps;
+
+  app.post<{ Body: ApiKeyCreate }>(
+    '/keys',
+    {
+      schema: {
+        tags,
+        summary: 'Create an API key: the answer holds the key, shown this once',
+        body: shape('ApiKeyCreate'),
+        response: { 201: shape('ApiKeyCreated'), 403: shape('HTTPError'), ...errorResponses },
+      },
+      preHandler: rateLimited(deps.rateLimiter, deps.rateLimits, 'api_key_create'),
+    },
+    async (request, reply) => {
+      const { userId } = principalOf(request);
+      const { name, expires_at: expiresAt = null, org_id: orgId = null } = request.body;
+      if (expiresAt !== null && Date.parse(expiresAt) <= Date.now()) {
+        return invalid(reply, ['body', 'expires_at'], 'The expiry must be in the future');
+      }
+      if (orgId !== null && !(await organizations.role(orgId.toLowerCase(), userId))) {
+        return forbidden(reply, 'Not a member of the organization to bind the key to');
+      }
+      const { key, record } = await apiKeys.create({
+        userId,
+        name: name ?? 'API key',
+        orgId: orgId?.toLowerCase() ?? null,
+        expiresAt: expiresAt === null ? null : new Date(expiresAt).toISOString(),
+      });
+      return reply.code(201).send({ ...apiKeyToWire(record), key });
+    },
+  );
+
+  app.get(
+    '/keys',
+    {
+      schema: {
+        tags,
+        summary: 'The caller’s API keys (without the keys themselves)',
+        response: { 200: Type.Array(shape('ApiKey')), ...errorResponses },
+      },
+    },
+    async (request) => (await apiKeys.list(principalOf(request).userId)).map(apiKeyToWire),
+  );
+
+  app.delete<{ Params: { key_id: string } }>(
+    '/keys/:key_id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete an API key: it stops working at once',
+        params: KeyParams,
+        response: { 200: shape('EditResponse'), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const deleted = await apiKeys.delete(principalOf(request).userId, request.params.key_id);
+      return deleted ? { message: 'API key deleted' } : notFound(reply, 'API key');
+    },
+  );
+}

@@ -1,0 +1,60 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { principalOf } from '../identity/authenticate.ts';
+import { sessionCookie } from '../identity/credentials.ts';
+import { rateLimited } from '../identity/rate-limits.ts';
+import { SESSION_TTL_MS } from '../identity/sign-in.ts';
+import type { IdentityRouteDeps } from './deps.ts';
+import { errorResponses, shape } from './replies.ts';
+
+const tags = ['Authentication'];
+
+const SignInQuery = Type.Object(
+  { token: Type.String({ minLength: 1, maxLength: 256, description: 'The one-time token of the sign-in URL.' }) },
+  { additionalProperties: false },
+);
+
+/**
+ * The one-time sign-in URL (printed at first start) sets a session cookie and redirects to `/`; sign-out ends
+ * the session. Sign-in is limited per client address.
+ */
+export function authRoutes(app: FastifyInstance, deps: IdentityRouteDeps): void {
+  const { users, sessions } = deps;
+
+  app.get<{ Querystring: { token: string } }>(
+    '/auth/sign-in',
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        summary: 'Sign in with a one-time token: sets the session cookie and redirects to /',
+        security: [],
+        querystring: SignInQuery,
+        response: { 303: Type.Null({ description: 'Signed in: on to `/`.' }), ...errorResponses },
+      },
+      preHandler: rateLimited(deps.rateLimiter, deps.rateLimits, 'sign_in'),
+    },
+    async (request, reply) => {
+      const userId = await sessions.redeem(request.query.token);
+      if (!userId || !(await users.get(userId))) {
+        return reply.code(401).send({ detail: 'This sign-in link is unknown, already used or expired' });
+      }
+      const { token } = await sessions.createSession(userId, SESSION_TTL_MS);
+      const cookie = sessionCookie(token, { maxAgeSeconds: SESSION_TTL_MS / 1000, secure: deps.secureCookies });
+      return reply.code(303).header('Set-Cookie', cookie).header('Cache-Control', 'no-store').redirect('/', 303);
+    },
+  );
+
+  app.post(
+    '/auth/sign-out',
+    {
+      schema: { tags, summary: 'End the browser session', response: { 200: shape('EditResponse'), ...errorResponses } },
+    },
+    async (request, reply) => {
+      const { userId, sessionId } = principalOf(request);
+      if (sessionId) await sessions.revoke(userId, sessionId);
+      reply.header('Set-Cookie', sessionCookie('', { maxAgeSeconds: 0, secure: deps.secureCookies }));
+      return { message: 'Signed out' };
+    },
+  );
+}

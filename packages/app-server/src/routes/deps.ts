@@ -1,0 +1,27 @@
+import type { RateLimiter, RateLimits } from '../identity/rate-limits.ts';
+import type {
+  ApiKeysStore,
+  OrganizationsStore,
+  ProviderTokensStore,
+  SecretsStore,
+  SessionsStore,
+  SettingsStore,
+  UsersStore,
+} from '../identity/stores.ts';
+import type { LlmDefaults } from '../settings/llm-defaults.ts';
+
+/** What the identity, settings, secrets and organization routes need. */
+export interface IdentityRouteDeps {
+  users: UsersStore;
+  apiKeys: ApiKeysStore;
+  sessions: SessionsStore;
+  organizations: OrganizationsStore;
+  settings: SettingsStore;
+  secrets: SecretsStore;
+  providerTokens: ProviderTokensStore;
+  llmDefaults: LlmDefaults;
+  rateLimiter: RateLimiter;
+  rateLimits: RateLimits;
+  /** Whether the server is reached over HTTPS (the session cookie is then `Secure`). */
+  secureCookies: boolean;
+}

@@ -1,0 +1,97 @@
+import type { OrgCreate, OrgResponse, OrgRole } from '@bosun/protocol';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { principalOf } from '../identity/authenticate.ts';
+import type { Organization } from '../identity/stores.ts';
+import type { IdentityRouteDeps } from './deps.ts';
+import { type PageRequest, pageOfList, pageQuery } from './pages.ts';
+import { errorResponses, notFound, shape } from './replies.ts';
+
+const tags = ['Organizations'];
+
+export const OrgParams = Type.Object(
+  { org_id: Type.String({ format: 'uuid', description: 'The organization’s id.' }) },
+  { additionalProperties: false },
+);
+export const PageQuery = Type.Object(pageQuery, { additionalProperties: false });
+
+export const orgToWire = (org: Organization, role: OrgRole): OrgResponse => ({
+  id: org.id,
+  name: org.name,
+  role,
+  created_at: org.created_at,
+});
+
+/**
+ * The caller's role in the organization of the path, or a 404 sent: an organization the caller is not in does
+ * not exist for them (its name is not confirmed to outsiders).
+ */
+export async function roleInPathOrg(
+  deps: IdentityRouteDeps,
+  request: FastifyRequest<{ Params: { org_id: string } }>,
+  reply: FastifyReply,
+): Promise<OrgRole | undefined> {
+  const role = await deps.organizations.role(request.params.org_id.toLowerCase(), principalOf(request).userId);
+  if (!role) notFound(reply, 'Organization');
+  return role;
+}
+
+/** Organizations: create one (the creator is its owner), list the caller's, get one. */
+export function organizationRoutes(app: FastifyInstance, deps: IdentityRouteDeps): void {
+  const { organizations } = deps;
+
+  app.post<{ Body: OrgCreate }>(
+    '/organizations',
+    {
+      schema: {
+        tags,
+        summary: 'Create an organization; the caller is its owner',
+        body: shape('OrgCreate'),
+        response: { 201: shape('OrgResponse'), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const org = await organizations.create({
+        name: request.body.name.trim(),
+        ownerUserId: principalOf(request).userId,
+      });
+      return reply.code(201).send(orgToWire(org, 'owner'));
+    },
+  );
+
+  app.get<{ Querystring: PageRequest }>(
+    '/organizations',
+    {
+      schema: {
+        tags,
+        summary: 'The caller’s organizations, with the caller’s role in each',
+        querystring: PageQuery,
+        response: { 200: shape('OrgPage'), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      const mine = await organizations.listForUser(principal.userId);
+      const page = pageOfList(mine, (org) => orgToWire(org, org.role), request.query);
+      return { ...page, current_org_id: principal.org?.id ?? null };
+    },
+  );
+
+  app.get<{ Params: { org_id: string } }>(
+    '/organizations/:org_id',
+    {
+      schema: {
+        tags,
+        summary: 'An organization of the caller',
+        params: OrgParams,
+        response: { 200: shape('OrgResponse'), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const role = await roleInPathOrg(deps, request, reply);
+      if (!role) return reply;
+      const org = await organizations.get(request.params.org_id.toLowerCase());
+      return org ? orgToWire(org, role) : notFound(reply, 'Organization');
+    },
+  );
+}

@@ -1,0 +1,74 @@
+import { InputError } from '@bosun/http';
+import type { Settings, SettingsUpdate } from '@bosun/protocol';
+import { SETTINGS_READ_ONLY_FIELDS } from '@bosun/protocol';
+import type { StoredSettings } from '../identity/stores.ts';
+import { credentialKeyPaths } from './credential-keys.ts';
+import { type LlmDefaults, effectiveLlm } from './llm-defaults.ts';
+
+/** What a user who never saved settings has. */
+const DEFAULTS = {
+  language: null,
+  confirmation_mode: false,
+  security_analyzer: null,
+  max_iterations: null,
+  disabled_skills: [],
+  enable_sound_notifications: false,
+  enable_proactive_conversation_starters: true,
+  user_consents_to_analytics: null,
+  git_user_name: null,
+  git_user_email: null,
+  git_full_clone: false,
+  sandbox_grouping_strategy: 'NO_GROUPING',
+  default_sandbox_spec_id: null,
+  max_budget_per_task: null,
+  remote_runtime_resource_factor: null,
+  agent_settings: {},
+  conversation_settings: {},
+} satisfies Partial<Settings>;
+
+/** The settings a GET answers: stored values over defaults, secrets only as `*_set` flags. */
+export function settingsView(
+  stored: StoredSettings,
+  defaults: LlmDefaults,
+  providers: { provider: string; host: string | null }[],
+): Settings {
+  const llm = effectiveLlm(stored, defaults);
+  const own = Object.fromEntries(
+    Object.keys(DEFAULTS)
+      .filter((k) => k in stored)
+      .map((k) => [k, stored[k]]),
+  );
+  return {
+    ...DEFAULTS,
+    ...own,
+    llm_model: llm.model,
+    llm_base_url: llm.baseUrl,
+    llm_api_key_set: llm.apiKey !== null,
+    search_api_key_set: typeof stored.search_api_key === 'string',
+    provider_tokens_set: Object.fromEntries(providers.map(({ provider, host }) => [provider, host])),
+    v1_enabled: true,
+  } as Settings;
+}
+
+/**
+ * The merge patch that `update` makes of the stored settings: fields sent replace (null clears: the default
+ * applies again), `*_settings_diff` deep-merge into their object. A credential inside those objects is refused
+ * (422): it would be stored and shown in clear.
+ */
+export function settingsPatch(update: SettingsUpdate): StoredSettings {
+  const problems = (['agent_settings_diff', 'conversation_settings_diff'] as const).flatMap((field) =>
+    credentialKeyPaths(update[field]).map((path) => ({
+      loc: ['body', field, ...path],
+      msg: 'Credentials do not belong in settings: use llm_api_key or a custom secret (/api/v1/secrets)',
+      type: 'value_error',
+    })),
+  );
+  if (problems.length > 0) throw new InputError(problems);
+  const ignored = new Set<string>(SETTINGS_READ_ONLY_FIELDS);
+  const patch: StoredSettings = {};
+  for (const [field, value] of Object.entries(update)) {
+    if (ignored.has(field) || value === undefined) continue;
+    patch[field.endsWith('_settings_diff') ? field.slice(0, -'_diff'.length) : field] = value;
+  }
+  return patch;
+}

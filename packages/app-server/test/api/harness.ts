@@ -1,0 +1,139 @@
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
+import { MemoryCache, openCache } from '../../src/cache/index.ts';
+import { KeyRing, type Repositories, createRepositories, newSecretsKey } from '../../src/data/index.ts';
+import { DEFAULT_RATE_LIMITS, type RateLimits } from '../../src/identity/rate-limits.ts';
+import { type AppServer, type AppServerConfig, buildAppServer } from '../../src/index.ts';
+import { RateLimiter } from '../../src/rate-limit/index.ts';
+import { identityApi, identityRouteDeps } from '../../src/routes/identity-api.ts';
+import { REDIS_URL, removeKeys, uniquePrefix } from '../cache/redis-support.ts';
+import { describeEachDatabase } from '../support/databases.ts';
+
+/** A user of the tests, with an API key. */
+export interface TestUser {
+  id: string;
+  email: string;
+  key: string;
+  headers: Record<string, string>;
+}
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read wire JSON loosely and assert on it.
+  body: any;
+  text: string;
+}
+
+export interface CallOptions {
+  method?: string;
+  as?: TestUser;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** An app server with the identity routes over a real database (and, on PostgreSQL, rate limits in Redis). */
+export interface Api {
+  dialect: 'sqlite' | 'postgres';
+  url: string;
+  /** Where the database is (SQLite's file, on SQLite). */
+  dataDir: string;
+  repositories: Repositories;
+  /** Every log line the server wrote. */
+  logs: string[];
+  /** A new user with an API key (made through the repositories: there is no sign-up route). */
+  user(): Promise<TestUser>;
+  /** `count` new users. */
+  users<N extends number>(count: N): Promise<Tuple<TestUser, N>>;
+  call(path: string, options?: CallOptions): Promise<Answer>;
+}
+
+type Tuple<T, N extends number, R extends T[] = []> = R['length'] extends N ? R : Tuple<T, N, [...R, T]>;
+
+export interface ApiOptions {
+  rateLimits?: Partial<RateLimits>;
+  config?: Partial<AppServerConfig>;
+}
+
+/**
+ * Declares `body`'s tests on SQLite (rate limits in process) and on PostgreSQL with Redis, each against a real
+ * server listening on a free port; `api()` is usable inside the tests.
+ */
+export function describeApi(name: string, body: (api: () => Api) => void, options: ApiOptions = {}): void {
+  describeEachDatabase(name, (each) => {
+    let api: Api | undefined;
+    let server: AppServer | undefined;
+    const keyPrefix = uniquePrefix();
+    let closeCache = async () => {};
+    beforeAll(async () => {
+      const target = await each.target();
+      const keyRing = new KeyRing(newSecretsKey());
+      const repositories = createRepositories(await each.open({ target, keyRing }), keyRing);
+      const cache =
+        each.dialect === 'postgres' ? await openCache({ redisUrl: REDIS_URL, keyPrefix }) : new MemoryCache();
+      closeCache = async () => {
+        await cache.close();
+        if (each.dialect === 'postgres') await removeKeys(keyPrefix);
+      };
+      const config = { log_level: 'info' as const, ...options.config };
+      const limits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
+      const deps = identityRouteDeps(repositories, config, new RateLimiter(cache), limits);
+      const logs: string[] = [];
+      server = await buildAppServer({
+        config,
+        apiRoutes: [identityApi(deps)],
+        logStream: { write: (line: string) => logs.push(line) },
+      });
+      await server.app.listen({ host: '127.0.0.1', port: 0 });
+      const url = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
+      api = {
+        dialect: each.dialect,
+        dataDir: target.dataDir,
+        url,
+        repositories,
+        logs,
+        user: () => newUser(repositories),
+        users: <N extends number>(count: N) =>
+          Promise.all(Array.from({ length: count }, () => newUser(repositories))) as Promise<Tuple<TestUser, N>>,
+        call: callOf(url),
+      };
+    });
+    afterAll(async () => {
+      await server?.close();
+      await closeCache();
+    });
+    body(() => {
+      if (!api) throw new Error('the API is started in beforeAll');
+      return api;
+    });
+  });
+}
+
+async function newUser(repositories: Repositories): Promise<TestUser> {
+  const email = `user-${randomUUID()}@example.test`;
+  const user = await repositories.users.create({ email, name: 'Test User' });
+  const { key } = await repositories.apiKeys.create({ userId: user.id, name: 'test' });
+  return { id: user.id, email, key, headers: { authorization: `Bearer ${key}` } };
+}
+
+function callOf(url: string) {
+  return async (path: string, { method = 'GET', as, body, headers = {} }: CallOptions = {}): Promise<Answer> => {
+    const response = await fetch(`${url}${path}`, {
+      method,
+      redirect: 'manual',
+      headers: {
+        ...(as?.headers ?? {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {}
+    return { status: response.status, headers: response.headers, body: parsed, text };
+  };
+}

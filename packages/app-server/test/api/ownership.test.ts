@@ -1,0 +1,237 @@
+import { beforeAll, expect, it } from 'vitest';
+import { type Answer, type Api, type TestUser, describeApi } from './harness.ts';
+
+/** What the owner made, that the stranger must neither read nor change. */
+interface Owned {
+  owner: TestUser;
+  stranger: TestUser;
+  keyId: string;
+  orgId: string;
+  orgName: string;
+  secretName: string;
+  secretId: string;
+  model: string;
+}
+
+interface WrongUserCase {
+  /** What the stranger's request must answer: a status, or `own` for routes that act on the caller's own data. */
+  expected: 404 | 403 | 'own' | 'public';
+  attempt?: (api: Api, owned: Owned) => Promise<Answer>;
+  /** What the answer may hold because the stranger sent it (their own secret of the same name). */
+  echoes?: (keyof Owned)[];
+  /** That the owner's resource is unchanged afterwards. */
+  unchanged?: (api: Api, owned: Owned) => Promise<void>;
+}
+
+const as = (user: TestUser) => ({ as: user });
+
+/**
+ * Every `/api/v1` route, run as another user than the one whose resources it names. The routes come from the
+ * OpenAPI document: a route without an entry here fails the test.
+ */
+const CASES: Record<string, WrongUserCase> = {
+  'GET /api/v1/auth/sign-in': { expected: 'public' },
+  'POST /api/v1/auth/sign-out': {
+    expected: 'own',
+    attempt: (api, { stranger }) => api.call('/api/v1/auth/sign-out', { method: 'POST', ...as(stranger) }),
+    unchanged: async (api, { owner }) => expect((await api.call('/api/v1/users/me', as(owner))).status).toBe(200),
+  },
+  'GET /api/v1/users/me': {
+    expected: 'own',
+    attempt: (api, { stranger }) => api.call('/api/v1/users/me', as(stranger)),
+  },
+  'GET /api/v1/keys': { expected: 'own', attempt: (api, { stranger }) => api.call('/api/v1/keys', as(stranger)) },
+  'POST /api/v1/keys': {
+    expected: 403,
+    attempt: (api, { stranger, orgId }) =>
+      api.call('/api/v1/keys', { method: 'POST', ...as(stranger), body: { org_id: orgId } }),
+  },
+  'DELETE /api/v1/keys/{key_id}': {
+    expected: 404,
+    attempt: (api, { stranger, keyId }) => api.call(`/api/v1/keys/${keyId}`, { method: 'DELETE', ...as(stranger) }),
+    unchanged: async (api, { owner }) => expect((await api.call('/api/v1/users/me', as(owner))).status).toBe(200),
+  },
+  'GET /api/v1/settings': {
+    expected: 'own',
+    attempt: (api, { stranger }) => api.call('/api/v1/settings', as(stranger)),
+  },
+  'POST /api/v1/settings': {
+    expected: 'own',
+    attempt: (api, { stranger }) =>
+      api.call('/api/v1/settings', { method: 'POST', ...as(stranger), body: { llm_model: 'stranger/model' } }),
+    unchanged: async (api, { owner, model }) =>
+      expect((await api.call('/api/v1/settings', as(owner))).body.llm_model).toBe(model),
+  },
+  'POST /api/v1/secrets': {
+    expected: 'own',
+    echoes: ['secretName'],
+    // Another user's secret of the same name is no conflict (a 409 would tell that the name exists).
+    attempt: async (api, { secretName }) =>
+      api.call('/api/v1/secrets', {
+        method: 'POST',
+        ...as(await api.user()),
+        body: { name: secretName, value: 'theirs' },
+      }),
+    unchanged: async (api, { owner, secretName }) =>
+      expect(await api.repositories.secrets.value(owner.id, secretName)).toBe('owner-value'),
+  },
+  'GET /api/v1/secrets/search': {
+    expected: 'own',
+    attempt: (api, { stranger }) => api.call('/api/v1/secrets/search', as(stranger)),
+  },
+  'PUT /api/v1/secrets/{secret_id}': {
+    expected: 404,
+    attempt: (api, { owner, secretName }) => strangerSecretCall(api, owner, secretName, 'PUT'),
+    unchanged: async (api, { owner, secretName }) =>
+      expect(await api.repositories.secrets.value(owner.id, secretName)).toBe('owner-value'),
+  },
+  'DELETE /api/v1/secrets/{secret_id}': {
+    expected: 404,
+    // By id (the PUT case names it): another user's id is as unknown as their name.
+    attempt: (api, { owner, secretId }) => strangerSecretCall(api, owner, secretId, 'DELETE'),
+    unchanged: async (api, { owner, secretName }) =>
+      expect(await api.repositories.secrets.value(owner.id, secretName)).toBe('owner-value'),
+  },
+  'POST /api/v1/secrets/git-providers': {
+    expected: 'own',
+    attempt: (api, { stranger }) =>
+      api.call('/api/v1/secrets/git-providers', {
+        method: 'POST',
+        ...as(stranger),
+        body: { provider_tokens: { github: { token: 'stranger-token' } } },
+      }),
+    unchanged: async (api, { owner }) =>
+      expect((await api.repositories.providerTokens.token(owner.id, 'github'))?.token).toBe('owner-token'),
+  },
+  'DELETE /api/v1/secrets/git-providers': {
+    expected: 'own',
+    attempt: (api, { stranger }) => api.call('/api/v1/secrets/git-providers', { method: 'DELETE', ...as(stranger) }),
+    unchanged: async (api, { owner }) =>
+      expect((await api.repositories.providerTokens.token(owner.id, 'github'))?.token).toBe('owner-token'),
+  },
+  'GET /api/v1/organizations': {
+    expected: 'own',
+    attempt: (api, { stranger }) => api.call('/api/v1/organizations', as(stranger)),
+  },
+  'POST /api/v1/organizations': {
+    expected: 'own',
+    attempt: (api, { stranger }) =>
+      api.call('/api/v1/organizations', { method: 'POST', ...as(stranger), body: { name: 'Theirs' } }),
+  },
+  'GET /api/v1/organizations/{org_id}': {
+    expected: 404,
+    attempt: (api, { stranger, orgId }) => api.call(`/api/v1/organizations/${orgId}`, as(stranger)),
+  },
+  'GET /api/v1/organizations/{org_id}/members': {
+    expected: 404,
+    attempt: (api, { stranger, orgId }) => api.call(`/api/v1/organizations/${orgId}/members`, as(stranger)),
+  },
+  'POST /api/v1/organizations/{org_id}/members': {
+    expected: 404,
+    attempt: (api, { stranger, orgId }) =>
+      api.call(`/api/v1/organizations/${orgId}/members`, {
+        method: 'POST',
+        ...as(stranger),
+        body: { user_id: stranger.id, role: 'owner' },
+      }),
+    unchanged: ownerAlone,
+  },
+  'PATCH /api/v1/organizations/{org_id}/members/{user_id}': {
+    expected: 404,
+    attempt: (api, { stranger, owner, orgId }) =>
+      api.call(`/api/v1/organizations/${orgId}/members/${owner.id}`, {
+        method: 'PATCH',
+        ...as(stranger),
+        body: { role: 'member' },
+      }),
+    unchanged: ownerAlone,
+  },
+  'DELETE /api/v1/organizations/{org_id}/members/{user_id}': {
+    expected: 404,
+    attempt: (api, { stranger, owner, orgId }) =>
+      api.call(`/api/v1/organizations/${orgId}/members/${owner.id}`, { method: 'DELETE', ...as(stranger) }),
+    unchanged: ownerAlone,
+  },
+  'POST /api/v1/organizations/{org_id}/leave': {
+    expected: 404,
+    attempt: (api, { stranger, orgId }) =>
+      api.call(`/api/v1/organizations/${orgId}/leave`, { method: 'POST', ...as(stranger) }),
+    unchanged: ownerAlone,
+  },
+};
+
+async function strangerSecretCall(api: Api, owner: TestUser, name: string, method: 'PUT' | 'DELETE') {
+  const stranger = await api.user();
+  expect(stranger.id).not.toBe(owner.id);
+  return api.call(`/api/v1/secrets/${name}`, {
+    method,
+    ...as(stranger),
+    ...(method === 'PUT' ? { body: { value: 'overwritten' } } : {}),
+  });
+}
+
+async function ownerAlone(api: Api, { owner, orgId }: Owned) {
+  const members = await api.call(`/api/v1/organizations/${orgId}/members`, as(owner));
+  expect(members.body.items).toEqual([expect.objectContaining({ user_id: owner.id, role: 'owner' })]);
+}
+
+describeApi('every route, as the wrong user', (api) => {
+  let owned: Owned;
+  let routes: string[];
+  beforeAll(async () => {
+    const [owner, stranger] = await api().users(2);
+    const suffix = owner.id.slice(-12);
+    const model = `owner/model-${suffix}`;
+    await api().call('/api/v1/settings', { method: 'POST', ...as(owner), body: { llm_model: model } });
+    const secretName = `OWNER_SECRET_${suffix.replace(/-/g, '_')}`;
+    const secret = await api().call('/api/v1/secrets', {
+      method: 'POST',
+      ...as(owner),
+      body: { name: secretName, value: 'owner-value' },
+    });
+    await api().call('/api/v1/secrets/git-providers', {
+      method: 'POST',
+      ...as(owner),
+      body: { provider_tokens: { github: { token: 'owner-token' } } },
+    });
+    const orgName = `Owner Org ${suffix}`;
+    const org = await api().call('/api/v1/organizations', { method: 'POST', ...as(owner), body: { name: orgName } });
+    const keys = await api().call('/api/v1/keys', as(owner));
+    owned = {
+      owner,
+      stranger,
+      keyId: keys.body[0].id,
+      orgId: org.body.id,
+      orgName,
+      secretName,
+      secretId: secret.body.id,
+      model,
+    };
+    const document = await api().call('/openapi.json');
+    routes = Object.entries(document.body.paths as Record<string, object>)
+      .filter(([path]) => path.startsWith('/api/v1/'))
+      .flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`));
+  });
+
+  it('has a case for every route of the API, and no case for a route that is gone', () => {
+    expect(routes.length).toBeGreaterThan(15);
+    expect(routes.filter((route) => !(route in CASES))).toEqual([]);
+    expect(Object.keys(CASES).filter((route) => !routes.includes(route))).toEqual([]);
+  });
+
+  it.each(Object.entries(CASES).filter(([, c]) => c.attempt))(
+    '%s',
+    async (_route, { expected, attempt, unchanged, echoes = [] }) => {
+      const answer = await (attempt as NonNullable<WrongUserCase['attempt']>)(api(), owned);
+      if (expected === 'own') expect(answer.status).toBeLessThan(300);
+      else expect(answer.status).toBe(expected);
+      const theirs = (['keyId', 'orgName', 'secretName', 'model'] as const).filter((name) => !echoes.includes(name));
+      for (const value of [owned.owner.key, owned.owner.email, ...theirs.map((name) => owned[name])]) {
+        expect(answer.text).not.toContain(value);
+      }
+      expect(answer.text).not.toContain('owner-value');
+      expect(answer.text).not.toContain('owner-token');
+      await unchanged?.(api(), owned);
+    },
+  );
+});

@@ -1,0 +1,29 @@
+import type { Operation } from '../agent-server/operations.ts';
+
+const PAGE = ['page_id', 'limit'] as const;
+const ORG = '/api/v1/organizations/{org_id}';
+
+/** The routes of the caller's account: who they are, their keys, settings, secrets and organizations. */
+export const ACCOUNT_OPERATIONS = {
+  signOut: { method: 'POST', path: '/api/v1/auth/sign-out' },
+  me: { method: 'GET', path: '/api/v1/users/me' },
+  listApiKeys: { method: 'GET', path: '/api/v1/keys' },
+  createApiKey: { method: 'POST', path: '/api/v1/keys', body: true },
+  deleteApiKey: { method: 'DELETE', path: '/api/v1/keys/{key_id}' },
+  getSettings: { method: 'GET', path: '/api/v1/settings' },
+  updateSettings: { method: 'POST', path: '/api/v1/settings', body: true },
+  createSecret: { method: 'POST', path: '/api/v1/secrets', body: true },
+  searchSecrets: { method: 'GET', path: '/api/v1/secrets/search', query: ['name__contains', ...PAGE] },
+  updateSecret: { method: 'PUT', path: '/api/v1/secrets/{secret_id}', body: true },
+  deleteSecret: { method: 'DELETE', path: '/api/v1/secrets/{secret_id}' },
+  storeGitProviderTokens: { method: 'POST', path: '/api/v1/secrets/git-providers', body: true },
+  deleteGitProviderTokens: { method: 'DELETE', path: '/api/v1/secrets/git-providers' },
+  listOrganizations: { method: 'GET', path: '/api/v1/organizations', query: PAGE },
+  createOrganization: { method: 'POST', path: '/api/v1/organizations', body: true },
+  getOrganization: { method: 'GET', path: ORG },
+  listMembers: { method: 'GET', path: `${ORG}/members`, query: PAGE },
+  addMember: { method: 'POST', path: `${ORG}/members`, body: true },
+  setMemberRole: { method: 'PATCH', path: `${ORG}/members/{user_id}`, body: true },
+  removeMember: { method: 'DELETE', path: `${ORG}/members/{user_id}` },
+  leaveOrganization: { method: 'POST', path: `${ORG}/leave` },
+} as const satisfies Record<string, Operation>;

@@ -1,0 +1,46 @@
+import { type Static, type TOptional, type TSchema, Type } from '@sinclair/typebox';
+import { namedEnum, strictObject } from '../schema/builders.ts';
+
+/** Shapes shared by the app server's resources. */
+
+export const EditResponse = strictObject(
+  'EditResponse',
+  { message: Type.String({ description: 'What was done, for a human.' }) },
+  { description: 'The answer to a change that returns nothing else.' },
+);
+export type EditResponse = Static<typeof EditResponse>;
+
+export const PROVIDER_TYPES = [
+  'github',
+  'gitlab',
+  'bitbucket',
+  'bitbucket_data_center',
+  'forgejo',
+  'azure_devops',
+  'enterprise_sso',
+] as const;
+
+export const ProviderType = namedEnum('ProviderType', PROVIDER_TYPES, { description: 'A Git hosting provider.' });
+export type ProviderType = Static<typeof ProviderType>;
+
+/** An object keyed by Git provider, each key optional and no other key allowed. */
+export function byProvider<T extends TSchema>(value: T, description: string) {
+  const properties = Object.fromEntries(PROVIDER_TYPES.map((provider) => [provider, Type.Optional(value)]));
+  return Type.Object(properties as unknown as Record<ProviderType, TOptional<T>>, {
+    additionalProperties: false,
+    description,
+  });
+}
+
+/** A timestamp as the app server writes it: ISO-8601 UTC with `Z`. */
+export const timestamp = (description?: string) =>
+  Type.String({ format: 'date-time', ...(description ? { description } : {}) });
+
+/** The query of a page of results: `page_id` from the previous page's `next_page_id`, and a size. */
+export const pageQuery = {
+  page_id: Type.Optional(Type.String({ description: 'The `next_page_id` of the previous page.' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100, description: 'Items per page.' })),
+};
+
+export const nextPageId = () =>
+  Type.Union([Type.String(), Type.Null()], { description: 'Where the next page starts; null on the last page.' });

@@ -1,0 +1,115 @@
+import { type Static, type TOptional, type TProperties, type TUnknown, Type } from '@sinclair/typebox';
+import { namedEnum, nullable, openObject, ref, strictObject } from '../schema/builders.ts';
+import { byProvider } from './common.ts';
+
+/**
+ * A user's settings, as OpenHands' `GET/POST /api/v1/settings` carry them. The LLM fields start from the
+ * instance's defaults (`BOSUN_LLM_*`) and a user's own values override them. Secrets are write-only: a GET says
+ * whether one is set (`llm_api_key_set`), never its value.
+ */
+
+export const SandboxGroupingStrategy = namedEnum(
+  'SandboxGroupingStrategy',
+  ['NO_GROUPING', 'GROUP_BY_NEWEST', 'LEAST_RECENTLY_USED', 'FEWEST_CONVERSATIONS', 'ADD_TO_ANY'],
+  { description: 'How new conversations pick a sandbox: one each (the default), or sharing one.' },
+);
+export type SandboxGroupingStrategy = Static<typeof SandboxGroupingStrategy>;
+
+const nullableString = (description: string) => nullable(Type.String({ description }));
+const nullableBoolean = (description: string) => nullable(Type.Boolean({ description }));
+
+/** Fields a user sets and reads back as they are. */
+const plainFields = {
+  language: nullableString('Language of the interface, for example `en`.'),
+  llm_model: nullableString('The LLM, optionally with a provider prefix (`anthropic/claude-sonnet-4-5`).'),
+  llm_base_url: nullableString('Base URL of the LLM API; null for the provider default.'),
+  confirmation_mode: Type.Boolean({ description: 'Whether actions wait for the user to confirm them.' }),
+  security_analyzer: nullableString('The security analyzer that rates actions (`llm`), or null for none.'),
+  max_iterations: nullable(Type.Integer({ minimum: 1, description: 'Most agent steps per run.' })),
+  disabled_skills: Type.Array(Type.String({ minLength: 1 }), { description: 'Skills never loaded, by name.' }),
+  enable_sound_notifications: Type.Boolean(),
+  enable_proactive_conversation_starters: Type.Boolean(),
+  user_consents_to_analytics: nullableBoolean('Null until the user has answered.'),
+  git_user_name: nullableString('Author name of the agent’s commits.'),
+  git_user_email: nullableString('Author email of the agent’s commits.'),
+  git_full_clone: Type.Boolean({ description: 'Clone the whole history instead of a shallow clone.' }),
+  sandbox_grouping_strategy: ref(SandboxGroupingStrategy),
+  default_sandbox_spec_id: nullableString('The sandbox spec new conversations use.'),
+  max_budget_per_task: nullable(Type.Number({ minimum: 0, description: 'Most LLM spend per task, in USD.' })),
+  remote_runtime_resource_factor: nullable(Type.Integer({ minimum: 1 })),
+};
+
+export const ProviderTokensSet = byProvider(
+  nullable(Type.String()),
+  'The Git providers with a token, each with its host (null for the public one).',
+);
+
+export const Settings = strictObject(
+  'Settings',
+  {
+    ...plainFields,
+    agent_settings: openObject({ description: 'Settings of the agent (tools, condenser, ...).' }),
+    conversation_settings: openObject({ description: 'Settings of new conversations.' }),
+    llm_api_key_set: Type.Boolean({ description: 'Whether an LLM API key is set (the user’s or the instance’s).' }),
+    search_api_key_set: Type.Boolean({ description: 'Whether a search API key is set.' }),
+    provider_tokens_set: ProviderTokensSet,
+    v1_enabled: Type.Boolean(),
+  },
+  { description: 'A user’s settings. No secret value is ever part of it.' },
+);
+export type Settings = Static<typeof Settings>;
+
+/**
+ * Read-only fields of `Settings` (and of OpenHands' `GETSettingsModel`) that clients post back with the rest:
+ * accepted and ignored, so that a GET's body can be posted unchanged. Anything else unknown is a 422.
+ */
+export const SETTINGS_READ_ONLY_FIELDS = [
+  'llm_api_key_set',
+  'search_api_key_set',
+  'provider_tokens_set',
+  'v1_enabled',
+  'email',
+  'email_verified',
+  'user_version',
+  'secrets_store',
+  'llm_profiles',
+  'active_agent_profile_id',
+  'active_agent_profile_revision',
+  'inherited_marketplaces',
+] as const;
+
+/** Every property of `properties`, made optional. */
+function optionalAll<P extends TProperties>(properties: P): { [K in keyof P]: TOptional<P[K]> } {
+  return Object.fromEntries(Object.entries(properties).map(([name, schema]) => [name, Type.Optional(schema)])) as {
+    [K in keyof P]: TOptional<P[K]>;
+  };
+}
+
+const ignoredFields = Object.fromEntries(
+  SETTINGS_READ_ONLY_FIELDS.map((name) => [name, Type.Unknown({ description: 'Read-only: accepted and ignored.' })]),
+) as Record<(typeof SETTINGS_READ_ONLY_FIELDS)[number], TUnknown>;
+
+const writeOnlySecret = () =>
+  nullable(Type.String({ minLength: 1, writeOnly: true, description: 'Secret, never returned. Null removes it.' }));
+
+export const SettingsUpdate = strictObject(
+  'SettingsUpdate',
+  optionalAll({
+    ...plainFields,
+    llm_api_key: writeOnlySecret(),
+    search_api_key: writeOnlySecret(),
+    agent_settings_diff: openObject({ description: 'Deep-merged into `agent_settings`; a null value removes a key.' }),
+    conversation_settings_diff: openObject({
+      description: 'Deep-merged into `conversation_settings`; a null value removes a key.',
+    }),
+    ...ignoredFields,
+  }),
+  {
+    description:
+      'A partial update: fields left out keep their value, null resets one to its default. `agent_settings` and ' +
+      '`conversation_settings` change only through their `*_diff` twins, deep-merged (a null removes a key): ' +
+      'sending them whole is a 422, as in OpenHands, so two clients never overwrite each other’s changes. ' +
+      'Unknown fields are a 422; the read-only fields of a GET are accepted and ignored.',
+  },
+);
+export type SettingsUpdate = Static<typeof SettingsUpdate>;
