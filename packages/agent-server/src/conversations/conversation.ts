@@ -104,7 +104,7 @@ export class Conversation {
     return this.store
       .enqueue(
         {
-          run: () => {
+          apply: () => {
             const next = readsRecord ? this.nextRecord() : this.writtenRecord;
             const decision = decide(next);
             if (!decision) return { stored: [], record: undefined, events: [] };

@@ -44,7 +44,7 @@ export async function forkConversation(
   });
   try {
     await store.enqueue({
-      run: () => {
+      apply: () => {
         store.insertConversationSql(newCatalogRow(id, record));
         store.insertEventsSql(id, 0, events.map(toRow));
       },
