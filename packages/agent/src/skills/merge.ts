@@ -7,6 +7,11 @@ import type { LoadedSkills, Skill, SkillProblem, SkillScope } from './types.ts';
  */
 export const SCOPE_ORDER: readonly SkillScope[] = ['sandbox', 'builtin', 'user', 'organization', 'project', 'plugin'];
 
+/** A skill left out because another definition of its name is used. */
+export function nameConflict(file: string, severity: SkillProblem['severity'], message: string): SkillProblem {
+  return { file, field: 'name', severity, message, skipped: true };
+}
+
 const describe = (skill: Skill) => `${skill.source.scope} skill '${skill.name}' (${skill.file})`;
 
 /**
@@ -24,13 +29,9 @@ export function firstWins(layers: readonly LoadedSkills[]): LoadedSkills {
         byName.set(skill.name, skill);
         continue;
       }
-      problems.push({
-        file: skill.file,
-        field: 'name',
-        severity: 'warning',
-        message: `skill '${skill.name}' is shadowed by ${first.file}, which is used`,
-        skipped: true,
-      });
+      problems.push(
+        nameConflict(skill.file, 'warning', `skill '${skill.name}' is shadowed by ${first.file}, which is used`),
+      );
     }
   }
   return { skills: [...byName.values()], problems };
@@ -49,13 +50,7 @@ export function mergeSkills(layers: readonly LoadedSkills[], disabled: readonly 
     for (const skill of layer.skills) {
       const earlier = byName.get(skill.name);
       if (earlier) {
-        problems.push({
-          file: earlier.file,
-          field: 'name',
-          severity: 'info',
-          message: `${describe(earlier)} is overridden by ${describe(skill)}`,
-          skipped: true,
-        });
+        problems.push(nameConflict(earlier.file, 'info', `${describe(earlier)} is overridden by ${describe(skill)}`));
       }
       byName.set(skill.name, skill);
     }
