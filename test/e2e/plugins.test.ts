@@ -10,15 +10,13 @@ import {
   type E2EServer,
   type EventBody,
   type ObservationEventBody,
-  allEvents,
   api,
+  finishedEvents,
   llmConfig,
   ofKind,
   outline,
   recordedRequests,
   textOf,
-  waitForStatus,
-  withoutStats,
 } from './support.ts';
 
 /** The dependency-free stdio MCP server the test plugin ships (`${CLAUDE_PLUGIN_ROOT}/server.mjs`). */
@@ -105,9 +103,7 @@ describe('a plugin in a conversation', () => {
       },
     ]);
     const id = reply.body.id;
-    await waitForStatus(server, id, 'finished');
-
-    const events = withoutStats(await allEvents(server, id));
+    const events = await finishedEvents(server, id);
     expect(outline(events)).toEqual([
       'SystemPromptEvent',
       'state:skills',
