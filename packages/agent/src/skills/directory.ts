@@ -1,6 +1,6 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { basename, extname, join, relative } from 'node:path';
-import { nameConflict } from './merge.ts';
+import { skipped } from './merge.ts';
 import { parseAgentSkill, parseLegacySkill } from './parse.ts';
 import type { LoadedSkills, Skill, SkillProblem, SkillResources, SkillSource } from './types.ts';
 
@@ -45,7 +45,7 @@ export async function loadSkillDirectory(dir: string, source: SkillSource): Prom
     const first = byName.get(skill.name);
     if (first) {
       problems.push(
-        nameConflict(skill.file, 'error', `skill '${skill.name}' is also defined in ${first.file}, which is used`),
+        skipped(skill.file, 'error', `skill '${skill.name}' is also defined in ${first.file}, which is used`),
       );
       return;
     }
