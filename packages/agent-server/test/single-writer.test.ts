@@ -25,6 +25,12 @@ function statusEvents(conversation: Conversation): unknown[] {
     .map((event) => (event as { value: unknown }).value);
 }
 
+/** A runner that records each run it is asked for, and leaves the status as it is. */
+function recordingRunner(): { runner: AgentRunner; runs: string[] } {
+  const runs: string[] = [];
+  return { runner: { run: async () => void runs.push('run') }, runs };
+}
+
 describe('check-then-act inside the single writer', () => {
   it('records one status change when the same status is set twice at once', async () => {
     const conversation = await newConversation();
@@ -100,8 +106,7 @@ describe('check-then-act inside the single writer', () => {
 
   it('does not start a run on a conversation that a write queued before it finishes', async () => {
     const conversation = await newConversation();
-    const runs: string[] = [];
-    const runner: AgentRunner = { run: async () => void runs.push('run') };
+    const { runner, runs } = recordingRunner();
     const [, outcome] = await Promise.all([conversation.setStatus('finished'), startRun(conversation, runner)]);
     expect(outcome).toBe('finished');
     await conversation.activeRun;
@@ -111,8 +116,7 @@ describe('check-then-act inside the single writer', () => {
 
   it('refuses to start a run on a conversation that a write queued before it marks running', async () => {
     const conversation = await newConversation();
-    const runs: string[] = [];
-    const runner: AgentRunner = { run: async () => void runs.push('run') };
+    const { runner, runs } = recordingRunner();
     const marked = conversation.setStatus('running');
     await expect(startRun(conversation, runner)).rejects.toBeInstanceOf(ConversationBusyError);
     await marked;
