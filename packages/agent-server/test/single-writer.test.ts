@@ -125,6 +125,25 @@ describe('check-then-act inside the single writer', () => {
     expect(statusEvents(conversation)).toEqual(['running']);
   });
 
+  it('runs a message sent to a finished conversation while a start of it is being refused', async () => {
+    const conversation = await newConversation();
+    await conversation.setStatus('finished');
+    const { runner, runs } = recordingRunner();
+    const message = {
+      role: 'user' as const,
+      content: [{ type: 'text' as const, text: 'again', cache_prompt: false }],
+      run: true,
+    };
+    const [outcome] = await Promise.all([
+      startRun(conversation, runner),
+      sendUserMessage(conversation, message, runner),
+    ]);
+    expect(outcome).toBe('finished');
+    await conversation.activeRun;
+    expect(runs).toEqual(['run']);
+    expect(statusEvents(conversation)).toEqual(['finished', 'idle', 'running']);
+  });
+
   it('starts one run when two starts arrive at once', async () => {
     const conversation = await newConversation();
     const runs: string[] = [];

@@ -27,19 +27,24 @@ const controls = new WeakMap<Conversation, RunControl>();
 export async function startRun(conversation: Conversation, runner: AgentRunner): Promise<'started' | 'finished'> {
   if (conversation.activeRun) throw new ConversationBusyError();
   const control: RunControl = { stop: new AbortController(), pause: new AbortController() };
-  const decision: { outcome: 'started' | 'finished' | 'busy' } = { outcome: 'started' };
+  const decision: { outcome: 'started' | 'finished' | 'busy'; run?: Promise<void> } = { outcome: 'started' };
   const markedRunning = conversation.decide((record) => {
     if (record.execution_status === 'finished') decision.outcome = 'finished';
     else if (!STARTABLE.has(record.execution_status)) decision.outcome = 'busy';
-    if (decision.outcome !== 'started') return undefined;
-    record.execution_status = 'running';
-    return [statusEvent('running')];
+    if (decision.outcome === 'started') {
+      record.execution_status = 'running';
+      return [statusEvent('running')];
+    }
+    // Refused: the conversation is free again at once, for a start queued behind this one (a message's).
+    if (decision.run && conversation.activeRun === decision.run) conversation.activeRun = undefined;
+    return undefined;
   });
   const run = (async () => {
     await markedRunning;
     if (decision.outcome === 'started')
       await runner.run(conversation, { stop: control.stop.signal, pause: control.pause.signal });
   })();
+  decision.run = run;
   conversation.activeRun = run;
   controls.set(conversation, control);
   control.ended = run
