@@ -8,6 +8,7 @@ import {
   type ObservationEventBody,
   allEvents,
   api,
+  finishedEvents,
   ofKind,
   outline,
   recordedRequests,
@@ -15,7 +16,6 @@ import {
   startStack,
   textOf,
   waitForStatus,
-  withoutStats,
 } from './support.ts';
 
 interface ChatMessage {
@@ -229,9 +229,7 @@ describe('an agent run through the HTTP API', () => {
       ],
     }));
     const created = await startConversation(server, llm, { message: 'Do two things.' });
-    await waitForStatus(server, created.id, 'finished');
-
-    const events = withoutStats(await allEvents(server, created.id));
+    const events = await finishedEvents(server, created.id);
     expect(outline(events)).toEqual([
       'SystemPromptEvent',
       'MessageEvent:user',
@@ -311,8 +309,7 @@ describe('an agent run through the HTTP API', () => {
       ],
     }));
     const created = await startConversation(server, llm, { message: 'Write outside.' });
-    await waitForStatus(server, created.id, 'finished');
-    const events = withoutStats(await allEvents(server, created.id));
+    const events = await finishedEvents(server, created.id);
     expect(outline(events)).toEqual([
       'SystemPromptEvent',
       'MessageEvent:user',
@@ -358,9 +355,7 @@ describe('an agent run through the HTTP API', () => {
     expect((await send('the first question')).status).toBe(200);
     await waitForStatus(server, created.id, 'finished');
     expect((await send('the second question')).status).toBe(200);
-    await waitForStatus(server, created.id, 'finished');
-
-    const events = withoutStats(await allEvents(server, created.id));
+    const events = await finishedEvents(server, created.id);
     expect(outline(events)).toEqual([
       'SystemPromptEvent',
       'MessageEvent:user',

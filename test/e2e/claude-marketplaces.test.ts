@@ -1,17 +1,16 @@
 import { join } from 'node:path';
-import { type AgentServer, buildAgentServer } from '@bosun/agent-server';
 import { startLlmReplay } from '@bosun/llm-replay';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { TestRepository, tempDir } from '../../packages/agent/test/git/support.ts';
+import { TestRepository } from '../../packages/agent/test/git/support.ts';
 import { OFFICIAL_MARKETPLACE, SKILLS_MARKETPLACE } from '../../packages/agent/test/marketplaces/fixtures.ts';
 import {
   type ActionEventBody,
-  type E2EServer,
   type EventBody,
   allEvents,
   api,
   llmConfig,
   ofKind,
+  restartableServer,
   waitForStatus,
 } from './support.ts';
 
@@ -19,7 +18,8 @@ type Problem = { severity: string; message: string };
 
 describe('marketplaces shaped like anthropics/skills and anthropics/claude-plugins-official', () => {
   it('load the listed skills only, an LSP-only plugin with a warning, and a hook that guards `git commit` only', async () => {
-    const { dir: root, cleanup } = await tempDir('bosun-e2e-claude-marketplaces-');
+    const stack = await restartableServer();
+    const root = stack.root;
     const remotes = join(root, 'remotes');
     const skills = await TestRepository.create(remotes, 'anthropics/skills');
     await skills.commit(SKILLS_MARKETPLACE);
@@ -34,20 +34,9 @@ describe('marketplaces shaped like anthropics/skills and anthropics/claude-plugi
         ],
       },
     });
-    const started: { server?: AgentServer } = {};
-    onTestFinished(async () => {
-      await started.server?.close();
-      await llm.close();
-      await cleanup();
-    });
-    started.server = await buildAgentServer({ dataDir: join(root, 'data') });
-    const server: E2EServer = {
-      url: await started.server.app.listen({ host: '127.0.0.1', port: 0 }),
-      dataDir: join(root, 'data'),
-      workspace: join(root, 'workspace'),
-      outside: join(root, 'outside'),
-      bodies: [],
-    };
+    onTestFinished(() => llm.close());
+    await stack.start();
+    const { server } = stack;
 
     const reply = await api<{ id: string; resolved_plugins: { name: string; problems: Problem[] }[] }>(
       server,

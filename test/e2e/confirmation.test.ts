@@ -9,6 +9,7 @@ import {
   allEvents,
   api,
   conversation,
+  finishedEvents,
   llmConfig,
   ofKind,
   outline,
@@ -306,8 +307,7 @@ describe('confirmation mode', () => {
     });
     // Accepting runs the pending action; the next UNKNOWN one no longer waits.
     expect((await respond(server, created.id, { accept: true })).status).toBe(200);
-    await waitForStatus(server, created.id, 'finished');
-    const events = withoutStats(await allEvents(server, created.id));
+    const events = await finishedEvents(server, created.id);
     expect(outline(events).filter((label) => label === 'status:waiting_for_confirmation')).toHaveLength(1);
     expect(ofKind(events, 'ObservationEvent')).toHaveLength(3);
     expect(ofKind(events, 'ConversationStateUpdateEvent').map((e) => e.key)).toContain('confirmation_policy');

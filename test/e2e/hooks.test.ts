@@ -10,6 +10,7 @@ import {
   allEvents,
   api,
   conversation,
+  finishedEvents,
   ofKind,
   outline,
   recordedRequests,
@@ -207,9 +208,7 @@ describe('hooks', () => {
       ],
     };
     const created = await startConversation(server, llm, { message: 'Fix it.', extra: { hook_config: hookConfig } });
-    await waitForStatus(server, created.id, 'finished');
-
-    const events = withoutStats(await allEvents(server, created.id));
+    const events = await finishedEvents(server, created.id);
     expect(outline(events)).toEqual([
       'SystemPromptEvent',
       'MessageEvent:user',

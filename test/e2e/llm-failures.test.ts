@@ -3,6 +3,7 @@ import {
   type EventBody,
   allEvents,
   api,
+  finishedEvents,
   ofKind,
   outline,
   recordedRequests,
@@ -72,9 +73,7 @@ describe('LLM failures', () => {
     expect((await api<{ execution_status: string }>(server, 'GET', `/api/conversations/${created.id}`)).body).toEqual(
       expect.objectContaining({ execution_status: 'running' }),
     );
-    await waitForStatus(server, created.id, 'finished');
-
-    const events = withoutStats(await allEvents(server, created.id));
+    const events = await finishedEvents(server, created.id);
     expect(outline(events.slice(failed.length))).toEqual([
       'status:running',
       'ActionEvent:finish',

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   allEvents,
   api,
+  finishedEvents,
   ofKind,
   outline,
   recordedRequests,
@@ -9,7 +10,6 @@ import {
   startConversation,
   startStack,
   waitForEvents,
-  waitForStatus,
   withoutStats,
 } from './support.ts';
 
@@ -59,9 +59,7 @@ describe('pause', () => {
       run = await api(server, 'POST', `/api/conversations/${created.id}/run`);
     }
     expect(run.status, run.text).toBe(200);
-    await waitForStatus(server, created.id, 'finished');
-
-    const events = withoutStats(await allEvents(server, created.id));
+    const events = await finishedEvents(server, created.id);
     expect(outline(events.slice(atPause.length))).toEqual([
       'status:running',
       'ActionEvent:finish',

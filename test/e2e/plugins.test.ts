@@ -1,24 +1,21 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type AgentServer, buildAgentServer } from '@bosun/agent-server';
 import { startLlmReplay } from '@bosun/llm-replay';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { TestRepository, tempDir } from '../../packages/agent/test/git/support.ts';
+import { TestRepository } from '../../packages/agent/test/git/support.ts';
 import {
   type ActionEventBody,
-  type E2EServer,
   type EventBody,
   type ObservationEventBody,
-  allEvents,
   api,
+  finishedEvents,
   llmConfig,
   ofKind,
   outline,
   recordedRequests,
+  restartableServer,
   textOf,
-  waitForStatus,
-  withoutStats,
 } from './support.ts';
 
 /** The dependency-free stdio MCP server the test plugin ships (`${CLAUDE_PLUGIN_ROOT}/server.mjs`). */
@@ -54,7 +51,8 @@ type ChatRequest = {
 
 describe('a plugin in a conversation', () => {
   it('the agent invokes its skill, its hook blocks a terminal call, its MCP server answers a tool call', async () => {
-    const { dir: root, cleanup } = await tempDir('bosun-e2e-plugin-');
+    const stack = await restartableServer((root) => ({ gitProviders: { github: `file://${join(root, 'remotes')}` } }));
+    const root = stack.root;
     const remotes = join(root, 'remotes');
     const repo = await TestRepository.create(remotes, 'acme/glossary-kit');
     const sha = await repo.commit(await glossaryPlugin());
@@ -68,23 +66,9 @@ describe('a plugin in a conversation', () => {
         ],
       },
     });
-    const started: { server?: AgentServer } = {};
-    onTestFinished(async () => {
-      await started.server?.close();
-      await llm.close();
-      await cleanup();
-    });
-    started.server = await buildAgentServer({
-      dataDir: join(root, 'data'),
-      gitProviders: { github: `file://${remotes}` },
-    });
-    const server: E2EServer = {
-      url: await started.server.app.listen({ host: '127.0.0.1', port: 0 }),
-      dataDir: join(root, 'data'),
-      workspace: join(root, 'workspace'),
-      outside: join(root, 'outside'),
-      bodies: [],
-    };
+    onTestFinished(() => llm.close());
+    await stack.start();
+    const { server } = stack;
 
     const reply = await api<{ id: string; resolved_plugins: unknown[] }>(server, 'POST', '/api/conversations', {
       agent: { llm: llmConfig(llm), tools: [{ name: 'terminal' }], agent_context: { load_project_skills: false } },
@@ -105,9 +89,7 @@ describe('a plugin in a conversation', () => {
       },
     ]);
     const id = reply.body.id;
-    await waitForStatus(server, id, 'finished');
-
-    const events = withoutStats(await allEvents(server, id));
+    const events = await finishedEvents(server, id);
     expect(outline(events)).toEqual([
       'SystemPromptEvent',
       'state:skills',

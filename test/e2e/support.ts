@@ -261,6 +261,12 @@ export async function waitForStatus(
 }
 
 /** Every event of a conversation, in log order, following `next_page_id` (small pages, to exercise paging). */
+/** Waits until conversation `id` has finished; its events then, without the stats updates. */
+export async function finishedEvents(server: E2EServer, id: string): Promise<EventBody[]> {
+  await waitForStatus(server, id, 'finished');
+  return withoutStats(await allEvents(server, id));
+}
+
 export async function allEvents(server: E2EServer, id: string, pageSize = 7): Promise<EventBody[]> {
   const events: EventBody[] = [];
   let pageId: string | null = null;

@@ -3,6 +3,7 @@ import {
   type ActionEventBody,
   type EventBody,
   allEvents,
+  finishedEvents,
   ofKind,
   outline,
   startConversation,
@@ -92,8 +93,7 @@ describe('telemetry events', () => {
       ],
     });
     const created = await startConversation(server, llm, { message: 'Tokens, please.' });
-    await waitForStatus(server, created.id, 'finished');
-    const events = withoutStats(await allEvents(server, created.id));
+    const events = await finishedEvents(server, created.id);
     expect(outline(events)).toEqual([
       'SystemPromptEvent',
       'MessageEvent:user',

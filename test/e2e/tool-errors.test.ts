@@ -2,14 +2,12 @@ import { describe, expect, it } from 'vitest';
 import {
   type ActionEventBody,
   type EventBody,
-  allEvents,
+  finishedEvents,
   ofKind,
   outline,
   recordedRequests,
   startConversation,
   startStack,
-  waitForStatus,
-  withoutStats,
 } from './support.ts';
 
 type ChatBody = { messages: { role: string; content: string | null; tool_call_id?: string }[] };
@@ -29,9 +27,7 @@ describe('invalid tool calls', () => {
       ],
     });
     const created = await startConversation(server, llm, { message: 'Try things.' });
-    await waitForStatus(server, created.id, 'finished');
-
-    const events = withoutStats(await allEvents(server, created.id));
+    const events = await finishedEvents(server, created.id);
     expect(outline(events)).toEqual([
       'SystemPromptEvent',
       'MessageEvent:user',

@@ -4,15 +4,13 @@ import {
   type ActionEventBody,
   type EventBody,
   type ObservationEventBody,
-  allEvents,
+  finishedEvents,
   ofKind,
   outline,
   recordedRequests,
   startConversation,
   startStack,
   textOf,
-  waitForStatus,
-  withoutStats,
 } from './support.ts';
 
 const SIGNATURE = 'opaque-signature-0123456789';
@@ -41,8 +39,7 @@ async function runSmallScript(model: string): Promise<Run> {
     ],
   });
   const created = await startConversation(server, llm, { model, message: 'Say the magic number.' });
-  await waitForStatus(server, created.id, 'finished');
-  const events = withoutStats(await allEvents(server, created.id));
+  const events = await finishedEvents(server, created.id);
   expect(outline(events)).toEqual([
     'SystemPromptEvent',
     'MessageEvent:user',

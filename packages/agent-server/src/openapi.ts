@@ -1,5 +1,5 @@
 import { installOpenApi as installDocument } from '@bosun/http';
-import { protocolSchemas } from '@bosun/protocol';
+import { agentServerSchemas } from '@bosun/protocol';
 import type { FastifyInstance } from 'fastify';
 import { OPERATION_NAMES, OPTIONAL_BODIES, SECURITY_SCHEMES, securityOf } from './openapi-operations.ts';
 import { SERVER_VERSION } from './server-info.ts';
@@ -15,7 +15,7 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
       version: SERVER_VERSION,
       description: 'Bosun agent server: conversations, their events, and live streams of them.',
     },
-    schemas: protocolSchemas.values(),
+    schemas: agentServerSchemas.values(),
     securitySchemes: SECURITY_SCHEMES,
     operationNames: OPERATION_NAMES,
     optionalBodies: OPTIONAL_BODIES,

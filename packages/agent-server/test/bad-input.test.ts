@@ -1,17 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SocketClient, call, createConversation, getWithBody, socketUrl } from './support/http.ts';
-import { type TestServer, startRequest, startTestServer } from './support/server.ts';
+import { describe, expect, it } from 'vitest';
+import { SocketClient, call, getWithBody, socketUrl } from './support/http.ts';
+import { startRequest } from './support/server.ts';
+import { serverWithConversationPerFile } from './support/shared-server.ts';
 
-let server: TestServer;
-let conversationId: string;
-beforeAll(async () => {
-  server = await startTestServer();
-  conversationId = (await createConversation(server.url)).id;
-});
-afterAll(async () => {
-  await server.close();
-});
+const shared = serverWithConversationPerFile();
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 
@@ -36,15 +29,15 @@ describe('an empty body is no body', () => {
     ['GET', '/api/conversations/count'],
   ])('%s %s with a JSON content type and no body is answered as without it', async (method, path) => {
     // `getWithBody` without a body sends the header and no body at all (no Content-Length), as many clients do.
-    const reply = await getWithBody(server.url, path, undefined, JSON_TYPE);
+    const reply = await getWithBody(shared.server.url, path, undefined, JSON_TYPE);
     expect(reply.status, reply.text).toBe(200);
-    const withLength = await getWithBody(server.url, path, '', JSON_TYPE);
+    const withLength = await getWithBody(shared.server.url, path, '', JSON_TYPE);
     expect(withLength.status, withLength.text).toBe(200);
     expect(method).toBe('GET');
   });
 
   it('a POST to a route that takes no body, with a JSON content type and an empty body, succeeds', async () => {
-    const reply = await call(server.url, `/api/conversations/${conversationId}/pause`, {
+    const reply = await call(shared.server.url, `/api/conversations/${shared.conversationId}/pause`, {
       method: 'POST',
       raw: '',
       headers: JSON_TYPE,
@@ -53,17 +46,17 @@ describe('an empty body is no body', () => {
   });
 
   it('any content type with no body is no body', async () => {
-    const reply = await getWithBody(server.url, '/alive', '', { 'content-type': 'application/xml' });
+    const reply = await getWithBody(shared.server.url, '/alive', '', { 'content-type': 'application/xml' });
     expect(reply.status, reply.text).toBe(200);
   });
 
   it('a route that takes a body still answers 422 "Field required" for an empty one', async () => {
-    const path = `/api/conversations/${conversationId}/events`;
+    const path = `/api/conversations/${shared.conversationId}/events`;
     for (const reply of [
-      await getWithBody(server.url, path, '', JSON_TYPE),
-      await getWithBody(server.url, path, undefined, JSON_TYPE),
-      await call(server.url, `${path}/batch`, { method: 'POST', raw: '', headers: JSON_TYPE }),
-      await call(server.url, `${path}/batch`, { method: 'POST' }),
+      await getWithBody(shared.server.url, path, '', JSON_TYPE),
+      await getWithBody(shared.server.url, path, undefined, JSON_TYPE),
+      await call(shared.server.url, `${path}/batch`, { method: 'POST', raw: '', headers: JSON_TYPE }),
+      await call(shared.server.url, `${path}/batch`, { method: 'POST' }),
     ]) {
       expect(reply.status, reply.text).toBe(422);
       expect(reply.body).toEqual({ detail: [{ loc: ['body'], msg: 'Field required', type: 'missing' }] });
@@ -72,13 +65,13 @@ describe('an empty body is no body', () => {
 });
 
 describe('numbers in the query', () => {
-  const searches = () => ['/api/conversations/search', `/api/conversations/${conversationId}/events/search`];
+  const searches = () => ['/api/conversations/search', `/api/conversations/${shared.conversationId}/events/search`];
 
   it.each(['Infinity', '-Infinity', '%2BInfinity', '1e400', '-1e400'])(
     'limit=%s is a 422 on both searches',
     async (limit) => {
       for (const path of searches()) {
-        const reply = await call(server.url, `${path}?limit=${limit}`);
+        const reply = await call(shared.server.url, `${path}?limit=${limit}`);
         expect(reply.status, reply.text).toBe(422);
         expect(reply.body).toEqual({
           detail: [{ loc: ['query', 'limit'], msg: expect.stringContaining('valid integer'), type: 'int_type' }],
@@ -88,14 +81,14 @@ describe('numbers in the query', () => {
   );
 
   it('a finite limit in exponent notation is still a number', async () => {
-    const reply = await call(server.url, '/api/conversations/search?limit=1e1');
+    const reply = await call(shared.server.url, '/api/conversations/search?limit=1e1');
     expect(reply.status, reply.text).toBe(200);
   });
 });
 
 describe('nesting depth', () => {
   it('a value nested thousands of levels deep in a free-form field is a 422, not a 500', async () => {
-    const reply = await call(server.url, '/api/conversations', {
+    const reply = await call(shared.server.url, '/api/conversations', {
       method: 'POST',
       raw: startWithKwargs(`{"deep":${nested(5000)}}`),
       headers: JSON_TYPE,
@@ -107,7 +100,7 @@ describe('nesting depth', () => {
   });
 
   it('deep arrays are refused as deep objects are', async () => {
-    const reply = await call(server.url, `/api/conversations/${conversationId}/events/batch`, {
+    const reply = await call(shared.server.url, `/api/conversations/${shared.conversationId}/events/batch`, {
       method: 'POST',
       raw: `${'['.repeat(100_000)}${']'.repeat(100_000)}`,
       headers: JSON_TYPE,
@@ -117,7 +110,7 @@ describe('nesting depth', () => {
   });
 
   it('a modest nesting (a real tool schema, say) is accepted', async () => {
-    const reply = await call(server.url, '/api/conversations', {
+    const reply = await call(shared.server.url, '/api/conversations', {
       method: 'POST',
       raw: startWithKwargs(`{"deep":${nested(60)}}`),
       headers: JSON_TYPE,
@@ -126,7 +119,7 @@ describe('nesting depth', () => {
   });
 
   it('a WebSocket frame nested too deep is answered with a validation error, and the socket lives on', async () => {
-    const client = new SocketClient(socketUrl(server.url, conversationId));
+    const client = new SocketClient(socketUrl(shared.server.url, shared.conversationId));
     try {
       await client.opened;
       const before = client.frames.length;
@@ -151,7 +144,7 @@ describe('a 422 never echoes a whole invalid value', () => {
     ['security_analyzer', { security_analyzer: { kind: huge } }],
     ['confirmation_policy', { policy: { kind: huge } }],
   ])('a 5 MB %s kind gives a short error', async (route, body) => {
-    const reply = await call(server.url, `/api/conversations/${conversationId}/${route}`, {
+    const reply = await call(shared.server.url, `/api/conversations/${shared.conversationId}/${route}`, {
       method: 'POST',
       json: body,
     });
@@ -162,13 +155,13 @@ describe('a 422 never echoes a whole invalid value', () => {
 
   it('a 5 MB value in a start request gives a short error', async () => {
     const body = startRequest({ conversation_id: randomUUID(), security_analyzer: { kind: huge } });
-    const reply = await call(server.url, '/api/conversations', { method: 'POST', json: body });
+    const reply = await call(shared.server.url, '/api/conversations', { method: 'POST', json: body });
     expect(reply.status).toBe(422);
     expect(reply.text.length).toBeLessThan(2000);
   });
 
   it('a 5 MB unknown property name gives a short error', async () => {
-    const reply = await call(server.url, `/api/conversations/${conversationId}/security_analyzer`, {
+    const reply = await call(shared.server.url, `/api/conversations/${shared.conversationId}/security_analyzer`, {
       method: 'POST',
       json: { security_analyzer: null, [huge]: 1 },
     });
@@ -178,7 +171,7 @@ describe('a 422 never echoes a whole invalid value', () => {
   });
 
   it('a long unknown page_id is cut in the message', async () => {
-    const reply = await call(server.url, `/api/conversations/search?page_id=${'p'.repeat(8000)}`);
+    const reply = await call(shared.server.url, `/api/conversations/search?page_id=${'p'.repeat(8000)}`);
     expect(reply.status).toBe(422);
     expect(reply.text.length).toBeLessThan(2000);
   });

@@ -1,21 +1,13 @@
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createConversation, getWithBody } from './support/http.ts';
-import { type TestServer, startTestServer } from './support/server.ts';
+import { describe, expect, it } from 'vitest';
+import { call, getWithBody } from './support/http.ts';
+import { serverWithConversationPerFile } from './support/shared-server.ts';
 
-let server: TestServer;
-let conversationId: string;
-beforeAll(async () => {
-  server = await startTestServer();
-  conversationId = (await createConversation(server.url)).id;
-});
-afterAll(async () => {
-  await server.close();
-});
+const shared = serverWithConversationPerFile();
 
 /** Sends `head` (and `body`) as bytes on a fresh connection: requests no HTTP client would build. */
 function rawRequest(head: string, body = ''): Promise<{ status: number; body: unknown; text: string }> {
-  const { hostname, port } = new URL(server.url);
+  const { hostname, port } = new URL(shared.server.url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname, () => socket.end(`${head}\r\n\r\n${body}`));
     const chunks: Buffer[] = [];
@@ -51,26 +43,33 @@ function expectErrorShape(reply: { status: number; body: unknown; text: string }
 describe('errors Fastify and Node answer by themselves come in the server shape', () => {
   it('a malformed percent-encoding in the path is a 422 about the path', async () => {
     for (const path of ['/api/conversations/%ff%fe', '/alive%ff', '/api/conversations/%zz', '/%']) {
-      const reply = await call(server.url, path);
+      const reply = await call(shared.server.url, path);
       expectErrorShape(reply, 422);
       expect((reply.body as { detail: { loc: unknown }[] }).detail[0]?.loc).toEqual(['path']);
     }
   });
 
   it('a path parameter over 100 characters is a 414 with a detail', async () => {
-    expectErrorShape(await call(server.url, `/api/conversations/${'a'.repeat(120)}`), 414);
-    expectErrorShape(await call(server.url, `/api/conversations/${conversationId}/events/${'e'.repeat(200)}`), 414);
+    expectErrorShape(await call(shared.server.url, `/api/conversations/${'a'.repeat(120)}`), 414);
+    expectErrorShape(
+      await call(shared.server.url, `/api/conversations/${shared.conversationId}/events/${'e'.repeat(200)}`),
+      414,
+    );
   });
 
   it('an unsupported media type is a 415 with a detail', async () => {
-    const reply = await call(server.url, '/api/conversations', {
+    const reply = await call(shared.server.url, '/api/conversations', {
       method: 'POST',
       raw: '<a/>',
       headers: { 'content-type': 'text/xml' },
     });
     expectErrorShape(reply, 415);
     expectErrorShape(
-      await call(server.url, '/api/conversations', { method: 'POST', raw: '{}', headers: { 'content-type': ';;' } }),
+      await call(shared.server.url, '/api/conversations', {
+        method: 'POST',
+        raw: '{}',
+        headers: { 'content-type': ';;' },
+      }),
       415,
     );
   });
@@ -118,7 +117,7 @@ describe('errors Fastify and Node answer by themselves come in the server shape'
 
   it('malformed JSON and prototype poisoning are 422 json_invalid', async () => {
     for (const raw of ['{bad', '{"__proto__":{"polluted":1}}', '{"a":{"constructor":{"prototype":{}}}}']) {
-      const reply = await call(server.url, '/api/conversations', {
+      const reply = await call(shared.server.url, '/api/conversations', {
         method: 'POST',
         raw,
         headers: { 'content-type': 'application/json' },
@@ -130,15 +129,15 @@ describe('errors Fastify and Node answer by themselves come in the server shape'
 
   it('a method a route does not have, and an unknown route, are a 404 with a detail', async () => {
     for (const method of ['PUT', 'PATCH', 'OPTIONS', 'PROPFIND']) {
-      expectErrorShape(await call(server.url, '/api/conversations', { method }), 404);
+      expectErrorShape(await call(shared.server.url, '/api/conversations', { method }), 404);
     }
-    expectErrorShape(await getWithBody(server.url, '/nowhere', '{'), 404);
+    expectErrorShape(await getWithBody(shared.server.url, '/nowhere', '{'), 404);
   });
 });
 
 describe('the OpenAPI document', () => {
   it('documents every 4xx with one error component, and 422 with the validation list', async () => {
-    const doc = (await call<Record<string, unknown>>(server.url, '/openapi.json')).body;
+    const doc = (await call<Record<string, unknown>>(shared.server.url, '/openapi.json')).body;
     const schemas = (doc.components as { schemas: Record<string, unknown> }).schemas;
     expect(schemas.HTTPError).toMatchObject({ type: 'object', required: ['detail'] });
     const paths = doc.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>;

@@ -138,7 +138,7 @@ describe('group commit', () => {
   it('fails a write that throws alone: the rest of its batch commits, without gaps in the sequence', async () => {
     const conversation = await newConversation();
     const duplicate = disk.store.enqueue({
-      run: () => disk.store.insertConversationSql(disk.store.getConversation(conversation.id) as CatalogRow),
+      apply: () => disk.store.insertConversationSql(disk.store.getConversation(conversation.id) as CatalogRow),
     });
     const appended = conversation.append([note('one')]);
     const next = conversation.append([note('two')]);

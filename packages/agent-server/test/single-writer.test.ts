@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { LogSession } from '../src/agent/log-session.ts';
 import type { Conversation } from '../src/conversations/conversation.ts';
 import { REDACTED } from '../src/conversations/info.ts';
-import { idleRunner } from '../src/conversations/runner.ts';
-import { pause } from '../src/conversations/runs.ts';
+import { type AgentRunner, idleRunner } from '../src/conversations/runner.ts';
+import { ConversationBusyError, pause, startRun } from '../src/conversations/runs.ts';
 import { sendUserMessage } from '../src/conversations/send-message.ts';
 import { addSecrets, recordPlugin, switchLlm } from '../src/conversations/settings.ts';
 import { serviceOnDiskPerTest } from './support/service-on-disk.ts';
@@ -23,6 +23,12 @@ function statusEvents(conversation: Conversation): unknown[] {
     .map((row) => JSON.parse(row.json) as Event)
     .filter((event) => event.kind === 'ConversationStateUpdateEvent' && event.key === 'execution_status')
     .map((event) => (event as { value: unknown }).value);
+}
+
+/** A runner that records each run it is asked for, and leaves the status as it is. */
+function recordingRunner(): { runner: AgentRunner; runs: string[] } {
+  const runs: string[] = [];
+  return { runner: { run: async () => void runs.push('run') }, runs };
 }
 
 describe('check-then-act inside the single writer', () => {
@@ -96,6 +102,62 @@ describe('check-then-act inside the single writer', () => {
     const plugin = (source: string) => ({ resolved: { source } as never, fetch: null });
     await Promise.all([recordPlugin(conversation, plugin('one')), recordPlugin(conversation, plugin('two'))]);
     expect(conversation.record.plugins?.map((p) => p.resolved)).toEqual([{ source: 'one' }, { source: 'two' }]);
+  });
+
+  it('does not start a run on a conversation that a write queued before it finishes', async () => {
+    const conversation = await newConversation();
+    const { runner, runs } = recordingRunner();
+    const [, outcome] = await Promise.all([conversation.setStatus('finished'), startRun(conversation, runner)]);
+    expect(outcome).toBe('finished');
+    await conversation.activeRun;
+    expect(runs).toEqual([]);
+    expect(statusEvents(conversation)).toEqual(['finished']);
+  });
+
+  it('refuses to start a run on a conversation that a write queued before it marks running', async () => {
+    const conversation = await newConversation();
+    const { runner, runs } = recordingRunner();
+    const marked = conversation.setStatus('running');
+    await expect(startRun(conversation, runner)).rejects.toBeInstanceOf(ConversationBusyError);
+    await marked;
+    await conversation.activeRun;
+    expect(runs).toEqual([]);
+    expect(statusEvents(conversation)).toEqual(['running']);
+  });
+
+  it('runs a message sent to a finished conversation while a start of it is being refused', async () => {
+    const conversation = await newConversation();
+    await conversation.setStatus('finished');
+    const { runner, runs } = recordingRunner();
+    const message = {
+      role: 'user' as const,
+      content: [{ type: 'text' as const, text: 'again', cache_prompt: false }],
+      run: true,
+    };
+    const [outcome] = await Promise.all([
+      startRun(conversation, runner),
+      sendUserMessage(conversation, message, runner),
+    ]);
+    expect(outcome).toBe('finished');
+    await conversation.activeRun;
+    expect(runs).toEqual(['run']);
+    expect(statusEvents(conversation)).toEqual(['finished', 'idle', 'running']);
+  });
+
+  it('starts one run when two starts arrive at once', async () => {
+    const conversation = await newConversation();
+    const runs: string[] = [];
+    const runner: AgentRunner = {
+      run: async (c) => {
+        runs.push('run');
+        await c.setStatus('idle');
+      },
+    };
+    const outcomes = await Promise.allSettled([startRun(conversation, runner), startRun(conversation, runner)]);
+    expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
+    await conversation.activeRun;
+    expect(runs).toEqual(['run']);
+    expect(statusEvents(conversation)).toEqual(['running', 'idle']);
   });
 
   it('records one pause when two arrive at once', async () => {

@@ -101,3 +101,13 @@ export const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? va
 
 export const asRecord = (value: unknown): Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+
+/** What `pick` gives for the last item of `list` (a JSON array; anything else is empty) that it gives a value for. */
+export function lastPicked<T>(list: unknown, pick: (item: Record<string, unknown>) => T | undefined): T | undefined {
+  const items = asArray(list);
+  for (let i = items.length - 1; i >= 0; i--) {
+    const picked = pick(asRecord(items[i]));
+    if (picked !== undefined) return picked;
+  }
+  return undefined;
+}

@@ -33,7 +33,7 @@ import { ConversationMcp } from './mcp-servers.ts';
 import { type PluginLoading, loadConversationPlugins, pluginRequestProblems } from './plugins.ts';
 import { type SkillLoading, loadSkillsOf, skillsForMessage, skillsStateEvent } from './skills.ts';
 
-const RUNTIME = 'agent';
+const AGENT = 'agent';
 const MCP = 'mcp';
 
 /** `create()`, stopping the already started `mcp` servers when it throws (nothing else would). */
@@ -47,7 +47,7 @@ async function withCleanup<T>(mcp: ConversationMcp, create: () => T): Promise<T>
 }
 
 /**
- * Runs conversations with Bosun's agent. Each loaded conversation keeps one agent runtime (its LLM client and
+ * Runs conversations with Bosun's agent. Each loaded conversation keeps one agent (its LLM client and
  * its tools, the shell included) between runs; it is closed when the conversation is evicted or deleted.
  */
 export function createAgentRunner(options: {
@@ -80,18 +80,18 @@ export function createAgentRunner(options: {
     await conversation.append([event]);
   }
 
-  function runtimeOf(conversation: Conversation): Promise<Agent> {
-    const existing = conversation.resources.get(RUNTIME);
+  function agentOf(conversation: Conversation): Promise<Agent> {
+    const existing = conversation.resources.get(AGENT);
     if (existing) return Promise.resolve(existing as Agent);
     let pending = creating.get(conversation);
     if (!pending) {
-      pending = createRuntime(conversation).finally(() => creating.delete(conversation));
+      pending = createAgent(conversation).finally(() => creating.delete(conversation));
       creating.set(conversation, pending);
     }
     return pending;
   }
 
-  async function createRuntime(conversation: Conversation): Promise<Agent> {
+  async function createAgent(conversation: Conversation): Promise<Agent> {
     const { request } = conversation.record;
     const workspace = request.workspace.working_dir;
     const stateDir = conversationStateDir(options.dataDir, conversation.id);
@@ -130,7 +130,7 @@ export function createAgentRunner(options: {
       filterRegex: request.agent.filter_tools_regex,
       log: (record) => options.onMcpServer?.(conversation.id, record),
     });
-    const runtime = await withCleanup(
+    const agent = await withCleanup(
       mcp,
       () =>
         new Agent(request.agent, {
@@ -150,8 +150,8 @@ export function createAgentRunner(options: {
         }),
     );
     conversation.resources.set(MCP, mcp);
-    conversation.resources.set(RUNTIME, runtime);
-    return runtime;
+    conversation.resources.set(AGENT, agent);
+    return agent;
   }
 
   /** MCP servers that are not available, as events after the system prompt (never the first event). */
@@ -173,9 +173,9 @@ export function createAgentRunner(options: {
       ];
     },
     async prepare(conversation) {
-      const runtime = await runtimeOf(conversation);
+      const agent = await agentOf(conversation);
       const session = new LogSession(conversation, options.store);
-      await runtime.ensureSystemPrompt(session);
+      await agent.ensureSystemPrompt(session);
       await reportPluginErrors(conversation);
       const loaded = loadedSkills.get(conversation);
       const report = loaded && skillsStateEvent(loaded);
@@ -183,18 +183,18 @@ export function createAgentRunner(options: {
       await reportMcpProblems(conversation, session);
     },
     async run(conversation, signals) {
-      const runtime = await runtimeOf(conversation);
+      const agent = await agentOf(conversation);
       const session = new LogSession(conversation, options.store);
-      await runtime.ensureSystemPrompt(session);
+      await agent.ensureSystemPrompt(session);
       await reportPluginErrors(conversation);
-      await (conversation.resources.get(MCP) as ConversationMcp | undefined)?.retry(runtime);
+      await (conversation.resources.get(MCP) as ConversationMcp | undefined)?.retry(agent);
       await reportMcpProblems(conversation, session);
       const controller = new AbortController();
       interrupts.set(conversation, controller);
       // An interrupt cancels like a stop, for this run only.
       const stop = signals ? AbortSignal.any([controller.signal, signals.stop]) : controller.signal;
       try {
-        await runtime.run(session, stop, signals?.pause);
+        await agent.run(session, stop, signals?.pause);
       } catch (error) {
         // An interrupted run ends where it was cut off; the interruption already set the status.
         if (!controller.signal.aborted) throw error;
@@ -206,13 +206,13 @@ export function createAgentRunner(options: {
       interrupts.get(conversation)?.abort();
     },
     async reviewUserMessage(conversation, content) {
-      const runtime = await runtimeOf(conversation);
+      const agent = await agentOf(conversation);
       // Hooks may come from `hook_config` or from plugins; without UserPromptSubmit hooks this asks nothing.
-      const review = await runtime.hooks.reviewPrompt(conversation.id, content);
+      const review = await agent.hooks.reviewPrompt(conversation.id, content);
       // A blocked message never reaches the LLM: it activates no skill.
       if (review.blocked !== null) return { blocked: review.blocked, extended_content: review.extendedContent };
       const skills = skillsForMessage(
-        runtime,
+        agent,
         conversation,
         content,
         secretMasker(Object.values(secretValues(conversation))),
@@ -224,8 +224,8 @@ export function createAgentRunner(options: {
       };
     },
     async condense(conversation) {
-      const runtime = await runtimeOf(conversation);
-      return runtime.condense(new LogSession(conversation, options.store));
+      const agent = await agentOf(conversation);
+      return agent.condense(new LogSession(conversation, options.store));
     },
   };
 }

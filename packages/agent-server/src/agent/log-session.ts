@@ -2,12 +2,12 @@ import type { AgentSession, LLMUsage } from '@bosun/agent';
 import type {
   ConfirmationPolicy,
   ConversationExecutionStatus,
-  Event,
   NewEvent,
   SecurityAnalyzer,
   StoredEvent,
 } from '@bosun/protocol';
 import type { Conversation } from '../conversations/conversation.ts';
+import { fromRow } from '../conversations/new-event.ts';
 import type { ConversationRepository } from '../conversations/repository.ts';
 
 const HISTORY_PAGE = 10_000;
@@ -26,7 +26,7 @@ interface UsageMetrics {
  * then extended incrementally), appends and status changes through the conversation's ordered writer.
  */
 export class LogSession implements AgentSession {
-  private events: Event[] = [];
+  private events: StoredEvent[] = [];
   private seq = 0;
 
   constructor(
@@ -58,20 +58,20 @@ export class LogSession implements AgentSession {
     return this.conversation.record.request.security_analyzer ?? null;
   }
 
-  async history(): Promise<readonly Event[]> {
+  async history(): Promise<readonly StoredEvent[]> {
     for (;;) {
       const page = this.store.searchEvents(this.conversation.id, {
         afterSeq: this.seq,
         descending: false,
         limit: HISTORY_PAGE,
       });
-      for (const row of page) this.events.push(JSON.parse(row.json) as StoredEvent);
+      for (const row of page) this.events.push(fromRow(row));
       if (page.length) this.seq = page[page.length - 1]?.seq as number;
       if (page.length < HISTORY_PAGE) return this.events;
     }
   }
 
-  append(events: NewEvent[]): Promise<Event[]> {
+  append(events: NewEvent[]): Promise<StoredEvent[]> {
     return this.conversation.append(events);
   }
 

@@ -67,11 +67,11 @@ export class ConversationMcp {
     );
   }
 
-  /** Tries the failed servers again; the tools of those that start now are given to `runtime`. */
-  async retry(runtime: Pick<Agent, 'addTools'>): Promise<void> {
+  /** Tries the failed servers again; the tools of those that start now are given to `agent`. */
+  async retry(agent: Pick<Agent, 'addTools'>): Promise<void> {
     if (this.servers.problems.length === 0) return;
     const { tools } = await this.servers.retryFailed();
-    runtime.addTools(filterTools(tools, this.filterRegex));
+    agent.addTools(filterTools(tools, this.filterRegex));
   }
 
   /** ConversationErrorEvents for failures not reported yet (a server that recovers and fails again is reported again). */

@@ -79,7 +79,7 @@ export function skillsStateEvent(loaded: ConversationSkills): NewEvent | null {
  * activated yet, then `agent_context.user_message_suffix`.
  */
 export function skillsForMessage(
-  runtime: Agent,
+  agent: Agent,
   conversation: Conversation,
   content: readonly MessageContent[],
   /** Hides secret values: a skill's text reaches the LLM and the log like any tool result, masked. */
@@ -89,7 +89,7 @@ export function skillsForMessage(
     .filter((block): block is TextContent => block.type === 'text')
     .map((block) => block.text)
     .join('\n');
-  const triggered = runtime.skills.triggered(text, conversation.record.activated_knowledge_skills);
+  const triggered = agent.skills.triggered(text, conversation.record.activated_knowledge_skills);
   const suffix = conversation.record.request.agent.agent_context?.user_message_suffix?.trim();
   return {
     activated_skills: triggered.names,

@@ -1,6 +1,7 @@
 import { pendingActions, rejection } from '@bosun/agent';
-import type { Event, NewEvent } from '@bosun/protocol';
+import type { StoredEvent } from '@bosun/protocol';
 import type { Conversation } from './conversation.ts';
+import { fromRow, statusEvent } from './new-event.ts';
 import type { AgentRunner } from './runner.ts';
 import { ConversationBusyError, pause, startRun } from './runs.ts';
 import type { ConversationService } from './service.ts';
@@ -191,19 +192,13 @@ export class ConfirmationControl {
   private async reject(conversation: Conversation, reason: string): Promise<void> {
     this.clearTimer(conversation.id);
     const rejections = pendingActions(this.history(conversation.id)).map((action) => rejection(action, reason, 'user'));
-    const idle: NewEvent = {
-      kind: 'ConversationStateUpdateEvent',
-      source: 'environment',
-      key: 'execution_status',
-      value: 'idle',
-    };
-    await conversation.append([...rejections, idle], (record) => {
+    await conversation.append([...rejections, statusEvent('idle')], (record) => {
       if (record.execution_status !== WAITING) throw new NotWaitingError(record.execution_status);
       record.execution_status = 'idle';
     });
   }
 
-  private history(id: string): Event[] {
+  private history(id: string): StoredEvent[] {
     return this.service.events.history(id);
   }
 
@@ -218,9 +213,9 @@ export class ConfirmationControl {
         ...(fromSeq !== undefined ? { fromSeq } : {}),
       });
       for (const row of page) {
-        const event = JSON.parse(row.json) as Extract<Event, { kind: 'ConversationStateUpdateEvent' }>;
+        const event = fromRow(row) as StoredEvent<'ConversationStateUpdateEvent'>;
         if (event.key !== 'execution_status') continue;
-        return event.value === WAITING && event.timestamp ? Date.parse(event.timestamp) : undefined;
+        return event.value === WAITING ? Date.parse(event.timestamp) : undefined;
       }
       const last = page.at(-1);
       if (page.length < pageSize || !last) return undefined;

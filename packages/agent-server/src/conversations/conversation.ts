@@ -1,5 +1,5 @@
-import type { ConversationExecutionStatus, Event } from '@bosun/protocol';
-import { type NewEvent, now, prepareEvent } from './new-event.ts';
+import type { ConversationExecutionStatus, StoredEvent } from '@bosun/protocol';
+import { type NewEvent, now, prepareEvent, statusEvent } from './new-event.ts';
 import type { ConversationRecord } from './record.ts';
 import type { ConversationRepository, EventRow } from './repository.ts';
 
@@ -72,7 +72,7 @@ export class Conversation {
    * Appends events durably and publishes them; resolves with the stored events. `change` (as for `update`)
    * changes the record in the same durable write.
    */
-  append(events: NewEvent[], change?: (record: ConversationRecord) => void): Promise<Event[]> {
+  append(events: NewEvent[], change?: (record: ConversationRecord) => void): Promise<StoredEvent[]> {
     const prepared = events.map(prepareEvent);
     return this.write((record) => {
       change?.(record);
@@ -86,7 +86,7 @@ export class Conversation {
    * left it (ahead of the durable `record`), may change it (as for `update`), and returns the events to append
    * with it; undefined writes nothing. Resolves with the stored events.
    */
-  decide(decide: (record: ConversationRecord) => NewEvent[] | undefined): Promise<Event[]> {
+  decide(decide: (record: ConversationRecord) => NewEvent[] | undefined): Promise<StoredEvent[]> {
     return this.write((record) => {
       const events = decide(record);
       return events && { prepared: events.map(prepareEvent), changed: true };
@@ -99,12 +99,12 @@ export class Conversation {
     ) => { prepared: ReturnType<typeof prepareEvent>[]; changed: boolean } | undefined,
     /** False when `decide` neither reads nor changes the record (an append alone: no copy to make). */
     readsRecord = true,
-  ): Promise<Event[]> {
+  ): Promise<StoredEvent[]> {
     this.lastActive = Date.now();
     return this.store
       .enqueue(
         {
-          run: () => {
+          apply: () => {
             const next = readsRecord ? this.nextRecord() : this.writtenRecord;
             const decision = decide(next);
             if (!decision) return { stored: [], record: undefined, events: [] };
@@ -154,17 +154,11 @@ export class Conversation {
 
   /** Moves to `status`, recording a `ConversationStateUpdateEvent` (`execution_status`) in the log. */
   async setStatus(status: ConversationExecutionStatus, extra: NewEvent[] = []): Promise<void> {
-    const update: NewEvent = {
-      kind: 'ConversationStateUpdateEvent',
-      source: 'environment',
-      key: 'execution_status',
-      value: status,
-    };
     // Decided against the status the writes before this one leave, so two equal changes record one event.
     await this.decide((record) => {
       if (record.execution_status === status && extra.length === 0) return undefined;
       record.execution_status = status;
-      return [...extra, update];
+      return [...extra, statusEvent(status)];
     });
   }
 

@@ -1,5 +1,6 @@
 import type { StoredEvent } from '@bosun/protocol';
 import { agentFinalResponse } from './final-response.ts';
+import { fromRow } from './new-event.ts';
 import type { ConversationRepository, EventFilter, EventPageQuery, EventRow } from './repository.ts';
 
 /** What is read of the conversations' logs: durable events only, their JSON as stored (and served). */
@@ -28,7 +29,7 @@ export class EventLog {
   history(conversationId: string): StoredEvent[] {
     return this.repository
       .searchEvents(conversationId, { descending: false, limit: Number.MAX_SAFE_INTEGER })
-      .map((row) => JSON.parse(row.json) as StoredEvent);
+      .map(fromRow);
   }
 
   /** The agent's final answer (see `agentFinalResponse`). */

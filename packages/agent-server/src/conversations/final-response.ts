@@ -1,4 +1,4 @@
-import type { Event } from '@bosun/protocol';
+import { fromRow } from './new-event.ts';
 import type { ConversationRepository } from './repository.ts';
 
 const PAGE = 500;
@@ -17,7 +17,7 @@ export function agentFinalResponse(
     const page = store.searchEvents(conversationId, { descending: true, limit: PAGE, fromSeq });
     for (const row of page) {
       if (row.kind !== 'ActionEvent' && row.kind !== 'MessageEvent') continue;
-      const event = JSON.parse(row.json) as Event;
+      const event = fromRow(row);
       if (event.kind === 'ActionEvent' && event.action?.kind === 'FinishAction') return event.action.message;
       if (message === null && event.kind === 'MessageEvent' && event.source === 'agent') {
         message = event.llm_message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');

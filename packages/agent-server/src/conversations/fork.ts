@@ -3,7 +3,7 @@ import { cp } from 'node:fs/promises';
 import { ConflictError, NotFoundError } from '@bosun/http';
 import type { ForkConversationRequest, StoredEvent } from '@bosun/protocol';
 import type { Conversation } from './conversation.ts';
-import { now, toRow } from './new-event.ts';
+import { fromRow, now, toRow } from './new-event.ts';
 import { type ConversationRecord, newCatalogRow } from './record.ts';
 import type { ConversationRepository } from './repository.ts';
 
@@ -25,9 +25,7 @@ export async function forkConversation(
   if (get(id)) throw new ConflictError(`Conversation already exists: ${id}`);
   const lastSeq = request.from_event_id ? store.seqOf(source.id, request.from_event_id) : source.lastSeq;
   if (lastSeq === undefined) throw new NotFoundError(`Event not found: ${request.from_event_id}`);
-  const events = store
-    .searchEvents(source.id, { descending: false, limit: lastSeq })
-    .map((row) => JSON.parse(row.json) as StoredEvent);
+  const events = store.searchEvents(source.id, { descending: false, limit: lastSeq }).map(fromRow);
   const at = now();
   const record: ConversationRecord = {
     ...structuredClone(source.record),
@@ -46,7 +44,7 @@ export async function forkConversation(
   });
   try {
     await store.enqueue({
-      run: () => {
+      apply: () => {
         store.insertConversationSql(newCatalogRow(id, record));
         store.insertEventsSql(id, 0, events.map(toRow));
       },

@@ -1,9 +1,15 @@
-import { type Event, type NewEvent, type StoredEvent, parseEvent } from '@bosun/protocol';
+import {
+  type ConversationExecutionStatus,
+  type Event,
+  type NewEvent,
+  type StoredEvent,
+  parseEvent,
+} from '@bosun/protocol';
 
 export type { NewEvent };
 
 import { newEventId } from './event-id.ts';
-import type { EventToAppend } from './repository.ts';
+import type { EventRow, EventToAppend } from './repository.ts';
 
 export function now(): string {
   return new Date().toISOString();
@@ -28,6 +34,16 @@ export function toRow(event: StoredEvent): EventToAppend {
     searchText: searchText(event),
     json: JSON.stringify(event),
   };
+}
+
+/** The state event that records a move to `status`. */
+export function statusEvent(status: ConversationExecutionStatus): NewEvent {
+  return { kind: 'ConversationStateUpdateEvent', source: 'environment', key: 'execution_status', value: status };
+}
+
+/** The event a log row holds (validated when it was appended). */
+export function fromRow(row: Pick<EventRow, 'json'>): StoredEvent {
+  return JSON.parse(row.json) as StoredEvent;
 }
 
 /** The text `body` search matches: a message's text, its extended content and its reasoning, lowercased. */

@@ -1,5 +1,5 @@
-import type { NewEvent } from '@bosun/protocol';
 import type { Conversation } from './conversation.ts';
+import { statusEvent } from './new-event.ts';
 import type { AgentRunner } from './runner.ts';
 
 export class ConversationBusyError extends Error {
@@ -7,13 +7,6 @@ export class ConversationBusyError extends Error {
     super('Conversation already running. Wait for completion or pause first.');
   }
 }
-
-const PAUSED: NewEvent = {
-  kind: 'ConversationStateUpdateEvent',
-  source: 'environment',
-  key: 'execution_status',
-  value: 'paused',
-};
 
 const STARTABLE = new Set(['idle', 'paused', 'error', 'stuck', 'waiting_for_confirmation']);
 
@@ -26,20 +19,32 @@ interface RunControl {
 const controls = new WeakMap<Conversation, RunControl>();
 
 /**
- * Starts a run in the background. "Running" is derived from a promise that always settles, so a conversation
- * can never be left marked busy with nothing running.
+ * Starts a run in the background. Whether the conversation may start is decided inside its single writer,
+ * against the status the writes queued before leave it, in the write that marks it `running`. "Running" is
+ * derived from a promise that always settles, so a conversation can never be left marked busy with nothing
+ * running.
  */
 export async function startRun(conversation: Conversation, runner: AgentRunner): Promise<'started' | 'finished'> {
   if (conversation.activeRun) throw new ConversationBusyError();
-  if (conversation.record.execution_status === 'finished') return 'finished';
-  if (!STARTABLE.has(conversation.record.execution_status)) throw new ConversationBusyError();
   const control: RunControl = { stop: new AbortController(), pause: new AbortController() };
-  let markedRunning: Promise<void> = Promise.resolve();
+  const decision: { outcome: 'started' | 'finished' | 'busy'; run?: Promise<void> } = { outcome: 'started' };
+  const markedRunning = conversation.decide((record) => {
+    if (record.execution_status === 'finished') decision.outcome = 'finished';
+    else if (!STARTABLE.has(record.execution_status)) decision.outcome = 'busy';
+    if (decision.outcome === 'started') {
+      record.execution_status = 'running';
+      return [statusEvent('running')];
+    }
+    // Refused: the conversation is free again at once, for a start queued behind this one (a message's).
+    if (decision.run && conversation.activeRun === decision.run) conversation.activeRun = undefined;
+    return undefined;
+  });
   const run = (async () => {
-    markedRunning = conversation.setStatus('running');
     await markedRunning;
-    await runner.run(conversation, { stop: control.stop.signal, pause: control.pause.signal });
+    if (decision.outcome === 'started')
+      await runner.run(conversation, { stop: control.stop.signal, pause: control.pause.signal });
   })();
+  decision.run = run;
   conversation.activeRun = run;
   controls.set(conversation, control);
   control.ended = run
@@ -65,7 +70,8 @@ export async function startRun(conversation: Conversation, runner: AgentRunner):
   // Answer once the run is visible: a client reading the status right after starting a run sees `running`,
   // never the status before it (which would look like a run that already ended).
   await markedRunning.catch(() => undefined);
-  return 'started';
+  if (decision.outcome === 'busy') throw new ConversationBusyError();
+  return decision.outcome;
 }
 
 /**
@@ -79,7 +85,7 @@ export async function pause(conversation: Conversation): Promise<void> {
   const written = await conversation.decide((record) => {
     if (record.execution_status === 'paused') return undefined;
     record.execution_status = 'paused';
-    return [{ kind: 'PauseEvent', source: 'user' }, PAUSED];
+    return [{ kind: 'PauseEvent', source: 'user' }, statusEvent('paused')];
   });
   if (written.length) control?.pause.abort(new Error('The conversation was paused.'));
 }

@@ -1,15 +1,9 @@
 import type { NewEvent, SendMessageRequest } from '@bosun/protocol';
 import type { Conversation } from './conversation.ts';
 import { newEventId } from './event-id.ts';
+import { statusEvent } from './new-event.ts';
 import type { AgentRunner } from './runner.ts';
 import { ConversationBusyError, startRun } from './runs.ts';
-
-const REOPENED: NewEvent = {
-  kind: 'ConversationStateUpdateEvent',
-  source: 'environment',
-  key: 'execution_status',
-  value: 'idle',
-};
 
 /** Appends a user message (and starts a run when asked). Shared by REST, WebSocket and `initial_message`. */
 export async function sendUserMessage(
@@ -41,7 +35,7 @@ export async function sendUserMessage(
     if (activated.length) {
       record.activated_knowledge_skills = [...new Set([...record.activated_knowledge_skills, ...activated])];
     }
-    return reopens ? [event, REOPENED] : [event];
+    return reopens ? [event, statusEvent('idle')] : [event];
   });
   if (message.run) {
     try {

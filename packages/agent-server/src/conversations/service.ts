@@ -187,7 +187,7 @@ export class ConversationService {
     const row = newCatalogRow(id, record);
     const conversation = new Conversation(id, record, 0, this.store, { creating: true, onActivity: this.markActivity });
     try {
-      await this.store.enqueue({ run: () => this.store.insertConversationSql(row) }, false);
+      await this.store.enqueue({ apply: () => this.store.insertConversationSql(row) }, false);
     } catch (error) {
       // Another process created the same id first: return its conversation.
       await this.store.sync();
@@ -228,7 +228,7 @@ export class ConversationService {
     // Paused first: a run in progress stops between steps.
     const running = this.loaded.get(key);
     if (running?.activeRun) await pause(running);
-    await this.store.enqueue({ run: () => this.store.deleteConversationSql(key) });
+    await this.store.enqueue({ apply: () => this.store.deleteConversationSql(key) });
     await this.loaded.get(key)?.release();
     this.loaded.delete(key);
     return true;

@@ -4,7 +4,6 @@ import {
   Secrets,
   type SetConfirmationPolicyRequest,
   type SetSecurityAnalyzerRequest,
-  Success,
 } from '@bosun/protocol';
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
@@ -12,7 +11,7 @@ import { type ConfirmationControl, NotWaitingError } from '../conversations/conf
 import { ConversationBusyError } from '../conversations/runs.ts';
 import type { ConversationService } from '../conversations/service.ts';
 import { addSecrets, setConfirmationPolicy, setSecurityAnalyzer } from '../conversations/settings.ts';
-import { ConversationIdParams, NotFoundResponse, conversationOf, validationResponse } from './params.ts';
+import { componentRef, conversationCommand } from './params.ts';
 
 export interface ControlRouteDeps {
   service: ConversationService;
@@ -20,7 +19,6 @@ export interface ControlRouteDeps {
 }
 
 const tags = ['Conversations'];
-const ref = (id: string) => Type.Unsafe({ $ref: `${id}#` });
 
 const UpdateSecretsRequest = Type.Object(
   {
@@ -40,81 +38,64 @@ type UpdateSecretsRequest = { secrets: Static<typeof Secrets> };
  * `ConversationStateUpdateEvent` (secrets by name only) and shows in the conversation's info.
  */
 export function controlRoutes(app: FastifyInstance, { service, control }: ControlRouteDeps): void {
-  app.post<{ Body: SetConfirmationPolicyRequest }>(
-    '/api/conversations/:conversation_id/confirmation_policy',
+  conversationCommand<SetConfirmationPolicyRequest>(
+    app,
+    service,
     {
-      schema: {
-        tags,
-        summary: 'Set the confirmation policy (and optionally the confirmation deadline)',
-        params: ConversationIdParams,
-        body: ref('SetConfirmationPolicyRequest'),
-        response: { 200: Success, 404: NotFoundResponse, 422: validationResponse },
-      },
+      path: 'confirmation_policy',
+      tags,
+      summary: 'Set the confirmation policy (and optionally the confirmation deadline)',
+      body: componentRef('SetConfirmationPolicyRequest'),
     },
-    async (request) => {
-      const conversation = conversationOf(service, request);
-      await setConfirmationPolicy(conversation, request.body);
+    async (conversation, body) => {
+      await setConfirmationPolicy(conversation, body);
       control.sync(conversation);
-      return { success: true };
     },
   );
 
-  app.post<{ Body: SetSecurityAnalyzerRequest }>(
-    '/api/conversations/:conversation_id/security_analyzer',
+  conversationCommand<SetSecurityAnalyzerRequest>(
+    app,
+    service,
     {
-      schema: {
-        tags,
-        summary: 'Set or remove (null) the security analyzer',
-        params: ConversationIdParams,
-        body: ref('SetSecurityAnalyzerRequest'),
-        response: { 200: Success, 404: NotFoundResponse, 422: validationResponse },
-      },
+      path: 'security_analyzer',
+      tags,
+      summary: 'Set or remove (null) the security analyzer',
+      body: componentRef('SetSecurityAnalyzerRequest'),
     },
-    async (request) => {
-      await setSecurityAnalyzer(conversationOf(service, request), request.body.security_analyzer);
-      return { success: true };
-    },
+    (conversation, body) => setSecurityAnalyzer(conversation, body.security_analyzer),
   );
 
-  app.post<{ Body: UpdateSecretsRequest }>(
-    '/api/conversations/:conversation_id/secrets',
+  conversationCommand<UpdateSecretsRequest>(
+    app,
+    service,
     {
-      schema: {
-        tags,
-        summary: 'Add or replace secrets (exported to the terminal, masked in observations, never returned)',
-        params: ConversationIdParams,
-        body: UpdateSecretsRequest,
-        response: { 200: Success, 404: NotFoundResponse, 422: validationResponse },
-      },
+      path: 'secrets',
+      tags,
+      summary: 'Add or replace secrets (exported to the terminal, masked in observations, never returned)',
+      body: UpdateSecretsRequest,
     },
-    async (request) => {
-      await addSecrets(conversationOf(service, request), request.body.secrets);
-      return { success: true };
-    },
+    (conversation, body) => addSecrets(conversation, body.secrets),
   );
 
-  app.post<{ Body: ConfirmationResponseRequest }>(
-    '/api/conversations/:conversation_id/events/respond_to_confirmation',
+  conversationCommand<ConfirmationResponseRequest>(
+    app,
+    service,
     {
-      schema: {
-        tags: ['Events'],
-        summary: 'Accept (run) or reject the actions waiting for confirmation (409 when none wait)',
-        params: ConversationIdParams,
-        body: ref('ConfirmationResponseRequest'),
-        response: { 200: Success, 404: NotFoundResponse, 409: NotFoundResponse, 422: validationResponse },
-      },
+      path: 'events/respond_to_confirmation',
+      tags: ['Events'],
+      summary: 'Accept (run) or reject the actions waiting for confirmation (409 when none wait)',
+      body: componentRef('ConfirmationResponseRequest'),
+      conflicts: true,
     },
-    async (request) => {
-      const conversation = conversationOf(service, request);
+    async (conversation, body) => {
       try {
-        await control.respond(conversation, request.body);
+        await control.respond(conversation, body);
       } catch (error) {
         if (error instanceof NotWaitingError || error instanceof ConversationBusyError) {
           throw new ConflictError(error.message);
         }
         throw error;
       }
-      return { success: true };
     },
   );
 }

@@ -14,13 +14,12 @@ import { ConversationBusyError, pause, startRun } from '../conversations/runs.ts
 import { CONVERSATION_SORT_ORDERS, type ConversationService } from '../conversations/service.ts';
 import { updateTitleAndTags } from '../conversations/settings.ts';
 import { startConversation } from '../conversations/start.ts';
-import { ConversationIdParams, NotFoundResponse, conversationOf, validationResponse } from './params.ts';
+import { ConversationIdParams, NotFoundResponse, componentRef, conversationOf, validationResponse } from './params.ts';
 
 const tags = ['Conversations'];
-const ref = (id: string) => Type.Unsafe({ $ref: `${id}#` });
 
 const ConversationPage = Type.Object({
-  items: Type.Array(ref('ConversationInfo')),
+  items: Type.Array(componentRef('ConversationInfo')),
   next_page_id: Type.Union([Type.String(), Type.Null()], { description: 'Id of the first item of the next page.' }),
 });
 
@@ -44,13 +43,17 @@ export function conversationRoutes(
         tags,
         summary: 'Start a conversation (idempotent on conversation_id)',
         body: defaultAgent
-          ? ref('StartConversationRequest')
+          ? componentRef('StartConversationRequest')
           : Type.Unsafe({
               allOf: [{ $ref: 'StartConversationRequest#' }],
               required: ['agent'],
               description: 'This server has no default model (BOSUN_LLM_MODEL), so `agent` is required.',
             }),
-        response: { 200: ref('ConversationInfo'), 201: ref('ConversationInfo'), 422: validationResponse },
+        response: {
+          200: componentRef('ConversationInfo'),
+          201: componentRef('ConversationInfo'),
+          422: validationResponse,
+        },
       },
     },
     async (request, reply) => {
@@ -120,7 +123,10 @@ export function conversationRoutes(
         querystring: Type.Object({
           ids: Type.Array(Type.String({ format: 'uuid' }), { minItems: 1, maxItems: 100 }),
         }),
-        response: { 200: Type.Array(Type.Union([ref('ConversationInfo'), Type.Null()])), 422: validationResponse },
+        response: {
+          200: Type.Array(Type.Union([componentRef('ConversationInfo'), Type.Null()])),
+          422: validationResponse,
+        },
       },
     },
     async (request) =>
@@ -137,7 +143,7 @@ export function conversationRoutes(
         tags,
         summary: 'Get a conversation',
         params: ConversationIdParams,
-        response: { 200: ref('ConversationInfo'), 404: NotFoundResponse, 422: validationResponse },
+        response: { 200: componentRef('ConversationInfo'), 404: NotFoundResponse, 422: validationResponse },
       },
     },
     async (request) => conversationInfo(conversationOf(service, request)),
@@ -150,7 +156,7 @@ export function conversationRoutes(
         tags,
         summary: 'Change the title or replace the tags',
         params: ConversationIdParams,
-        body: ref('UpdateConversationRequest'),
+        body: componentRef('UpdateConversationRequest'),
         response: { 200: Success, 404: NotFoundResponse, 422: validationResponse },
       },
     },

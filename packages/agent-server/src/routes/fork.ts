@@ -1,12 +1,9 @@
 import type { ForkConversationRequest } from '@bosun/protocol';
-import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { conversationInfo } from '../conversations/info.ts';
 import type { ConversationService } from '../conversations/service.ts';
 import { conversationStateDir } from '../conversations/state-dir.ts';
-import { ConversationIdParams, NotFoundResponse, conversationOf, validationResponse } from './params.ts';
-
-const ref = (id: string) => Type.Unsafe({ $ref: `${id}#` });
+import { ConversationIdParams, NotFoundResponse, componentRef, conversationOf, validationResponse } from './params.ts';
 
 /** `POST /api/conversations/{id}/fork` (OpenHands'): 201 with the fork's info. */
 export function forkRoutes(app: FastifyInstance, deps: { service: ConversationService; dataDir: string }): void {
@@ -17,9 +14,9 @@ export function forkRoutes(app: FastifyInstance, deps: { service: ConversationSe
         tags: ['Conversations'],
         summary: 'Fork a conversation: a new idle one with a copy of its events (404 unknown from_event_id)',
         params: ConversationIdParams,
-        body: ref('ForkConversationRequest'),
+        body: componentRef('ForkConversationRequest'),
         response: {
-          201: ref('ConversationInfo'),
+          201: componentRef('ConversationInfo'),
           404: NotFoundResponse,
           409: NotFoundResponse,
           422: validationResponse,

@@ -9,17 +9,14 @@ import {
   redactCredentials,
 } from '@bosun/agent';
 import type { SkillInfo, SkillRepository, SkillsRequest, SkillsResponse } from '@bosun/protocol';
-import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { marketplaceSkills } from './marketplace-skills.ts';
-import { validationResponse } from './params.ts';
+import { componentRef, validationResponse } from './params.ts';
 
 export interface SkillRouteDeps {
   git: GitCache;
   providers?: GitProviders;
 }
-
-const ref = (id: string) => Type.Unsafe({ $ref: `${id}#` });
 
 /**
  * `POST /api/skills` (OpenHands' request and response): the skills a conversation with these inputs would load,
@@ -34,8 +31,8 @@ export function skillRoutes(app: FastifyInstance, deps: SkillRouteDeps): void {
       schema: {
         tags: ['Skills'],
         summary: 'The skills a conversation would load, with their sources and diagnostics',
-        body: ref('SkillsRequest'),
-        response: { 200: ref('SkillsResponse'), 422: validationResponse },
+        body: componentRef('SkillsRequest'),
+        response: { 200: componentRef('SkillsResponse'), 422: validationResponse },
       },
     },
     async (request): Promise<SkillsResponse> => {

@@ -4,13 +4,13 @@ import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 
 /**
- * A write to commit: `run` executes SQL synchronously; `committed` runs once it is durable (once committed, for a
+ * A write to commit: `apply` executes its SQL synchronously; `committed` runs once it is durable (once committed, for a
  * write queued as not durable), in order.
  */
 export interface Write<T> {
-  run: () => T;
+  apply: () => T;
   committed?: (result: T) => void;
-  /** Called when `run` succeeded but its transaction was rolled back. */
+  /** Called when `apply` succeeded but its transaction was rolled back. */
   rolledBack?: () => void;
 }
 
@@ -23,7 +23,7 @@ interface PendingWrite {
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: Error };
 
-/** A write threw in a batch run without savepoints. */
+/** A write threw in a batch applied without savepoints. */
 const WRITE_FAILED = Symbol('write failed');
 
 interface Batch {
@@ -134,15 +134,15 @@ export class GroupCommit {
   }
 
   /**
-   * Runs the queued writes in one transaction. A write that throws fails alone: the batch is then run again
+   * Applies the queued writes in one transaction. A write that throws fails alone: the batch is then applied again
    * with a savepoint around each write (most batches have no failing write, and savepoints cost).
    */
   private commit(): Batch | undefined {
     const writes = this.pending;
     if (writes.length === 0) return undefined;
     this.pending = [];
-    const fast = this.runBatch(writes, false);
-    const outcomes = fast === WRITE_FAILED ? this.runBatch(writes, true) : fast;
+    const fast = this.applyBatch(writes, false);
+    const outcomes = fast === WRITE_FAILED ? this.applyBatch(writes, true) : fast;
     if (outcomes instanceof Error) {
       for (const { reject } of writes) reject(outcomes);
       return undefined;
@@ -155,7 +155,7 @@ export class GroupCommit {
    * One transaction of `writes`: their outcomes, or the error that rolled it back (`WRITE_FAILED` when, without
    * savepoints, a write threw). Writes that ran are told when their transaction is rolled back.
    */
-  private runBatch(writes: PendingWrite[], savepoints: boolean): Outcome[] | Error | typeof WRITE_FAILED {
+  private applyBatch(writes: PendingWrite[], savepoints: boolean): Outcome[] | Error | typeof WRITE_FAILED {
     const outcomes: Outcome[] = [];
     let failed = false;
     try {
@@ -163,12 +163,12 @@ export class GroupCommit {
         for (const { write } of writes) {
           if (!savepoints) {
             failed = true;
-            outcomes.push({ ok: true, value: write.run() });
+            outcomes.push({ ok: true, value: write.apply() });
             failed = false;
             continue;
           }
           try {
-            outcomes.push({ ok: true, value: this.db.transaction(write.run)() });
+            outcomes.push({ ok: true, value: this.db.transaction(write.apply)() });
           } catch (error) {
             outcomes.push({ ok: false, error: error as Error });
           }

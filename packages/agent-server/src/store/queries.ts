@@ -18,28 +18,23 @@ export interface CatalogQuery {
   limit: number;
 }
 
+/** The SQL condition each field of an event filter adds, with the field's value as its parameter. */
+const FILTER_CONDITIONS: [keyof EventFilter, string][] = [
+  ['kind', 'kind = ?'],
+  ['source', 'source = ?'],
+  ['body', 'instr(search_text, ?) > 0'],
+  ['timestampGte', 'timestamp >= ?'],
+  ['timestampLt', 'timestamp < ?'],
+];
+
 export function eventFilterSql(conversationId: string, filter: EventFilter): { where: string[]; params: unknown[] } {
   const where = ['conversation_id = ?'];
   const params: unknown[] = [conversationId];
-  if (filter.kind !== undefined) {
-    where.push('kind = ?');
-    params.push(filter.kind);
-  }
-  if (filter.source !== undefined) {
-    where.push('source = ?');
-    params.push(filter.source);
-  }
-  if (filter.body !== undefined) {
-    where.push('instr(search_text, ?) > 0');
-    params.push(filter.body);
-  }
-  if (filter.timestampGte !== undefined) {
-    where.push('timestamp >= ?');
-    params.push(filter.timestampGte);
-  }
-  if (filter.timestampLt !== undefined) {
-    where.push('timestamp < ?');
-    params.push(filter.timestampLt);
+  for (const [key, condition] of FILTER_CONDITIONS) {
+    const value = filter[key];
+    if (value === undefined) continue;
+    where.push(condition);
+    params.push(value);
   }
   return { where, params };
 }

@@ -112,7 +112,7 @@ export class Store {
 
   /** Resolves once everything committed so far is durable. */
   async sync(): Promise<void> {
-    await this.writes.enqueue({ run: () => undefined });
+    await this.writes.enqueue({ apply: () => undefined });
   }
 
   /** Batches committed so far: each is one transaction, however many writes it held. */

@@ -70,16 +70,7 @@ export class AgentHooks {
   /** PreToolUse, right before an action runs: why it must not run, or null. */
   async blocksAction(session: AgentSession, action: ActionEvent, signal?: AbortSignal): Promise<string | null> {
     if (!this.runner.has('PreToolUse', action.tool_name, toolInput(action))) return null;
-    const decision = await this.runner.run(
-      'PreToolUse',
-      session.id,
-      {
-        toolName: action.tool_name,
-        toolInput: toolInput(action),
-        toolUseId: action.tool_call_id,
-      },
-      { signal },
-    );
+    const decision = await this.runner.run('PreToolUse', session.id, toolDetails(action), { signal });
     return decision.blocked ? decision.reason : null;
   }
 
@@ -98,12 +89,7 @@ export class AgentHooks {
     const decision = await this.runner.run(
       'PostToolUse',
       session.id,
-      {
-        toolName: action.tool_name,
-        toolInput: toolInput(action),
-        toolUseId: action.tool_call_id,
-        toolResponse: observation as unknown as Record<string, unknown>,
-      },
+      { ...toolDetails(action), toolResponse: observation as unknown as Record<string, unknown> },
       { signal },
     );
     const notes = [
@@ -158,6 +144,11 @@ export class AgentHooks {
       keepGoing: true,
     };
   }
+}
+
+/** What a tool hook is told about `action`. */
+function toolDetails(action: ActionEvent) {
+  return { toolName: action.tool_name, toolInput: toolInput(action), toolUseId: action.tool_call_id };
 }
 
 /** The action of an ActionEvent as hooks get it (`tool_input`). */

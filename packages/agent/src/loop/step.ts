@@ -5,7 +5,6 @@ import { assessRisks, holdForConfirmation, terminalCwd } from '../security/confi
 import { agentMessage, environmentMessage, telemetryEvents } from '../session/events.ts';
 import { pendingActions } from '../session/pending-actions.ts';
 import type { AgentSession } from '../session/session.ts';
-import { isStored } from '../session/stored.ts';
 import { recordResponseUsage } from '../session/usage.ts';
 import { actionEvents } from './action-events.ts';
 import { executeActions } from './execute.ts';
@@ -69,8 +68,7 @@ export async function runStep(
   const judged = await critique(parts, session, assessed, signal);
   const stored = await session.append([...telemetry, ...judged, ...errors]);
   const executable = stored.filter(
-    (event): event is StoredEvent<'ActionEvent'> =>
-      event.kind === 'ActionEvent' && event.action != null && isStored(event),
+    (event): event is StoredEvent<'ActionEvent'> => event.kind === 'ActionEvent' && event.action != null,
   );
   if (await holdForConfirmation(session, executable)) return 'done';
   return executeActions(parts, session, executable, signal);

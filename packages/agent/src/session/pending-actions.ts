@@ -1,8 +1,7 @@
-import type { Event, StoredEvent } from '@bosun/protocol';
-import { isStored } from './stored.ts';
+import type { StoredEvent } from '@bosun/protocol';
 
 /** Actions that were stored but never got a result (accepted after confirmation, for example). */
-export function pendingActions(history: readonly Event[]): StoredEvent<'ActionEvent'>[] {
+export function pendingActions(history: readonly StoredEvent[]): StoredEvent<'ActionEvent'>[] {
   const answered = new Set<string>();
   for (const event of history) {
     if (event.kind === 'ObservationEvent' || event.kind === 'UserRejectObservation') answered.add(event.action_id);
@@ -12,7 +11,6 @@ export function pendingActions(history: readonly Event[]): StoredEvent<'ActionEv
     (event): event is StoredEvent<'ActionEvent'> =>
       event.kind === 'ActionEvent' &&
       event.action != null &&
-      isStored(event) &&
       !answered.has(event.id) &&
       !answered.has(event.tool_call_id),
   );

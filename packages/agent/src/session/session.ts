@@ -2,9 +2,9 @@ import type {
   AgentSpec,
   ConfirmationPolicy,
   ConversationExecutionStatus,
-  Event,
   NewEvent,
   SecurityAnalyzer,
+  StoredEvent,
 } from '@bosun/protocol';
 import type { LLMUsage } from '../llm/types.ts';
 
@@ -23,9 +23,9 @@ export interface AgentSession {
   /** Who rates the risk of actions (`security_risk`); none leaves it UNKNOWN. */
   securityAnalyzer?(): SecurityAnalyzer | null;
   /** Every event so far, in log order. */
-  history(): Promise<readonly Event[]>;
+  history(): Promise<readonly StoredEvent[]>;
   /** Appends events durably, in order; resolves with them as stored. */
-  append(events: NewEvent[]): Promise<Event[]>;
+  append(events: NewEvent[]): Promise<StoredEvent[]>;
   status(): ConversationExecutionStatus;
   /** Moves to `status`, appending `extra` events first (for example the error that caused it). */
   setStatus(status: ConversationExecutionStatus, extra?: NewEvent[]): Promise<void>;

@@ -1,5 +1,6 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { basename, extname, join, relative } from 'node:path';
+import { skipped } from './merge.ts';
 import { parseAgentSkill, parseLegacySkill } from './parse.ts';
 import type { LoadedSkills, Skill, SkillProblem, SkillResources, SkillSource } from './types.ts';
 
@@ -43,13 +44,9 @@ export async function loadSkillDirectory(dir: string, source: SkillSource): Prom
   const keep = (skill: Skill) => {
     const first = byName.get(skill.name);
     if (first) {
-      problems.push({
-        file: skill.file,
-        field: 'name',
-        severity: 'error',
-        message: `skill '${skill.name}' is also defined in ${first.file}, which is used`,
-        skipped: true,
-      });
+      problems.push(
+        skipped(skill.file, 'error', `skill '${skill.name}' is also defined in ${first.file}, which is used`),
+      );
       return;
     }
     byName.set(skill.name, skill);

@@ -7,33 +7,49 @@ import type { LoadedSkills, Skill, SkillProblem, SkillScope } from './types.ts';
  */
 export const SCOPE_ORDER: readonly SkillScope[] = ['sandbox', 'builtin', 'user', 'organization', 'project', 'plugin'];
 
+/** A skill left out, by its name: another definition of the name is used, or the name is disabled. */
+export function skipped(file: string, severity: SkillProblem['severity'], message: string): SkillProblem {
+  return { file, field: 'name', severity, message, skipped: true };
+}
+
 const describe = (skill: Skill) => `${skill.source.scope} skill '${skill.name}' (${skill.file})`;
+
+/**
+ * The skills of `layers` by name, in the order each name first appeared, with the layers' problems; `resolve`
+ * decides between an earlier and a later definition of one name, and reports the one left out.
+ */
+function byName(
+  layers: readonly LoadedSkills[],
+  resolve: (earlier: Skill, later: Skill) => { use: Skill; problem: SkillProblem },
+): { skills: Map<string, Skill>; problems: SkillProblem[] } {
+  const skills = new Map<string, Skill>();
+  const problems: SkillProblem[] = [];
+  for (const layer of layers) {
+    problems.push(...layer.problems);
+    for (const skill of layer.skills) {
+      const earlier = skills.get(skill.name);
+      if (!earlier) {
+        skills.set(skill.name, skill);
+        continue;
+      }
+      const { use, problem } = resolve(earlier, skill);
+      skills.set(skill.name, use);
+      problems.push(problem);
+    }
+  }
+  return { skills, problems };
+}
 
 /**
  * One set of skills from layers of the same scope, in order: the first definition of a name wins and each
  * later one is reported (warning, skipped) naming both files.
  */
 export function firstWins(layers: readonly LoadedSkills[]): LoadedSkills {
-  const byName = new Map<string, Skill>();
-  const problems: SkillProblem[] = [];
-  for (const layer of layers) {
-    problems.push(...layer.problems);
-    for (const skill of layer.skills) {
-      const first = byName.get(skill.name);
-      if (!first) {
-        byName.set(skill.name, skill);
-        continue;
-      }
-      problems.push({
-        file: skill.file,
-        field: 'name',
-        severity: 'warning',
-        message: `skill '${skill.name}' is shadowed by ${first.file}, which is used`,
-        skipped: true,
-      });
-    }
-  }
-  return { skills: [...byName.values()], problems };
+  const { skills, problems } = byName(layers, (first, later) => ({
+    use: first,
+    problem: skipped(later.file, 'warning', `skill '${later.name}' is shadowed by ${first.file}, which is used`),
+  }));
+  return { skills: [...skills.values()], problems };
 }
 
 /**
@@ -42,35 +58,15 @@ export function firstWins(layers: readonly LoadedSkills[]): LoadedSkills {
  * out (reported too). Order: each name where it first appeared.
  */
 export function mergeSkills(layers: readonly LoadedSkills[], disabled: readonly string[] = []): LoadedSkills {
-  const byName = new Map<string, Skill>();
-  const problems: SkillProblem[] = [];
-  for (const layer of layers) {
-    problems.push(...layer.problems);
-    for (const skill of layer.skills) {
-      const earlier = byName.get(skill.name);
-      if (earlier) {
-        problems.push({
-          file: earlier.file,
-          field: 'name',
-          severity: 'info',
-          message: `${describe(earlier)} is overridden by ${describe(skill)}`,
-          skipped: true,
-        });
-      }
-      byName.set(skill.name, skill);
-    }
-  }
+  const { skills, problems } = byName(layers, (earlier, later) => ({
+    use: later,
+    problem: skipped(earlier.file, 'info', `${describe(earlier)} is overridden by ${describe(later)}`),
+  }));
   const off = new Set(disabled);
-  for (const skill of byName.values()) {
+  for (const skill of skills.values()) {
     if (!off.has(skill.name)) continue;
-    byName.delete(skill.name);
-    problems.push({
-      file: skill.file,
-      field: 'name',
-      severity: 'info',
-      message: `skill '${skill.name}' is disabled (agent_context.disabled_skills)`,
-      skipped: true,
-    });
+    skills.delete(skill.name);
+    problems.push(skipped(skill.file, 'info', `skill '${skill.name}' is disabled (agent_context.disabled_skills)`));
   }
-  return { skills: [...byName.values()], problems };
+  return { skills: [...skills.values()], problems };
 }

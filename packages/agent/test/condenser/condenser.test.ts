@@ -99,7 +99,7 @@ describe('SummarizingCondenser', () => {
     const { condenser, provider } = condenserOf(session, ['Summary one.', 'Summary two.']);
     await condenser.condenseIfNeeded(session);
     const first = session.log[session.log.length - 1] as Event;
-    session.log.push(...call('c5'), ...call('c6'), ...call('c7')); // view: 5 + 6 = 11 > 8
+    await session.append([...call('c5'), ...call('c6'), ...call('c7')]); // view: 5 + 6 = 11 > 8
     const history = await condenser.condenseIfNeeded(session);
     const second = session.log[session.log.length - 1] as Event;
     expect(second).toMatchObject({
@@ -152,7 +152,7 @@ describe('SummarizingCondenser', () => {
 
   it('overlapping condensations run one after the other; the second finds the request handled', async () => {
     const session = new MemorySession(condenserAgent(), [...conversation(2)]);
-    session.log.push({ kind: 'CondensationRequest', id: 'req', source: 'environment' } as Event);
+    await session.append([{ kind: 'CondensationRequest', id: 'req', source: 'environment' }]);
     const { condenser, provider } = condenserOf(session, ['Once.']);
     await Promise.all([condenser.condenseIfNeeded(session), condenser.condenseIfNeeded(session)]);
     expect(provider.requests).toHaveLength(1);

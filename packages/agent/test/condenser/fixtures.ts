@@ -4,6 +4,7 @@ import {
   type ConversationExecutionStatus,
   type Event,
   type NewEvent,
+  type StoredEvent,
   parse,
   parseEvent,
 } from '@bosun/protocol';
@@ -126,11 +127,16 @@ export function agentWith(condenser: Record<string, unknown> | null): AgentSpec 
   return parse(AgentSpec, { llm: { model: 'test-model', usage_id: 'default' }, condenser });
 }
 
+/** `event` as the log stores it: with an id and a timestamp. */
+function stored(event: NewEvent): StoredEvent {
+  return { ...event, id: event.id ?? nextId('e'), timestamp: event.timestamp ?? '2026-01-01T00:00:00Z' } as StoredEvent;
+}
+
 /** An in-memory session: a log, a status and the usage it was told about. */
 export class MemorySession implements AgentSession {
   readonly id = 'conversation';
   readonly maxIterations = 100;
-  readonly log: Event[];
+  readonly log: StoredEvent[];
   readonly usage: { usageId: string; responseId: string }[] = [];
   current: ConversationExecutionStatus = 'running';
 
@@ -138,19 +144,17 @@ export class MemorySession implements AgentSession {
     readonly agent: AgentSpec,
     events: Event[] = [],
   ) {
-    this.log = [...events];
+    this.log = events.map(stored);
   }
 
-  async history(): Promise<readonly Event[]> {
+  async history(): Promise<readonly StoredEvent[]> {
     return [...this.log];
   }
 
-  async append(events: NewEvent[]): Promise<Event[]> {
-    const stored = events.map(
-      (event) => ({ ...event, id: event.id ?? nextId('e'), timestamp: '2026-01-01T00:00:00Z' }) as Event,
-    );
-    this.log.push(...stored);
-    return stored;
+  async append(events: NewEvent[]): Promise<StoredEvent[]> {
+    const appended = events.map(stored);
+    this.log.push(...appended);
+    return appended;
   }
 
   status(): ConversationExecutionStatus {

@@ -163,7 +163,7 @@ describe('hooks in the run loop', () => {
   it('a blocked last user message ends the run finished without an LLM call, and is never shown to the LLM', async () => {
     const { runtime, session, requests } = await setup({}, [{ content: 'hello back' }]);
     const blocked = await session.userMessage('my password is hunter2');
-    session.blocked = { [blocked.id as string]: 'contains a password' };
+    session.blocked = { [blocked.id]: 'contains a password' };
     await session.run(runtime);
     expect(session.current).toBe('finished');
     expect(requests()).toHaveLength(0);

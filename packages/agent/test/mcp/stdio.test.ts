@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Observation, Observation as ObservationSchema, ToolDefinition, safeParse } from '@bosun/protocol';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { llmToolParameters, parseToolCall } from '../../src/loop/tool-arguments.ts';
 import { secretMasker } from '../../src/shared/secret-masker.ts';
 import { connect, stdioServer, textOf, toolContext, workspace } from './support.ts';
@@ -155,7 +155,9 @@ describe('a stdio MCP server', () => {
       { kind: 'MCPToolAction', data: { ms: 5000 } },
       toolContext(servers.workspace, controller),
     );
-    setTimeout(() => controller.abort(), 100);
+    // In flight once the call listens to the run's signal (and only then, as the listener test shows).
+    await vi.waitFor(() => expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1));
+    controller.abort();
     const observation = (await pending) as McpObservation;
     expect(observation.is_error).toBe(true);
     expect(textOf(observation.content)).toContain('the call was cancelled');

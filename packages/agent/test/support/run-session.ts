@@ -3,8 +3,8 @@ import {
   type AgentSpec,
   type ConfirmationPolicy,
   type ConversationExecutionStatus,
-  type Event,
   type NewEvent,
+  type StoredEvent,
   parseEvent,
 } from '@bosun/protocol';
 
@@ -16,7 +16,7 @@ export class RunSession implements AgentSession {
   readonly id = 'memory';
   readonly stuckDetection: boolean;
   readonly maxIterations: number;
-  events: Event[] = [];
+  events: StoredEvent[] = [];
   current: ConversationExecutionStatus = 'idle';
   policy: ConfirmationPolicy;
   /** User messages a UserPromptSubmit hook blocked, by id. */
@@ -24,7 +24,7 @@ export class RunSession implements AgentSession {
   /** Actions a PreToolUse hook blocked, by id. */
   blockedActions: Record<string, string> = {};
   /** Told about every batch of events as it is stored. */
-  onAppend: (events: Event[]) => void = () => undefined;
+  onAppend: (events: StoredEvent[]) => void = () => undefined;
 
   constructor(
     readonly agent: AgentSpec,
@@ -39,8 +39,9 @@ export class RunSession implements AgentSession {
     return this.events;
   }
   async append(events: NewEvent[]) {
-    const stored = events.map((event, i) =>
-      parseEvent({ id: `e${this.events.length + i}`, timestamp: new Date().toISOString(), ...event }),
+    const stored = events.map(
+      (event, i) =>
+        parseEvent({ id: `e${this.events.length + i}`, timestamp: new Date().toISOString(), ...event }) as StoredEvent,
     );
     this.events.push(...stored);
     this.onAppend(stored);
@@ -80,7 +81,7 @@ export class RunSession implements AgentSession {
         extended_content: [],
       },
     ]);
-    return stored as Event;
+    return stored as StoredEvent<'MessageEvent'>;
   }
   /** What the agent server's `startRun` does: the `running` status, then the run. */
   async run(loopAgent: Agent) {

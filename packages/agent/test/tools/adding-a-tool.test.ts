@@ -12,9 +12,9 @@ import {
 import {
   type ActionOf,
   AgentSpec,
-  type Event,
   type ObservationOf,
   type SecurityAnalyzer,
+  type StoredEvent,
   mcpShapes,
   parse,
 } from '@bosun/protocol';
@@ -117,9 +117,7 @@ describe('a tool added through its record and the list', () => {
     await runtime.close();
 
     expect(session.current).toBe('finished');
-    const actions = session.events.filter(
-      (event): event is Extract<Event, { kind: 'ActionEvent' }> => event.kind === 'ActionEvent',
-    );
+    const actions = session.events.filter((event): event is StoredEvent<'ActionEvent'> => event.kind === 'ActionEvent');
     // A write inside the workspace is LOW, to /etc HIGH (the tool refuses it): its record's rule, where the kind
     // alone (MCPToolAction) says UNKNOWN.
     expect(actions.map((event) => [event.tool_name, event.security_risk])).toEqual([

@@ -1,18 +1,13 @@
-import { type Answer, type Body, asArray, asRecord, contentText } from '../answer.ts';
+import { type Answer, type Body, asRecord, contentText, lastPicked } from '../answer.ts';
 import { ids, splitFixed, splitWords, unixSeconds } from '../ids.ts';
 import type { ApiAdapter, SseEvent } from './adapter.ts';
 
 const FINGERPRINT = 'fp_llm_replay';
 
 function lastWithRole(body: Body, roles: string[]): string | undefined {
-  const messages = asArray(body.messages);
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const message = asRecord(messages[i]);
-    if (!roles.includes(message.role as string)) continue;
-    const text = contentText(message.content);
-    if (text !== undefined) return text;
-  }
-  return undefined;
+  return lastPicked(body.messages, (message) =>
+    roles.includes(message.role as string) ? contentText(message.content) : undefined,
+  );
 }
 
 function usage(answer: Answer) {

@@ -1,4 +1,4 @@
-import { type Answer, type Body, asArray, asRecord, contentText } from '../answer.ts';
+import { type Answer, type Body, asArray, asRecord, contentText, lastPicked } from '../answer.ts';
 import { ids, splitFixed, splitWords } from '../ids.ts';
 import { type ApiAdapter, type SseEvent, jsonEvent } from './adapter.ts';
 
@@ -7,25 +7,17 @@ type Block = Record<string, unknown>;
 const STOP_REASONS = { stop: 'end_turn', tool_calls: 'tool_use', length: 'max_tokens' } as const;
 
 function lastUserText(body: Body): string | undefined {
-  const messages = asArray(body.messages);
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const message = asRecord(messages[i]);
-    if (message.role !== 'user') continue;
-    const text = contentText(message.content);
-    if (text !== undefined) return text;
-  }
-  return undefined;
+  return lastPicked(body.messages, (message) => (message.role === 'user' ? contentText(message.content) : undefined));
 }
 
 function lastToolResultText(body: Body): string | undefined {
-  const messages = asArray(body.messages);
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const blocks = asArray(asRecord(messages[i]).content).map(asRecord);
-    const results = blocks.filter((block) => block.type === 'tool_result');
+  return lastPicked(body.messages, (message) => {
+    const results = asArray(message.content)
+      .map(asRecord)
+      .filter((block) => block.type === 'tool_result');
     const last = results[results.length - 1];
-    if (last) return contentText(last.content) ?? '';
-  }
-  return undefined;
+    return last ? (contentText(last.content) ?? '') : undefined;
+  });
 }
 
 function contentBlocks(answer: Answer): Block[] {

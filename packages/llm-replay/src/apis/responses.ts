@@ -1,4 +1,4 @@
-import { type Answer, type Body, asArray, asRecord, contentText } from '../answer.ts';
+import { type Answer, type Body, asRecord, contentText, lastPicked } from '../answer.ts';
 import { ids, splitFixed, splitWords, unixSeconds } from '../ids.ts';
 import { type ApiAdapter, type SseEvent, jsonEvent } from './adapter.ts';
 
@@ -6,23 +6,14 @@ type Item = Record<string, unknown>;
 
 function lastUserText(body: Body): string | undefined {
   if (typeof body.input === 'string') return body.input;
-  const items = asArray(body.input);
-  for (let i = items.length - 1; i >= 0; i--) {
-    const item = asRecord(items[i]);
-    if (item.role !== 'user' || (item.type !== undefined && item.type !== 'message')) continue;
-    const text = contentText(item.content);
-    if (text !== undefined) return text;
-  }
-  return undefined;
+  const isUserMessage = (item: Item) => item.role === 'user' && (item.type === undefined || item.type === 'message');
+  return lastPicked(body.input, (item) => (isUserMessage(item) ? contentText(item.content) : undefined));
 }
 
 function lastToolResultText(body: Body): string | undefined {
-  const items = asArray(body.input);
-  for (let i = items.length - 1; i >= 0; i--) {
-    const item = asRecord(items[i]);
-    if (item.type === 'function_call_output') return contentText(item.output) ?? '';
-  }
-  return undefined;
+  return lastPicked(body.input, (item) =>
+    item.type === 'function_call_output' ? (contentText(item.output) ?? '') : undefined,
+  );
 }
 
 function usage(answer: Answer) {

@@ -44,14 +44,16 @@ export const ToolSpec = strictObject(
 );
 export type ToolSpec = Static<typeof ToolSpec>;
 
+/** The LLM of a helper of the agent (its condenser, its critic): by default the agent's own, under `usageId`. */
+function helperLlm(does: string, usageId: string) {
+  const description = `The LLM that ${does}; default: the agent's LLM with \`usage_id\` \`${usageId}\`.`;
+  return Type.Optional(nullable(ref(LLMConfig), { description }));
+}
+
 export const LLMSummarizingCondenser = kindShape(
   'LLMSummarizingCondenser',
   {
-    llm: Type.Optional(
-      nullable(ref(LLMConfig), {
-        description: "The LLM that writes the summaries; default: the agent's LLM with `usage_id` `condenser`.",
-      }),
-    ),
+    llm: helperLlm('writes the summaries', 'condenser'),
     max_size: withDefault(
       Type.Integer({ minimum: 4, description: 'Condense when the LLM view holds more events than this.' }),
       120,
@@ -90,11 +92,7 @@ export type CondenserSpec = Static<typeof CondenserSpec>;
 export const LLMCritic = kindShape(
   'LLMCritic',
   {
-    llm: Type.Optional(
-      nullable(ref(LLMConfig), {
-        description: "The LLM that judges the agent; default: the agent's LLM with `usage_id` `critic`.",
-      }),
-    ),
+    llm: helperLlm('judges the agent', 'critic'),
     evaluate: withDefault(
       stringEnum(['actions', 'messages', 'all'], {
         description:

@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { protocolSchemas } from '../schema/registry.ts';
+import { protocolSchemas } from '../registry.ts';
 import { forAjv } from './for-ajv.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import type { ValidationError } from '../errors.ts';
-import { protocolSchemas } from '../schema/registry.ts';
+import { protocolSchemas } from '../registry.ts';
 
 /**
  * Turns ajv's errors into `{loc, msg, type}` items: `loc` is the path to the offending value (with the

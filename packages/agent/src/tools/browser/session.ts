@@ -73,10 +73,10 @@ export class BrowserSession {
   }
 
   /**
-   * Runs `work` after every action queued before it, with the browser started. Work that outlives the action
+   * Does `work` after every action queued before it, with the browser started. Work that outlives the action
    * deadline closes the browser (the work then fails) and is a problem for the LLM.
    */
-  run<T>(work: (lease: SessionLease) => Promise<T>): Promise<T> {
+  perform<T>(work: (lease: SessionLease) => Promise<T>): Promise<T> {
     const result = this.queue.then(async () => {
       if (this.closed) throw new BrowserClosedError();
       // Dialogs shown since the last action, and those shown during this one.

@@ -15,7 +15,7 @@ import { closeTab, listTabs, switchTab } from './tab-actions.ts';
 export type BrowserToolSetOptions = BrowserSessionOptions;
 
 type Outcome = string | ObservationParts;
-type Run<K extends Action['kind']> = (
+type Perform<K extends Action['kind']> = (
   action: ActionOf<K>,
   lease: SessionLease,
   context: ToolContext,
@@ -47,7 +47,7 @@ export function createBrowserToolSet(options: BrowserToolSetOptions = {}): Tool[
   async function execute<K extends Action['kind']>(
     action: ActionOf<K>,
     context: ToolContext,
-    run: Run<K>,
+    perform: Perform<K>,
   ): Promise<BrowserObservation> {
     if (context.signal.aborted) {
       return browserObservation(
@@ -56,9 +56,9 @@ export function createBrowserToolSet(options: BrowserToolSetOptions = {}): Tool[
       );
     }
     try {
-      return await session.run(async (lease) => {
+      return await session.perform(async (lease) => {
         try {
-          const outcome = await run(action, lease, context);
+          const outcome = await perform(action, lease, context);
           const parts = typeof outcome === 'string' ? { text: outcome } : outcome;
           return browserObservation({ ...parts, notices: lease.notices }, context);
         } catch (error) {
@@ -80,7 +80,7 @@ export function createBrowserToolSet(options: BrowserToolSetOptions = {}): Tool[
     toolKind: Exclude<ToolDefinitionKind, 'MCPToolDefinition'>,
     actionKind: K,
     hints: Hints,
-    run: Run<K>,
+    perform: Perform<K>,
   ): Tool {
     return defineTool<Action, BrowserObservation>({
       name,
@@ -94,7 +94,7 @@ export function createBrowserToolSet(options: BrowserToolSetOptions = {}): Tool[
         idempotent: hints.idempotent ?? false,
         openWorld: true,
       },
-      execute: (action, context) => execute(action as ActionOf<K>, context, run),
+      execute: (action, context) => execute(action as ActionOf<K>, context, perform),
       close,
     });
   }

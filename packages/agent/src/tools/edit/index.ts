@@ -1,6 +1,6 @@
 import type { ActionOf, ObservationOf } from '@bosun/protocol';
-import { textContent } from '../observations.ts';
-import { defineTool } from '../shared/definition.ts';
+import { fileChange } from '../observations.ts';
+import { CHANGES_FILES, builtInTool } from '../shared/definition.ts';
 import { guard } from '../shared/errors.ts';
 import { countLines, lineNumberAt, numberedRange } from '../shared/lines.ts';
 import { pathKind, readTextFile, writeTextFile } from '../shared/text-file.ts';
@@ -34,28 +34,18 @@ Examples:
 
 /** The `edit` tool: find-and-replace with an expected number of occurrences; an empty `old_string` creates a file. */
 export function createEditTool(): Tool<EditAction, EditObservation> {
-  return defineTool({
-    name: 'edit',
-    toolKind: 'EditTool',
-    actionKind: 'EditAction',
-    observationKind: 'EditObservation',
-    description: DESCRIPTION,
-    hints: { readOnly: false, destructive: true, idempotent: false },
-    execute: (action, context) => edit(action, context),
-  });
+  return builtInTool('edit', 'Edit', { description: DESCRIPTION, hints: CHANGES_FILES, execute: edit });
 }
 
 async function edit(action: EditAction, context: ToolContext): Promise<EditObservation> {
   let filePath = action.file_path;
   const observation = (text: string, fields: Partial<EditObservation> = {}): EditObservation => ({
-    kind: 'EditObservation',
-    content: textContent(context.mask(truncateText(text, MAX_OUTPUT_CHARS, FILE_TRUNCATED_NOTICE).text)),
-    is_error: false,
-    file_path: filePath,
-    is_new_file: false,
+    ...fileChange(
+      'EditObservation',
+      context.mask(truncateText(text, MAX_OUTPUT_CHARS, FILE_TRUNCATED_NOTICE).text),
+      filePath,
+    ),
     replacements_made: 0,
-    old_content: null,
-    new_content: null,
     ...fields,
   });
   return guard(

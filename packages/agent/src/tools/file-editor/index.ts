@@ -1,5 +1,5 @@
 import type { ActionOf, ObservationOf } from '@bosun/protocol';
-import { defineTool } from '../shared/definition.ts';
+import { CHANGES_FILES, builtInTool } from '../shared/definition.ts';
 import type { Tool } from '../tool.ts';
 import { FILE_EDITOR_DESCRIPTION } from './description.ts';
 import { FileEditor } from './editor.ts';
@@ -14,13 +14,9 @@ type FileEditorObservation = ObservationOf<'FileEditorObservation'>;
  */
 export function createFileEditorTool(): Tool<FileEditorAction, FileEditorObservation> {
   const editor = new FileEditor();
-  return defineTool({
-    name: 'file_editor',
-    toolKind: 'FileEditorTool',
-    actionKind: 'FileEditorAction',
-    observationKind: 'FileEditorObservation',
+  return builtInTool('file_editor', 'FileEditor', {
     description: FILE_EDITOR_DESCRIPTION,
-    hints: { readOnly: false, destructive: true, idempotent: false },
+    hints: CHANGES_FILES,
     execute: ({ kind: _kind, ...args }, context) => runEditorCommand(editor, 'FileEditorObservation', args, context),
   });
 }

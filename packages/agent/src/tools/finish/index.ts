@@ -1,6 +1,6 @@
 import type { ActionOf, ObservationOf } from '@bosun/protocol';
-import { textContent } from '../observations.ts';
-import { defineTool } from '../shared/definition.ts';
+import { textObservation } from '../observations.ts';
+import { READS_ONLY, builtInTool } from '../shared/definition.ts';
 import type { Tool } from '../tool.ts';
 
 type FinishAction = ActionOf<'FinishAction'>;
@@ -22,17 +22,9 @@ Calls made after this one in the same response are not run.`;
 
 /** The `finish` tool: ends the run; its observation's content is the final message. */
 export function createFinishTool(): Tool<FinishAction, FinishObservation> {
-  return defineTool({
-    name: 'finish',
-    toolKind: 'FinishTool',
-    actionKind: 'FinishAction',
-    observationKind: 'FinishObservation',
+  return builtInTool('finish', 'Finish', {
     description: DESCRIPTION,
-    hints: { readOnly: true, destructive: false, idempotent: true },
-    execute: async (action, context) => ({
-      kind: 'FinishObservation',
-      content: textContent(context.mask(action.message)),
-      is_error: false,
-    }),
+    hints: READS_ONLY,
+    execute: async (action, context) => textObservation('FinishObservation', context.mask(action.message)),
   });
 }

@@ -1,6 +1,6 @@
 import type { ActionOf, ObservationOf } from '@bosun/protocol';
-import { textContent } from '../observations.ts';
-import { defineTool } from '../shared/definition.ts';
+import { textObservation } from '../observations.ts';
+import { READS_ONLY, builtInTool } from '../shared/definition.ts';
 import { guard } from '../shared/errors.ts';
 import { compileGlob, normalizeGlob } from '../shared/glob-pattern.ts';
 import { MAX_SEARCH_RESULTS, newestFirst } from '../shared/newest-first.ts';
@@ -34,23 +34,14 @@ Examples:
 
 /** The `glob` tool: files by name pattern, newest first, through ripgrep when it is installed. */
 export function createGlobTool(options: SearchToolOptions = {}): Tool<GlobAction, GlobObservation> {
-  return defineTool({
-    name: 'glob',
-    toolKind: 'GlobTool',
-    actionKind: 'GlobAction',
-    observationKind: 'GlobObservation',
-    description: DESCRIPTION,
-    hints: { readOnly: true, destructive: false, idempotent: true },
-    execute: (action, context) => glob(action, context, options),
-  });
+  const execute = (action: GlobAction, context: ToolContext) => glob(action, context, options);
+  return builtInTool('glob', 'Glob', { description: DESCRIPTION, hints: READS_ONLY, execute });
 }
 
 async function glob(action: GlobAction, context: ToolContext, options: SearchToolOptions): Promise<GlobObservation> {
   let searchPath = action.path?.trim() || context.workspace;
   const observation = (text: string, fields: Partial<GlobObservation> = {}): GlobObservation => ({
-    kind: 'GlobObservation',
-    content: textContent(context.mask(text)),
-    is_error: false,
+    ...textObservation('GlobObservation', context.mask(text)),
     files: [],
     pattern: action.pattern,
     search_path: searchPath,

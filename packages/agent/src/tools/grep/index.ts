@@ -1,7 +1,7 @@
 import type { ActionOf, ObservationOf } from '@bosun/protocol';
 import type { SearchToolOptions } from '../glob/index.ts';
-import { textContent } from '../observations.ts';
-import { defineTool } from '../shared/definition.ts';
+import { textObservation } from '../observations.ts';
+import { READS_ONLY, builtInTool } from '../shared/definition.ts';
 import { guard } from '../shared/errors.ts';
 import { compileGlob, normalizeGlob } from '../shared/glob-pattern.ts';
 import { MAX_SEARCH_RESULTS, newestFirst } from '../shared/newest-first.ts';
@@ -24,24 +24,15 @@ const DESCRIPTION = `Fast content search: finds the files whose content matches 
 
 /** The `grep` tool: files whose content matches a regex, newest first, through ripgrep when it is installed. */
 export function createGrepTool(options: SearchToolOptions = {}): Tool<GrepAction, GrepObservation> {
-  return defineTool({
-    name: 'grep',
-    toolKind: 'GrepTool',
-    actionKind: 'GrepAction',
-    observationKind: 'GrepObservation',
-    description: DESCRIPTION,
-    hints: { readOnly: true, destructive: false, idempotent: true },
-    execute: (action, context) => grep(action, context, options),
-  });
+  const execute = (action: GrepAction, context: ToolContext) => grep(action, context, options);
+  return builtInTool('grep', 'Grep', { description: DESCRIPTION, hints: READS_ONLY, execute });
 }
 
 async function grep(action: GrepAction, context: ToolContext, options: SearchToolOptions): Promise<GrepObservation> {
   let searchPath = action.path?.trim() || context.workspace;
   const includePattern = action.include?.trim() ? normalizeGlob(action.include) : null;
   const observation = (text: string, fields: Partial<GrepObservation> = {}): GrepObservation => ({
-    kind: 'GrepObservation',
-    content: textContent(context.mask(text)),
-    is_error: false,
+    ...textObservation('GrepObservation', context.mask(text)),
     matches: [],
     pattern: action.pattern,
     search_path: searchPath,

@@ -2,9 +2,9 @@ import type { Dirent } from 'node:fs';
 import { lstat, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ActionOf, ObservationOf } from '@bosun/protocol';
-import { textContent } from '../observations.ts';
+import { textObservation } from '../observations.ts';
 import { mapLimit } from '../shared/concurrency.ts';
-import { defineTool } from '../shared/definition.ts';
+import { READS_ONLY, builtInTool } from '../shared/definition.ts';
 import { guard } from '../shared/errors.ts';
 import { formatSize, pathKind } from '../shared/text-file.ts';
 import { SKIPPED_DIRECTORIES } from '../shared/walk.ts';
@@ -27,15 +27,7 @@ const DESCRIPTION = `Lists the files and subdirectories of a directory, with the
 
 /** The `list_directory` tool: a directory's entries (2 levels deep when recursive), with size and mtime. */
 export function createListDirectoryTool(): Tool<ListDirectoryAction, ListDirectoryObservation> {
-  return defineTool({
-    name: 'list_directory',
-    toolKind: 'ListDirectoryTool',
-    actionKind: 'ListDirectoryAction',
-    observationKind: 'ListDirectoryObservation',
-    description: DESCRIPTION,
-    hints: { readOnly: true, destructive: false, idempotent: true },
-    execute: (action, context) => list(action, context),
-  });
+  return builtInTool('list_directory', 'ListDirectory', { description: DESCRIPTION, hints: READS_ONLY, execute: list });
 }
 
 interface Found {
@@ -48,9 +40,7 @@ interface Found {
 async function list(action: ListDirectoryAction, context: ToolContext): Promise<ListDirectoryObservation> {
   let dirPath = action.dir_path;
   const observation = (text: string, fields: Partial<ListDirectoryObservation> = {}): ListDirectoryObservation => ({
-    kind: 'ListDirectoryObservation',
-    content: textContent(context.mask(text)),
-    is_error: false,
+    ...textObservation('ListDirectoryObservation', context.mask(text)),
     dir_path: dirPath,
     entries: [],
     total_count: 0,

@@ -3,7 +3,7 @@ import type { ActionOf, ObservationOf } from '@bosun/protocol';
 import { FILE_EDITOR_DESCRIPTION } from '../file-editor/description.ts';
 import { FileEditor } from '../file-editor/editor.ts';
 import { runEditorCommand } from '../file-editor/observation.ts';
-import { defineTool } from '../shared/definition.ts';
+import { builtInTool } from '../shared/definition.ts';
 import { pathKind, writeTextFile } from '../shared/text-file.ts';
 import type { Tool, ToolContext } from '../tool.ts';
 import { resolveInWorkspace } from '../workspace-path.ts';
@@ -56,11 +56,7 @@ export function createPlanningFileEditorTool(): Tool<PlanningFileEditorAction, P
     },
   });
   const initialized = new Set<string>();
-  return defineTool({
-    name: 'planning_file_editor',
-    toolKind: 'PlanningFileEditorTool',
-    actionKind: 'PlanningFileEditorAction',
-    observationKind: 'PlanningFileEditorObservation',
+  return builtInTool('planning_file_editor', 'PlanningFileEditor', {
     description: DESCRIPTION,
     hints: { readOnly: false, destructive: false, idempotent: false },
     execute: async ({ kind: _kind, ...args }, context) => {

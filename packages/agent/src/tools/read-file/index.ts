@@ -1,6 +1,6 @@
 import type { ActionOf, ObservationOf } from '@bosun/protocol';
-import { textContent } from '../observations.ts';
-import { defineTool } from '../shared/definition.ts';
+import { textObservation } from '../observations.ts';
+import { READS_ONLY, builtInTool } from '../shared/definition.ts';
 import { guard } from '../shared/errors.ts';
 import { numberLines, offsetAfterLine, splitLines } from '../shared/lines.ts';
 import { readTextFile } from '../shared/text-file.ts';
@@ -30,23 +30,13 @@ Examples:
 
 /** The `read_file` tool: a text file, or `limit` lines of it from `offset`, with line numbers. */
 export function createReadFileTool(): Tool<ReadFileAction, ReadFileObservation> {
-  return defineTool({
-    name: 'read_file',
-    toolKind: 'ReadFileTool',
-    actionKind: 'ReadFileAction',
-    observationKind: 'ReadFileObservation',
-    description: DESCRIPTION,
-    hints: { readOnly: true, destructive: false, idempotent: true },
-    execute: (action, context) => readFile(action, context),
-  });
+  return builtInTool('read_file', 'ReadFile', { description: DESCRIPTION, hints: READS_ONLY, execute: readFile });
 }
 
 async function readFile(action: ReadFileAction, context: ToolContext): Promise<ReadFileObservation> {
   let filePath = action.file_path;
   const observation = (text: string, fields: Partial<ReadFileObservation> = {}): ReadFileObservation => ({
-    kind: 'ReadFileObservation',
-    content: textContent(context.mask(text)),
-    is_error: false,
+    ...textObservation('ReadFileObservation', context.mask(text)),
     file_path: filePath,
     file_content: '',
     is_truncated: false,

@@ -10,6 +10,11 @@ export interface ToolHints {
   openWorld?: boolean;
 }
 
+/** A tool that only reads (files, the conversation): it changes nothing, and repeating it changes nothing. */
+export const READS_ONLY: ToolHints = { readOnly: true, destructive: false, idempotent: true };
+/** A tool that changes files in place: what it overwrites is gone. */
+export const CHANGES_FILES: ToolHints = { readOnly: false, destructive: true, idempotent: false };
+
 export interface BuiltInToolSpec<A extends Action, O extends Observation> {
   /** The function name the LLM calls. */
   name: string;
@@ -53,4 +58,33 @@ export function defineTool<A extends Action, O extends Observation>(spec: BuiltI
     execute: spec.execute,
     ...(spec.close ? { close: spec.close } : {}),
   };
+}
+
+/** A stem `S` whose tool, action and observation kinds are `${S}Tool`, `${S}Action` and `${S}Observation`. */
+export type ToolStem = {
+  [K in Action['kind']]: K extends `${infer S}Action`
+    ? `${S}Observation` extends Observation['kind']
+      ? `${S}Tool` extends ToolDefinitionKind
+        ? S
+        : never
+      : never
+    : never;
+}[Action['kind']];
+
+type StemAction<S extends ToolStem> = Extract<Action, { kind: `${S}Action` }>;
+type StemObservation<S extends ToolStem> = Extract<Observation, { kind: `${S}Observation` }>;
+
+/** A built-in tool whose kinds follow its stem (`Edit`: `EditTool`, `EditAction`, `EditObservation`). */
+export function builtInTool<S extends ToolStem>(
+  name: string,
+  stem: S,
+  spec: Pick<BuiltInToolSpec<StemAction<S>, StemObservation<S>>, 'description' | 'hints' | 'execute' | 'close'>,
+): Tool<StemAction<S>, StemObservation<S>> {
+  return defineTool<StemAction<S>, StemObservation<S>>({
+    name,
+    toolKind: `${stem}Tool` as BuiltInToolSpec<StemAction<S>, StemObservation<S>>['toolKind'],
+    actionKind: `${stem}Action` as StemAction<S>['kind'],
+    observationKind: `${stem}Observation` as StemObservation<S>['kind'],
+    ...spec,
+  });
 }

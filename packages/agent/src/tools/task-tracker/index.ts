@@ -2,7 +2,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type ActionOf, type ObservationOf, TaskItem, safeParse } from '@bosun/protocol';
 import { textContent } from '../observations.ts';
-import { defineTool } from '../shared/definition.ts';
+import { builtInTool } from '../shared/definition.ts';
 import { guard } from '../shared/errors.ts';
 import type { Tool, ToolContext } from '../tool.ts';
 import { ToolInputError } from '../workspace-path.ts';
@@ -17,14 +17,10 @@ export const TASKS_FILE = 'TASKS.json';
 
 /** The `task_tracker` tool: views or replaces the conversation's task list, persisted in `TASKS.json`. */
 export function createTaskTrackerTool(): Tool<TaskTrackerAction, TaskTrackerObservation> {
-  return defineTool({
-    name: 'task_tracker',
-    toolKind: 'TaskTrackerTool',
-    actionKind: 'TaskTrackerAction',
-    observationKind: 'TaskTrackerObservation',
+  return builtInTool('task_tracker', 'TaskTracker', {
     description: DESCRIPTION,
     hints: { readOnly: false, destructive: false, idempotent: true },
-    execute: (action, context) => track(action, context),
+    execute: track,
   });
 }
 

@@ -1,5 +1,5 @@
 import type { ActionOf } from '@bosun/protocol';
-import { defineTool } from '../shared/definition.ts';
+import { builtInTool } from '../shared/definition.ts';
 import type { Tool, ToolContext } from '../tool.ts';
 import { terminalDescription } from './description.ts';
 import { type TerminalObservation, type TerminalReport, terminalObservation } from './format.ts';
@@ -196,11 +196,7 @@ export function createTerminalTool(options: TerminalToolOptions = {}): Tool<Term
     );
   }
 
-  return defineTool({
-    name: 'terminal',
-    toolKind: 'TerminalTool',
-    actionKind: 'TerminalAction',
-    observationKind: 'TerminalObservation',
+  return builtInTool('terminal', 'Terminal', {
     description: terminalDescription(seconds(softTimeoutMs)),
     hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
     execute(action, context) {

@@ -1,6 +1,6 @@
 import type { ActionOf, ObservationOf } from '@bosun/protocol';
-import { textContent } from '../observations.ts';
-import { defineTool } from '../shared/definition.ts';
+import { textObservation } from '../observations.ts';
+import { READS_ONLY, builtInTool } from '../shared/definition.ts';
 import type { Tool } from '../tool.ts';
 
 type ThinkAction = ActionOf<'ThinkAction'>;
@@ -21,13 +21,9 @@ export const THOUGHT_LOGGED = 'Your thought has been logged.';
 
 /** The `think` tool: logs a thought; changes nothing. */
 export function createThinkTool(): Tool<ThinkAction, ThinkObservation> {
-  return defineTool({
-    name: 'think',
-    toolKind: 'ThinkTool',
-    actionKind: 'ThinkAction',
-    observationKind: 'ThinkObservation',
+  return builtInTool('think', 'Think', {
     description: DESCRIPTION,
-    hints: { readOnly: true, destructive: false, idempotent: true },
-    execute: async () => ({ kind: 'ThinkObservation', content: textContent(THOUGHT_LOGGED), is_error: false }),
+    hints: READS_ONLY,
+    execute: async () => textObservation('ThinkObservation', THOUGHT_LOGGED),
   });
 }

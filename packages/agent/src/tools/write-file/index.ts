@@ -1,6 +1,6 @@
 import type { ActionOf, ObservationOf } from '@bosun/protocol';
-import { textContent } from '../observations.ts';
-import { defineTool } from '../shared/definition.ts';
+import { fileChange } from '../observations.ts';
+import { CHANGES_FILES, builtInTool } from '../shared/definition.ts';
 import { guard } from '../shared/errors.ts';
 import { countLines } from '../shared/lines.ts';
 import { decodeText, isBinary, pathKind, readBytes, writeTextFile } from '../shared/text-file.ts';
@@ -23,27 +23,13 @@ Examples:
 
 /** The `write_file` tool: creates or overwrites a whole file. */
 export function createWriteFileTool(): Tool<WriteFileAction, WriteFileObservation> {
-  return defineTool({
-    name: 'write_file',
-    toolKind: 'WriteFileTool',
-    actionKind: 'WriteFileAction',
-    observationKind: 'WriteFileObservation',
-    description: DESCRIPTION,
-    hints: { readOnly: false, destructive: true, idempotent: false },
-    execute: (action, context) => writeFile(action, context),
-  });
+  return builtInTool('write_file', 'WriteFile', { description: DESCRIPTION, hints: CHANGES_FILES, execute: writeFile });
 }
 
 async function writeFile(action: WriteFileAction, context: ToolContext): Promise<WriteFileObservation> {
   let filePath = action.file_path;
   const observation = (text: string, fields: Partial<WriteFileObservation> = {}): WriteFileObservation => ({
-    kind: 'WriteFileObservation',
-    content: textContent(context.mask(text)),
-    is_error: false,
-    file_path: filePath,
-    is_new_file: false,
-    old_content: null,
-    new_content: null,
+    ...fileChange('WriteFileObservation', context.mask(text), filePath),
     ...fields,
   });
   return guard(
