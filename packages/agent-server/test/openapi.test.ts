@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { agentServerSchemas, protocolSchemas } from '@bosun/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './support/http.ts';
 import { type TestServer, startTestServer } from './support/server.ts';
@@ -80,6 +81,14 @@ describe('the OpenAPI document', () => {
   it('is OpenAPI 3.1.0 describing the "Agent Server" 0.1.0', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info).toMatchObject({ title: 'Agent Server', version: '0.1.0' });
+  });
+
+  it("holds the agent server's shapes and none of the app server's", () => {
+    const components = Object.keys((doc.components as { schemas: Json }).schemas);
+    expect(components).toEqual(expect.arrayContaining([...agentServerSchemas.keys()]));
+    const appOnly = [...protocolSchemas.keys()].filter((id) => !agentServerSchemas.has(id));
+    expect(appOnly).toContain('CustomSecretCreate');
+    for (const id of appOnly) expect(components).not.toContain(id);
   });
 
   it('lists every REST route, and neither the socket nor itself', () => {
