@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { Sandbox, SandboxSpec } from '../sandboxes/index.ts';
 
 export const SandboxParams = Type.Object(
-  { sandbox_id: Type.String({ pattern: '^[A-Za-z0-9_-]{1,128}$', description: 'The sandbox’s id.' }) },
+  { sandbox_id: Type.String({ pattern: '^[A-Za-z0-9_-]{1,100}$', description: 'The sandbox’s id.' }) },
   { additionalProperties: false },
 );
 export type SandboxParams = { sandbox_id: string };

@@ -1,3 +1,4 @@
+export { AgentProcess, type AgentProcessOptions } from './agent-process.ts';
 export { agentServerCommand } from './agent-command.ts';
 export { type LocalSandboxesOptions, LocalSandboxes } from './local-sandboxes.ts';
 export type { Sandbox, SandboxPageRequest, SandboxSpec, Sandboxes } from './sandboxes.ts';
