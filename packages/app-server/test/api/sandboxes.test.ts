@@ -116,3 +116,31 @@ describeApi('sandboxes', (api) => {
     await api().call(`/api/v1/sandboxes/${sandbox.id}`, { method: 'DELETE', as: owner });
   });
 });
+
+describeApi(
+  'sandboxes over the per-user cap',
+  (api) => {
+    it('pauses the user’s least recently started sandbox to make room, and only theirs', async () => {
+      const [owner, other] = await api().users(2);
+      const first = await started(api(), owner);
+      const firstPid = await pidOf(first.id);
+      const second = await started(api(), owner);
+      expect(second.status).toBe('RUNNING');
+      const [oldest, newest] = (await api().call(`/api/v1/sandboxes?id=${first.id}&id=${second.id}`, { as: owner }))
+        .body;
+      expect(oldest).toMatchObject({ status: 'PAUSED', status_detail: expect.stringContaining('at most 1 running') });
+      expect(alive(firstPid as number)).toBe(false);
+      expect(newest.status).toBe('RUNNING');
+      const search = await api().call('/api/v1/sandboxes/search?limit=1', { as: owner });
+      expect(search.body.items.map((item: { id: string }) => item.id)).toEqual([second.id]);
+      const next = await api().call(`/api/v1/sandboxes/search?limit=1&page_id=${search.body.next_page_id}`, {
+        as: owner,
+      });
+      expect(next.body).toEqual({ items: [expect.objectContaining({ id: first.id })], next_page_id: null });
+      expect((await api().call('/api/v1/sandboxes/search', { as: other })).body.items).toEqual([]);
+      for (const { id } of [first, second])
+        await api().call(`/api/v1/sandboxes/${id}`, { method: 'DELETE', as: owner });
+    });
+  },
+  { config: { max_running_sandboxes: 1 } },
+);
