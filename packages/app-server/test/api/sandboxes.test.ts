@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { AppServerClient } from '@bosun/client';
 import { expect, it } from 'vitest';
 import { sessionKeyHash } from '../../src/sandboxes/index.ts';
 import { type Api, type TestUser, describeApi } from './harness.ts';
@@ -101,7 +102,9 @@ describeApi('sandboxes', (api) => {
 
   it('shows a sandbox whose agent server was killed as ERROR with the reason', async () => {
     const owner = await api().user();
-    const sandbox = await started(api(), owner);
+    const client = new AppServerClient({ baseUrl: api().url, apiKey: owner.key });
+    const sandbox = await client.startSandbox('bosun-local');
+    expect((await client.searchSandboxSpecs()).items.map((spec) => spec.id)).toEqual(['bosun-local']);
     const pid = await pidOf(sandbox.id);
     process.kill(pid as number, 'SIGKILL');
     const [failed] = await until(
@@ -111,9 +114,12 @@ describeApi('sandboxes', (api) => {
     );
     expect(failed).toMatchObject({ session_api_key: null, exposed_urls: null });
     expect(failed.status_detail).toContain('killed by SIGKILL');
-    const search = await api().call('/api/v1/sandboxes/search', { as: owner });
-    expect(search.body.items.map((item: { id: string }) => item.id)).toEqual([sandbox.id]);
-    await api().call(`/api/v1/sandboxes/${sandbox.id}`, { method: 'DELETE', as: owner });
+    expect((await client.searchSandboxes()).items.map((item) => item.id)).toEqual([sandbox.id]);
+    const many = await client.getSandboxes([...Array.from({ length: 150 }, (_, index) => `x${index}`), sandbox.id]);
+    expect(many).toHaveLength(151);
+    expect(many.at(-1)).toMatchObject({ id: sandbox.id, status: 'ERROR' });
+    expect(await client.deleteSandbox(sandbox.id)).toEqual({ success: true });
+    await expect(client.pauseSandbox(sandbox.id)).rejects.toMatchObject({ status: 404 });
   });
 });
 
