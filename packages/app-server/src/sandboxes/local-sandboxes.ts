@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { SandboxStatus } from '@bosun/protocol';
 import type { SandboxChange, SandboxRecord } from '../data/index.ts';
 import type { SandboxesRepository } from '../data/repositories/sandboxes.ts';
@@ -226,8 +226,9 @@ export class LocalSandboxes implements Sandboxes {
     return next;
   }
 
+  /** Absolute: the agent server runs in its workspace, where a relative data directory would mean another place. */
   private directoryOf(id: string): string {
-    return join(this.options.dataDir, 'sandboxes', id);
+    return resolve(this.options.dataDir, 'sandboxes', id);
   }
 
   private workspaceOf(id: string): string {

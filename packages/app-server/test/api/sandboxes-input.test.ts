@@ -60,6 +60,16 @@ describeApi('sandbox routes: malformed input and unknown ids', (api) => {
     expect((await api().call('/api/v1/sandboxes?id=a&id=b', { as: user })).body).toEqual([null, null]);
   });
 
+  it('answers 409 to resuming a sandbox whose workspace is gone (MISSING)', async () => {
+    const id = `gone${user.id.replaceAll('-', '').slice(0, 12)}`;
+    await api().repositories.sandboxes.create({ id, userId: user.id, specId: 'bosun-local', status: 'PAUSED' });
+    const [missing] = (await api().call(`/api/v1/sandboxes?id=${id}`, { as: user })).body;
+    expect(missing).toMatchObject({ status: 'MISSING', session_api_key: null, exposed_urls: null });
+    const resumed = await api().call(`/api/v1/sandboxes/${id}/resume`, { method: 'POST', as: user });
+    expect(resumed).toMatchObject({ status: 409, body: { detail: expect.stringContaining('workspace') } });
+    expect((await api().call(`/api/v1/sandboxes/${id}`, { method: 'DELETE', as: user })).status).toBe(200);
+  });
+
   it('lists the built-in local spec, by search and by id', async () => {
     const search = await api().call('/api/v1/sandbox-specs/search', { as: user });
     expect(search.body).toEqual({
