@@ -1,4 +1,6 @@
 import { createRepositories } from '../data/index.ts';
+import { DEFAULT_RATE_LIMITS, rateLimited } from '../identity/rate-limits.ts';
+import { RateLimiter } from '../rate-limit/index.ts';
 import { LocalSandboxes, SANDBOX_SPECS } from '../sandboxes/index.ts';
 import type { ApiRoutes, AppContext } from '../server.ts';
 import { sandboxSpecRoutes } from './sandbox-specs.ts';
@@ -28,7 +30,8 @@ export const sandboxApiOfServer: ApiRoutes = async (api, context: AppContext) =>
     startTimeoutMs: config.sandbox_start_timeout * 1000,
     stopGraceMs: STOP_GRACE_MS,
   });
-  await sandboxApi({ sandboxes, specs: SANDBOX_SPECS })(api, context);
+  const startLimit = rateLimited(new RateLimiter(cache), DEFAULT_RATE_LIMITS, 'sandbox_start');
+  await sandboxApi({ sandboxes, specs: SANDBOX_SPECS, startLimit })(api, context);
 };
 
 /** The agent server's own stop deadline is 10 s; SIGKILL comes after that. */

@@ -1,6 +1,6 @@
 import { ConflictError, InputError } from '@bosun/http';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, preHandlerAsyncHookHandler } from 'fastify';
 import { principalOf } from '../identity/authenticate.ts';
 import type { Sandboxes } from '../sandboxes/index.ts';
 import { errorResponses, notFound, shape } from './replies.ts';
@@ -20,7 +20,11 @@ const responses = { 200: shape('SuccessResponse'), ...errorResponses };
 const success = { success: true };
 
 /** Pause, resume and delete of the caller's sandbox (another user's is 404). */
-export function sandboxLifecycleRoutes(app: FastifyInstance, sandboxes: Sandboxes): void {
+export function sandboxLifecycleRoutes(
+  app: FastifyInstance,
+  sandboxes: Sandboxes,
+  limited: { preHandler?: preHandlerAsyncHookHandler },
+): void {
   app.post<{ Params: SandboxParams }>(
     '/sandboxes/:sandbox_id/pause',
     {
@@ -44,8 +48,9 @@ export function sandboxLifecycleRoutes(app: FastifyInstance, sandboxes: Sandboxe
         tags,
         summary: 'Resume a sandbox over its workspace, with a new session key (running already: nothing to do)',
         params: SandboxParams,
-        response: { ...responses, 409: shape('HTTPError'), 502: shape('HTTPError') },
+        response: { ...responses, 409: shape('HTTPError'), 429: shape('HTTPError'), 502: shape('HTTPError') },
       },
+      ...limited,
     },
     async (request, reply) => {
       const resumed = await sandboxes.resume(principalOf(request).userId, request.params.sandbox_id);

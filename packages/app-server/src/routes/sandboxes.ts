@@ -1,7 +1,7 @@
 import { InputError } from '@bosun/http';
 import type { SandboxStartRequest } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { principalOf } from '../identity/authenticate.ts';
 import type { Sandbox, SandboxSpec, Sandboxes } from '../sandboxes/index.ts';
 import { pageOf, pageQuery } from './pages.ts';
@@ -18,10 +18,13 @@ export interface SandboxRouteDeps {
   sandboxes: Sandboxes;
   /** The first is the default. */
   specs: readonly SandboxSpec[];
+  /** What limits starts (and resumes) per user: 429 with `Retry-After` past it. */
+  startLimit?: preHandlerAsyncHookHandler;
 }
 
 /** `/api/v1/sandboxes`: the caller's sandboxes; another user's is 404 on every route. */
-export function sandboxRoutes(app: FastifyInstance, { sandboxes, specs }: SandboxRouteDeps): void {
+export function sandboxRoutes(app: FastifyInstance, { sandboxes, specs, startLimit }: SandboxRouteDeps): void {
+  const limited = startLimit ? { preHandler: startLimit } : {};
   app.get<{ Querystring: { page_id?: string; limit?: number } }>(
     '/sandboxes/search',
     {
@@ -63,8 +66,9 @@ export function sandboxRoutes(app: FastifyInstance, { sandboxes, specs }: Sandbo
         summary: 'Start a sandbox (the spec id in the body or, as OpenHands has it, the query)',
         querystring: StartQuery,
         body: Type.Union([shape('SandboxStartRequest'), Type.Null()]),
-        response: { 200: shape('SandboxInfo'), ...errorResponses },
+        response: { 200: shape('SandboxInfo'), 429: shape('HTTPError'), ...errorResponses },
       },
+      ...limited,
     },
     async (request) => {
       const spec = specOf(specs, request.query.sandbox_spec_id, request.body?.sandbox_spec_id ?? undefined);
@@ -72,7 +76,7 @@ export function sandboxRoutes(app: FastifyInstance, { sandboxes, specs }: Sandbo
     },
   );
 
-  sandboxLifecycleRoutes(app, sandboxes);
+  sandboxLifecycleRoutes(app, sandboxes, limited);
 }
 
 /** The spec named in the query or the body (both: the same one), else the default; an unknown one is a 422. */

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
 import { MemoryCache, openCache } from '../../src/cache/index.ts';
 import { KeyRing, type Repositories, createRepositories, newSecretsKey } from '../../src/data/index.ts';
-import { DEFAULT_RATE_LIMITS, type RateLimits } from '../../src/identity/rate-limits.ts';
+import { DEFAULT_RATE_LIMITS, type RateLimits, rateLimited } from '../../src/identity/rate-limits.ts';
 import { type AppServer, type AppServerConfig, buildAppServer } from '../../src/index.ts';
 import { RateLimiter } from '../../src/rate-limit/index.ts';
 import { identityApi, identityRouteDeps } from '../../src/routes/identity-api.ts';
@@ -82,6 +82,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
       const limits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
       const deps = identityRouteDeps(repositories, config, new RateLimiter(cache), limits);
       const logs: string[] = [];
+      const startLimit = rateLimited(deps.rateLimiter, limits, 'sandbox_start');
       const sandboxes = await LocalSandboxes.open({
         repository: repositories.sandboxes,
         dataDir: target.dataDir,
@@ -92,7 +93,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
       });
       server = await buildAppServer({
         config,
-        apiRoutes: [identityApi(deps), sandboxApi({ sandboxes, specs: SANDBOX_SPECS })],
+        apiRoutes: [identityApi(deps), sandboxApi({ sandboxes, specs: SANDBOX_SPECS, startLimit })],
         logStream: { write: (line: string) => logs.push(line) },
       });
       await server.app.listen({ host: '127.0.0.1', port: 0 });

@@ -86,3 +86,23 @@ describeApi('sandbox routes: malformed input and unknown ids', (api) => {
     }
   });
 });
+
+describeApi(
+  'sandbox starts over the rate limit',
+  (api) => {
+    it('answers 429 with Retry-After once the user has started (or tried to start) their share', async () => {
+      const [user, other] = await api().users(2);
+      const start = (who: TestUser) =>
+        api().call('/api/v1/sandboxes', { method: 'POST', as: who, body: { sandbox_spec_id: 'no-such-spec' } });
+      expect((await start(user)).status).toBe(422);
+      const limited = await start(user);
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(limited.body.detail).toMatch(/Too many requests/);
+      const resume = await api().call('/api/v1/sandboxes/any/resume', { method: 'POST', as: user });
+      expect(resume.status).toBe(429);
+      expect((await start(other)).status).toBe(422);
+    });
+  },
+  { rateLimits: { sandbox_start: { limit: 1, windowMs: 60_000 } } },
+);
