@@ -41,6 +41,7 @@ const RESTARTED = 'the app server restarted (it holds no key of the sandbox): re
 export class LocalSandboxes implements Sandboxes {
   private readonly running = new Map<string, Running>();
   private readonly queues = new Map<string, Promise<unknown>>();
+  private closing = false;
 
   private constructor(private readonly options: LocalSandboxesOptions) {}
 
@@ -119,6 +120,9 @@ export class LocalSandboxes implements Sandboxes {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
+    // A start under way finishes first (its process is then stopped with the others, not left behind).
+    await Promise.all(this.queues.values());
     await Promise.all(
       [...this.running.keys()].map((id) =>
         this.serially(id, async () => {
@@ -131,6 +135,10 @@ export class LocalSandboxes implements Sandboxes {
 
   /** Starts its agent server with a new key: RUNNING, or ERROR with why not. */
   private async launch(id: string, spec: SandboxSpec): Promise<void> {
+    if (this.closing) {
+      await this.change(id, { status: 'PAUSED', status_detail: 'the app server is stopping' });
+      return;
+    }
     const directory = this.directoryOf(id);
     const dataDir = join(directory, 'agent');
     await mkdir(dataDir, { recursive: true });
