@@ -98,6 +98,8 @@ describeApi('sandboxes', (api) => {
     expect((await api().call(`/api/v1/sandboxes?id=${sandbox.id}`, { as: owner })).body).toEqual([null]);
     const twice = await api().call(`/api/v1/sandboxes/${sandbox.id}`, { method: 'DELETE', as: owner });
     expect(twice).toMatchObject({ status: 404, body: { detail: 'Sandbox not found' } });
+    const logs = api().logs.join('');
+    for (const secret of [key, afterResume.session_api_key]) expect(logs).not.toContain(secret);
   });
 
   it('shows a sandbox whose agent server was killed as ERROR with the reason', async () => {
