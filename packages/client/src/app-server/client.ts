@@ -1,8 +1,8 @@
 import type { ServerStatus } from '../agent-server/types.ts';
 import { type CallOptions, HttpClient } from '../http.ts';
 import type { Transport } from '../transport.ts';
-import { AppServerAccount } from './account.ts';
 import { APP_SERVER_OPERATIONS, type AppServerOperationName } from './operations.ts';
+import { AppServerSandboxes } from './sandboxes.ts';
 
 export interface AppServerClientOptions {
   /** The app server's root, e.g. `http://127.0.0.1:3000`. */
@@ -18,7 +18,7 @@ export interface AppServerClientOptions {
 }
 
 /** A typed client for Bosun's app server (`/api/v1`). */
-export class AppServerClient extends AppServerAccount {
+export class AppServerClient extends AppServerSandboxes {
   readonly http: HttpClient;
 
   constructor(options: AppServerClientOptions) {

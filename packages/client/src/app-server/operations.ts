@@ -1,5 +1,6 @@
 import type { Operation } from '../agent-server/operations.ts';
 import { ACCOUNT_OPERATIONS } from './account-operations.ts';
+import { SANDBOX_OPERATIONS } from './sandbox-operations.ts';
 
 /** Every route the app server client calls (add each new one here, so the contract test checks it). */
 export const APP_SERVER_OPERATIONS = {
@@ -7,6 +8,7 @@ export const APP_SERVER_OPERATIONS = {
   health: { method: 'GET', path: '/health' },
   ready: { method: 'GET', path: '/ready' },
   ...ACCOUNT_OPERATIONS,
+  ...SANDBOX_OPERATIONS,
 } as const satisfies Record<string, Operation>;
 
 export type AppServerOperationName = keyof typeof APP_SERVER_OPERATIONS;
