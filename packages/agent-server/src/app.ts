@@ -5,11 +5,14 @@ import { AgentSpec, parse } from '@bosun/protocol';
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import { createAgentRunner } from './agent/agent-runner.ts';
+import { BashEventStore } from './bash/event-store.ts';
+import { BashRunner } from './bash/runner.ts';
 import { ConfirmationControl } from './conversations/confirmation.ts';
 import type { AgentRunner } from './conversations/runner.ts';
 import { ConversationService } from './conversations/service.ts';
 import { installSessionAuth } from './http/auth.ts';
 import { installOpenApi } from './openapi.ts';
+import { bashRoutes } from './routes/bash.ts';
 import { condenseRoutes } from './routes/condense.ts';
 import { controlRoutes } from './routes/control.ts';
 import { conversationActionRoutes } from './routes/conversation-actions.ts';
@@ -48,7 +51,10 @@ export interface AgentServerOptions {
   gitCacheDir?: string;
   /** The key that seals secrets at rest (default: generated into `<dataDir>/secrets.key`). */
   secretsKey?: SecretsKeyOptions;
-  /** When set, every conversation's `working_dir` must be inside this directory. */
+  /**
+   * When set, every conversation's `working_dir` must be inside this directory. It is also where the bash, file
+   * and Git routes may reach (default: the server's working directory).
+   */
   workspaceRoot?: string;
 }
 
@@ -153,6 +159,10 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
   forkRoutes(app, { service, dataDir: options.dataDir });
   loadPluginRoutes(app, { service, ...skills });
   modelRoutes(app, { sessionApiKeys, startedAt, ...(defaultLlm ? { defaultModel: defaultLlm.model } : {}) });
+  const bounds = { workspace: workspaceRoot ?? process.cwd(), dataDir: options.dataDir };
+  const bashEvents = new BashEventStore(join(options.dataDir, 'bash_events'));
+  const bash = new BashRunner(bashEvents);
+  bashRoutes(app, { bash, events: bashEvents, bounds });
   notApplicableRoutes(app);
 
   await service.recover();
@@ -165,6 +175,7 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
     store,
     async close() {
       await app.close();
+      bash.close();
       control.close();
       await service.close();
       store.close();

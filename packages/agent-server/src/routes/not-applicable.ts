@@ -35,19 +35,6 @@ const NOT_APPLICABLE: NotApplicable[] = [
   },
   {
     routes: [
-      ['GET', '/api/bash/bash_events/search'],
-      ['GET', '/api/bash/bash_events/:event_id'],
-      ['GET', '/api/bash/bash_events/'],
-      ['POST', '/api/bash/start_bash_command'],
-      ['POST', '/api/bash/execute_bash_command'],
-      ['DELETE', '/api/bash/bash_events'],
-    ],
-    detail:
-      'Bosun has no shell outside conversations: commands run in a conversation, through its agent’s `terminal` ' +
-      'tool, and their output is in its events.',
-  },
-  {
-    routes: [
       ['GET', '/api/git/changes/*'],
       ['GET', '/api/git/diff/*'],
       ['POST', '/api/file/upload/*'],

@@ -1,6 +1,8 @@
+import * as bashApi from '../api/bash.ts';
 import * as controlApi from '../api/control.ts';
 import * as conversationActionsApi from '../api/conversation-actions.ts';
 import * as conversationApi from '../api/conversation.ts';
+import * as gitApi from '../api/git.ts';
 import * as hooksApi from '../api/hooks.ts';
 import * as llmApi from '../api/llm.ts';
 import * as marketplacesApi from '../api/marketplaces.ts';
@@ -25,6 +27,8 @@ export const protocolSchemas: ReadonlyMap<string, Named> = collectNamed([
   conversationApi,
   conversationActionsApi,
   hooksApi,
+  bashApi,
+  gitApi,
   marketplacesApi,
   mcpApi,
   metricsApi,
