@@ -18,6 +18,7 @@ import { controlRoutes } from './routes/control.ts';
 import { conversationActionRoutes } from './routes/conversation-actions.ts';
 import { conversationRoutes } from './routes/conversations.ts';
 import { eventRoutes } from './routes/events.ts';
+import { fileRoutes } from './routes/files.ts';
 import { forkRoutes } from './routes/fork.ts';
 import { healthRoutes } from './routes/health.ts';
 import { loadPluginRoutes } from './routes/load-plugin.ts';
@@ -163,6 +164,7 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
   const bashEvents = new BashEventStore(join(options.dataDir, 'bash_events'));
   const bash = new BashRunner(bashEvents);
   bashRoutes(app, { bash, events: bashEvents, bounds });
+  fileRoutes(app, { service, bounds });
   notApplicableRoutes(app);
 
   await service.recover();

@@ -41,14 +41,8 @@ const NOT_APPLICABLE: NotApplicable[] = [
       ['GET', '/api/file/download/*'],
     ],
     detail:
-      'Bosun has no file or Git access outside conversations: the agent server runs on the machine of the ' +
-      'workspace, where files are read and changed directly (or by the agent’s `file_editor` tool).',
-  },
-  {
-    routes: [['GET', '/api/file/download-trajectory/:conversation_id']],
-    detail:
-      'Bosun has no trajectory archive: a conversation’s events are read with GET ' +
-      '/api/conversations/{conversation_id}/events/search (or streamed over the WebSocket).',
+      'Bosun has no path-style file and Git routes (OpenHands removed them in 1.20): give the path as a query parameter ' +
+      '(GET /api/git/changes?path=, GET /api/git/diff?path=, POST /api/file/upload?path=, GET /api/file/download?path=).',
   },
   {
     routes: [
