@@ -20,6 +20,7 @@ import { conversationRoutes } from './routes/conversations.ts';
 import { eventRoutes } from './routes/events.ts';
 import { fileRoutes } from './routes/files.ts';
 import { forkRoutes } from './routes/fork.ts';
+import { gitRoutes } from './routes/git.ts';
 import { healthRoutes } from './routes/health.ts';
 import { loadPluginRoutes } from './routes/load-plugin.ts';
 import { modelRoutes } from './routes/models.ts';
@@ -165,6 +166,7 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
   const bash = new BashRunner(bashEvents);
   bashRoutes(app, { bash, events: bashEvents, bounds });
   fileRoutes(app, { service, bounds });
+  gitRoutes(app, { bounds });
   notApplicableRoutes(app);
 
   await service.recover();

@@ -25,10 +25,13 @@ export const GitDiff = strictObject(
 );
 export type GitDiff = Static<typeof GitDiff>;
 
+/** A branch, tag or commit: never an option (a leading `-`), no spaces. */
+const REVISION = { minLength: 1, maxLength: 256, pattern: '^[^-\\s][^\\s]*$' };
+
 export const GitChangesQuery = Type.Object(
   {
     path: Type.String({ minLength: 1, maxLength: 4096, description: 'A directory of the repository.' }),
-    ref: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'Compare with (default HEAD).' })),
+    ref: Type.Optional(Type.String({ ...REVISION, description: 'Compare with (default HEAD).' })),
   },
   { additionalProperties: false },
 );
@@ -37,7 +40,7 @@ export type GitChangesQuery = Static<typeof GitChangesQuery>;
 export const GitDiffQuery = Type.Object(
   {
     path: Type.String({ minLength: 1, maxLength: 4096, description: 'A file of the repository.' }),
-    ref: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'The original (default HEAD).' })),
+    ref: Type.Optional(Type.String({ ...REVISION, description: 'The original (default HEAD).' })),
     commit: Type.Optional(
       Type.String({ pattern: '^[0-9a-fA-F]{4,64}$', description: 'Diff this commit against its parent instead.' }),
     ),
