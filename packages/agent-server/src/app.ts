@@ -162,7 +162,7 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
   loadPluginRoutes(app, { service, ...skills });
   modelRoutes(app, { sessionApiKeys, startedAt, ...(defaultLlm ? { defaultModel: defaultLlm.model } : {}) });
   const bounds = { workspace: workspaceRoot ?? process.cwd(), dataDir: options.dataDir };
-  const bashEvents = new BashEventStore(join(options.dataDir, 'bash_events'));
+  const bashEvents = new BashEventStore(join(options.dataDir, 'bash-events.sqlite'));
   const bash = new BashRunner(bashEvents);
   bashRoutes(app, { bash, events: bashEvents, bounds });
   fileRoutes(app, { service, bounds });
@@ -178,8 +178,10 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
     service,
     store,
     async close() {
+      // Commands first: a request waiting for one is answered (exit code -1) and lets the server close.
+      await bash.close();
       await app.close();
-      bash.close();
+      bashEvents.close();
       control.close();
       await service.close();
       store.close();

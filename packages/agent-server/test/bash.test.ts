@@ -2,6 +2,8 @@ import { mkdir, mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BashEventStore } from '../src/bash/event-store.ts';
+import { BashRunner } from '../src/bash/runner.ts';
 import { call, getWithBody } from './support/http.ts';
 import { type TestServer, startTestServer } from './support/server.ts';
 
@@ -138,6 +140,8 @@ describe('bash events', () => {
     );
     expect(batch.status).toBe(200);
     expect(batch.body).toEqual([first.body, null]);
+    const twin = await post('/api/bash/bash_events/batch', [first.body.id]);
+    expect(twin.body).toEqual([first.body]);
     expect((await get('/api/bash/bash_events/ffffffffffffffffffffffffffffffff')).status).toBe(404);
 
     await server.close();
@@ -148,6 +152,52 @@ describe('bash events', () => {
     const cleared = await call<Json>(server.url, '/api/bash/bash_events', { method: 'DELETE', headers });
     expect(cleared.body.cleared_count).toBeGreaterThanOrEqual(total);
     expect((await get('/api/bash/bash_events/search')).body.items).toEqual([]);
+  });
+});
+
+describe('bash commands and the server’s life', () => {
+  it('closing the server stops a running command; a waiting execute answers exit code -1', async () => {
+    const own = await startTestServer({ workspaceRoot: workspace });
+    const waiting = call<Json>(own.url, '/api/bash/execute_bash_command', {
+      method: 'POST',
+      json: { command: 'echo begun; sleep 60' },
+    });
+    await waitFor(async () => {
+      const page = await call<Json>(own.url, '/api/bash/bash_events/search?kind__eq=BashCommand');
+      return (page.body.items as Json[]).length > 0 ? true : undefined;
+    });
+    await own.close();
+    expect((await waiting).body).toMatchObject({ kind: 'BashOutput', exit_code: -1 });
+  });
+
+  it('gives a command left without a final output (a crash) one with exit code -1 on restart', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'bosun-bash-store-'));
+    try {
+      const file = join(dir, 'bash-events.sqlite');
+      const store = new BashEventStore(file);
+      const command = { kind: 'BashCommand' as const, id: 'a'.repeat(32), timestamp: new Date().toISOString() };
+      store.append({ ...command, command: 'sleep 9', cwd: dir, timeout: 10 });
+      const chunk = { kind: 'BashOutput' as const, id: 'b'.repeat(32), timestamp: command.timestamp };
+      store.append({ ...chunk, command_id: command.id, order: 0, exit_code: null, stdout: 'x', stderr: null });
+      store.close();
+      const reopened = new BashEventStore(file);
+      void new BashRunner(reopened);
+      const outputs = reopened.search({
+        command_id__eq: command.id,
+        kind__eq: 'BashOutput',
+        sort_order: 'TIMESTAMP',
+        limit: 10,
+      });
+      expect(outputs?.items.map((item) => item.kind === 'BashOutput' && [item.order, item.exit_code])).toEqual([
+        [0, null],
+        [1, -1],
+      ]);
+      void new BashRunner(reopened);
+      expect(reopened.search({ kind__eq: 'BashOutput', sort_order: 'TIMESTAMP', limit: 10 })?.items).toHaveLength(2);
+      reopened.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

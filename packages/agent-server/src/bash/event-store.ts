@@ -1,80 +1,105 @@
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { BashEvent, BashEventPage, BashEventSearch } from '@bosun/protocol';
+import Database from 'better-sqlite3';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS bash_events (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  kind TEXT NOT NULL,
+  command_id TEXT NOT NULL,
+  ord INTEGER,
+  exit_code INTEGER,
+  at_ms INTEGER NOT NULL,
+  json TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS bash_events_command ON bash_events (command_id, seq);
+`;
 
 /**
- * The bash events, one JSON file each in `<dataDir>/bash_events` (as OpenHands keeps them): events are written
- * once and never change, one process writes them, and a file per event needs no schema, survives a restart and
- * is cleared by deleting files. The names sort in append order; all events are also held in memory for search.
+ * The bash events, in their own SQLite database in the data directory (like the conversations' log, and apart
+ * from it: commands are not part of any conversation). Rows are written once, in append order (`seq`), which is
+ * the order of search; a restart finds them all.
  */
 export class BashEventStore {
-  private readonly events: BashEvent[] = [];
-  private readonly byId = new Map<string, { event: BashEvent; file: string }>();
-  private sequence = 0;
+  private readonly db: Database.Database;
 
-  constructor(private readonly dir: string) {
-    mkdirSync(dir, { recursive: true });
-    for (const file of readdirSync(dir)
-      .filter((name) => name.endsWith('.json'))
-      .sort()) {
-      const event = JSON.parse(readFileSync(join(dir, file), 'utf8')) as BashEvent;
-      this.index(event, file);
-      this.sequence = Math.max(this.sequence, Number.parseInt(file, 10) || 0);
-    }
+  constructor(file: string) {
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.exec(SCHEMA);
   }
 
   append(event: BashEvent): void {
-    this.sequence += 1;
-    const file = `${String(this.sequence).padStart(12, '0')}_${event.kind}_${event.id}.json`;
-    const path = join(this.dir, file);
-    writeFileSync(`${path}.tmp`, JSON.stringify(event));
-    renameSync(`${path}.tmp`, path);
-    this.index(event, file);
+    const output = event.kind === 'BashOutput' ? event : undefined;
+    this.db
+      .prepare(
+        'INSERT INTO bash_events (id, kind, command_id, ord, exit_code, at_ms, json) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      )
+      .run(
+        event.id,
+        event.kind,
+        output ? output.command_id : event.id,
+        output ? output.order : null,
+        output ? output.exit_code : null,
+        Date.parse(event.timestamp),
+        JSON.stringify(event),
+      );
   }
 
   get(id: string): BashEvent | undefined {
-    return this.byId.get(normalizeId(id))?.event;
+    const row = this.db.prepare('SELECT json FROM bash_events WHERE id = ?').get(normalizeId(id)) as
+      | { json: string }
+      | undefined;
+    return row ? (JSON.parse(row.json) as BashEvent) : undefined;
   }
 
-  all(): readonly BashEvent[] {
-    return this.events;
+  /** Commands with no final output (the server stopped while they ran), with the `order` their next output takes. */
+  unfinishedCommands(): { commandId: string; nextOrder: number }[] {
+    return this.db
+      .prepare(
+        `SELECT command_id AS commandId, COALESCE(MAX(ord) + 1, 0) AS nextOrder FROM bash_events
+         GROUP BY command_id
+         HAVING SUM(kind = 'BashCommand') = 1 AND SUM(kind = 'BashOutput' AND exit_code IS NOT NULL) = 0`,
+      )
+      .all() as { commandId: string; nextOrder: number }[];
   }
 
   /** Deletes every event; returns how many there were. */
   clear(): number {
-    const count = this.events.length;
-    for (const { file } of this.byId.values()) rmSync(join(this.dir, file), { force: true });
-    this.events.length = 0;
-    this.byId.clear();
-    return count;
+    return this.db.prepare('DELETE FROM bash_events').run().changes;
   }
 
   /** A page of the events that match; null when `page_id` names none of them. */
   search(query: BashEventSearch): BashEventPage | null {
-    const commandId = query.command_id__eq ? normalizeId(query.command_id__eq) : undefined;
-    const since = query.timestamp__gte ? utcMillis(query.timestamp__gte) : undefined;
-    const until = query.timestamp__lt ? utcMillis(query.timestamp__lt) : undefined;
-    const matches = this.events.filter((event) => {
-      if (query.kind__eq && event.kind !== query.kind__eq) return false;
-      if (commandId && (event.kind === 'BashOutput' ? event.command_id : event.id) !== commandId) return false;
-      const at = Date.parse(event.timestamp);
-      if (since !== undefined && at < since) return false;
-      if (until !== undefined && at >= until) return false;
-      if (query.order__gt !== undefined && !(event.kind === 'BashOutput' && event.order > query.order__gt)) {
-        return false;
-      }
-      return true;
-    });
-    if (query.sort_order === 'TIMESTAMP_DESC') matches.reverse();
-    const from = query.page_id ? matches.findIndex((event) => event.id === normalizeId(query.page_id ?? '')) : 0;
-    if (from < 0) return null;
-    const items = matches.slice(from, from + query.limit);
-    return { items, next_page_id: matches[from + query.limit]?.id ?? null };
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const add = (sql: string, value: unknown) => {
+      where.push(sql);
+      params.push(value);
+    };
+    if (query.kind__eq) add('kind = ?', query.kind__eq);
+    if (query.command_id__eq) add('command_id = ?', normalizeId(query.command_id__eq));
+    if (query.timestamp__gte) add('at_ms >= ?', utcMillis(query.timestamp__gte));
+    if (query.timestamp__lt) add('at_ms < ?', utcMillis(query.timestamp__lt));
+    if (query.order__gt !== undefined) add("kind = 'BashOutput' AND ord > ?", query.order__gt);
+    const descending = query.sort_order === 'TIMESTAMP_DESC';
+    if (query.page_id) {
+      const cursor = this.db.prepare('SELECT seq FROM bash_events WHERE id = ?').get(normalizeId(query.page_id)) as
+        | { seq: number }
+        | undefined;
+      if (!cursor) return null;
+      add(descending ? 'seq <= ?' : 'seq >= ?', cursor.seq);
+    }
+    const sql =
+      `SELECT id, json FROM bash_events ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ` +
+      `ORDER BY seq ${descending ? 'DESC' : 'ASC'} LIMIT ?`;
+    const rows = this.db.prepare(sql).all(...params, query.limit + 1) as { id: string; json: string }[];
+    const items = rows.slice(0, query.limit).map((row) => JSON.parse(row.json) as BashEvent);
+    return { items, next_page_id: rows[query.limit]?.id ?? null };
   }
 
-  private index(event: BashEvent, file: string): void {
-    this.events.push(event);
-    this.byId.set(event.id, { event, file });
+  close(): void {
+    this.db.close();
   }
 }
 

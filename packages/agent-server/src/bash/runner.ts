@@ -27,6 +27,7 @@ const now = () => new Date().toISOString();
 export class BashRunner {
   private readonly running = new Map<string, ChildProcess>();
   private readonly listeners = new Set<Listener>();
+  private readonly pending = new Set<Promise<BashOutput>>();
 
   constructor(private readonly store: BashEventStore) {
     this.closeInterrupted();
@@ -42,12 +43,15 @@ export class BashRunner {
     const command: BashCommand = { kind: 'BashCommand', id: newEventId(), timestamp: now(), ...request };
     this.record(command);
     const done = new Promise<BashOutput>((resolve) => this.spawn(command, resolve));
+    this.pending.add(done);
+    void done.then(() => this.pending.delete(done));
     return { command, done };
   }
 
-  /** Stops every running command (the server is closing). */
-  close(): void {
+  /** Stops every running command (the server is closing); their last outputs are still recorded. */
+  async close(): Promise<void> {
     for (const child of this.running.values()) signalGroup(child, 'SIGKILL');
+    await Promise.all(this.pending);
   }
 
   private spawn(command: BashCommand, resolve: (output: BashOutput) => void): void {
@@ -117,19 +121,13 @@ export class BashRunner {
 
   /** A command the server stopped during (no final output) gets one, exit code -1, so no client waits forever. */
   private closeInterrupted(): void {
-    const open = new Map<string, number>();
-    for (const event of this.store.all()) {
-      if (event.kind === 'BashCommand') open.set(event.id, 0);
-      else if (event.exit_code !== null) open.delete(event.command_id);
-      else open.set(event.command_id, event.order + 1);
-    }
-    for (const [commandId, order] of open) {
+    for (const { commandId, nextOrder } of this.store.unfinishedCommands()) {
       this.record({
         kind: 'BashOutput',
         id: newEventId(),
         timestamp: now(),
         command_id: commandId,
-        order,
+        order: nextOrder,
         exit_code: -1,
         stdout: null,
         stderr: 'The server stopped while the command ran.\n',

@@ -84,19 +84,23 @@ export function bashRoutes(app: FastifyInstance, { bash, events, bounds }: BashR
       return event;
     },
   );
-  app.get<{ Body: string[] }>(
-    '/api/bash/bash_events/',
-    {
-      exposeHeadRoute: false,
-      schema: {
-        tags,
-        summary: 'Batch get bash events (JSON body: event ids; null for an unknown one)',
-        body: EventIds,
-        response: { 200: Type.Array(Type.Union([ref('BashEvent'), Type.Null()])), 422: validationResponse },
-      },
+  const batchGet = (summary: string) => ({
+    exposeHeadRoute: false,
+    schema: {
+      tags,
+      summary,
+      body: EventIds,
+      response: { 200: Type.Array(Type.Union([ref('BashEvent'), Type.Null()])), 422: validationResponse },
     },
-    async (request) => request.body.map((id) => events.get(id) ?? null),
+  });
+  const batchHandler = async (request: { body: unknown }) =>
+    (request.body as string[]).map((id) => events.get(id) ?? null);
+  app.get(
+    '/api/bash/bash_events/',
+    batchGet('Batch get bash events (JSON body: event ids; null for an unknown one)'),
+    batchHandler,
   );
+  app.post('/api/bash/bash_events/batch', batchGet('Batch get bash events (POST twin for browsers)'), batchHandler);
   app.delete(
     '/api/bash/bash_events',
     {
