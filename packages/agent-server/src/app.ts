@@ -22,6 +22,7 @@ import { fileRoutes } from './routes/files.ts';
 import { forkRoutes } from './routes/fork.ts';
 import { gitRoutes } from './routes/git.ts';
 import { healthRoutes } from './routes/health.ts';
+import { hookRoutes } from './routes/hooks.ts';
 import { loadPluginRoutes } from './routes/load-plugin.ts';
 import { modelRoutes } from './routes/models.ts';
 import { notApplicableRoutes } from './routes/not-applicable.ts';
@@ -167,6 +168,7 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
   bashRoutes(app, { bash, events: bashEvents, bounds });
   fileRoutes(app, { service, bounds });
   gitRoutes(app, { bounds });
+  hookRoutes(app, { bounds });
   notApplicableRoutes(app);
 
   await service.recover();

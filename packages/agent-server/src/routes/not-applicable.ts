@@ -53,12 +53,6 @@ const NOT_APPLICABLE: NotApplicable[] = [
     detail: 'Bosun has no sandbox with an editor or a desktop: it works in a directory of the machine it runs on.',
   },
   {
-    routes: [['POST', '/api/hooks']],
-    detail:
-      'Bosun has no project hook file to read: hooks are given per conversation in `hook_config` (or come with ' +
-      'its plugins).',
-  },
-  {
     routes: [['POST', '/api/conversations/:conversation_id/generate_title']],
     detail:
       'Bosun has no title generation on request (OpenHands removed it too): a conversation is titled from its ' +
