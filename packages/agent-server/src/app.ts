@@ -12,6 +12,7 @@ import type { AgentRunner } from './conversations/runner.ts';
 import { ConversationService } from './conversations/service.ts';
 import { installSessionAuth } from './http/auth.ts';
 import { installOpenApi } from './openapi.ts';
+import { askAgentRoutes } from './routes/ask-agent.ts';
 import { bashRoutes } from './routes/bash.ts';
 import { condenseRoutes } from './routes/condense.ts';
 import { controlRoutes } from './routes/control.ts';
@@ -169,6 +170,7 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
   fileRoutes(app, { service, bounds });
   gitRoutes(app, { bounds });
   hookRoutes(app, { bounds });
+  askAgentRoutes(app, { service });
   notApplicableRoutes(app);
 
   await service.recover();

@@ -59,12 +59,6 @@ const NOT_APPLICABLE: NotApplicable[] = [
       'first message (`autotitle`), or with PATCH /api/conversations/{conversation_id}.',
   },
   {
-    routes: [['POST', '/api/conversations/:conversation_id/ask_agent']],
-    detail:
-      'Bosun has no side questions to the agent: send a message (POST ' +
-      '/api/conversations/{conversation_id}/events) and read its answer.',
-  },
-  {
     routes: [
       ['POST', '/api/conversations/:conversation_id/goal'],
       ['POST', '/api/conversations/:conversation_id/goal/stop'],
