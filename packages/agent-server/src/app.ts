@@ -13,6 +13,7 @@ import { ConversationService } from './conversations/service.ts';
 import { installSessionAuth } from './http/auth.ts';
 import { installOpenApi } from './openapi.ts';
 import { askAgentRoutes } from './routes/ask-agent.ts';
+import { bashSocketRoutes } from './routes/bash-socket.ts';
 import { bashRoutes } from './routes/bash.ts';
 import { condenseRoutes } from './routes/condense.ts';
 import { controlRoutes } from './routes/control.ts';
@@ -167,6 +168,7 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
   const bashEvents = new BashEventStore(join(options.dataDir, 'bash-events.sqlite'));
   const bash = new BashRunner(bashEvents);
   bashRoutes(app, { bash, events: bashEvents, bounds });
+  bashSocketRoutes(app, { bash, events: bashEvents, bounds, sessionApiKeys });
   fileRoutes(app, { service, bounds });
   gitRoutes(app, { bounds });
   hookRoutes(app, { bounds });
