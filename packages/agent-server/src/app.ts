@@ -141,7 +141,6 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
   await app.register(websocket);
   installEdgeErrors(app);
 
-  healthRoutes(app, { startedAt, ready: () => ready, lastActivityAt: () => service.lastActivityAt });
   const { defaultLlm } = options;
   const defaultAgent = defaultLlm
     ? () => parse(AgentSpec, { llm: { ...defaultLlm }, tools: DEFAULT_TOOLS.map((name) => ({ name })) })
@@ -167,6 +166,9 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
   const bounds = { workspace: workspaceRoot ?? process.cwd(), dataDir: options.dataDir };
   const bashEvents = new BashEventStore(join(options.dataDir, 'bash-events.sqlite'));
   const bash = new BashRunner(bashEvents);
+  // A running command keeps the server active (orchestrators reap idle sandboxes by `idle_time`).
+  const lastActivityAt = () => Math.max(service.lastActivityAt, bash.lastActivityAt());
+  healthRoutes(app, { startedAt, ready: () => ready, lastActivityAt });
   bashRoutes(app, { bash, events: bashEvents, bounds });
   bashSocketRoutes(app, { bash, events: bashEvents, bounds, sessionApiKeys });
   fileRoutes(app, { service, bounds });

@@ -65,6 +65,25 @@ describe('bash commands', () => {
     expect(state === 'gone' || state.split(') ')[1]?.startsWith('Z')).toBe(true);
   });
 
+  it('keeps the server active (idle_time 0) while a command runs', async () => {
+    const own = await startTestServer({ workspaceRoot: workspace });
+    try {
+      const info = async () => (await call<{ uptime: number; idle_time: number }>(own.url, '/server_info')).body;
+      const running = call<Json>(own.url, '/api/bash/execute_bash_command', {
+        method: 'POST',
+        json: { command: 'sleep 60', timeout: 3 },
+      });
+      const later = await waitFor(async () => {
+        const now = await info();
+        return now.uptime >= 2 ? now : undefined;
+      });
+      expect(later.idle_time).toBe(0);
+      expect((await running).body).toMatchObject({ exit_code: -1 });
+    } finally {
+      await own.close();
+    }
+  });
+
   it('never passes the server’s secrets to a command', async () => {
     const reply = await execute({ command: 'env' });
     expect(reply.body.stdout).not.toContain('BOSUN_TEST_SECRET_FOR_BASH');
@@ -212,6 +231,6 @@ async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_00
     const value = await probe();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

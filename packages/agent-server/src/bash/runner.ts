@@ -28,9 +28,15 @@ export class BashRunner {
   private readonly running = new Map<string, ChildProcess>();
   private readonly listeners = new Set<Listener>();
   private readonly pending = new Set<Promise<BashOutput>>();
+  private lastEventAt = 0;
 
   constructor(private readonly store: BashEventStore) {
     this.closeInterrupted();
+  }
+
+  /** Now while a command runs, else when the last event was recorded (0: never): the server's idle time. */
+  lastActivityAt(): number {
+    return this.running.size > 0 ? Date.now() : this.lastEventAt;
   }
 
   subscribe(listener: Listener): () => void {
@@ -116,6 +122,7 @@ export class BashRunner {
 
   private record(event: BashEvent): void {
     this.store.append(event);
+    this.lastEventAt = Date.now();
     for (const listener of this.listeners) listener(event);
   }
 

@@ -19,8 +19,9 @@ export function authenticateSocket(
   const { session_api_key: inQuery } = request.query as { session_api_key?: string };
   const offered = inQuery ?? request.headers[SESSION_KEY_HEADER];
   if (keys.length === 0 || offered !== undefined) {
-    if (!isValidSessionKey(keys, offered)) return socket.close(CLOSE_AUTH_FAILED, 'Authentication failed');
-    return start();
+    if (isValidSessionKey(keys, offered)) start();
+    else socket.close(CLOSE_AUTH_FAILED, 'Authentication failed');
+    return;
   }
   const timer = setTimeout(() => socket.close(CLOSE_AUTH_FAILED, 'Authentication failed'), AUTH_FRAME_TIMEOUT_MS);
   socket.once('message', (data) => {
