@@ -107,6 +107,12 @@ describe('bash commands', () => {
       expect(reply.status, cwd).toBe(403);
       expect(reply.body).toEqual({ detail: expect.stringContaining('outside the workspace') });
     }
+    const missing = await execute({ command: 'echo no', cwd: join(workspace, 'missing') });
+    expect(missing.status).toBe(422);
+    expect((missing.body.detail as Json[])[0]).toMatchObject({
+      loc: ['body', 'cwd'],
+      msg: 'Not an existing directory',
+    });
     const relative = await execute({ command: 'echo no', cwd: 'sub' });
     expect(relative.status).toBe(422);
     expect((relative.body.detail as Json[])[0]).toMatchObject({ loc: ['body', 'cwd'] });

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { InputError, NotFoundError } from '@bosun/http';
 import { BashEventSearch, type ExecuteBashRequest } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
@@ -24,6 +25,9 @@ const EventIds = Type.Array(Type.String({ maxLength: 36 }), { maxItems: 100, des
 /** The command of `request`, its `cwd` resolved inside the workspace (the workspace itself by default). */
 export function commandOf(request: ExecuteBashRequest, bounds: WorkspaceBounds, loc: string[]): CommandRequest {
   const cwd = insideWorkspace(bounds, request.cwd ?? bounds.workspace, [...loc, 'cwd']);
+  if (!statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new InputError([{ loc: [...loc, 'cwd'], msg: 'Not an existing directory', type: 'value_error' }]);
+  }
   return { command: request.command, cwd, timeout: request.timeout };
 }
 
