@@ -5,18 +5,26 @@ import { AgentSpec, parse } from '@bosun/protocol';
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import { createAgentRunner } from './agent/agent-runner.ts';
+import { BashEventStore } from './bash/event-store.ts';
+import { BashRunner } from './bash/runner.ts';
 import { ConfirmationControl } from './conversations/confirmation.ts';
 import type { AgentRunner } from './conversations/runner.ts';
 import { ConversationService } from './conversations/service.ts';
 import { installSessionAuth } from './http/auth.ts';
 import { installOpenApi } from './openapi.ts';
+import { askAgentRoutes } from './routes/ask-agent.ts';
+import { bashSocketRoutes } from './routes/bash-socket.ts';
+import { bashRoutes } from './routes/bash.ts';
 import { condenseRoutes } from './routes/condense.ts';
 import { controlRoutes } from './routes/control.ts';
 import { conversationActionRoutes } from './routes/conversation-actions.ts';
 import { conversationRoutes } from './routes/conversations.ts';
 import { eventRoutes } from './routes/events.ts';
+import { fileRoutes } from './routes/files.ts';
 import { forkRoutes } from './routes/fork.ts';
+import { gitRoutes } from './routes/git.ts';
 import { healthRoutes } from './routes/health.ts';
+import { hookRoutes } from './routes/hooks.ts';
 import { loadPluginRoutes } from './routes/load-plugin.ts';
 import { modelRoutes } from './routes/models.ts';
 import { notApplicableRoutes } from './routes/not-applicable.ts';
@@ -48,7 +56,10 @@ export interface AgentServerOptions {
   gitCacheDir?: string;
   /** The key that seals secrets at rest (default: generated into `<dataDir>/secrets.key`). */
   secretsKey?: SecretsKeyOptions;
-  /** When set, every conversation's `working_dir` must be inside this directory. */
+  /**
+   * When set, every conversation's `working_dir` must be inside this directory. It is also where the bash, file
+   * and Git routes may reach (default: the server's working directory).
+   */
   workspaceRoot?: string;
 }
 
@@ -130,7 +141,6 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
   await app.register(websocket);
   installEdgeErrors(app);
 
-  healthRoutes(app, { startedAt, ready: () => ready, lastActivityAt: () => service.lastActivityAt });
   const { defaultLlm } = options;
   const defaultAgent = defaultLlm
     ? () => parse(AgentSpec, { llm: { ...defaultLlm }, tools: DEFAULT_TOOLS.map((name) => ({ name })) })
@@ -153,6 +163,18 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
   forkRoutes(app, { service, dataDir: options.dataDir });
   loadPluginRoutes(app, { service, ...skills });
   modelRoutes(app, { sessionApiKeys, startedAt, ...(defaultLlm ? { defaultModel: defaultLlm.model } : {}) });
+  const bounds = { workspace: workspaceRoot ?? process.cwd(), dataDir: options.dataDir };
+  const bashEvents = new BashEventStore(join(options.dataDir, 'bash-events.sqlite'));
+  const bash = new BashRunner(bashEvents);
+  // A running command keeps the server active (orchestrators reap idle sandboxes by `idle_time`).
+  const lastActivityAt = () => Math.max(service.lastActivityAt, bash.lastActivityAt());
+  healthRoutes(app, { startedAt, ready: () => ready, lastActivityAt });
+  bashRoutes(app, { bash, events: bashEvents, bounds });
+  bashSocketRoutes(app, { bash, events: bashEvents, bounds, sessionApiKeys });
+  fileRoutes(app, { service, bounds });
+  gitRoutes(app, { bounds });
+  hookRoutes(app, { bounds });
+  askAgentRoutes(app, { service });
   notApplicableRoutes(app);
 
   await service.recover();
@@ -164,7 +186,10 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
     service,
     store,
     async close() {
+      // Commands first: a request waiting for one is answered (exit code -1) and lets the server close.
+      await bash.close();
       await app.close();
+      bashEvents.close();
       control.close();
       await service.close();
       store.close();

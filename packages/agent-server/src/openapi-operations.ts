@@ -44,7 +44,7 @@ export const OPERATION_NAMES: Record<string, string> = {
 };
 
 /** Operations whose request body may be left out (every field has a default). */
-export const OPTIONAL_BODIES = new Set(['POST /api/conversations/{conversation_id}/fork']);
+export const OPTIONAL_BODIES = new Set(['POST /api/conversations/{conversation_id}/fork', 'POST /api/hooks']);
 
 /** The `securitySchemes` of the document: the session key, as a header (and as a bearer token on `/v1`). */
 export const SECURITY_SCHEMES = {

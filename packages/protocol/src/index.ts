@@ -2,9 +2,12 @@
  * @bosun/protocol: the wire model of the agent server. Each shape is written once as a schema that gives its
  * TypeScript type, its runtime validation and its JSON Schema (2020-12, as used by the OpenAPI document).
  */
+export * from './api/bash.ts';
 export * from './api/control.ts';
 export * from './api/conversation.ts';
 export * from './api/conversation-actions.ts';
+export * from './api/files.ts';
+export * from './api/git.ts';
 export * from './api/hooks.ts';
 export * from './api/llm.ts';
 export * from './api/marketplaces.ts';

@@ -1,7 +1,9 @@
 /** The aggregator of the wire model: every named shape of content, errors, events, tools and api, and the documents built from them. */
+import * as bashApi from './api/bash.ts';
 import * as controlApi from './api/control.ts';
 import * as conversationActionsApi from './api/conversation-actions.ts';
 import * as conversationApi from './api/conversation.ts';
+import * as gitApi from './api/git.ts';
 import * as hooksApi from './api/hooks.ts';
 import * as llmApi from './api/llm.ts';
 import * as marketplacesApi from './api/marketplaces.ts';
@@ -33,6 +35,8 @@ export const agentServerSchemas: ReadonlyMap<string, Named> = collectNamed([
   metricsApi,
   pluginsApi,
   skillsApi,
+  bashApi,
+  gitApi,
 ]);
 
 /** Every named shape of the wire model, by `$id`: the agent server's and the app server's. */

@@ -35,33 +35,14 @@ const NOT_APPLICABLE: NotApplicable[] = [
   },
   {
     routes: [
-      ['GET', '/api/bash/bash_events/search'],
-      ['GET', '/api/bash/bash_events/:event_id'],
-      ['GET', '/api/bash/bash_events/'],
-      ['POST', '/api/bash/start_bash_command'],
-      ['POST', '/api/bash/execute_bash_command'],
-      ['DELETE', '/api/bash/bash_events'],
-    ],
-    detail:
-      'Bosun has no shell outside conversations: commands run in a conversation, through its agent’s `terminal` ' +
-      'tool, and their output is in its events.',
-  },
-  {
-    routes: [
       ['GET', '/api/git/changes/*'],
       ['GET', '/api/git/diff/*'],
       ['POST', '/api/file/upload/*'],
       ['GET', '/api/file/download/*'],
     ],
     detail:
-      'Bosun has no file or Git access outside conversations: the agent server runs on the machine of the ' +
-      'workspace, where files are read and changed directly (or by the agent’s `file_editor` tool).',
-  },
-  {
-    routes: [['GET', '/api/file/download-trajectory/:conversation_id']],
-    detail:
-      'Bosun has no trajectory archive: a conversation’s events are read with GET ' +
-      '/api/conversations/{conversation_id}/events/search (or streamed over the WebSocket).',
+      'Bosun has no path-style file and Git routes (OpenHands removed them in 1.20): give the path as a query parameter ' +
+      '(GET /api/git/changes?path=, GET /api/git/diff?path=, POST /api/file/upload?path=, GET /api/file/download?path=).',
   },
   {
     routes: [
@@ -72,22 +53,10 @@ const NOT_APPLICABLE: NotApplicable[] = [
     detail: 'Bosun has no sandbox with an editor or a desktop: it works in a directory of the machine it runs on.',
   },
   {
-    routes: [['POST', '/api/hooks']],
-    detail:
-      'Bosun has no project hook file to read: hooks are given per conversation in `hook_config` (or come with ' +
-      'its plugins).',
-  },
-  {
     routes: [['POST', '/api/conversations/:conversation_id/generate_title']],
     detail:
       'Bosun has no title generation on request (OpenHands removed it too): a conversation is titled from its ' +
       'first message (`autotitle`), or with PATCH /api/conversations/{conversation_id}.',
-  },
-  {
-    routes: [['POST', '/api/conversations/:conversation_id/ask_agent']],
-    detail:
-      'Bosun has no side questions to the agent: send a message (POST ' +
-      '/api/conversations/{conversation_id}/events) and read its answer.',
   },
   {
     routes: [

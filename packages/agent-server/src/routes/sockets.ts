@@ -10,12 +10,11 @@ import type { EventRow } from '../conversations/repository.ts';
 import type { AgentRunner } from '../conversations/runner.ts';
 import { sendUserMessage } from '../conversations/send-message.ts';
 import type { ConversationService } from '../conversations/service.ts';
-import { SESSION_KEY_HEADER, isValidSessionKey } from '../http/auth.ts';
+import { CLOSE_AUTH_FAILED, authenticateSocket, isAuthFrame, parseJson } from './socket-auth.ts';
 
-export const CLOSE_AUTH_FAILED = 4001;
+export { CLOSE_AUTH_FAILED };
 export const CLOSE_NOT_FOUND = 4004;
 export const CLOSE_INVALID_REQUEST = 4022;
-const AUTH_FRAME_TIMEOUT_MS = 10_000;
 const RESEND_PAGE = 500;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -43,9 +42,6 @@ export function socketRoutes(
   app.get('/sockets/events/:conversation_id', { websocket: true, schema: { hide: true } }, (socket, request) => {
     const { conversation_id: id } = request.params as { conversation_id: string };
     const query = request.query as SocketQuery;
-    const keys = deps.sessionApiKeys;
-    const offered = query.session_api_key ?? request.headers[SESSION_KEY_HEADER];
-
     const start = () => {
       const conversation = UUID.test(id) ? deps.service.get(id) : undefined;
       if (!conversation) return socket.close(CLOSE_NOT_FOUND, 'Conversation not found');
@@ -54,20 +50,7 @@ export function socketRoutes(
         socket.close(1011, 'Internal error');
       });
     };
-
-    if (keys.length === 0 || offered !== undefined) {
-      if (!isValidSessionKey(keys, offered)) return socket.close(CLOSE_AUTH_FAILED, 'Authentication failed');
-      return start();
-    }
-    // No key in the URL or headers: the first frame must authenticate.
-    const timer = setTimeout(() => socket.close(CLOSE_AUTH_FAILED, 'Authentication failed'), AUTH_FRAME_TIMEOUT_MS);
-    socket.once('message', (data) => {
-      clearTimeout(timer);
-      const frame = parseJson(data.toString());
-      const valid = isAuthFrame(frame) && isValidSessionKey(keys, frame.session_api_key);
-      if (!valid) return socket.close(CLOSE_AUTH_FAILED, 'Authentication failed');
-      start();
-    });
+    authenticateSocket(socket, request, deps.sessionApiKeys, start);
   });
 }
 
@@ -157,16 +140,4 @@ function drained(socket: WebSocket): Promise<void> {
       socket.bufferedAmount < 1 << 20 || socket.readyState !== socket.OPEN ? resolve() : setTimeout(check, 5);
     check();
   });
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-function isAuthFrame(frame: unknown): frame is { type: 'auth'; session_api_key?: unknown } {
-  return !!frame && typeof frame === 'object' && (frame as { type?: unknown }).type === 'auth';
 }

@@ -1,0 +1,47 @@
+import type { FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
+import { SESSION_KEY_HEADER, isValidSessionKey } from '../http/auth.ts';
+
+export const CLOSE_AUTH_FAILED = 4001;
+const AUTH_FRAME_TIMEOUT_MS = 10_000;
+
+/**
+ * A socket's session key, as OpenHands takes it: `?session_api_key=` or the header (checked at once), else a first
+ * frame `{"type":"auth","session_api_key":...}` within 10 s. `start` runs once the client is known; a wrong or
+ * missing key closes the socket with 4001.
+ */
+export function authenticateSocket(
+  socket: WebSocket,
+  request: FastifyRequest,
+  keys: string[],
+  start: () => void,
+): void {
+  const { session_api_key: inQuery } = request.query as { session_api_key?: string };
+  const offered = inQuery ?? request.headers[SESSION_KEY_HEADER];
+  if (keys.length === 0 || offered !== undefined) {
+    if (isValidSessionKey(keys, offered)) start();
+    else socket.close(CLOSE_AUTH_FAILED, 'Authentication failed');
+    return;
+  }
+  const timer = setTimeout(() => socket.close(CLOSE_AUTH_FAILED, 'Authentication failed'), AUTH_FRAME_TIMEOUT_MS);
+  socket.once('message', (data) => {
+    clearTimeout(timer);
+    const frame = parseJson(data.toString());
+    const valid = isAuthFrame(frame) && isValidSessionKey(keys, frame.session_api_key);
+    if (!valid) return socket.close(CLOSE_AUTH_FAILED, 'Authentication failed');
+    start();
+  });
+}
+
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A later auth frame (clients that send the key in the header and in a frame) is ignored. */
+export function isAuthFrame(frame: unknown): frame is { type: 'auth'; session_api_key?: unknown } {
+  return !!frame && typeof frame === 'object' && (frame as { type?: unknown }).type === 'auth';
+}
