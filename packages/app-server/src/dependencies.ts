@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { openCache } from './cache/index.ts';
 import { type AppServerConfig, withoutPassword } from './config.ts';
+import type { AppDependencies } from './context.ts';
 import {
   DatabaseOpenError,
   type KeyRing,
@@ -11,7 +12,6 @@ import {
   openDatabase,
 } from './data/index.ts';
 import { type S3Options, openObjectStore } from './objects/index.ts';
-import type { AppDependencies } from './server.ts';
 import { StartError } from './start-errors.ts';
 
 export interface OpenedDependencies {

@@ -4,17 +4,8 @@ export {
   appServerConfigProblems,
   withoutPassword,
 } from './config.ts';
-export {
-  API_PREFIX,
-  API_ROUTES,
-  type ApiRoutes,
-  type AppContext,
-  type AppDependencies,
-  type AppServer,
-  type AppServerOptions,
-  type Dependency,
-  buildAppServer,
-} from './server.ts';
+export type { ApiRoutes, AppContext, AppDependencies, Dependency } from './context.ts';
+export { API_PREFIX, API_ROUTES, type AppServer, type AppServerOptions, buildAppServer } from './server.ts';
 export { openDatabase, seedForBenchmark } from './data/index.ts';
 export { type OwnerApiKeyOptions, createOwnerApiKey } from './identity/owner-api-key.ts';
 export { SERVER_TITLE, SERVER_VERSION } from './server-info.ts';

@@ -1,40 +1,13 @@
 import { createHttpServer, installEdgeErrors } from '@bosun/http';
 import type { FastifyInstance } from 'fastify';
-import type { Cache } from './cache/index.ts';
 import { type AppServerConfig, appServerConfig } from './config.ts';
-import type { AppDatabase, KeyRing } from './data/index.ts';
-import type { ObjectStore } from './objects/index.ts';
+import type { ApiRoutes, AppContext, AppDependencies } from './context.ts';
+import type { KeyRing } from './data/index.ts';
 import { installOpenApi } from './openapi.ts';
 import { healthRoutes } from './routes/health.ts';
 import { homeRoutes, readmeRoutes } from './routes/home.ts';
 import { identityApiOfServer } from './routes/identity-api.ts';
 import { sandboxApiOfServer } from './routes/sandbox-api.ts';
-
-/** Something the server needs that can stop answering (a database, a cache, an object store). */
-export interface Dependency {
-  /** Resolves when it answers; rejects (or never settles) when it does not. */
-  ping(): Promise<void>;
-}
-
-/** What the server was given to work with: `/ready` is 200 only when each one given answers. */
-export interface AppDependencies {
-  database?: AppDatabase;
-  cache?: Cache;
-  objects?: ObjectStore;
-}
-
-/** What every route module gets. */
-export interface AppContext {
-  config: AppServerConfig;
-  dependencies: AppDependencies;
-  /** What seals secrets at rest (with `dependencies.database`: `createRepositories(database, keyRing)`). */
-  keyRing?: KeyRing;
-  /** Where people and sandboxes reach the server: `public_url`, else the address it listens on. */
-  publicUrl(): string;
-}
-
-/** A route module: registers its routes on `api`, whose paths are under `/api/v1`. */
-export type ApiRoutes = (api: FastifyInstance, context: AppContext) => void | Promise<void>;
 
 /** Every route module of `/api/v1`: adding one is one line here. */
 export const API_ROUTES: readonly ApiRoutes[] = [identityApiOfServer, sandboxApiOfServer];

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import type { AppDependencies, Dependency } from '../context.ts';
 import { SERVER_TITLE, SERVER_VERSION } from '../server-info.ts';
-import type { AppDependencies, Dependency } from '../server.ts';
 
 const Status = Type.Object({ status: Type.String() });
 

@@ -1,9 +1,9 @@
 import type { AppServerConfig } from '../config.ts';
+import type { ApiRoutes, AppContext, AppDependencies } from '../context.ts';
 import { type KeyRing, type Repositories, createRepositories } from '../data/index.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimiter, type RateLimits } from '../identity/rate-limits.ts';
 import { prepareOwnerSignIn } from '../identity/sign-in.ts';
 import { RateLimiter as CacheRateLimiter } from '../rate-limit/index.ts';
-import type { ApiRoutes, AppContext, AppDependencies } from '../server.ts';
 import type { IdentityRouteDeps } from './deps.ts';
 import { identityRoutes } from './identity-routes.ts';
 

@@ -1,8 +1,8 @@
+import type { ApiRoutes, AppContext } from '../context.ts';
 import { createRepositories } from '../data/index.ts';
 import { DEFAULT_RATE_LIMITS, rateLimited } from '../identity/rate-limits.ts';
 import { RateLimiter } from '../rate-limit/index.ts';
 import { LocalSandboxes, SANDBOX_SPECS } from '../sandboxes/index.ts';
-import type { ApiRoutes, AppContext } from '../server.ts';
 import { sandboxSpecRoutes } from './sandbox-specs.ts';
 import { type SandboxRouteDeps, sandboxRoutes } from './sandboxes.ts';
 

@@ -1,0 +1,31 @@
+import type { FastifyInstance } from 'fastify';
+import type { Cache } from './cache/index.ts';
+import type { AppServerConfig } from './config.ts';
+import type { AppDatabase, KeyRing } from './data/index.ts';
+import type { ObjectStore } from './objects/index.ts';
+
+/** Something the server needs that can stop answering (a database, a cache, an object store). */
+export interface Dependency {
+  /** Resolves when it answers; rejects (or never settles) when it does not. */
+  ping(): Promise<void>;
+}
+
+/** What the server was given to work with: `/ready` is 200 only when each one given answers. */
+export interface AppDependencies {
+  database?: AppDatabase;
+  cache?: Cache;
+  objects?: ObjectStore;
+}
+
+/** What every route module gets. */
+export interface AppContext {
+  config: AppServerConfig;
+  dependencies: AppDependencies;
+  /** What seals secrets at rest (with `dependencies.database`: `createRepositories(database, keyRing)`). */
+  keyRing?: KeyRing;
+  /** Where people and sandboxes reach the server: `public_url`, else the address it listens on. */
+  publicUrl(): string;
+}
+
+/** A route module: registers its routes on `api`, whose paths are under `/api/v1`. */
+export type ApiRoutes = (api: FastifyInstance, context: AppContext) => void | Promise<void>;
