@@ -1,8 +1,7 @@
 import { AgentServerConfig, SecretsKeyError, agentServerOptions, buildAgentServer } from '@bosun/agent-server';
-import type { Command } from '../command.ts';
-import { readConfig } from '../config/read-config.ts';
 import { settingsHelp } from '../config/settings-help.ts';
 import { type LoadedSettings, SOURCE_RANK } from '../config/settings.ts';
+import { serverCommand } from '../server-command.ts';
 import { startOrExplain } from '../start-or-explain.ts';
 import { closeWhenStopped } from '../until-stopped.ts';
 
@@ -27,13 +26,12 @@ To watch the agent work without a model, run the demo (a scripted stand-in, not 
 
 `;
 
-export const agentServerCommand: Command = {
+export const agentServerCommand = serverCommand({
   name: 'agent-server',
   summary: 'Start the agent server (REST + WebSocket)',
   usage: USAGE,
-  async run(args, io) {
-    const loaded = await readConfig(AgentServerConfig, 'agent-server', USAGE, args, io);
-    if (typeof loaded === 'number') return loaded;
+  config: AgentServerConfig,
+  async run(loaded, io) {
     const config = withOneSecretsKey(loaded);
     const { host, port, data_dir: dataDir, llm_model: model } = config;
     const server = await startOrExplain(
@@ -52,7 +50,7 @@ export const agentServerCommand: Command = {
     });
     return 0;
   },
-};
+});
 
 /**
  * The secrets key given in the stronger place wins (`--secrets-key-file` over BOSUN_SECRETS_KEY); given both

@@ -1,7 +1,6 @@
 import { AppServerConfig, AppServerConfigError, StartError, startAppServer } from '@bosun/app-server';
-import type { Command } from '../command.ts';
-import { readConfig } from '../config/read-config.ts';
 import { settingsHelp } from '../config/settings-help.ts';
+import { serverCommand } from '../server-command.ts';
 import { type Refusal, startOrExplain } from '../start-or-explain.ts';
 import { closeWhenStopped } from '../until-stopped.ts';
 
@@ -16,13 +15,12 @@ on disk. SIGTERM or SIGINT stops it within ${SHUTDOWN_DEADLINE_MS / 1000} s (a s
 
 ${settingsHelp(AppServerConfig)}`;
 
-export const serveCommand: Command = {
+export const serveCommand = serverCommand({
   name: 'serve',
   summary: 'Start Bosun: the app server (users, settings, secrets, the API; the web application later)',
   usage: USAGE,
-  async run(args, io) {
-    const loaded = await readConfig(AppServerConfig, 'serve', USAGE, args, io);
-    if (typeof loaded === 'number') return loaded;
+  config: AppServerConfig,
+  async run(loaded, io) {
     const config = loaded.values;
     const running = await startOrExplain(io, 'serve', () => startAppServer(config), explainRefusal);
     if (typeof running === 'number') return running;
@@ -38,7 +36,7 @@ export const serveCommand: Command = {
     await closeWhenStopped(io, 'serve', () => running.close(), { deadlineMs: SHUTDOWN_DEADLINE_MS });
     return 0;
   },
-};
+});
 
 /** Settings the app server refused (exit 2, one line a problem), or a start it could not make (exit 1). */
 function explainRefusal(error: unknown): Refusal {
