@@ -350,5 +350,5 @@ describe('resuming the event socket with after_event_id', () => {
       // Each frame is the event exactly as REST serves it.
       expect(reader.received, context).toEqual(log);
     }
-  }, 60_000);
+  }, 180_000); // 2,500 writes: seconds on a quiet machine, minutes on a loaded one
 });

@@ -77,6 +77,24 @@ export const AppServerConfig = Type.Object({
     ['http', 'https'],
     'URL people and sandboxes reach this server at (sign-in links); default: the address it listens on.',
   ),
+  sandbox_command: Type.Optional(
+    Type.Array(Type.String({ minLength: 1 }), {
+      minItems: 1,
+      expected: 'a command and its arguments (comma-separated in a variable)',
+      description:
+        'What starts a local sandbox, before `agent-server` and its flags (default: the Bosun this server runs).',
+    }),
+  ),
+  max_running_sandboxes: Type.Integer({
+    minimum: 0,
+    default: 10,
+    description: "Running sandboxes per user; one more pauses the user's least recently started (0: no cap).",
+  }),
+  sandbox_start_timeout: Type.Number({
+    exclusiveMinimum: 0,
+    default: 60,
+    description: "Seconds a sandbox's agent server may take to start before the sandbox is ERROR.",
+  }),
   log_level: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
     { default: 'info', description: 'Least severe level of the structured (JSON) logs on standard output.' },

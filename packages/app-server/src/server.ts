@@ -8,6 +8,7 @@ import { installOpenApi } from './openapi.ts';
 import { healthRoutes } from './routes/health.ts';
 import { homeRoutes, readmeRoutes } from './routes/home.ts';
 import { identityApiOfServer } from './routes/identity-api.ts';
+import { sandboxApiOfServer } from './routes/sandbox-api.ts';
 
 /** Something the server needs that can stop answering (a database, a cache, an object store). */
 export interface Dependency {
@@ -36,7 +37,7 @@ export interface AppContext {
 export type ApiRoutes = (api: FastifyInstance, context: AppContext) => void | Promise<void>;
 
 /** Every route module of `/api/v1`: adding one is one line here. */
-export const API_ROUTES: readonly ApiRoutes[] = [identityApiOfServer];
+export const API_ROUTES: readonly ApiRoutes[] = [identityApiOfServer, sandboxApiOfServer];
 
 export interface AppServerOptions {
   /** Defaults fill in whatever is left out. */

@@ -12,6 +12,8 @@ describe('app server configuration', () => {
       create_databases: true,
       secrets_key_previous: [],
       jwt_secret_previous: [],
+      max_running_sandboxes: 10,
+      sandbox_start_timeout: 60,
       log_level: 'info',
     });
     expect(appServerConfig({ port: 0 }).port).toBe(0);

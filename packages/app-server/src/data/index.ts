@@ -24,6 +24,7 @@ export { API_KEY_PREFIX, type ApiKeyIdentity, type ApiKeyRecord, type NewApiKey 
 export type { AppConversation, NewAppConversation } from './repositories/conversations.ts';
 export type { Member, Organization, OrganizationOfUser } from './repositories/organizations.ts';
 export type { ProviderToken, ProviderTokenInfo } from './repositories/provider-tokens.ts';
+export type { NewSandbox, SandboxChange, SandboxRecord } from './repositories/sandboxes.ts';
 export type { SecretInfo, SecretSearch } from './repositories/secrets.ts';
 export type { Session, SessionIdentity } from './repositories/sessions.ts';
 export type { InstanceOwner, NewUser, User } from './repositories/users.ts';

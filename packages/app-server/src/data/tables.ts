@@ -96,6 +96,18 @@ export interface AppConversationsTable {
   updated_at: string;
 }
 
+export interface SandboxesTable {
+  id: string;
+  user_id: string;
+  spec_id: string;
+  status: string;
+  status_detail: string | null;
+  session_api_key_hash: string | null;
+  created_at: string;
+  started_at: string | null;
+  updated_at: string;
+}
+
 export interface Tables {
   users: UsersTable;
   instance_owner: InstanceOwnerTable;
@@ -108,6 +120,7 @@ export interface Tables {
   custom_secrets: CustomSecretsTable;
   provider_tokens: ProviderTokensTable;
   app_conversations: AppConversationsTable;
+  sandboxes: SandboxesTable;
 }
 
 /** The tables whose rows hold sealed values. */

@@ -6,7 +6,7 @@ import type { RateLimitRule, RateLimiter as RateLimiterOfCache } from '../rate-l
 export type RateLimiter = Pick<RateLimiterOfCache, 'hit'>;
 
 /** The expensive or sensitive operations, each limited per user (sign-in: per client address). */
-export type LimitedOperation = 'api_key_create' | 'secret_write' | 'sign_in';
+export type LimitedOperation = 'api_key_create' | 'secret_write' | 'sign_in' | 'sandbox_start';
 
 export type RateLimits = Record<LimitedOperation, RateLimitRule>;
 
@@ -14,6 +14,7 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   api_key_create: { limit: 20, windowMs: 60 * 60_000 },
   secret_write: { limit: 120, windowMs: 60_000 },
   sign_in: { limit: 10, windowMs: 60_000 },
+  sandbox_start: { limit: 30, windowMs: 60_000 },
 };
 
 /**

@@ -3,10 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
 import { MemoryCache, openCache } from '../../src/cache/index.ts';
 import { KeyRing, type Repositories, createRepositories, newSecretsKey } from '../../src/data/index.ts';
-import { DEFAULT_RATE_LIMITS, type RateLimits } from '../../src/identity/rate-limits.ts';
+import { DEFAULT_RATE_LIMITS, type RateLimits, rateLimited } from '../../src/identity/rate-limits.ts';
 import { type AppServer, type AppServerConfig, buildAppServer } from '../../src/index.ts';
 import { RateLimiter } from '../../src/rate-limit/index.ts';
 import { identityApi, identityRouteDeps } from '../../src/routes/identity-api.ts';
+import { sandboxApi } from '../../src/routes/sandbox-api.ts';
+import { LocalSandboxes, SANDBOX_SPECS } from '../../src/sandboxes/index.ts';
 import { REDIS_URL, removeKeys, uniquePrefix } from '../cache/redis-support.ts';
 import { describeEachDatabase } from '../support/databases.ts';
 
@@ -80,9 +82,18 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
       const limits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
       const deps = identityRouteDeps(repositories, config, new RateLimiter(cache), limits);
       const logs: string[] = [];
+      const startLimit = rateLimited(deps.rateLimiter, limits, 'sandbox_start');
+      const sandboxes = await LocalSandboxes.open({
+        repository: repositories.sandboxes,
+        dataDir: target.dataDir,
+        specs: SANDBOX_SPECS,
+        maxRunningPerUser: options.config?.max_running_sandboxes ?? 10,
+        startTimeoutMs: 60_000,
+        stopGraceMs: 12_000,
+      });
       server = await buildAppServer({
         config,
-        apiRoutes: [identityApi(deps)],
+        apiRoutes: [identityApi(deps), sandboxApi({ sandboxes, specs: SANDBOX_SPECS, startLimit })],
         logStream: { write: (line: string) => logs.push(line) },
       });
       await server.app.listen({ host: '127.0.0.1', port: 0 });

@@ -11,6 +11,7 @@ interface Owned {
   secretName: string;
   secretId: string;
   model: string;
+  sandboxId: string;
 }
 
 interface WrongUserCase {
@@ -158,7 +159,56 @@ const CASES: Record<string, WrongUserCase> = {
       api.call(`/api/v1/organizations/${orgId}/leave`, { method: 'POST', ...as(stranger) }),
     unchanged: ownerAlone,
   },
+  'GET /api/v1/sandboxes/search': {
+    expected: 'own',
+    attempt: (api, { stranger }) => api.call('/api/v1/sandboxes/search', as(stranger)),
+  },
+  'GET /api/v1/sandboxes': {
+    expected: 'own',
+    attempt: async (api, { stranger, sandboxId }) => {
+      const answer = await api.call(`/api/v1/sandboxes?id=${sandboxId}`, as(stranger));
+      expect(answer.body).toEqual([null]);
+      return answer;
+    },
+  },
+  'POST /api/v1/sandboxes': {
+    expected: 'own',
+    attempt: (api, { stranger }) => api.call('/api/v1/sandboxes', { method: 'POST', ...as(stranger) }),
+    unchanged: sandboxUnchanged,
+  },
+  'POST /api/v1/sandboxes/{sandbox_id}/pause': {
+    expected: 404,
+    attempt: (api, { stranger, sandboxId }) =>
+      api.call(`/api/v1/sandboxes/${sandboxId}/pause`, { method: 'POST', ...as(stranger) }),
+    unchanged: sandboxUnchanged,
+  },
+  'POST /api/v1/sandboxes/{sandbox_id}/resume': {
+    expected: 404,
+    attempt: (api, { stranger, sandboxId }) =>
+      api.call(`/api/v1/sandboxes/${sandboxId}/resume`, { method: 'POST', ...as(stranger) }),
+    unchanged: sandboxUnchanged,
+  },
+  'DELETE /api/v1/sandboxes/{sandbox_id}': {
+    expected: 404,
+    attempt: (api, { stranger, sandboxId }) =>
+      api.call(`/api/v1/sandboxes/${sandboxId}`, { method: 'DELETE', ...as(stranger) }),
+    unchanged: sandboxUnchanged,
+  },
+  'GET /api/v1/sandbox-specs/search': {
+    expected: 'own',
+    attempt: (api, { stranger }) => api.call('/api/v1/sandbox-specs/search', as(stranger)),
+  },
+  'GET /api/v1/sandbox-specs': {
+    expected: 'own',
+    attempt: (api, { stranger }) => api.call('/api/v1/sandbox-specs?id=bosun-local', as(stranger)),
+  },
 };
+
+/** The owner's sandbox (a record marked RUNNING, with no process: any change to it would show). */
+async function sandboxUnchanged(api: Api, { owner, sandboxId }: Owned) {
+  const [sandbox] = (await api.call(`/api/v1/sandboxes?id=${sandboxId}`, as(owner))).body;
+  expect(sandbox).toMatchObject({ id: sandboxId, status: 'RUNNING', created_by_user_id: owner.id });
+}
 
 async function strangerSecretCall(api: Api, owner: TestUser, name: string, method: 'PUT' | 'DELETE') {
   const stranger = await api.user();
@@ -197,6 +247,13 @@ describeApi('every route, as the wrong user', (api) => {
     const orgName = `Owner Org ${suffix}`;
     const org = await api().call('/api/v1/organizations', { method: 'POST', ...as(owner), body: { name: orgName } });
     const keys = await api().call('/api/v1/keys', as(owner));
+    const sandboxId = `owner${suffix.replace(/-/g, '')}`;
+    await api().repositories.sandboxes.create({
+      id: sandboxId,
+      userId: owner.id,
+      specId: 'bosun-local',
+      status: 'RUNNING',
+    });
     owned = {
       owner,
       stranger,
@@ -206,6 +263,7 @@ describeApi('every route, as the wrong user', (api) => {
       secretName,
       secretId: secret.body.id,
       model,
+      sandboxId,
     };
     const document = await api().call('/openapi.json');
     routes = Object.entries(document.body.paths as Record<string, object>)
@@ -225,7 +283,9 @@ describeApi('every route, as the wrong user', (api) => {
       const answer = await (attempt as NonNullable<WrongUserCase['attempt']>)(api(), owned);
       if (expected === 'own') expect(answer.status).toBeLessThan(300);
       else expect(answer.status).toBe(expected);
-      const theirs = (['keyId', 'orgName', 'secretName', 'model'] as const).filter((name) => !echoes.includes(name));
+      const theirs = (['keyId', 'orgName', 'secretName', 'model', 'sandboxId'] as const).filter(
+        (name) => !echoes.includes(name),
+      );
       for (const value of [owned.owner.key, owned.owner.email, ...theirs.map((name) => owned[name])]) {
         expect(answer.text).not.toContain(value);
       }

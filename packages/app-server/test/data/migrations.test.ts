@@ -34,6 +34,7 @@ describeEachDatabase('migrations', (each) => {
       'custom_secrets',
       'provider_tokens',
       'app_conversations',
+      'sandboxes',
     ]) {
       await expect(sql`select count(*) from ${sql.table(table)}`.execute(database.db)).resolves.toBeDefined();
     }
@@ -46,7 +47,7 @@ describeEachDatabase('migrations', (each) => {
       applied: MIGRATIONS.slice(0, -1).map((step) => step.name),
       version: PREVIOUS,
     });
-    await expect(sql`select count(*) from app_conversations`.execute(old.db)).rejects.toThrow();
+    await expect(sql`select count(*) from sandboxes`.execute(old.db)).rejects.toThrow();
     await old.db
       .insertInto('users')
       .values({ id: 'u1', email: 'kept@example.com', name: 'Kept', created_at: '2026-01-01T00:00:00.000Z' })
@@ -67,7 +68,7 @@ describeEachDatabase('migrations', (each) => {
 
   it('applies only the missing steps, step by step, with the runner', async () => {
     const database = await each.open();
-    await sql`drop table app_conversations`.execute(database.db);
+    await sql`drop table sandboxes`.execute(database.db);
     await sql`delete from bosun_schema_migrations where name = ${NEWEST}`.execute(database.db);
     const options = { dialect: database.dialect };
     expect(await migrate(database.db as Kysely<unknown>, { ...options, upTo: PREVIOUS })).toEqual({

@@ -4,6 +4,7 @@ import { ApiKeysRepository } from './api-keys.ts';
 import { ConversationsRepository } from './conversations.ts';
 import { OrganizationsRepository } from './organizations.ts';
 import { ProviderTokensRepository } from './provider-tokens.ts';
+import { SandboxesRepository } from './sandboxes.ts';
 import { SecretsRepository } from './secrets.ts';
 import { SessionsRepository } from './sessions.ts';
 import { SettingsRepository } from './settings.ts';
@@ -18,6 +19,7 @@ export interface Repositories {
   secrets: SecretsRepository;
   providerTokens: ProviderTokensRepository;
   conversations: ConversationsRepository;
+  sandboxes: SandboxesRepository;
 }
 
 /** Every repository over one open database; sealed values use `keyRing`. */
@@ -32,5 +34,6 @@ export function createRepositories(database: AppDatabase, keyRing: KeyRing): Rep
     secrets: new SecretsRepository(db, keyRing),
     providerTokens: new ProviderTokensRepository(db, keyRing),
     conversations: new ConversationsRepository(db),
+    sandboxes: new SandboxesRepository(db),
   };
 }

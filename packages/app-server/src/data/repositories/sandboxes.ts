@@ -1,0 +1,127 @@
+import type { Kysely, Selectable, Updateable } from 'kysely';
+import { type Page, decodePageId, pageOf } from '../pages.ts';
+import type { SandboxesTable, Tables } from '../tables.ts';
+
+export type SandboxRecord = Selectable<SandboxesTable>;
+export type SandboxChange = Omit<Updateable<SandboxesTable>, 'id' | 'user_id' | 'created_at' | 'updated_at'>;
+
+export interface NewSandbox {
+  id: string;
+  userId: string;
+  specId: string;
+  status: string;
+  statusDetail?: string | null;
+  sessionApiKeyHash?: string | null;
+}
+
+/** Sandboxes, each owned by one user; a sandbox's session key is stored only as its SHA-256. */
+export class SandboxesRepository {
+  constructor(private readonly db: Kysely<Tables>) {}
+
+  async create(sandbox: NewSandbox): Promise<SandboxRecord> {
+    const now = new Date().toISOString();
+    const row: SandboxRecord = {
+      id: sandbox.id,
+      user_id: sandbox.userId,
+      spec_id: sandbox.specId,
+      status: sandbox.status,
+      status_detail: sandbox.statusDetail ?? null,
+      session_api_key_hash: sandbox.sessionApiKeyHash ?? null,
+      created_at: now,
+      started_at: null,
+      updated_at: now,
+    };
+    await this.db.insertInto('sandboxes').values(row).execute();
+    return row;
+  }
+
+  /** The user's sandbox `id`; another user's is as unknown as one that does not exist. */
+  async get(userId: string, id: string): Promise<SandboxRecord | undefined> {
+    return this.db
+      .selectFrom('sandboxes')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  /** The user's sandboxes among `ids` (in no particular order; unknown and other users' ids left out). */
+  async getMany(userId: string, ids: readonly string[]): Promise<SandboxRecord[]> {
+    if (ids.length === 0) return [];
+    return this.db
+      .selectFrom('sandboxes')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('id', 'in', [...ids])
+      .execute();
+  }
+
+  /** The sandbox whose current session key hashes to `hash` (how a sandbox calling the app is recognised). */
+  async getBySessionKeyHash(hash: string): Promise<SandboxRecord | undefined> {
+    return this.db.selectFrom('sandboxes').selectAll().where('session_api_key_hash', '=', hash).executeTakeFirst();
+  }
+
+  /** The user's sandboxes, newest first (by creation, then id), a page at a time from the index. */
+  async page(userId: string, options: { limit: number; pageId?: string }): Promise<Page<SandboxRecord>> {
+    let query = this.db.selectFrom('sandboxes').selectAll().where('user_id', '=', userId);
+    if (options.pageId !== undefined) {
+      const [createdAt, id] = decodePageId(options.pageId, 2) as [string, string];
+      query = query.where((eb) =>
+        eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]),
+      );
+    }
+    const rows = await query
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(options.limit + 1)
+      .execute();
+    return pageOf(
+      rows,
+      options.limit,
+      (row) => [row.created_at, row.id],
+      (row) => row,
+    );
+  }
+
+  /** The user's sandboxes in one of `statuses`, the least recently started first. */
+  async withStatus(userId: string, statuses: readonly string[]): Promise<SandboxRecord[]> {
+    return this.db
+      .selectFrom('sandboxes')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('status', 'in', [...statuses])
+      .orderBy('started_at', 'asc')
+      .orderBy('id', 'asc')
+      .execute();
+  }
+
+  async update(id: string, change: SandboxChange): Promise<void> {
+    await this.db
+      .updateTable('sandboxes')
+      .set({ ...change, updated_at: new Date().toISOString() })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /**
+   * Every sandbox in one of `from` becomes `to` with `detail`, its key revoked: at start, what the previous run
+   * of the app left running has stopped with it. Answers how many.
+   */
+  async settleAll(from: readonly string[], to: string, detail: string): Promise<number> {
+    const result = await this.db
+      .updateTable('sandboxes')
+      .set({ status: to, status_detail: detail, session_api_key_hash: null, updated_at: new Date().toISOString() })
+      .where('status', 'in', [...from])
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  async delete(userId: string, id: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('sandboxes')
+      .where('user_id', '=', userId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+}
