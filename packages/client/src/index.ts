@@ -8,6 +8,7 @@ export {
 } from './agent-server/operations.ts';
 export type * from './agent-server/types.ts';
 export { DEFAULTED_REQUEST_PROPERTIES, type WireInput } from './agent-server/wire-input.ts';
+export { ServerProbes, type TransportOptions } from './server-probes.ts';
 export { AppServerAccount, type PageQuery } from './app-server/account.ts';
 export { AppServerSandboxes } from './app-server/sandboxes.ts';
 export { AppServerClient, type AppServerClientOptions } from './app-server/client.ts';

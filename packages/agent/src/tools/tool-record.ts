@@ -1,5 +1,5 @@
 import type { ToolActionOf, ToolShapes } from '@bosun/protocol';
-import type { RiskSubject } from './risk-subject.ts';
+import { LOW_RISK, type RiskSubject } from './risk-subject.ts';
 import type { Tool } from './tool.ts';
 
 export interface ToolsetOptions {
@@ -36,4 +36,9 @@ export interface ToolRecord<S extends ToolShapes = ToolShapes> {
 /** A record with its shapes' types kept, so that `riskSubject` sees the actions of its own kinds. */
 export function toolRecord<S extends ToolShapes>(record: ToolRecord<S>): ToolRecord<S> {
   return record;
+}
+
+/** The record of a tool every agent has (`finish`, `think`): one tool, no parameters, no risk. */
+export function alwaysToolRecord<S extends ToolShapes>(name: string, shapes: S, create: () => Tool): ToolRecord<S> {
+  return { name, always: true, shapes, riskSubject: () => LOW_RISK, create: () => [create()] };
 }

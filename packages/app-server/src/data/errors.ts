@@ -1,16 +1,16 @@
-/** The database could not be opened: unreachable, missing, or in a state this code cannot use. */
-export class DatabaseOpenError extends Error {
-  override name = 'DatabaseOpenError';
+/** An error whose `name` is its class's name, so that logs and checks see the concrete kind. */
+class NamedError extends Error {
+  override name = this.constructor.name;
 }
 
+/** The database could not be opened: unreachable, missing, or in a state this code cannot use. */
+export class DatabaseOpenError extends NamedError {}
+
 /** The PostgreSQL database named in the URL does not exist and creating it was not allowed. */
-export class DatabaseMissingError extends DatabaseOpenError {
-  override name = 'DatabaseMissingError';
-}
+export class DatabaseMissingError extends DatabaseOpenError {}
 
 /** The database's schema was migrated by a newer Bosun than this one. */
 export class SchemaTooNewError extends DatabaseOpenError {
-  override name = 'SchemaTooNewError';
   constructor(
     readonly databaseVersion: string,
     readonly newestKnownVersion: string,
@@ -26,50 +26,40 @@ export class SchemaTooNewError extends DatabaseOpenError {
 }
 
 /** A secrets key that is malformed, missing, or not the one the data was sealed with. */
-export class SecretsKeyError extends Error {
-  override name = 'SecretsKeyError';
-}
+export class SecretsKeyError extends NamedError {}
 
 /** A change that conflicts with the stored state (the routes answer 409 with the message). */
-export class DataConflictError extends Error {
-  override name = 'DataConflictError';
+export class DataConflictError extends NamedError {}
+
+/** A conflict that always says the same thing. */
+function conflictSaying(message: string) {
+  return class extends DataConflictError {
+    constructor() {
+      super(message);
+    }
+  };
 }
 
 /** The user already has a custom secret by this name. */
 export class SecretNameTakenError extends DataConflictError {
-  override name = 'SecretNameTakenError';
   constructor(readonly secretName: string) {
     super(`a secret named ${secretName} already exists`);
   }
 }
 
 /** Another user already has this email address. */
-export class EmailTakenError extends DataConflictError {
-  override name = 'EmailTakenError';
-  constructor() {
-    super('a user with this email address already exists');
-  }
-}
+export class EmailTakenError extends conflictSaying('a user with this email address already exists') {}
 
 /** The user is already a member of the organization. */
-export class AlreadyMemberError extends DataConflictError {
-  override name = 'AlreadyMemberError';
-  constructor() {
-    super('the user is already a member of this organization');
-  }
-}
+export class AlreadyMemberError extends conflictSaying('the user is already a member of this organization') {}
 
 /** The change would leave the organization without an owner. */
-export class LastOwnerError extends DataConflictError {
-  override name = 'LastOwnerError';
-  constructor() {
-    super('the last owner of an organization can neither leave nor be demoted: make another member owner first');
-  }
-}
+export class LastOwnerError extends conflictSaying(
+  'the last owner of an organization can neither leave nor be demoted: make another member owner first',
+) {}
 
 /** A page id that this code did not hand out (the routes answer 422). */
-export class InvalidPageIdError extends Error {
-  override name = 'InvalidPageIdError';
+export class InvalidPageIdError extends NamedError {
   constructor() {
     super('page_id is not a page id returned by a previous search');
   }

@@ -1,14 +1,8 @@
-import {
-  type AgentServer,
-  AgentServerConfig,
-  SecretsKeyError,
-  agentServerOptions,
-  buildAgentServer,
-} from '@bosun/agent-server';
-import type { Command } from '../command.ts';
-import { readConfig } from '../config/read-config.ts';
+import { AgentServerConfig, SecretsKeyError, agentServerOptions, buildAgentServer } from '@bosun/agent-server';
 import { settingsHelp } from '../config/settings-help.ts';
 import { type LoadedSettings, SOURCE_RANK } from '../config/settings.ts';
+import { serverCommand } from '../server-command.ts';
+import { startOrExplain } from '../start-or-explain.ts';
 import { closeWhenStopped } from '../until-stopped.ts';
 
 /** How long stopping may take: runs are cancelled, tools and MCP servers closed, then the process exits anyway. */
@@ -32,23 +26,21 @@ To watch the agent work without a model, run the demo (a scripted stand-in, not 
 
 `;
 
-export const agentServerCommand: Command = {
+export const agentServerCommand = serverCommand({
   name: 'agent-server',
   summary: 'Start the agent server (REST + WebSocket)',
   usage: USAGE,
-  async run(args, io) {
-    const loaded = await readConfig(AgentServerConfig, 'agent-server', USAGE, args, io);
-    if (typeof loaded === 'number') return loaded;
+  config: AgentServerConfig,
+  async run(loaded, io) {
     const config = withOneSecretsKey(loaded);
     const { host, port, data_dir: dataDir, llm_model: model } = config;
-    let server: AgentServer;
-    try {
-      server = await buildAgentServer(agentServerOptions(config));
-    } catch (error) {
-      if (!(error instanceof SecretsKeyError)) throw error;
-      io.stderr.write(`bosun agent-server: ${error.message}\n`);
-      return 1;
-    }
+    const server = await startOrExplain(
+      io,
+      'agent-server',
+      () => buildAgentServer(agentServerOptions(config)),
+      (error) => (error instanceof SecretsKeyError ? { lines: [error.message], exitCode: 1 } : undefined),
+    );
+    if (typeof server === 'number') return server;
     const address = await server.app.listen({ host, port });
     io.stdout.write(`Bosun agent server listening on ${address.replace('[::1]', 'localhost')} (data in ${dataDir})\n`);
     io.stdout.write(model ? `Default model: ${model}\n` : NO_MODEL_NOTICE);
@@ -58,7 +50,7 @@ export const agentServerCommand: Command = {
     });
     return 0;
   },
-};
+});
 
 /**
  * The secrets key given in the stronger place wins (`--secrets-key-file` over BOSUN_SECRETS_KEY); given both

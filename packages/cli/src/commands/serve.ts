@@ -1,7 +1,7 @@
 import { AppServerConfig, AppServerConfigError, StartError, startAppServer } from '@bosun/app-server';
-import type { Command } from '../command.ts';
-import { readConfig } from '../config/read-config.ts';
 import { settingsHelp } from '../config/settings-help.ts';
+import { serverCommand } from '../server-command.ts';
+import { type Refusal, startOrExplain } from '../start-or-explain.ts';
 import { closeWhenStopped } from '../until-stopped.ts';
 
 /** How long stopping may take: requests in flight finish, connections close, then the process exits anyway. */
@@ -15,27 +15,15 @@ on disk. SIGTERM or SIGINT stops it within ${SHUTDOWN_DEADLINE_MS / 1000} s (a s
 
 ${settingsHelp(AppServerConfig)}`;
 
-export const serveCommand: Command = {
+export const serveCommand = serverCommand({
   name: 'serve',
   summary: 'Start Bosun: the app server (users, settings, secrets, the API; the web application later)',
   usage: USAGE,
-  async run(args, io) {
-    const loaded = await readConfig(AppServerConfig, 'serve', USAGE, args, io);
-    if (typeof loaded === 'number') return loaded;
+  config: AppServerConfig,
+  async run(loaded, io) {
     const config = loaded.values;
-    const say = (line: string) => io.stderr.write(`bosun serve: ${line}\n`);
-    let running: Awaited<ReturnType<typeof startAppServer>>;
-    try {
-      running = await startAppServer(config);
-    } catch (error) {
-      if (error instanceof AppServerConfigError) {
-        for (const problem of error.problems) say(problem);
-        return 2;
-      }
-      if (!(error instanceof StartError)) throw error;
-      say(error.message);
-      return 1;
-    }
+    const running = await startOrExplain(io, 'serve', () => startAppServer(config), explainRefusal);
+    if (typeof running === 'number') return running;
     const { url } = running;
     io.stdout.write(`Bosun app server listening on ${url} (data in ${config.data_dir})\n`);
     for (const line of running.description) io.stdout.write(`  ${line}\n`);
@@ -48,4 +36,11 @@ export const serveCommand: Command = {
     await closeWhenStopped(io, 'serve', () => running.close(), { deadlineMs: SHUTDOWN_DEADLINE_MS });
     return 0;
   },
-};
+});
+
+/** Settings the app server refused (exit 2, one line a problem), or a start it could not make (exit 1). */
+function explainRefusal(error: unknown): Refusal {
+  if (error instanceof AppServerConfigError) return { lines: [...error.problems], exitCode: 2 };
+  if (error instanceof StartError) return { lines: [error.message], exitCode: 1 };
+  return undefined;
+}

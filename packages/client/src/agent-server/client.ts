@@ -1,7 +1,7 @@
 import type { AgentFinalResponse, ConversationInfo, SkillsResponse, StoredEvent } from '@bosun/protocol';
 import { type FollowEventsOptions, followEvents } from '../events-socket.ts';
 import { type CallOptions, HttpClient, type QueryValue, pathOf } from '../http.ts';
-import type { Transport } from '../transport.ts';
+import { ServerProbes, type TransportOptions, httpOptions } from '../server-probes.ts';
 import { AGENT_SERVER_OPERATIONS, type AgentServerOperationName } from './operations.ts';
 import type {
   ConfirmationPolicyInput,
@@ -27,15 +27,11 @@ import type {
   UpdateConversationInput,
 } from './types.ts';
 
-export interface AgentServerClientOptions {
+export interface AgentServerClientOptions extends TransportOptions {
   /** The agent server's root, e.g. `http://127.0.0.1:8000`. */
   baseUrl: string;
   /** Sent as `X-Session-API-Key` (REST and WebSocket) when the server has session keys. */
   sessionApiKey?: string;
-  /** The fetch to use (default: `node:http` with keep-alive connections in Node, else the global fetch). */
-  fetch?: Transport;
-  /** Time limit of each request (default 60 s; 0: none). */
-  timeoutMs?: number;
 }
 
 interface Call extends CallOptions {
@@ -51,16 +47,18 @@ const MAX_CONVERSATION_IDS = 100;
 const MAX_EVENT_IDS = 1000;
 
 /** A typed client for Bosun's agent server (OpenHands' agent server API), REST and live events. */
-export class AgentServerClient {
+export class AgentServerClient extends ServerProbes {
   readonly http: HttpClient;
 
   constructor(options: AgentServerClientOptions) {
-    this.http = new HttpClient({
-      baseUrl: options.baseUrl,
-      headers: options.sessionApiKey ? { 'X-Session-API-Key': options.sessionApiKey } : {},
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-    });
+    super();
+    this.http = new HttpClient(
+      httpOptions(
+        options.baseUrl,
+        options.sessionApiKey ? { 'X-Session-API-Key': options.sessionApiKey } : {},
+        options,
+      ),
+    );
   }
 
   private call<T>(name: AgentServerOperationName, call: Call = {}): Promise<T> {
@@ -72,16 +70,6 @@ export class AgentServerClient {
     return this.call<T>(name, { ...call, params: { conversation_id: id, ...call.params } });
   }
 
-  alive(options?: CallOptions): Promise<ServerStatus> {
-    return this.call('alive', options);
-  }
-  health(options?: CallOptions): Promise<ServerStatus> {
-    return this.call('health', options);
-  }
-  /** `{status: "ready"}`; a `BosunApiError` with status 503 while the server starts. */
-  ready(options?: CallOptions): Promise<ServerStatus> {
-    return this.call('ready', options);
-  }
   serverInfo(options?: CallOptions): Promise<ServerInfo> {
     return this.call('serverInfo', options);
   }

@@ -1,4 +1,5 @@
 import type { QueryValue } from '../http.ts';
+import { PROBE_OPERATIONS } from '../server-probes.ts';
 
 /** One route of the agent server the client calls: its method, path template, query parameters and body. */
 export interface Operation {
@@ -18,9 +19,7 @@ const CONVERSATION = '/api/conversations/{conversation_id}';
  * document (method, path, parameters, body), so a renamed route or parameter fails it.
  */
 export const AGENT_SERVER_OPERATIONS = {
-  alive: { method: 'GET', path: '/alive' },
-  health: { method: 'GET', path: '/health' },
-  ready: { method: 'GET', path: '/ready' },
+  ...PROBE_OPERATIONS,
   serverInfo: { method: 'GET', path: '/server_info' },
   listTools: { method: 'GET', path: '/api/tools/' },
   listModels: { method: 'GET', path: '/v1/models' },

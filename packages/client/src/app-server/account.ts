@@ -20,6 +20,7 @@ import type {
   UserInfo,
 } from '@bosun/protocol';
 import { type CallOptions, type HttpClient, type QueryValue, pathOf } from '../http.ts';
+import { ServerProbes } from '../server-probes.ts';
 import { ACCOUNT_OPERATIONS } from './account-operations.ts';
 
 export interface PageQuery {
@@ -33,9 +34,7 @@ type Call = CallOptions & { params?: Record<string, string>; query?: Record<stri
  * The app server's account routes, typed with the protocol's shapes: the caller, their API keys, settings,
  * secrets (values go in, never out) and organizations. `AppServerClient` has them all.
  */
-export abstract class AppServerAccount {
-  abstract readonly http: HttpClient;
-
+export abstract class AppServerAccount extends ServerProbes {
   private account<T>(name: keyof typeof ACCOUNT_OPERATIONS, { params, ...call }: Call = {}): Promise<T> {
     const { method, path } = ACCOUNT_OPERATIONS[name];
     return this.http.json<T>({ ...call, method, path: pathOf(path, params) });

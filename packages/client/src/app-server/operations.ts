@@ -1,12 +1,11 @@
 import type { Operation } from '../agent-server/operations.ts';
+import { PROBE_OPERATIONS } from '../server-probes.ts';
 import { ACCOUNT_OPERATIONS } from './account-operations.ts';
 import { SANDBOX_OPERATIONS } from './sandbox-operations.ts';
 
 /** Every route the app server client calls (add each new one here, so the contract test checks it). */
 export const APP_SERVER_OPERATIONS = {
-  alive: { method: 'GET', path: '/alive' },
-  health: { method: 'GET', path: '/health' },
-  ready: { method: 'GET', path: '/ready' },
+  ...PROBE_OPERATIONS,
   ...ACCOUNT_OPERATIONS,
   ...SANDBOX_OPERATIONS,
 } as const satisfies Record<string, Operation>;

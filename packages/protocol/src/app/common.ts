@@ -1,5 +1,5 @@
-import { type Static, type TOptional, type TSchema, Type } from '@sinclair/typebox';
-import { namedEnum, strictObject } from '../schema/builders.ts';
+import { type Static, type TOptional, type TProperties, type TSchema, Type } from '@sinclair/typebox';
+import { type Named, namedEnum, ref, strictObject } from '../schema/builders.ts';
 
 /** Shapes shared by the app server's resources. */
 
@@ -44,3 +44,13 @@ export const pageQuery = {
 
 export const nextPageId = () =>
   Type.Union([Type.String(), Type.Null()], { description: 'Where the next page starts; null on the last page.' });
+
+/** A page of `item`s, `{items, next_page_id}`, with any `extra` properties of this listing. */
+export function pageOf<T extends Named, P extends TProperties = Record<never, never>>(
+  name: string,
+  item: T,
+  description: string,
+  extra: P = {} as P,
+) {
+  return strictObject(name, { items: Type.Array(ref(item)), next_page_id: nextPageId(), ...extra }, { description });
+}

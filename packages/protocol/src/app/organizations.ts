@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { namedEnum, nullable, ref, strictObject } from '../schema/builders.ts';
-import { nextPageId, timestamp } from './common.ts';
+import { pageOf, timestamp } from './common.ts';
 
 /** Organizations and their members. */
 
@@ -30,15 +30,9 @@ export const OrgResponse = strictObject(
 );
 export type OrgResponse = Static<typeof OrgResponse>;
 
-export const OrgPage = strictObject(
-  'OrgPage',
-  {
-    items: Type.Array(ref(OrgResponse)),
-    next_page_id: nextPageId(),
-    current_org_id: nullable(Type.String({ description: 'The organization the request acted in.' })),
-  },
-  { description: 'A page of the caller’s organizations.' },
-);
+export const OrgPage = pageOf('OrgPage', OrgResponse, 'A page of the caller’s organizations.', {
+  current_org_id: nullable(Type.String({ description: 'The organization the request acted in.' })),
+});
 export type OrgPage = Static<typeof OrgPage>;
 
 export const OrgMemberResponse = strictObject(
@@ -55,11 +49,7 @@ export const OrgMemberResponse = strictObject(
 );
 export type OrgMemberResponse = Static<typeof OrgMemberResponse>;
 
-export const OrgMemberPage = strictObject(
-  'OrgMemberPage',
-  { items: Type.Array(ref(OrgMemberResponse)), next_page_id: nextPageId() },
-  { description: 'A page of members.' },
-);
+export const OrgMemberPage = pageOf('OrgMemberPage', OrgMemberResponse, 'A page of members.');
 export type OrgMemberPage = Static<typeof OrgMemberPage>;
 
 export const OrgMemberAdd = strictObject(

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { nullable, ref, strictObject } from '../schema/builders.ts';
-import { byProvider, nextPageId, timestamp } from './common.ts';
+import { byProvider, pageOf, timestamp } from './common.ts';
 
 /** A user's custom secrets (given to their conversations by name) and their Git provider tokens. */
 
@@ -46,10 +46,10 @@ export const CustomSecretWithoutValue = strictObject(
 );
 export type CustomSecretWithoutValue = Static<typeof CustomSecretWithoutValue>;
 
-export const CustomSecretPage = strictObject(
+export const CustomSecretPage = pageOf(
   'CustomSecretPage',
-  { items: Type.Array(ref(CustomSecretWithoutValue)), next_page_id: nextPageId() },
-  { description: 'A page of custom secrets, by name.' },
+  CustomSecretWithoutValue,
+  'A page of custom secrets, by name.',
 );
 export type CustomSecretPage = Static<typeof CustomSecretPage>;
 
