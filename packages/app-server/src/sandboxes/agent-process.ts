@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { AgentServerClient } from '@bosun/client';
 
 export interface AgentProcessOptions {
   /** The command before `agent-server` (see agent-command.ts). */
@@ -80,7 +81,7 @@ export class AgentProcess {
         if (child.stderr?.closed) child.stderr.emit('close');
       });
     });
-    const url = await untilListening(child, exited, log, options.startTimeoutMs).catch(async (error: Error) => {
+    const url = await untilReady(child, exited, log, options).catch(async (error: Error) => {
       child.kill('SIGKILL');
       await exited;
       throw error;
@@ -109,6 +110,22 @@ function sandboxEnv({ env, sessionKey, workspace }: AgentProcessOptions): NodeJS
     BOSUN_WORKSPACE_ROOT: workspace,
     BOSUN_LOG_LEVEL: env.BOSUN_LOG_LEVEL ?? 'info',
   };
+}
+
+/** Waits until it listens, then until its agent server is ready and takes the session key. */
+async function untilReady(
+  child: ChildProcess,
+  exited: Promise<ExitReason>,
+  log: NodeJS.WritableStream,
+  options: AgentProcessOptions,
+): Promise<string> {
+  const started = Date.now();
+  const url = await untilListening(child, exited, log, options.startTimeoutMs);
+  const timeoutMs = Math.max(1, options.startTimeoutMs - (Date.now() - started));
+  const client = new AgentServerClient({ baseUrl: url, sessionApiKey: options.sessionKey, timeoutMs });
+  await client.ready();
+  await client.listTools();
+  return url;
 }
 
 /** Reads its standard output (copied to the log) until it says where it listens. */
