@@ -1,4 +1,6 @@
+import type { Kysely, Selectable } from 'kysely';
 import { InvalidPageIdError } from './errors.ts';
+import type { Tables } from './tables.ts';
 
 /**
  * Page ids are opaque to clients: the position after which the next page starts (a keyset cursor, so pages stay
@@ -32,4 +34,38 @@ export function pageOf<R, T>(rows: R[], limit: number, position: (row: R) => str
     items: items.map(item),
     next_page_id: rows.length > limit && last !== undefined ? encodePageId(position(last)) : null,
   };
+}
+
+/** The tables whose rows a user owns and pages through newest first, by the (user_id, created_at, id) index. */
+type NewestFirstTable = 'app_conversations' | 'sandboxes';
+
+/** A user's rows, newest first (by creation, then id), a page at a time from the index. */
+export async function newestFirstPage<T extends NewestFirstTable>(
+  db: Kysely<Tables>,
+  table: T,
+  userId: string,
+  options: { limit: number; pageId?: string },
+): Promise<Page<Selectable<Tables[T]>>> {
+  // One table stands for both in the query: they share the columns it reads, and the rows are returned as read.
+  let query = db
+    .selectFrom(table as NewestFirstTable as 'sandboxes')
+    .selectAll()
+    .where('user_id', '=', userId);
+  if (options.pageId !== undefined) {
+    const [createdAt, id] = decodePageId(options.pageId, 2) as [string, string];
+    query = query.where((eb) =>
+      eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]),
+    );
+  }
+  const rows = await query
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(options.limit + 1)
+    .execute();
+  return pageOf(
+    rows,
+    options.limit,
+    (row) => [row.created_at, row.id],
+    (row) => row as unknown as Selectable<Tables[T]>,
+  );
 }

@@ -3,9 +3,9 @@ import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Cache, CacheUnavailableError, type JsonValue, openCache } from '../../src/cache/index.ts';
 import { RedisCache } from '../../src/cache/redis-cache.ts';
+import { startTcpProxy } from '../support/tcp-proxy.ts';
 import { cacheContract } from './contract.ts';
 import { REDIS_URL, keysUnder, removeKeys, uniquePrefix, withAdmin } from './redis-support.ts';
-import { startTcpProxy } from './tcp-proxy.ts';
 import { waitUntil } from './wait.ts';
 
 cacheContract('Redis cache', async () => {
@@ -156,7 +156,10 @@ describe('Redis cache when Redis cannot be reached', () => {
   });
 
   it('fails fast while Redis is cut off, and recovers values and subscriptions once it is back', async () => {
-    const proxy = await startTcpProxy(Number(new URL(REDIS_URL).port || 6379), new URL(REDIS_URL).hostname);
+    const proxy = await startTcpProxy({
+      host: new URL(REDIS_URL).hostname,
+      port: Number(new URL(REDIS_URL).port || 6379),
+    });
     const keyPrefix = uniquePrefix();
     const cache = await openCache({ redisUrl: `redis://127.0.0.1:${proxy.port}`, keyPrefix });
     const direct = await openCache({ redisUrl: REDIS_URL, keyPrefix });

@@ -1,35 +1,45 @@
 import { type Server, type Socket, connect, createServer } from 'node:net';
 
+/** A loopback TCP proxy to a real server, which a test can cut (an outage) and restore on the same port. */
 export interface TcpProxy {
   port: number;
-  /** Stops accepting and cuts every connection: what is behind it looks gone. */
   cut(): Promise<void>;
+  restore(): Promise<void>;
+  close(): Promise<void>;
 }
 
-/** A TCP proxy on 127.0.0.1 to `target`: a real server that a test can make disappear without stopping it. */
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
-  const server: Server = createServer((client) => {
-    const upstream = connect(target.port, target.host);
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-      socket.on('error', () => {
-        client.destroy();
-        upstream.destroy();
-      });
-    }
-    client.pipe(upstream).pipe(client);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
+  let server: Server | undefined;
+  const listen = async (port: number): Promise<number> => {
+    server = createServer((client) => {
+      const upstream = connect(target.port, target.host);
+      for (const socket of [client, upstream]) {
+        sockets.add(socket);
+        socket.on('close', () => sockets.delete(socket));
+        socket.on('error', () => {
+          client.destroy();
+          upstream.destroy();
+        });
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => server?.listen(port, '127.0.0.1', resolve));
+    return (server.address() as { port: number }).port;
+  };
+  const stop = async () => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => server?.close(resolve));
+    server = undefined;
+  };
+  const port = await listen(0);
   return {
     port,
-    async cut() {
-      const closed = new Promise((resolve) => server.close(resolve));
-      for (const socket of sockets) socket.destroy();
-      await closed;
+    cut: stop,
+    restore: async () => {
+      await listen(port);
     },
+    close: stop,
   };
 }
 

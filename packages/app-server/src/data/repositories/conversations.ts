@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import { type Page, decodePageId, pageOf } from '../pages.ts';
+import { type Page, newestFirstPage } from '../pages.ts';
 import type { AppConversationsTable, Tables } from '../tables.ts';
 import { countOf } from './constraints.ts';
 
@@ -38,25 +38,8 @@ export class ConversationsRepository {
   }
 
   /** The user's conversations, newest first (by creation, then id), a page at a time from the index. */
-  async page(userId: string, options: { limit: number; pageId?: string }): Promise<Page<AppConversation>> {
-    let query = this.db.selectFrom('app_conversations').selectAll().where('user_id', '=', userId);
-    if (options.pageId !== undefined) {
-      const [createdAt, id] = decodePageId(options.pageId, 2) as [string, string];
-      query = query.where((eb) =>
-        eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]),
-      );
-    }
-    const rows = await query
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(options.limit + 1)
-      .execute();
-    return pageOf(
-      rows,
-      options.limit,
-      (row) => [row.created_at, row.id],
-      (row) => row,
-    );
+  page(userId: string, options: { limit: number; pageId?: string }): Promise<Page<AppConversation>> {
+    return newestFirstPage(this.db, 'app_conversations', userId, options);
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
-import { type Page, decodePageId, pageOf } from '../pages.ts';
+import { type Page, newestFirstPage } from '../pages.ts';
 import type { SandboxesTable, Tables } from '../tables.ts';
 
 export type SandboxRecord = Selectable<SandboxesTable>;
@@ -62,25 +62,8 @@ export class SandboxesRepository {
   }
 
   /** The user's sandboxes, newest first (by creation, then id), a page at a time from the index. */
-  async page(userId: string, options: { limit: number; pageId?: string }): Promise<Page<SandboxRecord>> {
-    let query = this.db.selectFrom('sandboxes').selectAll().where('user_id', '=', userId);
-    if (options.pageId !== undefined) {
-      const [createdAt, id] = decodePageId(options.pageId, 2) as [string, string];
-      query = query.where((eb) =>
-        eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]),
-      );
-    }
-    const rows = await query
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(options.limit + 1)
-      .execute();
-    return pageOf(
-      rows,
-      options.limit,
-      (row) => [row.created_at, row.id],
-      (row) => row,
-    );
+  page(userId: string, options: { limit: number; pageId?: string }): Promise<Page<SandboxRecord>> {
+    return newestFirstPage(this.db, 'sandboxes', userId, options);
   }
 
   /** The user's sandboxes in one of `statuses`, the least recently started first. */
