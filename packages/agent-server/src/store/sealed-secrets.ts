@@ -1,14 +1,8 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { SecretsKeyError, checkedKey, keyIdOf as keyIdUnder, openParts, sealParts } from '@bosun/sealing';
 
-/** A secrets key that is missing, malformed, or not the one the data was sealed with. */
-export class SecretsKeyError extends Error {
-  override name = 'SecretsKeyError';
-}
+export { SecretsKeyError, newSecretsKey, parseSecretsKey } from '@bosun/sealing';
 
 const VERSION = 'sealed:v1';
-const KEY_BYTES = 32;
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
 const KEY_ID_CHARS = 16;
 /** The length of `sealed:v1:<key id>:`, the part of a sealed value that names its key. */
 export const SEALED_PREFIX_LENGTH = VERSION.length + KEY_ID_CHARS + 2;
@@ -43,11 +37,8 @@ export class SecretsKeyring {
   }
 
   sealRecord(conversationId: string, json: string): string {
-    const iv = randomBytes(IV_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', this.keys.get(this.keyId) as Buffer, iv);
-    cipher.setAAD(Buffer.from(conversationId));
-    const sealed = Buffer.concat([cipher.update(json, 'utf8'), cipher.final()]);
-    return [this.prefix.slice(0, -1), b64(iv), b64(cipher.getAuthTag()), b64(sealed)].join(':');
+    const parts = sealParts(this.keys.get(this.keyId) as Buffer, conversationId, json);
+    return [this.prefix.slice(0, -1), ...parts].join(':');
   }
 
   /** The record in clear; a record from before sealing (plain JSON) is returned as it is. */
@@ -57,12 +48,7 @@ export class SecretsKeyring {
     const key = this.keys.get(keyId as string);
     if (!key) throw new SecretsKeyError(`conversation ${conversationId} was sealed with another secrets key`);
     try {
-      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv as string, 'base64url'), {
-        authTagLength: TAG_BYTES,
-      });
-      decipher.setAAD(Buffer.from(conversationId));
-      decipher.setAuthTag(Buffer.from(tag as string, 'base64url'));
-      return Buffer.concat([decipher.update(Buffer.from(sealed as string, 'base64url')), decipher.final()]).toString();
+      return openParts(key, conversationId, [iv as string, tag as string, sealed as string]);
     } catch {
       throw new SecretsKeyError(
         `the sealed record of conversation ${conversationId} is damaged (it does not authenticate)`,
@@ -81,30 +67,7 @@ export function sealingKeyId(data: string): string | undefined {
   return isSealed(data) ? data.split(':', 3)[2] : undefined;
 }
 
-/** A key from its base64 text (32 bytes), or a clear error naming where it came from. */
-export function parseSecretsKey(text: string, from: string): Buffer {
-  const trimmed = text.trim();
-  const key = Buffer.from(trimmed, 'base64');
-  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(trimmed) || key.length !== KEY_BYTES) {
-    throw new SecretsKeyError(
-      `${from} must be ${KEY_BYTES} random bytes in base64 (for example the output of \`openssl rand -base64 32\`)`,
-    );
-  }
-  return key;
-}
-
-export function newSecretsKey(): Buffer {
-  return randomBytes(KEY_BYTES);
-}
-
-function checkedKey(key: Buffer, what: string): Buffer {
-  if (key.length !== KEY_BYTES) throw new SecretsKeyError(`${what} must be ${KEY_BYTES} bytes, not ${key.length}`);
-  return key;
-}
-
 /** The public id of a key (an HMAC of it). */
 export function keyIdOf(key: Buffer): string {
-  return createHmac('sha256', key).update('bosun secrets key id').digest('hex').slice(0, KEY_ID_CHARS);
+  return keyIdUnder(key, 'bosun secrets key id');
 }
-
-const b64 = (bytes: Buffer) => bytes.toString('base64url');

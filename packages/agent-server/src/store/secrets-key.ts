@@ -1,16 +1,7 @@
-import {
-  closeSync,
-  existsSync,
-  fsyncSync,
-  linkSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
-import { dirname, join } from 'node:path';
-import { SecretsKeyError, SecretsKeyring, keyIdOf, newSecretsKey, parseSecretsKey } from './sealed-secrets.ts';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { SecretsKeyError, createKeyFile, parseSecretsKey, readKeyFile } from '@bosun/sealing';
+import { SecretsKeyring, keyIdOf } from './sealed-secrets.ts';
 
 /** Where the key that seals secrets at rest comes from. */
 export interface SecretsKeyOptions {
@@ -53,43 +44,4 @@ export function loadSecretsKeyring(
     );
   }
   return new SecretsKeyring(createKeyFile(generated), previous);
-}
-
-function readKeyFile(path: string): Buffer {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new SecretsKeyError(`cannot read the secrets key file ${path}: ${(error as Error).message}`);
-  }
-  return parseSecretsKey(text, `the secrets key file ${path}`);
-}
-
-/** Writes a new key to `path` durably, readable by the owner only; if another process won the race, its key. */
-function createKeyFile(path: string): Buffer {
-  mkdirSync(dirname(path), { recursive: true });
-  const key = newSecretsKey();
-  const temporary = `${path}.${process.pid}.tmp`;
-  const fd = openSync(temporary, 'wx', 0o600);
-  try {
-    writeSync(fd, `${key.toString('base64')}\n`);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    linkSync(temporary, path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    return readKeyFile(path);
-  } finally {
-    unlinkSync(temporary);
-  }
-  const dir = openSync(dirname(path), 'r');
-  try {
-    fsyncSync(dir);
-  } finally {
-    closeSync(dir);
-  }
-  return key;
 }

@@ -25,8 +25,7 @@ export class SchemaTooNewError extends DatabaseOpenError {
   }
 }
 
-/** A secrets key that is malformed, missing, or not the one the data was sealed with. */
-export class SecretsKeyError extends NamedError {}
+export { SecretsKeyError } from '@bosun/sealing';
 
 /** A change that conflicts with the stored state (the routes answer 409 with the message). */
 export class DataConflictError extends NamedError {}

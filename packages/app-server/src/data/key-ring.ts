@@ -1,8 +1,9 @@
 import { hkdfSync } from 'node:crypto';
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { createKeyFile, parseSecretsKey, readKeyFile } from '@bosun/sealing';
 import { SecretsKeyError } from './errors.ts';
-import { KeyRing, newSecretsKey, parseSecretsKey } from './secret-cipher.ts';
+import { KeyRing } from './secret-cipher.ts';
 
 export interface KeyRingOptions {
   /** The key: base64 of 32 random bytes (`BOSUN_SECRETS_KEY`). */
@@ -45,39 +46,5 @@ export function deriveFromJwtSecret(jwtSecret: string): Buffer {
 }
 
 function readOrCreateKeyFile(path: string): Buffer {
-  try {
-    return parseSecretsKey(readFileSync(path, 'utf8'), `the secrets key file ${path}`);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  return createKeyFile(path);
-}
-
-/** Writes a new key to `path` durably, readable by the owner only; if another process won the race, its key. */
-function createKeyFile(path: string): Buffer {
-  mkdirSync(dirname(path), { recursive: true });
-  const key = newSecretsKey();
-  const temporary = `${path}.${process.pid}.${Date.now()}.tmp`;
-  const fd = openSync(temporary, 'wx', 0o600);
-  try {
-    writeSync(fd, `${key.toString('base64')}\n`);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    linkSync(temporary, path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    return parseSecretsKey(readFileSync(path, 'utf8'), `the secrets key file ${path}`);
-  } finally {
-    unlinkSync(temporary);
-  }
-  const dir = openSync(dirname(path), 'r');
-  try {
-    fsyncSync(dir);
-  } finally {
-    closeSync(dir);
-  }
-  return key;
+  return existsSync(path) ? readKeyFile(path) : createKeyFile(path);
 }

@@ -1,11 +1,9 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { checkedKey, keyIdOf as keyIdUnder, openParts, sealParts } from '@bosun/sealing';
 import { SecretsKeyError } from './errors.ts';
 
+export { newSecretsKey, parseSecretsKey } from '@bosun/sealing';
+
 const FORMAT = 'v1';
-const KEY_BYTES = 32;
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
-const KEY_ID_CHARS = 16;
 
 /** A sealed value and the id of the key that sealed it (stored in its own column, for rotation). */
 export interface Sealed {
@@ -42,12 +40,8 @@ export class KeyRing {
   }
 
   seal(binding: string, plaintext: string): Sealed {
-    const iv = randomBytes(IV_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', this.keys.get(this.currentKeyId) as Buffer, iv);
-    cipher.setAAD(Buffer.from(binding));
-    const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    const sealed = [FORMAT, this.currentKeyId, b64(iv), b64(cipher.getAuthTag()), b64(ciphertext)].join('.');
-    return { keyId: this.currentKeyId, sealed };
+    const parts = sealParts(this.keys.get(this.currentKeyId) as Buffer, binding, plaintext);
+    return { keyId: this.currentKeyId, sealed: [FORMAT, this.currentKeyId, ...parts].join('.') };
   }
 
   /** The plaintext of a value sealed for `binding`; a wrong key or a damaged or moved value is a SecretsKeyError. */
@@ -61,12 +55,7 @@ export class KeyRing {
       );
     }
     try {
-      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv as string, 'base64url'), {
-        authTagLength: TAG_BYTES,
-      });
-      decipher.setAAD(Buffer.from(binding));
-      decipher.setAuthTag(Buffer.from(tag as string, 'base64url'));
-      return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+      return openParts(key, binding, [iv as string, tag as string, ciphertext]);
     } catch {
       throw new SecretsKeyError('a sealed value does not authenticate: it was damaged or moved to another row');
     }
@@ -78,30 +67,7 @@ export function sealBinding(table: string, userId: string, rowKey = ''): string 
   return `${table}\u0000${userId}\u0000${rowKey}`;
 }
 
-/** A key from its base64 text (32 bytes), or a clear error naming where it came from. */
-export function parseSecretsKey(text: string, from: string): Buffer {
-  const trimmed = text.trim();
-  const key = Buffer.from(trimmed, 'base64');
-  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(trimmed) || key.length !== KEY_BYTES) {
-    throw new SecretsKeyError(
-      `${from} must be ${KEY_BYTES} random bytes in base64 (for example the output of \`openssl rand -base64 32\`)`,
-    );
-  }
-  return key;
-}
-
-export function newSecretsKey(): Buffer {
-  return randomBytes(KEY_BYTES);
-}
-
 /** The public id of a key (an HMAC of it, not the key). */
 export function keyIdOf(key: Buffer): string {
-  return createHmac('sha256', key).update('bosun app secrets key id').digest('hex').slice(0, KEY_ID_CHARS);
+  return keyIdUnder(key, 'bosun app secrets key id');
 }
-
-function checkedKey(key: Buffer, what: string): Buffer {
-  if (key.length !== KEY_BYTES) throw new SecretsKeyError(`${what} must be ${KEY_BYTES} bytes, not ${key.length}`);
-  return key;
-}
-
-const b64 = (bytes: Buffer) => bytes.toString('base64url');
