@@ -1,5 +1,10 @@
-import type { ServerStatus } from './agent-server/types.ts';
 import type { CallOptions, HttpClient, HttpClientOptions } from './http.ts';
+
+/** `GET /alive`, `/health`, `/ready` (both servers). */
+export interface ServerStatus {
+  status: string;
+  message?: string;
+}
 
 /** The probes both servers answer, as operations (each client's operation table holds them). */
 export const PROBE_OPERATIONS = {

@@ -65,11 +65,7 @@ export type EventSearchQuery = Narrowed<
   }
 >;
 
-/** `GET /alive`, `/health`, `/ready`. */
-export interface ServerStatus {
-  status: string;
-  message?: string;
-}
+export type { ServerStatus } from '../server-probes.ts';
 
 /** `GET /server_info`. */
 export interface ServerInfo {
