@@ -126,9 +126,14 @@ describe('SIGTERM', () => {
       const answered = new Promise((resolve) => socket.once('data', resolve));
       socket.write('GET /api/conversations/count HTTP/1.1\r\nhost: x\r\n\r\n');
       await answered;
+      // `Expect: 100-continue` makes the server say when it has read the headers: without waiting for that, the
+      // SIGTERM could arrive while the connection still looked idle, and closing would end it at once.
+      const continued = new Promise((resolve) => socket.once('data', resolve));
       socket.write(
-        'POST /api/conversations HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{',
+        'POST /api/conversations HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\nexpect: 100-continue\r\n\r\n',
       );
+      expect(String(await continued)).toMatch(/^HTTP\/1\.1 100 Continue/);
+      socket.write('{');
       server.child.kill('SIGTERM');
       await until(() => STOPPING.test(server.output()), 'the server says it is stopping');
       if (second) server.child.kill('SIGINT');
