@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { Cache } from './cache/index.ts';
 import type { AppServerConfig } from './config.ts';
-import type { AppDatabase, KeyRing } from './data/index.ts';
+import type { AppDatabase, KeyRing, Repositories } from './data/index.ts';
 import type { ObjectStore } from './objects/index.ts';
+import type { RateLimiter } from './rate-limit/index.ts';
+import type { SandboxSpec, Sandboxes } from './sandboxes/index.ts';
 
 /** Something the server needs that can stop answering (a database, a cache, an object store). */
 export interface Dependency {
@@ -17,12 +19,24 @@ export interface AppDependencies {
   objects?: ObjectStore;
 }
 
+/** What route modules share, one of each per server (see services.ts). */
+export interface AppServices {
+  repositories: Repositories;
+  /** Shared between replicas when the cache is Redis. */
+  rateLimiter: RateLimiter;
+  sandboxes: Sandboxes;
+  /** The sandbox specs; the first is the default. */
+  specs: readonly SandboxSpec[];
+}
+
 /** What every route module gets. */
 export interface AppContext {
   config: AppServerConfig;
   dependencies: AppDependencies;
   /** What seals secrets at rest (with `dependencies.database`: `createRepositories(database, keyRing)`). */
   keyRing?: KeyRing;
+  /** Present when the server has a database, a cache and a key ring; stopped when the server closes. */
+  services?: AppServices;
   /** Where people and sandboxes reach the server: `public_url`, else the address it listens on. */
   publicUrl(): string;
 }

@@ -8,6 +8,7 @@ import { healthRoutes } from './routes/health.ts';
 import { homeRoutes, readmeRoutes } from './routes/home.ts';
 import { identityApiOfServer } from './routes/identity-api.ts';
 import { sandboxApiOfServer } from './routes/sandbox-api.ts';
+import { openServices } from './services.ts';
 
 /** Every route module of `/api/v1`: adding one is one line here. */
 export const API_ROUTES: readonly ApiRoutes[] = [identityApiOfServer, sandboxApiOfServer];
@@ -38,14 +39,18 @@ export const API_PREFIX = '/api/v1';
 export async function buildAppServer(options: AppServerOptions = {}): Promise<AppServer> {
   const startedAt = Date.now();
   const config = appServerConfig(options.config);
-  const context: AppContext = {
+  const { log_level: level } = config;
+  const app = createHttpServer({ logLevel: level === 'silent' ? undefined : level, logStream: options.logStream });
+  const base = {
     config,
     dependencies: options.dependencies ?? {},
     ...(options.keyRing ? { keyRing: options.keyRing } : {}),
     publicUrl: () => config.public_url?.replace(/\/+$/, '') ?? listeningUrl(app),
   };
-  const { log_level: level } = config;
-  const app = createHttpServer({ logLevel: level === 'silent' ? undefined : level, logStream: options.logStream });
+  // Only the server's own route modules use the services: a server given its modules builds none.
+  const services = options.apiRoutes ? undefined : await openServices(base);
+  const context: AppContext = { ...base, ...(services ? { services } : {}) };
+  if (services) app.addHook('onClose', () => services.sandboxes.close());
   await installOpenApi(app);
   installEdgeErrors(app);
   healthRoutes(app, {

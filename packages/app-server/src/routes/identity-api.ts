@@ -3,7 +3,6 @@ import type { ApiRoutes, AppContext, AppDependencies } from '../context.ts';
 import { type KeyRing, type Repositories, createRepositories } from '../data/index.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimiter, type RateLimits } from '../identity/rate-limits.ts';
 import { prepareOwnerSignIn } from '../identity/sign-in.ts';
-import { RateLimiter as CacheRateLimiter } from '../rate-limit/index.ts';
 import type { IdentityRouteDeps } from './deps.ts';
 import { identityRoutes } from './identity-routes.ts';
 
@@ -17,10 +16,9 @@ export function identityApi(deps: IdentityRouteDeps): ApiRoutes {
  * configured). A server built without a database has no such routes.
  */
 export const identityApiOfServer: ApiRoutes = (api, context: AppContext) => {
-  const { database, cache } = context.dependencies;
-  if (!database || !cache || !context.keyRing) return;
-  const repositories = createRepositories(database, context.keyRing);
-  identityRoutes(api, identityRouteDeps(repositories, context.config, new CacheRateLimiter(cache)));
+  const { services } = context;
+  if (!services) return;
+  identityRoutes(api, identityRouteDeps(services.repositories, context.config, services.rateLimiter));
 };
 
 /** What those routes need, from the open database's repositories, the configuration and a rate limiter. */

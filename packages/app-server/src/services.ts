@@ -1,0 +1,29 @@
+import type { AppContext, AppServices } from './context.ts';
+import { createRepositories } from './data/index.ts';
+import { RateLimiter } from './rate-limit/index.ts';
+import { LocalSandboxes, SANDBOX_SPECS } from './sandboxes/index.ts';
+
+/** The agent server's own stop deadline is 10 s; SIGKILL comes after that. */
+const STOP_GRACE_MS = 12_000;
+
+/**
+ * What several route modules share, built once per server over its database, cache and key ring: the
+ * repositories, the rate limiter and the sandboxes (local processes in the data directory). Undefined for a
+ * server without a database: it has no such routes.
+ */
+export async function openServices(context: Omit<AppContext, 'services'>): Promise<AppServices | undefined> {
+  const { database, cache } = context.dependencies;
+  if (!database || !cache || !context.keyRing) return undefined;
+  const { config } = context;
+  const repositories = createRepositories(database, context.keyRing);
+  const sandboxes = await LocalSandboxes.open({
+    repository: repositories.sandboxes,
+    dataDir: config.data_dir,
+    specs: SANDBOX_SPECS,
+    ...(config.sandbox_command ? { command: config.sandbox_command } : {}),
+    maxRunningPerUser: config.max_running_sandboxes,
+    startTimeoutMs: config.sandbox_start_timeout * 1000,
+    stopGraceMs: STOP_GRACE_MS,
+  });
+  return { repositories, rateLimiter: new RateLimiter(cache), sandboxes, specs: SANDBOX_SPECS };
+}
