@@ -8,9 +8,11 @@ import { createAgentRunner } from './agent/agent-runner.ts';
 import { BashEventStore } from './bash/event-store.ts';
 import { BashRunner } from './bash/runner.ts';
 import { ConfirmationControl } from './conversations/confirmation.ts';
+import { EventLog } from './conversations/event-log.ts';
 import type { AgentRunner } from './conversations/runner.ts';
 import { ConversationService } from './conversations/service.ts';
 import { installSessionAuth } from './http/auth.ts';
+import { installCors } from './http/cors.ts';
 import { installOpenApi } from './openapi.ts';
 import { askAgentRoutes } from './routes/ask-agent.ts';
 import { bashSocketRoutes } from './routes/bash-socket.ts';
@@ -34,6 +36,8 @@ import { socketRoutes } from './routes/sockets.ts';
 import { toolRoutes } from './routes/tools.ts';
 import type { SecretsKeyOptions } from './store/secrets-key.ts';
 import { Store } from './store/store.ts';
+import { WebhookCursors } from './webhooks/cursors.ts';
+import { WebhookSender, type WebhookSettings } from './webhooks/sender.ts';
 
 /** The tools of the default agent. */
 export const DEFAULT_TOOLS = ['terminal', 'file_editor', 'task_tracker'];
@@ -61,6 +65,10 @@ export interface AgentServerOptions {
    * and Git routes may reach (default: the server's working directory).
    */
   workspaceRoot?: string;
+  /** When set, every committed event and each conversation's info are posted to the application. */
+  webhooks?: WebhookSettings;
+  /** Origins whose web pages may call the server (CORS); `*` for any. */
+  allowCorsOrigins?: string[];
 }
 
 export interface AgentServer {
@@ -75,8 +83,14 @@ export interface AgentServer {
 export async function buildAgentServer(options: AgentServerOptions): Promise<AgentServer> {
   const startedAt = Date.now();
   let ready = false;
+  const sessionApiKeys = options.sessionApiKeys ?? [];
+  const app = createHttpServer({ logLevel: options.logLevel, logStream: options.logStream });
   const store = new Store(options.dataDir, options.secretsKey);
-  const service = new ConversationService(store, { idleTtlMs: options.idleTtlMs ?? 20 * 60_000 });
+  const webhooks = options.webhooks && webhookSender(options.webhooks, store, app, options.dataDir, sessionApiKeys);
+  const service = new ConversationService(store, {
+    idleTtlMs: options.idleTtlMs ?? 20 * 60_000,
+    ...(webhooks ? { observer: webhooks } : {}),
+  });
   const control = new ConfirmationControl(service, (error, id) =>
     app.log.error({ err: error, conversation_id: id }, 'confirmation deadline failed'),
   );
@@ -133,9 +147,9 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
   // The ConversationErrorEvent tells the client what failed; the log keeps the stack for whoever runs the server.
   runner.crashed = (conversation, error) =>
     app.log.error({ err: error, conversation_id: conversation.id }, 'run crashed');
-  const sessionApiKeys = options.sessionApiKeys ?? [];
 
-  const app = createHttpServer({ logLevel: options.logLevel, logStream: options.logStream });
+  // Before authentication: a preflight carries no session key, and a refusal must still be readable.
+  await installCors(app, options.allowCorsOrigins ?? []);
   installSessionAuth(app, sessionApiKeys);
   await installOpenApi(app);
   await app.register(websocket);
@@ -179,6 +193,7 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
 
   await service.recover();
   control.recover();
+  webhooks?.resume((id) => service.get(id));
   service.startEvictions();
   ready = true;
   return {
@@ -192,7 +207,29 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
       bashEvents.close();
       control.close();
       await service.close();
+      // After the service: what stopping the runs recorded is posted too.
+      await webhooks?.close();
       store.close();
     },
   };
+}
+
+/** The webhook sender, its cursors beside the log; a base URL that is not http(s) is refused. */
+function webhookSender(
+  settings: WebhookSettings,
+  store: Store,
+  app: FastifyInstance,
+  dataDir: string,
+  sessionApiKeys: readonly string[],
+): WebhookSender {
+  const url = URL.canParse(settings.baseUrl) ? new URL(settings.baseUrl) : undefined;
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.search || url.hash) {
+    throw new Error('webhook_base_url: must be an http:// or https:// URL without a query or a fragment');
+  }
+  return new WebhookSender(settings, {
+    events: new EventLog(store),
+    cursors: new WebhookCursors(join(dataDir, 'webhooks.sqlite')),
+    logger: app.log,
+    ...(sessionApiKeys[0] ? { sessionKey: sessionApiKeys[0] } : {}),
+  });
 }

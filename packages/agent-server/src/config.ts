@@ -65,6 +65,34 @@ export const AgentServerConfig = Type.Object({
   workspace_root: Type.Optional(
     Type.String({ minLength: 1, description: "When set, every conversation's working_dir must be inside it." }),
   ),
+  webhook_base_url: Type.Optional(
+    Type.String({
+      pattern: '^https?://[^\\s/?#@]+(/[^\\s?#]*)?$',
+      expected: 'an http:// or https:// URL without a query, a fragment or credentials',
+      description:
+        'When set, every committed event is posted to <url>/events/<conversation id> (JSON arrays, in order) and ' +
+        "each conversation's info to <url>/conversations when its status, title or metrics change.",
+    }),
+  ),
+  webhook_flush_ms: Type.Integer({
+    minimum: 0,
+    maximum: 60_000,
+    default: 100,
+    description: 'How long events may wait to be posted together (0: at once).',
+  }),
+  webhook_batch_size: Type.Integer({
+    minimum: 1,
+    maximum: 1000,
+    default: 50,
+    description: 'The most events in one webhook post.',
+  }),
+  allow_cors_origins: Type.Array(Type.String({ pattern: '^(\\*|https?://[^\\s/?#@]+)$' }), {
+    default: [],
+    expected: 'a list (comma-separated in a flag or variable) of origins such as https://app.example.com, or *',
+    description:
+      'Origins whose web pages may call this server (CORS; * for any). When set, a WebSocket handshake from a ' +
+      'page of another origin is refused.',
+  }),
 });
 export type AgentServerConfig = Static<typeof AgentServerConfig>;
 
@@ -97,5 +125,15 @@ export function agentServerOptions(config: AgentServerConfig): AgentServerOption
     gitProviders: providers,
     ...(config.git_cache_dir ? { gitCacheDir: config.git_cache_dir } : {}),
     ...(config.workspace_root ? { workspaceRoot: resolve(config.workspace_root) } : {}),
+    ...(config.webhook_base_url
+      ? {
+          webhooks: {
+            baseUrl: config.webhook_base_url,
+            flushMs: config.webhook_flush_ms,
+            batchSize: config.webhook_batch_size,
+          },
+        }
+      : {}),
+    allowCorsOrigins: config.allow_cors_origins,
   };
 }

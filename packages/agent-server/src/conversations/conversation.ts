@@ -1,5 +1,6 @@
 import type { ConversationExecutionStatus, StoredEvent } from '@bosun/protocol';
 import { type NewEvent, now, prepareEvent, statusEvent } from './new-event.ts';
+import type { ConversationObserver } from './observer.ts';
 import type { ConversationRecord } from './record.ts';
 import type { ConversationRepository, EventRow } from './repository.ts';
 
@@ -29,6 +30,7 @@ export class Conversation {
    */
   private creating: boolean;
   private readonly onActivity: (() => void) | undefined;
+  private readonly observer: ConversationObserver | undefined;
 
   constructor(
     readonly id: string,
@@ -38,14 +40,18 @@ export class Conversation {
     {
       creating = false,
       onActivity,
+      observer,
     }: {
       creating?: boolean;
       /** Told when events other than state updates are committed (the server's idle time starts again). */
       onActivity?: () => void;
+      /** Told of every durable change (not of the writes of the creation: the service tells of it once). */
+      observer?: ConversationObserver;
     } = {},
   ) {
     this.creating = creating;
     this.onActivity = onActivity;
+    this.observer = observer;
     this.committedSeq = lastSeq;
     this.writtenSeq = lastSeq;
     this.writtenRecord = record;
@@ -101,6 +107,8 @@ export class Conversation {
     readsRecord = true,
   ): Promise<StoredEvent[]> {
     this.lastActive = Date.now();
+    // A write of the creation is committed before it is durable: it is told of with the creation instead.
+    const durable = !this.creating;
     return this.store
       .enqueue(
         {
@@ -119,10 +127,11 @@ export class Conversation {
             this.committedSeq = stored[stored.length - 1]?.seq ?? this.committedSeq;
             if (stored.some((event) => event.kind !== 'ConversationStateUpdateEvent')) this.onActivity?.();
             if (stored.length) this.publish(stored);
+            if (durable && (stored.length || record)) this.observer?.committed(this, stored, record !== undefined);
           },
           rolledBack: () => this.rollBack(),
         },
-        !this.creating,
+        durable,
       )
       .then(({ events }) => events);
   }

@@ -10,6 +10,7 @@ import { Conversation } from './conversation.ts';
 import { EventLog } from './event-log.ts';
 import { forkConversation } from './fork.ts';
 import { now } from './new-event.ts';
+import type { ConversationObserver } from './observer.ts';
 import { type ConversationRecord, newCatalogRow, newRecord } from './record.ts';
 import type { ConversationRepository } from './repository.ts';
 import { pause, stopRun } from './runs.ts';
@@ -47,7 +48,11 @@ export class ConversationService {
 
   constructor(
     private readonly store: ConversationRepository,
-    private readonly options: { idleTtlMs: number },
+    private readonly options: {
+      idleTtlMs: number;
+      /** Told of every durable change of every conversation (webhooks). */
+      observer?: ConversationObserver;
+    },
   ) {
     this.events = new EventLog(store);
   }
@@ -149,6 +154,7 @@ export class ConversationService {
     if (!row) return undefined;
     const conversation = new Conversation(key, JSON.parse(row.data) as ConversationRecord, row.last_seq, this.store, {
       onActivity: this.markActivity,
+      observer: this.options.observer,
     });
     this.loaded.set(key, conversation);
     return conversation;
@@ -185,7 +191,11 @@ export class ConversationService {
     const at = now();
     const record = newRecord({ ...request, conversation_id: id }, at);
     const row = newCatalogRow(id, record);
-    const conversation = new Conversation(id, record, 0, this.store, { creating: true, onActivity: this.markActivity });
+    const conversation = new Conversation(id, record, 0, this.store, {
+      creating: true,
+      onActivity: this.markActivity,
+      observer: this.options.observer,
+    });
     try {
       await this.store.enqueue({ apply: () => this.store.insertConversationSql(row) }, false);
     } catch (error) {
@@ -200,6 +210,7 @@ export class ConversationService {
     } finally {
       await conversation.created();
       this.loaded.set(id, conversation);
+      this.options.observer?.created(conversation);
     }
     return { conversation, created: true };
   }
@@ -213,12 +224,14 @@ export class ConversationService {
   }
 
   /** Forks `source` (see `forkConversation`); `stateDir` is the directory of a conversation's files. */
-  fork(
+  async fork(
     source: Conversation,
     request: ForkConversationRequest,
     stateDir: (id: string) => string,
   ): Promise<Conversation> {
-    return forkConversation(this.store, (id) => this.get(id), stateDir, source, request);
+    const fork = await forkConversation(this.store, (id) => this.get(id), stateDir, source, request);
+    this.options.observer?.created(fork);
+    return fork;
   }
 
   /** Deletes a conversation and its events (its run paused first); false when there is none. */
@@ -228,7 +241,9 @@ export class ConversationService {
     // Paused first: a run in progress stops between steps.
     const running = this.loaded.get(key);
     if (running?.activeRun) await pause(running);
+    const observed = this.options.observer && this.get(key);
     await this.store.enqueue({ apply: () => this.store.deleteConversationSql(key) });
+    if (observed) this.options.observer?.deleted(observed);
     await this.loaded.get(key)?.release();
     this.loaded.delete(key);
     return true;
