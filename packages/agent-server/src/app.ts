@@ -12,7 +12,7 @@ import { EventLog } from './conversations/event-log.ts';
 import type { AgentRunner } from './conversations/runner.ts';
 import { ConversationService } from './conversations/service.ts';
 import { installSessionAuth } from './http/auth.ts';
-import { installCors } from './http/cors.ts';
+import { installCors, installWebSocketOriginCheck, normalizeOrigin } from './http/cors.ts';
 import { installOpenApi } from './openapi.ts';
 import { askAgentRoutes } from './routes/ask-agent.ts';
 import { bashSocketRoutes } from './routes/bash-socket.ts';
@@ -84,6 +84,8 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
   const startedAt = Date.now();
   let ready = false;
   const sessionApiKeys = options.sessionApiKeys ?? [];
+  if (options.webhooks) checkWebhookUrl(options.webhooks.baseUrl);
+  const corsOrigins = (options.allowCorsOrigins ?? []).map(normalizeOrigin);
   const app = createHttpServer({ logLevel: options.logLevel, logStream: options.logStream });
   const store = new Store(options.dataDir, options.secretsKey);
   const webhooks = options.webhooks && webhookSender(options.webhooks, store, app, options.dataDir, sessionApiKeys);
@@ -149,10 +151,11 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
     app.log.error({ err: error, conversation_id: conversation.id }, 'run crashed');
 
   // Before authentication: a preflight carries no session key, and a refusal must still be readable.
-  await installCors(app, options.allowCorsOrigins ?? []);
+  await installCors(app, corsOrigins);
   installSessionAuth(app, sessionApiKeys);
   await installOpenApi(app);
   await app.register(websocket);
+  installWebSocketOriginCheck(app, corsOrigins);
   installEdgeErrors(app);
 
   const { defaultLlm } = options;
@@ -214,7 +217,15 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
   };
 }
 
-/** The webhook sender, its cursors beside the log; a base URL that is not http(s) is refused. */
+/** Refuses a webhook base URL that is not http(s), or that a path cannot be appended to. */
+function checkWebhookUrl(baseUrl: string): void {
+  const url = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.search || url.hash) {
+    throw new Error('webhook_base_url: must be an http:// or https:// URL without a query or a fragment');
+  }
+}
+
+/** The webhook sender, its cursors beside the log. */
 function webhookSender(
   settings: WebhookSettings,
   store: Store,
@@ -222,10 +233,6 @@ function webhookSender(
   dataDir: string,
   sessionApiKeys: readonly string[],
 ): WebhookSender {
-  const url = URL.canParse(settings.baseUrl) ? new URL(settings.baseUrl) : undefined;
-  if (!url || !['http:', 'https:'].includes(url.protocol) || url.search || url.hash) {
-    throw new Error('webhook_base_url: must be an http:// or https:// URL without a query or a fragment');
-  }
   return new WebhookSender(settings, {
     events: new EventLog(store),
     cursors: new WebhookCursors(join(dataDir, 'webhooks.sqlite')),

@@ -12,24 +12,31 @@ export function normalizeOrigin(origin: string): string {
 }
 
 /**
- * Lets web pages of `origins` call the server (`*`: any page): preflights are answered before authentication
- * (a browser sends no `X-Session-API-Key` with one), and every answer to a listed origin, errors included,
- * carries `Access-Control-Allow-Origin`. Browsers do not apply CORS to WebSockets, so a handshake whose
- * `Origin` is not listed is refused here (403); clients that are not browsers send no `Origin` and are let
- * through. Nothing changes when `origins` is empty.
+ * Lets web pages of `origins` (normalized, see `normalizeOrigin`) call the server (`*`: any page): preflights
+ * are answered before authentication (a browser sends no `X-Session-API-Key` with one), and every answer to a
+ * listed origin, errors included, carries `Access-Control-Allow-Origin`. Nothing changes when `origins` is empty.
+ * Install before authentication.
  */
 export async function installCors(app: FastifyInstance, origins: readonly string[]): Promise<void> {
   if (origins.length === 0) return;
-  const allowed = new Set(origins.map(normalizeOrigin));
-  const any = allowed.has('*');
   await app.register(cors, {
-    origin: any ? '*' : [...allowed],
+    origin: origins.includes('*') ? '*' : [...origins],
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     maxAge: 600,
     // An OPTIONS request that is not a preflight gets the same empty answer, not a text/plain 400.
     strictPreflight: false,
   });
-  if (any) return;
+}
+
+/**
+ * Browsers do not apply CORS to WebSockets: when `origins` are set (and not `*`), a handshake whose `Origin` is
+ * not one of them is refused (403), so a page elsewhere cannot follow a conversation. Clients that are not
+ * browsers send no `Origin` and are let through. Install after the WebSocket plugin (whose hook must have seen
+ * the request for the refused connection to be closed).
+ */
+export function installWebSocketOriginCheck(app: FastifyInstance, origins: readonly string[]): void {
+  const allowed = new Set(origins);
+  if (allowed.size === 0 || allowed.has('*')) return;
   app.addHook('onRequest', async (request, reply) => {
     if (request.headers.upgrade?.toLowerCase() !== 'websocket') return;
     const { origin } = request.headers;
