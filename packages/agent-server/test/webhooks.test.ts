@@ -138,14 +138,15 @@ describe('webhooks', () => {
     await receiver.until(() => receiver.infos(conversation.id).length === 1);
     // The first post is held: what is committed meanwhile waits, and then goes in full batches.
     const release = receiver.hold();
-    await Promise.all(Array.from({ length: 40 }, (_, i) => send(conversation.id, `burst ${i}`)));
+    // More than the outbox keeps in memory (4 batches): the rest is read back from the log.
+    await Promise.all(Array.from({ length: 80 }, (_, i) => send(conversation.id, `burst ${i}`)));
     await receiver.until(() => receiver.waiting > 0);
     release();
     const { posted, log } = await delivered(conversation.id);
     expect(posted).toEqual(log);
     const posts = receiver.accepted.filter((post) => post.path === `/hooks/events/${conversation.id}`);
-    expect(posts.length).toBeGreaterThanOrEqual(3);
-    expect(posts.length).toBeLessThanOrEqual(5);
+    expect(posts.length).toBeGreaterThanOrEqual(5);
+    expect(posts.length).toBeLessThanOrEqual(7);
     for (const post of posts) expect((post.body as unknown[]).length).toBeLessThanOrEqual(16);
   });
 

@@ -4,8 +4,12 @@ import type { EventRow } from '../conversations/repository.ts';
 
 /** The most bytes of event JSON in one post (a post has at least one event, whatever its size). */
 const MAX_BATCH_BYTES = 4 * 1024 * 1024;
-/** The most bytes of event JSON a conversation keeps in memory for posting; past that it reads the log back. */
-const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+/**
+ * The most a conversation keeps in memory for posting: bytes of event JSON, and batches. Past that (a burst, a
+ * slow receiver) its events are read back from the log when their turn comes.
+ */
+const MAX_BUFFERED_BYTES = 2 * 1024 * 1024;
+const MAX_BUFFERED_BATCHES = 4;
 
 /**
  * What a conversation still has to post. Its cursor (`delivered`) is the only thing that must be kept: committed
@@ -56,7 +60,8 @@ export class Outbox {
     if (!first || first.seq !== last + 1) return;
     let bytes = 0;
     for (const event of events) bytes += event.json.length;
-    if (this.bufferBytes + bytes > MAX_BUFFERED_BYTES) {
+    const full = this.buffer.length + events.length > MAX_BUFFERED_BATCHES * this.batchSize;
+    if (full || this.bufferBytes + bytes > MAX_BUFFERED_BYTES) {
       this.dropBuffer();
       return;
     }

@@ -1,0 +1,128 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ConversationInfoBody, type EventBody, type Page, call } from './support/http.ts';
+import { startRequest } from './support/server.ts';
+import { WebhookReceiver } from './support/webhook-receiver.ts';
+
+/** SIGTERM posts what waits (within a short bound); what cannot be posted then is posted after the next start. */
+
+const CLI = fileURLToPath(new URL('../../cli/bin/bosun.js', import.meta.url));
+const KEY = 'shutdown-key';
+const headers = { 'X-Session-API-Key': KEY };
+
+let receiver: WebhookReceiver;
+let root: string;
+const children: ChildProcess[] = [];
+
+beforeAll(async () => {
+  receiver = await new WebhookReceiver().start();
+  root = await mkdtemp(join(tmpdir(), 'bosun-webhooks-shutdown-'));
+});
+afterAll(async () => {
+  for (const child of children) child.kill('SIGKILL');
+  await receiver?.stop();
+  await rm(root, { recursive: true, force: true });
+});
+
+interface Running {
+  url: string;
+  /** SIGTERM, then the exit code once it has exited. */
+  stop(): Promise<number | null>;
+}
+
+/** `bosun agent-server` over `dataDir`, posting webhooks to the receiver (they wait `flushMs` to be batched). */
+function startServer(dataDir: string, flushMs: number): Promise<Running> {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('BOSUN_')));
+  const child = spawn(process.execPath, [CLI, 'agent-server', '--port', '0', '--data-dir', dataDir], {
+    env: {
+      ...env,
+      BOSUN_LOG_LEVEL: 'warn',
+      BOSUN_SESSION_API_KEYS: KEY,
+      BOSUN_WEBHOOK_BASE_URL: receiver.baseUrl,
+      BOSUN_WEBHOOK_FLUSH_MS: String(flushMs),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let output = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
+      if (url) resolve({ url, stop: () => (child.kill('SIGTERM'), exited) });
+    });
+    void exited.then(() => reject(new Error(`agent server exited:\n${output}`)));
+  });
+}
+
+async function startConversation(base: string): Promise<string> {
+  const reply = await call<ConversationInfoBody>(base, '/api/conversations', {
+    method: 'POST',
+    json: startRequest({ conversation_id: randomUUID() }),
+    headers,
+  });
+  expect(reply.status, reply.text).toBe(201);
+  return reply.body.id;
+}
+
+async function send(base: string, id: string, text: string): Promise<void> {
+  const reply = await call(base, `/api/conversations/${id}/events`, {
+    method: 'POST',
+    json: { role: 'user', content: [{ type: 'text', text }] },
+    headers,
+  });
+  expect(reply.status, reply.text).toBe(200);
+}
+
+async function logIds(base: string, id: string): Promise<string[]> {
+  const reply = await call<Page<EventBody>>(base, `/api/conversations/${id}/events/search?limit=100`, { headers });
+  return reply.body.items.map((event) => event.id);
+}
+
+describe('webhooks at shutdown', () => {
+  it('posts what waits for its flush when the server is stopped', async () => {
+    const server = await startServer(join(root, 'flush'), 60_000);
+    const id = await startConversation(server.url);
+    for (let i = 0; i < 3; i++) await send(server.url, id, `waiting ${i}`);
+    const log = await logIds(server.url, id);
+    expect(receiver.events(id)).toEqual([]);
+    expect(await server.stop()).toBe(0);
+    expect(receiver.events(id).map((event) => event.id)).toEqual(log);
+    expect(receiver.infos(id)).toHaveLength(1);
+  });
+
+  it('does not wait long for an application that does not answer, and posts after the next start', async () => {
+    const dataDir = join(root, 'hung');
+    const first = await startServer(dataDir, 0);
+    const id = await startConversation(first.url);
+    await receiver.until(() => receiver.infos(id).length === 1);
+    const release = receiver.hold();
+    for (let i = 0; i < 3; i++) await send(first.url, id, `unanswered ${i}`);
+    await receiver.until(() => receiver.waiting > 0);
+    const log = await logIds(first.url, id);
+    const stopping = Date.now();
+    // Stopped well within the server's 10 s deadline (which would exit with a failure code).
+    expect(await first.stop()).toBe(0);
+    expect(Date.now() - stopping).toBeLessThan(8000);
+    release();
+
+    const second = await startServer(dataDir, 0);
+    try {
+      await receiver.until(() => new Set(receiver.events(id).map((event) => event.id)).size >= log.length);
+      // The post the application never answered may come again (it may have been taken): nothing is missing.
+      const ids = receiver.events(id).map((event) => event.id);
+      expect([...new Set(ids)]).toEqual(log);
+    } finally {
+      await second.stop();
+    }
+  });
+});
