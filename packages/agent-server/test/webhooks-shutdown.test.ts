@@ -58,7 +58,12 @@ function startServer(dataDir: string, flushMs: number): Promise<Running> {
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
-      if (url) resolve({ url, stop: () => (child.kill('SIGTERM'), exited) });
+      if (!url) return;
+      const stop = () => {
+        child.kill('SIGTERM');
+        return exited;
+      };
+      resolve({ url, stop });
     });
     void exited.then(() => reject(new Error(`agent server exited:\n${output}`)));
   });
