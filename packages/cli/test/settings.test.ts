@@ -47,6 +47,9 @@ describe('agent server settings', () => {
       log_level: 'info',
       session_api_keys: [],
       secrets_key_previous: [],
+      webhook_flush_ms: 100,
+      webhook_batch_size: 50,
+      allow_cors_origins: [],
     });
     expect(sources.port).toBe('default');
   });
