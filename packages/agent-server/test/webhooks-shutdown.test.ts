@@ -33,6 +33,8 @@ interface Running {
   url: string;
   /** SIGTERM, then the exit code once it has exited. */
   stop(): Promise<number | null>;
+  /** SIGKILL (a crash), once it has exited. */
+  kill(): Promise<unknown>;
 }
 
 /** `bosun agent-server` over `dataDir`, posting webhooks to the receiver (they wait `flushMs` to be batched). */
@@ -59,11 +61,11 @@ function startServer(dataDir: string, flushMs: number): Promise<Running> {
       output += chunk.toString();
       const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
       if (!url) return;
-      const stop = () => {
-        child.kill('SIGTERM');
+      const signal = (name: NodeJS.Signals) => {
+        child.kill(name);
         return exited;
       };
-      resolve({ url, stop });
+      resolve({ url, stop: () => signal('SIGTERM'), kill: () => signal('SIGKILL') });
     });
     void exited.then(() => reject(new Error(`agent server exited:\n${output}`)));
   });
@@ -126,6 +128,25 @@ describe('webhooks at shutdown', () => {
       // The post the application never answered may come again (it may have been taken): nothing is missing.
       const ids = receiver.events(id).map((event) => event.id);
       expect([...new Set(ids)]).toEqual(log);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it('posts after a restart what a crash left unposted', async () => {
+    const dataDir = join(root, 'crash');
+    const first = await startServer(dataDir, 60_000);
+    const id = await startConversation(first.url);
+    for (let i = 0; i < 3; i++) await send(first.url, id, `before the crash ${i}`);
+    const log = await logIds(first.url, id);
+    await first.kill();
+    expect(receiver.events(id)).toEqual([]);
+
+    const second = await startServer(dataDir, 0);
+    try {
+      await receiver.until(() => receiver.events(id).length >= log.length);
+      expect(receiver.events(id).map((event) => event.id)).toEqual(log);
+      expect(receiver.infos(id).length).toBeGreaterThanOrEqual(1);
     } finally {
       await second.stop();
     }

@@ -62,6 +62,8 @@ export class WebhookSender implements ConversationObserver {
   private readonly backoff: Backoff;
   private readonly headers: Record<string, string>;
   private closing = false;
+  /** The cursors are closed: nothing more is saved. */
+  private closed = false;
 
   constructor(
     private readonly settings: WebhookSettings,
@@ -127,6 +129,7 @@ export class WebhookSender implements ConversationObserver {
     clearTimeout(timer);
     this.aborter.abort();
     await Promise.allSettled(runs);
+    this.closed = true;
     this.deps.cursors.close();
   }
 
@@ -142,6 +145,9 @@ export class WebhookSender implements ConversationObserver {
     const outbox = new Outbox(conversation, saved?.delivered ?? deliveredSoFar, this.batchSize);
     if (saved?.info) outbox.recordChanged = true;
     this.outboxes.set(conversation.id, outbox);
+    // On disk right after the commit that made it (not on the commit's path), rather than when the flush starts:
+    // a crash in between would leave these events unposted after the restart.
+    if (!saved) setImmediate(() => this.saveCursor(outbox));
     return outbox;
   }
 
@@ -253,6 +259,7 @@ export class WebhookSender implements ConversationObserver {
 
   /** Keeps the outbox's cursor on disk while it has something left to post. */
   private saveCursor(outbox: Outbox): void {
+    if (this.closed || this.outboxes.get(outbox.id) !== outbox) return;
     try {
       const info = outbox.recordChanged || outbox.finalInfo !== undefined;
       this.deps.cursors.save(outbox.id, { delivered: outbox.delivered, info });
