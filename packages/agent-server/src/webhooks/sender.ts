@@ -2,11 +2,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Conversation } from '../conversations/conversation.ts';
 import type { EventLog } from '../conversations/event-log.ts';
 import { conversationInfo } from '../conversations/info.ts';
-import { metricsSnapshot } from '../conversations/metrics.ts';
 import type { ConversationObserver } from '../conversations/observer.ts';
-import type { ConversationRecord } from '../conversations/record.ts';
 import type { EventRow } from '../conversations/repository.ts';
 import type { PendingCursor, WebhookCursors } from './cursors.ts';
+import { infoSignature } from './info-signature.ts';
 import { Outbox } from './outbox.ts';
 import { type Backoff, postJson, retryDelay } from './post.ts';
 
@@ -102,7 +101,7 @@ export class WebhookSender implements ConversationObserver {
       const conversation = get(id);
       if (!conversation) {
         this.pending.delete(id);
-        this.deps.cursors.clear(id);
+        this.clearCursor(id);
         continue;
       }
       this.wake(this.outboxFor(conversation, cursor.delivered), true);
@@ -164,54 +163,63 @@ export class WebhookSender implements ConversationObserver {
   private start(outbox: Outbox): Promise<void> {
     outbox.timer = undefined;
     outbox.retrying = false;
-    const run = this.drain(outbox);
-    outbox.run = run;
+    const run: Promise<void> = this.drain(outbox).then(
+      () => undefined,
+      (error: unknown) => {
+        // Not a post's failure (those are outcomes): reading the log, say. Tried again like a failed post.
+        this.deps.logger.error({ err: error, conversation_id: outbox.id }, 'webhook delivery failed');
+        outbox.batchFailed();
+        this.retryLater(outbox);
+      },
+    );
+    // Set after: a drain with nothing to post has finished (and dropped its outbox) before this line.
+    if (this.outboxes.get(outbox.id) === outbox) outbox.run = run;
+    void run.then(() => {
+      if (outbox.run === run) outbox.run = undefined;
+    });
     return run;
   }
 
   /** Posts until nothing is left (the outbox is then dropped) or a post fails (a retry is then scheduled). */
   private async drain(outbox: Outbox): Promise<void> {
-    try {
-      this.saveCursor(outbox);
-      for (let post = this.nextPost(outbox); post; post = this.nextPost(outbox)) {
-        const outcome = await postJson(
-          {
-            url: post.url,
-            headers: this.headers,
-            timeoutMs: this.settings.requestTimeoutMs ?? 10_000,
-            signal: this.aborter.signal,
-          },
-          post.body,
-        );
-        if (outcome.kind === 'retry') {
-          post.failed();
-          outbox.attempts++;
-          const log = { conversation_id: outbox.id, webhook: post.webhook, attempt: outbox.attempts, why: outcome.why };
-          this.deps.logger.warn(log, 'webhook post failed; it will be retried');
-          if (!this.closing) {
-            outbox.retrying = true;
-            outbox.timer = setTimeout(
-              () => this.start(outbox),
-              retryDelay(this.backoff, outbox.attempts, outcome.afterMs),
-            );
-            outbox.timer.unref();
-          }
-          this.saveCursor(outbox);
-          return;
-        }
-        if (outcome.kind === 'refused') {
-          const log = { conversation_id: outbox.id, webhook: post.webhook, status: outcome.status };
-          this.deps.logger.warn(log, 'webhook post refused; dropped');
-        }
-        outbox.attempts = 0;
-        post.done();
-        if (post.webhook === 'events') this.saveCursor(outbox);
+    this.saveCursor(outbox);
+    for (let post = this.nextPost(outbox); post; post = this.nextPost(outbox)) {
+      const outcome = await postJson(
+        {
+          url: post.url,
+          headers: this.headers,
+          timeoutMs: this.settings.requestTimeoutMs ?? 10_000,
+          signal: this.aborter.signal,
+        },
+        post.body,
+      );
+      if (outcome.kind === 'retry') {
+        post.failed();
+        const log = { conversation_id: outbox.id, webhook: post.webhook, attempt: outbox.attempts + 1 };
+        this.deps.logger.warn({ ...log, why: outcome.why }, 'webhook post failed; it will be retried');
+        this.retryLater(outbox, outcome.afterMs);
+        return;
       }
-      this.outboxes.delete(outbox.id);
-      this.clearCursor(outbox.id);
-    } finally {
-      outbox.run = undefined;
+      if (outcome.kind === 'refused') {
+        const log = { conversation_id: outbox.id, webhook: post.webhook, status: outcome.status };
+        this.deps.logger.warn(log, 'webhook post refused; dropped');
+      }
+      outbox.attempts = 0;
+      post.done();
+      if (post.webhook === 'events') this.saveCursor(outbox);
     }
+    this.outboxes.delete(outbox.id);
+    this.clearCursor(outbox.id);
+  }
+
+  /** Tries the outbox again after a growing delay (not once closing: its cursor is saved for the next start). */
+  private retryLater(outbox: Outbox, askedMs?: number): void {
+    outbox.attempts++;
+    this.saveCursor(outbox);
+    if (this.closing) return;
+    outbox.retrying = true;
+    outbox.timer = setTimeout(() => this.start(outbox), retryDelay(this.backoff, outbox.attempts, askedMs));
+    outbox.timer.unref();
   }
 
   /** The next post of a conversation: its first info, then its events in order, then its newest info. */
@@ -275,17 +283,4 @@ export class WebhookSender implements ConversationObserver {
       this.deps.logger.error({ err: error, conversation_id: id }, 'webhook cursor not cleared');
     }
   }
-}
-
-/** What of a conversation's info is worth a post when it changes. */
-function infoSignature(record: ConversationRecord): string {
-  const metrics = metricsSnapshot(record);
-  return JSON.stringify([
-    record.execution_status,
-    record.title,
-    record.tags,
-    metrics.model_name,
-    metrics.accumulated_cost,
-    metrics.accumulated_token_usage,
-  ]);
 }
