@@ -32,7 +32,6 @@ export function eventWebhookRoutes(app: FastifyInstance, deps: EventWebhookDeps)
       schema: {
         tags,
         summary: 'A sandbox’s agent server posts a conversation’s events',
-        security: [{ SessionApiKey: [] }],
         params: ConversationIdParams,
         body: Type.Array(shape('Event')),
         response: {
