@@ -1,0 +1,33 @@
+import { randomUUID } from 'node:crypto';
+import type { Api } from '../api/harness.ts';
+
+/** A stored-looking event (it has an id and a timestamp, as an agent server sends them). */
+export function pauseEvent(at: number, id: string = randomUUID()) {
+  return { kind: 'PauseEvent', id, timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, at)).toISOString(), source: 'user' };
+}
+
+export function errorEvent(at: number, code: string, id: string = randomUUID()) {
+  const timestamp = new Date(Date.UTC(2026, 0, 1, 0, 0, at)).toISOString();
+  return { kind: 'ConversationErrorEvent', id, timestamp, source: 'environment', code, detail: `detail ${code}` };
+}
+
+/** A conversation row of `userId` in `sandboxId`, as the start task makes it (before the agent server has it). */
+export async function newConversation(api: Api, userId: string, sandboxId: string | null): Promise<string> {
+  const id = randomUUID();
+  const now = new Date().toISOString();
+  await api.repositories.conversations.insert([
+    { id, user_id: userId, org_id: null, sandbox_id: sandboxId, title: null, created_at: now, updated_at: now },
+  ]);
+  return id;
+}
+
+/** Waits until `read` answers what `done` accepts (20 s at most), checking every 50 ms. */
+export async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
