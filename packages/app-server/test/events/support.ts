@@ -12,8 +12,12 @@ export function errorEvent(at: number, code: string, id: string = randomUUID()) 
 }
 
 /** A conversation row of `userId` in `sandboxId`, as the start task makes it (before the agent server has it). */
-export async function newConversation(api: Api, userId: string, sandboxId: string | null): Promise<string> {
-  const id = randomUUID();
+export async function newConversation(
+  api: Api,
+  userId: string,
+  sandboxId: string | null,
+  id: string = randomUUID(),
+): Promise<string> {
   const now = new Date().toISOString();
   await api.repositories.conversations.insert([
     { id, user_id: userId, org_id: null, sandbox_id: sandboxId, title: null, created_at: now, updated_at: now },
