@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { beforeAll, expect, it } from 'vitest';
 import { LOCAL_SPEC, type Sandbox } from '../../src/sandboxes/index.ts';
 import { errorEvent, newConversation, pauseEvent } from '../events/support.ts';
@@ -10,6 +13,20 @@ const webhook = (api: Api, conversationId: string, key: string | undefined, body
     body,
     headers: key === undefined ? {} : { 'X-Session-API-Key': key },
   });
+
+/** The environment of the sandbox's agent server process, found by its data directory in its command line. */
+async function environmentOf(sandboxId: string): Promise<Record<string, string>> {
+  const { stdout } = await promisify(execFile)('ps', ['-eo', 'pid=,args=']);
+  const line = stdout.split('\n').find((row) => row.includes(`/sandboxes/${sandboxId}/agent`));
+  const pid = line?.trim().split(/\s+/)[0];
+  const environ = await readFile(`/proc/${pid}/environ`, 'utf8');
+  return Object.fromEntries(
+    environ.split('\0').flatMap((pair) => {
+      const at = pair.indexOf('=');
+      return at > 0 ? [[pair.slice(0, at), pair.slice(at + 1)]] : [];
+    }),
+  );
+}
 
 const ids = (answer: { body: { items: { id: string }[] } }) => answer.body.items.map((item) => item.id);
 
@@ -30,6 +47,12 @@ describeApi('event webhooks and the event store', (api) => {
   const keyOf = (sandbox: Sandbox) => sandbox.sessionApiKey as string;
   const count = async (conversationId: string, as: TestUser = alice) =>
     (await api().call(`/api/v1/conversation/${conversationId}/events/count`, { as })).body;
+
+  it('tells every sandbox where to post its events and which origin its browser calls come from', async () => {
+    const environment = await environmentOf(alices.id);
+    expect(environment.BOSUN_WEBHOOK_BASE_URL).toBe(`${api().url}/api/v1/webhooks`);
+    expect(environment.BOSUN_ALLOW_CORS_ORIGINS).toBe(api().url);
+  });
 
   it('refuses a call without the key, with a wrong one, or with another user’s sandbox key: nothing stored', async () => {
     const conversation = await newConversation(api(), alice.id, alices.id);
