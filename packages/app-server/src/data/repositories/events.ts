@@ -1,4 +1,5 @@
-import type { Kysely, SelectQueryBuilder, Transaction } from 'kysely';
+import { type Kysely, type SelectQueryBuilder, type Transaction, sql } from 'kysely';
+import type { Dialect } from '../migrations/index.ts';
 import type { Tables } from '../tables.ts';
 import { countOf, isUniqueViolation } from './constraints.ts';
 
@@ -44,7 +45,7 @@ export interface ConversationOfSandbox {
 
 /** Rows per INSERT and ids per `IN`: 8 parameters a row stays far under both dialects' limits. */
 const CHUNK = 500;
-/** Attempts of an append that lost a race for the next sequence number (another replica appending). */
+/** Attempts of an append that lost a race for the next sequence number (another process appending). */
 const APPEND_ATTEMPTS = 5;
 
 /**
@@ -52,7 +53,10 @@ const APPEND_ATTEMPTS = 5;
  * conversation has no events. Appends are one transaction per batch; an event id already stored is skipped.
  */
 export class EventsRepository {
-  constructor(private readonly db: Kysely<Tables>) {}
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly dialect: Dialect,
+  ) {}
 
   /**
    * Appends `events` after the conversation's last, in their order, with the next sequence numbers; those whose id
@@ -61,9 +65,15 @@ export class EventsRepository {
   async append(conversationId: string, userId: string, events: readonly IncomingEvent[]): Promise<StoredEventRow[]> {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await this.db.transaction().execute((trx) => appendIn(trx, conversationId, userId, events));
+        return await this.db.transaction().execute(async (trx) => {
+          // Replicas on PostgreSQL append to one conversation one at a time (SQLite has one writer anyway).
+          if (this.dialect === 'postgres') {
+            await sql`select pg_advisory_xact_lock(hashtextextended(${conversationId}, 0))`.execute(trx);
+          }
+          return appendIn(trx, conversationId, userId, events);
+        });
       } catch (error) {
-        // Another writer took the same sequence numbers: read the new end and try again.
+        // Another writer took the same sequence numbers (a process without the lock): read the new end, again.
         if (!isUniqueViolation(error) || attempt >= APPEND_ATTEMPTS) throw error;
       }
     }

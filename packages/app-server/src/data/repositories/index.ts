@@ -37,6 +37,6 @@ export function createRepositories(database: AppDatabase, keyRing: KeyRing): Rep
     providerTokens: new ProviderTokensRepository(db, keyRing),
     conversations: new ConversationsRepository(db),
     sandboxes: new SandboxesRepository(db),
-    events: new EventsRepository(db),
+    events: new EventsRepository(db, dialect),
   };
 }
