@@ -1,10 +1,7 @@
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { promisify } from 'node:util';
 import { beforeAll, expect, it } from 'vitest';
 import { LOCAL_SPEC, type Sandbox } from '../../src/sandboxes/index.ts';
-import { errorEvent, newConversation, pauseEvent } from '../events/support.ts';
+import { environmentOf, errorEvent, newConversation, pauseEvent } from '../events/support.ts';
 import { type Api, type TestUser, describeApi } from './harness.ts';
 
 const webhook = (api: Api, conversationId: string, key: string | undefined, body: unknown) =>
@@ -13,20 +10,6 @@ const webhook = (api: Api, conversationId: string, key: string | undefined, body
     body,
     headers: key === undefined ? {} : { 'X-Session-API-Key': key },
   });
-
-/** The environment of the sandbox's agent server process, found by its data directory in its command line. */
-async function environmentOf(sandboxId: string): Promise<Record<string, string>> {
-  const { stdout } = await promisify(execFile)('ps', ['-eo', 'pid=,args=']);
-  const line = stdout.split('\n').find((row) => row.includes(`/sandboxes/${sandboxId}/agent`));
-  const pid = line?.trim().split(/\s+/)[0];
-  const environ = await readFile(`/proc/${pid}/environ`, 'utf8');
-  return Object.fromEntries(
-    environ.split('\0').flatMap((pair) => {
-      const at = pair.indexOf('=');
-      return at > 0 ? [[pair.slice(0, at), pair.slice(at + 1)]] : [];
-    }),
-  );
-}
 
 const ids = (answer: { body: { items: { id: string }[] } }) => answer.body.items.map((item) => item.id);
 

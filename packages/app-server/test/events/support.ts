@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import type { Api } from '../api/harness.ts';
 
 /** A stored-looking event (it has an id and a timestamp, as an agent server sends them). */
@@ -34,4 +37,18 @@ export async function until<T>(read: () => Promise<T>, done: (value: T) => boole
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** The environment of the sandbox's agent server process, found by its data directory in its command line. */
+export async function environmentOf(sandboxId: string): Promise<Record<string, string>> {
+  const { stdout } = await promisify(execFile)('ps', ['-eo', 'pid=,args=']);
+  const line = stdout.split('\n').find((row) => row.includes(`/sandboxes/${sandboxId}/agent`));
+  const pid = line?.trim().split(/\s+/)[0];
+  const environ = await readFile(`/proc/${pid}/environ`, 'utf8');
+  return Object.fromEntries(
+    environ.split('\0').flatMap((pair) => {
+      const at = pair.indexOf('=');
+      return at > 0 ? [[pair.slice(0, at), pair.slice(at + 1)]] : [];
+    }),
+  );
 }
