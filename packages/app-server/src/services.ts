@@ -1,6 +1,6 @@
 import type { AppContext, AppServices } from './context.ts';
 import { createRepositories } from './data/index.ts';
-import { ConversationEvents, type EventsLogger, webhookEnvironment } from './events/index.ts';
+import { ConversationEvents, type EventsLogger, webhookEnvironmentOf } from './events/index.ts';
 import { RateLimiter } from './rate-limit/index.ts';
 import { LocalSandboxes, SANDBOX_SPECS, type Sandbox } from './sandboxes/index.ts';
 
@@ -30,7 +30,7 @@ export async function openServices(
     maxRunningPerUser: config.max_running_sandboxes,
     startTimeoutMs: config.sandbox_start_timeout * 1000,
     stopGraceMs: STOP_GRACE_MS,
-    environment: () => webhookEnvironment(context.publicUrl()),
+    environment: webhookEnvironmentOf(context.publicUrl),
     onRunning: (sandbox: Sandbox) => told.running?.(sandbox),
   });
   const events = new ConversationEvents({

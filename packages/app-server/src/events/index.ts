@@ -8,4 +8,5 @@ export {
   type ConversationEventsOptions,
   DEFAULT_EVENT_SWEEP_MS,
   webhookEnvironment,
+  webhookEnvironmentOf,
 } from './service.ts';

@@ -58,10 +58,31 @@ export class ConversationEvents {
   }
 }
 
-/** What every sandbox is told of the app: where to post its events and conversations, and the browser origin. */
+/**
+ * What every sandbox is told of the app: where to post its events and conversations, and the browser origin.
+ * Nothing while the app has no URL yet (it does not listen): a sandbox then starts without webhooks, and the app
+ * catches up by pulling.
+ */
 export function webhookEnvironment(publicUrl: string): Record<string, string> {
+  let origin: string;
+  try {
+    origin = new URL(publicUrl).origin;
+  } catch {
+    return {};
+  }
   return {
     BOSUN_WEBHOOK_BASE_URL: `${publicUrl.replace(/\/+$/, '')}/api/v1/webhooks`,
-    BOSUN_ALLOW_CORS_ORIGINS: new URL(publicUrl).origin,
+    BOSUN_ALLOW_CORS_ORIGINS: origin,
+  };
+}
+
+/** `webhookEnvironment` of the URL `publicUrl()` answers, which throws until the server listens. */
+export function webhookEnvironmentOf(publicUrl: () => string): () => Record<string, string> {
+  return () => {
+    try {
+      return webhookEnvironment(publicUrl());
+    } catch {
+      return {};
+    }
   };
 }

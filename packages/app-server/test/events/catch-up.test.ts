@@ -83,5 +83,8 @@ describeApi('catching up events from a sandbox’s agent server', (api) => {
     expect(await app.countConversationEvents(id)).toBe(all.length);
     const stored = await api().repositories.events.page(user.id, id, { descending: false, limit: 1000 });
     expect(stored.map((row) => row.seq)).toEqual(all.map((_, index) => index + 1));
+    // The events outlive the sandbox.
+    expect(await api().sandboxes.delete(user.id, sandbox.id)).toBe(true);
+    expect(await idsOf(app.iterateConversationEvents(id))).toEqual(all);
   });
 });
