@@ -37,6 +37,14 @@ describeApi('event webhooks and the event store', (api) => {
     expect(environment.BOSUN_ALLOW_CORS_ORIGINS).toBe(api().url);
   });
 
+  it('is documented as called with a sandbox’s session key, not an API key', async () => {
+    const document = (await api().call('/openapi.json')).body;
+    expect(document.paths['/api/v1/webhooks/events/{conversation_id}'].post.security).toEqual([
+      { SandboxSessionKey: [] },
+    ]);
+    expect(document.components.securitySchemes.SandboxSessionKey).toMatchObject({ name: 'X-Session-API-Key' });
+  });
+
   it('refuses a call without the key, with a wrong one, or with another user’s sandbox key: nothing stored', async () => {
     const conversation = await newConversation(api(), alice.id, alices.id);
     const batch = [pauseEvent(1)];
