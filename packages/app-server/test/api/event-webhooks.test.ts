@@ -127,7 +127,12 @@ describeApi('event webhooks and the event store', (api) => {
     expect(ids(second)).toEqual(all.slice(3, 6));
     expect(ids(await search(`limit=3&page_id=${second.body.next_page_id}`))).toEqual(all.slice(6));
     expect((await search(`limit=3&page_id=${second.body.next_page_id}`)).body.next_page_id).toBeNull();
-    expect(ids(await search('sort_order=TIMESTAMP_DESC&limit=2'))).toEqual([all[6], all[5]]);
+    const newest = await search('sort_order=TIMESTAMP_DESC&limit=2');
+    expect(ids(newest)).toEqual([all[6], all[5]]);
+    expect(ids(await search(`sort_order=TIMESTAMP_DESC&limit=2&page_id=${newest.body.next_page_id}`))).toEqual([
+      all[4],
+      all[3],
+    ]);
     expect(ids(await search(`after_event_id=${all[4]}`))).toEqual(all.slice(5));
     expect(ids(await search(`after_event_id=${all[4]}&sort_order=TIMESTAMP_DESC`))).toEqual(all.slice(0, 4).reverse());
     expect(ids(await search('kind__eq=ConversationErrorEvent'))).toEqual([all[1], all[3], all[5]]);
