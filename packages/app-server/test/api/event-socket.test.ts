@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import { AppServerClient, BosunSocketError } from '@bosun/client';
 import type { StoredEvent } from '@bosun/protocol';
 import { beforeAll, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { validateEvents } from '../../src/events/index.ts';
+import { ConversationEvents, validateEvents } from '../../src/events/index.ts';
+import { buildAppServer } from '../../src/index.ts';
+import { eventSocket } from '../../src/routes/events-api.ts';
 import { errorEvent, newConversation, pauseEvent } from '../events/support.ts';
 import { type Api, type TestUser, describeApi } from './harness.ts';
 
@@ -122,6 +125,49 @@ describeApi('the live event socket', (api) => {
     await api().repositories.events.append(conversation, alice.id, checked.events);
     await store(api(), conversation, alice.id, [a, b]);
     expect(await seen).toEqual([quiet.id, a.id, b.id]);
+  });
+
+  it('relays on every replica: events stored by one reach the sockets of another', async () => {
+    const { repositories, sandboxes } = api();
+    const log = { warn: () => {} };
+    const events = new ConversationEvents({
+      repositories,
+      sandboxes,
+      cache: await api().replicaCache(),
+      log,
+      sweepIntervalMs: 0,
+    });
+    const identity = { apiKeys: repositories.apiKeys, sessions: repositories.sessions };
+    const replica = await buildAppServer({
+      config: { log_level: 'silent' },
+      apiRoutes: [],
+      socketRoutes: [eventSocket({ identity, conversations: repositories.conversations, sandboxes, events })],
+    });
+    try {
+      await replica.app.listen({ host: '127.0.0.1', port: 0 });
+      const url = `http://127.0.0.1:${(replica.app.server.address() as AddressInfo).port}`;
+      const conversation = await newConversation(api(), alice.id, null);
+      const abort = new AbortController();
+      let ready: () => void = () => {};
+      const connected = new Promise<void>((resolve) => {
+        ready = resolve;
+      });
+      const onReplica = new AppServerClient({ baseUrl: url, apiKey: alice.key }).followConversationEvents(
+        conversation,
+        {
+          signal: abort.signal,
+          onSnapshot: () => ready(),
+        },
+      );
+      const seen = take(onReplica, 2, abort);
+      await connected;
+      const stored = [pauseEvent(1), errorEvent(2, 'elsewhere')];
+      await store(api(), conversation, alice.id, stored);
+      expect(await seen).toEqual(stored.map((event) => event.id));
+    } finally {
+      await events.close();
+      await replica.close();
+    }
   });
 
   it('authenticates like the API and closes as the agent server does: 4001, 4004, 4022', async () => {

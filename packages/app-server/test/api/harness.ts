@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
-import { MemoryCache, openCache } from '../../src/cache/index.ts';
+import { type Cache, MemoryCache, openCache } from '../../src/cache/index.ts';
 import { KeyRing, type Repositories, createRepositories, newSecretsKey } from '../../src/data/index.ts';
 import { ConversationEvents, webhookEnvironment } from '../../src/events/index.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimits, rateLimited } from '../../src/identity/rate-limits.ts';
@@ -48,6 +48,8 @@ export interface Api {
   sandboxes: LocalSandboxes;
   /** The conversations' events (no periodic sweep unless `event_sweep_interval` is configured). */
   events: ConversationEvents;
+  /** The cache another replica of this server would use (the same Redis and prefix; in process: the same one). */
+  replicaCache(): Promise<Cache>;
   /** Every log line the server wrote. */
   logs: string[];
   /** A new user with an API key (made through the repositories: there is no sign-up route). */
@@ -81,7 +83,9 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
       const repositories = createRepositories(await each.open({ target, keyRing }), keyRing);
       const cache =
         each.dialect === 'postgres' ? await openCache({ redisUrl: REDIS_URL, keyPrefix }) : new MemoryCache();
+      const replicaCaches: Cache[] = [];
       closeCache = async () => {
+        await Promise.all(replicaCaches.map((replica) => replica.close()));
         await cache.close();
         if (each.dialect === 'postgres') await removeKeys(keyPrefix);
       };
@@ -127,6 +131,12 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
         repositories,
         sandboxes,
         events,
+        replicaCache: async () => {
+          if (each.dialect !== 'postgres') return cache;
+          const replica = await openCache({ redisUrl: REDIS_URL, keyPrefix });
+          replicaCaches.push(replica);
+          return replica;
+        },
         logs,
         user: () => newUser(repositories),
         users: <N extends number>(count: N) =>
