@@ -64,6 +64,9 @@ export async function buildAppServer(options: AppServerOptions = {}): Promise<Ap
     });
   }
   await installOpenApi(app);
+  const sockets = options.socketRoutes ?? (options.apiRoutes ? [] : SOCKET_ROUTES);
+  // Before the edge errors: a WebSocket handshake it refuses is then answered as JSON too.
+  if (sockets.length > 0) await app.register(websocket);
   installEdgeErrors(app);
   healthRoutes(app, {
     startedAt,
@@ -72,11 +75,7 @@ export async function buildAppServer(options: AppServerOptions = {}): Promise<Ap
   });
   homeRoutes(app);
   readmeRoutes(app);
-  const sockets = options.socketRoutes ?? (options.apiRoutes ? [] : SOCKET_ROUTES);
-  if (sockets.length > 0) {
-    await app.register(websocket);
-    for (const routes of sockets) await routes(app, context);
-  }
+  for (const routes of sockets) await routes(app, context);
   const modules = options.apiRoutes ?? API_ROUTES;
   await app.register(
     async (api) => {

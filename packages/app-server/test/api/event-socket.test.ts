@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AppServerClient, BosunSocketError } from '@bosun/client';
 import type { StoredEvent } from '@bosun/protocol';
@@ -168,6 +169,25 @@ describeApi('the live event socket', (api) => {
       await events.close();
       await replica.close();
     }
+  });
+
+  it('answers a handshake it refuses in JSON', async () => {
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const refused = request(`${api().url}/sockets/events/${randomUUID()}`, {
+        headers: { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13' },
+      });
+      refused.on('response', (response) => {
+        let body = '';
+        response.on('data', (chunk) => {
+          body += chunk;
+        });
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      });
+      refused.on('error', reject);
+      refused.end();
+    });
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body)).toEqual({ detail: expect.stringContaining('WebSocket handshake refused') });
   });
 
   it('authenticates like the API and closes as the agent server does: 4001, 4004, 4022', async () => {
