@@ -95,6 +95,12 @@ export const AppServerConfig = Type.Object({
     default: 60,
     description: "Seconds a sandbox's agent server may take to start before the sandbox is ERROR.",
   }),
+  event_sweep_interval: Type.Number({
+    minimum: 0,
+    default: 5,
+    description:
+      "Seconds between two sweeps of running sandboxes' conversations for events the app lacks (0: no sweep).",
+  }),
   log_level: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
     { default: 'info', description: 'Least severe level of the structured (JSON) logs on standard output.' },

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Cache } from './cache/index.ts';
 import type { AppServerConfig } from './config.ts';
 import type { AppDatabase, KeyRing, Repositories } from './data/index.ts';
+import type { ConversationEvents } from './events/index.ts';
 import type { ObjectStore } from './objects/index.ts';
 import type { RateLimiter } from './rate-limit/index.ts';
 import type { SandboxSpec, Sandboxes } from './sandboxes/index.ts';
@@ -27,6 +28,8 @@ export interface AppServices {
   sandboxes: Sandboxes;
   /** The sandbox specs; the first is the default. */
   specs: readonly SandboxSpec[];
+  /** The conversations' events: the app's store, webhooks in, catch-up from the sandboxes. */
+  events: ConversationEvents;
 }
 
 /** What every route module gets. */

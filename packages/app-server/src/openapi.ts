@@ -8,9 +8,16 @@ export const SECURITY_SCHEMES = {
   ApiKeyBearer: { type: 'http', scheme: 'bearer', description: 'An API key as `Authorization: Bearer sk-bosun-...`.' },
   SessionApiKey: { type: 'apiKey', in: 'header', name: 'X-Session-API-Key', description: 'An API key.' },
   AccessToken: { type: 'apiKey', in: 'header', name: 'X-Access-Token', description: 'An API key.' },
+  SandboxSessionKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Session-API-Key',
+    description: 'A sandbox’s session key: how its agent server calls the webhooks.',
+  },
 };
 
-const API_SECURITY = Object.keys(SECURITY_SCHEMES).map((name) => ({ [name]: [] }));
+const API_SECURITY = ['ApiKeyBearer', 'SessionApiKey', 'AccessToken'].map((name) => ({ [name]: [] }));
+const WEBHOOK_SECURITY = [{ SandboxSessionKey: [] }];
 
 /**
  * The app server's OpenAPI 3.1.0 document (`/openapi.json`, `/docs`): every route registered from now on, with
@@ -27,6 +34,7 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
     schemas: protocolSchemas.values(),
     onlyReferenced: true,
     securitySchemes: SECURITY_SCHEMES,
-    securityOf: (path) => (path.startsWith('/api/') ? API_SECURITY : undefined),
+    securityOf: (path) =>
+      path.startsWith('/api/v1/webhooks/') ? WEBHOOK_SECURITY : path.startsWith('/api/') ? API_SECURITY : undefined,
   });
 }

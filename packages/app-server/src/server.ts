@@ -1,9 +1,11 @@
 import { createHttpServer, installEdgeErrors } from '@bosun/http';
+import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import { type AppServerConfig, appServerConfig } from './config.ts';
 import type { ApiRoutes, AppContext, AppDependencies } from './context.ts';
 import type { KeyRing } from './data/index.ts';
 import { installOpenApi } from './openapi.ts';
+import { eventSocketOfServer, eventsApiOfServer } from './routes/events-api.ts';
 import { healthRoutes } from './routes/health.ts';
 import { homeRoutes, readmeRoutes } from './routes/home.ts';
 import { identityApiOfServer } from './routes/identity-api.ts';
@@ -11,7 +13,10 @@ import { sandboxApiOfServer } from './routes/sandbox-api.ts';
 import { openServices } from './services.ts';
 
 /** Every route module of `/api/v1`: adding one is one line here. */
-export const API_ROUTES: readonly ApiRoutes[] = [identityApiOfServer, sandboxApiOfServer];
+export const API_ROUTES: readonly ApiRoutes[] = [identityApiOfServer, sandboxApiOfServer, eventsApiOfServer];
+
+/** Every module of routes outside `/api/v1` (WebSockets, under `/sockets`). */
+export const SOCKET_ROUTES: readonly ApiRoutes[] = [eventSocketOfServer];
 
 export interface AppServerOptions {
   /** Defaults fill in whatever is left out. */
@@ -20,6 +25,8 @@ export interface AppServerOptions {
   keyRing?: KeyRing;
   /** The route modules of `/api/v1` (default: `API_ROUTES`). */
   apiRoutes?: readonly ApiRoutes[];
+  /** The socket route modules (default: `SOCKET_ROUTES`, or none when `apiRoutes` is given). */
+  socketRoutes?: readonly ApiRoutes[];
   /** Where the logs go (default: standard output); the level is the config's. */
   logStream?: { write(line: string): unknown };
   /** How long `/ready` waits for each dependency to answer. */
@@ -48,10 +55,18 @@ export async function buildAppServer(options: AppServerOptions = {}): Promise<Ap
     publicUrl: () => config.public_url?.replace(/\/+$/, '') ?? listeningUrl(app),
   };
   // Only the server's own route modules use the services: a server given its modules builds none.
-  const services = options.apiRoutes ? undefined : await openServices(base);
+  const services = options.apiRoutes ? undefined : await openServices(base, app.log);
   const context: AppContext = { ...base, ...(services ? { services } : {}) };
-  if (services) app.addHook('onClose', () => services.sandboxes.close());
+  if (services) {
+    app.addHook('onClose', async () => {
+      await services.events.close();
+      await services.sandboxes.close();
+    });
+  }
   await installOpenApi(app);
+  const sockets = options.socketRoutes ?? (options.apiRoutes ? [] : SOCKET_ROUTES);
+  // Before the edge errors: a WebSocket handshake it refuses is then answered as JSON too.
+  if (sockets.length > 0) await app.register(websocket);
   installEdgeErrors(app);
   healthRoutes(app, {
     startedAt,
@@ -60,6 +75,7 @@ export async function buildAppServer(options: AppServerOptions = {}): Promise<Ap
   });
   homeRoutes(app);
   readmeRoutes(app);
+  for (const routes of sockets) await routes(app, context);
   const modules = options.apiRoutes ?? API_ROUTES;
   await app.register(
     async (api) => {

@@ -1,21 +1,27 @@
 import type { AppContext, AppServices } from './context.ts';
 import { createRepositories } from './data/index.ts';
+import { ConversationEvents, type EventsLogger, webhookEnvironmentOf } from './events/index.ts';
 import { RateLimiter } from './rate-limit/index.ts';
-import { LocalSandboxes, SANDBOX_SPECS } from './sandboxes/index.ts';
+import { LocalSandboxes, SANDBOX_SPECS, type Sandbox } from './sandboxes/index.ts';
 
 /** The agent server's own stop deadline is 10 s; SIGKILL comes after that. */
 const STOP_GRACE_MS = 12_000;
 
 /**
  * What several route modules share, built once per server over its database, cache and key ring: the
- * repositories, the rate limiter and the sandboxes (local processes in the data directory). Undefined for a
- * server without a database: it has no such routes.
+ * repositories, the rate limiter, the sandboxes (local processes in the data directory) and the conversations'
+ * events. Undefined for a server without a database: it has no such routes.
  */
-export async function openServices(context: Omit<AppContext, 'services'>): Promise<AppServices | undefined> {
+export async function openServices(
+  context: Omit<AppContext, 'services'>,
+  log: EventsLogger,
+): Promise<AppServices | undefined> {
   const { database, cache } = context.dependencies;
   if (!database || !cache || !context.keyRing) return undefined;
   const { config } = context;
   const repositories = createRepositories(database, context.keyRing);
+  // The events are told of sandboxes that run, and need the sandboxes: they are wired once both exist.
+  const told: { running?: (sandbox: Sandbox) => void } = {};
   const sandboxes = await LocalSandboxes.open({
     repository: repositories.sandboxes,
     dataDir: config.data_dir,
@@ -24,6 +30,16 @@ export async function openServices(context: Omit<AppContext, 'services'>): Promi
     maxRunningPerUser: config.max_running_sandboxes,
     startTimeoutMs: config.sandbox_start_timeout * 1000,
     stopGraceMs: STOP_GRACE_MS,
+    environment: webhookEnvironmentOf(context.publicUrl),
+    onRunning: (sandbox: Sandbox) => told.running?.(sandbox),
   });
-  return { repositories, rateLimiter: new RateLimiter(cache), sandboxes, specs: SANDBOX_SPECS };
+  const events = new ConversationEvents({
+    repositories,
+    sandboxes,
+    cache,
+    log,
+    sweepIntervalMs: config.event_sweep_interval * 1000,
+  });
+  told.running = events.sandboxRunning;
+  return { repositories, rateLimiter: new RateLimiter(cache), sandboxes, specs: SANDBOX_SPECS, events };
 }

@@ -14,6 +14,7 @@ describe('app server configuration', () => {
       jwt_secret_previous: [],
       max_running_sandboxes: 10,
       sandbox_start_timeout: 60,
+      event_sweep_interval: 5,
       log_level: 'info',
     });
     expect(appServerConfig({ port: 0 }).port).toBe(0);

@@ -108,6 +108,19 @@ export interface SandboxesTable {
   updated_at: string;
 }
 
+/** One event of an app conversation: `json` as its agent server sent it, `seq` its place (1, 2, ...). */
+export interface AppEventsTable {
+  conversation_id: string;
+  seq: number;
+  user_id: string;
+  event_id: string;
+  kind: string;
+  /** ISO-8601 UTC with `Z`, normalized from the event's own. */
+  timestamp: string;
+  source: string;
+  json: string;
+}
+
 export interface Tables {
   users: UsersTable;
   instance_owner: InstanceOwnerTable;
@@ -121,6 +134,7 @@ export interface Tables {
   provider_tokens: ProviderTokensTable;
   app_conversations: AppConversationsTable;
   sandboxes: SandboxesTable;
+  app_events: AppEventsTable;
 }
 
 /** The tables whose rows hold sealed values. */

@@ -22,6 +22,10 @@ export interface LocalSandboxesOptions {
   startTimeoutMs: number;
   /** How long a stopping sandbox has before SIGKILL. */
   stopGraceMs: number;
+  /** More environment for every sandbox, read at each start (where to post webhooks: known once the app listens). */
+  environment?: () => Record<string, string>;
+  /** Told each time a sandbox becomes RUNNING (started or resumed). */
+  onRunning?: (sandbox: Sandbox) => void;
 }
 
 interface Running {
@@ -57,7 +61,7 @@ export class LocalSandboxes implements Sandboxes {
     return this.serially(id, async () => {
       await this.makeRoom(ownerId, id);
       await this.launch(id, spec);
-      return this.sandboxOf(await this.record(ownerId, id));
+      return this.launched(ownerId, id);
     });
   }
 
@@ -83,7 +87,7 @@ export class LocalSandboxes implements Sandboxes {
         await this.makeRoom(ownerId, id);
         await this.launch(id, spec);
       }
-      return this.sandboxOf(await this.record(ownerId, id));
+      return this.launched(ownerId, id);
     });
   }
 
@@ -153,7 +157,7 @@ export class LocalSandboxes implements Sandboxes {
         workspace: this.workspaceOf(id),
         logFile: join(directory, 'agent-server.log'),
         sessionKey: key,
-        env: spec.initialEnv,
+        env: { ...spec.initialEnv, ...this.options.environment?.() },
         startTimeoutMs: this.options.startTimeoutMs,
       });
     } catch (error) {
@@ -168,6 +172,13 @@ export class LocalSandboxes implements Sandboxes {
       this.running.delete(id);
       await this.change(id, { status: 'ERROR', status_detail: `its agent server ${reason}` }).catch(() => {});
     });
+  }
+
+  /** The sandbox after a start or resume; whoever listens is told when it runs. */
+  private async launched(ownerId: string, id: string): Promise<Sandbox> {
+    const sandbox = this.sandboxOf(await this.record(ownerId, id));
+    if (sandbox.status === 'RUNNING') this.options.onRunning?.(sandbox);
+    return sandbox;
   }
 
   private async stop(id: string): Promise<void> {

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
-import { MemoryCache, openCache } from '../../src/cache/index.ts';
+import { type Cache, MemoryCache, openCache } from '../../src/cache/index.ts';
 import { KeyRing, type Repositories, createRepositories, newSecretsKey } from '../../src/data/index.ts';
+import { ConversationEvents, webhookEnvironment } from '../../src/events/index.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimits, rateLimited } from '../../src/identity/rate-limits.ts';
 import { type AppServer, type AppServerConfig, buildAppServer } from '../../src/index.ts';
 import { RateLimiter } from '../../src/rate-limit/index.ts';
+import { eventSocket, eventsApi } from '../../src/routes/events-api.ts';
 import { identityApi, identityRouteDeps } from '../../src/routes/identity-api.ts';
 import { sandboxApi } from '../../src/routes/sandbox-api.ts';
 import { LocalSandboxes, SANDBOX_SPECS } from '../../src/sandboxes/index.ts';
@@ -42,6 +44,12 @@ export interface Api {
   /** Where the database is (SQLite's file, on SQLite). */
   dataDir: string;
   repositories: Repositories;
+  /** The server's sandboxes (local agent server processes). */
+  sandboxes: LocalSandboxes;
+  /** The conversations' events (no periodic sweep unless `event_sweep_interval` is configured). */
+  events: ConversationEvents;
+  /** The cache another replica of this server would use (the same Redis and prefix; in process: the same one). */
+  replicaCache(): Promise<Cache>;
   /** Every log line the server wrote. */
   logs: string[];
   /** A new user with an API key (made through the repositories: there is no sign-up route). */
@@ -68,13 +76,16 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
     let server: AppServer | undefined;
     const keyPrefix = uniquePrefix();
     let closeCache = async () => {};
+    let events: ConversationEvents | undefined;
     beforeAll(async () => {
       const target = await each.target();
       const keyRing = new KeyRing(newSecretsKey());
       const repositories = createRepositories(await each.open({ target, keyRing }), keyRing);
       const cache =
         each.dialect === 'postgres' ? await openCache({ redisUrl: REDIS_URL, keyPrefix }) : new MemoryCache();
+      const replicaCaches: Cache[] = [];
       closeCache = async () => {
+        await Promise.all(replicaCaches.map((replica) => replica.close()));
         await cache.close();
         if (each.dialect === 'postgres') await removeKeys(keyPrefix);
       };
@@ -83,6 +94,8 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
       const deps = identityRouteDeps(repositories, config, new RateLimiter(cache), limits);
       const logs: string[] = [];
       const startLimit = rateLimited(deps.rateLimiter, limits, 'sandbox_start');
+      let url = '';
+      const told: { running?: ConversationEvents['sandboxRunning'] } = {};
       const sandboxes = await LocalSandboxes.open({
         repository: repositories.sandboxes,
         dataDir: target.dataDir,
@@ -90,19 +103,40 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
         maxRunningPerUser: options.config?.max_running_sandboxes ?? 10,
         startTimeoutMs: 60_000,
         stopGraceMs: 12_000,
+        environment: () => webhookEnvironment(url),
+        onRunning: (sandbox) => told.running?.(sandbox),
       });
+      const log = { warn: (details: object, message: string) => logs.push(JSON.stringify({ ...details, message })) };
+      const sweepIntervalMs = (options.config?.event_sweep_interval ?? 0) * 1000;
+      events = new ConversationEvents({ repositories, sandboxes, cache, log, sweepIntervalMs });
+      told.running = events.sandboxRunning;
+      const eventDeps = { conversations: repositories.conversations, sandboxes, events };
+      const identity = { apiKeys: repositories.apiKeys, sessions: repositories.sessions };
       server = await buildAppServer({
         config,
-        apiRoutes: [identityApi(deps), sandboxApi({ sandboxes, specs: SANDBOX_SPECS, startLimit })],
+        apiRoutes: [
+          identityApi(deps),
+          sandboxApi({ sandboxes, specs: SANDBOX_SPECS, startLimit }),
+          eventsApi(eventDeps),
+        ],
+        socketRoutes: [eventSocket({ ...eventDeps, identity })],
         logStream: { write: (line: string) => logs.push(line) },
       });
       await server.app.listen({ host: '127.0.0.1', port: 0 });
-      const url = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
+      url = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
       api = {
         dialect: each.dialect,
         dataDir: target.dataDir,
         url,
         repositories,
+        sandboxes,
+        events,
+        replicaCache: async () => {
+          if (each.dialect !== 'postgres') return cache;
+          const replica = await openCache({ redisUrl: REDIS_URL, keyPrefix });
+          replicaCaches.push(replica);
+          return replica;
+        },
         logs,
         user: () => newUser(repositories),
         users: <N extends number>(count: N) =>
@@ -111,6 +145,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
       };
     });
     afterAll(async () => {
+      await events?.close();
       await server?.close();
       await closeCache();
     });

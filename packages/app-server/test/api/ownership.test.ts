@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
 import { type Answer, type Api, type TestUser, describeApi } from './harness.ts';
 
@@ -12,11 +13,14 @@ interface Owned {
   secretId: string;
   model: string;
   sandboxId: string;
+  /** The owner's conversation (in the owner's sandbox) and its one event. */
+  conversationId: string;
+  eventId: string;
 }
 
 interface WrongUserCase {
   /** What the stranger's request must answer: a status, or `own` for routes that act on the caller's own data. */
-  expected: 404 | 403 | 'own' | 'public';
+  expected: 404 | 403 | 401 | 'own' | 'public';
   attempt?: (api: Api, owned: Owned) => Promise<Answer>;
   /** What the answer may hold because the stranger sent it (their own secret of the same name). */
   echoes?: (keyof Owned)[];
@@ -202,6 +206,33 @@ const CASES: Record<string, WrongUserCase> = {
     expected: 'own',
     attempt: (api, { stranger }) => api.call('/api/v1/sandbox-specs?id=bosun-local', as(stranger)),
   },
+  'GET /api/v1/conversation/{conversation_id}/events/search': {
+    expected: 404,
+    attempt: (api, { stranger, conversationId }) =>
+      api.call(`/api/v1/conversation/${conversationId}/events/search`, as(stranger)),
+  },
+  'GET /api/v1/conversation/{conversation_id}/events/count': {
+    expected: 404,
+    attempt: (api, { stranger, conversationId }) =>
+      api.call(`/api/v1/conversation/${conversationId}/events/count`, as(stranger)),
+  },
+  'GET /api/v1/conversation/{conversation_id}/events': {
+    expected: 404,
+    attempt: (api, { stranger, conversationId, eventId }) =>
+      api.call(`/api/v1/conversation/${conversationId}/events?id=${eventId}`, as(stranger)),
+  },
+  'POST /api/v1/webhooks/events/{conversation_id}': {
+    // A user's API key is no sandbox's session key.
+    expected: 401,
+    attempt: (api, { stranger, conversationId }) =>
+      api.call(`/api/v1/webhooks/events/${conversationId}`, {
+        method: 'POST',
+        headers: { 'X-Session-API-Key': stranger.key },
+        body: [{ kind: 'PauseEvent', id: 'stranger-event', timestamp: '2026-01-01T00:00:00Z', source: 'user' }],
+      }),
+    unchanged: async (api, { owner, conversationId }) =>
+      expect((await api.call(`/api/v1/conversation/${conversationId}/events/count`, as(owner))).body).toBe(1),
+  },
 };
 
 /** The owner's sandbox (a record marked RUNNING, with no process: any change to it would show). */
@@ -254,7 +285,32 @@ describeApi('every route, as the wrong user', (api) => {
       specId: 'bosun-local',
       status: 'RUNNING',
     });
+    const conversationId = randomUUID();
+    const now = new Date().toISOString();
+    await api().repositories.conversations.insert([
+      {
+        id: conversationId,
+        user_id: owner.id,
+        org_id: null,
+        sandbox_id: sandboxId,
+        title: null,
+        created_at: now,
+        updated_at: now,
+      },
+    ]);
+    const eventId = randomUUID();
+    await api().repositories.events.append(conversationId, owner.id, [
+      {
+        id: eventId,
+        kind: 'PauseEvent',
+        timestamp: now,
+        source: 'user',
+        json: JSON.stringify({ kind: 'PauseEvent', id: eventId }),
+      },
+    ]);
     owned = {
+      conversationId,
+      eventId,
       owner,
       stranger,
       keyId: keys.body[0].id,

@@ -16,6 +16,8 @@ import { describeEachDatabase } from '../support/databases.ts';
 
 const NEWEST = MIGRATIONS.at(-1)?.name as string;
 const PREVIOUS = MIGRATIONS.at(-2)?.name as string;
+/** A table the newest step creates. */
+const NEWEST_TABLE = 'app_events';
 
 const ledger = async (database: AppDatabase) =>
   (await sql<{ name: string }>`select name from bosun_schema_migrations order by name`.execute(database.db)).rows.map(
@@ -35,6 +37,7 @@ describeEachDatabase('migrations', (each) => {
       'provider_tokens',
       'app_conversations',
       'sandboxes',
+      'app_events',
     ]) {
       await expect(sql`select count(*) from ${sql.table(table)}`.execute(database.db)).resolves.toBeDefined();
     }
@@ -47,7 +50,7 @@ describeEachDatabase('migrations', (each) => {
       applied: MIGRATIONS.slice(0, -1).map((step) => step.name),
       version: PREVIOUS,
     });
-    await expect(sql`select count(*) from sandboxes`.execute(old.db)).rejects.toThrow();
+    await expect(sql`select count(*) from ${sql.table(NEWEST_TABLE)}`.execute(old.db)).rejects.toThrow();
     await old.db
       .insertInto('users')
       .values({ id: 'u1', email: 'kept@example.com', name: 'Kept', created_at: '2026-01-01T00:00:00.000Z' })
@@ -68,7 +71,7 @@ describeEachDatabase('migrations', (each) => {
 
   it('applies only the missing steps, step by step, with the runner', async () => {
     const database = await each.open();
-    await sql`drop table sandboxes`.execute(database.db);
+    await sql`drop table ${sql.table(NEWEST_TABLE)}`.execute(database.db);
     await sql`delete from bosun_schema_migrations where name = ${NEWEST}`.execute(database.db);
     const options = { dialect: database.dialect };
     expect(await migrate(database.db as Kysely<unknown>, { ...options, upTo: PREVIOUS })).toEqual({

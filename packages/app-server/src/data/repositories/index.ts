@@ -2,6 +2,7 @@ import type { AppDatabase } from '../database.ts';
 import type { KeyRing } from '../secret-cipher.ts';
 import { ApiKeysRepository } from './api-keys.ts';
 import { ConversationsRepository } from './conversations.ts';
+import { EventsRepository } from './events.ts';
 import { OrganizationsRepository } from './organizations.ts';
 import { ProviderTokensRepository } from './provider-tokens.ts';
 import { SandboxesRepository } from './sandboxes.ts';
@@ -20,6 +21,7 @@ export interface Repositories {
   providerTokens: ProviderTokensRepository;
   conversations: ConversationsRepository;
   sandboxes: SandboxesRepository;
+  events: EventsRepository;
 }
 
 /** Every repository over one open database; sealed values use `keyRing`. */
@@ -35,5 +37,6 @@ export function createRepositories(database: AppDatabase, keyRing: KeyRing): Rep
     providerTokens: new ProviderTokensRepository(db, keyRing),
     conversations: new ConversationsRepository(db),
     sandboxes: new SandboxesRepository(db),
+    events: new EventsRepository(db, dialect),
   };
 }

@@ -1,0 +1,79 @@
+import { HttpError, InputError, NotFoundError } from '@bosun/http';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Repositories } from '../data/index.ts';
+import { type ConversationEvents, agentSourceOf, conversationIdOf, validateEvents } from '../events/index.ts';
+import type { Sandbox, Sandboxes } from '../sandboxes/index.ts';
+import { ConversationIdParams } from './conversation-events.ts';
+import { shape } from './replies.ts';
+
+const tags = ['Webhooks'];
+const SESSION_KEY_HEADER = 'x-session-api-key';
+
+export interface EventWebhookDeps {
+  conversations: Pick<Repositories['conversations'], 'get'>;
+  sandboxes: Sandboxes;
+  events: ConversationEvents;
+}
+
+/**
+ * `POST /api/v1/webhooks/events/{conversation_id}`: a sandbox's agent server posts the conversation's events, with
+ * its session key (`X-Session-API-Key`). A sandbox writes only for conversations of its owner that it holds; a
+ * conversation the app has no row of yet (started on the agent server directly) is recorded for the sandbox's
+ * owner. The answer comes once every event is stored: an invalid one (a 422 naming its index) stores none.
+ */
+export function eventWebhookRoutes(app: FastifyInstance, deps: EventWebhookDeps): void {
+  const callers = new WeakMap<FastifyRequest, Sandbox>();
+  app.post<{ Params: ConversationIdParams; Body: unknown[] }>(
+    '/webhooks/events/:conversation_id',
+    {
+      // Not an API key: the sandbox's session key, checked here before anything else is read.
+      config: { public: true },
+      schema: {
+        tags,
+        summary: 'A sandbox’s agent server posts a conversation’s events',
+        params: ConversationIdParams,
+        body: Type.Array(shape('Event')),
+        response: {
+          200: shape('SuccessResponse'),
+          401: shape('HTTPError'),
+          403: shape('HTTPError'),
+          404: shape('HTTPError'),
+          422: shape('HTTPValidationError'),
+        },
+      },
+      onRequest: async (request) => {
+        const key = request.headers[SESSION_KEY_HEADER];
+        const sandbox = typeof key === 'string' && key.length > 0 ? await deps.sandboxes.bySessionKey(key) : undefined;
+        if (!sandbox) throw new HttpError(401, 'Not authenticated: send the sandbox’s session key (X-Session-API-Key)');
+        callers.set(request, sandbox);
+      },
+    },
+    async (request) => {
+      const sandbox = callers.get(request) as Sandbox;
+      const checked = validateEvents(request.body, ['body']);
+      if (!checked.ok) throw new InputError(checked.errors);
+      const id = conversationIdOf(request.params.conversation_id) as string;
+      const owner = await conversationOfSandbox(deps, sandbox, id);
+      const source = agentSourceOf(sandbox);
+      await deps.events.intake.receive({ id, userId: owner }, source, checked.events);
+      return { success: true };
+    },
+  );
+}
+
+/** The owner of conversation `id`, which `sandbox` may write: its owner's, held by it (or new, then recorded). */
+async function conversationOfSandbox(deps: EventWebhookDeps, sandbox: Sandbox, id: string): Promise<string> {
+  let conversation = await deps.conversations.get(sandbox.ownerId, id);
+  if (!conversation) {
+    if ((await deps.events.repository.ownerOf(id)) !== undefined)
+      throw new NotFoundError(`Conversation not found: ${id}`);
+    await deps.events.repository.adoptConversation(id, sandbox.ownerId, sandbox.id);
+    conversation = await deps.conversations.get(sandbox.ownerId, id);
+    if (!conversation) throw new NotFoundError(`Conversation not found: ${id}`);
+  }
+  if (conversation.sandbox_id !== sandbox.id) {
+    throw new HttpError(403, 'This sandbox does not hold the conversation');
+  }
+  return conversation.user_id;
+}

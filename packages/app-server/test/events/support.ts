@@ -1,0 +1,54 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import type { Api } from '../api/harness.ts';
+
+/** A stored-looking event (it has an id and a timestamp, as an agent server sends them). */
+export function pauseEvent(at: number, id: string = randomUUID()) {
+  return { kind: 'PauseEvent', id, timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, at)).toISOString(), source: 'user' };
+}
+
+export function errorEvent(at: number, code: string, id: string = randomUUID()) {
+  const timestamp = new Date(Date.UTC(2026, 0, 1, 0, 0, at)).toISOString();
+  return { kind: 'ConversationErrorEvent', id, timestamp, source: 'environment', code, detail: `detail ${code}` };
+}
+
+/** A conversation row of `userId` in `sandboxId`, as the start task makes it (before the agent server has it). */
+export async function newConversation(
+  api: Api,
+  userId: string,
+  sandboxId: string | null,
+  id: string = randomUUID(),
+): Promise<string> {
+  const now = new Date().toISOString();
+  await api.repositories.conversations.insert([
+    { id, user_id: userId, org_id: null, sandbox_id: sandboxId, title: null, created_at: now, updated_at: now },
+  ]);
+  return id;
+}
+
+/** Waits until `read` answers what `done` accepts (20 s at most), checking every 50 ms. */
+export async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The environment of the sandbox's agent server process, found by its data directory in its command line. */
+export async function environmentOf(sandboxId: string): Promise<Record<string, string>> {
+  const { stdout } = await promisify(execFile)('ps', ['-eo', 'pid=,args=']);
+  const line = stdout.split('\n').find((row) => row.includes(`/sandboxes/${sandboxId}/agent`));
+  const pid = line?.trim().split(/\s+/)[0];
+  const environ = await readFile(`/proc/${pid}/environ`, 'utf8');
+  return Object.fromEntries(
+    environ.split('\0').flatMap((pair) => {
+      const at = pair.indexOf('=');
+      return at > 0 ? [[pair.slice(0, at), pair.slice(at + 1)]] : [];
+    }),
+  );
+}
