@@ -64,6 +64,8 @@ type Tuple<T, N extends number, R extends T[] = []> = R['length'] extends N ? R 
 export interface ApiOptions {
   rateLimits?: Partial<RateLimits>;
   config?: Partial<AppServerConfig>;
+  /** false: sandboxes are not told where the app's webhooks are (they post nothing; only pulls bring events). */
+  sandboxWebhooks?: boolean;
 }
 
 /**
@@ -103,7 +105,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
         maxRunningPerUser: options.config?.max_running_sandboxes ?? 10,
         startTimeoutMs: 60_000,
         stopGraceMs: 12_000,
-        environment: () => webhookEnvironment(url),
+        environment: () => (options.sandboxWebhooks === false ? {} : webhookEnvironment(url)),
         onRunning: (sandbox) => told.running?.(sandbox),
       });
       const log = { warn: (details: object, message: string) => logs.push(JSON.stringify({ ...details, message })) };
