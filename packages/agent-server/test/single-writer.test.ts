@@ -66,8 +66,8 @@ describe('check-then-act inside the single writer', () => {
       cache_write_tokens: 0,
     };
     await Promise.all([
-      session.recordUsage('agent', 'm', usage, 0.5, 100, 'r1'),
-      session.recordUsage('agent', 'm', usage, 0.25, 100, 'r2'),
+      session.recordUsage({ usageId: 'agent', model: 'm', usage, cost: 0.5, latencyMs: 100, responseId: 'r1' }),
+      session.recordUsage({ usageId: 'agent', model: 'm', usage, cost: 0.25, latencyMs: 100, responseId: 'r2' }),
     ]);
     const metrics = conversation.record.stats.usage_to_metrics.agent as {
       accumulated_cost: number;
