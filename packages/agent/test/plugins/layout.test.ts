@@ -169,6 +169,28 @@ describe('reading a plugin directory', () => {
     ]);
   });
 
+  it('says which hooks and MCP files are missing or not JSON, and still loads the rest of them', async () => {
+    await write(dir, {
+      '.claude-plugin/plugin.json': JSON.stringify({
+        name: 'files',
+        hooks: ['./more-hooks.json', './gone-hooks.json'],
+        mcpServers: ['./gone-mcp.json', { inline: { command: 'serve' } }],
+      }),
+      'hooks/hooks.json': '{ not json',
+      'more-hooks.json': JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo bye' }] }] } }),
+      '.mcp.json': '[1,',
+    });
+    const plugin = await loadPlugin(dir, { defaultName: 'x' });
+    expect(plugin.problems.map((p) => [p.path, p.message.replace(/JSON: .*;/, 'JSON: …;')])).toEqual([
+      ['hooks/hooks.json', 'not valid JSON: …; its hooks are not loaded'],
+      ['.claude-plugin/plugin.json', "hooks file 'gone-hooks.json' does not exist"],
+      ['.mcp.json', 'not valid JSON: …; its MCP servers are not loaded'],
+      ['.claude-plugin/plugin.json', "MCP file 'gone-mcp.json' does not exist"],
+    ]);
+    expect(plugin.hooks?.Stop?.[0]?.hooks[0]?.command).toContain('echo bye');
+    expect(Object.keys(plugin.mcpServers)).toEqual(['inline']);
+  });
+
   it("adds the manifest's skills to skills/, and takes a .lsp.json for a warning, not a failure", async () => {
     await write(join(dir, 'both'), {
       '.claude-plugin/plugin.json': JSON.stringify({ name: 'both', skills: './more' }),
