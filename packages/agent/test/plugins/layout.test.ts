@@ -142,7 +142,7 @@ describe('reading a plugin directory', () => {
     await write(join(dir, 'empty'), { 'README.md': 'nothing here\n' });
     await write(join(dir, 'broken'), { '.claude-plugin/plugin.json': '{ not json', 'commands/a.md': 'A\n' });
     await write(join(dir, 'typed'), {
-      '.plugin/plugin.json': JSON.stringify({ name: 5, commands: 7 }),
+      '.plugin/plugin.json': JSON.stringify({ name: 5, commands: 7, mcpServers: [7, { s: { command: 'serve' } }] }),
       'commands/a.md': 'A\n',
     });
     const empty = await loadPlugin(join(dir, 'empty'), { defaultName: 'empty' });
@@ -161,8 +161,10 @@ describe('reading a plugin directory', () => {
     expect(typed.problems.map((p) => p.message)).toEqual([
       "'name' must be a string",
       "'commands' must be a path or a list of paths",
+      "'mcpServers' must be a path, an object, or a list of them",
     ]);
     expect(typed.commands.map((c) => c.name)).toEqual(['typed:a']);
+    expect(Object.keys(typed.mcpServers)).toEqual(['s']);
     const missing = await loadPlugin(join(dir, 'nope'), { defaultName: 'nope' });
     expect(missing.problems).toEqual([
       { severity: 'error', path: null, message: 'the plugin directory does not exist' },
