@@ -59,6 +59,8 @@ export class LogSession implements AgentSession {
   }
 
   async history(): Promise<readonly StoredEvent[]> {
+    // Nothing committed since the last read (a new conversation, or a step that appended nothing yet): no query.
+    if (this.conversation.lastSeq === this.seq) return this.events;
     for (;;) {
       const page = this.store.searchEvents(this.conversation.id, {
         afterSeq: this.seq,
