@@ -4,12 +4,6 @@ import type { ComponentSpec } from './manifest.ts';
 import { type PluginReading, insidePlugin, kindOf, relativeTo } from './paths.ts';
 import { error } from './problems.ts';
 
-/** How problems name a component read from JSON: its files (`hooks file '...'`) and what they hold. */
-export interface ComponentNames {
-  file: string;
-  content: string;
-}
-
 /**
  * The JSON of a component that has a file of its own and a manifest key naming more (hooks, MCP servers), in
  * order: `defaultFile` when the plugin has it, then each spec of the manifest, a file inside the plugin or an
@@ -50,4 +44,10 @@ export async function readComponentJson(
       if (file) await fromFile(file, true);
     }
   }
+}
+
+/** How problems name a component read from JSON: its files (`hooks file '...'`) and what they hold. */
+export interface ComponentNames {
+  file: string;
+  content: string;
 }
