@@ -168,3 +168,18 @@ describe('check-then-act inside the single writer', () => {
     expect(statusEvents(conversation)).toEqual(['paused']);
   });
 });
+
+describe("a log session's history", () => {
+  it('holds every durable event, read again only when new ones were committed', async () => {
+    const conversation = await newConversation();
+    const session = new LogSession(conversation, disk.store);
+    expect(await session.history()).toEqual([]);
+    const pause = { kind: 'PauseEvent' as const, source: 'user' as const };
+    const [first] = await session.append([pause]);
+    const [second] = await conversation.append([pause]);
+    const ids = [first?.id, second?.id];
+    expect((await session.history()).map((event) => event.id)).toEqual(ids);
+    expect((await session.history()).map((event) => event.id)).toEqual(ids);
+    expect((await new LogSession(conversation, disk.store).history()).map((event) => event.id)).toEqual(ids);
+  });
+});
