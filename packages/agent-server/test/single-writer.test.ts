@@ -66,8 +66,8 @@ describe('check-then-act inside the single writer', () => {
       cache_write_tokens: 0,
     };
     await Promise.all([
-      session.recordUsage('agent', 'm', usage, 0.5, 100, 'r1'),
-      session.recordUsage('agent', 'm', usage, 0.25, 100, 'r2'),
+      session.recordUsage({ usageId: 'agent', model: 'm', usage, cost: 0.5, latencyMs: 100, responseId: 'r1' }),
+      session.recordUsage({ usageId: 'agent', model: 'm', usage, cost: 0.25, latencyMs: 100, responseId: 'r2' }),
     ]);
     const metrics = conversation.record.stats.usage_to_metrics.agent as {
       accumulated_cost: number;
@@ -166,5 +166,20 @@ describe('check-then-act inside the single writer', () => {
     const pauses = disk.store.countEvents(conversation.id, { kind: 'PauseEvent' });
     expect(pauses).toBe(1);
     expect(statusEvents(conversation)).toEqual(['paused']);
+  });
+});
+
+describe("a log session's history", () => {
+  it('holds every durable event, read again only when new ones were committed', async () => {
+    const conversation = await newConversation();
+    const session = new LogSession(conversation, disk.store);
+    expect(await session.history()).toEqual([]);
+    const pause = { kind: 'PauseEvent' as const, source: 'user' as const };
+    const [first] = await session.append([pause]);
+    const [second] = await conversation.append([pause]);
+    const ids = [first?.id, second?.id];
+    expect((await session.history()).map((event) => event.id)).toEqual(ids);
+    expect((await session.history()).map((event) => event.id)).toEqual(ids);
+    expect((await new LogSession(conversation, disk.store).history()).map((event) => event.id)).toEqual(ids);
   });
 });

@@ -18,7 +18,7 @@ export { Agent, type AgentOptions } from './loop/agent.ts';
 export { rejection } from './session/events.ts';
 export { pendingActions } from './session/pending-actions.ts';
 export { STUCK_REPEATS } from './loop/stuck.ts';
-export type { AgentSession } from './session/session.ts';
+export type { AgentSession, UsageRecord } from './session/session.ts';
 export { SECRET_MASK, secretMasker } from './shared/secret-masker.ts';
 export { buildMessages, observationText } from './session/messages.ts';
 export { DEFAULT_CHROMIUM_PATH } from './tools/browser/launch.ts';

@@ -1,4 +1,4 @@
-import type { AgentSession, LLMUsage } from '@bosun/agent';
+import type { AgentSession, LLMUsage, UsageRecord } from '@bosun/agent';
 import type {
   ConfirmationPolicy,
   ConversationExecutionStatus,
@@ -59,6 +59,8 @@ export class LogSession implements AgentSession {
   }
 
   async history(): Promise<readonly StoredEvent[]> {
+    // Nothing committed since the last read (a new conversation, or a step that appended nothing yet): no query.
+    if (this.conversation.lastSeq === this.seq) return this.events;
     for (;;) {
       const page = this.store.searchEvents(this.conversation.id, {
         afterSeq: this.seq,
@@ -93,14 +95,7 @@ export class LogSession implements AgentSession {
     return this.conversation.setStatus(status, extra);
   }
 
-  async recordUsage(
-    usageId: string,
-    model: string,
-    usage: LLMUsage,
-    cost: number,
-    latencyMs: number,
-    responseId: string,
-  ): Promise<void> {
+  async recordUsage({ usageId, model, usage, cost, latencyMs, responseId }: UsageRecord): Promise<void> {
     // Added to the stats the writes before this one leave, so usage recorded at once is never lost.
     await this.conversation.decide((record) => {
       const metrics = record.stats.usage_to_metrics;

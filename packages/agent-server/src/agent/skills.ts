@@ -36,7 +36,9 @@ export async function loadSkillsOf(
     ...(loading.providers ? { providers: loading.providers } : {}),
     ...(recorded ? { recorded } : {}),
   });
-  if (recorded === undefined) {
+  // Only repositories have commits to pin: a conversation without any is not written again (its creation saves
+  // a write), and loading it later finds none again.
+  if (recorded === undefined && loaded.repositories.length > 0) {
     await conversation.update((record) => {
       record.skill_repositories = loaded.repositories;
     });

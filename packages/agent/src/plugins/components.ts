@@ -1,8 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { PluginProblem } from '@bosun/protocol';
 import { firstParagraphLine, parseFrontmatter, stringField } from './frontmatter.ts';
-import { insidePlugin, kindOf, relativeTo, sortedEntries } from './paths.ts';
+import { type PluginReading, insidePlugin, kindOf, relativeTo, sortedEntries } from './paths.ts';
 import { warning } from './problems.ts';
 
 /** A skill directory of a plugin (`skills/<name>/SKILL.md`, or a root `SKILL.md`). */
@@ -53,23 +52,19 @@ async function skillFile(dir: string): Promise<string | null> {
  * root, where the list is the whole set).
  */
 export async function findSkills(
-  root: string,
+  plugin: PluginReading,
   pluginName: string,
   extraPaths: string[] | null,
-  manifestPath: string | null,
-  problems: PluginProblem[],
   pathsOnly = false,
 ): Promise<PluginSkill[]> {
+  const { root, manifestPath, problems } = plugin;
   const skills: PluginSkill[] = [];
   const seen = new Set<string>();
   const add = async (dir: string) => {
     const file = await skillFile(dir);
     if (!file || seen.has(dir)) return false;
     seen.add(dir);
-    const text = await readFile(file, 'utf8');
-    const front = parseFrontmatter(text);
-    const path = relativeTo(root, file);
-    if (front.error) problems.push(warning(path, front.error));
+    const { path, front } = await readMarkdown(plugin, file);
     const dirName = dir === root ? null : basename(dir);
     const name = stringField(front.data, 'name') ?? dirName ?? pluginName;
     if (dirName && name !== dirName) {
@@ -97,21 +92,24 @@ export async function findSkills(
   };
   if (!pathsOnly || extraPaths === null) await scan(join(root, 'skills'), null, false);
   for (const path of extraPaths ?? []) {
-    const dir = await insidePlugin(root, path, manifestPath, problems);
+    const dir = await insidePlugin(plugin, path);
     if (dir) await scan(dir, manifestPath, true);
   }
   if (skills.length === 0) await add(root);
   return skills;
 }
 
+/** A Markdown file of the plugin: its path relative to the plugin and its frontmatter (a bad one is a warning). */
+async function readMarkdown(plugin: PluginReading, file: string) {
+  const path = relativeTo(plugin.root, file);
+  const front = parseFrontmatter(await readFile(file, 'utf8'));
+  if (front.error) plugin.problems.push(warning(path, front.error));
+  return { path, front };
+}
+
 /** Markdown files named by `paths` (files, or directories of `.md` files), else those of `defaultDir`. */
-async function markdownFiles(
-  root: string,
-  defaultDir: string,
-  paths: string[] | null,
-  manifestPath: string | null,
-  problems: PluginProblem[],
-): Promise<string[]> {
+async function markdownFiles(plugin: PluginReading, defaultDir: string, paths: string[] | null): Promise<string[]> {
+  const { root, manifestPath, problems } = plugin;
   const files: string[] = [];
   const collect = async (path: string, explicit: boolean) => {
     const kind = await kindOf(path);
@@ -128,7 +126,7 @@ async function markdownFiles(
   };
   if (paths === null) await collect(join(root, defaultDir), false);
   for (const path of paths ?? []) {
-    const resolved = await insidePlugin(root, path, manifestPath, problems);
+    const resolved = await insidePlugin(plugin, path);
     if (resolved) await collect(resolved, true);
   }
   return files;
@@ -136,18 +134,14 @@ async function markdownFiles(
 
 /** The commands of plugin `pluginName`, as skills triggered by `/<plugin>:<command>`. */
 export async function findCommands(
-  root: string,
+  plugin: PluginReading,
   pluginName: string,
   paths: string[] | null,
   entryCommand: string | null,
-  manifestPath: string | null,
-  problems: PluginProblem[],
 ): Promise<PluginCommand[]> {
   const commands: PluginCommand[] = [];
-  for (const file of await markdownFiles(root, 'commands', paths, manifestPath, problems)) {
-    const path = relativeTo(root, file);
-    const front = parseFrontmatter(await readFile(file, 'utf8'));
-    if (front.error) problems.push(warning(path, front.error));
+  for (const file of await markdownFiles(plugin, 'commands', paths)) {
+    const { path, front } = await readMarkdown(plugin, file);
     const command = basename(file, '.md');
     const name = `${pluginName}:${command}`;
     const triggers = [`/${name}`, ...(entryCommand === command ? [`/${pluginName}`] : [])];
@@ -162,23 +156,16 @@ export async function findCommands(
     });
   }
   if (entryCommand && !commands.some((c) => c.name === `${pluginName}:${entryCommand}`)) {
-    problems.push(warning(manifestPath, `entry_command '${entryCommand}' is not one of the commands`));
+    plugin.problems.push(warning(plugin.manifestPath, `entry_command '${entryCommand}' is not one of the commands`));
   }
   return commands;
 }
 
 /** The subagent definitions of a plugin. */
-export async function findAgents(
-  root: string,
-  paths: string[] | null,
-  manifestPath: string | null,
-  problems: PluginProblem[],
-): Promise<PluginAgent[]> {
+export async function findAgents(plugin: PluginReading, paths: string[] | null): Promise<PluginAgent[]> {
   const agents: PluginAgent[] = [];
-  for (const file of await markdownFiles(root, 'agents', paths, manifestPath, problems)) {
-    const path = relativeTo(root, file);
-    const front = parseFrontmatter(await readFile(file, 'utf8'));
-    if (front.error) problems.push(warning(path, front.error));
+  for (const file of await markdownFiles(plugin, 'agents', paths)) {
+    const { path, front } = await readMarkdown(plugin, file);
     agents.push({
       name: stringField(front.data, 'name') ?? basename(file, '.md'),
       description: stringField(front.data, 'description') ?? firstParagraphLine(front.body),

@@ -1,10 +1,9 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { HOOK_EVENT_KEYS, HookConfig, type HookEventName, type PluginProblem, safeParse } from '@bosun/protocol';
 import { conditionProblem } from '../hooks/condition.ts';
 import { HOOK_EVENTS, TOOL_EVENTS, hookConfigProblems } from '../hooks/config.ts';
+import { readComponentJson } from './component-json.ts';
 import type { ComponentSpec } from './manifest.ts';
-import { insidePlugin, kindOf, relativeTo } from './paths.ts';
+import type { PluginReading } from './paths.ts';
 import { error, warning } from './problems.ts';
 
 const EVENT_BY_KEY = new Map<string, HookEventName>(
@@ -31,41 +30,14 @@ function shellQuote(text: string): string {
  * than `command`) is left out with a warning; a file that is still invalid is left out with an error.
  */
 export async function readPluginHooks(
-  root: string,
+  plugin: PluginReading,
   specs: ComponentSpec[] | null,
-  manifestPath: string | null,
-  problems: PluginProblem[],
 ): Promise<HookConfig | null> {
   const configs: HookConfig[] = [];
-  const read = new Set<string>();
-  const fromFile = async (file: string, explicit: boolean) => {
-    const path = relativeTo(root, file);
-    if (read.has(file)) return;
-    read.add(file);
-    if ((await kindOf(file)) !== 'file') {
-      if (explicit) problems.push(error(manifestPath, `hooks file '${path}' does not exist`));
-      return;
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(await readFile(file, 'utf8'));
-    } catch (e) {
-      problems.push(error(path, `not valid JSON: ${(e as Error).message}; its hooks are not loaded`));
-      return;
-    }
-    const config = hookConfigOf(json, root, path, problems);
+  await readComponentJson(plugin, 'hooks/hooks.json', specs, { file: 'hooks', content: 'hooks' }, (json, path) => {
+    const config = hookConfigOf(json, plugin.root, path, plugin.problems);
     if (config) configs.push(config);
-  };
-  await fromFile(join(root, 'hooks', 'hooks.json'), false);
-  for (const spec of specs ?? []) {
-    if (typeof spec === 'string') {
-      const file = await insidePlugin(root, spec, manifestPath, problems);
-      if (file) await fromFile(file, true);
-    } else {
-      const config = hookConfigOf(spec, root, manifestPath, problems);
-      if (config) configs.push(config);
-    }
-  }
+  });
   return configs.length ? mergeHookConfigs(configs) : null;
 }
 

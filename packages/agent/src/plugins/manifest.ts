@@ -132,13 +132,7 @@ export function parseManifest(
     return { manifest: EMPTY_MANIFEST, problems: [error(path, 'must be a JSON object')] };
   }
   const data = json as Record<string, unknown>;
-  const text = (key: string): string | null => {
-    const value = data[key];
-    if (value === undefined || value === null) return null;
-    if (typeof value === 'string') return value;
-    problems.push(error(path, `'${key}' must be a string`));
-    return null;
-  };
+  const { text, paths, specs } = manifestFields(data, path, problems);
   const name = text('name');
   if (name === null && options.requireName !== false && data.name === undefined) {
     problems.push(warning(path, "has no 'name'; the directory name is used"));
@@ -157,11 +151,11 @@ export function parseManifest(
       name,
       version: text('version'),
       description: text('description'),
-      skills: pathList(data, 'skills', path, problems),
-      commands: pathList(data, 'commands', path, problems),
-      agents: pathList(data, 'agents', path, problems),
-      hooks: specList(data, 'hooks', path, problems),
-      mcpServers: specList(data, 'mcpServers', path, problems),
+      skills: paths('skills'),
+      commands: paths('commands'),
+      agents: paths('agents'),
+      hooks: specs('hooks'),
+      mcpServers: specs('mcpServers'),
       entryCommand: text('entry_command'),
       unsupported,
     },
@@ -169,35 +163,37 @@ export function parseManifest(
   };
 }
 
-function pathList(
-  data: Record<string, unknown>,
-  key: string,
-  path: string | null,
-  problems: PluginProblem[],
-): string[] | null {
-  const value = data[key];
-  if (value === undefined || value === null) return null;
-  if (typeof value === 'string') return [value];
-  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value;
-  problems.push(error(path, `'${key}' must be a path or a list of paths`));
-  return null;
-}
-
-function specList(
-  data: Record<string, unknown>,
-  key: string,
-  path: string | null,
-  problems: PluginProblem[],
-): ComponentSpec[] | null {
-  const value = data[key];
-  if (value === undefined || value === null) return null;
-  const items = Array.isArray(value) ? value : [value];
-  const valid = items.filter(
-    (item): item is ComponentSpec =>
-      typeof item === 'string' || (!!item && typeof item === 'object' && !Array.isArray(item)),
-  );
-  if (valid.length !== items.length) {
-    problems.push(error(path, `'${key}' must be a path, an object, or a list of them`));
-  }
-  return valid;
+/** The readers of a manifest's fields by type: an absent (or null) field is null, a wrong one an error and null. */
+function manifestFields(data: Record<string, unknown>, path: string | null, problems: PluginProblem[]) {
+  const wrong = (key: string, expected: string) => problems.push(error(path, `'${key}' must be ${expected}`));
+  const listed = (key: string) => {
+    const value = data[key] ?? null;
+    return value === null ? null : Array.isArray(value) ? value : [value];
+  };
+  return {
+    text(key: string): string | null {
+      const value = data[key] ?? null;
+      if (value === null || typeof value === 'string') return value;
+      wrong(key, 'a string');
+      return null;
+    },
+    /** One path or a list of them. */
+    paths(key: string): string[] | null {
+      const items = listed(key);
+      if (items === null || items.every((item) => typeof item === 'string')) return items;
+      wrong(key, 'a path or a list of paths');
+      return null;
+    },
+    /** Paths or inline objects, one or a list: the valid ones are kept. */
+    specs(key: string): ComponentSpec[] | null {
+      const items = listed(key);
+      if (items === null) return null;
+      const valid = items.filter(
+        (item): item is ComponentSpec =>
+          typeof item === 'string' || (!!item && typeof item === 'object' && !Array.isArray(item)),
+      );
+      if (valid.length !== items.length) wrong(key, 'a path, an object, or a list of them');
+      return valid;
+    },
+  };
 }

@@ -1,9 +1,8 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { type MCPConfig, MCPServer, type MCPServers, type PluginProblem, safeParse } from '@bosun/protocol';
 import { mcpConfigProblems } from '../mcp/config.ts';
+import { readComponentJson } from './component-json.ts';
 import type { ComponentSpec } from './manifest.ts';
-import { insidePlugin, kindOf, relativeTo } from './paths.ts';
+import type { PluginReading } from './paths.ts';
 import { error } from './problems.ts';
 
 /** MCP server configurations by name, as `.mcp.json` gives them (`${CLAUDE_PLUGIN_ROOT}` substituted). */
@@ -15,35 +14,13 @@ export type McpServerConfigs = MCPServers;
  * `MCPServer` (a `command` for stdio or a `url` for HTTP, ...); one that is not is left out with an error.
  */
 export async function readPluginMcpServers(
-  root: string,
+  plugin: PluginReading,
   specs: ComponentSpec[] | null,
-  manifestPath: string | null,
-  problems: PluginProblem[],
 ): Promise<McpServerConfigs> {
   const servers: McpServerConfigs = {};
-  const read = new Set<string>();
-  const fromFile = async (file: string, explicit: boolean) => {
-    if (read.has(file)) return;
-    read.add(file);
-    const path = relativeTo(root, file);
-    if ((await kindOf(file)) !== 'file') {
-      if (explicit) problems.push(error(manifestPath, `MCP file '${path}' does not exist`));
-      return;
-    }
-    try {
-      addServers(servers, JSON.parse(await readFile(file, 'utf8')), root, path, problems);
-    } catch (e) {
-      problems.push(error(path, `not valid JSON: ${(e as Error).message}; its MCP servers are not loaded`));
-    }
-  };
-  await fromFile(join(root, '.mcp.json'), false);
-  for (const spec of specs ?? []) {
-    if (typeof spec !== 'string') addServers(servers, spec, root, manifestPath, problems);
-    else {
-      const file = await insidePlugin(root, spec, manifestPath, problems);
-      if (file) await fromFile(file, true);
-    }
-  }
+  await readComponentJson(plugin, '.mcp.json', specs, { file: 'MCP', content: 'MCP servers' }, (json, path) =>
+    addServers(servers, json, plugin.root, path, plugin.problems),
+  );
   return servers;
 }
 

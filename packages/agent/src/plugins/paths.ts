@@ -4,17 +4,24 @@ import type { PluginProblem } from '@bosun/protocol';
 import { pathInside } from '../git/index.ts';
 import { error } from './problems.ts';
 
-/** `root/path` if it stays inside `root` (no absolute path, `..` or symbolic link out); else a problem. */
-export async function insidePlugin(
-  root: string,
-  path: string,
-  where: string | null,
-  problems: PluginProblem[],
-): Promise<string | null> {
+/** A plugin being read: its directory, its manifest (as problems name it) and the problems found so far. */
+export interface PluginReading {
+  root: string;
+  manifestPath: string | null;
+  problems: PluginProblem[];
+}
+
+/**
+ * `root/path` for a path the manifest names, if it stays inside the plugin (no absolute path, `..` or symbolic
+ * link out); else a problem of the manifest.
+ */
+export async function insidePlugin(plugin: PluginReading, path: string): Promise<string | null> {
   try {
-    return await pathInside(root, path);
+    return await pathInside(plugin.root, path);
   } catch (e) {
-    problems.push(error(where, `${(e as Error).message.replace('repository', 'plugin')}; ignored`));
+    plugin.problems.push(
+      error(plugin.manifestPath, `${(e as Error).message.replace('repository', 'plugin')}; ignored`),
+    );
     return null;
   }
 }

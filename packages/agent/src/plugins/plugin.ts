@@ -17,7 +17,7 @@ import {
   unsupportedWarning,
 } from './manifest.ts';
 import { type McpServerConfigs, readPluginMcpServers } from './mcp.ts';
-import { kindOf } from './paths.ts';
+import { type PluginReading, kindOf } from './paths.ts';
 import { error } from './problems.ts';
 
 /** A plugin read from its directory: its parts, ready to merge into a conversation, and its problems. */
@@ -77,11 +77,12 @@ export async function loadPlugin(root: string, options: LoadPluginOptions): Prom
   const name = manifest.name ?? options.defaultName;
   const skillsOnly = options.entry !== undefined && atMarketplaceRoot(options.entry.json);
   // One after the other: problems come in a stable order (and these are a few small files).
-  const skills = await findSkills(root, name, manifest.skills, manifestPath, problems, skillsOnly);
-  const commands = await findCommands(root, name, manifest.commands, manifest.entryCommand, manifestPath, problems);
-  const agents = await findAgents(root, manifest.agents, manifestPath, problems);
-  const hooks = await readPluginHooks(root, manifest.hooks, manifestPath, problems);
-  const mcpServers = await readPluginMcpServers(root, manifest.mcpServers, manifestPath, problems);
+  const context: PluginReading = { root, manifestPath, problems };
+  const skills = await findSkills(context, name, manifest.skills, skillsOnly);
+  const commands = await findCommands(context, name, manifest.commands, manifest.entryCommand);
+  const agents = await findAgents(context, manifest.agents);
+  const hooks = await readPluginHooks(context, manifest.hooks);
+  const mcpServers = await readPluginMcpServers(context, manifest.mcpServers);
   const unsupported = [...manifest.unsupported];
   if (!unsupported.includes('lspServers') && (await kindOf(join(root, '.lsp.json'))) === 'file') {
     unsupported.push('lspServers');

@@ -8,6 +8,16 @@ import type {
 } from '@bosun/protocol';
 import type { LLMUsage } from '../llm/types.ts';
 
+/** One LLM call, as a session adds it up: its configuration's `usage_id`, its model, tokens, cost and latency. */
+export interface UsageRecord {
+  usageId: string;
+  model: string;
+  usage: LLMUsage;
+  cost: number;
+  latencyMs: number;
+  responseId: string;
+}
+
 /**
  * What the run loop needs from the conversation it runs in. The agent server implements it over its durable
  * log; anything else (a test, an embedding application) can too.
@@ -29,15 +39,8 @@ export interface AgentSession {
   status(): ConversationExecutionStatus;
   /** Moves to `status`, appending `extra` events first (for example the error that caused it). */
   setStatus(status: ConversationExecutionStatus, extra?: NewEvent[]): Promise<void>;
-  /** Accumulates usage, cost and latency under `usageId`. */
-  recordUsage(
-    usageId: string,
-    model: string,
-    usage: LLMUsage,
-    cost: number,
-    latencyMs: number,
-    responseId: string,
-  ): Promise<void>;
+  /** Accumulates an LLM call's usage, cost and latency under its `usageId`. */
+  recordUsage(call: UsageRecord): Promise<void>;
   /** User messages a UserPromptSubmit hook blocked, by event id: stored, never sent to the LLM. */
   blockedMessages?(): Readonly<Record<string, string>>;
   /** Records that a PreToolUse hook blocked an action (`blocked_actions` of the conversation). */

@@ -11,6 +11,12 @@ export function responseCost(llm: Pick<LLMConfig, 'input_cost_per_token' | 'outp
 
 /** Records an LLM call's usage, cost and latency under its configuration's `usage_id`. */
 export function recordResponseUsage(session: AgentSession, llm: LLMConfig, response: LLMResponse): Promise<void> {
-  const cost = responseCost(llm, response.usage);
-  return session.recordUsage(llm.usage_id, llm.model, response.usage, cost, response.latencyMs, response.id);
+  return session.recordUsage({
+    usageId: llm.usage_id,
+    model: llm.model,
+    usage: response.usage,
+    cost: responseCost(llm, response.usage),
+    latencyMs: response.latencyMs,
+    responseId: response.id,
+  });
 }

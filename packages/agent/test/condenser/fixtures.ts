@@ -1,4 +1,4 @@
-import type { AgentSession, LLMProvider, LLMRequest, LLMResponse } from '@bosun/agent';
+import type { AgentSession, LLMProvider, LLMRequest, LLMResponse, UsageRecord } from '@bosun/agent';
 import {
   AgentSpec,
   type ConversationExecutionStatus,
@@ -166,8 +166,8 @@ export class MemorySession implements AgentSession {
     this.current = status;
   }
 
-  async recordUsage(usageId: string, _model: string, _usage: unknown, _cost: number, _latency: number, id: string) {
-    this.usage.push({ usageId, responseId: id });
+  async recordUsage({ usageId, responseId }: UsageRecord) {
+    this.usage.push({ usageId, responseId });
   }
 }
 

@@ -35,6 +35,13 @@ async function setup(hooks: HookConfig, responses: Partial<LLMResponse>[]) {
   return { box, runtime, session: new RunSession(agent, { maxIterations: 30 }), requests };
 }
 
+/** A `write_file` tool call writing the file's own name into it. */
+const writeCall = (id: string, file: string) => ({
+  id,
+  name: 'write_file',
+  arguments: JSON.stringify({ file_path: file, content: file }),
+});
+
 const text = (message: Message) => message.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
 
 describe('hooks in the run loop', () => {
@@ -95,11 +102,6 @@ describe('hooks in the run loop', () => {
   });
 
   it('PreToolUse blocks one action of a response (recorded as blocked); PostToolUse adds context to the other', async () => {
-    const write = (id: string, file: string) => ({
-      id,
-      name: 'write_file',
-      arguments: JSON.stringify({ file_path: file, content: file }),
-    });
     const { box, runtime, session } = await setup(
       {
         PreToolUse: [
@@ -115,7 +117,7 @@ describe('hooks in the run loop', () => {
           },
         ],
       } as HookConfig,
-      [{ toolCalls: [write('c1', 'secret.txt'), write('c2', 'ok.txt')] }, { content: 'done' }],
+      [{ toolCalls: [writeCall('c1', 'secret.txt'), writeCall('c2', 'ok.txt')] }, { content: 'done' }],
     );
     await session.userMessage('write');
     await session.run(runtime);
@@ -133,11 +135,6 @@ describe('hooks in the run loop', () => {
   });
 
   it('a Claude Code hook (`Write` matcher, `if` on a path) guards only the calls its rule selects', async () => {
-    const write = (id: string, file: string) => ({
-      id,
-      name: 'write_file',
-      arguments: JSON.stringify({ file_path: file, content: file }),
-    });
     const { box, runtime, session } = await setup(
       {
         PreToolUse: [
@@ -147,7 +144,7 @@ describe('hooks in the run loop', () => {
           },
         ],
       } as HookConfig,
-      [{ toolCalls: [write('c1', 'docs/api.md'), write('c2', 'notes.md')] }, { content: 'done' }],
+      [{ toolCalls: [writeCall('c1', 'docs/api.md'), writeCall('c2', 'notes.md')] }, { content: 'done' }],
     );
     await session.userMessage('write');
     await session.run(runtime);

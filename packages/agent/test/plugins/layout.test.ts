@@ -142,7 +142,7 @@ describe('reading a plugin directory', () => {
     await write(join(dir, 'empty'), { 'README.md': 'nothing here\n' });
     await write(join(dir, 'broken'), { '.claude-plugin/plugin.json': '{ not json', 'commands/a.md': 'A\n' });
     await write(join(dir, 'typed'), {
-      '.plugin/plugin.json': JSON.stringify({ name: 5, commands: 7 }),
+      '.plugin/plugin.json': JSON.stringify({ name: 5, commands: 7, mcpServers: [7, { s: { command: 'serve' } }] }),
       'commands/a.md': 'A\n',
     });
     const empty = await loadPlugin(join(dir, 'empty'), { defaultName: 'empty' });
@@ -161,12 +161,36 @@ describe('reading a plugin directory', () => {
     expect(typed.problems.map((p) => p.message)).toEqual([
       "'name' must be a string",
       "'commands' must be a path or a list of paths",
+      "'mcpServers' must be a path, an object, or a list of them",
     ]);
     expect(typed.commands.map((c) => c.name)).toEqual(['typed:a']);
+    expect(Object.keys(typed.mcpServers)).toEqual(['s']);
     const missing = await loadPlugin(join(dir, 'nope'), { defaultName: 'nope' });
     expect(missing.problems).toEqual([
       { severity: 'error', path: null, message: 'the plugin directory does not exist' },
     ]);
+  });
+
+  it('says which hooks and MCP files are missing or not JSON, and still loads the rest of them', async () => {
+    await write(dir, {
+      '.claude-plugin/plugin.json': JSON.stringify({
+        name: 'files',
+        hooks: ['./more-hooks.json', './gone-hooks.json'],
+        mcpServers: ['./gone-mcp.json', { inline: { command: 'serve' } }],
+      }),
+      'hooks/hooks.json': '{ not json',
+      'more-hooks.json': JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo bye' }] }] } }),
+      '.mcp.json': '[1,',
+    });
+    const plugin = await loadPlugin(dir, { defaultName: 'x' });
+    expect(plugin.problems.map((p) => [p.path, p.message.replace(/JSON: .*;/, 'JSON: …;')])).toEqual([
+      ['hooks/hooks.json', 'not valid JSON: …; its hooks are not loaded'],
+      ['.claude-plugin/plugin.json', "hooks file 'gone-hooks.json' does not exist"],
+      ['.mcp.json', 'not valid JSON: …; its MCP servers are not loaded'],
+      ['.claude-plugin/plugin.json', "MCP file 'gone-mcp.json' does not exist"],
+    ]);
+    expect(plugin.hooks?.Stop?.[0]?.hooks[0]?.command).toContain('echo bye');
+    expect(Object.keys(plugin.mcpServers)).toEqual(['inline']);
   });
 
   it("adds the manifest's skills to skills/, and takes a .lsp.json for a warning, not a failure", async () => {

@@ -19,29 +19,19 @@ function runner(box: Sandbox, setting: string | false) {
     valid(await tool.execute({ kind: 'GlobAction', pattern, ...(path ? { path } : {}) }, box.context));
 }
 
+// Every `.ts` file of the sandbox: `*.ts` (no slash) matches at any depth, like `**/*.ts`.
+const EVERY_TS_FILE = [
+  'data/blob.ts',
+  'src/util/strings.test.ts',
+  'src/index.ts',
+  'src/util/strings.ts',
+  'build/out.ts',
+  'src/[special].ts',
+];
+
 const CASES: ReadonlyArray<readonly [string, string[]]> = [
-  [
-    '**/*.ts',
-    [
-      'data/blob.ts',
-      'src/util/strings.test.ts',
-      'src/index.ts',
-      'src/util/strings.ts',
-      'build/out.ts',
-      'src/[special].ts',
-    ],
-  ],
-  [
-    '*.ts',
-    [
-      'data/blob.ts',
-      'src/util/strings.test.ts',
-      'src/index.ts',
-      'src/util/strings.ts',
-      'build/out.ts',
-      'src/[special].ts',
-    ],
-  ],
+  ['**/*.ts', EVERY_TS_FILE],
+  ['*.ts', EVERY_TS_FILE],
   ['src/*.ts', ['src/index.ts', 'src/[special].ts']],
   ['./src/*.ts', ['src/index.ts', 'src/[special].ts']],
   ['src/**/*.ts', ['src/util/strings.test.ts', 'src/index.ts', 'src/util/strings.ts', 'src/[special].ts']],

@@ -1,43 +1,28 @@
 import type { Static } from '@sinclair/typebox';
 import { taggedUnion } from '../schema/builders.ts';
-import {
-  Condensation,
-  CondensationRequest,
-  CondensationSummaryEvent,
-  ConversationErrorEvent,
-  ConversationStateUpdateEvent,
-  LLMCompletionLogEvent,
-  PauseEvent,
-  TokenEvent,
-} from './conversation.ts';
-import {
-  ActionEvent,
-  AgentErrorEvent,
-  MessageEvent,
-  ObservationEvent,
-  SystemPromptEvent,
-  UserRejectObservation,
-} from './llm.ts';
+import * as conversationEvents from './conversation.ts';
+import * as llmEvents from './llm.ts';
 
 export * from './common.ts';
 export * from './conversation.ts';
 export * from './llm.ts';
 
+/** The event shapes, in the order of the `Event` union's variants. */
 export const eventShapes = [
-  Condensation,
-  CondensationRequest,
-  CondensationSummaryEvent,
-  ConversationErrorEvent,
-  ConversationStateUpdateEvent,
-  LLMCompletionLogEvent,
-  ActionEvent,
-  MessageEvent,
-  AgentErrorEvent,
-  ObservationEvent,
-  UserRejectObservation,
-  SystemPromptEvent,
-  TokenEvent,
-  PauseEvent,
+  conversationEvents.Condensation,
+  conversationEvents.CondensationRequest,
+  conversationEvents.CondensationSummaryEvent,
+  conversationEvents.ConversationErrorEvent,
+  conversationEvents.ConversationStateUpdateEvent,
+  conversationEvents.LLMCompletionLogEvent,
+  llmEvents.ActionEvent,
+  llmEvents.MessageEvent,
+  llmEvents.AgentErrorEvent,
+  llmEvents.ObservationEvent,
+  llmEvents.UserRejectObservation,
+  llmEvents.SystemPromptEvent,
+  conversationEvents.TokenEvent,
+  conversationEvents.PauseEvent,
 ] as const;
 
 export const Event = taggedUnion('Event', 'kind', [...eventShapes], {

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { kindShape, nullable, withDefault } from '../schema/builders.ts';
-import { observation, toolDefinition, toolShapes } from './shapes.ts';
+import { observation, singleTool, toolDefinition } from './shapes.ts';
 
 export const EditAction = kindShape(
   'EditAction',
@@ -30,8 +30,4 @@ export const EditObservation = observation(
 
 export const EditTool = toolDefinition('EditTool', 'Replaces text in a file.');
 
-export const editShapes = toolShapes({
-  actions: [EditAction],
-  observations: [EditObservation],
-  definitions: [EditTool],
-});
+export const editShapes = singleTool(EditAction, EditObservation, EditTool);

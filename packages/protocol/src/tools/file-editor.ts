@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { kindShape, nullable, stringEnum, withDefault } from '../schema/builders.ts';
-import { observation, toolDefinition, toolShapes } from './shapes.ts';
+import { observation, singleTool, toolDefinition } from './shapes.ts';
 
 export const FILE_EDITOR_COMMANDS = ['view', 'create', 'str_replace', 'insert', 'undo_edit'] as const;
 export type FileEditorCommand = (typeof FILE_EDITOR_COMMANDS)[number];
@@ -51,8 +51,4 @@ export const FileEditorObservation = observation(
 
 export const FileEditorTool = toolDefinition('FileEditorTool', 'Views, creates and edits files.');
 
-export const fileEditorShapes = toolShapes({
-  actions: [FileEditorAction],
-  observations: [FileEditorObservation],
-  definitions: [FileEditorTool],
-});
+export const fileEditorShapes = singleTool(FileEditorAction, FileEditorObservation, FileEditorTool);

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { kindShape } from '../schema/builders.ts';
-import { observation, toolDefinition, toolShapes } from './shapes.ts';
+import { observation, singleTool, toolDefinition } from './shapes.ts';
 
 export const FinishAction = kindShape(
   'FinishAction',
@@ -12,8 +12,4 @@ export const FinishObservation = observation('FinishObservation', {}, 'The run e
 
 export const FinishTool = toolDefinition('FinishTool', 'Ends the run with a final message.');
 
-export const finishShapes = toolShapes({
-  actions: [FinishAction],
-  observations: [FinishObservation],
-  definitions: [FinishTool],
-});
+export const finishShapes = singleTool(FinishAction, FinishObservation, FinishTool);

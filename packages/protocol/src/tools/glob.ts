@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { kindShape, nullable, withDefault } from '../schema/builders.ts';
-import { observation, toolDefinition, toolShapes } from './shapes.ts';
+import { observation, singleTool, toolDefinition } from './shapes.ts';
 
 export const GlobAction = kindShape(
   'GlobAction',
@@ -24,8 +24,4 @@ export const GlobObservation = observation(
 
 export const GlobTool = toolDefinition('GlobTool', 'Finds files by name pattern.');
 
-export const globShapes = toolShapes({
-  actions: [GlobAction],
-  observations: [GlobObservation],
-  definitions: [GlobTool],
-});
+export const globShapes = singleTool(GlobAction, GlobObservation, GlobTool);

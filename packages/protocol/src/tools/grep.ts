@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { kindShape, nullable, withDefault } from '../schema/builders.ts';
-import { observation, toolDefinition, toolShapes } from './shapes.ts';
+import { observation, singleTool, toolDefinition } from './shapes.ts';
 
 export const GrepAction = kindShape(
   'GrepAction',
@@ -26,8 +26,4 @@ export const GrepObservation = observation(
 
 export const GrepTool = toolDefinition('GrepTool', 'Finds files by content.');
 
-export const grepShapes = toolShapes({
-  actions: [GrepAction],
-  observations: [GrepObservation],
-  definitions: [GrepTool],
-});
+export const grepShapes = singleTool(GrepAction, GrepObservation, GrepTool);

@@ -32,6 +32,7 @@ export {
   ToolAnnotations,
   type ToolShapes,
   observation,
+  singleTool,
   toolDefinition,
   toolShapes,
   toolUnions,

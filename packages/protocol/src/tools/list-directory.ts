@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { kindShape, nullable, ref, strictObject, withDefault } from '../schema/builders.ts';
-import { observation, toolDefinition, toolShapes } from './shapes.ts';
+import { observation, singleTool, toolDefinition } from './shapes.ts';
 
 export const ListDirectoryAction = kindShape(
   'ListDirectoryAction',
@@ -36,9 +36,6 @@ export const ListDirectoryObservation = observation(
 
 export const ListDirectoryTool = toolDefinition('ListDirectoryTool', 'Lists a directory.');
 
-export const listDirectoryShapes = toolShapes({
-  actions: [ListDirectoryAction],
-  observations: [ListDirectoryObservation],
-  definitions: [ListDirectoryTool],
-  shapes: [FileEntry],
-});
+export const listDirectoryShapes = singleTool(ListDirectoryAction, ListDirectoryObservation, ListDirectoryTool, [
+  FileEntry,
+]);

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { kindShape, namedSchema, openObject, ref, withDefault } from '../schema/builders.ts';
-import { observation, toolDefinition, toolShapes } from './shapes.ts';
+import { observation, singleTool, toolDefinition } from './shapes.ts';
 
 /** MCP tools, and tools with arbitrary data of their own (`invoke_skill`): the spec's unions are closed. */
 
@@ -33,9 +33,4 @@ export const MCPToolDefinition = toolDefinition('MCPToolDefinition', 'A tool ser
   mcp_tool: ref(MCPTool),
 });
 
-export const mcpShapes = toolShapes({
-  actions: [MCPToolAction],
-  observations: [MCPToolObservation],
-  definitions: [MCPToolDefinition],
-  shapes: [MCPTool],
-});
+export const mcpShapes = singleTool(MCPToolAction, MCPToolObservation, MCPToolDefinition, [MCPTool]);

@@ -1,6 +1,6 @@
 import { kindShape } from '../schema/builders.ts';
 import { fileEditorFields, fileEditorObservationFields } from './file-editor.ts';
-import { observation, toolDefinition, toolShapes } from './shapes.ts';
+import { observation, singleTool, toolDefinition } from './shapes.ts';
 
 export const PlanningFileEditorAction = kindShape('PlanningFileEditorAction', fileEditorFields(), {
   description: 'View any file; edit only the plan file.',
@@ -14,8 +14,8 @@ export const PlanningFileEditorObservation = observation(
 
 export const PlanningFileEditorTool = toolDefinition('PlanningFileEditorTool', 'Views files and edits the plan.');
 
-export const planningFileEditorShapes = toolShapes({
-  actions: [PlanningFileEditorAction],
-  observations: [PlanningFileEditorObservation],
-  definitions: [PlanningFileEditorTool],
-});
+export const planningFileEditorShapes = singleTool(
+  PlanningFileEditorAction,
+  PlanningFileEditorObservation,
+  PlanningFileEditorTool,
+);

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { kindShape, nullable, withDefault } from '../schema/builders.ts';
-import { observation, toolDefinition, toolShapes } from './shapes.ts';
+import { observation, singleTool, toolDefinition } from './shapes.ts';
 
 export const ReadFileAction = kindShape(
   'ReadFileAction',
@@ -35,8 +35,4 @@ export const ReadFileObservation = observation(
 
 export const ReadFileTool = toolDefinition('ReadFileTool', 'Reads a file.');
 
-export const readFileShapes = toolShapes({
-  actions: [ReadFileAction],
-  observations: [ReadFileObservation],
-  definitions: [ReadFileTool],
-});
+export const readFileShapes = singleTool(ReadFileAction, ReadFileObservation, ReadFileTool);

@@ -43,6 +43,16 @@ export function toolShapes<A extends Named, O extends Named, D extends Named>(
   return shapes;
 }
 
+/** The shapes of a module of one tool: its action, its observation, its definition and the shapes they refer to. */
+export function singleTool<A extends Named, O extends Named, D extends Named>(
+  action: A,
+  observation: O,
+  definition: D,
+  shapes?: readonly Named[],
+): ToolShapes<A, O, D> {
+  return { actions: [action], observations: [observation], definitions: [definition], ...(shapes && { shapes }) };
+}
+
 /** The three unions of the wire model, from the tool modules: variants in the order of `tools`. */
 export function toolUnions<const T extends readonly ToolShapes[]>(tools: T) {
   const actions = tools.flatMap((tool) => tool.actions) as T[number]['actions'][number][];

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { kindShape, ref, strictObject, stringEnum, withDefault } from '../schema/builders.ts';
-import { observation, toolDefinition, toolShapes } from './shapes.ts';
+import { observation, singleTool, toolDefinition } from './shapes.ts';
 
 export const TaskItem = strictObject(
   'TaskItem',
@@ -32,9 +32,4 @@ export const TaskTrackerObservation = observation(
 
 export const TaskTrackerTool = toolDefinition('TaskTrackerTool', 'Keeps a task list.');
 
-export const taskTrackerShapes = toolShapes({
-  actions: [TaskTrackerAction],
-  observations: [TaskTrackerObservation],
-  definitions: [TaskTrackerTool],
-  shapes: [TaskItem],
-});
+export const taskTrackerShapes = singleTool(TaskTrackerAction, TaskTrackerObservation, TaskTrackerTool, [TaskItem]);

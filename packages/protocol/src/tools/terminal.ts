@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { kindShape, nullable, ref, strictObject, withDefault } from '../schema/builders.ts';
-import { observation, toolDefinition, toolShapes } from './shapes.ts';
+import { observation, singleTool, toolDefinition } from './shapes.ts';
 
 export const TerminalAction = kindShape(
   'TerminalAction',
@@ -47,9 +47,4 @@ export const TerminalObservation = observation(
 
 export const TerminalTool = toolDefinition('TerminalTool', 'Runs commands in a persistent shell.');
 
-export const terminalShapes = toolShapes({
-  actions: [TerminalAction],
-  observations: [TerminalObservation],
-  definitions: [TerminalTool],
-  shapes: [CmdOutputMetadata],
-});
+export const terminalShapes = singleTool(TerminalAction, TerminalObservation, TerminalTool, [CmdOutputMetadata]);

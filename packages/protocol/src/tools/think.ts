@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { kindShape } from '../schema/builders.ts';
-import { observation, toolDefinition, toolShapes } from './shapes.ts';
+import { observation, singleTool, toolDefinition } from './shapes.ts';
 
 export const ThinkAction = kindShape(
   'ThinkAction',
@@ -12,8 +12,4 @@ export const ThinkObservation = observation('ThinkObservation', {}, 'The thought
 
 export const ThinkTool = toolDefinition('ThinkTool', 'Logs a thought.');
 
-export const thinkShapes = toolShapes({
-  actions: [ThinkAction],
-  observations: [ThinkObservation],
-  definitions: [ThinkTool],
-});
+export const thinkShapes = singleTool(ThinkAction, ThinkObservation, ThinkTool);

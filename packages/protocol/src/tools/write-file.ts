@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { kindShape, nullable, withDefault } from '../schema/builders.ts';
-import { observation, toolDefinition, toolShapes } from './shapes.ts';
+import { observation, singleTool, toolDefinition } from './shapes.ts';
 
 export const WriteFileAction = kindShape(
   'WriteFileAction',
@@ -24,8 +24,4 @@ export const WriteFileObservation = observation(
 
 export const WriteFileTool = toolDefinition('WriteFileTool', 'Writes a file.');
 
-export const writeFileShapes = toolShapes({
-  actions: [WriteFileAction],
-  observations: [WriteFileObservation],
-  definitions: [WriteFileTool],
-});
+export const writeFileShapes = singleTool(WriteFileAction, WriteFileObservation, WriteFileTool);
