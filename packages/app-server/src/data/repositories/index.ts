@@ -8,6 +8,7 @@ import { SandboxesRepository } from './sandboxes.ts';
 import { SecretsRepository } from './secrets.ts';
 import { SessionsRepository } from './sessions.ts';
 import { SettingsRepository } from './settings.ts';
+import { StartTasksRepository } from './start-tasks.ts';
 import { UsersRepository } from './users.ts';
 
 export interface Repositories {
@@ -20,6 +21,7 @@ export interface Repositories {
   providerTokens: ProviderTokensRepository;
   conversations: ConversationsRepository;
   sandboxes: SandboxesRepository;
+  startTasks: StartTasksRepository;
 }
 
 /** Every repository over one open database; sealed values use `keyRing`. */
@@ -35,5 +37,6 @@ export function createRepositories(database: AppDatabase, keyRing: KeyRing): Rep
     providerTokens: new ProviderTokensRepository(db, keyRing),
     conversations: new ConversationsRepository(db),
     sandboxes: new SandboxesRepository(db),
+    startTasks: new StartTasksRepository(db),
   };
 }
