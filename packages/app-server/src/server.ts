@@ -4,6 +4,7 @@ import { type AppServerConfig, appServerConfig } from './config.ts';
 import type { ApiRoutes, AppContext, AppDependencies } from './context.ts';
 import type { KeyRing } from './data/index.ts';
 import { installOpenApi } from './openapi.ts';
+import { conversationApiOfServer } from './routes/app-conversation-api.ts';
 import { healthRoutes } from './routes/health.ts';
 import { homeRoutes, readmeRoutes } from './routes/home.ts';
 import { identityApiOfServer } from './routes/identity-api.ts';
@@ -11,7 +12,7 @@ import { sandboxApiOfServer } from './routes/sandbox-api.ts';
 import { openServices } from './services.ts';
 
 /** Every route module of `/api/v1`: adding one is one line here. */
-export const API_ROUTES: readonly ApiRoutes[] = [identityApiOfServer, sandboxApiOfServer];
+export const API_ROUTES: readonly ApiRoutes[] = [identityApiOfServer, sandboxApiOfServer, conversationApiOfServer];
 
 export interface AppServerOptions {
   /** Defaults fill in whatever is left out. */

@@ -1,7 +1,8 @@
+import type { AppServerConfig } from './config.ts';
 import type { AppContext, AppServices } from './context.ts';
 import { createRepositories } from './data/index.ts';
 import { RateLimiter } from './rate-limit/index.ts';
-import { LocalSandboxes, SANDBOX_SPECS } from './sandboxes/index.ts';
+import { LocalSandboxes, SANDBOX_SPECS, type SandboxSpec } from './sandboxes/index.ts';
 
 /** The agent server's own stop deadline is 10 s; SIGKILL comes after that. */
 const STOP_GRACE_MS = 12_000;
@@ -16,14 +17,24 @@ export async function openServices(context: Omit<AppContext, 'services'>): Promi
   if (!database || !cache || !context.keyRing) return undefined;
   const { config } = context;
   const repositories = createRepositories(database, context.keyRing);
+  const specs = withGitProviders(SANDBOX_SPECS, config);
   const sandboxes = await LocalSandboxes.open({
     repository: repositories.sandboxes,
     dataDir: config.data_dir,
-    specs: SANDBOX_SPECS,
+    specs,
     ...(config.sandbox_command ? { command: config.sandbox_command } : {}),
     maxRunningPerUser: config.max_running_sandboxes,
     startTimeoutMs: config.sandbox_start_timeout * 1000,
     stopGraceMs: STOP_GRACE_MS,
   });
-  return { repositories, rateLimiter: new RateLimiter(cache), sandboxes, specs: SANDBOX_SPECS };
+  return { repositories, rateLimiter: new RateLimiter(cache), sandboxes, specs };
+}
+
+/** The app's Git provider URLs given to each sandbox too, so its agent resolves `github:` plugins the same way. */
+export function withGitProviders(specs: readonly SandboxSpec[], config: AppServerConfig): SandboxSpec[] {
+  const env: Record<string, string> = {};
+  if (config.git_github_url) env.BOSUN_GIT_GITHUB_URL = config.git_github_url;
+  if (config.git_gitlab_url) env.BOSUN_GIT_GITLAB_URL = config.git_gitlab_url;
+  if (config.git_bitbucket_url) env.BOSUN_GIT_BITBUCKET_URL = config.git_bitbucket_url;
+  return specs.map((spec) => ({ ...spec, initialEnv: { ...env, ...spec.initialEnv } }));
 }

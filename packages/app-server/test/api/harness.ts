@@ -6,6 +6,7 @@ import { KeyRing, type Repositories, createRepositories, newSecretsKey } from '.
 import { DEFAULT_RATE_LIMITS, type RateLimits, rateLimited } from '../../src/identity/rate-limits.ts';
 import { type AppServer, type AppServerConfig, buildAppServer } from '../../src/index.ts';
 import { RateLimiter } from '../../src/rate-limit/index.ts';
+import { conversationApi, gitUrlsOf } from '../../src/routes/app-conversation-api.ts';
 import { identityApi, identityRouteDeps } from '../../src/routes/identity-api.ts';
 import { sandboxApi } from '../../src/routes/sandbox-api.ts';
 import { LocalSandboxes, SANDBOX_SPECS } from '../../src/sandboxes/index.ts';
@@ -91,9 +92,18 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
         startTimeoutMs: 60_000,
         stopGraceMs: 12_000,
       });
+      const conversations = conversationApi({
+        repositories,
+        sandboxes,
+        specs: SANDBOX_SPECS,
+        cache,
+        gitUrls: gitUrlsOf(config),
+        llmDefaults: deps.llmDefaults,
+        startLimit,
+      });
       server = await buildAppServer({
         config,
-        apiRoutes: [identityApi(deps), sandboxApi({ sandboxes, specs: SANDBOX_SPECS, startLimit })],
+        apiRoutes: [identityApi(deps), sandboxApi({ sandboxes, specs: SANDBOX_SPECS, startLimit }), conversations],
         logStream: { write: (line: string) => logs.push(line) },
       });
       await server.app.listen({ host: '127.0.0.1', port: 0 });

@@ -1,4 +1,4 @@
-import { type Static, Type } from '@sinclair/typebox';
+import { type Static, type TBoolean, Type } from '@sinclair/typebox';
 import { ConversationExecutionStatus, SendMessageRequest } from '../api/conversation.ts';
 import { MetricsSnapshot } from '../api/metrics.ts';
 import { MessageContent } from '../content.ts';
@@ -217,28 +217,31 @@ export const AppSendMessageResponse = strictObject(
 );
 export type AppSendMessageResponse = Static<typeof AppSendMessageResponse>;
 
+const FEATURE_FLAGS = [
+  'enable_billing',
+  'hide_llm_settings',
+  'enable_jira',
+  'enable_jira_dc',
+  'enable_linear',
+  'hide_users_page',
+  'hide_billing_page',
+  'hide_integrations_page',
+  'hide_personal_workspaces',
+  'allow_user_llm_configuration',
+  'enable_acp',
+  'enable_onboarding',
+  'enable_automations',
+  'enable_agent_canvas_banner',
+] as const;
+
 export const WebClientFeatureFlags = strictObject(
   'WebClientFeatureFlags',
   {
     deployment_mode: nullable(stringEnum(['cloud', 'self_hosted'])),
-    ...(Object.fromEntries(
-      [
-        'enable_billing',
-        'hide_llm_settings',
-        'enable_jira',
-        'enable_jira_dc',
-        'enable_linear',
-        'hide_users_page',
-        'hide_billing_page',
-        'hide_integrations_page',
-        'hide_personal_workspaces',
-        'allow_user_llm_configuration',
-        'enable_acp',
-        'enable_onboarding',
-        'enable_automations',
-        'enable_agent_canvas_banner',
-      ].map((name) => [name, Type.Boolean()]),
-    ) as Record<string, ReturnType<typeof Type.Boolean>>),
+    ...(Object.fromEntries(FEATURE_FLAGS.map((name) => [name, Type.Boolean()])) as Record<
+      (typeof FEATURE_FLAGS)[number],
+      TBoolean
+    >),
   },
   { description: 'What the web client shows.' },
 );
