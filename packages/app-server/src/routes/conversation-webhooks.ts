@@ -53,7 +53,6 @@ export function conversationWebhookRoutes(
         summary: 'A sandbox’s agent server reports a conversation (header X-Session-API-Key: the sandbox’s key)',
         body: ConversationReportBody,
         response: { 200: shape('SuccessResponse'), ...errorResponses },
-        security: [{ SessionApiKey: [] }],
       },
     },
     async (request, reply) => {

@@ -12,11 +12,13 @@ interface Owned {
   secretId: string;
   model: string;
   sandboxId: string;
+  conversationId: string;
+  taskId: string;
 }
 
 interface WrongUserCase {
   /** What the stranger's request must answer: a status, or `own` for routes that act on the caller's own data. */
-  expected: 404 | 403 | 'own' | 'public';
+  expected: 404 | 403 | 401 | 'own' | 'public';
   attempt?: (api: Api, owned: Owned) => Promise<Answer>;
   /** What the answer may hold because the stranger sent it (their own secret of the same name). */
   echoes?: (keyof Owned)[];
@@ -198,6 +200,132 @@ const CASES: Record<string, WrongUserCase> = {
     expected: 'own',
     attempt: (api, { stranger }) => api.call('/api/v1/sandbox-specs/search', as(stranger)),
   },
+  'GET /api/v1/app-conversations': {
+    expected: 'own',
+    attempt: async (api, { stranger, conversationId }) => {
+      const answer = await api.call(`/api/v1/app-conversations?ids=${conversationId}`, as(stranger));
+      expect(answer.body).toEqual([null]);
+      return answer;
+    },
+  },
+  'POST /api/v1/app-conversations': {
+    expected: 'own',
+    echoes: ['sandboxId'],
+    // Naming the owner's sandbox: the stranger's task ends in ERROR, the sandbox untouched.
+    attempt: (api, { stranger, sandboxId }) =>
+      api.call('/api/v1/app-conversations', { method: 'POST', ...as(stranger), body: { sandbox_id: sandboxId } }),
+    unchanged: sandboxUnchanged,
+  },
+  'POST /api/v1/app-conversations/stream-start': {
+    expected: 'own',
+    echoes: ['sandboxId'],
+    attempt: async (api, { stranger, sandboxId }) => {
+      const answer = await api.call('/api/v1/app-conversations/stream-start', {
+        method: 'POST',
+        ...as(stranger),
+        body: { sandbox_id: sandboxId },
+      });
+      expect(answer.body.at(-1)).toMatchObject({ status: 'ERROR', created_by_user_id: stranger.id });
+      return answer;
+    },
+    unchanged: sandboxUnchanged,
+  },
+  'GET /api/v1/app-conversations/search': {
+    expected: 'own',
+    attempt: async (api, { stranger }) => {
+      const answer = await api.call('/api/v1/app-conversations/search', as(stranger));
+      expect(answer.body.items).toEqual([]);
+      return answer;
+    },
+  },
+  'GET /api/v1/app-conversations/count': {
+    expected: 'own',
+    attempt: async (api, { stranger }) => {
+      const answer = await api.call('/api/v1/app-conversations/count', as(stranger));
+      expect(answer.body).toBe(0);
+      return answer;
+    },
+  },
+  'PATCH /api/v1/app-conversations/{conversation_id}': {
+    expected: 404,
+    attempt: (api, { stranger, conversationId }) =>
+      api.call(`/api/v1/app-conversations/${conversationId}`, {
+        method: 'PATCH',
+        ...as(stranger),
+        body: { title: 'taken over' },
+      }),
+    unchanged: conversationUnchanged,
+  },
+  'DELETE /api/v1/app-conversations/{conversation_id}': {
+    expected: 404,
+    attempt: (api, { stranger, conversationId }) =>
+      api.call(`/api/v1/app-conversations/${conversationId}`, { method: 'DELETE', ...as(stranger) }),
+    unchanged: conversationUnchanged,
+  },
+  'POST /api/v1/app-conversations/{conversation_id}/send-message': {
+    expected: 404,
+    attempt: (api, { stranger, conversationId }) =>
+      api.call(`/api/v1/app-conversations/${conversationId}/send-message`, {
+        method: 'POST',
+        ...as(stranger),
+        body: { content: [{ type: 'text', text: 'hello' }] },
+      }),
+    unchanged: conversationUnchanged,
+  },
+  'POST /api/v1/app-conversations/{conversation_id}/pause': {
+    expected: 404,
+    attempt: (api, { stranger, conversationId }) =>
+      api.call(`/api/v1/app-conversations/${conversationId}/pause`, { method: 'POST', ...as(stranger) }),
+    unchanged: sandboxUnchanged,
+  },
+  'POST /api/v1/app-conversations/{conversation_id}/resume': {
+    expected: 404,
+    attempt: (api, { stranger, conversationId }) =>
+      api.call(`/api/v1/app-conversations/${conversationId}/resume`, { method: 'POST', ...as(stranger) }),
+    unchanged: sandboxUnchanged,
+  },
+  'GET /api/v1/app-conversations/start-tasks': {
+    expected: 'own',
+    attempt: async (api, { stranger, taskId }) => {
+      const answer = await api.call(`/api/v1/app-conversations/start-tasks?ids=${taskId}`, as(stranger));
+      expect(answer.body).toEqual([null]);
+      return answer;
+    },
+  },
+  'GET /api/v1/app-conversations/start-tasks/search': {
+    expected: 'own',
+    attempt: async (api, { stranger, conversationId }) => {
+      const answer = await api.call(
+        `/api/v1/app-conversations/start-tasks/search?conversation_id__eq=${conversationId}`,
+        as(stranger),
+      );
+      expect(answer.body.items).toEqual([]);
+      return answer;
+    },
+  },
+  'GET /api/v1/app-conversations/start-tasks/count': {
+    expected: 'own',
+    attempt: async (api, { stranger, conversationId }) => {
+      const answer = await api.call(
+        `/api/v1/app-conversations/start-tasks/count?conversation_id__eq=${conversationId}`,
+        as(stranger),
+      );
+      expect(answer.body).toBe(0);
+      return answer;
+    },
+  },
+  'POST /api/v1/webhooks/conversations': {
+    // A user's API key is no sandbox's session key.
+    expected: 401,
+    attempt: (api, { stranger, conversationId }) =>
+      api.call('/api/v1/webhooks/conversations', {
+        method: 'POST',
+        headers: { 'X-Session-API-Key': stranger.key },
+        body: { id: conversationId, title: 'taken over', execution_status: 'running' },
+      }),
+    unchanged: conversationUnchanged,
+  },
+  'GET /api/v1/web-client/config': { expected: 'public' },
   'GET /api/v1/sandbox-specs': {
     expected: 'own',
     attempt: (api, { stranger }) => api.call('/api/v1/sandbox-specs?id=bosun-local', as(stranger)),
@@ -208,6 +336,12 @@ const CASES: Record<string, WrongUserCase> = {
 async function sandboxUnchanged(api: Api, { owner, sandboxId }: Owned) {
   const [sandbox] = (await api.call(`/api/v1/sandboxes?id=${sandboxId}`, as(owner))).body;
   expect(sandbox).toMatchObject({ id: sandboxId, status: 'RUNNING', created_by_user_id: owner.id });
+}
+
+/** The owner's conversation, as it was made. */
+async function conversationUnchanged(api: Api, { owner, conversationId, sandboxId }: Owned) {
+  const [conversation] = (await api.call(`/api/v1/app-conversations?ids=${conversationId}`, as(owner))).body;
+  expect(conversation).toMatchObject({ id: conversationId, title: 'Owner conversation', sandbox_id: sandboxId });
 }
 
 async function strangerSecretCall(api: Api, owner: TestUser, name: string, method: 'PUT' | 'DELETE') {
@@ -254,7 +388,27 @@ describeApi('every route, as the wrong user', (api) => {
       specId: 'bosun-local',
       status: 'RUNNING',
     });
+    const conversationId = crypto.randomUUID();
+    const now = new Date().toISOString();
+    await api().repositories.conversations.create({
+      id: conversationId,
+      user_id: owner.id,
+      sandbox_id: sandboxId,
+      title: 'Owner conversation',
+      execution_status: 'idle',
+      created_at: now,
+      updated_at: now,
+    });
+    const task = await api().repositories.startTasks.create({
+      id: crypto.randomUUID(),
+      userId: owner.id,
+      status: 'READY',
+      request: JSON.stringify({ sandbox_id: sandboxId }),
+    });
+    await api().repositories.startTasks.update(task.id, { app_conversation_id: conversationId });
     owned = {
+      conversationId,
+      taskId: task.id,
       owner,
       stranger,
       keyId: keys.body[0].id,
