@@ -47,7 +47,8 @@ describeEachDatabase('migrations', (each) => {
       applied: MIGRATIONS.slice(0, -1).map((step) => step.name),
       version: PREVIOUS,
     });
-    await expect(sql`select count(*) from sandboxes`.execute(old.db)).rejects.toThrow();
+    // What the newest step creates is not there yet.
+    await expect(sql`select count(*) from app_conversation_start_tasks`.execute(old.db)).rejects.toThrow();
     await old.db
       .insertInto('users')
       .values({ id: 'u1', email: 'kept@example.com', name: 'Kept', created_at: '2026-01-01T00:00:00.000Z' })
@@ -67,16 +68,20 @@ describeEachDatabase('migrations', (each) => {
   });
 
   it('applies only the missing steps, step by step, with the runner', async () => {
-    const database = await each.open();
-    await sql`drop table sandboxes`.execute(database.db);
-    await sql`delete from bosun_schema_migrations where name = ${NEWEST}`.execute(database.db);
+    const target = await each.target();
+    const database = await connectDatabase({ dataDir: target.dataDir, url: target.url, createDatabase: true });
     const options = { dialect: database.dialect };
-    expect(await migrate(database.db as Kysely<unknown>, { ...options, upTo: PREVIOUS })).toEqual({
-      applied: [],
-      version: PREVIOUS,
-    });
-    expect(await migrate(database.db as Kysely<unknown>, options)).toEqual({ applied: [NEWEST], version: NEWEST });
-    expect(await migrate(database.db as Kysely<unknown>, options)).toEqual({ applied: [], version: NEWEST });
+    try {
+      await migrate(database.db as Kysely<unknown>, { ...options, upTo: PREVIOUS });
+      expect(await migrate(database.db as Kysely<unknown>, { ...options, upTo: PREVIOUS })).toEqual({
+        applied: [],
+        version: PREVIOUS,
+      });
+      expect(await migrate(database.db as Kysely<unknown>, options)).toEqual({ applied: [NEWEST], version: NEWEST });
+      expect(await migrate(database.db as Kysely<unknown>, options)).toEqual({ applied: [], version: NEWEST });
+    } finally {
+      await database.close();
+    }
   });
 
   it('refuses a schema newer than the code, saying both versions and what to do, and changes nothing', async () => {
