@@ -73,7 +73,7 @@ const startRequest = Type.Object(
     selected_repository: Type.Optional(
       nullable(
         Type.String({
-          pattern: '^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)+$',
+          pattern: '^(?:(?!\\.\\.?/)[A-Za-z0-9_.-]+/)+(?!\\.\\.?$)[A-Za-z0-9_.-]+$',
           maxLength: 512,
           description: '`owner/repo`, cloned into the sandbox’s workspace.',
         }),
