@@ -11,6 +11,12 @@ export { DEFAULTED_REQUEST_PROPERTIES, type WireInput } from './agent-server/wir
 export { ServerProbes, type TransportOptions } from './server-probes.ts';
 export { AppServerAccount, type PageQuery } from './app-server/account.ts';
 export { AppServerSandboxes } from './app-server/sandboxes.ts';
+export {
+  type AppConversationFilters,
+  type AppMessageInput,
+  AppServerConversations,
+  type StartTaskFilters,
+} from './app-server/conversations.ts';
 export { AppServerClient, type AppServerClientOptions } from './app-server/client.ts';
 export { APP_SERVER_OPERATIONS, type AppServerOperationName } from './app-server/operations.ts';
 export {

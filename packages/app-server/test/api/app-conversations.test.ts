@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
+import { AppServerClient } from '@bosun/client';
 import { beforeAll, expect, it } from 'vitest';
 import { type Api, type TestUser, describeApi } from './harness.ts';
 
@@ -163,6 +164,24 @@ describeApi('app conversations: reads, bad input and the conversation webhook', 
     await api().repositories.startTasks.update(b.id, { status: 'READY' });
     expect((await order('UPDATED_AT_DESC'))[0]).toBe(b.id);
     expect((await api().call('/api/v1/app-conversations/start-tasks/count', { as: user })).body).toBe(3);
+  });
+
+  it('the typed client starts, follows and reads', async () => {
+    const user = await api().user();
+    const client = new AppServerClient({ baseUrl: api().url, apiKey: user.key });
+    await client.updateSettings({ llm_model: 'client/model' });
+    const task = await client.startConversation({ sandbox_id: 'not-there', title: 'From the client' });
+    expect(task.status).toBe('WORKING');
+    expect(await client.waitForStartTask(task.id, { intervalMs: 20 })).toMatchObject({
+      status: 'ERROR',
+      detail: 'Sandbox not found',
+    });
+    const streamed = await client.streamStartConversation({ sandbox_id: 'not-there' });
+    expect(streamed.map((step) => step.status)).toEqual(['WORKING', 'WAITING_FOR_SANDBOX', 'ERROR']);
+    expect(await client.countStartTasks()).toBe(2);
+    expect((await client.searchStartTasks({ sort_order: 'CREATED_AT' })).items.map((t) => t.id)[0]).toBe(task.id);
+    expect(await client.countAppConversations()).toBe(0);
+    expect((await client.webClientConfig()).kind).toBe('WebClientConfig');
   });
 
   it('the web client config answers without credentials', async () => {

@@ -1,6 +1,7 @@
 import type { Operation } from '../agent-server/operations.ts';
 import { PROBE_OPERATIONS } from '../server-probes.ts';
 import { ACCOUNT_OPERATIONS } from './account-operations.ts';
+import { CONVERSATION_OPERATIONS } from './conversation-operations.ts';
 import { SANDBOX_OPERATIONS } from './sandbox-operations.ts';
 
 /** Every route the app server client calls (add each new one here, so the contract test checks it). */
@@ -8,6 +9,7 @@ export const APP_SERVER_OPERATIONS = {
   ...PROBE_OPERATIONS,
   ...ACCOUNT_OPERATIONS,
   ...SANDBOX_OPERATIONS,
+  ...CONVERSATION_OPERATIONS,
 } as const satisfies Record<string, Operation>;
 
 export type AppServerOperationName = keyof typeof APP_SERVER_OPERATIONS;
