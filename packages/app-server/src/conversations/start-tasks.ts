@@ -127,6 +127,11 @@ export class StartTasks {
     }
     await this.change(taskId, { status: 'SETTING_UP_SKILLS' });
     const problems = await skillProblems(agent, workingDir);
+    for (const plugin of request.plugins ?? []) {
+      if (plugin.parameters && Object.keys(plugin.parameters).length > 0) {
+        problems.push(`plugin ${plugin.source}: its parameters are not passed to plugins (Bosun has no way to yet)`);
+      }
+    }
     await this.change(taskId, {
       status: 'STARTING_CONVERSATION',
       agent_server_url: sandbox.agentServerUrl,

@@ -25,7 +25,7 @@ export function conversationApi({ startLimit, ...deps }: ConversationApiDeps): A
     const services = { ...deps, log: api.log };
     const tasks = await StartTasks.open(services);
     startTaskRoutes(api, { tasks, startTasks: deps.repositories.startTasks, ...(startLimit ? { startLimit } : {}) });
-    appConversationRoutes(api, new AppConversations(services));
+    appConversationRoutes(api, new AppConversations(services), startLimit ? { preHandler: startLimit } : {});
     conversationWebhookRoutes(api, { sandboxes: deps.sandboxes, conversations: deps.repositories.conversations });
     webClientConfigRoutes(api, deps.gitUrls);
     api.addHook('onClose', () => tasks.close());

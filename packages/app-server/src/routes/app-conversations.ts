@@ -1,6 +1,6 @@
 import type { AppConversationUpdateRequest, AppSendMessageRequest } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import type { AppConversations } from '../conversations/app-conversations.ts';
 import { principalOf } from '../identity/authenticate.ts';
 import {
@@ -21,7 +21,11 @@ const gone = { 409: shape('HTTPError'), 410: shape('HTTPError'), 502: shape('HTT
 const success = { success: true };
 
 /** `/api/v1/app-conversations`: the caller's conversations; another user's is 404 (null in a batch). */
-export function appConversationRoutes(app: FastifyInstance, conversations: AppConversations): void {
+export function appConversationRoutes(
+  app: FastifyInstance,
+  conversations: AppConversations,
+  limited: { preHandler?: preHandlerAsyncHookHandler } = {},
+): void {
   app.get<{ Querystring: IdsQuery }>(
     '/app-conversations',
     {
@@ -137,8 +141,9 @@ export function appConversationRoutes(app: FastifyInstance, conversations: AppCo
         tags,
         summary: 'Resume the conversation’s sandbox (over its workspace, with a new session key)',
         params: ConversationParams,
-        response: { 200: shape('SuccessResponse'), ...gone, ...errorResponses },
+        response: { 200: shape('SuccessResponse'), 429: shape('HTTPError'), ...gone, ...errorResponses },
       },
+      ...limited,
     },
     async (request) => {
       await conversations.resume(principalOf(request).userId, idOf(request.params.conversation_id));

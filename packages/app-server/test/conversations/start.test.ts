@@ -171,6 +171,16 @@ describeApi(
       });
       expect(resumed.status, resumed.text).toBe(200);
       expect((await send(owner)).status).toBe(200);
+
+      const renamed = await api().call(`/api/v1/app-conversations/${conversationId}`, {
+        method: 'PATCH',
+        as: owner,
+        body: { title: 'Widgets, listed' },
+      });
+      expect(renamed.status, renamed.text).toBe(200);
+      expect(renamed.body).toMatchObject({ title: 'Widgets, listed', sandbox_status: 'RUNNING' });
+      const agent = await agentOfConversation(api(), owner, conversationId);
+      expect((await agent.getConversation(conversationId)).title).toBe('Widgets, listed');
     });
 
     it('ends in ERROR with what to do: an unknown sandbox, a repository that is not there, a broken plugin is a problem', async () => {
@@ -196,6 +206,13 @@ describeApi(
       expect(broken.last.status).toBe('READY');
       expect(broken.last.problems).toEqual([expect.stringMatching(/^plugin file:\/\/.*no-plugin\.git: error: /)]);
       expect((await api().call('/api/v1/app-conversations/count', { as: owner })).body).toBe(2);
+
+      // Two conversations share the sandbox: pausing one pauses its agent only, the sandbox runs on.
+      const id = broken.last.app_conversation_id;
+      const paused = await api().call(`/api/v1/app-conversations/${id}/pause`, { method: 'POST', as: owner });
+      expect(paused.status, paused.text).toBe(200);
+      const [sandbox] = (await api().call(`/api/v1/sandboxes?id=${sandboxId}`, { as: owner })).body;
+      expect(sandbox.status).toBe('RUNNING');
     });
 
     it('refuses to start without an LLM before starting any sandbox', async () => {
@@ -211,8 +228,10 @@ describeApi(
       expect(other).toBe(conversationId);
       const list = (await api().call('/api/v1/app-conversations/search', { as: owner })).body.items;
       for (const [index, item] of list.entries()) {
+        const agent = await agentOfConversation(api(), owner, item.id);
         const deleted = await api().call(`/api/v1/app-conversations/${item.id}`, { method: 'DELETE', as: owner });
         expect(deleted.status, deleted.text).toBe(200);
+        if (index === 0) await expect(agent.getConversation(item.id)).rejects.toMatchObject({ status: 404 });
         const [sandbox] = (await api().call(`/api/v1/sandboxes?id=${sandboxId}`, { as: owner })).body;
         if (index === 0) expect(sandbox?.status).toBe('RUNNING');
         else expect(sandbox).toBeNull();
