@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AgentServerClient, BosunApiError } from '@bosun/client';
+import { AgentServerClient, BosunApiError, BosunClientError } from '@bosun/client';
 import type { AppConversationStartRequest, AppConversationStartTask, ProviderType } from '@bosun/protocol';
 import type { JsonValue } from '../cache/index.ts';
 import type { StartTaskChange } from '../data/index.ts';
@@ -74,7 +74,9 @@ export class StartTasks {
       const detail =
         error instanceof StartError
           ? error.message
-          : `The start failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`;
+          : error instanceof BosunClientError
+            ? `The sandbox’s agent server failed (${error.method} ${error.path}): ${whyNot(error)}`
+            : `The start failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`;
       if (!(error instanceof StartError)) this.deps.log.error({ err: error, taskId }, 'start task failed');
       await this.change(taskId, { status: 'ERROR', detail: redacted(detail, secrets) }).catch((failure) =>
         this.deps.log.error({ err: failure, taskId }, 'start task: could not record its error'),

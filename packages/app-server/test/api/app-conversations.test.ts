@@ -88,6 +88,8 @@ describeApi('app conversations: reads, bad input and the conversation webhook', 
       ['POST', `/api/v1/app-conversations/${id}/send-message`, { content: [] }],
       ['POST', '/api/v1/app-conversations', { selected_repository: '../etc' }],
       ['POST', '/api/v1/app-conversations', { conversation_id: 'abc' }],
+      ['POST', '/api/v1/app-conversations', { secrets: { 'not a name': 'x' } }],
+      ['POST', '/api/v1/app-conversations', { secrets: { GOOD_NAME: 42 } }],
       ['POST', '/api/v1/app-conversations', { initial_message: { content: 'hi' } }],
     ] as const;
     for (const [method, path, body] of bad) {

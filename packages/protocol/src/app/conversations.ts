@@ -88,6 +88,7 @@ const startRequest = Type.Object(
     secrets: Type.Optional(
       nullable(
         Type.Record(Type.String({ pattern: SECRET_NAME }), Type.String({ maxLength: 65_536 }), {
+          additionalProperties: false,
           description: 'Given to the conversation over the user’s secrets (these win); echoed masked.',
         }),
       ),
