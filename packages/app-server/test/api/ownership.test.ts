@@ -1,32 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { type Answer, type Api, type TestUser, describeApi } from './harness.ts';
-
-/** What the owner made, that the stranger must neither read nor change. */
-interface Owned {
-  owner: TestUser;
-  stranger: TestUser;
-  keyId: string;
-  orgId: string;
-  orgName: string;
-  secretName: string;
-  secretId: string;
-  model: string;
-  sandboxId: string;
-  conversationId: string;
-  taskId: string;
-}
-
-interface WrongUserCase {
-  /** What the stranger's request must answer: a status, or `own` for routes that act on the caller's own data. */
-  expected: 404 | 403 | 401 | 'own' | 'public';
-  attempt?: (api: Api, owned: Owned) => Promise<Answer>;
-  /** What the answer may hold because the stranger sent it (their own secret of the same name). */
-  echoes?: (keyof Owned)[];
-  /** That the owner's resource is unchanged afterwards. */
-  unchanged?: (api: Api, owned: Owned) => Promise<void>;
-}
-
-const as = (user: TestUser) => ({ as: user });
+import { CONVERSATION_CASES } from './ownership-conversation-cases.ts';
+import { type Owned, type WrongUserCase, as, sandboxUnchanged } from './ownership-support.ts';
 
 /**
  * Every `/api/v1` route, run as another user than the one whose resources it names. The routes come from the
@@ -200,149 +175,12 @@ const CASES: Record<string, WrongUserCase> = {
     expected: 'own',
     attempt: (api, { stranger }) => api.call('/api/v1/sandbox-specs/search', as(stranger)),
   },
-  'GET /api/v1/app-conversations': {
-    expected: 'own',
-    attempt: async (api, { stranger, conversationId }) => {
-      const answer = await api.call(`/api/v1/app-conversations?ids=${conversationId}`, as(stranger));
-      expect(answer.body).toEqual([null]);
-      return answer;
-    },
-  },
-  'POST /api/v1/app-conversations': {
-    expected: 'own',
-    echoes: ['sandboxId'],
-    // Naming the owner's sandbox: the stranger's task ends in ERROR, the sandbox untouched.
-    attempt: (api, { stranger, sandboxId }) =>
-      api.call('/api/v1/app-conversations', { method: 'POST', ...as(stranger), body: { sandbox_id: sandboxId } }),
-    unchanged: sandboxUnchanged,
-  },
-  'POST /api/v1/app-conversations/stream-start': {
-    expected: 'own',
-    echoes: ['sandboxId'],
-    attempt: async (api, { stranger, sandboxId }) => {
-      const answer = await api.call('/api/v1/app-conversations/stream-start', {
-        method: 'POST',
-        ...as(stranger),
-        body: { sandbox_id: sandboxId },
-      });
-      expect(answer.body.at(-1)).toMatchObject({ status: 'ERROR', created_by_user_id: stranger.id });
-      return answer;
-    },
-    unchanged: sandboxUnchanged,
-  },
-  'GET /api/v1/app-conversations/search': {
-    expected: 'own',
-    attempt: async (api, { stranger }) => {
-      const answer = await api.call('/api/v1/app-conversations/search', as(stranger));
-      expect(answer.body.items).toEqual([]);
-      return answer;
-    },
-  },
-  'GET /api/v1/app-conversations/count': {
-    expected: 'own',
-    attempt: async (api, { stranger }) => {
-      const answer = await api.call('/api/v1/app-conversations/count', as(stranger));
-      expect(answer.body).toBe(0);
-      return answer;
-    },
-  },
-  'PATCH /api/v1/app-conversations/{conversation_id}': {
-    expected: 404,
-    attempt: (api, { stranger, conversationId }) =>
-      api.call(`/api/v1/app-conversations/${conversationId}`, {
-        method: 'PATCH',
-        ...as(stranger),
-        body: { title: 'taken over' },
-      }),
-    unchanged: conversationUnchanged,
-  },
-  'DELETE /api/v1/app-conversations/{conversation_id}': {
-    expected: 404,
-    attempt: (api, { stranger, conversationId }) =>
-      api.call(`/api/v1/app-conversations/${conversationId}`, { method: 'DELETE', ...as(stranger) }),
-    unchanged: conversationUnchanged,
-  },
-  'POST /api/v1/app-conversations/{conversation_id}/send-message': {
-    expected: 404,
-    attempt: (api, { stranger, conversationId }) =>
-      api.call(`/api/v1/app-conversations/${conversationId}/send-message`, {
-        method: 'POST',
-        ...as(stranger),
-        body: { content: [{ type: 'text', text: 'hello' }] },
-      }),
-    unchanged: conversationUnchanged,
-  },
-  'POST /api/v1/app-conversations/{conversation_id}/pause': {
-    expected: 404,
-    attempt: (api, { stranger, conversationId }) =>
-      api.call(`/api/v1/app-conversations/${conversationId}/pause`, { method: 'POST', ...as(stranger) }),
-    unchanged: sandboxUnchanged,
-  },
-  'POST /api/v1/app-conversations/{conversation_id}/resume': {
-    expected: 404,
-    attempt: (api, { stranger, conversationId }) =>
-      api.call(`/api/v1/app-conversations/${conversationId}/resume`, { method: 'POST', ...as(stranger) }),
-    unchanged: sandboxUnchanged,
-  },
-  'GET /api/v1/app-conversations/start-tasks': {
-    expected: 'own',
-    attempt: async (api, { stranger, taskId }) => {
-      const answer = await api.call(`/api/v1/app-conversations/start-tasks?ids=${taskId}`, as(stranger));
-      expect(answer.body).toEqual([null]);
-      return answer;
-    },
-  },
-  'GET /api/v1/app-conversations/start-tasks/search': {
-    expected: 'own',
-    attempt: async (api, { stranger, conversationId }) => {
-      const answer = await api.call(
-        `/api/v1/app-conversations/start-tasks/search?conversation_id__eq=${conversationId}`,
-        as(stranger),
-      );
-      expect(answer.body.items).toEqual([]);
-      return answer;
-    },
-  },
-  'GET /api/v1/app-conversations/start-tasks/count': {
-    expected: 'own',
-    attempt: async (api, { stranger, conversationId }) => {
-      const answer = await api.call(
-        `/api/v1/app-conversations/start-tasks/count?conversation_id__eq=${conversationId}`,
-        as(stranger),
-      );
-      expect(answer.body).toBe(0);
-      return answer;
-    },
-  },
-  'POST /api/v1/webhooks/conversations': {
-    // A user's API key is no sandbox's session key.
-    expected: 401,
-    attempt: (api, { stranger, conversationId }) =>
-      api.call('/api/v1/webhooks/conversations', {
-        method: 'POST',
-        headers: { 'X-Session-API-Key': stranger.key },
-        body: { id: conversationId, title: 'taken over', execution_status: 'running' },
-      }),
-    unchanged: conversationUnchanged,
-  },
-  'GET /api/v1/web-client/config': { expected: 'public' },
+  ...CONVERSATION_CASES,
   'GET /api/v1/sandbox-specs': {
     expected: 'own',
     attempt: (api, { stranger }) => api.call('/api/v1/sandbox-specs?id=bosun-local', as(stranger)),
   },
 };
-
-/** The owner's sandbox (a record marked RUNNING, with no process: any change to it would show). */
-async function sandboxUnchanged(api: Api, { owner, sandboxId }: Owned) {
-  const [sandbox] = (await api.call(`/api/v1/sandboxes?id=${sandboxId}`, as(owner))).body;
-  expect(sandbox).toMatchObject({ id: sandboxId, status: 'RUNNING', created_by_user_id: owner.id });
-}
-
-/** The owner's conversation, as it was made. */
-async function conversationUnchanged(api: Api, { owner, conversationId, sandboxId }: Owned) {
-  const [conversation] = (await api.call(`/api/v1/app-conversations?ids=${conversationId}`, as(owner))).body;
-  expect(conversation).toMatchObject({ id: conversationId, title: 'Owner conversation', sandbox_id: sandboxId });
-}
 
 async function strangerSecretCall(api: Api, owner: TestUser, name: string, method: 'PUT' | 'DELETE') {
   const stranger = await api.user();
