@@ -205,7 +205,17 @@ describeApi(
       });
       expect(broken.last.status).toBe('READY');
       expect(broken.last.problems).toEqual([expect.stringMatching(/^plugin file:\/\/.*no-plugin\.git: error: /)]);
-      expect((await api().call('/api/v1/app-conversations/count', { as: owner })).body).toBe(2);
+      const taken = await streamStart(api(), owner, { sandbox_id: sandboxId, conversation_id: conversationId });
+      expect(taken.last.detail).toBe(
+        `A conversation with id ${conversationId} exists already: leave conversation_id out to get a new one`,
+      );
+      const chosen = crypto.randomUUID();
+      const given = await streamStart(api(), owner, {
+        sandbox_id: sandboxId,
+        conversation_id: chosen.replaceAll('-', '').toUpperCase(),
+      });
+      expect(given.last).toMatchObject({ status: 'READY', app_conversation_id: chosen, problems: [] });
+      expect((await api().call('/api/v1/app-conversations/count', { as: owner })).body).toBe(3);
 
       // Two conversations share the sandbox: pausing one pauses its agent only, the sandbox runs on.
       const id = broken.last.app_conversation_id;
@@ -222,18 +232,17 @@ describeApi(
     });
 
     it('deletes a conversation, and the sandbox with the last one', async () => {
-      const [, other] = (await api().call('/api/v1/app-conversations/search', { as: owner })).body.items.map(
-        (item: { id: string }) => item.id,
-      );
-      expect(other).toBe(conversationId);
       const list = (await api().call('/api/v1/app-conversations/search', { as: owner })).body.items;
+      expect(list.at(-1).id).toBe(conversationId);
       for (const [index, item] of list.entries()) {
         const agent = await agentOfConversation(api(), owner, item.id);
         const deleted = await api().call(`/api/v1/app-conversations/${item.id}`, { method: 'DELETE', as: owner });
         expect(deleted.status, deleted.text).toBe(200);
-        if (index === 0) await expect(agent.getConversation(item.id)).rejects.toMatchObject({ status: 404 });
+        if (index < list.length - 1) {
+          await expect(agent.getConversation(item.id)).rejects.toMatchObject({ status: 404 });
+        }
         const [sandbox] = (await api().call(`/api/v1/sandboxes?id=${sandboxId}`, { as: owner })).body;
-        if (index === 0) expect(sandbox?.status).toBe('RUNNING');
+        if (index < list.length - 1) expect(sandbox?.status).toBe('RUNNING');
         else expect(sandbox).toBeNull();
       }
     });
