@@ -209,6 +209,8 @@ describeApi(
       expect(taken.last.detail).toBe(
         `A conversation with id ${conversationId} exists already: leave conversation_id out to get a new one`,
       );
+      // A paused sandbox named by the start is resumed for it.
+      await api().call(`/api/v1/sandboxes/${sandboxId}/pause`, { method: 'POST', as: owner });
       const chosen = crypto.randomUUID();
       const given = await streamStart(api(), owner, {
         sandbox_id: sandboxId,
