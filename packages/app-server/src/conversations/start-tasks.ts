@@ -106,15 +106,20 @@ export class StartTasks {
       throw new StartError(`A conversation with id ${id} exists already: leave conversation_id out to get a new one`);
     }
     const sandbox = await this.sandboxFor(userId, request.sandbox_id ?? null, id);
+    if (sandbox.status !== 'RUNNING' || !sandbox.agentServerUrl || !sandbox.sessionApiKey) {
+      // The task names the sandbox that did not start: its owner can read why, resume or delete it.
+      await this.change(taskId, { sandbox_id: sandbox.id });
+      throw new StartError(`The sandbox did not start: ${sandbox.statusDetail ?? 'no reason given'}`);
+    }
     const agent = new AgentServerClient({
-      baseUrl: sandbox.agentServerUrl as string,
-      sessionApiKey: sandbox.sessionApiKey as string,
+      baseUrl: sandbox.agentServerUrl,
+      sessionApiKey: sandbox.sessionApiKey,
       timeoutMs: this.deps.agentTimeoutMs ?? 120_000,
     });
     const provider: ProviderType = request.git_provider ?? 'github';
+    await this.change(taskId, { status: 'PREPARING_REPOSITORY', sandbox_id: sandbox.id });
     let workingDir: string;
     if (request.selected_repository) {
-      await this.change(taskId, { status: 'PREPARING_REPOSITORY', sandbox_id: sandbox.id });
       const token = (await repositories.providerTokens.token(userId, provider))?.token ?? null;
       if (token) secrets.push(token);
       workingDir = await cloneRepository(agent, this.deps.gitUrls, {
@@ -124,7 +129,6 @@ export class StartTasks {
         token,
       });
     } else {
-      await this.change(taskId, { status: 'PREPARING_REPOSITORY', sandbox_id: sandbox.id });
       workingDir = await workspaceOf(agent);
     }
     await this.change(taskId, { status: 'SETTING_UP_SKILLS' });
@@ -178,7 +182,7 @@ export class StartTasks {
     await this.change(taskId, { status: 'READY', app_conversation_id: id, problems: JSON.stringify(problems) });
   }
 
-  /** The sandbox the conversation runs in, RUNNING: the caller's given one (resumed if need be), else a new one. */
+  /** The sandbox the conversation runs in: the caller's given one (resumed if need be), else a new one. */
   private async sandboxFor(userId: string, sandboxId: string | null, conversationId: string): Promise<Sandbox> {
     const { sandboxes, specs } = this.deps;
     let sandbox: Sandbox | undefined;
@@ -196,9 +200,7 @@ export class StartTasks {
       }
       sandbox = await sandboxes.start(specs[0] as (typeof specs)[number], userId, { id });
     }
-    if (!sandbox || sandbox.status !== 'RUNNING' || !sandbox.agentServerUrl || !sandbox.sessionApiKey) {
-      throw new StartError(`The sandbox did not start: ${sandbox?.statusDetail ?? 'no reason given'}`);
-    }
+    if (!sandbox) throw new StartError('Sandbox not found');
     return sandbox;
   }
 
