@@ -131,9 +131,24 @@ describeApi(
         ),
         session_api_key: expect.any(String),
       });
+      // The agent server's own ConversationInfo, as its webhook posts it, is taken whole.
+      const agent = await agentOfConversation(api(), owner, conversationId);
+      const info = await agent.getConversation(conversationId);
+      const reported = await api().call('/api/v1/webhooks/conversations', {
+        method: 'POST',
+        headers: { 'X-Session-API-Key': batch.body[0].session_api_key },
+        body: { ...info, title: 'Reported title' },
+      });
+      expect(reported.status, reported.text).toBe(200);
+      const [updated] = (await api().call(`/api/v1/app-conversations?ids=${conversationId}`, { as: owner })).body;
+      expect(updated).toMatchObject({
+        title: 'Reported title',
+        execution_status: info.execution_status,
+        metrics: { model_name: info.metrics.model_name },
+      });
       const search = await api().call(`/api/v1/app-conversations/search?sandbox_id__eq=${sandboxId}`, { as: owner });
       expect(search.body.items.map((item: { id: string }) => item.id)).toEqual([conversationId]);
-      const count = await api().call('/api/v1/app-conversations/count?title__contains=CONVERSATION', { as: owner });
+      const count = await api().call('/api/v1/app-conversations/count?title__contains=REPORTED', { as: owner });
       expect(count.body).toBe(1);
       expect((await api().call('/api/v1/app-conversations/count', { as: stranger })).body).toBe(0);
       const tasks = await api().call(`/api/v1/app-conversations/start-tasks/search?conversation_id__eq=${hex}`, {
