@@ -88,15 +88,22 @@ export function startTaskRoutes(app: FastifyInstance, { tasks, startTasks, start
       const stream = new PassThrough();
       stream.write(`[\n${JSON.stringify(task)}`);
       let ended = false;
-      const stop = await tasks.follow(task.id, (next: AppConversationStartTask) => {
+      let unsubscribe: (() => Promise<void>) | undefined;
+      const stop = () => {
+        ended = true;
+        const ending = unsubscribe;
+        unsubscribe = undefined;
+        void ending?.();
+      };
+      unsubscribe = await tasks.follow(task.id, (next: AppConversationStartTask) => {
         if (ended) return;
         stream.write(`,\n${JSON.stringify(next)}`);
         if (!FINISHED.has(next.status)) return;
-        ended = true;
         stream.end('\n]');
-        void stop();
+        stop();
       });
-      request.raw.once('close', () => void stop());
+      // The caller went away (or the answer ended): the task runs on, unfollowed.
+      reply.raw.once('close', stop);
       tasks.run(task, starter, request.body);
       return reply.type('application/json').send(stream);
     },
