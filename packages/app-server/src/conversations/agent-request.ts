@@ -32,7 +32,7 @@ export function startConversationInput({ id, workingDir, llm, request, secrets }
         : {}),
     },
     secrets,
-    ...(request.title ? { title: request.title } : {}),
+    ...(titleOf(request) ? { title: titleOf(request) as string } : {}),
     ...(request.plugins?.length
       ? {
           plugins: request.plugins.map(({ source, ref, repo_path }) => ({
@@ -51,4 +51,10 @@ export function startConversationInput({ id, workingDir, llm, request, secrets }
 /** The environment variable a provider's token is given to the conversation as (`GITHUB_TOKEN`, ...). */
 export function tokenVariable(provider: string): string {
   return `${provider.toUpperCase()}_TOKEN`;
+}
+
+/** The conversation's title from the request: its first 200 characters, when it has any but blanks. */
+export function titleOf(request: AppConversationStartRequest): string | undefined {
+  const title = request.title?.trim().slice(0, 200);
+  return title ? title : undefined;
 }

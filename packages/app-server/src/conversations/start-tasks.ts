@@ -5,7 +5,7 @@ import type { JsonValue } from '../cache/index.ts';
 import type { StartTaskChange } from '../data/index.ts';
 import type { Sandbox } from '../sandboxes/index.ts';
 import { effectiveLlm } from '../settings/llm-defaults.ts';
-import { startConversationInput, tokenVariable } from './agent-request.ts';
+import { startConversationInput, titleOf, tokenVariable } from './agent-request.ts';
 import type { ConversationDeps } from './deps.ts';
 import { conversationIdOf, hexOf } from './ids.ts';
 import { redacted } from './redact.ts';
@@ -153,7 +153,7 @@ export class StartTasks {
       user_id: userId,
       org_id: orgId,
       sandbox_id: sandbox.id,
-      title: request.title ?? `Conversation ${hexOf(id).slice(0, 5)}`,
+      title: titleOf(request) ?? `Conversation ${hexOf(id).slice(0, 5)}`,
       selected_repository: request.selected_repository ?? null,
       selected_branch: request.selected_branch ?? null,
       git_provider: request.selected_repository ? provider : (request.git_provider ?? null),

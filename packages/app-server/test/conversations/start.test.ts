@@ -230,8 +230,11 @@ describeApi(
       const given = await streamStart(api(), owner, {
         sandbox_id: sandboxId,
         conversation_id: chosen.replaceAll('-', '').toUpperCase(),
+        title: `  ${'Instructions. '.repeat(30)}`,
       });
       expect(given.last).toMatchObject({ status: 'READY', app_conversation_id: chosen, problems: [] });
+      const [titled] = (await api().call(`/api/v1/app-conversations?ids=${chosen}`, { as: owner })).body;
+      expect(titled.title).toBe('Instructions. '.repeat(30).trim().slice(0, 200));
       expect((await api().call('/api/v1/app-conversations/count', { as: owner })).body).toBe(3);
 
       // Two conversations share the sandbox: pausing one pauses its agent only, the sandbox runs on.

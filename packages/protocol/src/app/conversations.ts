@@ -83,7 +83,14 @@ const startRequest = Type.Object(
       nullable(Type.String({ pattern: '^[^\\s~^:?*\\[\\\\-][^\\s~^:?*\\[\\\\]*$', maxLength: 255 })),
     ),
     git_provider: Type.Optional(nullable(ref(ProviderType, { description: 'Default: github.' }))),
-    title: Type.Optional(nullable(Type.String({ maxLength: 200 }))),
+    title: Type.Optional(
+      nullable(
+        Type.String({
+          maxLength: 100_000,
+          description: 'The title (its first 200 characters; OpenHands’ web client sends its instructions here).',
+        }),
+      ),
+    ),
     plugins: Type.Optional(nullable(Type.Array(ref(PluginSpec), { maxItems: 50 }))),
     secrets: Type.Optional(
       nullable(
