@@ -4,12 +4,13 @@ import { afterAll, beforeAll } from 'vitest';
 import { MemoryCache, openCache } from '../../src/cache/index.ts';
 import { KeyRing, type Repositories, createRepositories, newSecretsKey } from '../../src/data/index.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimits, rateLimited } from '../../src/identity/rate-limits.ts';
-import { type AppServer, type AppServerConfig, buildAppServer } from '../../src/index.ts';
+import { type AppServer, type AppServerConfig, appServerConfig, buildAppServer } from '../../src/index.ts';
 import { RateLimiter } from '../../src/rate-limit/index.ts';
 import { conversationApi, gitUrlsOf } from '../../src/routes/app-conversation-api.ts';
 import { identityApi, identityRouteDeps } from '../../src/routes/identity-api.ts';
 import { sandboxApi } from '../../src/routes/sandbox-api.ts';
 import { LocalSandboxes, SANDBOX_SPECS } from '../../src/sandboxes/index.ts';
+import { withGitProviders } from '../../src/services.ts';
 import { REDIS_URL, removeKeys, uniquePrefix } from '../cache/redis-support.ts';
 import { describeEachDatabase } from '../support/databases.ts';
 
@@ -84,10 +85,12 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
       const deps = identityRouteDeps(repositories, config, new RateLimiter(cache), limits);
       const logs: string[] = [];
       const startLimit = rateLimited(deps.rateLimiter, limits, 'sandbox_start');
+      // The app's Git provider URLs reach the sandboxes as the server gives them (services.ts).
+      const specs = withGitProviders(SANDBOX_SPECS, appServerConfig(config));
       const sandboxes = await LocalSandboxes.open({
         repository: repositories.sandboxes,
         dataDir: target.dataDir,
-        specs: SANDBOX_SPECS,
+        specs,
         maxRunningPerUser: options.config?.max_running_sandboxes ?? 10,
         startTimeoutMs: 60_000,
         stopGraceMs: 12_000,
@@ -95,7 +98,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
       const conversations = conversationApi({
         repositories,
         sandboxes,
-        specs: SANDBOX_SPECS,
+        specs,
         cache,
         gitUrls: gitUrlsOf(config),
         llmDefaults: deps.llmDefaults,
@@ -103,7 +106,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
       });
       server = await buildAppServer({
         config,
-        apiRoutes: [identityApi(deps), sandboxApi({ sandboxes, specs: SANDBOX_SPECS, startLimit }), conversations],
+        apiRoutes: [identityApi(deps), sandboxApi({ sandboxes, specs, startLimit }), conversations],
         logStream: { write: (line: string) => logs.push(line) },
       });
       await server.app.listen({ host: '127.0.0.1', port: 0 });

@@ -70,7 +70,7 @@ describeApi(
       const { tasks, last, text } = await streamStart(api(), owner, {
         selected_repository: 'acme/widgets',
         selected_branch: 'feature',
-        plugins: [{ source: `file://${remotes}/acme/plugin.git`, ref: 'main' }],
+        plugins: [{ source: 'github:acme/plugin', ref: 'main' }],
         secrets: { DEPLOY_KEY: SECRET },
         initial_message: { content: [{ type: 'text', text: 'LIST-FILES please' }] },
         processors: [{ kind: 'SetTitleCallbackProcessor' }],
@@ -87,7 +87,7 @@ describeApi(
       expect(last.request).toEqual({
         selected_repository: 'acme/widgets',
         selected_branch: 'feature',
-        plugins: [{ source: `file://${remotes}/acme/plugin.git`, ref: 'main' }],
+        plugins: [{ source: 'github:acme/plugin', ref: 'main' }],
         secrets: { DEPLOY_KEY: '**********' },
         initial_message: {
           role: 'user',
