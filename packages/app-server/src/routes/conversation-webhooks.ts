@@ -21,18 +21,26 @@ const ConversationReportBody = Type.Object(
   { description: 'The agent server’s ConversationInfo.' },
 );
 
-/** The sandbox calling in with its session key (`X-Session-API-Key`); a 401 answered when there is none. */
-export async function callingSandbox(
-  sandboxes: Sandboxes,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): Promise<Sandbox | undefined> {
-  const key = request.headers[KEY_HEADER];
-  const sandbox = typeof key === 'string' && key.length > 0 ? await sandboxes.bySessionKey(key) : undefined;
-  if (!sandbox) {
-    await reply.code(401).send({ detail: 'Not a running sandbox: send its session key as X-Session-API-Key' });
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The sandbox a webhook comes from (its session key), once `sandboxOnly` let the request in. */
+    sandbox?: Sandbox;
   }
-  return sandbox;
+}
+
+/**
+ * A hook that lets in only a running sandbox calling with its session key (`X-Session-API-Key`): anyone else is
+ * a 401 before their body is even read. The sandbox is then `request.sandbox`.
+ */
+export function sandboxOnly(sandboxes: Sandboxes) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const key = request.headers[KEY_HEADER];
+    const sandbox = typeof key === 'string' && key.length > 0 ? await sandboxes.bySessionKey(key) : undefined;
+    if (!sandbox) {
+      return reply.code(401).send({ detail: 'Not a running sandbox: send its session key as X-Session-API-Key' });
+    }
+    request.sandbox = sandbox;
+  };
 }
 
 /**
@@ -48,6 +56,7 @@ export function conversationWebhookRoutes(
     '/webhooks/conversations',
     {
       config: { public: true },
+      preValidation: sandboxOnly(sandboxes),
       schema: {
         tags,
         summary: 'A sandbox’s agent server reports a conversation (header X-Session-API-Key: the sandbox’s key)',
@@ -56,8 +65,7 @@ export function conversationWebhookRoutes(
       },
     },
     async (request, reply) => {
-      const sandbox = await callingSandbox(sandboxes, request, reply);
-      if (!sandbox) return reply;
+      const sandbox = request.sandbox as Sandbox;
       if (!(await keepReport(conversations, sandbox, request.body))) return notFound(reply, 'Conversation');
       return { success: true };
     },

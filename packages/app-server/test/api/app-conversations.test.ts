@@ -211,6 +211,8 @@ describeApi('app conversations: reads, bad input and the conversation webhook', 
     expect((await report({ id: direct }, { 'X-Session-API-Key': 'wrong' })).status).toBe(401);
     expect((await report({ id: direct }, { 'X-Session-API-Key': owner.key })).status).toBe(401);
     expect((await report({ id: 'nope' })).status).toBe(422);
+    // Without a key the body is not even read.
+    expect((await report({ id: 'nope' }, {})).status).toBe(401);
 
     // Started directly on the agent server: the row is made for the sandbox's owner.
     const metrics = {
