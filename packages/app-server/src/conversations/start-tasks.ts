@@ -77,8 +77,10 @@ export class StartTasks {
           : error instanceof BosunClientError
             ? `The sandbox’s agent server failed (${error.method} ${error.path}): ${whyNot(error)}`
             : `The start failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`;
-      if (!(error instanceof StartError)) this.deps.log.error({ err: error, taskId }, 'start task failed');
-      await this.change(taskId, { status: 'ERROR', detail: redacted(detail, secrets) }).catch((failure) =>
+      const why = redacted(detail, secrets);
+      // The log gets what the task says, not the error: an agent server's answer may quote what it was sent.
+      if (!(error instanceof StartError)) this.deps.log.error({ taskId, why }, 'start task failed');
+      await this.change(taskId, { status: 'ERROR', detail: why }).catch((failure) =>
         this.deps.log.error({ err: failure, taskId }, 'start task: could not record its error'),
       );
     }
