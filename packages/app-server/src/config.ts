@@ -77,6 +77,16 @@ export const AppServerConfig = Type.Object({
     ['http', 'https'],
     'URL people and sandboxes reach this server at (sign-in links); default: the address it listens on.',
   ),
+  git_github_url: optional({
+    minLength: 1,
+    description:
+      'Base URL repositories (`owner/repo`) and github: plugins are cloned from (default: https://github.com).',
+  }),
+  git_gitlab_url: optional({ minLength: 1, description: 'The same for GitLab (default: https://gitlab.com).' }),
+  git_bitbucket_url: optional({
+    minLength: 1,
+    description: 'The same for Bitbucket (default: https://bitbucket.org).',
+  }),
   sandbox_command: Type.Optional(
     Type.Array(Type.String({ minLength: 1 }), {
       minItems: 1,

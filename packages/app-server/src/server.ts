@@ -5,6 +5,7 @@ import { type AppServerConfig, appServerConfig } from './config.ts';
 import type { ApiRoutes, AppContext, AppDependencies } from './context.ts';
 import type { KeyRing } from './data/index.ts';
 import { installOpenApi } from './openapi.ts';
+import { conversationApiOfServer } from './routes/app-conversation-api.ts';
 import { eventSocketOfServer, eventsApiOfServer } from './routes/events-api.ts';
 import { healthRoutes } from './routes/health.ts';
 import { homeRoutes, readmeRoutes } from './routes/home.ts';
@@ -13,7 +14,12 @@ import { sandboxApiOfServer } from './routes/sandbox-api.ts';
 import { openServices } from './services.ts';
 
 /** Every route module of `/api/v1`: adding one is one line here. */
-export const API_ROUTES: readonly ApiRoutes[] = [identityApiOfServer, sandboxApiOfServer, eventsApiOfServer];
+export const API_ROUTES: readonly ApiRoutes[] = [
+  identityApiOfServer,
+  sandboxApiOfServer,
+  eventsApiOfServer,
+  conversationApiOfServer,
+];
 
 /** Every module of routes outside `/api/v1` (WebSockets, under `/sockets`). */
 export const SOCKET_ROUTES: readonly ApiRoutes[] = [eventSocketOfServer];

@@ -1,8 +1,9 @@
+import type { AppServerConfig } from './config.ts';
 import type { AppContext, AppServices } from './context.ts';
 import { createRepositories } from './data/index.ts';
 import { ConversationEvents, type EventsLogger, webhookEnvironmentOf } from './events/index.ts';
 import { RateLimiter } from './rate-limit/index.ts';
-import { LocalSandboxes, SANDBOX_SPECS, type Sandbox } from './sandboxes/index.ts';
+import { LocalSandboxes, SANDBOX_SPECS, type Sandbox, type SandboxSpec } from './sandboxes/index.ts';
 
 /** The agent server's own stop deadline is 10 s; SIGKILL comes after that. */
 const STOP_GRACE_MS = 12_000;
@@ -22,10 +23,11 @@ export async function openServices(
   const repositories = createRepositories(database, context.keyRing);
   // The events are told of sandboxes that run, and need the sandboxes: they are wired once both exist.
   const told: { running?: (sandbox: Sandbox) => void } = {};
+  const specs = withGitProviders(SANDBOX_SPECS, config);
   const sandboxes = await LocalSandboxes.open({
     repository: repositories.sandboxes,
     dataDir: config.data_dir,
-    specs: SANDBOX_SPECS,
+    specs,
     ...(config.sandbox_command ? { command: config.sandbox_command } : {}),
     maxRunningPerUser: config.max_running_sandboxes,
     startTimeoutMs: config.sandbox_start_timeout * 1000,
@@ -41,5 +43,14 @@ export async function openServices(
     sweepIntervalMs: config.event_sweep_interval * 1000,
   });
   told.running = events.sandboxRunning;
-  return { repositories, rateLimiter: new RateLimiter(cache), sandboxes, specs: SANDBOX_SPECS, events };
+  return { repositories, rateLimiter: new RateLimiter(cache), sandboxes, specs, events };
+}
+
+/** The app's Git provider URLs given to each sandbox too, so its agent resolves `github:` plugins the same way. */
+export function withGitProviders(specs: readonly SandboxSpec[], config: AppServerConfig): SandboxSpec[] {
+  const env: Record<string, string> = {};
+  if (config.git_github_url) env.BOSUN_GIT_GITHUB_URL = config.git_github_url;
+  if (config.git_gitlab_url) env.BOSUN_GIT_GITLAB_URL = config.git_gitlab_url;
+  if (config.git_bitbucket_url) env.BOSUN_GIT_BITBUCKET_URL = config.git_bitbucket_url;
+  return specs.map((spec) => ({ ...spec, initialEnv: { ...env, ...spec.initialEnv } }));
 }

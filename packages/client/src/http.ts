@@ -28,6 +28,8 @@ export interface HttpRequest extends CallOptions {
   query?: Record<string, QueryValue>;
   /** Sent as JSON. */
   body?: unknown;
+  /** Sent as it is, with its content type (instead of a JSON `body`). */
+  content?: { type: string; text: string };
 }
 
 export interface HttpResponse {
@@ -129,11 +131,13 @@ export class HttpClient {
     if (request.signal?.aborted) cancel();
     const headers: Record<string, string> = { ...this.headers };
     if (request.body !== undefined) headers['content-type'] = 'application/json';
+    if (request.content !== undefined) headers['content-type'] = request.content.type;
+    const body = request.content?.text ?? (request.body !== undefined ? JSON.stringify(request.body) : undefined);
     try {
       const response = await this.fetch(`${this.baseUrl}${path}${queryString(request.query)}`, {
         method,
         headers,
-        ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
+        ...(body !== undefined ? { body } : {}),
         signal: controller.signal,
       });
       return await read(response);

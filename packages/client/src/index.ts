@@ -16,6 +16,12 @@ export {
   type ConversationEventFilter,
   type ConversationEventSearch,
 } from './app-server/events.ts';
+export {
+  type AppConversationFilters,
+  type AppMessageInput,
+  AppServerConversations,
+  type StartTaskFilters,
+} from './app-server/conversations.ts';
 export { AppServerClient, type AppServerClientOptions } from './app-server/client.ts';
 export { APP_SERVER_OPERATIONS, type AppServerOperationName } from './app-server/operations.ts';
 export {

@@ -21,7 +21,6 @@ export { SQLITE_FILE } from './sqlite.ts';
 export { ROLES, type Role, type Tables } from './tables.ts';
 export { type Repositories, createRepositories } from './repositories/index.ts';
 export { API_KEY_PREFIX, type ApiKeyIdentity, type ApiKeyRecord, type NewApiKey } from './repositories/api-keys.ts';
-export type { AppConversation, NewAppConversation } from './repositories/conversations.ts';
 export type {
   ConversationOfSandbox,
   EventFilter,
@@ -30,6 +29,18 @@ export type {
   IncomingEvent,
   StoredEventRow,
 } from './repositories/events.ts';
+export type {
+  AppConversation,
+  AppConversationChange,
+  ConversationFilters,
+  NewAppConversation,
+} from './repositories/conversations.ts';
+export type {
+  StartTaskChange,
+  StartTaskFilters,
+  StartTaskOrder,
+  StartTaskRecord,
+} from './repositories/start-tasks.ts';
 export type { Member, Organization, OrganizationOfUser } from './repositories/organizations.ts';
 export type { ProviderToken, ProviderTokenInfo } from './repositories/provider-tokens.ts';
 export type { NewSandbox, SandboxChange, SandboxRecord } from './repositories/sandboxes.ts';

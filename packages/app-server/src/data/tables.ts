@@ -94,6 +94,28 @@ export interface AppConversationsTable {
   title: string | null;
   created_at: string;
   updated_at: string;
+  selected_repository: string | null;
+  selected_branch: string | null;
+  git_provider: string | null;
+  llm_model: string | null;
+  execution_status: string | null;
+  /** The last MetricsSnapshot reported, as JSON. */
+  metrics: string | null;
+}
+
+/** A start of a conversation: its request as JSON with the secrets masked, its problems as a JSON list. */
+export interface StartTasksTable {
+  id: string;
+  user_id: string;
+  status: string;
+  detail: string | null;
+  app_conversation_id: string | null;
+  sandbox_id: string | null;
+  agent_server_url: string | null;
+  request: string;
+  problems: string;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface SandboxesTable {
@@ -134,6 +156,7 @@ export interface Tables {
   provider_tokens: ProviderTokensTable;
   app_conversations: AppConversationsTable;
   sandboxes: SandboxesTable;
+  app_conversation_start_tasks: StartTasksTable;
   app_events: AppEventsTable;
 }
 

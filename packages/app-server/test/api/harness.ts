@@ -5,12 +5,14 @@ import { type Cache, MemoryCache, openCache } from '../../src/cache/index.ts';
 import { KeyRing, type Repositories, createRepositories, newSecretsKey } from '../../src/data/index.ts';
 import { ConversationEvents, webhookEnvironment } from '../../src/events/index.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimits, rateLimited } from '../../src/identity/rate-limits.ts';
-import { type AppServer, type AppServerConfig, buildAppServer } from '../../src/index.ts';
+import { type AppServer, type AppServerConfig, appServerConfig, buildAppServer } from '../../src/index.ts';
 import { RateLimiter } from '../../src/rate-limit/index.ts';
+import { conversationApi, gitUrlsOf } from '../../src/routes/app-conversation-api.ts';
 import { eventSocket, eventsApi } from '../../src/routes/events-api.ts';
 import { identityApi, identityRouteDeps } from '../../src/routes/identity-api.ts';
 import { sandboxApi } from '../../src/routes/sandbox-api.ts';
 import { LocalSandboxes, SANDBOX_SPECS } from '../../src/sandboxes/index.ts';
+import { withGitProviders } from '../../src/services.ts';
 import { REDIS_URL, removeKeys, uniquePrefix } from '../cache/redis-support.ts';
 import { describeEachDatabase } from '../support/databases.ts';
 
@@ -98,10 +100,12 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
       const startLimit = rateLimited(deps.rateLimiter, limits, 'sandbox_start');
       let url = '';
       const told: { running?: ConversationEvents['sandboxRunning'] } = {};
+      // The app's Git provider URLs reach the sandboxes as the server gives them (services.ts).
+      const specs = withGitProviders(SANDBOX_SPECS, appServerConfig(config));
       const sandboxes = await LocalSandboxes.open({
         repository: repositories.sandboxes,
         dataDir: target.dataDir,
-        specs: SANDBOX_SPECS,
+        specs,
         maxRunningPerUser: options.config?.max_running_sandboxes ?? 10,
         startTimeoutMs: 60_000,
         stopGraceMs: 12_000,
@@ -114,12 +118,22 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
       told.running = events.sandboxRunning;
       const eventDeps = { conversations: repositories.conversations, sandboxes, events };
       const identity = { apiKeys: repositories.apiKeys, sessions: repositories.sessions };
+      const conversations = conversationApi({
+        repositories,
+        sandboxes,
+        specs,
+        cache,
+        gitUrls: gitUrlsOf(config),
+        llmDefaults: deps.llmDefaults,
+        startLimit,
+      });
       server = await buildAppServer({
         config,
         apiRoutes: [
           identityApi(deps),
-          sandboxApi({ sandboxes, specs: SANDBOX_SPECS, startLimit }),
+          sandboxApi({ sandboxes, specs, startLimit }),
           eventsApi(eventDeps),
+          conversations,
         ],
         socketRoutes: [eventSocket({ ...eventDeps, identity })],
         logStream: { write: (line: string) => logs.push(line) },

@@ -1,34 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
 import { type Answer, type Api, type TestUser, describeApi } from './harness.ts';
-
-/** What the owner made, that the stranger must neither read nor change. */
-interface Owned {
-  owner: TestUser;
-  stranger: TestUser;
-  keyId: string;
-  orgId: string;
-  orgName: string;
-  secretName: string;
-  secretId: string;
-  model: string;
-  sandboxId: string;
-  /** The owner's conversation (in the owner's sandbox) and its one event. */
-  conversationId: string;
-  eventId: string;
-}
-
-interface WrongUserCase {
-  /** What the stranger's request must answer: a status, or `own` for routes that act on the caller's own data. */
-  expected: 404 | 403 | 401 | 'own' | 'public';
-  attempt?: (api: Api, owned: Owned) => Promise<Answer>;
-  /** What the answer may hold because the stranger sent it (their own secret of the same name). */
-  echoes?: (keyof Owned)[];
-  /** That the owner's resource is unchanged afterwards. */
-  unchanged?: (api: Api, owned: Owned) => Promise<void>;
-}
-
-const as = (user: TestUser) => ({ as: user });
+import { CONVERSATION_CASES } from './ownership-conversation-cases.ts';
+import { EVENT_CASES } from './ownership-event-cases.ts';
+import { type Owned, type WrongUserCase, as, sandboxUnchanged } from './ownership-support.ts';
 
 /**
  * Every `/api/v1` route, run as another user than the one whose resources it names. The routes come from the
@@ -202,44 +176,13 @@ const CASES: Record<string, WrongUserCase> = {
     expected: 'own',
     attempt: (api, { stranger }) => api.call('/api/v1/sandbox-specs/search', as(stranger)),
   },
+  ...CONVERSATION_CASES,
+  ...EVENT_CASES,
   'GET /api/v1/sandbox-specs': {
     expected: 'own',
     attempt: (api, { stranger }) => api.call('/api/v1/sandbox-specs?id=bosun-local', as(stranger)),
   },
-  'GET /api/v1/conversation/{conversation_id}/events/search': {
-    expected: 404,
-    attempt: (api, { stranger, conversationId }) =>
-      api.call(`/api/v1/conversation/${conversationId}/events/search`, as(stranger)),
-  },
-  'GET /api/v1/conversation/{conversation_id}/events/count': {
-    expected: 404,
-    attempt: (api, { stranger, conversationId }) =>
-      api.call(`/api/v1/conversation/${conversationId}/events/count`, as(stranger)),
-  },
-  'GET /api/v1/conversation/{conversation_id}/events': {
-    expected: 404,
-    attempt: (api, { stranger, conversationId, eventId }) =>
-      api.call(`/api/v1/conversation/${conversationId}/events?id=${eventId}`, as(stranger)),
-  },
-  'POST /api/v1/webhooks/events/{conversation_id}': {
-    // A user's API key is no sandbox's session key.
-    expected: 401,
-    attempt: (api, { stranger, conversationId }) =>
-      api.call(`/api/v1/webhooks/events/${conversationId}`, {
-        method: 'POST',
-        headers: { 'X-Session-API-Key': stranger.key },
-        body: [{ kind: 'PauseEvent', id: 'stranger-event', timestamp: '2026-01-01T00:00:00Z', source: 'user' }],
-      }),
-    unchanged: async (api, { owner, conversationId }) =>
-      expect((await api.call(`/api/v1/conversation/${conversationId}/events/count`, as(owner))).body).toBe(1),
-  },
 };
-
-/** The owner's sandbox (a record marked RUNNING, with no process: any change to it would show). */
-async function sandboxUnchanged(api: Api, { owner, sandboxId }: Owned) {
-  const [sandbox] = (await api.call(`/api/v1/sandboxes?id=${sandboxId}`, as(owner))).body;
-  expect(sandbox).toMatchObject({ id: sandboxId, status: 'RUNNING', created_by_user_id: owner.id });
-}
 
 async function strangerSecretCall(api: Api, owner: TestUser, name: string, method: 'PUT' | 'DELETE') {
   const stranger = await api.user();
@@ -285,20 +228,25 @@ describeApi('every route, as the wrong user', (api) => {
       specId: 'bosun-local',
       status: 'RUNNING',
     });
-    const conversationId = randomUUID();
+    const conversationId = crypto.randomUUID();
     const now = new Date().toISOString();
-    await api().repositories.conversations.insert([
-      {
-        id: conversationId,
-        user_id: owner.id,
-        org_id: null,
-        sandbox_id: sandboxId,
-        title: null,
-        created_at: now,
-        updated_at: now,
-      },
-    ]);
-    const eventId = randomUUID();
+    await api().repositories.conversations.create({
+      id: conversationId,
+      user_id: owner.id,
+      sandbox_id: sandboxId,
+      title: 'Owner conversation',
+      execution_status: 'idle',
+      created_at: now,
+      updated_at: now,
+    });
+    const task = await api().repositories.startTasks.create({
+      id: crypto.randomUUID(),
+      userId: owner.id,
+      status: 'READY',
+      request: JSON.stringify({ sandbox_id: sandboxId }),
+    });
+    await api().repositories.startTasks.update(task.id, { app_conversation_id: conversationId });
+    const eventId = crypto.randomUUID();
     await api().repositories.events.append(conversationId, owner.id, [
       {
         id: eventId,
@@ -311,6 +259,7 @@ describeApi('every route, as the wrong user', (api) => {
     owned = {
       conversationId,
       eventId,
+      taskId: task.id,
       owner,
       stranger,
       keyId: keys.body[0].id,

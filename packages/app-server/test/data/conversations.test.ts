@@ -39,7 +39,10 @@ describeEachDatabase('app conversations', (each) => {
     expect(seen).toEqual(expected);
 
     const first = rows[0] as NewAppConversation;
-    expect(await repositories.conversations.get(alice.id, first.id)).toEqual({ ...first });
+    expect(await repositories.conversations.get(alice.id, first.id)).toMatchObject({
+      ...first,
+      execution_status: null,
+    });
     expect(await repositories.conversations.get(bob.id, first.id)).toBeUndefined();
     await expect(repositories.conversations.page(alice.id, { limit: 10, pageId: 'bm90IGEgcGFnZQ' })).rejects.toThrow(
       InvalidPageIdError,

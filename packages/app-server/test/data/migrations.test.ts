@@ -37,6 +37,7 @@ describeEachDatabase('migrations', (each) => {
       'provider_tokens',
       'app_conversations',
       'sandboxes',
+      'app_conversation_start_tasks',
       'app_events',
     ]) {
       await expect(sql`select count(*) from ${sql.table(table)}`.execute(database.db)).resolves.toBeDefined();
@@ -70,16 +71,20 @@ describeEachDatabase('migrations', (each) => {
   });
 
   it('applies only the missing steps, step by step, with the runner', async () => {
-    const database = await each.open();
-    await sql`drop table ${sql.table(NEWEST_TABLE)}`.execute(database.db);
-    await sql`delete from bosun_schema_migrations where name = ${NEWEST}`.execute(database.db);
+    const target = await each.target();
+    const database = await connectDatabase({ dataDir: target.dataDir, url: target.url, createDatabase: true });
     const options = { dialect: database.dialect };
-    expect(await migrate(database.db as Kysely<unknown>, { ...options, upTo: PREVIOUS })).toEqual({
-      applied: [],
-      version: PREVIOUS,
-    });
-    expect(await migrate(database.db as Kysely<unknown>, options)).toEqual({ applied: [NEWEST], version: NEWEST });
-    expect(await migrate(database.db as Kysely<unknown>, options)).toEqual({ applied: [], version: NEWEST });
+    try {
+      await migrate(database.db as Kysely<unknown>, { ...options, upTo: PREVIOUS });
+      expect(await migrate(database.db as Kysely<unknown>, { ...options, upTo: PREVIOUS })).toEqual({
+        applied: [],
+        version: PREVIOUS,
+      });
+      expect(await migrate(database.db as Kysely<unknown>, options)).toEqual({ applied: [NEWEST], version: NEWEST });
+      expect(await migrate(database.db as Kysely<unknown>, options)).toEqual({ applied: [], version: NEWEST });
+    } finally {
+      await database.close();
+    }
   });
 
   it('refuses a schema newer than the code, saying both versions and what to do, and changes nothing', async () => {

@@ -1,4 +1,4 @@
-import type { AgentFinalResponse, ConversationInfo, SkillsResponse, StoredEvent } from '@bosun/protocol';
+import type { AgentFinalResponse, BashOutput, ConversationInfo, SkillsResponse, StoredEvent } from '@bosun/protocol';
 import { type FollowEventsOptions, followEvents } from '../events-socket.ts';
 import { type CallOptions, HttpClient, type QueryValue, pathOf } from '../http.ts';
 import { ServerProbes, type TransportOptions, httpOptions } from '../server-probes.ts';
@@ -12,6 +12,7 @@ import type {
   EventFilterQuery,
   EventPage,
   EventSearchQuery,
+  ExecuteBashInput,
   ForkConversationInput,
   LoadPluginInput,
   ModelList,
@@ -82,6 +83,24 @@ export class AgentServerClient extends ServerProbes {
   /** The skills a conversation with these inputs would load, with every problem found. */
   getSkills(request: SkillsInput, options?: CallOptions): Promise<SkillsResponse> {
     return this.call('getSkills', { ...options, body: request });
+  }
+
+  /** Runs a command in the workspace (`bash -c`) and answers its last output, with the exit code. */
+  executeBashCommand(request: ExecuteBashInput, options?: CallOptions): Promise<BashOutput> {
+    return this.call('executeBashCommand', { ...options, body: request });
+  }
+  /** Writes `text` to the file at `path` (absolute, inside the workspace; parents created, a file replaced). */
+  async uploadFile(path: string, text: string, options?: CallOptions): Promise<void> {
+    const boundary = `bosun-${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
+    const part = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="upload"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+    const { method, path: route } = AGENT_SERVER_OPERATIONS.uploadFile;
+    await this.http.send({
+      ...options,
+      method,
+      path: route,
+      query: { path },
+      content: { type: `multipart/form-data; boundary=${boundary}`, text: `${part}${text}\r\n--${boundary}--\r\n` },
+    });
   }
 
   /** Starts a conversation; idempotent on `conversation_id` (the existing one is returned). */

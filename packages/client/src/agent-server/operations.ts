@@ -24,6 +24,8 @@ export const AGENT_SERVER_OPERATIONS = {
   listTools: { method: 'GET', path: '/api/tools/' },
   listModels: { method: 'GET', path: '/v1/models' },
   getSkills: { method: 'POST', path: '/api/skills', body: true },
+  executeBashCommand: { method: 'POST', path: '/api/bash/execute_bash_command', body: true },
+  uploadFile: { method: 'POST', path: '/api/file/upload', query: ['path'], body: true },
 
   startConversation: { method: 'POST', path: '/api/conversations', body: true },
   getConversations: { method: 'GET', path: '/api/conversations', query: ['ids'] },

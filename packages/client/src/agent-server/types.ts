@@ -3,6 +3,7 @@ import type {
   ConversationExecutionStatus,
   ConversationInfo,
   EventSource,
+  ExecuteBashRequest,
   ForkConversationRequest,
   LoadPluginRequest,
   Secrets,
@@ -33,6 +34,7 @@ export type SendMessageInput = WireInput<SendMessageRequest>;
 export type ForkConversationInput = WireInput<ForkConversationRequest>;
 export type SwitchLlmInput = WireInput<SwitchLLMRequest>;
 export type SkillsInput = WireInput<SkillsRequest>;
+export type ExecuteBashInput = WireInput<ExecuteBashRequest>;
 export type UpdateConversationInput = WireInput<UpdateConversationRequest>;
 export type LoadPluginInput = WireInput<LoadPluginRequest>;
 export type ConfirmationPolicyInput = WireInput<SetConfirmationPolicyRequest>;

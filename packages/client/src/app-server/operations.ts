@@ -1,6 +1,7 @@
 import type { Operation } from '../agent-server/operations.ts';
 import { PROBE_OPERATIONS } from '../server-probes.ts';
 import { ACCOUNT_OPERATIONS } from './account-operations.ts';
+import { CONVERSATION_OPERATIONS } from './conversation-operations.ts';
 import { EVENT_OPERATIONS } from './event-operations.ts';
 import { SANDBOX_OPERATIONS } from './sandbox-operations.ts';
 
@@ -10,6 +11,7 @@ export const APP_SERVER_OPERATIONS = {
   ...ACCOUNT_OPERATIONS,
   ...SANDBOX_OPERATIONS,
   ...EVENT_OPERATIONS,
+  ...CONVERSATION_OPERATIONS,
 } as const satisfies Record<string, Operation>;
 
 export type AppServerOperationName = keyof typeof APP_SERVER_OPERATIONS;

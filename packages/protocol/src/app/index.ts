@@ -1,6 +1,7 @@
 export * from './api-keys.ts';
 export * from './common.ts';
 export * from './events.ts';
+export * from './conversations.ts';
 export * from './organizations.ts';
 export * from './sandboxes.ts';
 export * from './secrets.ts';

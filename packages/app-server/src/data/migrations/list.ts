@@ -2,8 +2,16 @@ import { identity } from './0001-identity.ts';
 import { settingsAndSecrets } from './0002-settings-and-secrets.ts';
 import { conversations } from './0003-conversations.ts';
 import { sandboxes } from './0004-sandboxes.ts';
+import { appConversations } from './0005-app-conversations.ts';
 import { events } from './0006-events.ts';
 import type { SchemaMigration } from './migration.ts';
 
 /** Every schema step, in order: listed here (not read from a folder) so the bundled server carries them. */
-export const MIGRATIONS: readonly SchemaMigration[] = [identity, settingsAndSecrets, conversations, sandboxes, events];
+export const MIGRATIONS: readonly SchemaMigration[] = [
+  identity,
+  settingsAndSecrets,
+  conversations,
+  sandboxes,
+  appConversations,
+  events,
+];

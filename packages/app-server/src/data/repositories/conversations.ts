@@ -1,12 +1,23 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
-import { type Page, newestFirstPage } from '../pages.ts';
+import { type Insertable, type Kysely, type Selectable, type Updateable, sql } from 'kysely';
+import { type Page, decodePageId, newestFirstPage, pageOf } from '../pages.ts';
 import type { AppConversationsTable, Tables } from '../tables.ts';
 import { countOf } from './constraints.ts';
 
 export type AppConversation = Selectable<AppConversationsTable>;
 export type NewAppConversation = Insertable<AppConversationsTable>;
+export type AppConversationChange = Omit<Updateable<AppConversationsTable>, 'id' | 'user_id' | 'created_at'>;
 
-/** Rows per INSERT: 7 parameters each stays under both SQLite's and PostgreSQL's parameter limits. */
+/** What a search of a user's conversations keeps (each given filter must hold). */
+export interface ConversationFilters {
+  titleContains?: string;
+  createdAtGte?: string;
+  createdAtLt?: string;
+  updatedAtGte?: string;
+  updatedAtLt?: string;
+  sandboxId?: string;
+}
+
+/** Rows per INSERT: 13 parameters each stays under both SQLite's and PostgreSQL's parameter limits. */
 const INSERT_BATCH = 1_000;
 
 /** The app's conversations, each owned by one user. */
@@ -27,12 +38,26 @@ export class ConversationsRepository {
       .executeTakeFirst();
   }
 
-  async count(userId: string): Promise<number> {
+  /** The conversation `id` whoever owns it: only for deciding who may write to it (a sandbox calling in). */
+  async getOfAnyUser(id: string): Promise<AppConversation | undefined> {
+    return this.db.selectFrom('app_conversations').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The user's conversations among `ids` (in no particular order; unknown and other users' left out). */
+  async getMany(userId: string, ids: readonly string[]): Promise<AppConversation[]> {
+    if (ids.length === 0) return [];
+    return this.db
+      .selectFrom('app_conversations')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('id', 'in', [...ids])
+      .execute();
+  }
+
+  async count(userId: string, filters: ConversationFilters = {}): Promise<number> {
     return countOf(
-      await this.db
-        .selectFrom('app_conversations')
+      await this.filtered(userId, filters)
         .select((eb) => eb.fn.countAll().as('count'))
-        .where('user_id', '=', userId)
         .executeTakeFirst(),
     );
   }
@@ -40,6 +65,76 @@ export class ConversationsRepository {
   /** The user's conversations, newest first (by creation, then id), a page at a time from the index. */
   page(userId: string, options: { limit: number; pageId?: string }): Promise<Page<AppConversation>> {
     return newestFirstPage(this.db, 'app_conversations', userId, options);
+  }
+
+  /** As `page`, keeping those that pass `filters`. */
+  async search(
+    userId: string,
+    filters: ConversationFilters,
+    options: { limit: number; pageId?: string },
+  ): Promise<Page<AppConversation>> {
+    let query = this.filtered(userId, filters).selectAll();
+    if (options.pageId !== undefined) {
+      const [createdAt, id] = decodePageId(options.pageId, 2) as [string, string];
+      query = query.where((eb) =>
+        eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]),
+      );
+    }
+    const rows = await query
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(options.limit + 1)
+      .execute();
+    return pageOf(
+      rows,
+      options.limit,
+      (row) => [row.created_at, row.id],
+      (row) => row,
+    );
+  }
+
+  async create(row: NewAppConversation): Promise<void> {
+    await this.db.insertInto('app_conversations').values(row).execute();
+  }
+
+  /** Changes the user's conversation (`updated_at` set to now); undefined when it is not theirs. */
+  async update(userId: string, id: string, change: AppConversationChange): Promise<AppConversation | undefined> {
+    await this.db
+      .updateTable('app_conversations')
+      .set({ ...change, updated_at: change.updated_at ?? new Date().toISOString() })
+      .where('user_id', '=', userId)
+      .where('id', '=', id)
+      .execute();
+    return this.get(userId, id);
+  }
+
+  async delete(userId: string, id: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('app_conversations')
+      .where('user_id', '=', userId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** How many of the user's conversations run in the sandbox. */
+  usingSandbox(userId: string, sandboxId: string): Promise<number> {
+    return this.count(userId, { sandboxId });
+  }
+
+  private filtered(userId: string, filters: ConversationFilters) {
+    let query = this.db.selectFrom('app_conversations').where('user_id', '=', userId);
+    const { titleContains, createdAtGte, createdAtLt, updatedAtGte, updatedAtLt, sandboxId } = filters;
+    if (titleContains !== undefined) {
+      const pattern = `%${titleContains.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
+      query = query.where(sql<boolean>`lower(title) like ${pattern} escape '\\'`);
+    }
+    if (createdAtGte !== undefined) query = query.where('created_at', '>=', createdAtGte);
+    if (createdAtLt !== undefined) query = query.where('created_at', '<', createdAtLt);
+    if (updatedAtGte !== undefined) query = query.where('updated_at', '>=', updatedAtGte);
+    if (updatedAtLt !== undefined) query = query.where('updated_at', '<', updatedAtLt);
+    if (sandboxId !== undefined) query = query.where('sandbox_id', '=', sandboxId);
+    return query;
   }
 }
 

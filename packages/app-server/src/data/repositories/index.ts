@@ -9,6 +9,7 @@ import { SandboxesRepository } from './sandboxes.ts';
 import { SecretsRepository } from './secrets.ts';
 import { SessionsRepository } from './sessions.ts';
 import { SettingsRepository } from './settings.ts';
+import { StartTasksRepository } from './start-tasks.ts';
 import { UsersRepository } from './users.ts';
 
 export interface Repositories {
@@ -22,6 +23,7 @@ export interface Repositories {
   conversations: ConversationsRepository;
   sandboxes: SandboxesRepository;
   events: EventsRepository;
+  startTasks: StartTasksRepository;
 }
 
 /** Every repository over one open database; sealed values use `keyRing`. */
@@ -38,5 +40,6 @@ export function createRepositories(database: AppDatabase, keyRing: KeyRing): Rep
     conversations: new ConversationsRepository(db),
     sandboxes: new SandboxesRepository(db),
     events: new EventsRepository(db, dialect),
+    startTasks: new StartTasksRepository(db),
   };
 }

@@ -1,0 +1,60 @@
+import type { StartConversationInput } from '@bosun/client';
+import type { AppConversationStartRequest } from '@bosun/protocol';
+import type { EffectiveLlm } from '../settings/llm-defaults.ts';
+
+/** The tools every conversation of the application gets (the agent server's names). */
+export const DEFAULT_TOOLS = ['terminal', 'file_editor', 'task_tracker'] as const;
+
+export interface ConversationToStart {
+  id: string;
+  /** Where the agent works: the cloned repository, else the sandbox's workspace. */
+  workingDir: string;
+  llm: EffectiveLlm & { model: string };
+  request: AppConversationStartRequest;
+  /** The user's secrets, provider tokens and the request's, merged (the request's win). */
+  secrets: Record<string, string>;
+}
+
+/** What the agent server is asked to start. */
+export function startConversationInput({ id, workingDir, llm, request, secrets }: ConversationToStart) {
+  const input: StartConversationInput = {
+    conversation_id: id,
+    workspace: { working_dir: workingDir },
+    agent: {
+      llm: {
+        model: llm.model,
+        ...(llm.baseUrl ? { base_url: llm.baseUrl } : {}),
+        ...(llm.apiKey ? { api_key: llm.apiKey } : {}),
+      },
+      tools: DEFAULT_TOOLS.map((name) => ({ name })),
+      ...(request.system_message_suffix
+        ? { agent_context: { system_message_suffix: request.system_message_suffix } }
+        : {}),
+    },
+    secrets,
+    ...(titleOf(request) ? { title: titleOf(request) as string } : {}),
+    ...(request.plugins?.length
+      ? {
+          plugins: request.plugins.map(({ source, ref, repo_path }) => ({
+            source,
+            ...(ref ? { ref } : {}),
+            ...(repo_path ? { repo_path } : {}),
+          })),
+        }
+      : {}),
+    // The agent runs a start's first message whatever `run` says (as OpenHands' app does).
+    ...(request.initial_message ? { initial_message: { ...request.initial_message, run: true } } : {}),
+  };
+  return input;
+}
+
+/** The environment variable a provider's token is given to the conversation as (`GITHUB_TOKEN`, ...). */
+export function tokenVariable(provider: string): string {
+  return `${provider.toUpperCase()}_TOKEN`;
+}
+
+/** The conversation's title from the request: its first 200 characters, when it has any but blanks. */
+export function titleOf(request: AppConversationStartRequest): string | undefined {
+  const title = request.title?.trim().slice(0, 200);
+  return title ? title : undefined;
+}

@@ -1,0 +1,167 @@
+import { AgentServerClient, BosunApiError } from '@bosun/client';
+import { ConflictError, HttpError, NotFoundError } from '@bosun/http';
+import type {
+  AppConversation,
+  AppConversationUpdateRequest,
+  AppSendMessageRequest,
+  AppSendMessageResponse,
+} from '@bosun/protocol';
+import type {
+  AppConversationChange,
+  ConversationFilters,
+  AppConversation as ConversationRow,
+  Page,
+} from '../data/index.ts';
+import type { Sandbox } from '../sandboxes/index.ts';
+import { conversationOf } from './conversation-view.ts';
+import type { ConversationDeps } from './deps.ts';
+import { whyNot } from './start-tasks.ts';
+
+const NOT_FOUND = 'Conversation not found';
+
+/**
+ * The application's conversations of a user: each a row of the app's database, its agent (under the same id) in
+ * one of the user's sandboxes. Another user's conversation is as unknown as one that does not exist (404).
+ */
+export class AppConversations {
+  constructor(private readonly deps: Pick<ConversationDeps, 'repositories' | 'sandboxes' | 'log'>) {}
+
+  /** In the order of `ids`, null for each unknown or another user's. */
+  async getMany(userId: string, ids: readonly string[]): Promise<(AppConversation | null)[]> {
+    const rows = new Map((await this.deps.repositories.conversations.getMany(userId, ids)).map((row) => [row.id, row]));
+    const views = new Map((await this.views(userId, [...rows.values()])).map((view) => [view.id, view]));
+    return ids.map((id) => views.get(id) ?? null);
+  }
+
+  async search(
+    userId: string,
+    filters: ConversationFilters,
+    page: { limit: number; pageId?: string },
+  ): Promise<Page<AppConversation>> {
+    const found = await this.deps.repositories.conversations.search(userId, filters, page);
+    return { items: await this.views(userId, found.items), next_page_id: found.next_page_id };
+  }
+
+  count(userId: string, filters: ConversationFilters): Promise<number> {
+    return this.deps.repositories.conversations.count(userId, filters);
+  }
+
+  /** Changes the conversation; a new title also goes to its agent server while the sandbox runs. */
+  async update(userId: string, id: string, update: AppConversationUpdateRequest): Promise<AppConversation> {
+    const { row, sandbox } = await this.find(userId, id);
+    const change: AppConversationChange = {};
+    for (const field of ['title', 'selected_repository', 'selected_branch', 'git_provider'] as const) {
+      if (update[field] !== undefined) change[field] = update[field];
+    }
+    const updated = (await this.deps.repositories.conversations.update(userId, id, change)) ?? row;
+    const agent = agentOf(sandbox);
+    if (agent && update.title) {
+      await agent.updateConversation(id, { title: update.title }).catch((error) => {
+        this.deps.log.warn({ conversationId: id, why: whyNot(error) }, 'the agent server kept its title');
+      });
+    }
+    return conversationOf(updated, sandbox);
+  }
+
+  /**
+   * Deletes the conversation on its agent server (while the sandbox runs) and its row, then the sandbox when no
+   * other conversation of the user runs in it.
+   */
+  async delete(userId: string, id: string): Promise<void> {
+    const { sandbox } = await this.find(userId, id);
+    const agent = agentOf(sandbox);
+    if (agent) {
+      await agent.deleteConversation(id).catch((error) => {
+        if (error instanceof BosunApiError && error.status === 404) return;
+        this.deps.log.warn({ conversationId: id, why: whyNot(error) }, 'the agent server kept the conversation');
+      });
+    }
+    await this.deps.repositories.conversations.delete(userId, id);
+    if (sandbox && (await this.deps.repositories.conversations.usingSandbox(userId, sandbox.id)) === 0) {
+      await this.deps.sandboxes.delete(userId, sandbox.id);
+    }
+  }
+
+  /** Sends the message to the conversation's agent: 409 while its sandbox does not run, 410 once it is gone. */
+  async sendMessage(userId: string, id: string, message: AppSendMessageRequest): Promise<AppSendMessageResponse> {
+    const { sandbox } = await this.find(userId, id);
+    const agent = this.runningAgent(id, sandbox);
+    try {
+      await agent.sendMessage(id, { role: 'user', content: message.content, run: message.run });
+    } catch (error) {
+      throw new HttpError(502, `The agent server did not take the message: ${whyNot(error)}`);
+    }
+    return { success: true, sandbox_status: 'RUNNING', message: null };
+  }
+
+  /**
+   * Pauses the conversation: its sandbox when it runs only this conversation; in a sandbox other conversations
+   * of the user share, only this conversation's agent (the sandbox keeps running for the others).
+   */
+  async pause(userId: string, id: string): Promise<void> {
+    const { sandbox } = await this.find(userId, id);
+    if (!sandbox || sandbox.status === 'MISSING') throw gone();
+    const shared = (await this.deps.repositories.conversations.usingSandbox(userId, sandbox.id)) > 1;
+    if (!shared) {
+      await this.deps.sandboxes.pause(userId, sandbox.id);
+      return;
+    }
+    const agent = agentOf(sandbox);
+    if (!agent) return;
+    await agent.pause(id).catch((error) => {
+      throw new HttpError(502, `The agent server did not pause the conversation: ${whyNot(error)}`);
+    });
+  }
+
+  /** Resumes the conversation's sandbox (over its workspace, with a new key) when it does not run. */
+  async resume(userId: string, id: string): Promise<void> {
+    const { sandbox } = await this.find(userId, id);
+    if (!sandbox || sandbox.status === 'MISSING') throw gone();
+    if (sandbox.status === 'RUNNING') return;
+    const resumed = await this.deps.sandboxes.resume(userId, sandbox.id);
+    if (resumed?.status === 'MISSING') throw gone();
+    if (resumed?.status !== 'RUNNING') {
+      throw new HttpError(502, `The sandbox did not start: ${resumed?.statusDetail ?? 'no reason given'}`);
+    }
+  }
+
+  /** The user's conversation and its sandbox (undefined when the sandbox no longer exists); 404 when not theirs. */
+  private async find(userId: string, id: string): Promise<{ row: ConversationRow; sandbox: Sandbox | undefined }> {
+    const row = await this.deps.repositories.conversations.get(userId, id);
+    if (!row) throw new NotFoundError(NOT_FOUND);
+    const sandbox = row.sandbox_id === null ? undefined : await this.deps.sandboxes.get(userId, row.sandbox_id);
+    return { row, sandbox };
+  }
+
+  private runningAgent(id: string, sandbox: Sandbox | undefined): AgentServerClient {
+    if (!sandbox || sandbox.status === 'MISSING') throw gone();
+    const agent = agentOf(sandbox);
+    if (!agent) {
+      throw new ConflictError(
+        `The conversation’s sandbox is ${sandbox.status}: resume it first (POST /api/v1/app-conversations/${id}/resume)`,
+      );
+    }
+    return agent;
+  }
+
+  private async views(userId: string, rows: ConversationRow[]): Promise<AppConversation[]> {
+    const sandboxIds = [...new Set(rows.flatMap((row) => (row.sandbox_id === null ? [] : [row.sandbox_id])))];
+    const found = await this.deps.sandboxes.getMany(userId, sandboxIds);
+    const sandboxes = new Map(sandboxIds.map((sandboxId, index) => [sandboxId, found[index]]));
+    return rows.map((row) => conversationOf(row, row.sandbox_id === null ? undefined : sandboxes.get(row.sandbox_id)));
+  }
+}
+
+/** A client of the sandbox's agent server, while it runs. */
+export function agentOf(sandbox: Sandbox | undefined): AgentServerClient | undefined {
+  if (sandbox?.status !== 'RUNNING' || !sandbox.agentServerUrl || !sandbox.sessionApiKey) return undefined;
+  return new AgentServerClient({
+    baseUrl: sandbox.agentServerUrl,
+    sessionApiKey: sandbox.sessionApiKey,
+    timeoutMs: 30_000,
+  });
+}
+
+function gone(): HttpError {
+  return new HttpError(410, 'The conversation’s sandbox no longer exists (its workspace is gone)');
+}

@@ -1,0 +1,58 @@
+import type { Repositories } from '../data/index.ts';
+import { isUniqueViolation } from '../data/repositories/constraints.ts';
+import type { Sandbox } from '../sandboxes/index.ts';
+import { conversationIdOf, hexOf } from './ids.ts';
+
+/** What Bosun reads of the ConversationInfo an agent server posts (newer agent servers may send more). */
+export interface ConversationReport {
+  id: string;
+  title?: string | null;
+  execution_status?: string;
+  agent?: { llm?: { model?: string } };
+  metrics?: unknown;
+}
+
+/**
+ * Keeps what a sandbox's agent server reports of a conversation: its status, title, model and metrics. A
+ * conversation started directly on the agent server gets a row for the sandbox's owner. Answers false (nothing
+ * written) when the conversation is another user's or runs in another sandbox.
+ */
+export async function keepReport(
+  conversations: Repositories['conversations'],
+  sandbox: Sandbox,
+  report: ConversationReport,
+): Promise<boolean> {
+  const id = conversationIdOf(report.id) as string;
+  const row = await conversations.getOfAnyUser(id);
+  if (row && (row.user_id !== sandbox.ownerId || row.sandbox_id !== sandbox.id)) return false;
+  // A conversation being deleted reports once more: nothing of it is worth keeping.
+  if (report.execution_status === 'deleting') return true;
+  const change = {
+    ...(report.execution_status ? { execution_status: report.execution_status } : {}),
+    ...(report.title ? { title: report.title } : {}),
+    ...(report.agent?.llm?.model ? { llm_model: report.agent.llm.model } : {}),
+    ...(report.metrics && typeof report.metrics === 'object' ? { metrics: JSON.stringify(report.metrics) } : {}),
+  };
+  if (row) {
+    await conversations.update(sandbox.ownerId, id, change);
+    return true;
+  }
+  const now = new Date().toISOString();
+  try {
+    await conversations.create({
+      id,
+      user_id: sandbox.ownerId,
+      org_id: null,
+      sandbox_id: sandbox.id,
+      title: `Conversation ${hexOf(id)}`,
+      created_at: now,
+      updated_at: now,
+      ...change,
+    });
+  } catch (error) {
+    // The start task inserted it meanwhile: report over it, as when it was there.
+    if (!isUniqueViolation(error)) throw error;
+    return keepReport(conversations, sandbox, report);
+  }
+  return true;
+}

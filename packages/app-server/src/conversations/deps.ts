@@ -1,0 +1,38 @@
+import type { Cache } from '../cache/index.ts';
+import type { Repositories } from '../data/index.ts';
+import type { SandboxSpec, Sandboxes } from '../sandboxes/index.ts';
+import type { LlmDefaults } from '../settings/llm-defaults.ts';
+
+/** Base URLs of the Git providers repositories are cloned from (`<base>/<owner>/<repo>.git`). */
+export interface GitProviderUrls {
+  github: string;
+  gitlab: string;
+  bitbucket: string;
+}
+
+export const DEFAULT_GIT_URLS: GitProviderUrls = {
+  github: 'https://github.com',
+  gitlab: 'https://gitlab.com',
+  bitbucket: 'https://bitbucket.org',
+};
+
+/** Where the conversations write what happens away from any request. */
+export interface ConversationLog {
+  warn(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
+
+/** What the conversations of the application need. */
+export interface ConversationDeps {
+  repositories: Pick<Repositories, 'conversations' | 'startTasks' | 'settings' | 'secrets' | 'providerTokens'>;
+  sandboxes: Sandboxes;
+  /** The first is the spec new sandboxes start from. */
+  specs: readonly SandboxSpec[];
+  /** Start tasks' progress is published on it (to every replica). */
+  cache: Cache;
+  gitUrls: GitProviderUrls;
+  llmDefaults: LlmDefaults;
+  log: ConversationLog;
+  /** How long the agent server may take to start a conversation (it may fetch plugins first). */
+  agentTimeoutMs?: number;
+}

@@ -1,0 +1,63 @@
+import type { preHandlerAsyncHookHandler } from 'fastify';
+import type { AppServerConfig } from '../config.ts';
+import type { ApiRoutes, AppContext } from '../context.ts';
+import { AppConversations } from '../conversations/app-conversations.ts';
+import { type ConversationDeps, DEFAULT_GIT_URLS, type GitProviderUrls } from '../conversations/deps.ts';
+import { StartTasks } from '../conversations/start-tasks.ts';
+import { DEFAULT_RATE_LIMITS, rateLimited } from '../identity/rate-limits.ts';
+import { appConversationRoutes } from './app-conversations.ts';
+import { conversationWebhookRoutes } from './conversation-webhooks.ts';
+import { startTaskRoutes } from './start-tasks.ts';
+import { webClientConfigRoutes } from './web-client-config.ts';
+
+export interface ConversationApiDeps extends Omit<ConversationDeps, 'log'> {
+  /** What limits starts of conversations per user (each may start a sandbox). */
+  startLimit?: preHandlerAsyncHookHandler;
+}
+
+/**
+ * The `/api/v1` routes of the application's conversations over `deps`: starts and their tasks, the conversations,
+ * the agent servers' conversation webhook and the web client's configuration. Tasks a previous run of the app
+ * left unfinished are ERROR first; starts under way are waited for when the server closes.
+ */
+export function conversationApi({ startLimit, ...deps }: ConversationApiDeps): ApiRoutes {
+  return async (api) => {
+    const services = { ...deps, log: api.log };
+    const tasks = await StartTasks.open(services);
+    startTaskRoutes(api, { tasks, startTasks: deps.repositories.startTasks, ...(startLimit ? { startLimit } : {}) });
+    appConversationRoutes(api, new AppConversations(services), startLimit ? { preHandler: startLimit } : {});
+    conversationWebhookRoutes(api, { sandboxes: deps.sandboxes, conversations: deps.repositories.conversations });
+    webClientConfigRoutes(api, deps.gitUrls);
+    api.addHook('onClose', () => tasks.close());
+  };
+}
+
+/** The same over the server's services; a server without a database (or cache) has only the web client's config. */
+export const conversationApiOfServer: ApiRoutes = async (api, context: AppContext) => {
+  const { services, config } = context;
+  const { cache } = context.dependencies;
+  if (!services || !cache) {
+    webClientConfigRoutes(api, gitUrlsOf(config));
+    return;
+  }
+  const { repositories, sandboxes, specs, rateLimiter } = services;
+  await conversationApi({
+    repositories,
+    sandboxes,
+    specs,
+    cache,
+    gitUrls: gitUrlsOf(config),
+    llmDefaults: { model: config.llm_model, baseUrl: config.llm_base_url, apiKey: config.llm_api_key },
+    startLimit: rateLimited(rateLimiter, DEFAULT_RATE_LIMITS, 'sandbox_start'),
+  })(api, context);
+};
+
+/** The Git providers' base URLs of the configuration (`git_github_url`, ...), else the public hosts. */
+export function gitUrlsOf(config: Pick<AppServerConfig, 'git_github_url' | 'git_gitlab_url' | 'git_bitbucket_url'>) {
+  const urls: GitProviderUrls = {
+    github: config.git_github_url ?? DEFAULT_GIT_URLS.github,
+    gitlab: config.git_gitlab_url ?? DEFAULT_GIT_URLS.gitlab,
+    bitbucket: config.git_bitbucket_url ?? DEFAULT_GIT_URLS.bitbucket,
+  };
+  return urls;
+}

@@ -1,0 +1,73 @@
+import { conversationIdPattern } from '@bosun/protocol';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type ConversationReport, keepReport } from '../conversations/conversation-reports.ts';
+import type { Repositories } from '../data/index.ts';
+import type { Sandbox, Sandboxes } from '../sandboxes/index.ts';
+import { errorResponses, notFound, shape } from './replies.ts';
+
+const tags = ['Webhooks'];
+const KEY_HEADER = 'x-session-api-key';
+
+/** The part of the agent server's ConversationInfo the app reads; the rest (of any agent server version) passes. */
+const ConversationReportBody = Type.Object(
+  {
+    id: Type.String({ pattern: conversationIdPattern }),
+    title: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    execution_status: Type.Optional(Type.String({ maxLength: 64 })),
+    agent: Type.Optional(Type.Object({ llm: Type.Optional(Type.Object({ model: Type.Optional(Type.String()) })) })),
+    metrics: Type.Optional(Type.Union([Type.Object({}), Type.Null()])),
+  },
+  { description: 'The agent server’s ConversationInfo.' },
+);
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The sandbox a webhook comes from (its session key), once `sandboxOnly` let the request in. */
+    sandbox?: Sandbox;
+  }
+}
+
+/**
+ * A hook that lets in only a running sandbox calling with its session key (`X-Session-API-Key`): anyone else is
+ * a 401 before their body is even read. The sandbox is then `request.sandbox`.
+ */
+export function sandboxOnly(sandboxes: Sandboxes) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const key = request.headers[KEY_HEADER];
+    const sandbox = typeof key === 'string' && key.length > 0 ? await sandboxes.bySessionKey(key) : undefined;
+    if (!sandbox) {
+      return reply.code(401).send({ detail: 'Not a running sandbox: send its session key as X-Session-API-Key' });
+    }
+    request.sandbox = sandbox;
+  };
+}
+
+/**
+ * `POST /api/v1/webhooks/conversations`: an agent server reports a conversation (its status, title, model,
+ * metrics). Authenticated by the sandbox's session key, never by a user's: a sandbox writes only for its own
+ * owner's conversations that run in it (another's is 404), and a conversation started directly on it is added.
+ */
+export function conversationWebhookRoutes(
+  app: FastifyInstance,
+  { sandboxes, conversations }: { sandboxes: Sandboxes; conversations: Repositories['conversations'] },
+): void {
+  app.post<{ Body: ConversationReport }>(
+    '/webhooks/conversations',
+    {
+      config: { public: true },
+      preValidation: sandboxOnly(sandboxes),
+      schema: {
+        tags,
+        summary: 'A sandbox’s agent server reports a conversation (header X-Session-API-Key: the sandbox’s key)',
+        body: ConversationReportBody,
+        response: { 200: shape('SuccessResponse'), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const sandbox = request.sandbox as Sandbox;
+      if (!(await keepReport(conversations, sandbox, request.body))) return notFound(reply, 'Conversation');
+      return { success: true };
+    },
+  );
+}

@@ -1,0 +1,172 @@
+import { PassThrough } from 'node:stream';
+import {
+  type AppConversationStartRequest,
+  type AppConversationStartTask,
+  conversationIdPattern,
+} from '@bosun/protocol';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import { startTaskOf } from '../conversations/start-request.ts';
+import type { StartTasks, Starter } from '../conversations/start-tasks.ts';
+import type { Repositories, StartTaskOrder } from '../data/index.ts';
+import { principalOf } from '../identity/authenticate.ts';
+import { idOf, tags, utc } from './app-conversation-wire.ts';
+import { pageOf, pageQuery } from './pages.ts';
+import { errorResponses, shape } from './replies.ts';
+
+const TaskIdsQuery = Type.Object(
+  { ids: Type.Array(Type.String({ pattern: conversationIdPattern }), { minItems: 1, maxItems: 100 }) },
+  { additionalProperties: false },
+);
+const filterQuery = {
+  conversation_id__eq: Type.Optional(
+    Type.String({ pattern: conversationIdPattern, description: 'Started this conversation.' }),
+  ),
+  created_at__gte: Type.Optional(Type.String({ format: 'date-time', description: 'Created at or after.' })),
+};
+const SearchQuery = Type.Object(
+  { ...filterQuery, sort_order: Type.Optional(shape('AppConversationStartTaskSortOrder')), ...pageQuery },
+  { additionalProperties: false },
+);
+const CountQuery = Type.Object(filterQuery, { additionalProperties: false });
+type FilterParams = { conversation_id__eq?: string; created_at__gte?: string };
+
+const FINISHED = new Set(['READY', 'ERROR']);
+
+export interface StartTaskRouteDeps {
+  tasks: StartTasks;
+  startTasks: Repositories['startTasks'];
+  /** What limits starts per user (they start sandboxes): 429 with `Retry-After` past it. */
+  startLimit?: preHandlerAsyncHookHandler;
+}
+
+/**
+ * Starting conversations: `POST /app-conversations` answers the WORKING task at once; `stream-start` answers a
+ * JSON array of the task at each step, ending at READY or ERROR; the tasks are read by id, searched and counted.
+ */
+export function startTaskRoutes(app: FastifyInstance, { tasks, startTasks, startLimit }: StartTaskRouteDeps): void {
+  const limited = startLimit ? { preHandler: startLimit } : {};
+  const body = shape('AppConversationStartRequest');
+
+  app.post<{ Body: AppConversationStartRequest }>(
+    '/app-conversations',
+    {
+      schema: {
+        tags,
+        summary: 'Start a conversation: answers its start task at once; poll it (or use stream-start)',
+        body,
+        response: { 200: shape('AppConversationStartTask'), 429: shape('HTTPError'), ...errorResponses },
+      },
+      ...limited,
+    },
+    async (request) => {
+      const starter = starterOf(request);
+      const task = await tasks.create(starter, request.body);
+      tasks.run(task, starter, request.body);
+      return task;
+    },
+  );
+
+  app.post<{ Body: AppConversationStartRequest }>(
+    '/app-conversations/stream-start',
+    {
+      schema: {
+        tags,
+        summary: 'Start a conversation, streaming its start task at each step (a JSON array ending at READY or ERROR)',
+        body,
+        response: {
+          200: Type.Array(shape('AppConversationStartTask')),
+          429: shape('HTTPError'),
+          ...errorResponses,
+        },
+      },
+      ...limited,
+    },
+    async (request, reply) => {
+      const starter = starterOf(request);
+      const task = await tasks.create(starter, request.body);
+      const stream = new PassThrough();
+      stream.write(`[\n${JSON.stringify(task)}`);
+      let ended = false;
+      let unsubscribe: (() => Promise<void>) | undefined;
+      const stop = () => {
+        ended = true;
+        const ending = unsubscribe;
+        unsubscribe = undefined;
+        void ending?.();
+      };
+      unsubscribe = await tasks.follow(task.id, (next: AppConversationStartTask) => {
+        if (ended) return;
+        stream.write(`,\n${JSON.stringify(next)}`);
+        if (!FINISHED.has(next.status)) return;
+        stream.end('\n]');
+        stop();
+      });
+      // The caller went away (or the answer ended): the task runs on, unfollowed.
+      reply.raw.once('close', stop);
+      tasks.run(task, starter, request.body);
+      return reply.type('application/json').send(stream);
+    },
+  );
+
+  app.get<{ Querystring: { ids: string[] } }>(
+    '/app-conversations/start-tasks',
+    {
+      schema: {
+        tags,
+        summary: 'The caller’s start tasks by id (null for each unknown or not theirs)',
+        querystring: TaskIdsQuery,
+        response: { 200: Type.Array(Type.Union([shape('AppConversationStartTask'), Type.Null()])), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const ids = request.query.ids.map(idOf);
+      const found = await startTasks.getMany(principalOf(request).userId, ids);
+      const byId = new Map(found.map((record) => [record.id, startTaskOf(record)]));
+      return ids.map((id) => byId.get(id) ?? null);
+    },
+  );
+
+  app.get<{ Querystring: FilterParams & { sort_order?: StartTaskOrder; page_id?: string; limit?: number } }>(
+    '/app-conversations/start-tasks/search',
+    {
+      schema: {
+        tags,
+        summary: 'The caller’s start tasks (newest first unless `sort_order` says otherwise)',
+        querystring: SearchQuery,
+        response: { 200: shape('AppConversationStartTaskPage'), ...errorResponses },
+      },
+    },
+    (request) => {
+      const { sort_order = 'CREATED_AT_DESC', page_id, limit = 100 } = request.query;
+      const page = { limit, ...(page_id ? { pageId: page_id } : {}) };
+      const userId = principalOf(request).userId;
+      return pageOf(startTaskOf, () => startTasks.search(userId, filtersOf(request.query), sort_order, page));
+    },
+  );
+
+  app.get<{ Querystring: FilterParams }>(
+    '/app-conversations/start-tasks/count',
+    {
+      schema: {
+        tags,
+        summary: 'How many of the caller’s start tasks pass the filters',
+        querystring: CountQuery,
+        response: { 200: Type.Integer(), ...errorResponses },
+      },
+    },
+    (request) => startTasks.count(principalOf(request).userId, filtersOf(request.query)),
+  );
+}
+
+function starterOf(request: FastifyRequest): Starter {
+  const principal = principalOf(request);
+  return { userId: principal.userId, orgId: principal.org?.id ?? null };
+}
+
+function filtersOf(query: FilterParams) {
+  return {
+    ...(query.conversation_id__eq ? { conversationId: idOf(query.conversation_id__eq) } : {}),
+    ...(query.created_at__gte ? { createdAtGte: utc(query.created_at__gte) as string } : {}),
+  };
+}

@@ -1,0 +1,132 @@
+import { expect } from 'vitest';
+import { type WrongUserCase, as, conversationUnchanged, sandboxUnchanged } from './ownership-support.ts';
+
+/** The routes of the application's conversations and their start tasks, as another user than the owner. */
+export const CONVERSATION_CASES: Record<string, WrongUserCase> = {
+  'GET /api/v1/app-conversations': {
+    expected: 'own',
+    attempt: async (api, { stranger, conversationId }) => {
+      const answer = await api.call(`/api/v1/app-conversations?ids=${conversationId}`, as(stranger));
+      expect(answer.body).toEqual([null]);
+      return answer;
+    },
+  },
+  'POST /api/v1/app-conversations': {
+    expected: 'own',
+    echoes: ['sandboxId'],
+    // Naming the owner's sandbox: the stranger's task ends in ERROR, the sandbox untouched.
+    attempt: (api, { stranger, sandboxId }) =>
+      api.call('/api/v1/app-conversations', { method: 'POST', ...as(stranger), body: { sandbox_id: sandboxId } }),
+    unchanged: sandboxUnchanged,
+  },
+  'POST /api/v1/app-conversations/stream-start': {
+    expected: 'own',
+    echoes: ['sandboxId'],
+    attempt: async (api, { stranger, sandboxId }) => {
+      const answer = await api.call('/api/v1/app-conversations/stream-start', {
+        method: 'POST',
+        ...as(stranger),
+        body: { sandbox_id: sandboxId },
+      });
+      expect(answer.body.at(-1)).toMatchObject({ status: 'ERROR', created_by_user_id: stranger.id });
+      return answer;
+    },
+    unchanged: sandboxUnchanged,
+  },
+  'GET /api/v1/app-conversations/search': {
+    expected: 'own',
+    attempt: async (api, { stranger }) => {
+      const answer = await api.call('/api/v1/app-conversations/search', as(stranger));
+      expect(answer.body.items).toEqual([]);
+      return answer;
+    },
+  },
+  'GET /api/v1/app-conversations/count': {
+    expected: 'own',
+    attempt: async (api, { stranger }) => {
+      const answer = await api.call('/api/v1/app-conversations/count', as(stranger));
+      expect(answer.body).toBe(0);
+      return answer;
+    },
+  },
+  'PATCH /api/v1/app-conversations/{conversation_id}': {
+    expected: 404,
+    attempt: (api, { stranger, conversationId }) =>
+      api.call(`/api/v1/app-conversations/${conversationId}`, {
+        method: 'PATCH',
+        ...as(stranger),
+        body: { title: 'taken over' },
+      }),
+    unchanged: conversationUnchanged,
+  },
+  'DELETE /api/v1/app-conversations/{conversation_id}': {
+    expected: 404,
+    attempt: (api, { stranger, conversationId }) =>
+      api.call(`/api/v1/app-conversations/${conversationId}`, { method: 'DELETE', ...as(stranger) }),
+    unchanged: conversationUnchanged,
+  },
+  'POST /api/v1/app-conversations/{conversation_id}/send-message': {
+    expected: 404,
+    attempt: (api, { stranger, conversationId }) =>
+      api.call(`/api/v1/app-conversations/${conversationId}/send-message`, {
+        method: 'POST',
+        ...as(stranger),
+        body: { content: [{ type: 'text', text: 'hello' }] },
+      }),
+    unchanged: conversationUnchanged,
+  },
+  'POST /api/v1/app-conversations/{conversation_id}/pause': {
+    expected: 404,
+    attempt: (api, { stranger, conversationId }) =>
+      api.call(`/api/v1/app-conversations/${conversationId}/pause`, { method: 'POST', ...as(stranger) }),
+    unchanged: sandboxUnchanged,
+  },
+  'POST /api/v1/app-conversations/{conversation_id}/resume': {
+    expected: 404,
+    attempt: (api, { stranger, conversationId }) =>
+      api.call(`/api/v1/app-conversations/${conversationId}/resume`, { method: 'POST', ...as(stranger) }),
+    unchanged: sandboxUnchanged,
+  },
+  'GET /api/v1/app-conversations/start-tasks': {
+    expected: 'own',
+    attempt: async (api, { stranger, taskId }) => {
+      const answer = await api.call(`/api/v1/app-conversations/start-tasks?ids=${taskId}`, as(stranger));
+      expect(answer.body).toEqual([null]);
+      return answer;
+    },
+  },
+  'GET /api/v1/app-conversations/start-tasks/search': {
+    expected: 'own',
+    attempt: async (api, { stranger, conversationId }) => {
+      const answer = await api.call(
+        `/api/v1/app-conversations/start-tasks/search?conversation_id__eq=${conversationId}`,
+        as(stranger),
+      );
+      expect(answer.body.items).toEqual([]);
+      return answer;
+    },
+  },
+  'GET /api/v1/app-conversations/start-tasks/count': {
+    expected: 'own',
+    attempt: async (api, { stranger, conversationId }) => {
+      const answer = await api.call(
+        `/api/v1/app-conversations/start-tasks/count?conversation_id__eq=${conversationId}`,
+        as(stranger),
+      );
+      expect(answer.body).toBe(0);
+      return answer;
+    },
+  },
+  'POST /api/v1/webhooks/conversations': {
+    // A user's API key is no sandbox's session key.
+    expected: 401,
+    attempt: (api, { stranger, conversationId }) =>
+      api.call('/api/v1/webhooks/conversations', {
+        method: 'POST',
+        headers: { 'X-Session-API-Key': stranger.key },
+        body: { id: conversationId, title: 'taken over', execution_status: 'running' },
+      }),
+    unchanged: conversationUnchanged,
+  },
+  'GET /api/v1/web-client/config': { expected: 'public' },
+};

@@ -1,0 +1,132 @@
+import type {
+  AppConversation,
+  AppConversationPage,
+  AppConversationStartRequest,
+  AppConversationStartTask,
+  AppConversationStartTaskPage,
+  AppConversationStartTaskSortOrder,
+  AppConversationUpdateRequest,
+  AppSendMessageResponse,
+  MessageContent,
+  SuccessResponse,
+  WebClientConfig,
+} from '@bosun/protocol';
+import { type CallOptions, type QueryValue, pathOf } from '../http.ts';
+import type { PageQuery } from './account.ts';
+import { CONVERSATION_OPERATIONS } from './conversation-operations.ts';
+import { AppServerEvents } from './events.ts';
+
+type Call = CallOptions & { params?: Record<string, string>; query?: Record<string, QueryValue>; body?: unknown };
+
+export interface AppConversationFilters {
+  title__contains?: string;
+  created_at__gte?: string;
+  created_at__lt?: string;
+  updated_at__gte?: string;
+  updated_at__lt?: string;
+  sandbox_id__eq?: string;
+}
+
+export interface StartTaskFilters {
+  conversation_id__eq?: string;
+  created_at__gte?: string;
+}
+
+/** A message to a conversation: `run` (default true) runs the agent after it. */
+export interface AppMessageInput {
+  content: MessageContent[];
+  run?: boolean;
+}
+
+const FINISHED = new Set(['READY', 'ERROR']);
+const BATCH_LIMIT = 100;
+
+/**
+ * The app server's conversations, typed with the protocol's shapes: starting one (a start task, then READY or
+ * ERROR), reading, changing and deleting them, messages, pause and resume. `AppServerClient` has them all.
+ */
+export abstract class AppServerConversations extends AppServerEvents {
+  private conversationCall<T>(name: keyof typeof CONVERSATION_OPERATIONS, { params, ...call }: Call = {}) {
+    const { method, path } = CONVERSATION_OPERATIONS[name];
+    return this.http.json<T>({ ...call, method, path: pathOf(path, params) });
+  }
+
+  /** Starts a conversation: answers its start task at once (WORKING); read it again for its progress. */
+  startConversation(request: AppConversationStartRequest, options?: CallOptions): Promise<AppConversationStartTask> {
+    return this.conversationCall('startConversation', { ...options, body: request });
+  }
+  /** Starts a conversation and answers its start task at each step, once the start is READY or ERROR. */
+  streamStartConversation(
+    request: AppConversationStartRequest,
+    options?: CallOptions,
+  ): Promise<AppConversationStartTask[]> {
+    return this.conversationCall('streamStartConversation', { ...options, body: request });
+  }
+  /** In the order of `ids`, null for each unknown or not the caller's. */
+  getStartTasks(ids: readonly string[], options?: CallOptions): Promise<(AppConversationStartTask | null)[]> {
+    return inBatches(ids, (batch) => this.conversationCall('getStartTasks', { ...options, query: { ids: batch } }));
+  }
+  searchStartTasks(
+    query: StartTaskFilters & PageQuery & { sort_order?: AppConversationStartTaskSortOrder } = {},
+    options?: CallOptions,
+  ): Promise<AppConversationStartTaskPage> {
+    return this.conversationCall('searchStartTasks', { ...options, query: { ...query } });
+  }
+  countStartTasks(query: StartTaskFilters = {}, options?: CallOptions): Promise<number> {
+    return this.conversationCall('countStartTasks', { ...options, query: { ...query } });
+  }
+  /** Reads the task until it is READY or ERROR, every `intervalMs` (default 250). */
+  async waitForStartTask(id: string, options: CallOptions & { intervalMs?: number } = {}) {
+    for (;;) {
+      const [task] = await this.getStartTasks([id], options);
+      if (!task) throw new Error(`start task ${id} not found`);
+      if (FINISHED.has(task.status)) return task;
+      await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 250));
+    }
+  }
+
+  getAppConversations(ids: readonly string[], options?: CallOptions): Promise<(AppConversation | null)[]> {
+    return inBatches(ids, (batch) =>
+      this.conversationCall('getAppConversations', { ...options, query: { ids: batch } }),
+    );
+  }
+  searchAppConversations(query: AppConversationFilters & PageQuery = {}, options?: CallOptions) {
+    return this.conversationCall<AppConversationPage>('searchAppConversations', { ...options, query: { ...query } });
+  }
+  countAppConversations(query: AppConversationFilters = {}, options?: CallOptions): Promise<number> {
+    return this.conversationCall('countAppConversations', { ...options, query: { ...query } });
+  }
+  updateAppConversation(id: string, update: AppConversationUpdateRequest, options?: CallOptions) {
+    return this.conversationCall<AppConversation>('updateAppConversation', {
+      ...options,
+      params: { conversation_id: id },
+      body: update,
+    });
+  }
+  deleteAppConversation(id: string, options?: CallOptions): Promise<SuccessResponse> {
+    return this.conversationCall('deleteAppConversation', { ...options, params: { conversation_id: id } });
+  }
+  /** A `BosunApiError` 409 while the conversation's sandbox does not run (resume it), 410 once it is gone. */
+  sendAppMessage(id: string, message: AppMessageInput, options?: CallOptions): Promise<AppSendMessageResponse> {
+    return this.conversationCall('sendAppMessage', {
+      ...options,
+      params: { conversation_id: id },
+      body: { role: 'user', ...message },
+    });
+  }
+  pauseAppConversation(id: string, options?: CallOptions): Promise<SuccessResponse> {
+    return this.conversationCall('pauseAppConversation', { ...options, params: { conversation_id: id } });
+  }
+  resumeAppConversation(id: string, options?: CallOptions): Promise<SuccessResponse> {
+    return this.conversationCall('resumeAppConversation', { ...options, params: { conversation_id: id } });
+  }
+  webClientConfig(options?: CallOptions): Promise<WebClientConfig> {
+    return this.conversationCall('webClientConfig', options);
+  }
+}
+
+async function inBatches<T>(ids: readonly string[], get: (batch: string[]) => Promise<T[]>): Promise<T[]> {
+  const batches: string[][] = [];
+  for (let start = 0; start < ids.length; start += BATCH_LIMIT) batches.push(ids.slice(start, start + BATCH_LIMIT));
+  return (await Promise.all(batches.map(get))).flat();
+}

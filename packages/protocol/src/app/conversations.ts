@@ -1,0 +1,281 @@
+import { type Static, type TBoolean, Type } from '@sinclair/typebox';
+import { ConversationExecutionStatus, SendMessageRequest } from '../api/conversation.ts';
+import { MetricsSnapshot } from '../api/metrics.ts';
+import { MessageContent } from '../content.ts';
+import { namedEnum, nullable, openObject, ref, strictObject, stringEnum, withDefault } from '../schema/builders.ts';
+import { ProviderType, pageOf, timestamp } from './common.ts';
+import { SandboxStatus } from './sandboxes.ts';
+
+/**
+ * Conversations through the application, as OpenHands' V1 API has them: a start answers a start task at once, the
+ * conversation (in a sandbox's agent server, under the same id) appears once the task is READY.
+ */
+
+/** A conversation id: a UUID, dashed or as 32 hex digits (answers always dash it). */
+export const conversationIdPattern =
+  '^([0-9a-fA-F]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$';
+const conversationId = (description: string) => Type.String({ pattern: conversationIdPattern, description });
+
+export const START_TASK_STATUSES = [
+  'WORKING',
+  'WAITING_FOR_SANDBOX',
+  'PREPARING_REPOSITORY',
+  'RUNNING_SETUP_SCRIPT',
+  'SETTING_UP_GIT_HOOKS',
+  'SETTING_UP_SKILLS',
+  'STARTING_CONVERSATION',
+  'READY',
+  'ERROR',
+] as const;
+
+export const AppConversationStartTaskStatus = namedEnum('AppConversationStartTaskStatus', START_TASK_STATUSES, {
+  description:
+    'Where a start is: WORKING (accepted), WAITING_FOR_SANDBOX, PREPARING_REPOSITORY, SETTING_UP_SKILLS, ' +
+    'STARTING_CONVERSATION, then READY or ERROR (`detail` says why). Bosun runs no setup script or Git hook step.',
+});
+export type AppConversationStartTaskStatus = Static<typeof AppConversationStartTaskStatus>;
+
+export const PluginSpec = strictObject(
+  'PluginSpec',
+  {
+    source: Type.String({ minLength: 1, maxLength: 2048, description: '`github:owner/repo` or a Git URL.' }),
+    ref: Type.Optional(nullable(Type.String({ maxLength: 255, description: 'Branch, tag or commit.' }))),
+    repo_path: Type.Optional(
+      nullable(Type.String({ maxLength: 1024, description: 'The plugin inside the repository.' })),
+    ),
+    parameters: Type.Optional(
+      nullable(openObject({ description: 'Values of the plugin’s parameters (echoed; not passed to the plugin).' })),
+    ),
+  },
+  { description: 'A plugin to load into the conversation.' },
+);
+export type PluginSpec = Static<typeof PluginSpec>;
+
+const SECRET_NAME = '^[A-Za-z_][A-Za-z0-9_]{0,127}$';
+
+/**
+ * The start request. Unknown fields (other OpenHands releases send `processors`, `trigger`, `agent_type`,
+ * `observability_*`...) are ignored rather than refused; the known ones are checked.
+ */
+const startRequest = Type.Object(
+  {
+    sandbox_id: Type.Optional(
+      nullable(
+        Type.String({ pattern: '^[A-Za-z0-9_-]{1,100}$', description: 'One of the caller’s sandboxes to reuse.' }),
+      ),
+    ),
+    conversation_id: Type.Optional(nullable(conversationId('The id to give the conversation (default: a new UUID).'))),
+    initial_message: Type.Optional(nullable(ref(SendMessageRequest, { description: 'The agent runs it at once.' }))),
+    system_message_suffix: Type.Optional(nullable(Type.String({ maxLength: 100_000 }))),
+    llm_model: Type.Optional(
+      nullable(Type.String({ minLength: 1, maxLength: 255, description: 'Overrides the settings’.' })),
+    ),
+    selected_repository: Type.Optional(
+      nullable(
+        Type.String({
+          pattern: '^(?:(?!\\.\\.?/)[A-Za-z0-9_.-]+/)+(?!\\.\\.?$)[A-Za-z0-9_.-]+$',
+          maxLength: 512,
+          description: '`owner/repo`, cloned into the sandbox’s workspace.',
+        }),
+      ),
+    ),
+    selected_branch: Type.Optional(
+      nullable(Type.String({ pattern: '^[^\\s~^:?*\\[\\\\-][^\\s~^:?*\\[\\\\]*$', maxLength: 255 })),
+    ),
+    git_provider: Type.Optional(nullable(ref(ProviderType, { description: 'Default: github.' }))),
+    title: Type.Optional(
+      nullable(
+        Type.String({
+          maxLength: 100_000,
+          description: 'The title (its first 200 characters; OpenHands’ web client sends its instructions here).',
+        }),
+      ),
+    ),
+    plugins: Type.Optional(nullable(Type.Array(ref(PluginSpec), { maxItems: 50 }))),
+    secrets: Type.Optional(
+      nullable(
+        Type.Record(Type.String({ pattern: SECRET_NAME }), Type.String({ maxLength: 65_536 }), {
+          additionalProperties: false,
+          description: 'Given to the conversation over the user’s secrets (these win); echoed masked.',
+        }),
+      ),
+    ),
+  },
+  {
+    $id: 'AppConversationStartRequest',
+    additionalProperties: true,
+    description: 'Start a conversation in a sandbox (fields of other OpenHands releases are ignored).',
+  },
+);
+export const AppConversationStartRequest = startRequest as typeof startRequest & { $id: string };
+export type AppConversationStartRequest = Static<typeof AppConversationStartRequest>;
+
+export const AppConversationStartTask = strictObject(
+  'AppConversationStartTask',
+  {
+    id: Type.String({ format: 'uuid' }),
+    created_by_user_id: nullable(Type.String()),
+    status: ref(AppConversationStartTaskStatus),
+    detail: nullable(Type.String({ description: 'Why it is ERROR, for a person to act on.' })),
+    app_conversation_id: nullable(Type.String({ description: 'The conversation, once READY.' })),
+    sandbox_id: nullable(Type.String({ description: 'The sandbox, from WAITING_FOR_SANDBOX on.' })),
+    agent_server_url: nullable(
+      Type.String({ description: 'The sandbox’s agent server, from STARTING_CONVERSATION on.' }),
+    ),
+    request: ref(AppConversationStartRequest, { description: 'The request, its secrets masked.' }),
+    problems: Type.Array(Type.String(), {
+      description: 'Bosun: what went wrong without stopping the start (a plugin or skill that did not load).',
+    }),
+    created_at: timestamp(),
+    updated_at: timestamp(),
+  },
+  { description: 'A conversation being started.' },
+);
+export type AppConversationStartTask = Static<typeof AppConversationStartTask>;
+
+export const AppConversationStartTaskPage = pageOf(
+  'AppConversationStartTaskPage',
+  AppConversationStartTask,
+  'A page of the caller’s start tasks.',
+);
+export type AppConversationStartTaskPage = Static<typeof AppConversationStartTaskPage>;
+
+export const AppConversationStartTaskSortOrder = namedEnum(
+  'AppConversationStartTaskSortOrder',
+  ['CREATED_AT', 'CREATED_AT_DESC', 'UPDATED_AT', 'UPDATED_AT_DESC'],
+  { description: 'The order of start tasks.' },
+);
+export type AppConversationStartTaskSortOrder = Static<typeof AppConversationStartTaskSortOrder>;
+
+export const AppConversation = strictObject(
+  'AppConversation',
+  {
+    id: Type.String({ format: 'uuid' }),
+    created_by_user_id: nullable(Type.String()),
+    sandbox_id: nullable(Type.String()),
+    selected_repository: nullable(Type.String()),
+    selected_branch: nullable(Type.String()),
+    git_provider: nullable(ref(ProviderType)),
+    title: nullable(Type.String()),
+    trigger: Type.Null({ description: 'Bosun records no trigger.' }),
+    pr_number: Type.Array(Type.Integer()),
+    llm_model: nullable(Type.String()),
+    agent_kind: Type.String({ description: 'Always `openhands` (the agent server’s agent).' }),
+    metrics: nullable(ref(MetricsSnapshot)),
+    parent_conversation_id: Type.Null(),
+    sub_conversation_ids: Type.Array(Type.String()),
+    public: Type.Null(),
+    tags: Type.Record(Type.String(), Type.String()),
+    created_at: timestamp(),
+    updated_at: timestamp(),
+    sandbox_status: ref(SandboxStatus, { description: 'MISSING when the sandbox no longer exists.' }),
+    sandbox_status_detail: nullable(Type.String({ description: 'Bosun: why the sandbox is in its status.' })),
+    execution_status: nullable(ref(ConversationExecutionStatus), {
+      description: 'The agent’s status as last reported (null until reported, and while the sandbox is not RUNNING).',
+    }),
+    conversation_url: nullable(Type.String({ description: 'The conversation on its agent server, while it runs.' })),
+    session_api_key: nullable(
+      Type.String({ description: 'The agent server’s key (`X-Session-API-Key`), while it runs.' }),
+    ),
+    acp_server: Type.Null(),
+    launched_agent_profile: Type.Null(),
+  },
+  { description: 'A conversation of the application, with its sandbox’s live status.' },
+);
+export type AppConversation = Static<typeof AppConversation>;
+
+export const AppConversationPage = pageOf(
+  'AppConversationPage',
+  AppConversation,
+  'A page of conversations, newest first.',
+);
+export type AppConversationPage = Static<typeof AppConversationPage>;
+
+export const AppConversationUpdateRequest = strictObject(
+  'AppConversationUpdateRequest',
+  {
+    title: Type.Optional(nullable(Type.String({ minLength: 1, maxLength: 200 }))),
+    selected_repository: Type.Optional(nullable(Type.String({ maxLength: 512 }))),
+    selected_branch: Type.Optional(nullable(Type.String({ maxLength: 255 }))),
+    git_provider: Type.Optional(nullable(ref(ProviderType))),
+  },
+  { description: 'Change a conversation (the title is also sent to its agent server while it runs).' },
+);
+export type AppConversationUpdateRequest = Static<typeof AppConversationUpdateRequest>;
+
+export const AppSendMessageRequest = strictObject(
+  'AppSendMessageRequest',
+  {
+    role: withDefault(stringEnum(['user'], { description: 'Only user messages can be sent.' }), 'user'),
+    content: Type.Array(ref(MessageContent), { minItems: 1 }),
+    run: withDefault(Type.Boolean({ description: 'Run the agent after the message (default true).' }), true),
+  },
+  { description: 'A message to a conversation.' },
+);
+export type AppSendMessageRequest = Static<typeof AppSendMessageRequest>;
+
+export const AppSendMessageResponse = strictObject(
+  'AppSendMessageResponse',
+  {
+    success: Type.Boolean(),
+    sandbox_status: ref(SandboxStatus),
+    message: nullable(Type.String()),
+  },
+  { description: 'The message reached the agent.' },
+);
+export type AppSendMessageResponse = Static<typeof AppSendMessageResponse>;
+
+const FEATURE_FLAGS = [
+  'enable_billing',
+  'hide_llm_settings',
+  'enable_jira',
+  'enable_jira_dc',
+  'enable_linear',
+  'hide_users_page',
+  'hide_billing_page',
+  'hide_integrations_page',
+  'hide_personal_workspaces',
+  'allow_user_llm_configuration',
+  'enable_acp',
+  'enable_onboarding',
+  'enable_automations',
+  'enable_agent_canvas_banner',
+] as const;
+
+export const WebClientFeatureFlags = strictObject(
+  'WebClientFeatureFlags',
+  {
+    deployment_mode: nullable(stringEnum(['cloud', 'self_hosted'])),
+    ...(Object.fromEntries(FEATURE_FLAGS.map((name) => [name, Type.Boolean()])) as Record<
+      (typeof FEATURE_FLAGS)[number],
+      TBoolean
+    >),
+  },
+  { description: 'What the web client shows.' },
+);
+
+export const WebClientConfig = strictObject(
+  'WebClientConfig',
+  {
+    app_mode: stringEnum(['oss', 'saas']),
+    posthog_client_key: Type.Null(),
+    feature_flags: ref(WebClientFeatureFlags),
+    providers_configured: Type.Array(ref(ProviderType)),
+    provider_default_hosts: Type.Record(Type.String(), Type.String()),
+    maintenance_start_time: Type.Null(),
+    auth_url: Type.Null(),
+    recaptcha_site_key: Type.Null(),
+    faulty_models: Type.Array(Type.String()),
+    error_message: Type.Null(),
+    updated_at: timestamp(),
+    github_app_slug: Type.Null(),
+    gitlab_enabled: Type.Boolean(),
+    slack_enabled: Type.Boolean(),
+    email_enabled: Type.Boolean(),
+    email_change_enabled: Type.Boolean(),
+    acp_providers: Type.Array(Type.String()),
+    kind: Type.Literal('WebClientConfig'),
+  },
+  { description: 'What the web client needs before sign-in (no secret).' },
+);
+export type WebClientConfig = Static<typeof WebClientConfig>;
