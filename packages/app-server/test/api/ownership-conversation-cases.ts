@@ -1,5 +1,21 @@
 import { expect } from 'vitest';
-import { type WrongUserCase, as, conversationUnchanged, sandboxUnchanged } from './ownership-support.ts';
+import type { Api, TestUser } from './harness.ts';
+// Types only (erased): the test file's describe blocks are not loaded twice.
+import type { Owned, WrongUserCase } from './ownership.test.ts';
+
+const as = (user: TestUser) => ({ as: user });
+
+/** The owner's sandbox (a record marked RUNNING, with no process: any change to it would show). */
+async function sandboxUnchanged(api: Api, { owner, sandboxId }: Owned) {
+  const [sandbox] = (await api.call(`/api/v1/sandboxes?id=${sandboxId}`, as(owner))).body;
+  expect(sandbox).toMatchObject({ id: sandboxId, status: 'RUNNING', created_by_user_id: owner.id });
+}
+
+/** The owner's conversation, as it was made. */
+async function conversationUnchanged(api: Api, { owner, conversationId, sandboxId }: Owned) {
+  const [conversation] = (await api.call(`/api/v1/app-conversations?ids=${conversationId}`, as(owner))).body;
+  expect(conversation).toMatchObject({ id: conversationId, title: 'Owner conversation', sandbox_id: sandboxId });
+}
 
 /** The routes of the application's conversations and their start tasks, as another user than the owner. */
 export const CONVERSATION_CASES: Record<string, WrongUserCase> = {

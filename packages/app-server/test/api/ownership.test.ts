@@ -1,7 +1,33 @@
 import { beforeAll, expect, it } from 'vitest';
 import { type Answer, type Api, type TestUser, describeApi } from './harness.ts';
 import { CONVERSATION_CASES } from './ownership-conversation-cases.ts';
-import { type Owned, type WrongUserCase, as, sandboxUnchanged } from './ownership-support.ts';
+
+/** What the owner made, that the stranger must neither read nor change. */
+export interface Owned {
+  owner: TestUser;
+  stranger: TestUser;
+  keyId: string;
+  orgId: string;
+  orgName: string;
+  secretName: string;
+  secretId: string;
+  model: string;
+  sandboxId: string;
+  conversationId: string;
+  taskId: string;
+}
+
+export interface WrongUserCase {
+  /** What the stranger's request must answer: a status, or `own` for routes that act on the caller's own data. */
+  expected: 404 | 403 | 401 | 'own' | 'public';
+  attempt?: (api: Api, owned: Owned) => Promise<Answer>;
+  /** What the answer may hold because the stranger sent it (their own secret of the same name). */
+  echoes?: (keyof Owned)[];
+  /** That the owner's resource is unchanged afterwards. */
+  unchanged?: (api: Api, owned: Owned) => Promise<void>;
+}
+
+const as = (user: TestUser) => ({ as: user });
 
 /**
  * Every `/api/v1` route, run as another user than the one whose resources it names. The routes come from the
@@ -181,6 +207,12 @@ const CASES: Record<string, WrongUserCase> = {
     attempt: (api, { stranger }) => api.call('/api/v1/sandbox-specs?id=bosun-local', as(stranger)),
   },
 };
+
+/** The owner's sandbox (a record marked RUNNING, with no process: any change to it would show). */
+async function sandboxUnchanged(api: Api, { owner, sandboxId }: Owned) {
+  const [sandbox] = (await api.call(`/api/v1/sandboxes?id=${sandboxId}`, as(owner))).body;
+  expect(sandbox).toMatchObject({ id: sandboxId, status: 'RUNNING', created_by_user_id: owner.id });
+}
 
 async function strangerSecretCall(api: Api, owner: TestUser, name: string, method: 'PUT' | 'DELETE') {
   const stranger = await api.user();
