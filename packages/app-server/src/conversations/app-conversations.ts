@@ -19,6 +19,11 @@ import { whyNot } from './start-tasks.ts';
 
 const NOT_FOUND = 'Conversation not found';
 
+/** The sandbox or its agent server failed to do what was asked (the routes answer 502 with the message). */
+export class AgentServerFailure extends Error {
+  override name = 'AgentServerFailure';
+}
+
 /**
  * The application's conversations of a user: each a row of the app's database, its agent (under the same id) in
  * one of the user's sandboxes. Another user's conversation is as unknown as one that does not exist (404).
@@ -89,7 +94,7 @@ export class AppConversations {
     try {
       await agent.sendMessage(id, { role: 'user', content: message.content, run: message.run });
     } catch (error) {
-      throw new HttpError(502, `The agent server did not take the message: ${whyNot(error)}`);
+      throw new AgentServerFailure(`The agent server did not take the message: ${whyNot(error)}`);
     }
     return { success: true, sandbox_status: 'RUNNING', message: null };
   }
@@ -109,7 +114,7 @@ export class AppConversations {
     const agent = agentOf(sandbox);
     if (!agent) return;
     await agent.pause(id).catch((error) => {
-      throw new HttpError(502, `The agent server did not pause the conversation: ${whyNot(error)}`);
+      throw new AgentServerFailure(`The agent server did not pause the conversation: ${whyNot(error)}`);
     });
   }
 
@@ -121,7 +126,7 @@ export class AppConversations {
     const resumed = await this.deps.sandboxes.resume(userId, sandbox.id);
     if (resumed?.status === 'MISSING') throw gone();
     if (resumed?.status !== 'RUNNING') {
-      throw new HttpError(502, `The sandbox did not start: ${resumed?.statusDetail ?? 'no reason given'}`);
+      throw new AgentServerFailure(`The sandbox did not start: ${resumed?.statusDetail ?? 'no reason given'}`);
     }
   }
 

@@ -1,7 +1,7 @@
 import type { AppConversationUpdateRequest, AppSendMessageRequest } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
-import type { AppConversations } from '../conversations/app-conversations.ts';
+import type { FastifyInstance, FastifyReply, preHandlerAsyncHookHandler } from 'fastify';
+import { AgentServerFailure, type AppConversations } from '../conversations/app-conversations.ts';
 import { principalOf } from '../identity/authenticate.ts';
 import {
   type ConversationFilterParams,
@@ -114,8 +114,10 @@ export function appConversationRoutes(
         response: { 200: shape('AppSendMessageResponse'), ...gone, ...errorResponses },
       },
     },
-    (request) =>
-      conversations.sendMessage(principalOf(request).userId, idOf(request.params.conversation_id), request.body),
+    (request, reply) =>
+      upstream(reply, () =>
+        conversations.sendMessage(principalOf(request).userId, idOf(request.params.conversation_id), request.body),
+      ),
   );
 
   app.post<{ Params: ConversationParams }>(
@@ -128,10 +130,11 @@ export function appConversationRoutes(
         response: { 200: shape('SuccessResponse'), ...gone, ...errorResponses },
       },
     },
-    async (request) => {
-      await conversations.pause(principalOf(request).userId, idOf(request.params.conversation_id));
-      return success;
-    },
+    (request, reply) =>
+      upstream(reply, async () => {
+        await conversations.pause(principalOf(request).userId, idOf(request.params.conversation_id));
+        return success;
+      }),
   );
 
   app.post<{ Params: ConversationParams }>(
@@ -145,9 +148,20 @@ export function appConversationRoutes(
       },
       ...limited,
     },
-    async (request) => {
-      await conversations.resume(principalOf(request).userId, idOf(request.params.conversation_id));
-      return success;
-    },
+    (request, reply) =>
+      upstream(reply, async () => {
+        await conversations.resume(principalOf(request).userId, idOf(request.params.conversation_id));
+        return success;
+      }),
   );
+}
+
+/** What `act` answers; a failure of the sandbox or its agent server is a 502 saying what failed. */
+async function upstream<T>(reply: FastifyReply, act: () => Promise<T>) {
+  try {
+    return await act();
+  } catch (error) {
+    if (error instanceof AgentServerFailure) return reply.code(502).send({ detail: error.message });
+    throw error;
+  }
 }

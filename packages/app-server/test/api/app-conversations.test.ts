@@ -245,6 +245,15 @@ describeApi('app conversations: reads, bad input and the conversation webhook', 
     expect((await report({ id: direct, execution_status: 'finished' })).status).toBe(200);
     expect(await view(owner, direct)).toMatchObject({ execution_status: 'finished', title: 'Direct' });
 
+    // The agent server has no such conversation (it was only reported): its refusal is a 502 saying why.
+    const refusedByAgent = await api().call(`/api/v1/app-conversations/${direct}/send-message`, {
+      method: 'POST',
+      as: owner,
+      body: { content: [{ type: 'text', text: 'x' }] },
+    });
+    expect(refusedByAgent.status, refusedByAgent.text).toBe(502);
+    expect(refusedByAgent.body.detail).toMatch(/^The agent server did not take the message: 404 /);
+
     // Another user's conversation (or one in another sandbox) is not the sandbox's to write.
     const [theirs] = await conversations(api(), other, ['Theirs'], sandboxId);
     const [elsewhere] = await conversations(api(), owner, ['Elsewhere'], 'another-sandbox');

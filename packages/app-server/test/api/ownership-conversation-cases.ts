@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { type WrongUserCase, as, conversationUnchanged, sandboxUnchanged } from './ownership-support.ts';
+import { type Owned, type WrongUserCase, as, conversationUnchanged, sandboxUnchanged } from './ownership-support.ts';
 
 /** The routes of the application's conversations and their start tasks, as another user than the owner. */
 export const CONVERSATION_CASES: Record<string, WrongUserCase> = {
