@@ -1,17 +1,6 @@
 import { Event, type ValidationError, safeParse } from '@bosun/protocol';
 import type { IncomingEvent } from '../data/index.ts';
 
-const HEX_ID = /^[0-9a-f]{32}$/i;
-const DASHED_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** A conversation id as the app stores it (a dashed lowercase UUID), from the dashed or the 32-hex form. */
-export function conversationIdOf(text: string): string | undefined {
-  if (DASHED_ID.test(text)) return text.toLowerCase();
-  if (!HEX_ID.test(text)) return undefined;
-  const hex = text.toLowerCase();
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
 export type IncomingResult = { ok: true; events: IncomingEvent[] } | { ok: false; errors: ValidationError[] };
 
 /**

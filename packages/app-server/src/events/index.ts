@@ -1,6 +1,6 @@
 export { type AgentSource, type ConversationRef, agentClientOf, agentSourceOf } from './agent-source.ts';
 export { EventCatchUp, type EventCatchUpOptions } from './catch-up.ts';
-export { conversationIdOf, utcOf, validateEvents } from './incoming.ts';
+export { utcOf, validateEvents } from './incoming.ts';
 export { EventIntake, type EventsLogger } from './intake.ts';
 export { type EventsPublished, eventsChannel, publishEvents, rowsOf } from './live.ts';
 export {

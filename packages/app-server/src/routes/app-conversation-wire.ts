@@ -1,6 +1,6 @@
 import { conversationIdPattern } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
-import { conversationIdOf } from '../conversations/ids.ts';
+import { conversationIdOf } from '../conversation-ids.ts';
 
 export const tags = ['App conversations'];
 

@@ -2,15 +2,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { v7 as uuidv7 } from 'uuid';
 import type { WebSocket } from 'ws';
 import type { Unsubscribe } from '../cache/index.ts';
+import { conversationIdOf } from '../conversation-ids.ts';
 import type { AppConversation, Repositories } from '../data/index.ts';
-import {
-  type ConversationEvents,
-  agentClientOf,
-  agentSourceOf,
-  conversationIdOf,
-  eventsChannel,
-  rowsOf,
-} from '../events/index.ts';
+import { type ConversationEvents, agentClientOf, agentSourceOf, eventsChannel, rowsOf } from '../events/index.ts';
 import { type Credential, credentialOf } from '../identity/credentials.ts';
 import type { IdentityStores } from '../identity/stores.ts';
 import type { Sandboxes } from '../sandboxes/index.ts';

@@ -1,8 +1,9 @@
 import { HttpError, InputError, NotFoundError } from '@bosun/http';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { conversationIdOf } from '../conversation-ids.ts';
 import type { Repositories } from '../data/index.ts';
-import { type ConversationEvents, agentSourceOf, conversationIdOf, validateEvents } from '../events/index.ts';
+import { type ConversationEvents, agentSourceOf, validateEvents } from '../events/index.ts';
 import type { Sandbox, Sandboxes } from '../sandboxes/index.ts';
 import { ConversationIdParams } from './conversation-events.ts';
 import { shape } from './replies.ts';
