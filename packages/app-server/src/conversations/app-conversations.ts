@@ -1,4 +1,4 @@
-import { AgentServerClient, BosunApiError } from '@bosun/client';
+import { type AgentServerClient, BosunApiError } from '@bosun/client';
 import { ConflictError, HttpError, NotFoundError } from '@bosun/http';
 import type {
   AppConversation,
@@ -12,7 +12,7 @@ import type {
   AppConversation as ConversationRow,
   Page,
 } from '../data/index.ts';
-import type { Sandbox } from '../sandboxes/index.ts';
+import { type Sandbox, agentOf } from '../sandboxes/index.ts';
 import { conversationOf } from './conversation-view.ts';
 import type { ConversationDeps } from './deps.ts';
 import { whyNot } from './start-tasks.ts';
@@ -155,16 +155,6 @@ export class AppConversations {
     const sandboxes = new Map(sandboxIds.map((sandboxId, index) => [sandboxId, found[index]]));
     return rows.map((row) => conversationOf(row, row.sandbox_id === null ? undefined : sandboxes.get(row.sandbox_id)));
   }
-}
-
-/** A client of the sandbox's agent server, while it runs. */
-export function agentOf(sandbox: Sandbox | undefined): AgentServerClient | undefined {
-  if (sandbox?.status !== 'RUNNING' || !sandbox.agentServerUrl || !sandbox.sessionApiKey) return undefined;
-  return new AgentServerClient({
-    baseUrl: sandbox.agentServerUrl,
-    sessionApiKey: sandbox.sessionApiKey,
-    timeoutMs: 30_000,
-  });
 }
 
 function gone(): HttpError {

@@ -1,7 +1,7 @@
 import { conversationIdOf, hexOf } from '../conversation-ids.ts';
 import type { Repositories } from '../data/index.ts';
 import { isUniqueViolation } from '../data/repositories/constraints.ts';
-import type { Sandbox } from '../sandboxes/index.ts';
+import { type Sandbox, agentStillHas } from '../sandboxes/index.ts';
 
 /** What Bosun reads of the ConversationInfo an agent server posts (newer agent servers may send more). */
 export interface ConversationReport {
@@ -37,6 +37,8 @@ export async function keepReport(
     await conversations.update(sandbox.ownerId, id, change);
     return true;
   }
+  // A report still in flight when the app deleted the conversation must not bring it back.
+  if (!(await agentStillHas(sandbox, id))) return true;
   const now = new Date().toISOString();
   try {
     await conversations.create({

@@ -1,13 +1,13 @@
 import { conversationIdPattern } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { type ConversationReport, keepReport } from '../conversations/conversation-reports.ts';
 import type { Repositories } from '../data/index.ts';
 import type { Sandbox, Sandboxes } from '../sandboxes/index.ts';
 import { errorResponses, notFound, shape } from './replies.ts';
+import { sandboxOnly } from './sandbox-caller.ts';
 
 const tags = ['Webhooks'];
-const KEY_HEADER = 'x-session-api-key';
 
 /** The part of the agent server's ConversationInfo the app reads; the rest (of any agent server version) passes. */
 const ConversationReportBody = Type.Object(
@@ -20,28 +20,6 @@ const ConversationReportBody = Type.Object(
   },
   { description: 'The agent server’s ConversationInfo.' },
 );
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The sandbox a webhook comes from (its session key), once `sandboxOnly` let the request in. */
-    sandbox?: Sandbox;
-  }
-}
-
-/**
- * A hook that lets in only a running sandbox calling with its session key (`X-Session-API-Key`): anyone else is
- * a 401 before their body is even read. The sandbox is then `request.sandbox`.
- */
-export function sandboxOnly(sandboxes: Sandboxes) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    const key = request.headers[KEY_HEADER];
-    const sandbox = typeof key === 'string' && key.length > 0 ? await sandboxes.bySessionKey(key) : undefined;
-    if (!sandbox) {
-      return reply.code(401).send({ detail: 'Not a running sandbox: send its session key as X-Session-API-Key' });
-    }
-    request.sandbox = sandbox;
-  };
-}
 
 /**
  * `POST /api/v1/webhooks/conversations`: an agent server reports a conversation (its status, title, model,

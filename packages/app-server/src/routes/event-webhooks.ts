@@ -1,15 +1,15 @@
 import { HttpError, InputError, NotFoundError } from '@bosun/http';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { conversationIdOf } from '../conversation-ids.ts';
 import type { Repositories } from '../data/index.ts';
 import { type ConversationEvents, agentSourceOf, validateEvents } from '../events/index.ts';
-import type { Sandbox, Sandboxes } from '../sandboxes/index.ts';
+import { type Sandbox, type Sandboxes, agentStillHas } from '../sandboxes/index.ts';
 import { ConversationIdParams } from './conversation-events.ts';
 import { shape } from './replies.ts';
+import { sandboxOnly } from './sandbox-caller.ts';
 
 const tags = ['Webhooks'];
-const SESSION_KEY_HEADER = 'x-session-api-key';
 
 export interface EventWebhookDeps {
   conversations: Pick<Repositories['conversations'], 'get'>;
@@ -24,7 +24,6 @@ export interface EventWebhookDeps {
  * owner. The answer comes once every event is stored: an invalid one (a 422 naming its index) stores none.
  */
 export function eventWebhookRoutes(app: FastifyInstance, deps: EventWebhookDeps): void {
-  const callers = new WeakMap<FastifyRequest, Sandbox>();
   app.post<{ Params: ConversationIdParams; Body: unknown[] }>(
     '/webhooks/events/:conversation_id',
     {
@@ -43,19 +42,15 @@ export function eventWebhookRoutes(app: FastifyInstance, deps: EventWebhookDeps)
           422: shape('HTTPValidationError'),
         },
       },
-      onRequest: async (request) => {
-        const key = request.headers[SESSION_KEY_HEADER];
-        const sandbox = typeof key === 'string' && key.length > 0 ? await deps.sandboxes.bySessionKey(key) : undefined;
-        if (!sandbox) throw new HttpError(401, 'Not authenticated: send the sandbox’s session key (X-Session-API-Key)');
-        callers.set(request, sandbox);
-      },
+      onRequest: sandboxOnly(deps.sandboxes),
     },
     async (request) => {
-      const sandbox = callers.get(request) as Sandbox;
+      const sandbox = request.sandbox as Sandbox;
       const checked = validateEvents(request.body, ['body']);
       if (!checked.ok) throw new InputError(checked.errors);
       const id = conversationIdOf(request.params.conversation_id) as string;
       const owner = await conversationOfSandbox(deps, sandbox, id);
+      if (owner === undefined) return { success: true };
       const source = agentSourceOf(sandbox);
       await deps.events.intake.receive({ id, userId: owner }, source, checked.events);
       return { success: true };
@@ -63,12 +58,21 @@ export function eventWebhookRoutes(app: FastifyInstance, deps: EventWebhookDeps)
   );
 }
 
-/** The owner of conversation `id`, which `sandbox` may write: its owner's, held by it (or new, then recorded). */
-async function conversationOfSandbox(deps: EventWebhookDeps, sandbox: Sandbox, id: string): Promise<string> {
+/**
+ * The owner of conversation `id`, which `sandbox` may write: its owner's, held by it (or new, then recorded);
+ * undefined when the app has no row of it and the agent server no longer has it either (deleted meanwhile).
+ */
+async function conversationOfSandbox(
+  deps: EventWebhookDeps,
+  sandbox: Sandbox,
+  id: string,
+): Promise<string | undefined> {
   let conversation = await deps.conversations.get(sandbox.ownerId, id);
   if (!conversation) {
     if ((await deps.events.repository.ownerOf(id)) !== undefined)
       throw new NotFoundError(`Conversation not found: ${id}`);
+    // Events still in flight when the app deleted the conversation must not bring it back.
+    if (!(await agentStillHas(sandbox, id))) return undefined;
     await deps.events.repository.adoptConversation(id, sandbox.ownerId, sandbox.id);
     conversation = await deps.conversations.get(sandbox.ownerId, id);
     if (!conversation) throw new NotFoundError(`Conversation not found: ${id}`);

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { AppServerClient } from '@bosun/client';
 import { beforeAll, expect, it } from 'vitest';
+import { startOnAgent } from '../events/support.ts';
 import { type Api, type TestUser, describeApi } from './harness.ts';
 
 const run = promisify(execFile);
@@ -214,7 +215,14 @@ describeApi('app conversations: reads, bad input and the conversation webhook', 
     // Without a key the body is not even read.
     expect((await report({ id: 'nope' }, {})).status).toBe(401);
 
+    // A report of a conversation its agent server does not have (deleted by the app meanwhile): no row.
+    const ghost = randomUUID();
+    expect((await report({ id: ghost, title: 'Ghost', execution_status: 'running' })).status).toBe(200);
+    expect((await api().call(`/api/v1/app-conversations?ids=${ghost}`, { as: owner })).body).toEqual([null]);
+
     // Started directly on the agent server: the row is made for the sandbox's owner.
+    const agentServerUrl: string = started.body.exposed_urls[0].url;
+    await startOnAgent(api(), { id: sandboxId, agentServerUrl, sessionApiKey: key }, direct);
     const metrics = {
       model_name: 'm',
       accumulated_cost: 0.5,
@@ -245,8 +253,9 @@ describeApi('app conversations: reads, bad input and the conversation webhook', 
     expect((await report({ id: direct, execution_status: 'finished' })).status).toBe(200);
     expect(await view(owner, direct)).toMatchObject({ execution_status: 'finished', title: 'Direct' });
 
-    // The agent server has no such conversation (it was only reported): its refusal is a 502 saying why.
-    const refusedByAgent = await api().call(`/api/v1/app-conversations/${direct}/send-message`, {
+    // The agent server has no such conversation (the app's row alone): its refusal is a 502 saying why.
+    const [rowOnly] = await conversations(api(), owner, ['Row only'], sandboxId);
+    const refusedByAgent = await api().call(`/api/v1/app-conversations/${rowOnly}/send-message`, {
       method: 'POST',
       as: owner,
       body: { content: [{ type: 'text', text: 'x' }] },

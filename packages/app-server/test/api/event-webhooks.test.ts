@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
 import { LOCAL_SPEC, type Sandbox } from '../../src/sandboxes/index.ts';
-import { environmentOf, errorEvent, newConversation, pauseEvent } from '../events/support.ts';
+import { environmentOf, errorEvent, newConversation, pauseEvent, startOnAgent } from '../events/support.ts';
 import { type Api, type TestUser, describeApi } from './harness.ts';
 
 const webhook = (api: Api, conversationId: string, key: string | undefined, body: unknown) =>
@@ -97,15 +97,22 @@ describeApi('event webhooks and the event store', (api) => {
     expect(await count(conversation)).toBe(0);
   });
 
-  it('records a conversation the app did not start for the sandbox’s owner', async () => {
-    const conversation = randomUUID();
+  it('records a conversation the app did not start for the sandbox’s owner, unless its agent server has none', async () => {
+    // Its agent server has no such conversation (the app deleted it while this post was in flight): ignored.
+    const deleted = randomUUID();
+    expect((await webhook(api(), deleted, keyOf(alices), [pauseEvent(1)])).status).toBe(200);
+    expect(await api().repositories.conversations.get(alice.id, deleted)).toBeUndefined();
+    expect((await api().call(`/api/v1/conversation/${deleted}/events/count`, { as: alice })).status).toBe(404);
+    const conversation = await startOnAgent(api(), alices);
     const event = pauseEvent(1);
     expect((await webhook(api(), conversation, keyOf(alices), [event])).status).toBe(200);
     expect(await api().repositories.conversations.get(alice.id, conversation)).toMatchObject({
       user_id: alice.id,
       sandbox_id: alices.id,
     });
-    expect(await count(conversation)).toBe(1);
+    // Kept with what the agent server itself posts of the conversation (its own webhooks).
+    const kept = await api().call(`/api/v1/conversation/${conversation}/events?id=${event.id}`, { as: alice });
+    expect(kept.body).toEqual([expect.objectContaining({ id: event.id })]);
     expect((await api().call(`/api/v1/conversation/${conversation}/events/count`, { as: bob })).status).toBe(404);
   });
 

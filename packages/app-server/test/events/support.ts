@@ -1,7 +1,9 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { AgentServerClient } from '@bosun/client';
 import type { Api } from '../api/harness.ts';
 
 /** A stored-looking event (it has an id and a timestamp, as an agent server sends them). */
@@ -51,4 +53,25 @@ export async function environmentOf(sandboxId: string): Promise<Record<string, s
       return at > 0 ? [[pair.slice(0, at), pair.slice(at + 1)]] : [];
     }),
   );
+}
+
+/**
+ * Starts conversation `id` on the running sandbox's agent server directly (no LLM call: no message), as a client of
+ * the agent server would, so the app may take the sandbox's reports of it.
+ */
+export async function startOnAgent(
+  api: Api,
+  sandbox: { id: string; agentServerUrl: string | null; sessionApiKey: string | null },
+  id: string = randomUUID(),
+): Promise<string> {
+  const agent = new AgentServerClient({
+    baseUrl: sandbox.agentServerUrl as string,
+    sessionApiKey: sandbox.sessionApiKey as string,
+  });
+  await agent.startConversation({
+    conversation_id: id,
+    agent: { llm: { model: 'openai/unused', api_key: 'sk-unused' }, tools: [] },
+    workspace: { working_dir: join(resolve(api.dataDir), 'sandboxes', sandbox.id, 'workspace') },
+  });
+  return id;
 }
