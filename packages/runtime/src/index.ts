@@ -1,0 +1,17 @@
+export {
+  type AllowedHost,
+  type NetworkPolicy,
+  RESOURCE_FACTORS,
+  type ResourceFactor,
+  type Runtime,
+  type RuntimeHealth,
+  type RuntimeSandbox,
+  SandboxConflictError,
+  SandboxNotFoundError,
+  SandboxSpecError,
+  type SandboxStartSpec,
+} from './runtime.ts';
+export { checkStartSpec } from './spec.ts';
+export { newSessionKey } from './session-keys.ts';
+export { LocalRuntime, type LocalRuntimeOptions } from './local/local-runtime.ts';
+export type { ResourceLimits } from './local/cgroups.ts';

@@ -1,0 +1,213 @@
+import { chown, mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { NetworkPolicy } from '../runtime.ts';
+import { EgressForwards } from './bridges.ts';
+import { type EgressRoute, bwrapArgs } from './bwrap-args.ts';
+import { Cgroups, type ResourceLimits, type SandboxCgroups } from './cgroups.ts';
+import type { HostTools } from './host-tools.ts';
+import { AGENT_PORT, AGENT_SOCKET, SANDBOX_DATA_DIR, SANDBOX_HOME, type SandboxLayout } from './layout.ts';
+import { EndedEarly, type Ending, SandboxProcess } from './sandbox-process.ts';
+
+/** A start spec as the local backend runs it: every default applied. */
+export interface LocalSpec {
+  sessionId: string;
+  command: string[];
+  workingDir: string;
+  environment: Record<string, string>;
+  resourceFactor: number;
+  uid: number;
+  gid: number;
+  network: NetworkPolicy;
+}
+
+export interface LauncherOptions {
+  tools: HostTools;
+  cgroups: Cgroups;
+  /** Plain child processes, without bubblewrap: nothing is isolated. */
+  unsafe: boolean;
+  readOnlyPaths: readonly string[];
+  hiddenPaths: readonly string[];
+  /** For a resource factor of 1. */
+  limits: ResourceLimits;
+  startTimeoutMs: number;
+}
+
+/** A sandbox's process and what the runtime holds for it while it runs. */
+export interface Launched {
+  process: SandboxProcess;
+  cgroups: SandboxCgroups | undefined;
+  egress: EgressForwards | undefined;
+}
+
+/** Why a sandbox did not start, for a person (no secret). */
+export class LaunchError extends Error {}
+
+/** The environment every sandbox gets besides its own: nothing of the runtime's (no setting, no credential). */
+const PASSED_THROUGH = ['LANG', 'LC_ALL', 'TZ', 'TERM'];
+
+/** Prepares a sandbox's directories (the first time) and files for its user. */
+export async function prepare(layout: SandboxLayout, spec: LocalSpec, routes: readonly EgressRoute[]): Promise<void> {
+  await mkdir(dirname(layout.dir), { recursive: true, mode: 0o711 });
+  // Traversable by the sandbox's user (bwrap resolves its mounts as that user), listable by no one else.
+  await mkdir(layout.dir, { recursive: true, mode: 0o711 });
+  for (const dir of [layout.workspace, layout.data, layout.home]) {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    if (process.getuid?.() === 0) await chown(dir, spec.uid, spec.gid);
+  }
+  await mkdir(layout.etc, { recursive: true, mode: 0o755 });
+  await mkdir(layout.egress, { recursive: true, mode: 0o755 });
+  const hosts = ['127.0.0.1 localhost sandbox', '::1 localhost', ...routes.map((r) => `${r.address} ${r.host}`)];
+  const files = {
+    passwd: `root:x:0:0:root:/root:/bin/sh\nsandbox:x:${spec.uid}:${spec.gid}:sandbox:${SANDBOX_HOME}:/bin/sh\n`,
+    group: `root:x:0:\nsandbox:x:${spec.gid}:\n`,
+    hosts: `${hosts.join('\n')}\n`,
+    hostname: 'sandbox\n',
+  };
+  for (const [name, text] of Object.entries(files)) await writeFile(`${layout.etc}/${name}`, text, { mode: 0o644 });
+}
+
+/** Each allow-listed host on a loopback address of its own inside the sandbox (127.0.1.1, 127.0.1.2, ...). */
+export function egressRoutes(network: NetworkPolicy): EgressRoute[] {
+  if (network.mode !== 'allow') return [];
+  return network.hosts.map(({ host, port }, index) => ({
+    host,
+    port,
+    address:
+      host === '127.0.0.1' || host === 'localhost' ? '127.0.0.1' : `127.0.${1 + (index >> 8)}.${1 + (index % 254)}`,
+    socket: `${index}.sock`,
+  }));
+}
+
+/** Starts the sandbox's agent server with `key`; resolves once it answers, else rejects with a LaunchError. */
+export async function launch(
+  options: LauncherOptions,
+  id: string,
+  layout: SandboxLayout,
+  spec: LocalSpec,
+  key: string,
+): Promise<Launched> {
+  const limits = scaled(options.limits, spec.resourceFactor);
+  const routes = egressRoutes(spec.network);
+  await prepare(layout, spec, routes);
+  const cgroups =
+    options.unsafe || !options.cgroups.any ? undefined : await options.cgroups.create(Cgroups.nameFor(id), limits);
+  let egress: EgressForwards | undefined;
+  try {
+    egress = routes.length > 0 ? await EgressForwards.open(layout.egress, routes) : undefined;
+    const process = await SandboxProcess.start({
+      argv: options.unsafe
+        ? unsafeArgv(options, layout, spec)
+        : isolatedArgv(options, layout, spec, routes, limits, cgroups),
+      env: environment(spec, key, options.unsafe ? layout : undefined),
+      cwd: options.unsafe ? layout.workspace : layout.dir,
+      logFile: layout.log,
+      sessionKey: key,
+      startTimeoutMs: options.startTimeoutMs,
+      ...(options.unsafe ? {} : { infoFd: 3 }),
+      ...(options.unsafe || spec.network.mode === 'open' ? {} : { agentSocket: AGENT_SOCKET }),
+    });
+    return { process, cgroups, egress };
+  } catch (error) {
+    await egress?.close();
+    const detail =
+      error instanceof EndedEarly
+        ? `its agent server ${await describeEnding(error.ending, cgroups, limits)}`
+        : (error as Error).message;
+    await cgroups?.remove().catch(() => {});
+    throw new LaunchError(detail);
+  }
+}
+
+/** How a sandbox ended, for a person: killed for its memory, by a signal, or with an exit code; its last stderr. */
+export async function describeEnding(
+  ending: Ending,
+  cgroups: SandboxCgroups | undefined,
+  limits: ResourceLimits,
+): Promise<string> {
+  let how = ending.signal ? `was killed by ${ending.signal}` : `exited with code ${ending.code}`;
+  if (await cgroups?.oomKilled()) {
+    how = `was killed: it went over its memory limit of ${Math.round(limits.memoryBytes / 2 ** 20)} MiB`;
+  }
+  const tail = ending.stderr.slice(-5).join(' | ');
+  return tail ? `${how}: ${tail}` : how;
+}
+
+export function scaled(limits: ResourceLimits, factor: number): ResourceLimits {
+  return { memoryBytes: limits.memoryBytes * factor, cpus: limits.cpus * factor, processes: limits.processes * factor };
+}
+
+function agentArgs(port: number, dataDir: string): string[] {
+  return ['agent-server', '--host', '127.0.0.1', '--port', String(port), '--data-dir', dataDir];
+}
+
+/**
+ * [join its cgroups] [become its user] [rlimits] bwrap ...: each step execs the next, so bwrap's parent is this
+ * process (`--die-with-parent`) and every process of the sandbox starts inside its cgroups.
+ */
+function isolatedArgv(
+  options: LauncherOptions,
+  layout: SandboxLayout,
+  spec: LocalSpec,
+  routes: readonly EgressRoute[],
+  limits: ResourceLimits,
+  cgroups: SandboxCgroups | undefined,
+): string[] {
+  const { tools } = options;
+  if (!tools.bwrap) throw new LaunchError('bubblewrap is not installed');
+  const ownNetwork = spec.network.mode !== 'open';
+  if (ownNetwork && !tools.socat)
+    throw new LaunchError(`network ${spec.network.mode} needs socat, which is not installed`);
+  const argv: string[] = [];
+  if (cgroups) {
+    const files = cgroups.procsFiles;
+    const join = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1"; shift; n=$((n-1)); done; exec "$@"';
+    argv.push('/bin/sh', '-c', join, 'cgroup-join', String(files.length), ...files);
+  }
+  if (process.getuid?.() === 0 && spec.uid !== 0) {
+    if (!tools.setpriv) throw new LaunchError('setpriv (util-linux) is needed to run sandboxes as another user');
+    argv.push(tools.setpriv, `--reuid=${spec.uid}`, `--regid=${spec.gid}`, '--clear-groups', '--');
+  }
+  const rlimits = ['--core=0'];
+  if (!cgroups?.procsFiles.some((file) => file.includes('pids'))) rlimits.push(`--nproc=${limits.processes}`);
+  if (!options.cgroups.enforced.some((line) => line.startsWith('memory'))) rlimits.push(`--data=${limits.memoryBytes}`);
+  if (tools.prlimit) argv.push(tools.prlimit, ...rlimits, '--');
+  const command = [...spec.command, ...agentArgs(ownNetwork ? AGENT_PORT : 0, SANDBOX_DATA_DIR)];
+  const bwrap = bwrapArgs({
+    layout,
+    workingDir: spec.workingDir,
+    readOnlyPaths: options.readOnlyPaths,
+    hiddenPaths: options.hiddenPaths,
+    network: spec.network,
+    egress: routes,
+    infoFd: 3,
+    socat: tools.socat ?? 'socat',
+    command,
+  });
+  return [...argv, tools.bwrap, ...bwrap];
+}
+
+/** The agent server as a plain child process, stopped by the kernel when this process dies. */
+function unsafeArgv(options: LauncherOptions, layout: SandboxLayout, spec: LocalSpec): string[] {
+  const watch = options.tools.setpriv ? [options.tools.setpriv, '--pdeathsig', 'SIGKILL', '--'] : [];
+  return [...watch, ...spec.command, ...agentArgs(0, layout.data)];
+}
+
+function environment(spec: LocalSpec, key: string, unsafeLayout: SandboxLayout | undefined): Record<string, string> {
+  const passed = Object.fromEntries(
+    PASSED_THROUGH.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])),
+  );
+  const home = unsafeLayout?.home ?? SANDBOX_HOME;
+  return {
+    PATH: `${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin`,
+    HOME: home,
+    USER: 'sandbox',
+    LOGNAME: 'sandbox',
+    SHELL: '/bin/sh',
+    TMPDIR: '/tmp',
+    ...passed,
+    BOSUN_LOG_LEVEL: 'info',
+    ...spec.environment,
+    BOSUN_SESSION_API_KEYS: key,
+    BOSUN_WORKSPACE_ROOT: unsafeLayout?.workspace ?? spec.workingDir,
+  };
+}
