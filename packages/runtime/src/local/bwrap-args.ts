@@ -120,7 +120,8 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   args.push('--bind', plan.layout.data, SANDBOX_DATA_DIR);
   args.push('--bind', plan.layout.home, SANDBOX_HOME);
   if (plan.egress.length > 0) args.push('--ro-bind', plan.layout.egress, EGRESS_DIR);
-  args.push('--chdir', plan.workingDir, '--');
+  // The root itself is bwrap's tmpfs: read-only too, so that only the mounts made writable above are.
+  args.push('--remount-ro', '/', '--chdir', plan.workingDir, '--');
   if (!ownNetwork) return [...args, ...plan.command];
   return [...args, '/bin/sh', '-c', bridgeScript(plan), 'sandbox-init', ...plan.command];
 }

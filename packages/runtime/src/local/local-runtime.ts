@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { chmod, mkdir, rm, stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import type { SandboxStatus } from '@bosun/protocol';
 import {
   type NetworkPolicy,
@@ -92,9 +92,10 @@ export class LocalRuntime implements Runtime {
         `bubblewrap (${options.bwrapPath ?? 'bwrap'}) is not installed, so sandboxes cannot be isolated: install it (Debian: apt-get install bubblewrap), or give unsafeNoIsolation to run them as plain processes that see everything this process sees`,
       );
     }
+    const root = resolve(options.root);
+    await prepareRoot(root);
     const cgroups = await Cgroups.probe();
     const own = options.command && options.readOnlyPaths ? undefined : ownBosunCommand();
-    const root = resolve(options.root);
     const launcher: LauncherOptions = {
       tools,
       cgroups,
@@ -342,6 +343,26 @@ export class LocalRuntime implements Runtime {
       if (this.queues.get(id) === settled) this.queues.delete(id);
     });
     return next;
+  }
+}
+
+/**
+ * The root is traversable by every sandbox's user (bwrap, running as that user, resolves the sandbox's
+ * directories through it) but listable by no one else; so must its ancestors be, when sandboxes run as another
+ * user than the runtime.
+ */
+async function prepareRoot(root: string): Promise<void> {
+  await mkdir(root, { recursive: true, mode: 0o711 });
+  await chmod(root, 0o711);
+  if (process.getuid?.() !== 0) return;
+  for (let dir = dirname(root); ; dir = dirname(dir)) {
+    if (((await stat(dir)).mode & 0o001) === 0) {
+      throw new Error(
+        `sandboxes run as another user, who cannot reach ${root}: ${dir} is not traversable (chmod o+x ${dir}, ` +
+          'or put the runtime root elsewhere)',
+      );
+    }
+    if (dirname(dir) === dir) return;
   }
 }
 
