@@ -357,10 +357,8 @@ async function prepareRoot(root: string): Promise<void> {
   if (process.getuid?.() !== 0) return;
   for (let dir = dirname(root); ; dir = dirname(dir)) {
     if (((await stat(dir)).mode & 0o001) === 0) {
-      throw new Error(
-        `sandboxes run as another user, who cannot reach ${root}: ${dir} is not traversable (chmod o+x ${dir}, ` +
-          'or put the runtime root elsewhere)',
-      );
+      const fix = `chmod o+x ${dir}, or put the runtime root elsewhere`;
+      throw new Error(`sandboxes run as another user, who cannot reach ${root}: ${dir} is not traversable (${fix})`);
     }
     if (dirname(dir) === dir) return;
   }

@@ -22,11 +22,12 @@ export async function sh(sandbox: RuntimeSandbox, command: string): Promise<Shel
 
 /** A Node one-liner that prints CONNECTED or REFUSED <code> for a TCP connection to host:port. */
 export function connectProbe(host: string, port: number): string {
-  const script =
-    `const s=require('net').connect(${port},'${host}');` +
-    `s.on('connect',()=>{console.log('CONNECTED');process.exit(0)});` +
-    `s.on('error',e=>{console.log('REFUSED',e.code);process.exit(0)});` +
-    `setTimeout(()=>{console.log('REFUSED timeout');process.exit(0)},3000)`;
+  const script = [
+    `const s=require('net').connect(${port},'${host}');`,
+    "s.on('connect',()=>{console.log('CONNECTED');process.exit(0)});",
+    "s.on('error',e=>{console.log('REFUSED',e.code);process.exit(0)});",
+    "setTimeout(()=>{console.log('REFUSED timeout');process.exit(0)},3000)",
+  ].join('');
   return `${process.execPath} -e "${script}"`;
 }
 
