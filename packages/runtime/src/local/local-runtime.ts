@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, rm, stat } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { rm } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { SandboxStatus } from '@bosun/protocol';
 import {
   type NetworkPolicy,
@@ -16,9 +16,9 @@ import {
 import { newSessionKey } from '../session-keys.ts';
 import { checkStartSpec } from '../spec.ts';
 import { ownBosunCommand } from './bosun-command.ts';
-import { workingDirProblem } from './bwrap-args.ts';
 import { Cgroups, type ResourceLimits } from './cgroups.ts';
-import { type HostTools, findHostTools } from './host-tools.ts';
+import { describeHost, isolationOf, prepareRoot } from './host-report.ts';
+import { findHostTools } from './host-tools.ts';
 import {
   LaunchError,
   type Launched,
@@ -28,7 +28,8 @@ import {
   launch,
   scaled,
 } from './launcher.ts';
-import { AGENT_PORT, SandboxLayout } from './layout.ts';
+import { SandboxLayout } from './layout.ts';
+import { localSpecOf } from './local-spec.ts';
 
 export interface LocalRuntimeOptions {
   /** Where sandboxes live: `<root>/<id>/` (workspace, data, home, log). Never visible to a sandbox. */
@@ -112,7 +113,11 @@ export class LocalRuntime implements Runtime {
 
   async start(request: SandboxStartSpec): Promise<RuntimeSandbox> {
     checkStartSpec(request);
-    const spec = this.localSpec(request);
+    const spec = localSpecOf(request, {
+      command: this.defaultCommand,
+      network: this.options.network ?? { mode: 'none' },
+      user: this.options.defaultUser ?? 10001,
+    });
     const live = [...this.entries.values()].find((entry) => entry.spec.sessionId === spec.sessionId);
     if (live) throw new SandboxSpecError(`session_id: sandbox ${live.id} already has session ${spec.sessionId}`);
     const id = randomUUID().replaceAll('-', '');
@@ -268,58 +273,8 @@ export class LocalRuntime implements Runtime {
       statusDetail: missing ? 'its workspace no longer exists' : entry.statusDetail,
       url: entry.status === 'RUNNING' ? (entry.running?.process.url ?? null) : null,
       sessionApiKey: entry.status === 'RUNNING' ? entry.key : null,
-      isolation: this.isolationOf(entry.spec),
+      isolation: isolationOf(entry.spec, this.launcher.limits, this.launcher.cgroups, this.launcher.unsafe),
       createdAt: entry.createdAt,
-    };
-  }
-
-  private isolationOf(spec: LocalSpec): string[] {
-    if (this.launcher.unsafe) return ['none: a plain child process (unsafeNoIsolation)'];
-    const limits = scaled(this.launcher.limits, spec.resourceFactor);
-    const { enforced } = this.launcher.cgroups;
-    const by = (controller: string) =>
-      enforced.find((line) => line.startsWith(controller))?.slice(controller.length + 1) ?? '(not enforced)';
-    return [
-      `namespaces: user, mount, pid, ipc, uts${spec.network.mode === 'open' ? '' : ', network'}`,
-      `user: ${spec.uid}:${spec.gid}`,
-      'filesystem: system read-only; only its workspace, data and home writable',
-      `network: ${spec.network.mode === 'allow' ? `allow ${spec.network.hosts.map((h) => `${h.host}:${h.port}`).join(', ')}` : spec.network.mode}`,
-      `memory: ${Math.round(limits.memoryBytes / 2 ** 20)} MiB ${by('memory')}`,
-      `cpu: ${limits.cpus} ${by('cpu')}`,
-      `processes: ${limits.processes} ${by('pids')}`,
-    ];
-  }
-
-  private localSpec(request: SandboxStartSpec): LocalSpec {
-    const workingDir = request.workingDir ?? '/workspace';
-    const problem = workingDirProblem(workingDir);
-    if (problem) throw new SandboxSpecError(`working_dir: ${problem}`);
-    const network = request.network ?? this.options.network ?? { mode: 'none' };
-    if (network.mode === 'allow') {
-      const low = network.hosts.find(({ port }) => port < 1024);
-      if (low)
-        throw new SandboxSpecError(`network.hosts: port ${low.port}: the local backend forwards ports from 1024 only`);
-      if (
-        network.hosts.some(({ host, port }) => port === AGENT_PORT && (host === '127.0.0.1' || host === 'localhost'))
-      ) {
-        throw new SandboxSpecError(`network.hosts: 127.0.0.1:${AGENT_PORT} is the sandbox's own agent server`);
-      }
-    }
-    const root = process.getuid?.() === 0;
-    const uid = request.runAsUser ?? (root ? (this.options.defaultUser ?? 10001) : (process.getuid?.() ?? 0));
-    const gid = request.runAsGroup ?? (root ? uid : (process.getgid?.() ?? 0));
-    if (!root && (uid !== process.getuid?.() || gid !== process.getgid?.())) {
-      throw new SandboxSpecError('run_as_user: the runtime is not root, so sandboxes run as its own user');
-    }
-    return {
-      sessionId: request.sessionId,
-      command: [...(request.command ?? this.defaultCommand)],
-      workingDir,
-      environment: { ...request.environment },
-      resourceFactor: request.resourceFactor ?? 1,
-      uid,
-      gid,
-      network,
     };
   }
 
@@ -344,48 +299,4 @@ export class LocalRuntime implements Runtime {
     });
     return next;
   }
-}
-
-/**
- * The root is traversable by every sandbox's user (bwrap, running as that user, resolves the sandbox's
- * directories through it) but listable by no one else; so must its ancestors be, when sandboxes run as another
- * user than the runtime.
- */
-async function prepareRoot(root: string): Promise<void> {
-  await mkdir(root, { recursive: true, mode: 0o711 });
-  await chmod(root, 0o711);
-  if (process.getuid?.() !== 0) return;
-  for (let dir = dirname(root); ; dir = dirname(dir)) {
-    if (((await stat(dir)).mode & 0o001) === 0) {
-      const fix = `chmod o+x ${dir}, or put the runtime root elsewhere`;
-      throw new Error(`sandboxes run as another user, who cannot reach ${root}: ${dir} is not traversable (${fix})`);
-    }
-    if (dirname(dir) === dir) return;
-  }
-}
-
-function describeHost(tools: HostTools, cgroups: Cgroups, unsafe: boolean): Omit<RuntimeHealth, 'running'> {
-  if (unsafe) {
-    return {
-      backend: 'local',
-      isolated: false,
-      enforced: [],
-      notEnforced: ['bubblewrap is not installed: sandboxes are plain processes that see everything the runtime sees'],
-    };
-  }
-  const notEnforced = [...cgroups.notEnforced];
-  if (!tools.socat) notEnforced.push('network none/allow: socat is not installed (only `open` sandboxes start)');
-  if (!tools.prlimit) notEnforced.push('rlimits: prlimit (util-linux) is not installed');
-  notEnforced.push('network allow-list: ports below 1024 (the sandbox cannot listen on them in its namespace)');
-  return {
-    backend: 'local',
-    isolated: true,
-    enforced: [
-      'bubblewrap: user, mount, pid, ipc, uts and (unless `open`) network namespaces; --die-with-parent, --new-session',
-      'filesystem: an allow-list of system paths and the Bosun installation read-only; its workspace, data, home writable',
-      'environment: only an allow-list and its own',
-      ...cgroups.enforced.map((line) => `limit: ${line}`),
-    ],
-    notEnforced,
-  };
 }
