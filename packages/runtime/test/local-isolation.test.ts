@@ -21,6 +21,7 @@ describe('local runtime: what a sandbox can reach', () => {
   let runtime: LocalRuntime;
   let closed: RuntimeSandbox;
   let allowed: RuntimeSandbox;
+  let open: RuntimeSandbox;
   let echo: Awaited<ReturnType<typeof replyServer>>;
 
   beforeAll(async () => {
@@ -31,12 +32,13 @@ describe('local runtime: what a sandbox can reach', () => {
     process.env.BOSUN_TEST_APP_SECRET = APP_SECRET;
     echo = await replyServer('hello from the host');
     runtime = await LocalRuntime.open({ root, hiddenPaths: [appData], startTimeoutMs: 90_000, stopGraceMs: 5_000 });
-    [closed, allowed] = await Promise.all([
+    [closed, allowed, open] = await Promise.all([
       runtime.start({ sessionId: 'closed', environment: { OWN_SETTING: 'its-own' } }),
       runtime.start({
         sessionId: 'allowed',
         network: { mode: 'allow', hosts: [{ host: '127.0.0.1', port: echo.port }] },
       }),
+      runtime.start({ sessionId: 'open', network: { mode: 'open' } }),
     ]);
   }, 180_000);
 
@@ -118,9 +120,15 @@ describe('local runtime: what a sandbox can reach', () => {
       expect((await sh(allowed, connectProbe('127.0.0.1', port))).stdout).toContain('REFUSED');
   });
 
+  it('reaches the host network, loopback included, with network open (and still not the app data)', async () => {
+    expect(open.isolation).toContain('network: open');
+    expect((await sh(open, connectProbe('127.0.0.1', echo.port))).stdout).toContain('CONNECTED');
+    expect((await sh(open, `cat ${join(appData, 'secret.txt')}`)).stdout).not.toContain(APP_SECRET);
+  });
+
   it('reports what it enforces', async () => {
     const health = await runtime.health();
-    expect(health).toMatchObject({ backend: 'local', isolated: true, running: 2 });
+    expect(health).toMatchObject({ backend: 'local', isolated: true, running: 3 });
     expect(health.enforced.join('\n')).toContain('bubblewrap');
   });
 });

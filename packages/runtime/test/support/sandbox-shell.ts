@@ -45,7 +45,8 @@ export function reachable(host: string, port: number): Promise<boolean> {
 
 /** A TCP server on the host's loopback that answers every connection with `reply`. */
 export async function replyServer(reply: string): Promise<Server & { port: number }> {
-  const server = createServer((socket) => socket.end(reply));
+  // A probe that hangs up at once resets the connection: not an error of the server's.
+  const server = createServer((socket) => socket.on('error', () => {}).end(reply));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('no port');
