@@ -15,3 +15,5 @@ export { checkStartSpec } from './spec.ts';
 export { newSessionKey } from './session-keys.ts';
 export { LocalRuntime, type LocalRuntimeOptions } from './local/local-runtime.ts';
 export type { ResourceLimits } from './local/cgroups.ts';
+export { buildRuntimeApi, type RuntimeApiOptions } from './http/runtime-api.ts';
+export type { RuntimeInfoWire } from './http/schemas.ts';
