@@ -13,12 +13,21 @@ export interface BosunCommand {
   command: string[];
   /** The Bosun installation (the directory holding its `node_modules`) and the Node binary. */
   installation: string[];
+  /** What in the installation is not Bosun's code: a data directory (`npm start`'s default), git, env files. */
+  hidden: string[];
 }
+
+const NOT_CODE = ['.bosun', '.git', '.env', '.env.local', '.npmrc'];
 
 /** This Node and the Bosun entry it was started with, or the CLI in the sources. */
 export function ownBosunCommand(): BosunCommand {
   const entry = bosunEntry();
-  return { command: [process.execPath, entry], installation: [installationOf(entry), process.execPath] };
+  const installation = installationOf(entry);
+  return {
+    command: [process.execPath, entry],
+    installation: [installation, process.execPath],
+    hidden: NOT_CODE.map((name) => join(installation, name)),
+  };
 }
 
 function bosunEntry(): string {

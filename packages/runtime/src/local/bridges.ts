@@ -1,4 +1,4 @@
-import { chmod } from 'node:fs/promises';
+import { chmod, rm } from 'node:fs/promises';
 import { type Server, type Socket, connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import type { EgressRoute } from './bwrap-args.ts';
@@ -90,6 +90,8 @@ export class EgressForwards {
           splice(inbound, outbound);
         });
         const path = join(dir, route.socket);
+        // A socket file left by an earlier run of the sandbox (or of a runtime that was killed) is in the way.
+        await rm(path, { force: true });
         await listening(server, () => server.listen(path));
         servers.push(server);
         // The sandbox runs as another user: it may connect, and nothing more (the directory is read-only to it).

@@ -102,7 +102,9 @@ export class LocalRuntime implements Runtime {
       cgroups,
       unsafe,
       readOnlyPaths: options.readOnlyPaths ?? own?.installation ?? [],
-      hiddenPaths: [root, ...(options.hiddenPaths ?? []).map((path) => resolve(path))],
+      hiddenPaths: [root, ...(options.hiddenPaths ?? []), ...(options.readOnlyPaths ? [] : (own?.hidden ?? []))].map(
+        (path) => resolve(path),
+      ),
       limits: { ...DEFAULT_LIMITS, ...options.limits },
       startTimeoutMs: options.startTimeoutMs ?? 60_000,
     };
