@@ -139,3 +139,23 @@ describe('local runtime without bubblewrap', () => {
     }
   });
 });
+
+describe('local runtime: bubblewrap itself failing', () => {
+  it('is ERROR with what bwrap said, and the runtime goes on', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'bosun-runtime-'));
+    const runtime = await LocalRuntime.open({
+      root,
+      command: [node],
+      readOnlyPaths: [process.execPath, '/nonexistent-bosun-installation'],
+    });
+    try {
+      const failed = await runtime.start({ sessionId: 'no-mount' });
+      expect(failed.status).toBe('ERROR');
+      expect(failed.statusDetail).toContain("Can't find source path /nonexistent-bosun-installation");
+      expect((await runtime.health()).running).toBe(0);
+    } finally {
+      await runtime.close();
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});

@@ -40,13 +40,17 @@ export interface Ending {
 export class SandboxProcess {
   private bridge: AgentBridge | undefined;
   private firstPid: number | undefined;
+  private agentUrl = '';
 
   private constructor(
     private readonly child: ChildProcess,
     readonly ended: Promise<Ending>,
   ) {}
 
-  url = '';
+  /** Where its agent server answers, from the runtime's side. */
+  get url(): string {
+    return this.agentUrl;
+  }
 
   /** Starts it and resolves once its agent server answers with the key; rejects with why not (it is then gone). */
   static async start(options: SandboxProcessOptions): Promise<SandboxProcess> {
@@ -80,8 +84,10 @@ export class SandboxProcess {
     });
     const sandbox = new SandboxProcess(child, ended);
     const info = options.infoFd === undefined ? undefined : firstPid(child.stdio[options.infoFd] as Readable);
+    // When bwrap fails before it says anything, its ending tells why; this rejection adds nothing.
+    info?.catch(() => {});
     try {
-      sandbox.url = await withDeadline(sandbox.untilReady(options, log, info), options.startTimeoutMs, ended);
+      sandbox.agentUrl = await withDeadline(sandbox.untilReady(options, log, info), options.startTimeoutMs, ended);
     } catch (error) {
       child.kill('SIGKILL');
       await ended;
