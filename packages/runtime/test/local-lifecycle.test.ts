@@ -89,7 +89,8 @@ describe('local runtime: lifecycle', () => {
       { sessionId: 'x', resourceFactor: 3 as 1 },
       { sessionId: 'bad id!' },
       { sessionId: 'x', environment: { 'NOT-A-NAME': '1' } },
-      { sessionId: 'x', network: { mode: 'allow' as const, hosts: [{ host: 'example.com', port: 443 }] } },
+      { sessionId: 'x', network: { mode: 'allow' as const, hosts: [{ host: '127.0.0.1', port: 8000 }] } },
+      { sessionId: 'x', network: { mode: 'allow' as const, hosts: [{ host: 'not a host', port: 80 }] } },
       { sessionId: 'fails' },
     ];
     for (const spec of refused) await expect(runtime.start(spec)).rejects.toBeInstanceOf(SandboxSpecError);

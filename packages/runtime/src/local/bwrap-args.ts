@@ -5,6 +5,7 @@ import {
   AGENT_PORT,
   AGENT_SOCKET,
   EGRESS_DIR,
+  EGRESS_READY,
   SANDBOX_DATA_DIR,
   SANDBOX_HOME,
   SANDBOX_RUN_DIR,
@@ -134,6 +135,8 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
 function bridgeScript(plan: BwrapPlan): string {
   const lines = [
     `${plan.socat} UNIX-LISTEN:${AGENT_SOCKET},fork,mode=600 TCP:127.0.0.1:${AGENT_PORT} &`,
+    // The runtime says when the namespace is ready for them (ports below 1024 opened to its user).
+    ...(plan.egress.length > 0 ? [`while [ ! -e ${EGRESS_DIR}/${EGRESS_READY} ]; do sleep 0.005; done`] : []),
     ...plan.egress.map(
       (route) =>
         `${plan.socat} TCP-LISTEN:${route.port},bind=${route.address},fork,reuseaddr ` +

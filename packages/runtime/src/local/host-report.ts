@@ -37,7 +37,9 @@ export function describeHost(tools: HostTools, cgroups: Cgroups, unsafe: boolean
   const notEnforced = [...cgroups.notEnforced];
   if (!tools.socat) notEnforced.push('network none/allow: socat is not installed (only `open` sandboxes start)');
   if (!tools.prlimit) notEnforced.push('rlimits: prlimit (util-linux) is not installed');
-  notEnforced.push('network allow-list: ports below 1024 (the sandbox cannot listen on them in its namespace)');
+  if (process.getuid?.() !== 0 || !tools.nsenter) {
+    notEnforced.push('network allow-list: ports below 1024 (only a root runtime with nsenter can open them)');
+  }
   return {
     backend: 'local',
     isolated: true,

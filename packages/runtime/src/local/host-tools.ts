@@ -10,6 +10,8 @@ export interface HostTools {
   setpriv: string | undefined;
   /** Sets the resource limits no cgroup enforces (util-linux). */
   prlimit: string | undefined;
+  /** Enters a sandbox's network namespace to let its user listen below port 1024 there (util-linux). */
+  nsenter: string | undefined;
 }
 
 export function findHostTools(bwrapPath?: string): HostTools {
@@ -18,6 +20,7 @@ export function findHostTools(bwrapPath?: string): HostTools {
     socat: which('socat'),
     setpriv: which('setpriv'),
     prlimit: which('prlimit'),
+    nsenter: which('nsenter'),
   };
 }
 

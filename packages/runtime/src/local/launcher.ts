@@ -1,11 +1,20 @@
-import { chown, mkdir, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { execFile } from 'node:child_process';
+import { chown, mkdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import type { NetworkPolicy } from '../runtime.ts';
 import { EgressForwards } from './bridges.ts';
 import { type EgressRoute, bwrapArgs } from './bwrap-args.ts';
 import { Cgroups, type ResourceLimits, type SandboxCgroups } from './cgroups.ts';
 import type { HostTools } from './host-tools.ts';
-import { AGENT_PORT, AGENT_SOCKET, SANDBOX_DATA_DIR, SANDBOX_HOME, type SandboxLayout } from './layout.ts';
+import {
+  AGENT_PORT,
+  AGENT_SOCKET,
+  EGRESS_READY,
+  SANDBOX_DATA_DIR,
+  SANDBOX_HOME,
+  type SandboxLayout,
+} from './layout.ts';
 import { EndedEarly, type Ending, SandboxProcess } from './sandbox-process.ts';
 
 /** A start spec as the local backend runs it: every default applied. */
@@ -56,6 +65,7 @@ export async function prepare(layout: SandboxLayout, spec: LocalSpec, routes: re
   }
   await mkdir(layout.etc, { recursive: true, mode: 0o755 });
   await mkdir(layout.egress, { recursive: true, mode: 0o755 });
+  await rm(join(layout.egress, EGRESS_READY), { force: true });
   const hosts = ['127.0.0.1 localhost sandbox', '::1 localhost', ...routes.map((r) => `${r.address} ${r.host}`)];
   const files = {
     passwd: `root:x:0:0:root:/root:/bin/sh\nsandbox:x:${spec.uid}:${spec.gid}:sandbox:${SANDBOX_HOME}:/bin/sh\n`,
@@ -105,6 +115,7 @@ export async function launch(
       startTimeoutMs: options.startTimeoutMs,
       ...(options.unsafe ? {} : { infoFd: 3 }),
       ...(options.unsafe || spec.network.mode === 'open' ? {} : { agentSocket: AGENT_SOCKET }),
+      ...(routes.length > 0 ? { onFirstPid: (pid: number) => openEgress(options.tools, pid, layout, routes) } : {}),
     });
     return { process, cgroups, egress };
   } catch (error) {
@@ -116,6 +127,19 @@ export async function launch(
     await cgroups?.remove().catch(() => {});
     throw new LaunchError(detail);
   }
+}
+
+/**
+ * Lets the sandbox's bridges listen for its allowed hosts: when a port is below 1024, the sandbox's user may first
+ * listen there in its own network namespace (a setting of that namespace only, made by the runtime as root).
+ */
+async function openEgress(tools: HostTools, pid: number, layout: SandboxLayout, routes: readonly EgressRoute[]) {
+  if (routes.some((route) => route.port < 1024)) {
+    if (!tools.nsenter) throw new LaunchError('allow-listed ports below 1024 need nsenter (util-linux)');
+    const setting = 'echo 0 > /proc/sys/net/ipv4/ip_unprivileged_port_start';
+    await promisify(execFile)(tools.nsenter, [`--net=/proc/${pid}/ns/net`, '--', '/bin/sh', '-c', setting]);
+  }
+  await writeFile(join(layout.egress, EGRESS_READY), '', { mode: 0o644 });
 }
 
 /** How a sandbox ended, for a person: killed for its memory, by a signal, or with an exit code; its last stderr. */

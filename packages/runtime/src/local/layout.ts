@@ -7,6 +7,8 @@ export const SANDBOX_HOME = '/home/sandbox';
 export const SANDBOX_RUN_DIR = '/run/bosun';
 export const AGENT_SOCKET = `${SANDBOX_RUN_DIR}/agent.sock`;
 export const EGRESS_DIR = `${SANDBOX_RUN_DIR}/egress`;
+/** The file the runtime puts in the egress directory once the sandbox may start listening for its hosts. */
+export const EGRESS_READY = '.ready';
 /** The agent server's port inside a sandbox with a network of its own (nothing else can listen there first). */
 export const AGENT_PORT = 8000;
 

@@ -119,6 +119,7 @@ export class LocalRuntime implements Runtime {
       command: this.defaultCommand,
       network: this.options.network ?? { mode: 'none' },
       user: this.options.defaultUser ?? 10001,
+      lowPorts: process.getuid?.() === 0 && this.launcher.tools.nsenter !== undefined,
     });
     const live = [...this.entries.values()].find((entry) => entry.spec.sessionId === spec.sessionId);
     if (live) throw new SandboxSpecError(`session_id: sandbox ${live.id} already has session ${spec.sessionId}`);

@@ -8,6 +8,8 @@ export interface LocalDefaults {
   network: NetworkPolicy;
   /** Who sandboxes run as when the runtime runs as root and a spec names no one. */
   user: number;
+  /** Whether allow-listed ports below 1024 can be opened in a sandbox's namespace (root, with nsenter). */
+  lowPorts: boolean;
 }
 
 /** A start spec with the local backend's defaults, or a SandboxSpecError for what it cannot run. */
@@ -16,7 +18,7 @@ export function localSpecOf(request: SandboxStartSpec, defaults: LocalDefaults):
   const problem = workingDirProblem(workingDir);
   if (problem) throw new SandboxSpecError(`working_dir: ${problem}`);
   const network = request.network ?? defaults.network;
-  if (network.mode === 'allow') checkAllowList(network.hosts);
+  if (network.mode === 'allow') checkAllowList(network.hosts, defaults.lowPorts);
   const root = process.getuid?.() === 0;
   const uid = request.runAsUser ?? (root ? defaults.user : (process.getuid?.() ?? 0));
   const gid = request.runAsGroup ?? (root ? uid : (process.getgid?.() ?? 0));
@@ -35,10 +37,12 @@ export function localSpecOf(request: SandboxStartSpec, defaults: LocalDefaults):
   };
 }
 
-function checkAllowList(hosts: readonly { host: string; port: number }[]): void {
+function checkAllowList(hosts: readonly { host: string; port: number }[], lowPorts: boolean): void {
   const low = hosts.find(({ port }) => port < 1024);
-  // The sandbox's bridge listens as its unprivileged user, in a network namespace it does not own.
-  if (low) throw new SandboxSpecError(`network.hosts: port ${low.port}: the local backend forwards ports from 1024`);
+  // The sandbox's bridge listens as its unprivileged user; only a root runtime can let it below 1024.
+  if (low && !lowPorts) {
+    throw new SandboxSpecError(`network.hosts: port ${low.port}: below 1024 only when the runtime runs as root`);
+  }
   const loopback = (host: string) => host === '127.0.0.1' || host === 'localhost';
   if (hosts.some(({ host, port }) => port === AGENT_PORT && loopback(host))) {
     throw new SandboxSpecError(`network.hosts: 127.0.0.1:${AGENT_PORT} is the sandbox's own agent server`);

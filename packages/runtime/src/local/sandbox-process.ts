@@ -20,6 +20,8 @@ export interface SandboxProcessOptions {
   infoFd?: number;
   /** With a network of its own: where its agent server's Unix socket is, from its first process's root. */
   agentSocket?: string;
+  /** Runs once bwrap names the sandbox's first process, before its agent server can listen. */
+  onFirstPid?: (pid: number) => Promise<void>;
 }
 
 const LISTENING = /agent server listening on (http:\/\/\S+)/;
@@ -102,17 +104,18 @@ export class SandboxProcess {
     log: NodeJS.WritableStream,
     info: Promise<number> | undefined,
   ): Promise<string> {
-    const listening = await untilListening(this.child, log);
+    const listening = untilListening(this.child, log);
     this.firstPid = await info;
-    let url = listening;
+    if (this.firstPid !== undefined) await options.onFirstPid?.(this.firstPid);
+    const url = await listening;
     if (options.agentSocket !== undefined) {
       this.bridge = await AgentBridge.open(`/proc/${this.firstPid}/root${options.agentSocket}`);
-      url = this.bridge.url;
     }
-    const client = new AgentServerClient({ baseUrl: url, sessionApiKey: options.sessionKey });
+    const reached = this.bridge?.url ?? url;
+    const client = new AgentServerClient({ baseUrl: reached, sessionApiKey: options.sessionKey });
     await client.ready();
     await client.listTools();
-    return url;
+    return reached;
   }
 
   /**

@@ -43,14 +43,26 @@ export function reachable(host: string, port: number): Promise<boolean> {
   });
 }
 
-/** A TCP server on the host's loopback that answers every connection with `reply`. */
-export async function replyServer(reply: string): Promise<Server & { port: number }> {
+/** A TCP server on the host's loopback (on `port`, else a free one) that answers every connection with `reply`. */
+export async function replyServer(reply: string, port = 0): Promise<Server & { port: number }> {
   // A probe that hangs up at once resets the connection: not an error of the server's.
   const server = createServer((socket) => socket.on('error', () => {}).end(reply));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('no port');
   return Object.assign(server, { port: address.port });
+}
+
+/** A reply server on a free port below 1024 (the test runs as root). */
+export async function lowPortReplyServer(reply: string): Promise<Server & { port: number }> {
+  for (let port = 900 + Math.floor(Math.random() * 100); port < 1024; port++) {
+    const server = await replyServer(reply, port).catch(() => undefined);
+    if (server) return server;
+  }
+  throw new Error('no free port below 1024');
 }
 
 /** Waits until the sandbox's status satisfies `done` (its exit is noticed asynchronously), within `timeoutMs`. */
