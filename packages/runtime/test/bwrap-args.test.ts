@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BwrapPlan, bwrapArgs, workingDirProblem } from '../src/local/bwrap-args.ts';
+import { egressRoutes } from '../src/local/launcher.ts';
 import { SandboxLayout } from '../src/local/layout.ts';
 
 /** The pairs `flag src dest` of bwrap's arguments, as [flag, src, dest]. */
@@ -82,5 +83,25 @@ describe('bwrap arguments', () => {
     expect(workingDirProblem('/usr/src')).toBe('must not be or contain /usr');
     expect(workingDirProblem('/var/lib/bosun/x')).toBe('must not be or contain /var/lib/bosun');
     expect(workingDirProblem('/run')).toBe('must not be or contain /run/bosun');
+  });
+});
+
+describe('allow-list routes', () => {
+  it('gives each name one loopback address of its own, and loopback hosts 127.0.0.1', () => {
+    const routes = egressRoutes({
+      mode: 'allow',
+      hosts: [
+        { host: 'api.example.com', port: 443 },
+        { host: 'localhost', port: 4000 },
+        { host: 'api.example.com', port: 8443 },
+        { host: 'git.example.com', port: 443 },
+      ],
+    });
+    expect(routes.map(({ address, socket }) => [address, socket])).toEqual([
+      ['127.0.1.1', '0.sock'],
+      ['127.0.0.1', '1.sock'],
+      ['127.0.1.1', '2.sock'],
+      ['127.0.1.2', '3.sock'],
+    ]);
   });
 });

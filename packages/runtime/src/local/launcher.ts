@@ -66,7 +66,12 @@ export async function prepare(layout: SandboxLayout, spec: LocalSpec, routes: re
   await mkdir(layout.etc, { recursive: true, mode: 0o755 });
   await mkdir(layout.egress, { recursive: true, mode: 0o755 });
   await rm(join(layout.egress, EGRESS_READY), { force: true });
-  const hosts = ['127.0.0.1 localhost sandbox', '::1 localhost', ...routes.map((r) => `${r.address} ${r.host}`)];
+  const named = new Map(routes.filter((route) => route.address !== '127.0.0.1').map((r) => [r.host, r.address]));
+  const hosts = [
+    '127.0.0.1 localhost sandbox',
+    '::1 localhost',
+    ...[...named].map(([host, address]) => `${address} ${host}`),
+  ];
   const files = {
     passwd: `root:x:0:0:root:/root:/bin/sh\nsandbox:x:${spec.uid}:${spec.gid}:sandbox:${SANDBOX_HOME}:/bin/sh\n`,
     group: `root:x:0:\nsandbox:x:${spec.gid}:\n`,
@@ -76,14 +81,20 @@ export async function prepare(layout: SandboxLayout, spec: LocalSpec, routes: re
   for (const [name, text] of Object.entries(files)) await writeFile(`${layout.etc}/${name}`, text, { mode: 0o644 });
 }
 
-/** Each allow-listed host on a loopback address of its own inside the sandbox (127.0.1.1, 127.0.1.2, ...). */
+/** Each allow-listed host on a loopback address of its own (127.0.1.1, 127.0.1.2, ...), one per name. */
 export function egressRoutes(network: NetworkPolicy): EgressRoute[] {
   if (network.mode !== 'allow') return [];
+  const addresses = new Map<string, string>();
+  const addressOf = (host: string) => {
+    if (host === '127.0.0.1' || host === 'localhost') return '127.0.0.1';
+    const index = addresses.size;
+    if (!addresses.has(host)) addresses.set(host, `127.0.${1 + Math.floor(index / 254)}.${1 + (index % 254)}`);
+    return addresses.get(host) as string;
+  };
   return network.hosts.map(({ host, port }, index) => ({
     host,
     port,
-    address:
-      host === '127.0.0.1' || host === 'localhost' ? '127.0.0.1' : `127.0.${1 + (index >> 8)}.${1 + (index % 254)}`,
+    address: addressOf(host),
     socket: `${index}.sock`,
   }));
 }
