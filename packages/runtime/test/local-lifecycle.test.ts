@@ -91,6 +91,7 @@ describe('local runtime: lifecycle', () => {
       { sessionId: 'x', environment: { 'NOT-A-NAME': '1' } },
       { sessionId: 'x', network: { mode: 'allow' as const, hosts: [{ host: '127.0.0.1', port: 8000 }] } },
       { sessionId: 'x', network: { mode: 'allow' as const, hosts: [{ host: 'not a host', port: 80 }] } },
+      { sessionId: 'x', runAsUser: 0 },
       { sessionId: 'fails' },
     ];
     for (const spec of refused) await expect(runtime.start(spec)).rejects.toBeInstanceOf(SandboxSpecError);

@@ -97,6 +97,8 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
     '--unshare-uts',
     '--unshare-cgroup-try',
     ...(ownNetwork ? ['--unshare-net'] : []),
+    '--cap-drop',
+    'ALL',
     '--die-with-parent',
     '--new-session',
     '--hostname',

@@ -40,7 +40,7 @@ export interface LocalRuntimeOptions {
   readOnlyPaths?: readonly string[];
   /** Host paths inside those that no sandbox may see: the app's data directory, its configuration. */
   hiddenPaths?: readonly string[];
-  /** Per sandbox, for a resource factor of 1 (default 2 GiB, 1 CPU, 512 processes). */
+  /** Per sandbox, for a resource factor of 1 (default 2 GiB, 1 CPU, 1024 processes). */
   limits?: Partial<ResourceLimits>;
   /** When a spec names none (default `none`). */
   network?: NetworkPolicy;
@@ -65,7 +65,7 @@ interface Entry {
   running: (Launched & { stopping: boolean }) | undefined;
 }
 
-const DEFAULT_LIMITS: ResourceLimits = { memoryBytes: 2 * 2 ** 30, cpus: 1, processes: 512 };
+const DEFAULT_LIMITS: ResourceLimits = { memoryBytes: 2 * 2 ** 30, cpus: 1, processes: 1024 };
 
 /**
  * Sandboxes on this machine, each a `bosun agent-server` under bubblewrap (see README.md for what is isolated and

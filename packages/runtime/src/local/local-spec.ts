@@ -22,6 +22,10 @@ export function localSpecOf(request: SandboxStartSpec, defaults: LocalDefaults):
   const root = process.getuid?.() === 0;
   const uid = request.runAsUser ?? (root ? defaults.user : (process.getuid?.() ?? 0));
   const gid = request.runAsGroup ?? (root ? uid : (process.getgid?.() ?? 0));
+  if (root && (uid === 0 || gid === 0)) {
+    // Root in a sandbox is root on the host's files it can reach, and may undo its own read-only mounts.
+    throw new SandboxSpecError('run_as_user: the local backend never runs a sandbox as root (user or group 0)');
+  }
   if (!root && (uid !== process.getuid?.() || gid !== process.getgid?.())) {
     throw new SandboxSpecError('run_as_user: the runtime is not root, so sandboxes run as its own user');
   }
