@@ -16,7 +16,7 @@ export interface AllowedHost {
 export interface SandboxStartSpec {
   /** The caller's name for the sandbox (OpenHands' `session_id`): unique among the runtime's live sandboxes. */
   sessionId: string;
-  /** A container image for backends that run images; the local backend records it and runs `command`. */
+  /** A container image for backends that run images; the local backend ignores it and runs `command`. */
   image?: string;
   /** The command before `agent-server` and its flags; absent: the backend's own (the same Bosun it runs). */
   command?: readonly string[];

@@ -117,6 +117,24 @@ describe('local runtime: resource limits', () => {
   });
 });
 
+describe('local runtime: process limit', () => {
+  it('keeps a sandbox from forking past its process limit', async (context) => {
+    const root = await mkdtemp(join(tmpdir(), 'bosun-runtime-'));
+    const runtime = await LocalRuntime.open({ root, limits: { processes: 16 } });
+    try {
+      if (!(await runtime.health()).enforced.some((line) => line.startsWith('limit: pids'))) context.skip();
+      const forks = 'i=0; while [ $i -lt 100 ]; do sleep 30 & i=$((i+1)); done; echo all forked >&2';
+      const stopped = await runtime.start({ sessionId: 'forks', command: ['/bin/sh', '-c', forks] });
+      expect(stopped.status).toBe('ERROR');
+      expect(stopped.statusDetail).toMatch(/fork/i);
+      expect(stopped.statusDetail).not.toContain('all forked');
+    } finally {
+      await runtime.close();
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('local runtime without bubblewrap', () => {
   it('refuses to open unless told to run sandboxes unisolated, and then says so', async () => {
     const root = await mkdtemp(join(tmpdir(), 'bosun-runtime-'));
