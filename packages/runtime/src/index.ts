@@ -17,3 +17,4 @@ export { LocalRuntime, type LocalRuntimeOptions } from './local/local-runtime.ts
 export type { ResourceLimits } from './local/cgroups.ts';
 export { buildRuntimeApi, type RuntimeApiOptions } from './http/runtime-api.ts';
 export type { RuntimeInfoWire } from './http/schemas.ts';
+export { RemoteRuntime, type RemoteRuntimeOptions } from './remote/remote-runtime.ts';

@@ -115,7 +115,7 @@ export interface Runtime {
   getBySession(sessionId: string): Promise<RuntimeSandbox | undefined>;
   /** In the order of `sessionIds`, undefined for each unknown. */
   getManyBySession(sessionIds: readonly string[]): Promise<(RuntimeSandbox | undefined)[]>;
-  /** Every sandbox it knows, oldest first. */
+  /** The sandboxes that are STARTING or RUNNING, oldest first (OpenHands' `/list`: what runs, to reconcile with). */
   list(): Promise<RuntimeSandbox[]>;
   health(): Promise<RuntimeHealth>;
   /** Stops every running sandbox (PAUSED, workspaces kept). */

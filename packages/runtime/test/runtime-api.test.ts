@@ -1,7 +1,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LocalRuntime, type RuntimeInfoWire, buildRuntimeApi } from '@bosun/runtime';
+import {
+  LocalRuntime,
+  RemoteRuntime,
+  type RuntimeInfoWire,
+  SandboxConflictError,
+  SandboxNotFoundError,
+  SandboxSpecError,
+  buildRuntimeApi,
+} from '@bosun/runtime';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -123,5 +131,34 @@ describe('runtime API over the local runtime', () => {
       status: 200,
       body: { status: 'error', status_detail: 'its agent server exited with code 5', session_api_key: null },
     });
+  });
+
+  it('is the same Runtime through RemoteRuntime, errors included', async () => {
+    const remote = new RemoteRuntime({ baseUrl: base, apiKey: API_KEY });
+    expect(await remote.health()).toMatchObject({ backend: 'local', isolated: true });
+    await expect(remote.start({ sessionId: 'r', workingDir: '/usr/x' })).rejects.toThrow(
+      new SandboxSpecError('working_dir: must not be or contain /usr'),
+    );
+    const failed = await remote.start({ sessionId: 'remote-1', command: [process.execPath, '-e', 'process.exit(6)'] });
+    expect(failed).toMatchObject({ sessionId: 'remote-1', status: 'ERROR', url: null, sessionApiKey: null });
+    expect(failed.statusDetail).toBe('its agent server exited with code 6');
+    expect(await remote.get(failed.id)).toEqual(failed);
+    expect((await remote.getManyBySession(['nobody', 'remote-1'])).map((found) => found?.id)).toEqual([
+      undefined,
+      failed.id,
+    ]);
+    expect(await remote.getBySession('nobody')).toBeUndefined();
+    expect(await remote.list()).toEqual([]);
+
+    // Its workspace removed behind the runtime's back: MISSING, which does not resume.
+    await rm(join(root, failed.id, 'workspace'), { recursive: true });
+    expect((await remote.get(failed.id))?.status).toBe('MISSING');
+    const conflict = await remote.resume(failed.id).catch((error: unknown) => error);
+    expect(conflict).toBeInstanceOf(SandboxConflictError);
+    expect((conflict as SandboxConflictError).status).toBe('MISSING');
+
+    await remote.stop(failed.id);
+    await expect(remote.stop(failed.id)).rejects.toBeInstanceOf(SandboxNotFoundError);
+    await expect(remote.pause(failed.id)).rejects.toBeInstanceOf(SandboxNotFoundError);
   });
 });

@@ -95,7 +95,7 @@ export function buildRuntimeApi(options: RuntimeApiOptions): FastifyInstance {
         answer(async () => found(await runtime.get(request.params.runtime_id), 'runtime', request.params.runtime_id)),
     );
     secured.get('/list', async () => {
-      const running = (await runtime.list()).filter((sandbox) => sandbox.status === 'RUNNING').map(runtimeInfo);
+      const running = (await runtime.list()).map(runtimeInfo);
       return { runtimes: running, total: running.length };
     });
     // Warm pools are a Kubernetes backend's; OpenHands' app asks for their configurations and falls back on none.

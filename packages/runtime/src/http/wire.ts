@@ -48,3 +48,40 @@ export function specErrorLocation(message: string): { loc: string[]; msg: string
   if (!match?.[1] || !match[2]) return { loc: ['body'], msg: message };
   return { loc: ['body', ...match[1].split('.').map((part) => WIRE_FIELDS[part] ?? part)], msg: match[2] };
 }
+
+const FROM_WIRE: Record<string, SandboxStatus> = {
+  starting: 'STARTING',
+  running: 'RUNNING',
+  paused: 'PAUSED',
+  error: 'ERROR',
+  stopped: 'MISSING',
+};
+
+/** A `RuntimeInfo` as a sandbox (OpenHands' mapping: an unknown status is MISSING). */
+export function sandboxOf(info: Partial<RuntimeInfoWire> & { runtime_id: string; session_id: string }): RuntimeSandbox {
+  return {
+    id: info.runtime_id,
+    sessionId: info.session_id,
+    status: FROM_WIRE[String(info.status).toLowerCase()] ?? 'MISSING',
+    statusDetail: info.status_detail ?? null,
+    url: info.url ?? null,
+    sessionApiKey: info.session_api_key ?? null,
+    isolation: info.isolation ?? [],
+    createdAt: info.created_at ?? '',
+  };
+}
+
+/** A start spec as a `/start` body. */
+export function startBody(spec: SandboxStartSpec): StartBody {
+  return {
+    session_id: spec.sessionId,
+    ...(spec.image === undefined ? {} : { image: spec.image }),
+    ...(spec.command === undefined ? {} : { command: [...spec.command] }),
+    ...(spec.workingDir === undefined ? {} : { working_dir: spec.workingDir }),
+    ...(spec.environment === undefined ? {} : { environment: { ...spec.environment } }),
+    ...(spec.resourceFactor === undefined ? {} : { resource_factor: spec.resourceFactor }),
+    ...(spec.runAsUser === undefined ? {} : { run_as_user: spec.runAsUser }),
+    ...(spec.runAsGroup === undefined ? {} : { run_as_group: spec.runAsGroup }),
+    ...(spec.network === undefined ? {} : { network: spec.network }),
+  };
+}

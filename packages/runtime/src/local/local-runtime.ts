@@ -189,7 +189,8 @@ export class LocalRuntime implements Runtime {
   }
 
   async list(): Promise<RuntimeSandbox[]> {
-    return [...this.entries.values()].map((entry) => this.view(entry));
+    const live = [...this.entries.values()].filter(({ status }) => status === 'STARTING' || status === 'RUNNING');
+    return live.map((entry) => this.view(entry));
   }
 
   async health(): Promise<RuntimeHealth> {
