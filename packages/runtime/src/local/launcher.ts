@@ -115,7 +115,7 @@ export async function launch(
   let egress: EgressForwards | undefined;
   try {
     egress = routes.length > 0 ? await EgressForwards.open(layout.egress, routes) : undefined;
-    const process = await SandboxProcess.start({
+    const sandbox = await SandboxProcess.start({
       argv: options.unsafe
         ? unsafeArgv(options, layout, spec)
         : isolatedArgv(options, layout, spec, routes, limits, cgroups),
@@ -128,7 +128,7 @@ export async function launch(
       ...(options.unsafe || spec.network.mode === 'open' ? {} : { agentSocket: AGENT_SOCKET }),
       ...(routes.length > 0 ? { onFirstPid: (pid: number) => openEgress(options.tools, pid, layout, routes) } : {}),
     });
-    return { process, cgroups, egress };
+    return { process: sandbox, cgroups, egress };
   } catch (error) {
     await egress?.close();
     const detail =

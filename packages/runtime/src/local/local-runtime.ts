@@ -89,8 +89,10 @@ export class LocalRuntime implements Runtime {
     const tools = findHostTools(options.bwrapPath);
     const unsafe = tools.bwrap === undefined;
     if (unsafe && !options.unsafeNoIsolation) {
+      const fix = 'install it (Debian: apt-get install bubblewrap), or give unsafeNoIsolation';
+      const unsafeMeans = 'to run them as plain processes that see everything this process sees';
       throw new Error(
-        `bubblewrap (${options.bwrapPath ?? 'bwrap'}) is not installed, so sandboxes cannot be isolated: install it (Debian: apt-get install bubblewrap), or give unsafeNoIsolation to run them as plain processes that see everything this process sees`,
+        `bubblewrap (${options.bwrapPath ?? 'bwrap'}) is not installed, so sandboxes cannot be isolated: ${fix} ${unsafeMeans}`,
       );
     }
     const root = resolve(options.root);
