@@ -13,7 +13,8 @@ export {
 } from './runtime.ts';
 export { checkStartSpec } from './spec.ts';
 export { newSessionKey } from './session-keys.ts';
-export { LocalRuntime, type LocalRuntimeOptions } from './local/local-runtime.ts';
+export { LocalRuntime } from './local/local-runtime.ts';
+export type { LocalRuntimeOptions } from './local/local-options.ts';
 export type { ResourceLimits } from './local/cgroups.ts';
 export { buildRuntimeApi, type RuntimeApiOptions } from './http/runtime-api.ts';
 export type { RuntimeInfoWire } from './http/schemas.ts';

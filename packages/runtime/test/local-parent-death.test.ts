@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { LocalRuntime, type RuntimeSandbox } from '@bosun/runtime';
 import { afterAll, describe, expect, it } from 'vitest';
-import { reachable } from './support/sandbox-shell.ts';
+import { reachable, sh } from './support/sandbox-shell.ts';
 
 const CHILD = fileURLToPath(new URL('./support/runtime-child.ts', import.meta.url));
 
@@ -44,13 +44,13 @@ async function until(condition: () => Promise<boolean>, timeoutMs = 15_000): Pro
   }
 }
 
-describe('local runtime: a sandbox never outlives its runtime', () => {
+describe('local runtime: a sandbox never outlives its runtime, and the next runtime takes it over', () => {
   let root: string | undefined;
   afterAll(async () => {
     if (root) await rm(root, { recursive: true, force: true });
   });
 
-  it('is killed with the whole sandbox when the runtime is killed (kill -9)', async () => {
+  it('is killed with the whole sandbox when the runtime is killed (kill -9), then found PAUSED and resumed', async () => {
     root = await mkdtemp(join(tmpdir(), 'bosun-runtime-orphan-'));
     const child = spawn(process.execPath, ['--import', 'tsx', CHILD, root], { stdio: ['ignore', 'pipe', 'inherit'] });
     const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -65,6 +65,7 @@ describe('local runtime: a sandbox never outlives its runtime', () => {
         headers: { 'X-Session-API-Key': `${sandbox.sessionApiKey}` },
       });
       expect(tools.status).toBe(200);
+      await sh(sandbox, 'echo survived > /workspace/before-the-kill.txt');
       expect(await processesMentioning(join(root, sandbox.id))).not.toEqual([]);
 
       child.kill('SIGKILL');
@@ -78,8 +79,19 @@ describe('local runtime: a sandbox never outlives its runtime', () => {
       if (sandbox.isolation.some((line) => line.includes('(cgroup'))) {
         expect((await leftGroups(groups)).length).toBeGreaterThan(0);
       }
-      const next = await LocalRuntime.open({ root });
-      await next.close();
+      const next = await LocalRuntime.open({ root, startTimeoutMs: 90_000, stopGraceMs: 5_000 });
+      try {
+        // It knows the sandbox, PAUSED; resuming it starts it over its workspace with a new key.
+        const found = await next.getBySession('orphan');
+        expect(found).toMatchObject({ id: sandbox.id, status: 'PAUSED', sessionApiKey: null });
+        expect(found?.statusDetail).toContain('the runtime restarted');
+        const resumed = await next.resume(sandbox.id);
+        expect(resumed.status).toBe('RUNNING');
+        expect(resumed.sessionApiKey).not.toBe(sandbox.sessionApiKey);
+        expect((await sh(resumed, 'cat /workspace/before-the-kill.txt')).stdout).toContain('survived');
+      } finally {
+        await next.close();
+      }
       expect(await leftGroups(groups)).toEqual([]);
     } finally {
       child.kill('SIGKILL');

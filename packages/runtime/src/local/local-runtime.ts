@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import type { SandboxStatus } from '@bosun/protocol';
 import {
-  type NetworkPolicy,
   type Runtime,
   type RuntimeHealth,
   type RuntimeSandbox,
@@ -13,12 +11,10 @@ import {
   SandboxSpecError,
   type SandboxStartSpec,
 } from '../runtime.ts';
+import { SerialQueues } from '../serial-queues.ts';
 import { newSessionKey } from '../session-keys.ts';
 import { checkStartSpec } from '../spec.ts';
-import { ownBosunCommand } from './bosun-command.ts';
-import { Cgroups, type ResourceLimits } from './cgroups.ts';
-import { describeHost, isolationOf, prepareRoot } from './host-report.ts';
-import { findHostTools } from './host-tools.ts';
+import { isolationOf } from './host-report.ts';
 import {
   LaunchError,
   type Launched,
@@ -29,31 +25,9 @@ import {
   scaled,
 } from './launcher.ts';
 import { SandboxLayout } from './layout.ts';
+import { type LocalRuntimeOptions, setUp } from './local-options.ts';
 import { localSpecOf } from './local-spec.ts';
-
-export interface LocalRuntimeOptions {
-  /** Where sandboxes live: `<root>/<id>/` (workspace, data, home, log). Never visible to a sandbox. */
-  root: string;
-  /** The command before `agent-server` when a spec names none (default: the same Bosun this process runs). */
-  command?: readonly string[];
-  /** Host paths every sandbox sees read-only (default: the Bosun installation and the Node binary). */
-  readOnlyPaths?: readonly string[];
-  /** Host paths inside those that no sandbox may see: the app's data directory, its configuration. */
-  hiddenPaths?: readonly string[];
-  /** Per sandbox, for a resource factor of 1 (default 2 GiB, 1 CPU, 1024 processes). */
-  limits?: Partial<ResourceLimits>;
-  /** When a spec names none (default `none`). */
-  network?: NetworkPolicy;
-  /** Who sandboxes run as when the runtime runs as root and a spec names no one (default 10001). */
-  defaultUser?: number;
-  startTimeoutMs?: number;
-  /** How long a stopping sandbox has before it is killed. */
-  stopGraceMs?: number;
-  bwrapPath?: string;
-  /** Runs sandboxes as plain child processes when bubblewrap is missing: they see everything the runtime sees. */
-  unsafeNoIsolation?: boolean;
-  logger?: { warn(message: string): void };
-}
+import { loadRecords, saveRecord } from './records.ts';
 
 interface Entry {
   id: string;
@@ -65,16 +39,16 @@ interface Entry {
   running: (Launched & { stopping: boolean }) | undefined;
 }
 
-const DEFAULT_LIMITS: ResourceLimits = { memoryBytes: 2 * 2 ** 30, cpus: 1, processes: 1024 };
+const RESTARTED = 'the runtime restarted (its sandboxes stopped with it): resume it to start it again';
 
 /**
  * Sandboxes on this machine, each a `bosun agent-server` under bubblewrap (see README.md for what is isolated and
- * how). Its records live in memory: sandboxes die with the runtime (`--die-with-parent`), and a new runtime over
- * the same root starts with none (their directories stay until stopped by whoever kept their ids).
+ * how). Each sandbox's record (never its key) is saved beside its directories: sandboxes die with the runtime
+ * (`--die-with-parent`), and a new runtime over the same root finds them PAUSED. One runtime per root.
  */
 export class LocalRuntime implements Runtime {
   private readonly entries = new Map<string, Entry>();
-  private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly queues = new SerialQueues();
   private closing = false;
 
   private constructor(
@@ -86,33 +60,22 @@ export class LocalRuntime implements Runtime {
 
   /** Refuses to open without bubblewrap unless `unsafeNoIsolation` is given (and then says so in the log). */
   static async open(options: LocalRuntimeOptions): Promise<LocalRuntime> {
-    const tools = findHostTools(options.bwrapPath);
-    const unsafe = tools.bwrap === undefined;
-    if (unsafe && !options.unsafeNoIsolation) {
-      const fix = 'install it (Debian: apt-get install bubblewrap), or give unsafeNoIsolation';
-      const unsafeMeans = 'to run them as plain processes that see everything this process sees';
-      throw new Error(
-        `bubblewrap (${options.bwrapPath ?? 'bwrap'}) is not installed, so sandboxes cannot be isolated: ${fix} ${unsafeMeans}`,
-      );
+    const setup = await setUp(options);
+    const runtime = new LocalRuntime({ ...options, root: setup.root }, setup.launcher, setup.command, setup.health);
+    await runtime.restore();
+    return runtime;
+  }
+
+  /**
+   * Takes over the sandboxes a previous runtime over the same root left: those it ran died with it, and are PAUSED
+   * (resuming one starts it over its workspace with a new key); none is started by itself.
+   */
+  private async restore(): Promise<void> {
+    for (const record of await loadRecords(this.options.root)) {
+      const entry: Entry = { ...record, key: null, running: undefined };
+      this.entries.set(record.id, entry);
+      if (record.status === 'STARTING' || record.status === 'RUNNING') await this.settle(entry, 'PAUSED', RESTARTED);
     }
-    const root = resolve(options.root);
-    await prepareRoot(root);
-    const cgroups = await Cgroups.probe();
-    const own = options.command && options.readOnlyPaths ? undefined : ownBosunCommand();
-    const launcher: LauncherOptions = {
-      tools,
-      cgroups,
-      unsafe,
-      readOnlyPaths: options.readOnlyPaths ?? own?.installation ?? [],
-      hiddenPaths: [root, ...(options.hiddenPaths ?? []), ...(options.readOnlyPaths ? [] : (own?.hidden ?? []))].map(
-        (path) => resolve(path),
-      ),
-      limits: { ...DEFAULT_LIMITS, ...options.limits },
-      startTimeoutMs: options.startTimeoutMs ?? 60_000,
-    };
-    const health = describeHost(tools, cgroups, unsafe);
-    if (unsafe) options.logger?.warn(`sandboxes are NOT isolated: ${health.notEnforced[0]}`);
-    return new LocalRuntime({ ...options, root }, launcher, [...(options.command ?? own?.command ?? [])], health);
   }
 
   async start(request: SandboxStartSpec): Promise<RuntimeSandbox> {
@@ -136,14 +99,14 @@ export class LocalRuntime implements Runtime {
       running: undefined,
     };
     this.entries.set(id, entry);
-    return this.serially(id, async () => {
+    return this.queues.run(id, async () => {
       await this.run(entry);
       return this.view(entry);
     });
   }
 
   stop(id: string): Promise<void> {
-    return this.serially(id, async () => {
+    return this.queues.run(id, async () => {
       const entry = this.entry(id);
       await this.halt(entry);
       this.entries.delete(id);
@@ -152,16 +115,16 @@ export class LocalRuntime implements Runtime {
   }
 
   pause(id: string): Promise<RuntimeSandbox> {
-    return this.serially(id, async () => {
+    return this.queues.run(id, async () => {
       const entry = this.entry(id);
       await this.halt(entry);
-      if (entry.status === 'STARTING' || entry.status === 'RUNNING') this.settle(entry, 'PAUSED', null);
+      if (entry.status === 'STARTING' || entry.status === 'RUNNING') await this.settle(entry, 'PAUSED', null);
       return this.view(entry);
     });
   }
 
   resume(id: string): Promise<RuntimeSandbox> {
-    return this.serially(id, async () => {
+    return this.queues.run(id, async () => {
       const entry = this.entry(id);
       const status = this.view(entry).status;
       if (status !== 'PAUSED' && status !== 'ERROR') {
@@ -202,14 +165,14 @@ export class LocalRuntime implements Runtime {
 
   async close(): Promise<void> {
     this.closing = true;
-    await Promise.all(this.queues.values());
+    await this.queues.idle();
     await Promise.all(
       [...this.entries.values()]
         .filter((entry) => entry.running)
         .map((entry) =>
-          this.serially(entry.id, async () => {
+          this.queues.run(entry.id, async () => {
             await this.halt(entry);
-            this.settle(entry, 'PAUSED', 'the runtime stopped');
+            await this.settle(entry, 'PAUSED', 'the runtime stopped');
           }),
         ),
     );
@@ -218,7 +181,7 @@ export class LocalRuntime implements Runtime {
   /** Starts its agent server with a new key: RUNNING, or ERROR with why not. */
   private async run(entry: Entry): Promise<void> {
     if (this.closing) return this.settle(entry, 'PAUSED', 'the runtime is stopping');
-    this.settle(entry, 'STARTING', null);
+    await this.settle(entry, 'STARTING', null);
     const key = newSessionKey();
     let launched: Launched;
     try {
@@ -230,7 +193,7 @@ export class LocalRuntime implements Runtime {
     const running = { ...launched, stopping: false };
     entry.running = running;
     entry.key = key;
-    entry.status = 'RUNNING';
+    await this.settle(entry, 'RUNNING', null);
     void launched.process.ended.then(async (ending) => {
       if (running.stopping) return;
       const limits = scaled(this.launcher.limits, entry.spec.resourceFactor);
@@ -238,7 +201,7 @@ export class LocalRuntime implements Runtime {
       await this.release(running);
       if (entry.running === running) {
         entry.running = undefined;
-        this.settle(entry, 'ERROR', `its agent server ${how}`);
+        await this.settle(entry, 'ERROR', `its agent server ${how}`).catch(() => {});
       }
     });
   }
@@ -262,11 +225,18 @@ export class LocalRuntime implements Runtime {
     });
   }
 
-  /** Every status but RUNNING revokes the key. */
-  private settle(entry: Entry, status: SandboxStatus, detail: string | null): void {
+  /** Every status but RUNNING revokes the key; each change is saved (a restarted runtime knows its sandboxes). */
+  private async settle(entry: Entry, status: SandboxStatus, detail: string | null): Promise<void> {
     entry.status = status;
     entry.statusDetail = detail;
-    entry.key = null;
+    if (status !== 'RUNNING') entry.key = null;
+    await this.save(entry);
+  }
+
+  private async save(entry: Entry): Promise<void> {
+    if (!this.entries.has(entry.id)) return;
+    const { id, spec, createdAt, status, statusDetail } = entry;
+    await saveRecord(this.layoutOf(id).dir, { id, spec, createdAt, status, statusDetail });
   }
 
   private view(entry: Entry): RuntimeSandbox {
@@ -292,17 +262,5 @@ export class LocalRuntime implements Runtime {
 
   private layoutOf(id: string): SandboxLayout {
     return new SandboxLayout(this.options.root, id);
-  }
-
-  /** Runs `task` after every earlier task of the same sandbox (a pause never races a start). */
-  private serially<T>(id: string, task: () => Promise<T>): Promise<T> {
-    const previous = this.queues.get(id) ?? Promise.resolve();
-    const next = previous.then(task, task);
-    const settled = next.catch(() => {});
-    this.queues.set(id, settled);
-    void settled.then(() => {
-      if (this.queues.get(id) === settled) this.queues.delete(id);
-    });
-    return next;
   }
 }
