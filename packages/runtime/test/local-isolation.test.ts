@@ -1,10 +1,12 @@
+import { lookup } from 'node:dns/promises';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LocalRuntime, type RuntimeSandbox } from '@bosun/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectProbe, reachable, replyServer, sh } from './support/sandbox-shell.ts';
+import { connectProbe, lowPortReplyServer, reachable, replyServer, sh } from './support/sandbox-shell.ts';
 
 /** The Bosun installation the sandboxes see read-only (this worktree). */
 const INSTALLATION = fileURLToPath(new URL('../../../', import.meta.url));
@@ -23,6 +25,10 @@ describe('local runtime: what a sandbox can reach', () => {
   let allowed: RuntimeSandbox;
   let open: RuntimeSandbox;
   let echo: Awaited<ReturnType<typeof replyServer>>;
+  /** Below 1024 when the runtime runs as root (only then can a sandbox's namespace open such a port). */
+  let low: Awaited<ReturnType<typeof replyServer>>;
+  /** A name the host resolves to its loopback: the sandbox reaches it on an address of its own (127.0.1.x). */
+  let named: string;
 
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'bosun-runtime-'));
@@ -31,12 +37,24 @@ describe('local runtime: what a sandbox can reach', () => {
     await writeFile(join(appData, 'secret.txt'), APP_SECRET);
     process.env.BOSUN_TEST_APP_SECRET = APP_SECRET;
     echo = await replyServer('hello from the host');
+    low =
+      process.getuid?.() === 0
+        ? await lowPortReplyServer('hello from a low port')
+        : await replyServer('hello from a low port');
+    const resolved = await lookup(hostname(), { family: 4 }).catch(() => undefined);
+    named = resolved?.address === '127.0.0.1' ? hostname() : 'localhost';
     runtime = await LocalRuntime.open({ root, hiddenPaths: [appData], startTimeoutMs: 90_000, stopGraceMs: 5_000 });
     [closed, allowed, open] = await Promise.all([
       runtime.start({ sessionId: 'closed', environment: { OWN_SETTING: 'its-own' } }),
       runtime.start({
         sessionId: 'allowed',
-        network: { mode: 'allow', hosts: [{ host: '127.0.0.1', port: echo.port }] },
+        network: {
+          mode: 'allow',
+          hosts: [
+            { host: '127.0.0.1', port: echo.port },
+            { host: named, port: low.port },
+          ],
+        },
       }),
       runtime.start({ sessionId: 'open', network: { mode: 'open' } }),
     ]);
@@ -45,6 +63,7 @@ describe('local runtime: what a sandbox can reach', () => {
   afterAll(async () => {
     await runtime?.close();
     echo?.close();
+    low?.close();
     delete process.env.BOSUN_TEST_APP_SECRET;
     await rm(appData, { recursive: true, force: true });
     await rm(root, { recursive: true, force: true });
@@ -118,6 +137,13 @@ describe('local runtime: what a sandbox can reach', () => {
     expect(reply.stdout).toContain('hello from the host');
     for (const port of [5432, 6379])
       expect((await sh(allowed, connectProbe('127.0.0.1', port))).stdout).toContain('REFUSED');
+    // By name, below 1024 when root (the sandbox's hosts file gives the name an address of its own).
+    const byName = await sh(
+      allowed,
+      `${process.execPath} -e "require('net').connect(${low.port},'${named}').pipe(process.stdout)"`,
+    );
+    expect(byName.stdout).toContain('hello from a low port');
+    expect((await sh(closed, connectProbe('127.0.0.1', low.port))).stdout).toContain('REFUSED');
   });
 
   it('reaches the host network, loopback included, with network open (and still not the app data)', async () => {
