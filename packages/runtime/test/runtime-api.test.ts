@@ -120,7 +120,7 @@ describe('runtime API over the local runtime', () => {
     expect((await call('POST', '/stop', { runtime_id: info.runtime_id })).status).toBe(404);
     expect((await call('POST', '/resume', { runtime_id: info.runtime_id })).status).toBe(404);
     expect((await call('GET', `/runtime/${info.runtime_id}`)).status).toBe(404);
-  });
+  }, 120_000);
 
   it('answers a sandbox that could not start as error, with why (a command given as one string)', async () => {
     const failed = await call('POST', '/start', {
