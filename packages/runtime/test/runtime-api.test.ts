@@ -21,6 +21,8 @@ describe('runtime API over the local runtime', () => {
   let runtime: LocalRuntime;
   let app: FastifyInstance;
   let base: string;
+  const logs: string[] = [];
+  const keysSeen: string[] = [];
 
   const call = async (method: string, path: string, body?: unknown, key: string | null = API_KEY) => {
     const headers: Record<string, string> = key === null ? {} : { 'X-API-Key': key };
@@ -36,7 +38,12 @@ describe('runtime API over the local runtime', () => {
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'bosun-runtime-api-'));
     runtime = await LocalRuntime.open({ root, startTimeoutMs: 90_000, stopGraceMs: 5_000 });
-    app = buildRuntimeApi({ runtime, apiKeys: [API_KEY] });
+    app = buildRuntimeApi({
+      runtime,
+      apiKeys: [API_KEY],
+      logLevel: 'info',
+      logStream: { write: (line: string) => logs.push(line) },
+    });
     base = await app.listen({ host: '127.0.0.1', port: 0 });
   });
 
@@ -84,6 +91,7 @@ describe('runtime API over the local runtime', () => {
     });
     expect(started.status).toBe(200);
     const info = started.body as unknown as RuntimeInfoWire;
+    keysSeen.push(`${info.session_api_key}`);
     expect(info).toMatchObject({ session_id: 'api-1', status: 'running', status_detail: null });
     const tools = await fetch(`${info.url}/api/tools/`, {
       headers: { 'X-Session-API-Key': `${info.session_api_key}` },
@@ -160,5 +168,11 @@ describe('runtime API over the local runtime', () => {
     await remote.stop(failed.id);
     await expect(remote.stop(failed.id)).rejects.toBeInstanceOf(SandboxNotFoundError);
     await expect(remote.pause(failed.id)).rejects.toBeInstanceOf(SandboxNotFoundError);
+  });
+
+  it('logs requests, never the API key nor a session key', () => {
+    expect(logs.length).toBeGreaterThan(10);
+    expect(keysSeen).toHaveLength(1);
+    for (const secret of [API_KEY, ...keysSeen]) expect(logs.join('\n')).not.toContain(secret);
   });
 });
