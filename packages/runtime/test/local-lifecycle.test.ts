@@ -135,6 +135,29 @@ describe('local runtime: process limit', () => {
   });
 });
 
+describe('local runtime: CPU limit', () => {
+  it('gives a busy sandbox no more than its share of CPU time', async (context) => {
+    const root = await mkdtemp(join(tmpdir(), 'bosun-runtime-'));
+    const runtime = await LocalRuntime.open({ root, limits: { cpus: 0.1 } });
+    try {
+      if (!(await runtime.health()).enforced.some((line) => line.startsWith('limit: cpu'))) context.skip();
+      // Busy for 1.5 s of wall time, then says how much CPU time it got (unthrottled: about as much).
+      const busy = [
+        'const start = Date.now(); while (Date.now() - start < 1500);',
+        'const used = process.cpuUsage(); console.error(`cpu-ms ${Math.round((used.user + used.system) / 1000)}`);',
+        'process.exit(9);',
+      ].join(' ');
+      const ended = await runtime.start({ sessionId: 'busy', command: [node, '-e', busy] });
+      const cpuMs = Number(/cpu-ms (\d+)/.exec(`${ended.statusDetail}`)?.[1]);
+      expect(cpuMs).toBeGreaterThan(0);
+      expect(cpuMs).toBeLessThan(500);
+    } finally {
+      await runtime.close();
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('local runtime without bubblewrap', () => {
   it('refuses to open unless told to run sandboxes unisolated, and then says so', async () => {
     const root = await mkdtemp(join(tmpdir(), 'bosun-runtime-'));
