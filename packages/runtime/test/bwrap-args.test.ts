@@ -61,6 +61,11 @@ describe('bwrap arguments', () => {
     expect(args).not.toContain('/srv/elsewhere');
   });
 
+  it('hides a hidden path under a system directory too', () => {
+    const args = bwrapArgs({ ...plan, hiddenPaths: ['/usr/share/doc'] });
+    expect(args.join(' ')).toContain('--tmpfs /usr/share/doc --remount-ro /usr/share/doc');
+  });
+
   it('unshares the network unless open, and bridges the agent server only then', () => {
     const closed = bwrapArgs(plan);
     expect(closed).toContain('--unshare-net');

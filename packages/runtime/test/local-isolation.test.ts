@@ -101,7 +101,7 @@ describe('local runtime: what a sandbox can reach', () => {
   it('writes only in its workspace, never in the system or the installation', async () => {
     const result = await sh(
       closed,
-      `echo ok > /workspace/mine && cat /workspace/mine; for p in /usr/x /etc/x ${INSTALLATION}x /x; do touch $p 2>/dev/null && echo "WROTE $p"; done; echo done`,
+      `echo ok > /workspace/mine && cat /workspace/mine; for p in /usr/x /etc/x ${INSTALLATION}x ${appData}/x /x; do touch $p 2>/dev/null && echo "WROTE $p"; done; echo done`,
     );
     expect(result.stdout).toContain('ok');
     expect(result.stdout).not.toContain('WROTE');

@@ -116,8 +116,12 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   args.push('--dir', SANDBOX_RUN_DIR);
   const readOnly = outermost(plan.readOnlyPaths.filter((path) => !underAny(path, SYSTEM_PATHS)));
   for (const path of readOnly) args.push('--ro-bind', path, path);
-  for (const path of plan.hiddenPaths.filter((path) => underAny(path, readOnly) && exists(path))) {
-    args.push(...(lstatSync(path).isDirectory() ? ['--tmpfs', path] : ['--ro-bind', '/dev/null', path]));
+  const visible = [...SYSTEM_PATHS, ...etc, ...readOnly];
+  for (const path of plan.hiddenPaths.filter((path) => underAny(path, visible) && exists(path))) {
+    // An empty, read-only directory in its place (or /dev/null for a file).
+    args.push(
+      ...(lstatSync(path).isDirectory() ? ['--tmpfs', path, '--remount-ro', path] : ['--ro-bind', '/dev/null', path]),
+    );
   }
   args.push('--bind', plan.layout.workspace, plan.workingDir);
   args.push('--bind', plan.layout.data, SANDBOX_DATA_DIR);
