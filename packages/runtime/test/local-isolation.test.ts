@@ -1,4 +1,5 @@
 import { lookup } from 'node:dns/promises';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { hostname } from 'node:os';
@@ -125,6 +126,9 @@ describe('local runtime: what a sandbox can reach', () => {
       const result = await sh(closed, connectProbe('127.0.0.1', port));
       expect(result.stdout).toContain('REFUSED');
     }
+    // Nor PostgreSQL's Unix socket (the host's /run is not the sandbox's).
+    const socket = '/var/run/postgresql/.s.PGSQL.5432';
+    if (existsSync(socket)) expect((await sh(closed, `ls -A ${socket} || echo GONE`)).stdout).toContain('GONE');
   });
 
   it('reaches only its allow-listed host:port with network allow', async () => {
