@@ -80,6 +80,12 @@ describe('bwrap arguments', () => {
     }
   });
 
+  it('gives bwrap the seccomp filter last, before the command', () => {
+    const args = bwrapArgs({ ...plan, seccompFd: 4 });
+    expect(args.slice(args.indexOf('--') - 2, args.indexOf('--'))).toEqual(['--seccomp', '4']);
+    expect(bwrapArgs(plan)).not.toContain('--seccomp');
+  });
+
   it('keeps a workspace off the system and its own mounts', () => {
     expect(workingDirProblem('/workspace')).toBeUndefined();
     expect(workingDirProblem('/home/user/project')).toBeUndefined();

@@ -156,6 +156,14 @@ describe('local runtime: what a sandbox can reach', () => {
     expect((await sh(open, `cat ${join(appData, 'secret.txt')}`)).stdout).not.toContain(APP_SECRET);
   });
 
+  it('cannot make namespaces of its own (seccomp), yet runs programs and their children', async (context) => {
+    if (!closed.isolation.some((line) => line.startsWith('seccomp:'))) context.skip();
+    const result = await sh(closed, 'unshare -U true; unshare -rn true; git --version; sh -c "echo child-ran"');
+    expect(result.stderr).toContain('unshare failed: Operation not permitted');
+    expect(result.stdout).toContain('git version');
+    expect(result.stdout).toContain('child-ran');
+  });
+
   it('reports what it enforces', async () => {
     const health = await runtime.health();
     expect(health).toMatchObject({ backend: 'local', isolated: true, running: 3 });

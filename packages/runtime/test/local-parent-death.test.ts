@@ -77,7 +77,11 @@ describe('local runtime: a sandbox never outlives its runtime, and the next runt
       // Its cgroups stayed behind, empty: the next runtime removes them.
       const groups = `bosun-${child.pid}-${sandbox.id}`;
       if (sandbox.isolation.some((line) => line.includes('(cgroup'))) {
-        expect((await leftGroups(groups)).length).toBeGreaterThan(0);
+        const left = await leftGroups(groups);
+        expect(left.length).toBeGreaterThan(0);
+        // The kernel empties them a moment after the processes are killed.
+        const tasks = async (dir: string) => (await readFile(join(dir, 'cgroup.procs'), 'utf8').catch(() => '')).trim();
+        await until(async () => (await Promise.all(left.map(tasks))).every((procs) => procs === ''));
       }
       const next = await LocalRuntime.open({ root, startTimeoutMs: 90_000, stopGraceMs: 5_000 });
       try {

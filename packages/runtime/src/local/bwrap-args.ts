@@ -73,6 +73,8 @@ export interface BwrapPlan {
   egress: readonly EgressRoute[];
   /** The file descriptor bwrap writes its JSON info (the sandbox's first pid) to. */
   infoFd: number;
+  /** The file descriptor bwrap reads the sandbox's seccomp filter from (none: no filter). */
+  seccompFd?: number;
   socat: string;
   /** The command the sandbox runs, with its arguments. */
   command: readonly string[];
@@ -128,7 +130,9 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   args.push('--bind', plan.layout.home, SANDBOX_HOME);
   if (plan.egress.length > 0) args.push('--ro-bind', plan.layout.egress, EGRESS_DIR);
   // The root itself is bwrap's tmpfs: read-only too, so that only the mounts made writable above are.
-  args.push('--remount-ro', '/', '--chdir', plan.workingDir, '--');
+  args.push('--remount-ro', '/', '--chdir', plan.workingDir);
+  if (plan.seccompFd !== undefined) args.push('--seccomp', String(plan.seccompFd));
+  args.push('--');
   if (!ownNetwork) return [...args, ...plan.command];
   return [...args, '/bin/sh', '-c', bridgeScript(plan), 'sandbox-init', ...plan.command];
 }

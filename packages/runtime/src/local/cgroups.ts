@@ -69,6 +69,8 @@ export class Cgroups {
 
   /** Creates the sandbox's groups with its limits; the files a process writes its pid to, to join them. */
   async create(name: string, limits: ResourceLimits): Promise<SandboxCgroups> {
+    // Also here: a group whose processes were still dying when the runtime opened is empty by now.
+    await sweepStale(Object.values(this.hierarchies).map((hierarchy) => hierarchy.base));
     const groups = new Map<Controller, { dir: string; version: 1 | 2 }>();
     for (const controller of CONTROLLERS) {
       const hierarchy = this.hierarchies[controller];

@@ -5,6 +5,7 @@ import type { Cgroups } from './cgroups.ts';
 import type { ResourceLimits } from './cgroups.ts';
 import type { HostTools } from './host-tools.ts';
 import { type LocalSpec, scaled } from './launcher.ts';
+import { seccompProgram } from './seccomp.ts';
 
 /**
  * The root is traversable by every sandbox's user (bwrap, running as that user, resolves the sandbox's
@@ -24,6 +25,10 @@ export async function prepareRoot(root: string): Promise<void> {
   }
 }
 
+const SECCOMP =
+  'seccomp: new namespaces, mounts, keyrings, bpf, perf events, userfaultfd, io_uring, kernel modules, kexec, ' +
+  'reboot, swap, accounting, quotas, file handles and I/O ports refused';
+
 /** What the backend enforces on this host, and what it cannot. */
 export function describeHost(tools: HostTools, cgroups: Cgroups, unsafe: boolean): Omit<RuntimeHealth, 'running'> {
   if (unsafe) {
@@ -37,6 +42,8 @@ export function describeHost(tools: HostTools, cgroups: Cgroups, unsafe: boolean
   const notEnforced = [...cgroups.notEnforced];
   if (!tools.socat) notEnforced.push('network none/allow: socat is not installed (only `open` sandboxes start)');
   if (!tools.prlimit) notEnforced.push('rlimits: prlimit (util-linux) is not installed');
+  const filtered = seccompProgram() !== undefined;
+  if (!filtered) notEnforced.push(`seccomp: no filter for ${process.arch} (only x86-64's is written)`);
   if (process.getuid?.() !== 0 || !tools.nsenter) {
     notEnforced.push('network allow-list: ports below 1024 (only a root runtime with nsenter can open them)');
   }
@@ -47,6 +54,7 @@ export function describeHost(tools: HostTools, cgroups: Cgroups, unsafe: boolean
       'bubblewrap: user, mount, pid, ipc, uts and (unless `open`) network namespaces; --die-with-parent, --new-session',
       'filesystem: allow-listed system paths and the Bosun installation read-only; only workspace, data, home writable',
       'environment: only an allow-list and its own',
+      ...(filtered ? [SECCOMP] : []),
       ...cgroups.enforced.map((line) => `limit: ${line}`),
     ],
     notEnforced,
@@ -71,5 +79,6 @@ export function isolationOf(spec: LocalSpec, limits: ResourceLimits, cgroups: Cg
     `memory: ${Math.round(own.memoryBytes / 2 ** 20)} MiB ${by('memory')}`,
     `cpu: ${own.cpus} ${by('cpu')}`,
     `processes: ${own.processes} ${by('pids')}`,
+    ...(seccompProgram() ? [SECCOMP] : []),
   ];
 }

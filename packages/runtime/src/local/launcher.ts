@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { chown, mkdir, rm, writeFile } from 'node:fs/promises';
+import { chown, mkdir, open, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { NetworkPolicy } from '../runtime.ts';
@@ -16,6 +16,7 @@ import {
   type SandboxLayout,
 } from './layout.ts';
 import { EndedEarly, type Ending, SandboxProcess } from './sandbox-process.ts';
+import { seccompProgram } from './seccomp.ts';
 
 /** A start spec as the local backend runs it: every default applied. */
 export interface LocalSpec {
@@ -113,18 +114,20 @@ export async function launch(
   const cgroups =
     options.unsafe || !options.cgroups.any ? undefined : await options.cgroups.create(Cgroups.nameFor(id), limits);
   let egress: EgressForwards | undefined;
+  const seccomp = options.unsafe ? undefined : await seccompFile(layout);
   try {
     egress = routes.length > 0 ? await EgressForwards.open(layout.egress, routes) : undefined;
     const sandbox = await SandboxProcess.start({
       argv: options.unsafe
         ? unsafeArgv(options, layout, spec)
-        : isolatedArgv(options, layout, spec, routes, limits, cgroups),
+        : isolatedArgv(options, layout, spec, routes, limits, cgroups, seccomp !== undefined),
       env: environment(spec, key, options.unsafe ? layout : undefined),
       cwd: options.unsafe ? layout.workspace : layout.dir,
       logFile: layout.log,
       sessionKey: key,
       startTimeoutMs: options.startTimeoutMs,
       ...(options.unsafe ? {} : { infoFd: 3 }),
+      ...(seccomp ? { passFds: { [SECCOMP_FD]: seccomp.fd } } : {}),
       ...(options.unsafe || spec.network.mode === 'open' ? {} : { agentSocket: AGENT_SOCKET }),
       ...(routes.length > 0 ? { onFirstPid: (pid: number) => openEgress(options.tools, pid, layout, routes) } : {}),
     });
@@ -137,7 +140,22 @@ export async function launch(
         : (error as Error).message;
     await cgroups?.remove().catch(() => {});
     throw new LaunchError(detail);
+  } finally {
+    // The child has its own copy from the moment it was spawned.
+    await seccomp?.close();
   }
+}
+
+/** Where bwrap reads the seccomp filter from, in the sandbox's chain of processes. */
+const SECCOMP_FD = 4;
+
+/** The filter in a file of the runtime's, opened for bwrap to read (none where there is no filter). */
+async function seccompFile(layout: SandboxLayout) {
+  const program = seccompProgram();
+  if (!program) return undefined;
+  const path = join(layout.dir, 'seccomp.bpf');
+  await writeFile(path, program, { mode: 0o600 });
+  return open(path, 'r');
 }
 
 /**
@@ -186,6 +204,7 @@ function isolatedArgv(
   routes: readonly EgressRoute[],
   limits: ResourceLimits,
   cgroups: SandboxCgroups | undefined,
+  seccomp: boolean,
 ): string[] {
   const { tools } = options;
   if (!tools.bwrap) throw new LaunchError('bubblewrap is not installed');
@@ -215,6 +234,7 @@ function isolatedArgv(
     network: spec.network,
     egress: routes,
     infoFd: 3,
+    ...(seccomp ? { seccompFd: SECCOMP_FD } : {}),
     socat: tools.socat ?? 'socat',
     command,
   });

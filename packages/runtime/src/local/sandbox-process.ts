@@ -18,6 +18,8 @@ export interface SandboxProcessOptions {
   startTimeoutMs: number;
   /** The descriptor bwrap writes its info to (its first pid); absent without bwrap. */
   infoFd?: number;
+  /** Open descriptors of this process the child gets, by the number it sees them as. */
+  passFds?: Record<number, number>;
   /** With a network of its own: where its agent server's Unix socket is, from its first process's root. */
   agentSocket?: string;
   /** Runs once bwrap names the sandbox's first process, before its agent server can listen. */
@@ -57,8 +59,10 @@ export class SandboxProcess {
   /** Starts it and resolves once its agent server answers with the key; rejects with why not (it is then gone). */
   static async start(options: SandboxProcessOptions): Promise<SandboxProcess> {
     const [program = '', ...args] = options.argv;
-    const stdio: ('pipe' | 'ignore')[] = ['ignore', 'pipe', 'pipe'];
+    const stdio: ('pipe' | 'ignore' | number)[] = ['ignore', 'pipe', 'pipe'];
     if (options.infoFd !== undefined) stdio[options.infoFd] = 'pipe';
+    for (const [childFd, fd] of Object.entries(options.passFds ?? {})) stdio[Number(childFd)] = fd;
+    for (let fd = 0; fd < stdio.length; fd++) stdio[fd] ??= 'ignore';
     const child = spawn(program, args, { cwd: options.cwd, env: options.env, stdio });
     const log = createWriteStream(options.logFile, { flags: 'a', mode: 0o600 });
     log.on('error', () => {});
