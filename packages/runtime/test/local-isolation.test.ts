@@ -164,6 +164,16 @@ describe('local runtime: what a sandbox can reach', () => {
     expect(result.stdout).toContain('child-ran');
   });
 
+  it("runs the browser tools' Chromium (headless, its own sandbox off) under all of it", async (context) => {
+    if (!existsSync('/usr/bin/chromium')) context.skip();
+    const page = 'data:text/html,<p>from-chromium</p>';
+    const result = await sh(
+      closed,
+      `timeout 60 chromium --headless=new --no-sandbox --disable-gpu --dump-dom '${page}' 2>&1`,
+    );
+    expect(result.stdout).toContain('<p>from-chromium</p>');
+  }, 90_000);
+
   it('reports what it enforces', async () => {
     const health = await runtime.health();
     expect(health).toMatchObject({ backend: 'local', isolated: true, running: 3 });

@@ -14,7 +14,7 @@ import {
 
 /** The system a sandbox sees, read-only: programs and libraries, nothing with the host's data or configuration. */
 const SYSTEM_PATHS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
-/** What of /etc programs need (loader, TLS roots, time zone, `alternatives` symlinks), and nothing else. */
+/** What of /etc programs need (loader, TLS roots, time zone, `alternatives` symlinks, fonts), and nothing else. */
 const ETC_PATHS = [
   '/etc/alternatives',
   '/etc/ssl',
@@ -35,6 +35,10 @@ const ETC_PATHS = [
   '/etc/profile',
   '/etc/bash.bashrc',
   '/etc/inputrc',
+  // The browser tools' Chromium: Debian's launcher reads its settings, and pages need fonts.
+  '/etc/chromium.d',
+  '/etc/chromium',
+  '/etc/fonts',
 ];
 /** Only a sandbox on the host's network resolves names itself; one with an allow-list gets its hosts file. */
 const ETC_NETWORK_PATHS = ['/etc/resolv.conf', '/etc/host.conf', '/etc/gai.conf'];
