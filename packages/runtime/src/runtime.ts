@@ -118,6 +118,6 @@ export interface Runtime {
   /** The sandboxes that are STARTING or RUNNING, oldest first (OpenHands' `/list`: what runs, to reconcile with). */
   list(): Promise<RuntimeSandbox[]>;
   health(): Promise<RuntimeHealth>;
-  /** Stops every running sandbox (PAUSED, workspaces kept). */
+  /** Stops every sandbox it runs itself (PAUSED, workspaces kept); a client of a runtime service stops none. */
   close(): Promise<void>;
 }
