@@ -1,0 +1,21 @@
+export {
+  type AllowedHost,
+  type NetworkPolicy,
+  RESOURCE_FACTORS,
+  type ResourceFactor,
+  type Runtime,
+  type RuntimeHealth,
+  type RuntimeSandbox,
+  SandboxConflictError,
+  SandboxNotFoundError,
+  SandboxSpecError,
+  type SandboxStartSpec,
+} from './runtime.ts';
+export { checkStartSpec } from './spec.ts';
+export { newSessionKey } from './session-keys.ts';
+export { LocalRuntime } from './local/local-runtime.ts';
+export type { LocalRuntimeOptions } from './local/local-options.ts';
+export type { ResourceLimits } from './local/cgroups.ts';
+export { buildRuntimeApi, type RuntimeApiOptions } from './http/runtime-api.ts';
+export type { RuntimeInfoWire } from './http/schemas.ts';
+export { RemoteRuntime, type RemoteRuntimeOptions } from './remote/remote-runtime.ts';

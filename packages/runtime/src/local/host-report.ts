@@ -1,0 +1,84 @@
+import { chmod, mkdir, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { RuntimeHealth } from '../runtime.ts';
+import type { Cgroups } from './cgroups.ts';
+import type { ResourceLimits } from './cgroups.ts';
+import type { HostTools } from './host-tools.ts';
+import { type LocalSpec, scaled } from './launcher.ts';
+import { seccompProgram } from './seccomp.ts';
+
+/**
+ * The root is traversable by every sandbox's user (bwrap, running as that user, resolves the sandbox's
+ * directories through it) but listable by no one else; so must its ancestors be, when sandboxes run as another
+ * user than the runtime.
+ */
+export async function prepareRoot(root: string): Promise<void> {
+  await mkdir(root, { recursive: true, mode: 0o711 });
+  await chmod(root, 0o711);
+  if (process.getuid?.() !== 0) return;
+  for (let dir = dirname(root); ; dir = dirname(dir)) {
+    if (((await stat(dir)).mode & 0o001) === 0) {
+      const fix = `chmod o+x ${dir}, or put the runtime root elsewhere`;
+      throw new Error(`sandboxes run as another user, who cannot reach ${root}: ${dir} is not traversable (${fix})`);
+    }
+    if (dirname(dir) === dir) return;
+  }
+}
+
+const SECCOMP =
+  'seccomp: new namespaces, mounts, keyrings, bpf, perf events, userfaultfd, io_uring, kernel modules, kexec, ' +
+  'reboot, swap, accounting, quotas, file handles and I/O ports refused';
+
+/** What the backend enforces on this host, and what it cannot. */
+export function describeHost(tools: HostTools, cgroups: Cgroups, unsafe: boolean): Omit<RuntimeHealth, 'running'> {
+  if (unsafe) {
+    return {
+      backend: 'local',
+      isolated: false,
+      enforced: [],
+      notEnforced: ['bubblewrap is not installed: sandboxes are plain processes that see everything the runtime sees'],
+    };
+  }
+  const notEnforced = [...cgroups.notEnforced];
+  if (!tools.socat) notEnforced.push('network none/allow: socat is not installed (only `open` sandboxes start)');
+  if (!tools.prlimit) notEnforced.push('rlimits: prlimit (util-linux) is not installed');
+  const filtered = seccompProgram() !== undefined;
+  if (!filtered) notEnforced.push(`seccomp: no filter for ${process.arch} (only x86-64's is written)`);
+  if (process.getuid?.() !== 0 || !tools.nsenter) {
+    notEnforced.push('network allow-list: ports below 1024 (only a root runtime with nsenter can open them)');
+  }
+  return {
+    backend: 'local',
+    isolated: true,
+    enforced: [
+      'bubblewrap: user, mount, pid, ipc, uts and (unless `open`) network namespaces; --die-with-parent, --new-session',
+      'filesystem: allow-listed system paths and the Bosun installation read-only; only workspace, data, home writable',
+      'environment: only an allow-list and its own',
+      ...(filtered ? [SECCOMP] : []),
+      ...cgroups.enforced.map((line) => `limit: ${line}`),
+    ],
+    notEnforced,
+  };
+}
+
+/** What is enforced on one sandbox, a sentence each. */
+export function isolationOf(spec: LocalSpec, limits: ResourceLimits, cgroups: Cgroups, unsafe: boolean): string[] {
+  if (unsafe) return ['none: a plain child process (unsafeNoIsolation)'];
+  const own = scaled(limits, spec.resourceFactor);
+  const by = (controller: string) =>
+    cgroups.enforced.find((line) => line.startsWith(controller))?.slice(controller.length + 1) ?? '(not enforced)';
+  const network =
+    spec.network.mode === 'allow'
+      ? `allow ${spec.network.hosts.map(({ host, port }) => `${host}:${port}`).join(', ')}`
+      : spec.network.mode;
+  return [
+    `namespaces: user, mount, pid, ipc, uts${spec.network.mode === 'open' ? '' : ', network'}`,
+    `user: ${spec.uid}:${spec.gid}`,
+    'filesystem: system read-only; only its workspace, data and home writable',
+    `network: ${network}`,
+    `memory: ${Math.round(own.memoryBytes / 2 ** 20)} MiB ${by('memory')}`,
+    `cpu: ${own.cpus} ${by('cpu')}`,
+    `processes: ${own.processes} ${by('pids')}`,
+    ...(seccompProgram() ? [SECCOMP] : []),
+  ];
+}

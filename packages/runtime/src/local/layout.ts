@@ -1,0 +1,45 @@
+import { join, resolve } from 'node:path';
+
+/** Where a sandbox's agent server keeps its data and where its home is, inside the sandbox. */
+export const SANDBOX_DATA_DIR = '/var/lib/bosun';
+export const SANDBOX_HOME = '/home/sandbox';
+/** The sandbox's own run directory (a tmpfs): its agent server's Unix socket, and the egress sockets below it. */
+export const SANDBOX_RUN_DIR = '/run/bosun';
+export const AGENT_SOCKET = `${SANDBOX_RUN_DIR}/agent.sock`;
+export const EGRESS_DIR = `${SANDBOX_RUN_DIR}/egress`;
+/** The file the runtime puts in the egress directory once the sandbox may start listening for its hosts. */
+export const EGRESS_READY = '.ready';
+/** The agent server's port inside a sandbox with a network of its own (nothing else can listen there first). */
+export const AGENT_PORT = 8000;
+
+/**
+ * A sandbox's directories on the host, under the runtime's root: `workspace/`, `data/` (its agent server's) and
+ * `home/` are the only ones it may write; `etc/` (its generated passwd, group and hosts) and `egress/` (the sockets
+ * the runtime forwards) it sees read-only; its log is the runtime's alone.
+ */
+export class SandboxLayout {
+  readonly dir: string;
+
+  constructor(root: string, id: string) {
+    this.dir = resolve(root, id);
+  }
+
+  get workspace(): string {
+    return join(this.dir, 'workspace');
+  }
+  get data(): string {
+    return join(this.dir, 'data');
+  }
+  get home(): string {
+    return join(this.dir, 'home');
+  }
+  get etc(): string {
+    return join(this.dir, 'etc');
+  }
+  get egress(): string {
+    return join(this.dir, 'egress');
+  }
+  get log(): string {
+    return join(this.dir, 'agent-server.log');
+  }
+}

@@ -1,0 +1,68 @@
+import { resolve } from 'node:path';
+import type { NetworkPolicy, RuntimeHealth } from '../runtime.ts';
+import { ownBosunCommand } from './bosun-command.ts';
+import { Cgroups, type ResourceLimits } from './cgroups.ts';
+import { describeHost, prepareRoot } from './host-report.ts';
+import { findHostTools } from './host-tools.ts';
+import type { LauncherOptions } from './launcher.ts';
+
+export interface LocalRuntimeOptions {
+  /** Where sandboxes live: `<root>/<id>/` (workspace, data, home, log). Never visible to a sandbox. */
+  root: string;
+  /** The command before `agent-server` when a spec names none (default: the same Bosun this process runs). */
+  command?: readonly string[];
+  /** Host paths every sandbox sees read-only (default: the Bosun installation and the Node binary). */
+  readOnlyPaths?: readonly string[];
+  /** Host paths inside those that no sandbox may see: the app's data directory, its configuration. */
+  hiddenPaths?: readonly string[];
+  /** Per sandbox, for a resource factor of 1 (default 2 GiB, 1 CPU, 1024 processes). */
+  limits?: Partial<ResourceLimits>;
+  /** When a spec names none (default `none`). */
+  network?: NetworkPolicy;
+  /** Who sandboxes run as when the runtime runs as root and a spec names no one (default 10001). */
+  defaultUser?: number;
+  startTimeoutMs?: number;
+  /** How long a stopping sandbox has before it is killed. */
+  stopGraceMs?: number;
+  bwrapPath?: string;
+  /** Runs sandboxes as plain child processes when bubblewrap is missing: they see everything the runtime sees. */
+  unsafeNoIsolation?: boolean;
+  logger?: { warn(message: string): void };
+}
+
+const DEFAULT_LIMITS: ResourceLimits = { memoryBytes: 2 * 2 ** 30, cpus: 1, processes: 1024 };
+
+/** What the options and this host give a local runtime: its root, how it launches, what it enforces. */
+export async function setUp(options: LocalRuntimeOptions): Promise<{
+  root: string;
+  launcher: LauncherOptions;
+  command: string[];
+  health: Omit<RuntimeHealth, 'running'>;
+}> {
+  const tools = findHostTools(options.bwrapPath);
+  const unsafe = tools.bwrap === undefined;
+  if (unsafe && !options.unsafeNoIsolation) {
+    const fix = 'install it (Debian: apt-get install bubblewrap), or give unsafeNoIsolation';
+    const unsafeMeans = 'to run them as plain processes that see everything this process sees';
+    throw new Error(
+      `bubblewrap (${options.bwrapPath ?? 'bwrap'}) is not installed, so sandboxes cannot be isolated: ${fix} ${unsafeMeans}`,
+    );
+  }
+  const root = resolve(options.root);
+  await prepareRoot(root);
+  const cgroups = await Cgroups.probe();
+  const own = options.command && options.readOnlyPaths ? undefined : ownBosunCommand();
+  const hidden = [root, ...(options.hiddenPaths ?? []), ...(options.readOnlyPaths ? [] : (own?.hidden ?? []))];
+  const launcher: LauncherOptions = {
+    tools,
+    cgroups,
+    unsafe,
+    readOnlyPaths: options.readOnlyPaths ?? own?.installation ?? [],
+    hiddenPaths: hidden.map((path) => resolve(path)),
+    limits: { ...DEFAULT_LIMITS, ...options.limits },
+    startTimeoutMs: options.startTimeoutMs ?? 60_000,
+  };
+  const health = describeHost(tools, cgroups, unsafe);
+  if (unsafe) options.logger?.warn(`sandboxes are NOT isolated: ${health.notEnforced[0]}`);
+  return { root, launcher, command: [...(options.command ?? own?.command ?? [])], health };
+}
