@@ -1,14 +1,26 @@
 import { AgentServerClient, BosunApiError } from '@bosun/client';
 import type { Sandbox } from './sandboxes.ts';
 
-/** A client of the sandbox's agent server, while it runs. */
+/** Clients kept per agent server and key: each holds its keep-alive connections (a new one per call costs a connect). */
+const clients = new Map<string, AgentServerClient>();
+const MAX_CLIENTS = 1_000;
+
+/** A client of the sandbox's agent server, while it runs (one per address and session key, reused). */
 export function agentOf(sandbox: Sandbox | undefined): AgentServerClient | undefined {
   if (sandbox?.status !== 'RUNNING' || !sandbox.agentServerUrl || !sandbox.sessionApiKey) return undefined;
-  return new AgentServerClient({
-    baseUrl: sandbox.agentServerUrl,
-    sessionApiKey: sandbox.sessionApiKey,
-    timeoutMs: 30_000,
-  });
+  const key = `${sandbox.agentServerUrl} ${sandbox.sessionApiKey}`;
+  let client = clients.get(key);
+  if (!client) {
+    // The oldest goes first: a resumed sandbox has a new key (and address), so its old client is never asked again.
+    if (clients.size >= MAX_CLIENTS) clients.delete(clients.keys().next().value as string);
+    client = new AgentServerClient({
+      baseUrl: sandbox.agentServerUrl,
+      sessionApiKey: sandbox.sessionApiKey,
+      timeoutMs: 30_000,
+    });
+    clients.set(key, client);
+  }
+  return client;
 }
 
 /**
