@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { SchemaMigration } from './migration.ts';
+import { type Kysely, sql } from 'kysely';
+import type { Dialect, SchemaMigration } from './migration.ts';
 
 /**
  * Conversations through the application: what a conversation was started with (repository, branch, provider),
@@ -9,7 +9,7 @@ import type { SchemaMigration } from './migration.ts';
  */
 export const appConversations: SchemaMigration = {
   name: '0005_app_conversations',
-  async up(db: Kysely<unknown>) {
+  async up(db: Kysely<unknown>, dialect: Dialect) {
     for (const column of [
       'selected_repository',
       'selected_branch',
@@ -47,5 +47,25 @@ export const appConversations: SchemaMigration = {
       .on('app_conversation_start_tasks')
       .columns(['user_id', 'app_conversation_id'])
       .execute();
+    if (dialect === 'postgres') await titleTrigramIndex(db);
   },
 };
+
+/**
+ * On PostgreSQL, a trigram index of conversation titles: with it the planner knows how rare a `title__contains`
+ * match is and walks the user's newest-first index (about 1 ms over 10,000 conversations) instead of reading and
+ * sorting all of them (about 14 ms). `pg_trgm` ships with PostgreSQL and is a trusted extension; where it cannot
+ * be created, the step goes on without the index (the filter still works, slower).
+ */
+async function titleTrigramIndex(db: Kysely<unknown>): Promise<void> {
+  await sql`savepoint title_trigrams`.execute(db);
+  try {
+    await sql`create extension if not exists pg_trgm`.execute(db);
+    await sql`create index app_conversations_title_trigrams on app_conversations using gin (lower(title) gin_trgm_ops)`.execute(
+      db,
+    );
+    await sql`release savepoint title_trigrams`.execute(db);
+  } catch {
+    await sql`rollback to savepoint title_trigrams`.execute(db);
+  }
+}
