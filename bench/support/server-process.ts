@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The server as `npm start` runs it: the bundle of Bosun's code, built once per benchmark process. */
-const CLI = join(ROOT, 'packages/cli/dist/bosun.mjs');
+export const CLI = join(ROOT, 'packages/cli/dist/bosun.mjs');
 let bundled: Promise<unknown> | undefined;
 
 export function buildBundle(): Promise<unknown> {
