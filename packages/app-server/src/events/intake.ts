@@ -1,6 +1,7 @@
 import { BosunApiError } from '@bosun/client';
 import type { Cache } from '../cache/index.ts';
 import type { EventsRepository, IncomingEvent } from '../data/index.ts';
+import { SerialQueues } from '../serial-queues.ts';
 import { type AgentSource, type ConversationRef, agentClientOf } from './agent-source.ts';
 import { utcOf } from './incoming.ts';
 import { publishEvents } from './live.ts';
@@ -24,7 +25,7 @@ const PULL_PAGE = 100;
  * or the app's last event), the batch is appended: a sandbox's events are never dropped.
  */
 export class EventIntake {
-  private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly queues = new SerialQueues();
   /** A pull queued and not started yet, per conversation: a second request joins it. */
   private readonly pendingPulls = new Map<string, Promise<number>>();
 
@@ -40,7 +41,7 @@ export class EventIntake {
     source: AgentSource | undefined,
     events: readonly IncomingEvent[],
   ): Promise<void> {
-    return this.serially(conversation.id, async () => {
+    return this.queues.run(conversation.id, async () => {
       const known = await this.repository.known(
         conversation.id,
         events.map((event) => event.id),
@@ -59,7 +60,7 @@ export class EventIntake {
   pull(conversation: ConversationRef, source: AgentSource): Promise<number> {
     const pending = this.pendingPulls.get(conversation.id);
     if (pending) return pending;
-    const pull = this.serially(conversation.id, () => {
+    const pull = this.queues.run(conversation.id, () => {
       this.pendingPulls.delete(conversation.id);
       return this.pullNow(conversation, source);
     });
@@ -69,7 +70,7 @@ export class EventIntake {
 
   /** Resolves once every write queued so far has ended. */
   async idle(): Promise<void> {
-    await Promise.all(this.queues.values());
+    await this.queues.idle();
   }
 
   private async pullNow(conversation: ConversationRef, source: AgentSource): Promise<number> {
@@ -124,18 +125,6 @@ export class EventIntake {
     // A conversation the agent server does not have yet (its start is under way) is not worth a warning.
     if (error instanceof BosunApiError && error.status === 404) return;
     this.log.warn({ conversation_id: conversation.id, reason: (error as Error).message }, message);
-  }
-
-  /** Runs `task` after every earlier task of the same conversation. */
-  private serially<T>(id: string, task: () => Promise<T>): Promise<T> {
-    const previous = this.queues.get(id) ?? Promise.resolve();
-    const next = previous.then(task, task);
-    const settled = next.catch(() => {});
-    this.queues.set(id, settled);
-    void settled.then(() => {
-      if (this.queues.get(id) === settled) this.queues.delete(id);
-    });
-    return next;
   }
 }
 

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import type { SandboxStatus } from '@bosun/protocol';
 import type { SandboxChange, SandboxRecord } from '../data/index.ts';
 import type { SandboxesRepository } from '../data/repositories/sandboxes.ts';
+import { SerialQueues } from '../serial-queues.ts';
 import { agentServerCommand } from './agent-command.ts';
 import { AgentProcess } from './agent-process.ts';
 import type { Sandbox, SandboxPageRequest, SandboxSpec, Sandboxes } from './sandboxes.ts';
@@ -44,7 +45,7 @@ const RESTARTED = 'the app server restarted (it holds no key of the sandbox): re
  */
 export class LocalSandboxes implements Sandboxes {
   private readonly running = new Map<string, Running>();
-  private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly queues = new SerialQueues();
   private closing = false;
 
   private constructor(private readonly options: LocalSandboxesOptions) {}
@@ -58,7 +59,7 @@ export class LocalSandboxes implements Sandboxes {
   async start(spec: SandboxSpec, ownerId: string, options: { id?: string } = {}): Promise<Sandbox> {
     const id = options.id ?? randomUUID().replaceAll('-', '');
     await this.options.repository.create({ id, userId: ownerId, specId: spec.id, status: 'STARTING' });
-    return this.serially(id, async () => {
+    return this.queues.run(id, async () => {
       await this.makeRoom(ownerId, id);
       await this.launch(id, spec);
       return this.launched(ownerId, id);
@@ -66,7 +67,7 @@ export class LocalSandboxes implements Sandboxes {
   }
 
   pause(ownerId: string, id: string): Promise<Sandbox | undefined> {
-    return this.serially(id, async () => {
+    return this.queues.run(id, async () => {
       const record = await this.options.repository.get(ownerId, id);
       if (!record) return undefined;
       await this.stop(id);
@@ -76,7 +77,7 @@ export class LocalSandboxes implements Sandboxes {
   }
 
   resume(ownerId: string, id: string): Promise<Sandbox | undefined> {
-    return this.serially(id, async () => {
+    return this.queues.run(id, async () => {
       const record = await this.options.repository.get(ownerId, id);
       if (!record || this.running.has(id)) return record && this.sandboxOf(record);
       if (!existsSync(this.workspaceOf(id))) return this.sandboxOf(record);
@@ -92,7 +93,7 @@ export class LocalSandboxes implements Sandboxes {
   }
 
   delete(ownerId: string, id: string): Promise<boolean> {
-    return this.serially(id, async () => {
+    return this.queues.run(id, async () => {
       if (!(await this.options.repository.get(ownerId, id))) return false;
       await this.stop(id);
       await rm(this.directoryOf(id), { recursive: true, force: true });
@@ -126,10 +127,10 @@ export class LocalSandboxes implements Sandboxes {
   async close(): Promise<void> {
     this.closing = true;
     // A start under way finishes first (its process is then stopped with the others, not left behind).
-    await Promise.all(this.queues.values());
+    await this.queues.idle();
     await Promise.all(
       [...this.running.keys()].map((id) =>
-        this.serially(id, async () => {
+        this.queues.run(id, async () => {
           await this.stop(id);
           await this.change(id, { status: 'PAUSED', status_detail: 'the app server stopped' });
         }),
@@ -231,18 +232,6 @@ export class LocalSandboxes implements Sandboxes {
       agentServerUrl: running?.process.url ?? null,
       createdAt: record.created_at,
     };
-  }
-
-  /** Runs `task` after every earlier task of the same sandbox (a pause never races a start). */
-  private serially<T>(id: string, task: () => Promise<T>): Promise<T> {
-    const previous = this.queues.get(id) ?? Promise.resolve();
-    const next = previous.then(task, task);
-    const settled = next.catch(() => {});
-    this.queues.set(id, settled);
-    void settled.then(() => {
-      if (this.queues.get(id) === settled) this.queues.delete(id);
-    });
-    return next;
   }
 
   /** Absolute: the agent server runs in its workspace, where a relative data directory would mean another place. */
