@@ -7,61 +7,21 @@
  * Env: REQUESTS (2000), WARMUP (200).
  * Run: npm run bench:app-send-message
  */
-import { appServerConfig, createOwnerApiKey, startAppServer } from '@bosun/app-server';
-import { startLlmReplay } from '@bosun/llm-replay';
+import { startAppStack, startThroughApp } from './support/app-stack.ts';
 import { httpRequest, keepAliveAgent } from './support/http.ts';
-import { CLI, buildBundle, tempDataDir } from './support/server-process.ts';
 import { formatMs, hrMs, summarize, target } from './support/stats.ts';
 
 const REQUESTS = Number(process.env.REQUESTS ?? 2000);
 const WARMUP = Number(process.env.WARMUP ?? 200);
 
-await buildBundle();
-const llm = await startLlmReplay({ script: { turns: [{ content: 'ready' }], repeat_last: true } });
-const data = await tempDataDir('app-send-message');
-const running = await startAppServer(
-  appServerConfig({
-    port: 0,
-    log_level: 'silent',
-    data_dir: data.dir,
-    llm_model: 'openai/bench',
-    llm_base_url: llm.baseUrl,
-    llm_api_key: 'sk-bench',
-    sandbox_command: [process.execPath, CLI],
-  }),
-);
+const stack = await startAppStack('app-send-message');
 try {
-  const key = await createOwnerApiKey({ dataDir: data.dir });
-  const headers = { authorization: `Bearer ${key}` };
+  const { url } = stack.running;
   const toApp = keepAliveAgent(1);
   const toAgent = keepAliveAgent(1);
-  const started = await httpRequest(
-    toApp,
-    `${running.url}/api/v1/app-conversations`,
-    'POST',
-    { initial_message: { role: 'user', content: [{ type: 'text', text: 'hello' }] } },
-    headers,
-  );
-  if (started.status !== 200) throw new Error(`POST app-conversations: HTTP ${started.status} ${started.body}`);
-  const taskId = JSON.parse(started.body).id as string;
-  let task: { status: string; detail: string | null; app_conversation_id: string };
-  for (;;) {
-    const polled = await httpRequest(
-      toApp,
-      `${running.url}/api/v1/app-conversations/start-tasks?ids=${taskId}`,
-      'GET',
-      undefined,
-      headers,
-    );
-    task = JSON.parse(polled.body)[0];
-    if (task.status === 'READY' || task.status === 'ERROR') break;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  if (task.status === 'ERROR') throw new Error(`start task ERROR: ${task.detail}`);
-  const id = task.app_conversation_id;
-  const conversation = JSON.parse(
-    (await httpRequest(toApp, `${running.url}/api/v1/app-conversations?ids=${id}`, 'GET', undefined, headers)).body,
-  )[0] as { conversation_url: string; session_api_key: string };
+  const id = (await startThroughApp(stack, toApp, 'hello', 20)).app_conversation_id;
+  const listed = await httpRequest(toApp, `${url}/api/v1/app-conversations?ids=${id}`, 'GET', undefined, stack.headers);
+  const conversation = JSON.parse(listed.body)[0] as { conversation_url: string; session_api_key: string };
 
   const message = (n: number) => ({ role: 'user', content: [{ type: 'text', text: `message ${n}` }], run: false });
   const viaApp: number[] = [];
@@ -70,10 +30,10 @@ try {
     let at = hrMs();
     const app = await httpRequest(
       toApp,
-      `${running.url}/api/v1/app-conversations/${id}/send-message`,
+      `${url}/api/v1/app-conversations/${id}/send-message`,
       'POST',
       message(i),
-      headers,
+      stack.headers,
     );
     const appMs = hrMs() - at;
     if (app.status !== 200) throw new Error(`send-message: HTTP ${app.status} ${app.body}`);
@@ -95,7 +55,5 @@ try {
   const added = summarize(viaApp).p50 - summarize(direct).p50;
   console.log(target('the app adds < 2 ms at p50', added < 2, `added ${added.toFixed(3)} ms`));
 } finally {
-  await running.close();
-  await llm.close();
-  await data.remove();
+  await stack.close();
 }
