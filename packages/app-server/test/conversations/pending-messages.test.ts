@@ -103,6 +103,19 @@ describeApi('pending messages', (api) => {
     expect((await userMessages(api(), owner, conversationId)).slice(-2)).toEqual(['FIFTH', 'SIXTH']);
   });
 
+  it('keeps a message for a paused conversation and delivers it when the conversation is resumed', async () => {
+    const conversation = `/api/v1/app-conversations/${conversationId}`;
+    const paused = await api().call(`${conversation}/pause`, { method: 'POST', as: owner });
+    expect(paused.status, paused.text).toBe(200);
+    const queued = await post(conversationId, text('WHILE-PAUSED'));
+    expect(queued.status, queued.text).toBe(201);
+    expect(queued.body).toMatchObject({ queued: true, position: 1 });
+    const resumed = await api().call(`${conversation}/resume`, { method: 'POST', as: owner });
+    expect(resumed.status, resumed.text).toBe(200);
+    expect(await api().repositories.pendingMessages.waiting({ taskId: null, conversationId })).toBe(0);
+    expect((await userMessages(api(), owner, conversationId)).slice(-2)).toEqual(['SIXTH', 'WHILE-PAUSED']);
+  });
+
   it('refuses an eleventh message waiting for the same start (429)', async () => {
     const task = await api().repositories.startTasks.create({
       id: randomUUID(),
