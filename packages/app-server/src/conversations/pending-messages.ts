@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { AgentServerClient } from '@bosun/client';
 import { ConflictError, HttpError, NotFoundError } from '@bosun/http';
 import {
   MAX_PENDING_MESSAGES,
@@ -19,6 +20,9 @@ export interface PendingMessageDeps {
   sandboxes: Sandboxes;
   log: ConversationLog;
 }
+
+/** How far the agent server's clock may be behind the app's when a post is looked for among its events. */
+const CLOCK_SKEW_MS = 60_000;
 
 /**
  * One delivery at a time per conversation in this process, shared by every `PendingMessages`: the start runner's
@@ -108,6 +112,12 @@ export class PendingMessages {
     if (!agent) return;
     for (const message of waiting) {
       const content = JSON.parse(message.content) as MessageContent[];
+      // An earlier post may have reached the agent server without the app learning so (a crash, a lost answer).
+      if (message.attempted_at && (await alreadyTaken(agent, conversationId, content, message.attempted_at))) {
+        await pendingMessages.markDelivered(message.id);
+        continue;
+      }
+      await pendingMessages.markAttempted(message.id);
       await agent.sendMessage(conversationId, { role: 'user', content, run: true });
       await pendingMessages.markDelivered(message.id);
     }
@@ -135,4 +145,33 @@ export class PendingMessages {
     if (!id || !(await conversations.get(userId, id))) throw new NotFoundError(NOT_FOUND);
     return { target: { taskId: null, conversationId: id }, conversationId: id };
   }
+}
+
+/** Whether the conversation has a user message with `content` since about `attemptedAt`. */
+async function alreadyTaken(
+  agent: AgentServerClient,
+  conversationId: string,
+  content: MessageContent[],
+  attemptedAt: string,
+): Promise<boolean> {
+  const since = new Date(Date.parse(attemptedAt) - CLOCK_SKEW_MS).toISOString();
+  const wanted = canonical(content);
+  for await (const event of agent.iterateEvents(conversationId, {
+    kind: 'MessageEvent',
+    source: 'user',
+    timestamp__gte: since,
+  })) {
+    const message = (event as { llm_message?: { content?: unknown } }).llm_message;
+    if (canonical(message?.content) === wanted) return true;
+  }
+  return false;
+}
+
+/** JSON with object keys sorted: the same for the same value, whatever order its keys were written in. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, item) =>
+    item && typeof item === 'object' && !Array.isArray(item)
+      ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => a.localeCompare(b)))
+      : item,
+  );
 }

@@ -154,6 +154,8 @@ export interface PendingMessagesTable {
   /** The content items as JSON. */
   content: string;
   created_at: string;
+  /** When it was last posted to the agent server (which may have taken it without the app learning so). */
+  attempted_at: string | null;
   delivered_at: string | null;
 }
 

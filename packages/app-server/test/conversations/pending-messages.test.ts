@@ -103,6 +103,33 @@ describeApi('pending messages', (api) => {
     expect((await userMessages(api(), owner, conversationId)).slice(-2)).toEqual(['FIFTH', 'SIXTH']);
   });
 
+  it('does not post twice a message the agent server took before the app could record it', async () => {
+    const { pendingMessages } = api().repositories;
+    const waitFor = async (words: string) => {
+      const { record } = await pendingMessages.add({
+        id: randomUUID(),
+        userId: owner.id,
+        target: { taskId: null, conversationId },
+        role: 'user',
+        content: JSON.stringify([{ type: 'text', text: words, cache_prompt: false }]),
+      });
+      await pendingMessages.markAttempted(record.id);
+    };
+    // Posted, then the app stopped before marking it delivered; the other one's post never arrived.
+    await waitFor('TAKEN-BEFORE-CRASH');
+    const agent = await agentOfConversation(api(), owner, conversationId);
+    await agent.sendMessage(conversationId, { ...text('TAKEN-BEFORE-CRASH'), run: true });
+    await waitFor('LOST-IN-CRASH');
+    const log = { warn: () => {}, error: () => {} };
+    await new PendingMessages({ repositories: api().repositories, sandboxes: api().sandboxes, log }).deliverWaiting();
+    expect(await pendingMessages.waiting({ taskId: null, conversationId })).toBe(0);
+    expect((await userMessages(api(), owner, conversationId)).slice(-3)).toEqual([
+      'SIXTH',
+      'TAKEN-BEFORE-CRASH',
+      'LOST-IN-CRASH',
+    ]);
+  });
+
   it('keeps a message for a paused conversation and delivers it when the conversation is resumed', async () => {
     const conversation = `/api/v1/app-conversations/${conversationId}`;
     const paused = await api().call(`${conversation}/pause`, { method: 'POST', as: owner });
@@ -113,7 +140,7 @@ describeApi('pending messages', (api) => {
     const resumed = await api().call(`${conversation}/resume`, { method: 'POST', as: owner });
     expect(resumed.status, resumed.text).toBe(200);
     expect(await api().repositories.pendingMessages.waiting({ taskId: null, conversationId })).toBe(0);
-    expect((await userMessages(api(), owner, conversationId)).slice(-2)).toEqual(['SIXTH', 'WHILE-PAUSED']);
+    expect((await userMessages(api(), owner, conversationId)).slice(-2)).toEqual(['LOST-IN-CRASH', 'WHILE-PAUSED']);
   });
 
   it('refuses an eleventh message waiting for the same start (429)', async () => {

@@ -19,6 +19,8 @@ export const pendingMessages: SchemaMigration = {
       .addColumn('role', 'text', (col) => col.notNull())
       .addColumn('content', 'text', (col) => col.notNull())
       .addColumn('created_at', 'text', (col) => col.notNull())
+      // Set before each post to the agent server: a message attempted but not delivered may have arrived.
+      .addColumn('attempted_at', 'text')
       .addColumn('delivered_at', 'text')
       .execute();
     await db.schema

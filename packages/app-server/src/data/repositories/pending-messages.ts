@@ -34,6 +34,7 @@ export class PendingMessagesRepository {
         role: message.role,
         content: message.content,
         created_at: new Date().toISOString(),
+        attempted_at: null,
         delivered_at: null,
       };
       await trx.insertInto('app_pending_messages').values(record).execute();
@@ -66,6 +67,13 @@ export class PendingMessagesRepository {
       .orderBy('created_at')
       .orderBy('seq')
       .execute();
+  }
+
+  /** Answers the time it recorded. */
+  async markAttempted(id: string): Promise<string> {
+    const now = new Date().toISOString();
+    await this.db.updateTable('app_pending_messages').set({ attempted_at: now }).where('id', '=', id).execute();
+    return now;
   }
 
   async markDelivered(id: string): Promise<void> {
