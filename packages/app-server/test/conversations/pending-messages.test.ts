@@ -196,4 +196,18 @@ describeApi('pending messages', (api) => {
       expect(answer.body.detail[0].loc.slice(0, loc.length)).toEqual(loc);
     }
   });
+
+  it('forgets what waits for a conversation that is deleted', async () => {
+    const { pendingMessages } = api().repositories;
+    await pendingMessages.add({
+      id: randomUUID(),
+      userId: owner.id,
+      target: { taskId: null, conversationId },
+      role: 'user',
+      content: JSON.stringify(text('NEVER').content),
+    });
+    const deleted = await api().call(`/api/v1/app-conversations/${conversationId}`, { method: 'DELETE', as: owner });
+    expect(deleted.status, deleted.text).toBe(200);
+    expect(await pendingMessages.undelivered(conversationId)).toEqual([]);
+  });
 });

@@ -14,7 +14,8 @@ export const pendingMessages: SchemaMigration = {
       .addColumn('id', 'text', (col) => col.primaryKey())
       .addColumn('user_id', 'text', (col) => col.notNull().references('users.id').onDelete('cascade'))
       .addColumn('task_id', 'text')
-      .addColumn('conversation_id', 'text')
+      // A deleted conversation takes what waited for it along.
+      .addColumn('conversation_id', 'text', (col) => col.references('app_conversations.id').onDelete('cascade'))
       .addColumn('seq', 'integer', (col) => col.notNull())
       .addColumn('role', 'text', (col) => col.notNull())
       .addColumn('content', 'text', (col) => col.notNull())
