@@ -25,6 +25,15 @@ export interface PendingMessageDeps {
 const CLOCK_SKEW_MS = 60_000;
 
 /**
+ * How long a post claimed by another replica (or a run of the app that stopped) is left to it: longer than the
+ * agent client's timeout, so a post still under way is never made twice.
+ */
+const POST_LEASE_MS = 45_000;
+
+/** Messages whose post failed in this process (no post of theirs is under way: retried without waiting). */
+const failedHere = new Set<string>();
+
+/**
  * One delivery at a time per conversation in this process, shared by every `PendingMessages`: the start runner's
  * delivery after READY and a message queued at that moment never overtake each other.
  */
@@ -102,23 +111,37 @@ export class PendingMessages {
     return settled;
   }
 
+  /**
+   * Posts the oldest waiting message, then the next, re-reading each time (a message queued meanwhile is taken
+   * too). Each is claimed in the database first: another replica delivering the conversation makes this one stop
+   * rather than post the same message or overtake it.
+   */
   private async deliverNow(conversationId: string): Promise<void> {
     const { conversations, pendingMessages } = this.deps.repositories;
-    const waiting = await pendingMessages.undelivered(conversationId);
-    if (waiting.length === 0) return;
-    const row = await conversations.getOfAnyUser(conversationId);
-    if (!row?.sandbox_id) return;
-    const agent = agentOf(await this.deps.sandboxes.get(row.user_id, row.sandbox_id));
-    if (!agent) return;
-    for (const message of waiting) {
+    let agent: AgentServerClient | undefined;
+    for (;;) {
+      const [message] = await pendingMessages.undelivered(conversationId, 1);
+      if (!message) return;
+      if (!agent) {
+        const row = await conversations.getOfAnyUser(conversationId);
+        if (!row?.sandbox_id) return;
+        agent = agentOf(await this.deps.sandboxes.get(row.user_id, row.sandbox_id));
+        if (!agent) return;
+      }
+      const previous = message.attempted_at;
+      if (previous && !failedHere.has(message.id) && Date.now() - Date.parse(previous) < POST_LEASE_MS) return;
+      if (!(await pendingMessages.claim(message.id, previous))) return;
       const content = JSON.parse(message.content) as MessageContent[];
       // An earlier post may have reached the agent server without the app learning so (a crash, a lost answer).
-      if (message.attempted_at && (await alreadyTaken(agent, conversationId, content, message.attempted_at))) {
-        await pendingMessages.markDelivered(message.id);
-        continue;
+      if (previous === null || !(await alreadyTaken(agent, conversationId, content, previous))) {
+        try {
+          await agent.sendMessage(conversationId, { role: 'user', content, run: true });
+        } catch (error) {
+          failedHere.add(message.id);
+          throw error;
+        }
       }
-      await pendingMessages.markAttempted(message.id);
-      await agent.sendMessage(conversationId, { role: 'user', content, run: true });
+      failedHere.delete(message.id);
       await pendingMessages.markDelivered(message.id);
     }
   }

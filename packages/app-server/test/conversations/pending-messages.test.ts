@@ -113,7 +113,8 @@ describeApi('pending messages', (api) => {
         role: 'user',
         content: JSON.stringify([{ type: 'text', text: words, cache_prompt: false }]),
       });
-      await pendingMessages.markAttempted(record.id);
+      // Claimed by a run of the app that stopped, longer ago than a post may take.
+      expect(await pendingMessages.claim(record.id, null, new Date(Date.now() - 60_000).toISOString())).toBe(true);
     };
     // Posted, then the app stopped before marking it delivered; the other one's post never arrived.
     await waitFor('TAKEN-BEFORE-CRASH');
@@ -141,6 +142,21 @@ describeApi('pending messages', (api) => {
     expect(resumed.status, resumed.text).toBe(200);
     expect(await api().repositories.pendingMessages.waiting({ taskId: null, conversationId })).toBe(0);
     expect((await userMessages(api(), owner, conversationId)).slice(-2)).toEqual(['LOST-IN-CRASH', 'WHILE-PAUSED']);
+  });
+
+  it('lets one caller only claim a message (two replicas never post it both)', async () => {
+    const { pendingMessages } = api().repositories;
+    const { record } = await pendingMessages.add({
+      id: randomUUID(),
+      userId: owner.id,
+      target: { taskId: randomUUID(), conversationId: null },
+      role: 'user',
+      content: '[]',
+    });
+    const claims = await Promise.all([pendingMessages.claim(record.id, null), pendingMessages.claim(record.id, null)]);
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    expect(await pendingMessages.claim(record.id, null)).toBe(false);
+    await pendingMessages.markDelivered(record.id);
   });
 
   it('refuses an eleventh message waiting for the same start (429)', async () => {

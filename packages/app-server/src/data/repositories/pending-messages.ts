@@ -57,8 +57,8 @@ export class PendingMessagesRepository {
       .execute();
   }
 
-  /** The conversation's waiting messages, oldest first. */
-  undelivered(conversationId: string): Promise<PendingMessageRecord[]> {
+  /** The conversation's waiting messages, oldest first (the first `limit`). */
+  undelivered(conversationId: string, limit = 1000): Promise<PendingMessageRecord[]> {
     return this.db
       .selectFrom('app_pending_messages')
       .selectAll()
@@ -66,14 +66,23 @@ export class PendingMessagesRepository {
       .where('delivered_at', 'is', null)
       .orderBy('created_at')
       .orderBy('seq')
+      .limit(limit)
       .execute();
   }
 
-  /** Answers the time it recorded. */
-  async markAttempted(id: string): Promise<string> {
-    const now = new Date().toISOString();
-    await this.db.updateTable('app_pending_messages').set({ attempted_at: now }).where('id', '=', id).execute();
-    return now;
+  /**
+   * Marks the message posted at `at` unless its attempt is no longer `previous` (another replica claimed it since,
+   * or it was delivered): answers whether this caller holds the claim.
+   */
+  async claim(id: string, previous: string | null, at = new Date().toISOString()): Promise<boolean> {
+    const result = await this.db
+      .updateTable('app_pending_messages')
+      .set({ attempted_at: at })
+      .where('id', '=', id)
+      .where('delivered_at', 'is', null)
+      .where('attempted_at', previous === null ? 'is' : '=', previous)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   }
 
   async markDelivered(id: string): Promise<void> {
