@@ -42,7 +42,7 @@ const deliveries = new Map<string, Promise<void>>();
 /**
  * Messages for a conversation that may not run yet: stored first (a message acknowledged is never lost), then
  * delivered to its agent in order, each once, when the conversation runs: after its start's READY, at once when it
- * runs already, else at the app's next start or the next message queued for it.
+ * runs already, else when it is resumed, at the app's next start or with the next message queued for it.
  */
 export class PendingMessages {
   constructor(private readonly deps: PendingMessageDeps) {}
