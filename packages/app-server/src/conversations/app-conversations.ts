@@ -15,6 +15,7 @@ import type {
 import { type Sandbox, agentOf } from '../sandboxes/index.ts';
 import { conversationOf } from './conversation-view.ts';
 import type { ConversationDeps } from './deps.ts';
+import { PendingMessages } from './pending-messages.ts';
 import { whyNot } from './start-tasks.ts';
 
 const NOT_FOUND = 'Conversation not found';
@@ -118,16 +119,21 @@ export class AppConversations {
     });
   }
 
-  /** Resumes the conversation's sandbox (over its workspace, with a new key) when it does not run. */
+  /**
+   * Resumes the conversation's sandbox (over its workspace, with a new key) when it does not run; then the
+   * messages that waited for it are delivered.
+   */
   async resume(userId: string, id: string): Promise<void> {
     const { sandbox } = await this.find(userId, id);
     if (!sandbox || sandbox.status === 'MISSING') throw gone();
-    if (sandbox.status === 'RUNNING') return;
-    const resumed = await this.deps.sandboxes.resume(userId, sandbox.id);
-    if (resumed?.status === 'MISSING') throw gone();
-    if (resumed?.status !== 'RUNNING') {
-      throw new AgentServerFailure(`The sandbox did not start: ${resumed?.statusDetail ?? 'no reason given'}`);
+    if (sandbox.status !== 'RUNNING') {
+      const resumed = await this.deps.sandboxes.resume(userId, sandbox.id);
+      if (resumed?.status === 'MISSING') throw gone();
+      if (resumed?.status !== 'RUNNING') {
+        throw new AgentServerFailure(`The sandbox did not start: ${resumed?.statusDetail ?? 'no reason given'}`);
+      }
     }
+    await new PendingMessages(this.deps).deliver(id);
   }
 
   /** The user's conversation and its sandbox (undefined when the sandbox no longer exists); 404 when not theirs. */

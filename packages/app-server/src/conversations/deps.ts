@@ -24,7 +24,10 @@ export interface ConversationLog {
 
 /** What the conversations of the application need. */
 export interface ConversationDeps {
-  repositories: Pick<Repositories, 'conversations' | 'startTasks' | 'settings' | 'secrets' | 'providerTokens'>;
+  repositories: Pick<
+    Repositories,
+    'conversations' | 'startTasks' | 'settings' | 'secrets' | 'providerTokens' | 'pendingMessages'
+  >;
   sandboxes: Sandboxes;
   /** The first is the spec new sandboxes start from. */
   specs: readonly SandboxSpec[];

@@ -8,6 +8,7 @@ import type { Sandbox } from '../sandboxes/index.ts';
 import { effectiveLlm } from '../settings/llm-defaults.ts';
 import { startConversationInput, titleOf, tokenVariable } from './agent-request.ts';
 import type { ConversationDeps } from './deps.ts';
+import { PendingMessages } from './pending-messages.ts';
 import { redacted } from './redact.ts';
 import { StartError, cloneRepository, workspaceOf } from './repository.ts';
 import { maskedRequest, startTaskOf } from './start-request.ts';
@@ -182,6 +183,10 @@ export class StartTasks {
       ...(info.title ? { title: info.title } : {}),
     });
     await this.change(taskId, { status: 'READY', app_conversation_id: id, problems: JSON.stringify(problems) });
+    // After the initial message: what the user typed while the sandbox started, in order (a failure is logged).
+    await new PendingMessages(this.deps)
+      .afterReady(taskId, id)
+      .catch((error) => this.deps.log.warn({ taskId, why: whyNot(error) }, 'pending messages: not delivered yet'));
   }
 
   /** The sandbox the conversation runs in: the caller's given one (resumed if need be), else a new one. */

@@ -41,6 +41,11 @@ export type {
   StartTaskOrder,
   StartTaskRecord,
 } from './repositories/start-tasks.ts';
+export type {
+  NewPendingMessage,
+  PendingMessageRecord,
+  PendingTarget,
+} from './repositories/pending-messages.ts';
 export type { Member, Organization, OrganizationOfUser } from './repositories/organizations.ts';
 export type { ProviderToken, ProviderTokenInfo } from './repositories/provider-tokens.ts';
 export type { NewSandbox, SandboxChange, SandboxRecord } from './repositories/sandboxes.ts';

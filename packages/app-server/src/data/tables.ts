@@ -143,6 +143,22 @@ export interface AppEventsTable {
   json: string;
 }
 
+/** A message queued for a conversation not running yet (its start task's, or the conversation's own). */
+export interface PendingMessagesTable {
+  id: string;
+  user_id: string;
+  task_id: string | null;
+  conversation_id: string | null;
+  seq: number;
+  role: string;
+  /** The content items as JSON. */
+  content: string;
+  created_at: string;
+  /** When it was last posted to the agent server (which may have taken it without the app learning so). */
+  attempted_at: string | null;
+  delivered_at: string | null;
+}
+
 export interface Tables {
   users: UsersTable;
   instance_owner: InstanceOwnerTable;
@@ -158,6 +174,7 @@ export interface Tables {
   sandboxes: SandboxesTable;
   app_conversation_start_tasks: StartTasksTable;
   app_events: AppEventsTable;
+  app_pending_messages: PendingMessagesTable;
 }
 
 /** The tables whose rows hold sealed values. */

@@ -31,5 +31,10 @@ export const CONVERSATION_OPERATIONS = {
   sendAppMessage: { method: 'POST', path: `${CONVERSATION}/send-message`, body: true },
   pauseAppConversation: { method: 'POST', path: `${CONVERSATION}/pause` },
   resumeAppConversation: { method: 'POST', path: `${CONVERSATION}/resume` },
+  queuePendingMessage: {
+    method: 'POST',
+    path: '/api/v1/conversations/{conversation_id}/pending-messages',
+    body: true,
+  },
   webClientConfig: { method: 'GET', path: '/api/v1/web-client/config' },
 } as const satisfies Record<string, Operation>;

@@ -8,9 +8,12 @@ import type {
   AppConversationUpdateRequest,
   AppSendMessageResponse,
   MessageContent,
+  PendingMessageRequest,
+  PendingMessageResponse,
   SuccessResponse,
   WebClientConfig,
 } from '@bosun/protocol';
+import type { WireInput } from '../agent-server/wire-input.ts';
 import { type CallOptions, type QueryValue, pathOf } from '../http.ts';
 import type { PageQuery } from './account.ts';
 import { CONVERSATION_OPERATIONS } from './conversation-operations.ts';
@@ -119,6 +122,21 @@ export abstract class AppServerConversations extends AppServerEvents {
   }
   resumeAppConversation(id: string, options?: CallOptions): Promise<SuccessResponse> {
     return this.conversationCall('resumeAppConversation', { ...options, params: { conversation_id: id } });
+  }
+  /**
+   * Queues a message for a conversation, or for a start task's conversation-to-be (`task-{taskId}`): delivered in
+   * order once it runs. A `BosunApiError` 429 when 10 wait already, 409 when the start task ended in ERROR.
+   */
+  queuePendingMessage(
+    id: string,
+    message: WireInput<Pick<PendingMessageRequest, 'content'>>,
+    options?: CallOptions,
+  ): Promise<PendingMessageResponse> {
+    return this.conversationCall('queuePendingMessage', {
+      ...options,
+      params: { conversation_id: id },
+      body: { role: 'user', ...message },
+    });
   }
   webClientConfig(options?: CallOptions): Promise<WebClientConfig> {
     return this.conversationCall('webClientConfig', options);

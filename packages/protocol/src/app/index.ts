@@ -3,6 +3,7 @@ export * from './common.ts';
 export * from './events.ts';
 export * from './conversations.ts';
 export * from './organizations.ts';
+export * from './pending-messages.ts';
 export * from './sandboxes.ts';
 export * from './secrets.ts';
 export * from './settings.ts';

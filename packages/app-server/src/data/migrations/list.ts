@@ -4,6 +4,7 @@ import { conversations } from './0003-conversations.ts';
 import { sandboxes } from './0004-sandboxes.ts';
 import { appConversations } from './0005-app-conversations.ts';
 import { events } from './0006-events.ts';
+import { pendingMessages } from './0007-pending-messages.ts';
 import type { SchemaMigration } from './migration.ts';
 
 /** Every schema step, in order: listed here (not read from a folder) so the bundled server carries them. */
@@ -14,4 +15,5 @@ export const MIGRATIONS: readonly SchemaMigration[] = [
   sandboxes,
   appConversations,
   events,
+  pendingMessages,
 ];

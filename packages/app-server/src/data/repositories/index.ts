@@ -4,6 +4,7 @@ import { ApiKeysRepository } from './api-keys.ts';
 import { ConversationsRepository } from './conversations.ts';
 import { EventsRepository } from './events.ts';
 import { OrganizationsRepository } from './organizations.ts';
+import { PendingMessagesRepository } from './pending-messages.ts';
 import { ProviderTokensRepository } from './provider-tokens.ts';
 import { SandboxesRepository } from './sandboxes.ts';
 import { SecretsRepository } from './secrets.ts';
@@ -24,6 +25,7 @@ export interface Repositories {
   sandboxes: SandboxesRepository;
   events: EventsRepository;
   startTasks: StartTasksRepository;
+  pendingMessages: PendingMessagesRepository;
 }
 
 /** Every repository over one open database; sealed values use `keyRing`. */
@@ -41,5 +43,6 @@ export function createRepositories(database: AppDatabase, keyRing: KeyRing): Rep
     sandboxes: new SandboxesRepository(db),
     events: new EventsRepository(db, dialect),
     startTasks: new StartTasksRepository(db),
+    pendingMessages: new PendingMessagesRepository(db),
   };
 }

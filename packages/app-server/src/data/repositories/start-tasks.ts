@@ -58,6 +58,11 @@ export class StartTasksRepository {
       .executeTakeFirst();
   }
 
+  /** The task whoever owns it (for work the app does on its own, never for a request). */
+  async getOfAnyUser(id: string): Promise<StartTaskRecord | undefined> {
+    return this.db.selectFrom('app_conversation_start_tasks').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
   /** The user's tasks among `ids` (in no particular order; unknown and other users' left out). */
   async getMany(userId: string, ids: readonly string[]): Promise<StartTaskRecord[]> {
     if (ids.length === 0) return [];

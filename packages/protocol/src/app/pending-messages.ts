@@ -1,0 +1,31 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { MessageContent } from '../content.ts';
+import { ref, strictObject, stringEnum, withDefault } from '../schema/builders.ts';
+
+/**
+ * Pending messages, as OpenHands' web client queues them while a conversation starts: posted to a start task
+ * (`task-{id}`) or a conversation, delivered to its agent in order once the conversation runs.
+ */
+export const PendingMessageRequest = strictObject(
+  'PendingMessageRequest',
+  {
+    role: withDefault(stringEnum(['user'], { description: 'Only user messages can be queued.' }), 'user'),
+    content: Type.Array(ref(MessageContent), { minItems: 1 }),
+  },
+  { description: 'A message for a conversation that may not run yet.' },
+);
+export type PendingMessageRequest = Static<typeof PendingMessageRequest>;
+
+export const PendingMessageResponse = strictObject(
+  'PendingMessageResponse',
+  {
+    id: Type.String({ description: 'The message’s id.' }),
+    queued: Type.Boolean({ description: 'true: it waits for the conversation; false: its agent has it already.' }),
+    position: Type.Integer({ minimum: 0, description: 'Its place among the messages waiting (1 is next; 0: none).' }),
+  },
+  { description: 'A message taken: queued, or delivered at once to a conversation that runs.' },
+);
+export type PendingMessageResponse = Static<typeof PendingMessageResponse>;
+
+/** How many messages may wait for one conversation: the next is refused (429). */
+export const MAX_PENDING_MESSAGES = 10;
