@@ -1,6 +1,5 @@
 import type { ConversationExecutionStatus, StoredEvent } from '@bosun/protocol';
 import { type NewEvent, now, prepareEvent, statusEvent } from './new-event.ts';
-import type { ConversationObserver } from './observer.ts';
 import type { ConversationRecord } from './record.ts';
 import type { ConversationRepository, EventRow } from './repository.ts';
 
@@ -209,4 +208,17 @@ export class Conversation {
       }
     }
   }
+}
+
+/**
+ * Told of every durable change of every conversation, whether or not anyone follows it (webhooks follow the logs
+ * through it). Called synchronously once the change is durable: an observer must only take note, never do work.
+ */
+export interface ConversationObserver {
+  /** A conversation was created or forked; it is durable with the events it started with. */
+  created(conversation: Conversation): void;
+  /** Events were appended (in log order, durable) and/or the conversation's record changed. */
+  committed(conversation: Conversation, events: readonly EventRow[], recordChanged: boolean): void;
+  /** The conversation and its events are gone (`conversation` is what it was just before). */
+  deleted(conversation: Conversation): void;
 }

@@ -7,10 +7,10 @@ import type {
   ResolvedStartRequest,
 } from '@bosun/protocol';
 import { Conversation } from './conversation.ts';
+import type { ConversationObserver } from './conversation.ts';
 import { EventLog } from './event-log.ts';
 import { forkConversation } from './fork.ts';
 import { now } from './new-event.ts';
-import type { ConversationObserver } from './observer.ts';
 import { type ConversationRecord, newCatalogRow, newRecord } from './record.ts';
 import type { ConversationRepository } from './repository.ts';
 import { pause, stopRun } from './runs.ts';

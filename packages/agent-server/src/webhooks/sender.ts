@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Conversation } from '../conversations/conversation.ts';
+import type { ConversationObserver } from '../conversations/conversation.ts';
 import type { EventLog } from '../conversations/event-log.ts';
 import { conversationInfo } from '../conversations/info.ts';
-import type { ConversationObserver } from '../conversations/observer.ts';
 import type { EventRow } from '../conversations/repository.ts';
 import type { PendingCursor, WebhookCursors } from './cursors.ts';
 import { infoSignature } from './info-signature.ts';
