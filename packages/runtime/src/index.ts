@@ -13,6 +13,7 @@ export {
 } from './runtime.ts';
 export { checkStartSpec } from './spec.ts';
 export { newSessionKey } from './session-keys.ts';
+export { SerialQueues } from './serial-queues.ts';
 export { LocalRuntime } from './local/local-runtime.ts';
 export type { LocalRuntimeOptions } from './local/local-options.ts';
 export type { ResourceLimits } from './local/cgroups.ts';

@@ -1,7 +1,7 @@
 import { BosunApiError } from '@bosun/client';
+import { SerialQueues } from '@bosun/runtime';
 import type { Cache } from '../cache/index.ts';
 import type { EventsRepository, IncomingEvent } from '../data/index.ts';
-import { SerialQueues } from '../serial-queues.ts';
 import { type AgentSource, type ConversationRef, agentClientOf } from './agent-source.ts';
 import { utcOf } from './incoming.ts';
 import { publishEvents } from './live.ts';
