@@ -1,6 +1,5 @@
-import type { Kysely, Selectable } from 'kysely';
+import { type SelectQueryBuilder, sql } from 'kysely';
 import { InvalidPageIdError } from './errors.ts';
-import type { Tables } from './tables.ts';
 
 /**
  * Page ids are opaque to clients: the position after which the next page starts (a keyset cursor, so pages stay
@@ -36,36 +35,28 @@ export function pageOf<R, T>(rows: R[], limit: number, position: (row: R) => str
   };
 }
 
-/** The tables whose rows a user owns and pages through newest first, by the (user_id, created_at, id) index. */
-type NewestFirstTable = 'app_conversations' | 'sandboxes';
-
-/** A user's rows, newest first (by creation, then id), a page at a time from the index. */
-export async function newestFirstPage<T extends NewestFirstTable>(
-  db: Kysely<Tables>,
-  table: T,
-  userId: string,
+/**
+ * A page of `query`'s rows newest first (by creation, then id), after `pageId`'s position: a keyset walk of the
+ * (user_id, created_at, id) index the tables paged this way have.
+ */
+export async function newestFirst<DB, TB extends keyof DB, O extends { created_at: string; id: string }>(
+  query: SelectQueryBuilder<DB, TB, O>,
   options: { limit: number; pageId?: string },
-): Promise<Page<Selectable<Tables[T]>>> {
-  // One table stands for both in the query: they share the columns it reads, and the rows are returned as read.
-  let query = db
-    .selectFrom(table as NewestFirstTable as 'sandboxes')
-    .selectAll()
-    .where('user_id', '=', userId);
+): Promise<Page<O>> {
+  let paged = query;
   if (options.pageId !== undefined) {
     const [createdAt, id] = decodePageId(options.pageId, 2) as [string, string];
-    query = query.where((eb) =>
-      eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]),
-    );
+    paged = paged.where(sql<boolean>`(created_at < ${createdAt} or (created_at = ${createdAt} and id < ${id}))`);
   }
-  const rows = await query
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
+  const rows = await paged
+    .orderBy(sql`created_at`, 'desc')
+    .orderBy(sql`id`, 'desc')
     .limit(options.limit + 1)
     .execute();
   return pageOf(
     rows,
     options.limit,
     (row) => [row.created_at, row.id],
-    (row) => row as unknown as Selectable<Tables[T]>,
+    (row) => row,
   );
 }

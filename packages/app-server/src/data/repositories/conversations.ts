@@ -1,5 +1,5 @@
 import { type Insertable, type Kysely, type Selectable, type Updateable, sql } from 'kysely';
-import { type Page, decodePageId, newestFirstPage, pageOf } from '../pages.ts';
+import { type Page, newestFirst } from '../pages.ts';
 import type { AppConversationsTable, Tables } from '../tables.ts';
 import { countOf } from './constraints.ts';
 
@@ -64,7 +64,7 @@ export class ConversationsRepository {
 
   /** The user's conversations, newest first (by creation, then id), a page at a time from the index. */
   page(userId: string, options: { limit: number; pageId?: string }): Promise<Page<AppConversation>> {
-    return newestFirstPage(this.db, 'app_conversations', userId, options);
+    return this.search(userId, {}, options);
   }
 
   /** As `page`, keeping those that pass `filters`. */
@@ -73,24 +73,7 @@ export class ConversationsRepository {
     filters: ConversationFilters,
     options: { limit: number; pageId?: string },
   ): Promise<Page<AppConversation>> {
-    let query = this.filtered(userId, filters).selectAll();
-    if (options.pageId !== undefined) {
-      const [createdAt, id] = decodePageId(options.pageId, 2) as [string, string];
-      query = query.where((eb) =>
-        eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]),
-      );
-    }
-    const rows = await query
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(options.limit + 1)
-      .execute();
-    return pageOf(
-      rows,
-      options.limit,
-      (row) => [row.created_at, row.id],
-      (row) => row,
-    );
+    return newestFirst(this.filtered(userId, filters).selectAll(), options);
   }
 
   async create(row: NewAppConversation): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
-import { type Page, newestFirstPage } from '../pages.ts';
+import { type Page, newestFirst } from '../pages.ts';
 import type { SandboxesTable, Tables } from '../tables.ts';
 
 export type SandboxRecord = Selectable<SandboxesTable>;
@@ -63,7 +63,7 @@ export class SandboxesRepository {
 
   /** The user's sandboxes, newest first (by creation, then id), a page at a time from the index. */
   page(userId: string, options: { limit: number; pageId?: string }): Promise<Page<SandboxRecord>> {
-    return newestFirstPage(this.db, 'sandboxes', userId, options);
+    return newestFirst(this.db.selectFrom('sandboxes').selectAll().where('user_id', '=', userId), options);
   }
 
   /** The user's sandboxes in one of `statuses`, the least recently started first. */
