@@ -1,7 +1,9 @@
 import type { AppServerConfig } from './config.ts';
 import type { AppContext, AppServices } from './context.ts';
+import type { ConversationLog } from './conversations/deps.ts';
+import { PendingMessages } from './conversations/pending-messages.ts';
 import { createRepositories } from './data/index.ts';
-import { ConversationEvents, type EventsLogger, webhookEnvironmentOf } from './events/index.ts';
+import { ConversationEvents, webhookEnvironmentOf } from './events/index.ts';
 import { RateLimiter } from './rate-limit/index.ts';
 import { LocalSandboxes, SANDBOX_SPECS, type Sandbox, type SandboxSpec } from './sandboxes/index.ts';
 
@@ -15,7 +17,7 @@ const STOP_GRACE_MS = 12_000;
  */
 export async function openServices(
   context: Omit<AppContext, 'services'>,
-  log: EventsLogger,
+  log: ConversationLog,
 ): Promise<AppServices | undefined> {
   const { database, cache } = context.dependencies;
   if (!database || !cache || !context.keyRing) return undefined;
@@ -42,8 +44,23 @@ export async function openServices(
     log,
     sweepIntervalMs: config.event_sweep_interval * 1000,
   });
-  told.running = events.sandboxRunning;
+  told.running = whenSandboxRuns(events, new PendingMessages({ repositories, sandboxes, log }), log);
   return { repositories, rateLimiter: new RateLimiter(cache), sandboxes, specs, events };
+}
+
+/**
+ * What a sandbox that runs again (started, or resumed by any route) sets going: the app pulls the events it lacks
+ * of its conversations, and the messages queued for them while it was paused are delivered.
+ */
+export function whenSandboxRuns(
+  events: ConversationEvents,
+  pending: PendingMessages,
+  log: ConversationLog,
+): (sandbox: Sandbox) => void {
+  return (sandbox) => {
+    events.sandboxRunning(sandbox);
+    pending.deliverWaiting().catch((error) => log.warn({ err: error }, 'pending messages: they wait'));
+  };
 }
 
 /** The app's Git provider URLs given to each sandbox too, so its agent resolves `github:` plugins the same way. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
 import { type Cache, MemoryCache, openCache } from '../../src/cache/index.ts';
+import { PendingMessages } from '../../src/conversations/pending-messages.ts';
 import { KeyRing, type Repositories, createRepositories, newSecretsKey } from '../../src/data/index.ts';
 import { ConversationEvents, webhookEnvironment } from '../../src/events/index.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimits, rateLimited } from '../../src/identity/rate-limits.ts';
@@ -13,7 +14,7 @@ import { identityApi, identityRouteDeps } from '../../src/routes/identity-api.ts
 import { pendingMessagesApi } from '../../src/routes/pending-messages.ts';
 import { sandboxApi } from '../../src/routes/sandbox-api.ts';
 import { LocalSandboxes, SANDBOX_SPECS } from '../../src/sandboxes/index.ts';
-import { withGitProviders } from '../../src/services.ts';
+import { whenSandboxRuns, withGitProviders } from '../../src/services.ts';
 import { REDIS_URL, removeKeys, uniquePrefix } from '../cache/redis-support.ts';
 import { describeEachDatabase } from '../support/databases.ts';
 
@@ -113,10 +114,11 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
         environment: () => (options.sandboxWebhooks === false ? {} : webhookEnvironment(url)),
         onRunning: (sandbox) => told.running?.(sandbox),
       });
-      const log = { warn: (details: object, message: string) => logs.push(JSON.stringify({ ...details, message })) };
+      const note = (details: object, message: string) => logs.push(JSON.stringify({ ...details, message }));
+      const log = { warn: note, error: note };
       const sweepIntervalMs = (options.config?.event_sweep_interval ?? 0) * 1000;
       events = new ConversationEvents({ repositories, sandboxes, cache, log, sweepIntervalMs });
-      told.running = events.sandboxRunning;
+      told.running = whenSandboxRuns(events, new PendingMessages({ repositories, sandboxes, log }), log);
       const eventDeps = { conversations: repositories.conversations, sandboxes, events };
       const identity = { apiKeys: repositories.apiKeys, sessions: repositories.sessions };
       const conversations = conversationApi({

@@ -144,6 +144,24 @@ describeApi('pending messages', (api) => {
     expect((await userMessages(api(), owner, conversationId)).slice(-2)).toEqual(['LOST-IN-CRASH', 'WHILE-PAUSED']);
   });
 
+  it('delivers a message queued while the sandbox was paused when the sandbox is resumed by its own route', async () => {
+    const [conversation] = (await api().call(`/api/v1/app-conversations?ids=${conversationId}`, { as: owner })).body;
+    const sandbox = `/api/v1/sandboxes/${conversation.sandbox_id}`;
+    expect((await api().call(`${sandbox}/pause`, { method: 'POST', as: owner })).status).toBe(200);
+    const queued = await post(conversationId, text('WHILE-SANDBOX-PAUSED'));
+    expect(queued.body).toMatchObject({ queued: true, position: 1 });
+    expect((await api().call(`${sandbox}/resume`, { method: 'POST', as: owner })).status).toBe(200);
+    await until(
+      () => api().repositories.pendingMessages.waiting({ taskId: null, conversationId }),
+      (waiting) => waiting === 0,
+      'the message delivered after the resume',
+    );
+    expect((await userMessages(api(), owner, conversationId)).slice(-2)).toEqual([
+      'WHILE-PAUSED',
+      'WHILE-SANDBOX-PAUSED',
+    ]);
+  });
+
   it('lets one caller only claim a message (two replicas never post it both)', async () => {
     const { pendingMessages } = api().repositories;
     const { record } = await pendingMessages.add({
