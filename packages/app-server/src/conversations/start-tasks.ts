@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { AgentServerClient, BosunApiError, BosunClientError } from '@bosun/client';
+import { type AgentServerClient, BosunApiError, BosunClientError } from '@bosun/client';
 import type { AppConversationStartRequest, AppConversationStartTask, ProviderType } from '@bosun/protocol';
 import type { JsonValue } from '../cache/index.ts';
 import { conversationIdOf, hexOf } from '../conversation-ids.ts';
 import type { StartTaskChange } from '../data/index.ts';
-import type { Sandbox } from '../sandboxes/index.ts';
+import { type Sandbox, agentClient } from '../sandboxes/index.ts';
 import { effectiveLlm } from '../settings/llm-defaults.ts';
 import { startConversationInput, titleOf, tokenVariable } from './agent-request.ts';
 import type { ConversationDeps } from './deps.ts';
@@ -114,11 +114,7 @@ export class StartTasks {
       await this.change(taskId, { sandbox_id: sandbox.id });
       throw new StartError(`The sandbox did not start: ${sandbox.statusDetail ?? 'no reason given'}`);
     }
-    const agent = new AgentServerClient({
-      baseUrl: sandbox.agentServerUrl,
-      sessionApiKey: sandbox.sessionApiKey,
-      timeoutMs: this.deps.agentTimeoutMs ?? 120_000,
-    });
+    const agent = agentClient(sandbox.agentServerUrl, sandbox.sessionApiKey, this.deps.agentTimeoutMs ?? 120_000);
     const provider: ProviderType = request.git_provider ?? 'github';
     await this.change(taskId, { status: 'PREPARING_REPOSITORY', sandbox_id: sandbox.id });
     let workingDir: string;

@@ -1,5 +1,5 @@
-import { AgentServerClient } from '@bosun/client';
-import type { Sandbox } from '../sandboxes/index.ts';
+import type { AgentServerClient } from '@bosun/client';
+import { type Sandbox, agentClient } from '../sandboxes/index.ts';
 
 /** A running sandbox's agent server, as the app reaches it. */
 export interface AgentSource {
@@ -23,5 +23,5 @@ export function agentSourceOf(sandbox: Sandbox): AgentSource | undefined {
 }
 
 export function agentClientOf(source: AgentSource): AgentServerClient {
-  return new AgentServerClient({ baseUrl: source.url, sessionApiKey: source.key, timeoutMs: AGENT_CALL_TIMEOUT_MS });
+  return agentClient(source.url, source.key, AGENT_CALL_TIMEOUT_MS);
 }

@@ -1,26 +1,27 @@
 import { AgentServerClient, BosunApiError } from '@bosun/client';
 import type { Sandbox } from './sandboxes.ts';
 
-/** Clients kept per agent server and key: each holds its keep-alive connections (a new one per call costs a connect). */
+/** Clients kept per agent server, key and timeout: each holds its keep-alive connections (a new one per call costs a connect). */
 const clients = new Map<string, AgentServerClient>();
 const MAX_CLIENTS = 1_000;
 
-/** A client of the sandbox's agent server, while it runs (one per address and session key, reused). */
-export function agentOf(sandbox: Sandbox | undefined): AgentServerClient | undefined {
-  if (sandbox?.status !== 'RUNNING' || !sandbox.agentServerUrl || !sandbox.sessionApiKey) return undefined;
-  const key = `${sandbox.agentServerUrl} ${sandbox.sessionApiKey}`;
+/** A client of the agent server at `baseUrl` with `sessionApiKey`, reused across calls. */
+export function agentClient(baseUrl: string, sessionApiKey: string, timeoutMs = 30_000): AgentServerClient {
+  const key = `${baseUrl} ${sessionApiKey} ${timeoutMs}`;
   let client = clients.get(key);
   if (!client) {
     // The oldest goes first: a resumed sandbox has a new key (and address), so its old client is never asked again.
     if (clients.size >= MAX_CLIENTS) clients.delete(clients.keys().next().value as string);
-    client = new AgentServerClient({
-      baseUrl: sandbox.agentServerUrl,
-      sessionApiKey: sandbox.sessionApiKey,
-      timeoutMs: 30_000,
-    });
+    client = new AgentServerClient({ baseUrl, sessionApiKey, timeoutMs });
     clients.set(key, client);
   }
   return client;
+}
+
+/** A client of the sandbox's agent server, while it runs. */
+export function agentOf(sandbox: Sandbox | undefined): AgentServerClient | undefined {
+  if (sandbox?.status !== 'RUNNING' || !sandbox.agentServerUrl || !sandbox.sessionApiKey) return undefined;
+  return agentClient(sandbox.agentServerUrl, sandbox.sessionApiKey);
 }
 
 /**
