@@ -84,6 +84,13 @@ describeApi('launch links', (api) => {
       problems: [],
     });
 
+    // Unescaped, the `+` of standard base64 reaches the server as a space; UTF-8 values come out intact.
+    const plugins = [{ source: 'github:a/b', ref: null, repo_path: null, parameters: { v: '>>>?', city: 'Zürich' } }];
+    const encoded = Buffer.from(JSON.stringify(plugins)).toString('base64');
+    expect(encoded).toContain('+');
+    const damaged = await api().call(`/api/v1/launch/decode?plugins=${encoded}&message=f%C3%BCr+alle`, { as: user });
+    expect(damaged.body).toEqual({ plugins, message: 'für alle', problems: [] });
+
     const object = btoa(JSON.stringify({ source: 'github:a/b' }));
     const bad = await api().call(`/api/v1/launch/decode?plugins=${object}`, { as: user });
     expect(bad.status).toBe(200);
