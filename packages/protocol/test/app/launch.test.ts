@@ -14,6 +14,8 @@ describe('decoding a launch link', () => {
     const link = decodeLaunchLink(`https://app.example/launch?plugins=${DOCS_EXAMPLE}&message=%2Fpr-review%3Anow`);
     expect(link).toEqual({ plugins: expected, message: '/pr-review:now', problems: [] });
     expect(decodeLaunchLink(DOCS_EXAMPLE)).toEqual({ plugins: expected, message: null, problems: [] });
+    // Badge generators that percent-encode padding (`%3D`).
+    expect(decodeLaunchLink(`/launch?plugins=${DOCS_EXAMPLE}%3D%3D`).plugins).toEqual(expected);
     // The same references give the same base64 back.
     const built = buildLaunchLink([
       { source: 'github:OpenHands/extensions', ref: 'main', repo_path: 'plugins/pr-review' },
