@@ -10,6 +10,7 @@ import { eventSocketOfServer, eventsApiOfServer } from './routes/events-api.ts';
 import { healthRoutes } from './routes/health.ts';
 import { homeRoutes, readmeRoutes } from './routes/home.ts';
 import { identityApiOfServer } from './routes/identity-api.ts';
+import { launchApi } from './routes/launch.ts';
 import { pendingMessagesApiOfServer } from './routes/pending-messages.ts';
 import { sandboxApiOfServer } from './routes/sandbox-api.ts';
 import { openServices } from './services.ts';
@@ -21,6 +22,7 @@ export const API_ROUTES: readonly ApiRoutes[] = [
   eventsApiOfServer,
   conversationApiOfServer,
   pendingMessagesApiOfServer,
+  launchApi,
 ];
 
 /** Every module of routes outside `/api/v1` (WebSockets, under `/sockets`). */

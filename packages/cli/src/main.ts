@@ -2,6 +2,7 @@ import type { Command, CommandIO } from './command.ts';
 import { agentServerCommand } from './commands/agent-server.ts';
 import { apiKeyCommand } from './commands/api-key.ts';
 import { demoCommand } from './commands/demo.ts';
+import { launchCommand } from './commands/launch.ts';
 import { llmReplayCommand } from './commands/llm-replay.ts';
 import { marketplaceCommand } from './commands/marketplace.ts';
 import { pluginCommand } from './commands/plugin.ts';
@@ -21,6 +22,7 @@ const commands: Command[] = [
   skillsCommand,
   pluginCommand,
   marketplaceCommand,
+  launchCommand,
 ];
 
 export function helpText(): string {

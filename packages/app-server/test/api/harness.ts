@@ -11,6 +11,7 @@ import { RateLimiter } from '../../src/rate-limit/index.ts';
 import { conversationApi, gitUrlsOf } from '../../src/routes/app-conversation-api.ts';
 import { eventSocket, eventsApi } from '../../src/routes/events-api.ts';
 import { identityApi, identityRouteDeps } from '../../src/routes/identity-api.ts';
+import { launchApi } from '../../src/routes/launch.ts';
 import { pendingMessagesApi } from '../../src/routes/pending-messages.ts';
 import { sandboxApi } from '../../src/routes/sandbox-api.ts';
 import { LocalSandboxes, SANDBOX_SPECS } from '../../src/sandboxes/index.ts';
@@ -138,6 +139,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
           eventsApi(eventDeps),
           conversations,
           pendingMessagesApi({ repositories, sandboxes }),
+          launchApi,
         ],
         socketRoutes: [eventSocket({ ...eventDeps, identity })],
         logStream: { write: (line: string) => logs.push(line) },

@@ -4,6 +4,7 @@ import { MetricsSnapshot } from '../api/metrics.ts';
 import { MessageContent } from '../content.ts';
 import { namedEnum, nullable, openObject, ref, strictObject, stringEnum, withDefault } from '../schema/builders.ts';
 import { ProviderType, pageOf, timestamp } from './common.ts';
+import { MAX_LAUNCH_PLUGINS } from './launch-references.ts';
 import { SandboxStatus } from './sandboxes.ts';
 
 /**
@@ -91,7 +92,7 @@ const startRequest = Type.Object(
         }),
       ),
     ),
-    plugins: Type.Optional(nullable(Type.Array(ref(PluginSpec), { maxItems: 50 }))),
+    plugins: Type.Optional(nullable(Type.Array(ref(PluginSpec), { maxItems: MAX_LAUNCH_PLUGINS }))),
     secrets: Type.Optional(
       nullable(
         Type.Record(Type.String({ pattern: SECRET_NAME }), Type.String({ maxLength: 65_536 }), {

@@ -8,3 +8,5 @@ export * from './sandboxes.ts';
 export * from './secrets.ts';
 export * from './settings.ts';
 export * from './users.ts';
+export * from './launch.ts';
+export * from './launch-references.ts';
