@@ -1,3 +1,4 @@
+import { AppServerClient } from '@bosun/client';
 import { decodeLaunchLink } from '@bosun/protocol';
 import { expect, it } from 'vitest';
 import { describeApi } from './harness.ts';
@@ -27,6 +28,20 @@ describeApi('launch links', (api) => {
       body: { plugins, base_url: 'https://ui.example/' },
     });
     expect(elsewhere.body.url).toMatch(/^https:\/\/ui\.example\/launch\?plugins=[A-Za-z0-9%]+$/);
+  });
+
+  it('builds and decodes links through the typed client', async () => {
+    const user = await api().user();
+    const client = new AppServerClient({ baseUrl: api().url, apiKey: user.key });
+    const plugins = [{ source: 'github:acme/tools', parameters: { greeting: 'grüß dich' } }];
+    const { url } = await client.buildLaunchLink({ plugins, message: 'hello' });
+    const value = new URL(url).searchParams.get('plugins') as string;
+    expect(await client.decodeLaunchLink(value, 'hello')).toEqual({
+      plugins: [{ ...plugins[0], ref: null, repo_path: null }],
+      message: 'hello',
+      problems: [],
+    });
+    expect((await client.decodeLaunchLink(value)).message).toBeNull();
   });
 
   it('answers 422 with the place of every invalid reference', async () => {

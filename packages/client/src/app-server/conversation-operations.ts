@@ -37,4 +37,6 @@ export const CONVERSATION_OPERATIONS = {
     body: true,
   },
   webClientConfig: { method: 'GET', path: '/api/v1/web-client/config' },
+  buildLaunchLink: { method: 'POST', path: '/api/v1/launch/link', body: true },
+  decodeLaunchLink: { method: 'GET', path: '/api/v1/launch/decode', query: ['plugins', 'message'] },
 } as const satisfies Record<string, Operation>;

@@ -7,6 +7,9 @@ import type {
   AppConversationStartTaskSortOrder,
   AppConversationUpdateRequest,
   AppSendMessageResponse,
+  LaunchDecoded,
+  LaunchLink,
+  LaunchLinkRequest,
   MessageContent,
   PendingMessageRequest,
   PendingMessageResponse,
@@ -140,6 +143,15 @@ export abstract class AppServerConversations extends AppServerEvents {
   }
   webClientConfig(options?: CallOptions): Promise<WebClientConfig> {
     return this.conversationCall('webClientConfig', options);
+  }
+  /** A launch link of `plugins` (and a message): 422 naming every bad reference. */
+  buildLaunchLink(request: LaunchLinkRequest, options?: CallOptions): Promise<LaunchLink> {
+    return this.conversationCall('buildLaunchLink', { ...options, body: request });
+  }
+  /** What a launch link's `plugins` parameter (and message) holds, with every problem as data. */
+  decodeLaunchLink(plugins: string, message?: string, options?: CallOptions): Promise<LaunchDecoded> {
+    const query = message === undefined ? { plugins } : { plugins, message };
+    return this.conversationCall('decodeLaunchLink', { ...options, query });
   }
 }
 
