@@ -61,6 +61,10 @@ function sanitizer(server: E2EServer, llm: LlmReplay) {
       if (isObject(copy.workspace)) copy.workspace = { ...copy.workspace, working_dir: server.workspace };
       dropIfValid(copy, ['plugins', 'hook_config']);
     }
+    // A switched LLM is pinned as a started one is: the LLM the conversations talk to stays llm-replay.
+    if (operation.method === 'POST' && operation.path.endsWith('/switch_llm') && isObject(copy.llm)) {
+      copy.llm = { ...copy.llm, ...llmConfig(llm, { numRetries: 0, timeout: 5 }) };
+    }
     if (operation.path === '/api/skills') {
       if (typeof copy.project_dir === 'string') copy.project_dir = server.workspace;
       if (typeof copy.marketplace_path === 'string') copy.marketplace_path = server.workspace;

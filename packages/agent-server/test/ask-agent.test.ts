@@ -17,6 +17,7 @@ beforeAll(async () => {
       turns: [
         { when: { last_user_message_contains: 'colour' }, content: 'You said blue.', times: 10 },
         { when: { last_user_message_contains: 'fail' }, error: { status: 400, times: 10 } },
+        { when: { last_user_message_contains: 'unavailable' }, error: { status: 503, times: 10 } },
       ],
     },
     apiKey: 'sk-ask-secret',
@@ -61,6 +62,13 @@ describe('POST /api/conversations/{id}/ask_agent', () => {
     expect(sent).toContain('What is my colour?');
     expect((request?.body as { tools?: unknown[] }).tools ?? []).toEqual([]);
     expect(await eventCount()).toBe(before);
+  });
+
+  it('asks once: an LLM that answers 503 is a 502 at once, not the retries a run would make', async () => {
+    replay.reset();
+    const reply = await ask(conversationId, { question: 'are you unavailable?' });
+    expect(reply.status, reply.text).toBe(502);
+    expect(replay.requests()).toHaveLength(1);
   });
 
   it('answers 502 when the LLM call fails, with no secret in the answer', async () => {

@@ -37,7 +37,10 @@ export function askAgentRoutes(app: FastifyInstance, { service }: { service: Con
         thinking_blocks: [],
       });
       try {
-        const answer = await createProvider(conversation.record.request.agent.llm).complete({ messages, tools: [] });
+        // One attempt: a side question answers (or fails with 502) while the asker waits, never after minutes of
+        // the retries a run would make.
+        const llm = { ...conversation.record.request.agent.llm, num_retries: 0 };
+        const answer = await createProvider(llm).complete({ messages, tools: [] });
         return { response: answer.content ?? '' };
       } catch (error) {
         if (!(error instanceof LLMError)) throw error;

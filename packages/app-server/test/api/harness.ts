@@ -166,11 +166,13 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
         call: callOf(url),
       };
     });
+    // Closing stops every sandbox still running (each agent server has 10 s to stop, then its webhook posts end):
+    // on a loaded machine that took longer than vitest's 60 s for a file that leaves several running.
     afterAll(async () => {
       await events?.close();
       await server?.close();
       await closeCache();
-    });
+    }, 180_000);
     body(() => {
       if (!api) throw new Error('the API is started in beforeAll');
       return api;
