@@ -27,5 +27,6 @@ export { loggerOptions, redactUrl } from './log-options.ts';
 export { type OpenApiOptions, installOpenApi } from './openapi.ts';
 export { type OperationRules, completeOperations, operationId } from './openapi-operations.ts';
 export { referencedComponents } from './openapi-references.ts';
+export { listenSettings, logLevelSetting } from './settings.ts';
 export { type HttpServerOptions, createHttpServer } from './server.ts';
 export { validatorCompiler } from './validation.ts';

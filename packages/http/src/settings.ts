@@ -1,0 +1,25 @@
+import { Type } from '@sinclair/typebox';
+
+/**
+ * The settings every Bosun HTTP service starts with, for its configuration schema: the address and port it
+ * listens on (each service its own default port).
+ */
+export function listenSettings(defaultPort: number) {
+  return {
+    host: Type.String({ minLength: 1, default: '127.0.0.1', description: 'Address to listen on.' }),
+    port: Type.Integer({
+      minimum: 0,
+      maximum: 65535,
+      default: defaultPort,
+      description: 'Port to listen on (0: any free port).',
+    }),
+  };
+}
+
+/** The `log_level` setting of a Bosun HTTP service. */
+export function logLevelSetting() {
+  return Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
+    { default: 'info', description: 'Least severe level of the structured (JSON) logs on standard output.' },
+  );
+}
