@@ -1,15 +1,4 @@
-/** An event socket's close codes: the same on both servers, so one client follows both. */
-export const CLOSE_AUTH_FAILED = 4001;
-export const CLOSE_NOT_FOUND = 4004;
-export const CLOSE_INVALID_REQUEST = 4022;
-
-/** How a client asks an event socket for the events stored before it connected. */
-export interface ReplayQuery {
-  resend_mode?: string;
-  /** The older spelling of `resend_mode=all`. */
-  resend_all?: string;
-  after_event_id?: string;
-}
+import { CLOSE_INVALID_REQUEST, type ReplayQuery } from '@bosun/protocol';
 
 /** What deciding the replay needs of a socket: telling the client, and closing. */
 export interface ReplaySocket {

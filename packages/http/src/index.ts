@@ -11,15 +11,7 @@ export {
   installErrorHandlers,
   sendValidationError,
 } from './errors.ts';
-export {
-  CLOSE_AUTH_FAILED,
-  CLOSE_INVALID_REQUEST,
-  CLOSE_NOT_FOUND,
-  type ReplayQuery,
-  type ReplaySocket,
-  parseJson,
-  replayStart,
-} from './event-socket.ts';
+export { type ReplaySocket, parseJson, replayStart } from './event-socket.ts';
 export { edgeErrorOptions, installEdgeErrors } from './framework-errors.ts';
 export { installJsonBody } from './json-body.ts';
 export { MAX_JSON_DEPTH, nestsDeeperThan, tooDeep } from './json-depth.ts';

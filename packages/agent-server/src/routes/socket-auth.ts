@@ -1,4 +1,5 @@
-import { CLOSE_AUTH_FAILED, parseJson } from '@bosun/http';
+import { parseJson } from '@bosun/http';
+import { CLOSE_AUTH_FAILED } from '@bosun/protocol';
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { SESSION_KEY_HEADER, isValidSessionKey } from '../http/auth.ts';

@@ -1,14 +1,12 @@
+import { nestsDeeperThan, parseJson, replayStart, tooDeep } from '@bosun/http';
 import {
   CLOSE_AUTH_FAILED,
   CLOSE_INVALID_REQUEST,
   CLOSE_NOT_FOUND,
   type ReplayQuery,
-  nestsDeeperThan,
-  parseJson,
-  replayStart,
-  tooDeep,
-} from '@bosun/http';
-import { SendMessageRequest, safeParse } from '@bosun/protocol';
+  SendMessageRequest,
+  safeParse,
+} from '@bosun/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Conversation } from '../conversations/conversation.ts';
