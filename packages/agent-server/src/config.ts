@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { listenSettings, logLevelSetting } from '@bosun/http';
+import { logLevelSetting, serviceSettings } from '@bosun/http';
 import { type Static, Type } from '@sinclair/typebox';
 import type { AgentServerOptions } from './app.ts';
 
@@ -9,12 +9,7 @@ import type { AgentServerOptions } from './app.ts';
  * visible to every user of the machine) and their values are never echoed in errors.
  */
 export const AgentServerConfig = Type.Object({
-  ...listenSettings(8000),
-  data_dir: Type.String({
-    minLength: 1,
-    default: '.bosun',
-    description: 'Where conversations, their events and the secrets key are kept.',
-  }),
+  ...serviceSettings(8000, 'Where conversations, their events and the secrets key are kept.'),
   log_level: logLevelSetting(),
   session_api_keys: Type.Array(Type.String({ minLength: 1 }), {
     default: [],

@@ -42,3 +42,23 @@ export function parseJson(text: string): unknown {
     return undefined;
   }
 }
+
+/** What waiting on a socket's send buffer needs of it. */
+export interface BufferedSocket {
+  readonly bufferedAmount: number;
+  readonly readyState: number;
+  readonly OPEN: number;
+}
+
+/**
+ * Resolves when the socket's send buffer is under 1 MiB again (or the socket is no longer open), so a long
+ * replay waits for a slow client instead of buffering the whole log; at once (next turn) when it already is.
+ */
+export function drained(socket: BufferedSocket): Promise<void> {
+  if (socket.bufferedAmount < 1 << 20) return new Promise((resolve) => setImmediate(resolve));
+  return new Promise((resolve) => {
+    const check = () =>
+      socket.bufferedAmount < 1 << 20 || socket.readyState !== socket.OPEN ? resolve() : setTimeout(check, 5);
+    check();
+  });
+}

@@ -2,9 +2,9 @@ import { Type } from '@sinclair/typebox';
 
 /**
  * The settings every Bosun HTTP service starts with, for its configuration schema: the address and port it
- * listens on (each service its own default port).
+ * listens on and its data directory (each service its own default port, and its own word on what it keeps).
  */
-export function listenSettings(defaultPort: number) {
+export function serviceSettings(defaultPort: number, dataDirDescription: string) {
   return {
     host: Type.String({ minLength: 1, default: '127.0.0.1', description: 'Address to listen on.' }),
     port: Type.Integer({
@@ -13,6 +13,7 @@ export function listenSettings(defaultPort: number) {
       default: defaultPort,
       description: 'Port to listen on (0: any free port).',
     }),
+    data_dir: Type.String({ minLength: 1, default: '.bosun', description: dataDirDescription }),
   };
 }
 

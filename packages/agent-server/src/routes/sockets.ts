@@ -1,4 +1,4 @@
-import { nestsDeeperThan, parseJson, replayStart, tooDeep } from '@bosun/http';
+import { drained, nestsDeeperThan, parseJson, replayStart, tooDeep } from '@bosun/http';
 import {
   CLOSE_AUTH_FAILED,
   CLOSE_INVALID_REQUEST,
@@ -118,14 +118,5 @@ function receiveFrame(socket: WebSocket, conversation: Conversation, text: strin
   }
   sendUserMessage(conversation, parsed.value, runner).catch((error: Error) => {
     socket.send(transientEvent({ kind: 'ConversationErrorEvent', code: error.name, detail: error.message }));
-  });
-}
-
-function drained(socket: WebSocket): Promise<void> {
-  if (socket.bufferedAmount < 1 << 20) return new Promise((resolve) => setImmediate(resolve));
-  return new Promise((resolve) => {
-    const check = () =>
-      socket.bufferedAmount < 1 << 20 || socket.readyState !== socket.OPEN ? resolve() : setTimeout(check, 5);
-    check();
   });
 }
