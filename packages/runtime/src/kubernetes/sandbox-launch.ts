@@ -36,6 +36,9 @@ export async function launchSandbox(
   generation: number,
 ): Promise<void> {
   const { api, config } = context;
+  await ensureChild(api, root, sessionSecret(root, spec.environment, key), 'replace');
+  // The claim first: a sandbox without one would be MISSING rather than ERROR with the reason below.
+  await ensureChild(api, root, workspaceClaim(root, config), 'keep');
   if (config.storage_class) {
     const found = await api.readCluster<V1StorageClass>('storage.k8s.io/v1', 'StorageClass', config.storage_class);
     if (!found) {
@@ -44,8 +47,6 @@ export async function launchSandbox(
       );
     }
   }
-  await ensureChild(api, root, sessionSecret(root, spec.environment, key), 'replace');
-  await ensureChild(api, root, workspaceClaim(root, config), 'keep');
   await ensureChild(api, root, sandboxService(root), 'keep');
   await ensureChild(api, root, sandboxIngress(root, config, context.urls.hostOf(root.id)), 'keep');
   await ensureChild(api, root, sandboxNetworkPolicy(root, spec, config), 'keep');

@@ -85,6 +85,12 @@ export class KubeStandIn {
     return this.store.add(kind, object);
   }
 
+  /** Deletes an object as another actor would (its dependents go with it). */
+  remove(kindName: string, namespace: string, name: string): void {
+    const kind = KINDS.find((candidate) => candidate.kind === kindName)!;
+    this.store.remove(kind, namespace, name, KINDS);
+  }
+
   fail(fault: Omit<Fault, 'times'> & { times?: number }): void {
     this.faults.push({ times: 1, ...fault });
   }
