@@ -155,6 +155,13 @@ describe('a Kubernetes sandbox that cannot start', () => {
       /^not RUNNING after 0 s: its pod is ready but its URL is not: http:\/\/\w+\.sandboxes\.bosun\.test\/alive does not answer: connect ECONNREFUSED/,
     );
   });
+
+  it('is not RUNNING when its NetworkPolicy does not admit the ingress controller', async () => {
+    const runtime = await runtimeWith({ ingress_from: [{ namespace: 'elsewhere' }], start_timeout_ms: 300 });
+    const sandbox = await runtime.start({ sessionId: 'fenced-off' });
+    expect(sandbox.status).toBe('ERROR');
+    expect(sandbox.statusDetail).toMatch(/its pod is ready but its URL is not: .*\/alive answered 504/);
+  });
 });
 
 describe('a running Kubernetes sandbox', () => {

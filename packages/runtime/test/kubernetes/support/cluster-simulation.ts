@@ -1,6 +1,4 @@
-import { type Server, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { KINDS, type Kind, type KubeObject, matchesSelector } from './kinds.ts';
+import { KINDS, type Kind, type KubeObject } from './kinds.ts';
 import type { ObjectStore } from './object-store.ts';
 
 const kind = (name: string): Kind => KINDS.find((candidate) => candidate.kind === name)!;
@@ -145,48 +143,4 @@ export class ClusterSimulation {
     if (JSON.stringify(object.status) === JSON.stringify(status)) return;
     this.store.update(kind(kindName), { ...object, status });
   }
-}
-
-/**
- * The ingress controller: routes by Host header to a Ready pod behind the Ingress's Service, and answers `/alive`
- * and `/ready` for it (there is no agent server behind it); 404 for a host no Ingress names, 503 with no Ready pod.
- */
-export async function startIngressController(store: ObjectStore): Promise<{ server: Server; address: string }> {
-  const server = createServer((request, response) => {
-    const host = (request.headers.host ?? '').replace(/:\d+$/, '');
-    const answer = (code: number, body: unknown) => {
-      response.writeHead(code, { 'content-type': 'application/json' });
-      response.end(JSON.stringify(body));
-    };
-    const namespaces = new Set(store.all().map(({ object }) => object.metadata.namespace ?? ''));
-    for (const namespace of namespaces) {
-      for (const ingress of store.list(kind('Ingress'), namespace)) {
-        type Rule = { host: string; http: { paths: { backend: { service: { name: string } } }[] } };
-        const rule = (ingress.spec as { rules: Rule[] }).rules.find((candidate) => candidate.host === host);
-        const serviceName = rule?.http.paths[0]?.backend.service.name;
-        if (!serviceName) continue;
-        const service = store.get(kind('Service'), namespace, serviceName);
-        const selector = (service?.spec as { selector?: Record<string, string> } | undefined)?.selector;
-        const ready = store.list(kind('Pod'), namespace).some(
-          (pod) =>
-            selector &&
-            matchesSelector(
-              pod.metadata.labels,
-              Object.entries(selector)
-                .map(([k, v]) => `${k}=${v}`)
-                .join(','),
-            ) &&
-            ((pod.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []).some(
-              ({ type, status }) => type === 'Ready' && status === 'True',
-            ),
-        );
-        if (!ready) return answer(503, { message: 'no ready endpoints' });
-        if (request.url === '/alive' || request.url === '/ready') return answer(200, { status: 'ok' });
-        return answer(404, { detail: 'not found' });
-      }
-    }
-    answer(404, { message: `no ingress for host ${host}` });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, address: `127.0.0.1:${(server.address() as AddressInfo).port}` };
 }

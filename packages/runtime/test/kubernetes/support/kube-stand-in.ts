@@ -1,7 +1,8 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
-import { type Behaviour, ClusterSimulation, startIngressController } from './cluster-simulation.ts';
+import { type Behaviour, ClusterSimulation } from './cluster-simulation.ts';
+import { startIngressController } from './ingress-controller.ts';
 import { KINDS, type Kind, type KubeObject, matchesSelector, metadataProblem } from './kinds.ts';
 import { ObjectStore } from './object-store.ts';
 import { type Verb, notFound, readJson, schemaProblem, send, status, verbOf, withSecretData } from './wire.ts';
