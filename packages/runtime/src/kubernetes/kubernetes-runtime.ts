@@ -30,7 +30,7 @@ import {
   selectorOf,
   sessionLabel,
 } from './names.ts';
-import { type LaunchContext, LaunchFailure, launchSandbox } from './sandbox-launch.ts';
+import { LaunchAbandoned, type LaunchContext, LaunchFailure, launchSandbox } from './sandbox-launch.ts';
 import { type SandboxObjects, rootOf, snapshot } from './sandbox-objects.ts';
 import { SandboxUrls } from './sandbox-urls.ts';
 import { type ViewContext, viewOf } from './sandbox-view.ts';
@@ -204,6 +204,7 @@ export class KubernetesRuntime implements Runtime {
     try {
       await launchSandbox(this.launch, rootOf(settled), { ...spec, environment }, newSessionKey(), generation);
     } catch (error) {
+      if (error instanceof LaunchAbandoned) return this.view(id);
       if (!(error instanceof LaunchFailure || error instanceof KubeError)) throw error;
       await this.api.delete('v1', 'Pod', podName(id, generation), 0).catch(() => false);
       await this.settle(await this.rootNow(id), 'error', error.message);

@@ -23,6 +23,9 @@ export interface LaunchContext {
 /** Why a sandbox did not become RUNNING: it is then ERROR with this as its detail, and has no pod. */
 export class LaunchFailure extends Error {}
 
+/** The runtime stopped waiting (it is closing): the sandbox is left as it is, for the next runtime to see. */
+export class LaunchAbandoned extends Error {}
+
 /**
  * Creates (or adopts) every object of the sandbox, its pod last, then waits until the pod is Ready and its URL
  * answers: resolves, or throws a LaunchFailure saying why not (a missing storage class, an unbound claim, an
@@ -78,7 +81,7 @@ async function waitUntilRunning(context: LaunchContext, root: Root): Promise<voi
   try {
     let waitingFor = 'its pod to be created';
     for (;;) {
-      if (context.closed()) throw new LaunchFailure('the runtime stopped while it was starting');
+      if (context.closed()) throw new LaunchAbandoned('the runtime is closing');
       if (!watching) pod = await livePod(api, root.id);
       const now = Date.now();
       const health = podHealth(pod);
