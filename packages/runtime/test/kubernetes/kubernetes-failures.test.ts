@@ -2,6 +2,8 @@ import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { KubernetesRuntimeSettings } from '../../src/kubernetes/kubernetes-config.ts';
 import type { KubernetesRuntime } from '../../src/kubernetes/kubernetes-runtime.ts';
+import { sessionLabel } from '../../src/kubernetes/names.ts';
+import type { KubeObject } from './support/kinds.ts';
 import { NAMESPACE, objectsOf, openRuntime, startStandIn } from './support/kube-fixture.ts';
 import type { KubeStandIn } from './support/kube-stand-in.ts';
 
@@ -161,6 +163,25 @@ describe('a Kubernetes sandbox that cannot start', () => {
     const sandbox = await runtime.start({ sessionId: 'fenced-off' });
     expect(sandbox.status).toBe('ERROR');
     expect(sandbox.statusDetail).toMatch(/its pod is ready but its URL is not: .*\/alive answered 504/);
+  });
+});
+
+describe('a closing Kubernetes runtime', () => {
+  it('stops waiting for a start and leaves the sandbox to the cluster', async () => {
+    standIn.behaviour.unschedulable = '0/3 nodes are available: 3 Insufficient memory.';
+    const runtime = await openRuntime(standIn);
+    const starting = runtime.start({ sessionId: 'left-starting' });
+    const ours = ({ kind, object }: { kind: string; object: KubeObject }) =>
+      kind === 'Pod' && object.metadata.labels?.['bosun.dev/session'] === sessionLabel('left-starting');
+    await expect.poll(() => standIn.store.all().some(ours)).toBe(true);
+    await runtime.close();
+    const sandbox = await starting;
+    expect(sandbox.status).toBe('STARTING');
+    expect(objectsOf(standIn, sandbox.id).get('Pod')).toHaveLength(1);
+    standIn.behaviour.unschedulable = undefined;
+    standIn.remove('Pod', NAMESPACE, `bosun-sandbox-${sandbox.id}-1`);
+    const next = await runtimeWith();
+    await expect(next.resume(sandbox.id)).resolves.toMatchObject({ status: 'RUNNING' });
   });
 });
 
