@@ -93,5 +93,5 @@ export function scaled(quantity: string, factor: number): string {
   const match = /^([0-9]+(?:\.[0-9]+)?)(.*)$/.exec(quantity);
   if (!match?.[1]) throw new Error(`not a quantity: ${quantity}`);
   const value = Number(match[1]) * factor;
-  return `${Number.isInteger(value) ? value : value.toFixed(3).replace(/0+$/, '')}${match[2] ?? ''}`;
+  return `${Number.isInteger(value) ? value : value.toFixed(3).replace(/\.?0+$/, '')}${match[2] ?? ''}`;
 }

@@ -33,8 +33,6 @@ export class KubeStandIn {
   readonly faults: Fault[] = [];
   /** Called before each create is served (a test may put a squatter of that name there). */
   beforeCreate: ((object: KubeObject) => void) | undefined;
-  /** Every object a client created or replaced, as sent (after defaults), for assertions. */
-  readonly written: KubeObject[] = [];
   private readonly watches = new Set<ServerResponse>();
 
   private readonly server = createServer((request, response) => void this.handle(request, response));
@@ -238,7 +236,6 @@ export class KubeStandIn {
     if (verb === 'create') {
       if (existing)
         return status(response, 409, 'AlreadyExists', `${kind.resource} "${object.metadata.name}" already exists`);
-      this.written.push(structuredClone(object));
       const { status: _ignored, ...created } = object;
       return send(
         response,
@@ -255,7 +252,6 @@ export class KubeStandIn {
         `Operation cannot be fulfilled on ${kind.resource} "${name}": the object has been modified; please apply your changes to the latest version and try again`,
       );
     }
-    this.written.push(structuredClone(object));
     const { uid, creationTimestamp } = existing.metadata;
     send(
       response,
