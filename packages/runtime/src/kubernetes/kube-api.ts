@@ -1,10 +1,4 @@
-import {
-  ApiException,
-  type KubeConfig,
-  type KubernetesObject,
-  KubernetesObjectApi,
-  Watch,
-} from '@kubernetes/client-node';
+import { ApiException, KubeConfig, type KubernetesObject, KubernetesObjectApi, Watch } from '@kubernetes/client-node';
 import { KubeError } from './kube-error.ts';
 
 export { KubeError };
@@ -157,4 +151,12 @@ function parsed(body: unknown): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The cluster from a kubeconfig file, else in-cluster (a service account), else ~/.kube/config. */
+export function loadKubeConfig(path: string | undefined): KubeConfig {
+  const kubeConfig = new KubeConfig();
+  if (path) kubeConfig.loadFromFile(path);
+  else kubeConfig.loadFromDefault();
+  return kubeConfig;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { KubeConfig, V1ConfigMap, V1Secret } from '@kubernetes/client-node';
+import type { KubeConfig, V1ConfigMap } from '@kubernetes/client-node';
 import {
   type Runtime,
   type RuntimeHealth,
@@ -31,7 +31,7 @@ import {
   sessionLabel,
 } from './names.ts';
 import { LaunchAbandoned, type LaunchContext, LaunchFailure, launchSandbox } from './sandbox-launch.ts';
-import { type SandboxObjects, rootOf, snapshot } from './sandbox-objects.ts';
+import { type SandboxObjects, environmentOf, rootOf, snapshot } from './sandbox-objects.ts';
 import { SandboxUrls } from './sandbox-urls.ts';
 import { type ViewContext, viewOf } from './sandbox-view.ts';
 
@@ -43,6 +43,9 @@ export interface KubernetesRuntimeOptions {
   pollMs?: number;
   logger?: { warn(message: string): void };
 }
+
+/** A sandbox id (what `start` makes): anything else is unknown, and never reaches a path or a selector. */
+const ID = /^[0-9a-f]{32}$/;
 
 const NOT_ENFORCED = [
   'NetworkPolicy: enforced only by a network plugin that implements it (Calico, Cilium...); the API accepts it either way',
@@ -81,9 +84,9 @@ export class KubernetesRuntime implements Runtime {
   static async open(options: KubernetesRuntimeOptions): Promise<KubernetesRuntime> {
     const config = kubernetesConfigOf(options.settings);
     const urls = new SandboxUrls(config);
-    const kubeConfig = options.kubeConfig ?? (await defaultKubeConfig(config.kubeconfig));
     // Loaded on first use: what runs no Kubernetes backend never loads the client.
-    const { KubeApi } = await import('./kube-api.ts');
+    const { KubeApi, loadKubeConfig } = await import('./kube-api.ts');
+    const kubeConfig = options.kubeConfig ?? loadKubeConfig(config.kubeconfig);
     const api = new KubeApi(kubeConfig, config.namespace);
     await api.list('v1', 'ConfigMap', { labelSelector: MANAGED });
     return new KubernetesRuntime(api, config, urls, options.pollMs ?? 1000, options.logger);
@@ -110,6 +113,7 @@ export class KubernetesRuntime implements Runtime {
 
   stop(id: string): Promise<void> {
     return this.queues.run(id, async () => {
+      if (!ID.test(id)) throw new SandboxNotFoundError(id);
       // The garbage collector deletes its children (owner references), its pod and claim included.
       if (!(await this.api.delete('v1', 'ConfigMap', objectName(id)))) throw new SandboxNotFoundError(id);
     });
@@ -146,6 +150,7 @@ export class KubernetesRuntime implements Runtime {
   }
 
   async get(id: string): Promise<RuntimeSandbox | undefined> {
+    if (!ID.test(id)) return undefined;
     const objects = (await snapshot(this.api, selectorOf(id))).get(id);
     return objects && this.viewAndReap(objects);
   }
@@ -233,6 +238,7 @@ export class KubernetesRuntime implements Runtime {
   }
 
   private async objects(id: string): Promise<SandboxObjects> {
+    if (!ID.test(id)) throw new SandboxNotFoundError(id);
     const objects = (await snapshot(this.api, selectorOf(id))).get(id);
     if (!objects) throw new SandboxNotFoundError(id);
     return objects;
@@ -274,23 +280,4 @@ export class KubernetesRuntime implements Runtime {
 
 function created(objects: SandboxObjects): string {
   return objects.root.metadata?.annotations?.[ANNOTATION.createdAt] ?? '';
-}
-
-/** The Secret's variables but the session key (a resume gives a new one). */
-function environmentOf(secret: V1Secret | undefined): Record<string, string> {
-  const entries = Object.entries(secret?.data ?? {}).map(([name, value]) => [
-    name,
-    Buffer.from(value, 'base64').toString('utf8'),
-  ]);
-  const environment = Object.fromEntries(entries) as Record<string, string>;
-  delete environment.BOSUN_SESSION_API_KEYS;
-  return environment;
-}
-
-async function defaultKubeConfig(path: string | undefined): Promise<KubeConfig> {
-  const { KubeConfig } = await import('@kubernetes/client-node');
-  const kubeConfig = new KubeConfig();
-  if (path) kubeConfig.loadFromFile(path);
-  else kubeConfig.loadFromDefault();
-  return kubeConfig;
 }

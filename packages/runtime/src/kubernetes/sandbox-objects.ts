@@ -62,6 +62,17 @@ export function sessionKeyOf(secret: V1Secret | undefined): string | null {
   return encoded ? Buffer.from(encoded, 'base64').toString('utf8') : null;
 }
 
+/** The Secret's variables but the session key (a resume gives a new one). */
+export function environmentOf(secret: V1Secret | undefined): Record<string, string> {
+  const entries = Object.entries(secret?.data ?? {}).map(([name, value]) => [
+    name,
+    Buffer.from(value, 'base64').toString('utf8'),
+  ]);
+  const environment = Object.fromEntries(entries) as Record<string, string>;
+  delete environment[SESSION_KEY_VARIABLE];
+  return environment;
+}
+
 /**
  * Creates a child of the sandbox's root. When one of that name exists: if it is this sandbox's, `onOwned` decides
  * (the Secret is replaced, with a new key; the rest is kept); if it is not, a 409 naming it. When the API says it

@@ -112,7 +112,7 @@ describe('a Kubernetes sandbox', () => {
   });
 
   it('pauses by deleting its pod only, and resumes with a new key in its Secret', async () => {
-    const started = await runtime.start({ sessionId: 'conversation-pause' });
+    const started = await runtime.start({ sessionId: 'conversation-pause', environment: { LOG_JSON: '1' } });
     const paused = await runtime.pause(started.id);
     expect(paused).toMatchObject({ status: 'PAUSED', url: null, sessionApiKey: null });
     const kept = objectsOf(standIn, started.id);
@@ -128,6 +128,9 @@ describe('a Kubernetes sandbox', () => {
     expect(resumed.sessionApiKey).not.toBe(started.sessionApiKey);
     const after = objectsOf(standIn, started.id);
     expect(keyIn(after.get('Secret')![0])).toBe(resumed.sessionApiKey);
+    expect((after.get('Secret')![0]!.data as Record<string, string>).LOG_JSON).toBe(
+      Buffer.from('1').toString('base64'),
+    );
     expect(after.get('PersistentVolumeClaim')![0]!.metadata.uid).toBe(claimUid);
     expect(after.get('Pod')!.map((pod) => pod.metadata.name)).toEqual([`bosun-sandbox-${started.id}-2`]);
     await expect(runtime.resume(started.id)).rejects.toBeInstanceOf(SandboxConflictError);
@@ -160,6 +163,12 @@ describe('a Kubernetes sandbox', () => {
     await expect(runtime.get(started.id)).resolves.toBeUndefined();
     await expect(runtime.stop(started.id)).rejects.toBeInstanceOf(SandboxNotFoundError);
     await expect(runtime.pause(started.id)).rejects.toBeInstanceOf(SandboxNotFoundError);
+    // An id that is not one never reaches a path or a label selector.
+    for (const id of [`${started.id},app.kubernetes.io/managed-by`, '../configmaps', 'x/y']) {
+      await expect(runtime.get(id)).resolves.toBeUndefined();
+      await expect(runtime.resume(id)).rejects.toBeInstanceOf(SandboxNotFoundError);
+      await expect(runtime.stop(id)).rejects.toBeInstanceOf(SandboxNotFoundError);
+    }
   });
 
   it('refuses what it cannot run, naming the field', async () => {
