@@ -20,3 +20,10 @@ export type { ResourceLimits } from './local/cgroups.ts';
 export { buildRuntimeApi, type RuntimeApiOptions } from './http/runtime-api.ts';
 export type { RuntimeInfoWire } from './http/schemas.ts';
 export { RemoteRuntime, type RemoteRuntimeOptions } from './remote/remote-runtime.ts';
+export { KubernetesRuntime, type KubernetesRuntimeOptions } from './kubernetes/kubernetes-runtime.ts';
+export {
+  KubernetesRuntimeConfig,
+  type KubernetesRuntimeSettings,
+  NetworkPeer,
+  kubernetesConfigOf,
+} from './kubernetes/kubernetes-config.ts';

@@ -1,0 +1,283 @@
+import { randomUUID } from 'node:crypto';
+import type { KubeConfig, V1ConfigMap } from '@kubernetes/client-node';
+import {
+  type Runtime,
+  type RuntimeHealth,
+  type RuntimeSandbox,
+  SandboxConflictError,
+  SandboxNotFoundError,
+  SandboxSpecError,
+  type SandboxStartSpec,
+} from '../runtime.ts';
+import { SerialQueues } from '../serial-queues.ts';
+import { newSessionKey } from '../session-keys.ts';
+import type { KubeApi } from './kube-api.ts';
+import { KubeError } from './kube-error.ts';
+import { type KubeSpec, kubeSpecOf } from './kube-spec.ts';
+import {
+  type KubernetesRuntimeConfig,
+  type KubernetesRuntimeSettings,
+  kubernetesConfigOf,
+} from './kubernetes-config.ts';
+import { rootConfigMap } from './manifests.ts';
+import {
+  ANNOTATION,
+  LABEL,
+  MANAGED,
+  type SandboxState,
+  objectName,
+  podName,
+  selectorOf,
+  sessionLabel,
+} from './names.ts';
+import { LaunchAbandoned, type LaunchContext, LaunchFailure, launchSandbox } from './sandbox-launch.ts';
+import { type SandboxObjects, environmentOf, rootOf, snapshot } from './sandbox-objects.ts';
+import { SandboxUrls } from './sandbox-urls.ts';
+import { type ViewContext, viewOf } from './sandbox-view.ts';
+
+export interface KubernetesRuntimeOptions {
+  settings: KubernetesRuntimeSettings;
+  /** The cluster and credentials; default: `settings.kubeconfig`, else in-cluster, else ~/.kube/config. */
+  kubeConfig?: KubeConfig;
+  /** How often a starting sandbox's claim, URL and deadlines are checked (its pod is watched). Default 1000. */
+  pollMs?: number;
+  logger?: { warn(message: string): void };
+}
+
+/** A sandbox id (what `start` makes): anything else is unknown, and never reaches a path or a selector. */
+const ID = /^[0-9a-f]{32}$/;
+
+const NOT_ENFORCED = [
+  'NetworkPolicy: enforced only by a network plugin that implements it (Calico, Cilium...); the API accepts it either way',
+  'disk: a workspace cannot outgrow its claim, but /tmp and the home directory count against the node, not a quota',
+];
+
+/**
+ * Sandboxes as Kubernetes objects in one namespace (see README.md, "Kubernetes backend"): per sandbox a root
+ * ConfigMap (its spec and state) owning a Secret (environment and session key), a PersistentVolumeClaim (its
+ * workspace), a Service, an Ingress, a NetworkPolicy and its pod. The objects are the state: a new runtime over the
+ * same namespace knows every sandbox.
+ */
+export class KubernetesRuntime implements Runtime {
+  private readonly queues = new SerialQueues();
+  private readonly launching = new Set<string>();
+  private closing = false;
+
+  private readonly launch: LaunchContext;
+  private readonly viewing: ViewContext;
+
+  private constructor(
+    private readonly api: KubeApi,
+    config: KubernetesRuntimeConfig,
+    urls: SandboxUrls,
+    pollMs: number,
+    private readonly logger: KubernetesRuntimeOptions['logger'],
+  ) {
+    this.launch = { api, config, urls, pollMs, closed: () => this.closing };
+    this.viewing = { config, urls, starting: (id) => this.launching.has(id) };
+  }
+
+  /**
+   * Checks the settings (the URL pattern against the base: a mismatch names both) and that the namespace's
+   * sandboxes can be listed (a missing permission is a startup error, not a failure at the first start).
+   */
+  static async open(options: KubernetesRuntimeOptions): Promise<KubernetesRuntime> {
+    const config = kubernetesConfigOf(options.settings);
+    const urls = new SandboxUrls(config);
+    // Loaded on first use: what runs no Kubernetes backend never loads the client.
+    const { KubeApi, loadKubeConfig } = await import('./kube-api.ts');
+    const kubeConfig = options.kubeConfig ?? loadKubeConfig(config.kubeconfig);
+    const api = new KubeApi(kubeConfig, config.namespace);
+    await api.list('v1', 'ConfigMap', { labelSelector: MANAGED });
+    return new KubernetesRuntime(api, config, urls, options.pollMs ?? 1000, options.logger);
+  }
+
+  async start(request: SandboxStartSpec): Promise<RuntimeSandbox> {
+    const spec = kubeSpecOf(request, this.launch.config);
+    const same = await this.api.list<V1ConfigMap>('v1', 'ConfigMap', {
+      labelSelector: `${MANAGED},${LABEL.session}=${sessionLabel(spec.sessionId)}`,
+    });
+    const live = same.items.find((root) => root.metadata?.annotations?.[ANNOTATION.sessionId] === spec.sessionId);
+    if (live) {
+      throw new SandboxSpecError(`session_id: sandbox ${rootOf(live).id} already has session ${spec.sessionId}`);
+    }
+    const id = randomUUID().replaceAll('-', '');
+    this.launching.add(id);
+    try {
+      const created = await this.api.create(rootConfigMap(this.api.namespace, id, spec, new Date().toISOString()));
+      return await this.queues.run(id, () => this.run(created, spec, spec.environment, 1));
+    } finally {
+      this.launching.delete(id);
+    }
+  }
+
+  stop(id: string): Promise<void> {
+    return this.queues.run(id, async () => {
+      if (!ID.test(id)) throw new SandboxNotFoundError(id);
+      // The garbage collector deletes its children (owner references), its pod and claim included.
+      if (!(await this.api.delete('v1', 'ConfigMap', objectName(id)))) throw new SandboxNotFoundError(id);
+    });
+  }
+
+  pause(id: string): Promise<RuntimeSandbox> {
+    return this.queues.run(id, async () => {
+      const objects = await this.objects(id);
+      const state = objects.root.metadata?.annotations?.[ANNOTATION.state];
+      await this.deletePods(objects);
+      if (state === 'active') await this.settle(objects.root, 'paused', null);
+      return this.view(id);
+    });
+  }
+
+  resume(id: string): Promise<RuntimeSandbox> {
+    return this.queues.run(id, async () => {
+      const current = await this.view(id);
+      if (current.status !== 'PAUSED' && current.status !== 'ERROR') {
+        const why = `sandbox ${id} is ${current.status}: only a PAUSED or ERROR one resumes`;
+        throw new SandboxConflictError(why, current.status);
+      }
+      const objects = await this.objects(id);
+      await this.deletePods(objects);
+      const generation = Number(objects.root.metadata?.annotations?.[ANNOTATION.generation] ?? 1) + 1;
+      const spec = JSON.parse(objects.root.data?.['spec.json'] ?? '{}') as KubeSpec;
+      this.launching.add(id);
+      try {
+        return await this.run(objects.root, spec, environmentOf(objects.secret), generation);
+      } finally {
+        this.launching.delete(id);
+      }
+    });
+  }
+
+  async get(id: string): Promise<RuntimeSandbox | undefined> {
+    if (!ID.test(id)) return undefined;
+    const objects = (await snapshot(this.api, selectorOf(id))).get(id);
+    return objects && this.viewAndReap(objects);
+  }
+
+  async getBySession(sessionId: string): Promise<RuntimeSandbox | undefined> {
+    return (await this.getManyBySession([sessionId]))[0];
+  }
+
+  async getManyBySession(sessionIds: readonly string[]): Promise<(RuntimeSandbox | undefined)[]> {
+    const all = [...(await snapshot(this.api, MANAGED)).values()];
+    return Promise.all(
+      sessionIds.map((sessionId) => {
+        const objects = all.find(({ root }) => rootOf(root).sessionId === sessionId);
+        return objects && this.viewAndReap(objects);
+      }),
+    );
+  }
+
+  async list(): Promise<RuntimeSandbox[]> {
+    const all = [...(await snapshot(this.api, MANAGED)).values()].sort((a, b) => created(a).localeCompare(created(b)));
+    const views = await Promise.all(all.map((objects) => this.viewAndReap(objects)));
+    return views.filter(({ status }) => status === 'STARTING' || status === 'RUNNING');
+  }
+
+  async health(): Promise<RuntimeHealth> {
+    const { config } = this.launch;
+    return {
+      backend: 'kubernetes',
+      isolated: true,
+      enforced: [
+        `namespace: ${config.namespace}, one pod per sandbox with no service-account token`,
+        'user: never root, no capability, no privilege escalation, read-only root file system, seccomp RuntimeDefault',
+        `resources: cpu ${config.cpu_limit}, memory ${config.memory_limit} per resource factor (limits)`,
+        'network: a NetworkPolicy per sandbox (egress: DNS and the configured endpoints; ingress: the ingress controller)',
+      ],
+      notEnforced: NOT_ENFORCED,
+      running: (await this.list()).filter(({ status }) => status === 'RUNNING').length,
+    };
+  }
+
+  /** Sandboxes outlive the runtime (they are the cluster's): closing only stops waiting for starts. */
+  async close(): Promise<void> {
+    this.closing = true;
+    await this.queues.idle();
+  }
+
+  /** Makes its objects and pod with a new key; RUNNING, or ERROR (without a pod) saying why not. */
+  private async run(
+    root: V1ConfigMap,
+    spec: KubeSpec,
+    environment: Record<string, string>,
+    generation: number,
+  ): Promise<RuntimeSandbox> {
+    const settled = await this.settle(root, 'active', null, generation);
+    const { id } = rootOf(settled);
+    try {
+      await launchSandbox(this.launch, rootOf(settled), { ...spec, environment }, newSessionKey(), generation);
+    } catch (error) {
+      if (error instanceof LaunchAbandoned) return this.view(id);
+      if (!(error instanceof LaunchFailure || error instanceof KubeError)) throw error;
+      await this.api.delete('v1', 'Pod', podName(id, generation), 0).catch(() => false);
+      await this.settle(await this.rootNow(id), 'error', error.message);
+    }
+    this.launching.delete(id);
+    return this.view(id);
+  }
+
+  private async view(id: string): Promise<RuntimeSandbox> {
+    const objects = await this.objects(id);
+    return (await viewOf(objects, this.viewing)).sandbox;
+  }
+
+  /** Its view; one found failed or stuck is recorded ERROR (its pod deleted) without waiting for that. */
+  private async viewAndReap(objects: SandboxObjects): Promise<RuntimeSandbox> {
+    const { sandbox, reap } = await viewOf(objects, this.viewing);
+    if (reap) {
+      void this.queues
+        .run(sandbox.id, async () => {
+          await this.deletePods(objects);
+          await this.settle(await this.rootNow(sandbox.id), 'error', reap);
+        })
+        .catch((error: Error) => this.logger?.warn(`sandbox ${sandbox.id} could not be reaped: ${error.message}`));
+    }
+    return sandbox;
+  }
+
+  private async objects(id: string): Promise<SandboxObjects> {
+    if (!ID.test(id)) throw new SandboxNotFoundError(id);
+    const objects = (await snapshot(this.api, selectorOf(id))).get(id);
+    if (!objects) throw new SandboxNotFoundError(id);
+    return objects;
+  }
+
+  private async rootNow(id: string): Promise<V1ConfigMap> {
+    const root = await this.api.read<V1ConfigMap>('v1', 'ConfigMap', objectName(id));
+    if (!root) throw new SandboxNotFoundError(id);
+    return root;
+  }
+
+  private async deletePods(objects: SandboxObjects): Promise<void> {
+    const { id } = rootOf(objects.root);
+    const pods = await this.api.list('v1', 'Pod', { labelSelector: selectorOf(id) });
+    const grace = this.launch.config.stop_grace_seconds;
+    await Promise.all(pods.items.map((pod) => this.api.delete('v1', 'Pod', pod.metadata?.name ?? '', grace)));
+  }
+
+  /** Records its state on its root (a replace: a concurrent change of the root is a 409, not lost). */
+  private async settle(
+    root: V1ConfigMap,
+    state: SandboxState,
+    detail: string | null,
+    generation?: number,
+  ): Promise<V1ConfigMap> {
+    const annotations: Record<string, string> = { ...root.metadata?.annotations, [ANNOTATION.state]: state };
+    if (detail === null) delete annotations[ANNOTATION.statusDetail];
+    else annotations[ANNOTATION.statusDetail] = detail;
+    if (generation !== undefined) annotations[ANNOTATION.generation] = String(generation);
+    const name = objectName(rootOf(root).id);
+    return this.api.replace({
+      ...root,
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { ...root.metadata, name, annotations },
+    });
+  }
+}
+
+function created(objects: SandboxObjects): string {
+  return objects.root.metadata?.annotations?.[ANNOTATION.createdAt] ?? '';
+}
