@@ -10,7 +10,7 @@ const EXTERNAL = [
   // native addons
   'better-sqlite3',
   '@lydell/node-pty',
-  // loaded on first use (a browser, an MCP server, a skill, PostgreSQL, Redis, S3): their weight is paid only by
+  // loaded on first use (a browser, an MCP server, a skill, PostgreSQL, Redis, S3, Kubernetes): their weight is paid only by
   // who needs them (bundled, an unused dynamic import would still be parsed at every start)
   'playwright-core',
   'pg',
@@ -19,6 +19,7 @@ const EXTERNAL = [
   '@aws-sdk',
   '@smithy',
   '@modelcontextprotocol/sdk',
+  '@kubernetes/client-node',
   'zod',
   'yaml',
   // read their own files at run time (static assets, worker transports, scripts injected into pages)
