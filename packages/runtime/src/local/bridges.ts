@@ -43,6 +43,11 @@ export class AgentBridge {
     readonly url: string,
   ) {}
 
+  /** Connections open now (the runtime's idleness check: a client following a conversation keeps one). */
+  get openConnections(): number {
+    return Math.ceil(this.sockets.size / 2);
+  }
+
   static async open(socketPath: string): Promise<AgentBridge> {
     const sockets = new Set<Socket>();
     const server = createServer((inbound) => {

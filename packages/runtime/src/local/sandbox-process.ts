@@ -56,6 +56,11 @@ export class SandboxProcess {
     return this.agentUrl;
   }
 
+  /** Connections open now through its bridge (none without one). */
+  get openConnections(): number {
+    return this.bridge?.openConnections ?? 0;
+  }
+
   /** Starts it and resolves once its agent server answers with the key; rejects with why not (it is then gone). */
   static async start(options: SandboxProcessOptions): Promise<SandboxProcess> {
     const [program = '', ...args] = options.argv;
