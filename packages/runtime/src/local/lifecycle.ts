@@ -30,8 +30,9 @@ export interface SweepActions {
 const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
 
 /**
- * Pauses idle sandboxes and deletes long-dead ones, every `sweepEveryMs`. Idle, for the local backend: no
- * connection open through its bridge now (a client following a conversation keeps one), and its agent server's
+ * Pauses idle sandboxes and deletes long-dead ones, every `sweepEveryMs`. Idle, for the local backend: RUNNING
+ * (or handed out of a warm pool) for `idlePauseMs` at least, no connection open through its bridge now (a client
+ * following a conversation keeps one), and its agent server's
  * `/server_info` says nothing happened for `idlePauseMs` (`idle_time`: no event appended to a conversation, no
  * command running). A sandbox whose agent server does not answer is not idle (it is starting, or about to be
  * ERROR by itself).
@@ -67,12 +68,18 @@ export class Sweeper {
     const { idlePauseMs, deadDeleteMs } = this.options;
     await Promise.all(
       this.actions.candidates().map(async (sandbox) => {
-        if (sandbox.status === 'RUNNING' && idlePauseMs !== undefined && (await this.idle(sandbox, idlePauseMs))) {
+        const quiet = (ms: number) => now - Date.parse(sandbox.changedAt) >= ms;
+        if (
+          sandbox.status === 'RUNNING' &&
+          idlePauseMs !== undefined &&
+          quiet(idlePauseMs) &&
+          (await this.idle(sandbox, idlePauseMs))
+        ) {
           const why = `paused by the runtime: idle for ${seconds(idlePauseMs)} (no connection, no agent activity)`;
           await this.actions.pause(sandbox.id, why);
         }
         const settled = sandbox.status === 'PAUSED' || sandbox.status === 'ERROR';
-        if (settled && deadDeleteMs !== undefined && now - Date.parse(sandbox.changedAt) >= deadDeleteMs) {
+        if (settled && deadDeleteMs !== undefined && quiet(deadDeleteMs)) {
           const why = `deleted by the runtime: ${sandbox.status} for more than ${seconds(deadDeleteMs)}`;
           await this.actions.bury(sandbox.id, why);
         }

@@ -32,6 +32,8 @@ export class WarmKeeper {
     if (!entry) return undefined;
     entry.pool = null;
     entry.spec = { ...entry.spec, sessionId: spec.sessionId };
+    // Handed out now: its idle time (for the lifecycle sweep) starts here, not when it was started.
+    entry.changedAt = new Date().toISOString();
     this.refill();
     return entry;
   }
@@ -61,8 +63,9 @@ export class WarmKeeper {
     return this.refilling;
   }
 
-  /** How many sandboxes wait in each pool (starting ones included). */
+  /** How many sandboxes are ready (RUNNING) in each pool. */
   counts(): Record<string, number> {
-    return Object.fromEntries(this.pools.map(({ name }) => [name, this.host.entries.waiting(name).length]));
+    const ready = (name: string) => this.host.entries.waiting(name).filter(({ status }) => status === 'RUNNING');
+    return Object.fromEntries(this.pools.map(({ name }) => [name, ready(name).length]));
   }
 }
