@@ -93,13 +93,8 @@ export function viewOf(entry: Entry, layout: SandboxLayout, launcher: LauncherOp
 /** A sandbox as the lifecycle sweep sees it. */
 export function sweepCandidateOf(entry: Entry): SweepCandidate {
   const { id, status, changedAt, running } = entry;
-  return {
-    id,
-    status,
-    changedAt,
-    openConnections: running?.process.openConnections ?? 0,
-    url: running?.process.url ?? null,
-  };
+  const agentIdleSeconds = async () => running?.process.agentIdleSeconds();
+  return { id, status, changedAt, lastTrafficAt: running?.process.lastTrafficAt, agentIdleSeconds };
 }
 
 type Logger = { warn(message: string): void } | undefined;

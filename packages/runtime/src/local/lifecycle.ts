@@ -15,10 +15,10 @@ export interface SweepCandidate {
   id: string;
   status: SandboxStatus;
   changedAt: string;
-  /** Connections open now through its bridge (none for a sandbox without one). */
-  openConnections: number;
-  /** Its agent server's base URL while it runs. */
-  url: string | null;
+  /** When bytes last went through its bridge (ms since the epoch; none without a bridge). */
+  lastTrafficAt: number | undefined;
+  /** Its agent server's `idle_time` in seconds; undefined when it does not answer (or does not run). */
+  agentIdleSeconds(): Promise<number | undefined>;
 }
 
 export interface SweepActions {
@@ -31,8 +31,8 @@ const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
 
 /**
  * Pauses idle sandboxes and deletes long-dead ones, every `sweepEveryMs`. Idle, for the local backend: RUNNING
- * (or handed out of a warm pool) for `idlePauseMs` at least, no connection open through its bridge now (a client
- * following a conversation keeps one), and its agent server's
+ * (or handed out of a warm pool) for `idlePauseMs` at least, no byte through its bridge for that long (any
+ * request or WebSocket frame of a client; an idle keep-alive connection is no use), and its agent server's
  * `/server_info` says nothing happened for `idlePauseMs` (`idle_time`: no event appended to a conversation, no
  * command running). A sandbox whose agent server does not answer is not idle (it is starting, or about to be
  * ERROR by itself).
@@ -75,7 +75,7 @@ export class Sweeper {
           quiet(idlePauseMs) &&
           (await this.idle(sandbox, idlePauseMs))
         ) {
-          const why = `paused by the runtime: idle for ${seconds(idlePauseMs)} (no connection, no agent activity)`;
+          const why = `paused by the runtime: idle for ${seconds(idlePauseMs)} (no request, no agent activity)`;
           await this.actions.pause(sandbox.id, why);
         }
         const settled = sandbox.status === 'PAUSED' || sandbox.status === 'ERROR';
@@ -88,14 +88,8 @@ export class Sweeper {
   }
 
   private async idle(sandbox: SweepCandidate, idlePauseMs: number): Promise<boolean> {
-    if (sandbox.openConnections > 0 || !sandbox.url) return false;
-    try {
-      const answer = await fetch(`${sandbox.url}/server_info`, { signal: AbortSignal.timeout(5_000) });
-      if (!answer.ok) return false;
-      const { idle_time: idleSeconds } = (await answer.json()) as { idle_time?: unknown };
-      return typeof idleSeconds === 'number' && idleSeconds * 1000 >= idlePauseMs;
-    } catch {
-      return false;
-    }
+    if (sandbox.lastTrafficAt !== undefined && Date.now() - sandbox.lastTrafficAt < idlePauseMs) return false;
+    const idleSeconds = await sandbox.agentIdleSeconds();
+    return idleSeconds !== undefined && idleSeconds * 1000 >= idlePauseMs;
   }
 }

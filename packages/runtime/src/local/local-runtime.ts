@@ -249,8 +249,8 @@ export class LocalRuntime implements Runtime {
     return this.queues.run(id, async () => {
       const entry = this.entries.get(id);
       if (!entry || (entry.status !== 'PAUSED' && entry.status !== 'ERROR')) return;
-      await rm(this.layoutOf(id).dir, { recursive: true, force: true });
       await this.settle(entry, 'MISSING', detail);
+      await rm(this.layoutOf(id).dir, { recursive: true, force: true });
     });
   }
 

@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { AgentServerClient } from '@bosun/client';
 import { AgentBridge } from './bridges.ts';
+import { getJson } from './local-http.ts';
 
 export interface SandboxProcessOptions {
   /** Everything to run: the wrappers (cgroups, user, rlimits), bwrap and its arguments, the agent server's. */
@@ -56,9 +57,19 @@ export class SandboxProcess {
     return this.agentUrl;
   }
 
-  /** Connections open now through its bridge (none without one). */
-  get openConnections(): number {
-    return this.bridge?.openConnections ?? 0;
+  /** When bytes last went through its bridge (none without one). */
+  get lastTrafficAt(): number | undefined {
+    return this.bridge?.lastTrafficAt;
+  }
+
+  /** Its agent server's `idle_time` (seconds), asked past its bridge (the runtime's asking is no use of it). */
+  async agentIdleSeconds(): Promise<number | undefined> {
+    const info = await getJson(
+      this.bridge ? { socketPath: this.bridge.socketPath } : { url: this.agentUrl },
+      '/server_info',
+    );
+    const idle = (info as { idle_time?: unknown } | undefined)?.idle_time;
+    return typeof idle === 'number' ? idle : undefined;
   }
 
   /** Starts it and resolves once its agent server answers with the key; rejects with why not (it is then gone). */
