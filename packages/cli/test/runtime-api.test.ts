@@ -64,7 +64,11 @@ describe('bosun runtime-api', () => {
   const call = async (method: string, path: string, body?: unknown, key: string | null = KEY) => {
     const headers: Record<string, string> = key === null ? {} : { 'X-API-Key': key };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(`${base}${path}`, { method, headers, body: body && JSON.stringify(body) });
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   };
   const startIt = async () => {
