@@ -49,6 +49,7 @@ export function buildRuntimeApi(options: RuntimeApiOptions): FastifyInstance {
       enforced: health.enforced,
       not_enforced: health.notEnforced,
       running: health.running,
+      warm: health.warm ?? {},
     };
   });
 

@@ -24,7 +24,8 @@ export class WarmKeeper {
 
   /**
    * A RUNNING warm sandbox whose pool's shape serves the spec (see `servesWarm`), now the caller's (its key was
-   * never handed out before); its pool is topped up again in the background. The caller saves it.
+   * never handed out before); its pool is topped up again in the background, after the claim is answered. The
+   * caller saves it.
    */
   claim(spec: LocalSpec): Entry | undefined {
     const pool = this.pools.find(({ shape }) => servesWarm(spec, shape));
@@ -34,7 +35,8 @@ export class WarmKeeper {
     entry.spec = { ...entry.spec, sessionId: spec.sessionId };
     // Handed out now: its idle time (for the lifecycle sweep) starts here, not when it was started.
     entry.changedAt = new Date().toISOString();
-    this.refill();
+    // Once the claim is answered: starting the next one (spawning, preparing directories) must not delay it.
+    setImmediate(() => this.refill());
     return entry;
   }
 
