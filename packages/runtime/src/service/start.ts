@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path';
+import { DatabaseOpenError } from '@bosun/database';
 import { SecretsKeyError } from '@bosun/sealing';
 import type { FastifyInstance } from 'fastify';
 import { buildRuntimeApi } from '../http/runtime-api.ts';
@@ -19,7 +20,8 @@ export interface RuntimeBackend {
 }
 
 export interface BackendContext {
-  store: SandboxStore<LocalSpec>;
+  /** The service's database as a backend's record store (its specs sealed); the backend owns and closes it. */
+  openStore<Spec extends { sessionId: string }>(): Promise<SandboxStore<Spec>>;
   logger: { warn(message: string): void };
 }
 
@@ -30,6 +32,7 @@ export interface BackendContext {
 export async function openRuntimeBackend(config: RuntimeApiConfig, context: BackendContext): Promise<RuntimeBackend> {
   switch (config.runtime_backend) {
     case 'local': {
+      const store = await context.openStore<LocalSpec>();
       const runtime = await LocalRuntime.open({
         root: config.sandbox_root ?? join(config.data_dir, 'sandboxes'),
         // No sandbox sees the service's data (its database, its keys), whatever its root.
@@ -41,7 +44,7 @@ export async function openRuntimeBackend(config: RuntimeApiConfig, context: Back
           processes: config.sandbox_processes,
         },
         unsafeNoIsolation: config.unsafe_no_isolation,
-        store: context.store,
+        store,
         logger: context.logger,
         lifecycle: {
           ...(config.idle_seconds > 0 ? { idlePauseMs: config.idle_seconds * 1000 } : {}),
@@ -96,17 +99,24 @@ export async function startRuntimeApi(config: RuntimeApiConfig): Promise<Running
   // The backend logs through the HTTP server's logger, which exists once the backend does.
   const logs: { to?: FastifyInstance } = {};
   const logger = { warn: (message: string) => logs.to?.log.warn(message) };
-  const store = await DatabaseSandboxStore.open<LocalSpec>({
-    ...(config.database_url ? { url: config.database_url } : {}),
-    sqlitePath: join(config.data_dir, 'runtime.db'),
-    createDatabase: config.create_databases,
-    key,
-  });
+  const stores: { close(): Promise<void> }[] = [];
+  const openStore = async <Spec extends { sessionId: string }>() => {
+    const store = await DatabaseSandboxStore.open<Spec>({
+      ...(config.database_url ? { url: config.database_url } : {}),
+      sqlitePath: join(config.data_dir, 'runtime.db'),
+      createDatabase: config.create_databases,
+      key,
+    });
+    stores.push(store);
+    return store;
+  };
   let backend: RuntimeBackend;
   try {
-    backend = await openRuntimeBackend(config, { store, logger });
+    backend = await openRuntimeBackend(config, { openStore, logger });
   } catch (error) {
-    await store.close();
+    // A backend that failed to open may not have closed what it opened (closing twice is harmless).
+    await Promise.all(stores.map((store) => store.close()));
+    if (error instanceof DatabaseOpenError) throw error;
     throw new RuntimeApiStartError(`runtime_backend ${config.runtime_backend}: ${(error as Error).message}`);
   }
   const app = buildRuntimeApi({
