@@ -1,4 +1,4 @@
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -102,6 +102,9 @@ describe('bosun runtime-api', () => {
     expect(tools.status).toBe(200);
     expect((await call('GET', '/list')).body).toMatchObject({ total: 1 });
     expect(JSON.stringify((await call('GET', '/sessions/cli-1')).body.isolation)).toContain('memory: 1024 MiB');
+    // Its records (sealed specs) are the service's alone.
+    expect((await stat(join(dataDir(), 'runtime.db'))).mode & 0o777).toBe(0o600);
+    expect((await stat(join(dataDir(), 'secrets.key'))).mode & 0o777).toBe(0o600);
   }, 120_000);
 
   it('stops on SIGTERM with status 0, its sandboxes paused in its database for the next start', async () => {

@@ -1,3 +1,4 @@
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DatabaseOpenError } from '@bosun/database';
 import { SecretsKeyError } from '@bosun/sealing';
@@ -89,6 +90,8 @@ export interface RunningRuntimeApi {
 /** Opens the database and the backend, and listens. A setting it cannot use is a RuntimeApiStartError naming it. */
 export async function startRuntimeApi(config: RuntimeApiConfig): Promise<RunningRuntimeApi> {
   const apiKey = apiKeyOf(config);
+  // 0711: sandboxes' user traverses it to their root (inside it by default); no one else lists it.
+  mkdirSync(config.data_dir, { recursive: true, mode: 0o711 });
   let key: Buffer;
   try {
     key = secretsKeyOf(config);
@@ -99,11 +102,13 @@ export async function startRuntimeApi(config: RuntimeApiConfig): Promise<Running
   // The backend logs through the HTTP server's logger, which exists once the backend does.
   const logs: { to?: FastifyInstance } = {};
   const logger = { warn: (message: string) => logs.to?.log.warn(message) };
+  const sqlitePath = join(config.data_dir, 'runtime.db');
+  if (!config.database_url) ownFile(sqlitePath);
   const stores: { close(): Promise<void> }[] = [];
   const openStore = async <Spec extends { sessionId: string }>() => {
     const store = await DatabaseSandboxStore.open<Spec>({
       ...(config.database_url ? { url: config.database_url } : {}),
-      sqlitePath: join(config.data_dir, 'runtime.db'),
+      sqlitePath,
       createDatabase: config.create_databases,
       key,
     });
@@ -138,4 +143,9 @@ export async function startRuntimeApi(config: RuntimeApiConfig): Promise<Running
       await backend.runtime.close();
     },
   };
+}
+
+/** Makes the database file readable by this user alone before SQLite opens it (its journal files take its mode). */
+function ownFile(path: string): void {
+  closeSync(openSync(path, 'a', 0o600));
 }
