@@ -93,8 +93,9 @@ export function viewOf(entry: Entry, layout: SandboxLayout, launcher: LauncherOp
 /** A sandbox as the lifecycle sweep sees it. */
 export function sweepCandidateOf(entry: Entry): SweepCandidate {
   const { id, status, changedAt, running } = entry;
-  const agentIdleSeconds = async () => running?.process.agentIdleSeconds();
-  return { id, status, changedAt, lastTrafficAt: running?.process.lastTrafficAt, agentIdleSeconds };
+  const key = entry.key;
+  const agentActivity = async () => (running && key ? running.process.agentActivity(key) : undefined);
+  return { id, status, changedAt, lastTrafficAt: running?.process.lastTrafficAt, agentActivity };
 }
 
 type Logger = { warn(message: string): void } | undefined;

@@ -17,8 +17,8 @@ export interface SweepCandidate {
   changedAt: string;
   /** When bytes last went through its bridge (ms since the epoch; none without a bridge). */
   lastTrafficAt: number | undefined;
-  /** Its agent server's `idle_time` in seconds; undefined when it does not answer (or does not run). */
-  agentIdleSeconds(): Promise<number | undefined>;
+  /** Its agent server's `idle_time` (seconds) and running conversations; undefined when it does not answer. */
+  agentActivity(): Promise<{ idleSeconds: number; running: number } | undefined>;
 }
 
 export interface SweepActions {
@@ -32,10 +32,10 @@ const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
 /**
  * Pauses idle sandboxes and deletes long-dead ones, every `sweepEveryMs`. Idle, for the local backend: RUNNING
  * (or handed out of a warm pool) for `idlePauseMs` at least, no byte through its bridge for that long (any
- * request or WebSocket frame of a client; an idle keep-alive connection is no use), and its agent server's
- * `/server_info` says nothing happened for `idlePauseMs` (`idle_time`: no event appended to a conversation, no
- * command running). A sandbox whose agent server does not answer is not idle (it is starting, or about to be
- * ERROR by itself).
+ * request or WebSocket frame of a client; an idle keep-alive connection is no use), and its agent server says
+ * nothing happened for `idlePauseMs` (`/server_info` `idle_time`: no event appended to a conversation, no command
+ * running) and no conversation runs (`/api/conversations/count?status=running`: a long LLM call appends nothing).
+ * A sandbox whose agent server does not answer is not idle (it is starting, or about to be ERROR by itself).
  */
 export class Sweeper {
   private readonly timer: NodeJS.Timeout | undefined;
@@ -89,7 +89,7 @@ export class Sweeper {
 
   private async idle(sandbox: SweepCandidate, idlePauseMs: number): Promise<boolean> {
     if (sandbox.lastTrafficAt !== undefined && Date.now() - sandbox.lastTrafficAt < idlePauseMs) return false;
-    const idleSeconds = await sandbox.agentIdleSeconds();
-    return idleSeconds !== undefined && idleSeconds * 1000 >= idlePauseMs;
+    const activity = await sandbox.agentActivity();
+    return activity !== undefined && activity.running === 0 && activity.idleSeconds * 1000 >= idlePauseMs;
   }
 }

@@ -62,14 +62,19 @@ export class SandboxProcess {
     return this.bridge?.lastTrafficAt;
   }
 
-  /** Its agent server's `idle_time` (seconds), asked past its bridge (the runtime's asking is no use of it). */
-  async agentIdleSeconds(): Promise<number | undefined> {
-    const info = await getJson(
-      this.bridge ? { socketPath: this.bridge.socketPath } : { url: this.agentUrl },
-      '/server_info',
-    );
-    const idle = (info as { idle_time?: unknown } | undefined)?.idle_time;
-    return typeof idle === 'number' ? idle : undefined;
+  /**
+   * What its agent server says of its activity, asked past its bridge (the runtime's asking is no use of it):
+   * `idle_time` (seconds) and how many conversations run; undefined when it does not answer.
+   */
+  async agentActivity(key: string): Promise<{ idleSeconds: number; running: number } | undefined> {
+    const target = this.bridge ? { socketPath: this.bridge.socketPath } : { url: this.agentUrl };
+    const [info, running] = await Promise.all([
+      getJson(target, '/server_info'),
+      getJson(target, '/api/conversations/count?status=running', { 'X-Session-API-Key': key }),
+    ]);
+    const idleSeconds = (info as { idle_time?: unknown } | undefined)?.idle_time;
+    if (typeof idleSeconds !== 'number' || typeof running !== 'number') return undefined;
+    return { idleSeconds, running };
   }
 
   /** Starts it and resolves once its agent server answers with the key; rejects with why not (it is then gone). */
