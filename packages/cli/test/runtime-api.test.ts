@@ -91,6 +91,8 @@ describe('bosun runtime-api', () => {
     expect(JSON.stringify(health.body.enforced)).toContain('memory');
     expect((await call('POST', '/start', { session_id: 'cli-1' }, null)).status).toBe(401);
     expect((await call('GET', '/list', undefined, 'wrong-key-0123456789')).status).toBe(401);
+    // No warm pool configured: none answered (the app then starts every sandbox cold).
+    expect((await call('GET', '/api/warm-runtime-configs')).body).toEqual({ configs: [] });
   });
 
   it('starts a sandbox with the key, whose agent server answers with its session key', async () => {
