@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { logLevelSetting, serviceSettings } from '@bosun/http';
 import { type Static, Type } from '@sinclair/typebox';
 import type { AgentServerOptions } from './app.ts';
 
@@ -8,22 +9,8 @@ import type { AgentServerOptions } from './app.ts';
  * visible to every user of the machine) and their values are never echoed in errors.
  */
 export const AgentServerConfig = Type.Object({
-  host: Type.String({ minLength: 1, default: '127.0.0.1', description: 'Address to listen on.' }),
-  port: Type.Integer({
-    minimum: 0,
-    maximum: 65535,
-    default: 8000,
-    description: 'Port to listen on (0: any free port).',
-  }),
-  data_dir: Type.String({
-    minLength: 1,
-    default: '.bosun',
-    description: 'Where conversations, their events and the secrets key are kept.',
-  }),
-  log_level: Type.Union(
-    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
-    { default: 'info', description: 'Least severe level of the structured (JSON) logs on standard output.' },
-  ),
+  ...serviceSettings(8000, 'Where conversations, their events and the secrets key are kept.'),
+  log_level: logLevelSetting(),
   session_api_keys: Type.Array(Type.String({ minLength: 1 }), {
     default: [],
     secret: true,

@@ -270,7 +270,7 @@ describe('resuming the event socket with after_event_id', () => {
       try {
         if (lifetimeMs === 'until-last') {
           // Caught up when the target arrives; a reader that already had it gets the snapshot only.
-          await client.until((f) => f.some((e) => e.id === target) || (last === target && f.length > 0), 15_000);
+          await client.until((f) => f.some((e) => e.id === target) || (last === target && f.length > 0), 60_000); // a loaded machine can take seconds per replay
           await sleep(100); // Anything after the last event would be a duplicate.
         } else if (lifetimeMs > 0) {
           await sleep(lifetimeMs);

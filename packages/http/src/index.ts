@@ -11,6 +11,7 @@ export {
   installErrorHandlers,
   sendValidationError,
 } from './errors.ts';
+export { type BufferedSocket, type ReplaySocket, drained, parseJson, replayStart } from './event-socket.ts';
 export { edgeErrorOptions, installEdgeErrors } from './framework-errors.ts';
 export { installJsonBody } from './json-body.ts';
 export { MAX_JSON_DEPTH, nestsDeeperThan, tooDeep } from './json-depth.ts';
@@ -18,5 +19,6 @@ export { loggerOptions, redactUrl } from './log-options.ts';
 export { type OpenApiOptions, installOpenApi } from './openapi.ts';
 export { type OperationRules, completeOperations, operationId } from './openapi-operations.ts';
 export { referencedComponents } from './openapi-references.ts';
+export { logLevelSetting, serviceSettings } from './settings.ts';
 export { type HttpServerOptions, createHttpServer } from './server.ts';
 export { validatorCompiler } from './validation.ts';

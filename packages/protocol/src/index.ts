@@ -6,6 +6,7 @@ export * from './api/bash.ts';
 export * from './api/control.ts';
 export * from './api/conversation.ts';
 export * from './api/conversation-actions.ts';
+export * from './api/event-socket.ts';
 export * from './api/files.ts';
 export * from './api/git.ts';
 export * from './api/hooks.ts';

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { nestsDeeperThan, tooDeep } from '@bosun/http';
+import { nestsDeeperThan, parseJson, tooDeep } from '@bosun/http';
 import { type BashEvent, ExecuteBashRequest, safeParse } from '@bosun/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { BashEventStore } from '../bash/event-store.ts';
 import type { BashRunner } from '../bash/runner.ts';
 import { commandOf } from './bash.ts';
-import { authenticateSocket, isAuthFrame, parseJson } from './socket-auth.ts';
+import { authenticateSocket, isAuthFrame } from './socket-auth.ts';
 import type { WorkspaceBounds } from './workspace-path.ts';
 
 export interface BashSocketDeps {

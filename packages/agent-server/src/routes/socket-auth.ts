@@ -1,8 +1,9 @@
+import { parseJson } from '@bosun/http';
+import { CLOSE_AUTH_FAILED } from '@bosun/protocol';
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { SESSION_KEY_HEADER, isValidSessionKey } from '../http/auth.ts';
 
-export const CLOSE_AUTH_FAILED = 4001;
 const AUTH_FRAME_TIMEOUT_MS = 10_000;
 
 /**
@@ -31,14 +32,6 @@ export function authenticateSocket(
     if (!valid) return socket.close(CLOSE_AUTH_FAILED, 'Authentication failed');
     start();
   });
-}
-
-export function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 /** A later auth frame (clients that send the key in the header and in a frame) is ignored. */

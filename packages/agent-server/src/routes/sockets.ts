@@ -1,5 +1,12 @@
-import { nestsDeeperThan, tooDeep } from '@bosun/http';
-import { SendMessageRequest, safeParse } from '@bosun/protocol';
+import { drained, nestsDeeperThan, parseJson, replayStart, tooDeep } from '@bosun/http';
+import {
+  CLOSE_AUTH_FAILED,
+  CLOSE_INVALID_REQUEST,
+  CLOSE_NOT_FOUND,
+  type ReplayQuery,
+  SendMessageRequest,
+  safeParse,
+} from '@bosun/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Conversation } from '../conversations/conversation.ts';
@@ -10,18 +17,13 @@ import type { EventRow } from '../conversations/repository.ts';
 import type { AgentRunner } from '../conversations/runner.ts';
 import { sendUserMessage } from '../conversations/send-message.ts';
 import type { ConversationService } from '../conversations/service.ts';
-import { CLOSE_AUTH_FAILED, authenticateSocket, isAuthFrame, parseJson } from './socket-auth.ts';
+import { authenticateSocket, isAuthFrame } from './socket-auth.ts';
 
-export { CLOSE_AUTH_FAILED };
-export const CLOSE_NOT_FOUND = 4004;
-export const CLOSE_INVALID_REQUEST = 4022;
+export { CLOSE_AUTH_FAILED, CLOSE_INVALID_REQUEST, CLOSE_NOT_FOUND };
 const RESEND_PAGE = 500;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-interface SocketQuery {
-  resend_mode?: string;
-  resend_all?: string;
-  after_event_id?: string;
+interface SocketQuery extends ReplayQuery {
   session_api_key?: string;
 }
 
@@ -61,22 +63,8 @@ async function follow(
   deps: { service: ConversationService; runner: AgentRunner },
 ): Promise<void> {
   const { events } = deps.service;
-  let cursor: number | undefined;
-  if (query.after_event_id !== undefined) {
-    cursor = events.seqOf(conversation.id, query.after_event_id);
-    if (cursor === undefined) {
-      socket.send(
-        transientEvent({
-          kind: 'ConversationErrorEvent',
-          code: 'UnknownEvent',
-          detail: `after_event_id: no event with id ${query.after_event_id} in this conversation`,
-        }),
-      );
-      return socket.close(CLOSE_INVALID_REQUEST, 'Unknown after_event_id');
-    }
-  } else if (query.resend_mode === 'all' || (query.resend_mode === undefined && query.resend_all === 'true')) {
-    cursor = 0;
-  }
+  const cursor = await replayStart(socket, query, (eventId) => events.seqOf(conversation.id, eventId), transientEvent);
+  if (cursor === 'closed') return;
 
   socket.send(
     transientEvent({ kind: 'ConversationStateUpdateEvent', key: 'full_state', value: conversationInfo(conversation) }),
@@ -130,14 +118,5 @@ function receiveFrame(socket: WebSocket, conversation: Conversation, text: strin
   }
   sendUserMessage(conversation, parsed.value, runner).catch((error: Error) => {
     socket.send(transientEvent({ kind: 'ConversationErrorEvent', code: error.name, detail: error.message }));
-  });
-}
-
-function drained(socket: WebSocket): Promise<void> {
-  if (socket.bufferedAmount < 1 << 20) return new Promise((resolve) => setImmediate(resolve));
-  return new Promise((resolve) => {
-    const check = () =>
-      socket.bufferedAmount < 1 << 20 || socket.readyState !== socket.OPEN ? resolve() : setTimeout(check, 5);
-    check();
   });
 }
