@@ -1,6 +1,11 @@
+import { logLevelSetting, serviceSettings } from '@bosun/http';
 import { type Static, Type } from '@sinclair/typebox';
 
 const text = (options: Parameters<typeof Type.String>[0]) => Type.Optional(Type.String(options));
+const service = serviceSettings(
+  5000,
+  'Where the embedded database (runtime.db), the generated secrets key and sandboxes are kept.',
+);
 const seconds = (fallback: number, description: string) =>
   Type.Integer({ minimum: 0, maximum: 31_536_000, default: fallback, description });
 
@@ -10,13 +15,9 @@ const seconds = (fallback: number, description: string) =>
  * `secret` keys have no flag (command lines are visible to every user of the machine) and are never echoed.
  */
 export const RuntimeApiConfig = Type.Object({
-  host: Type.String({ minLength: 1, default: '127.0.0.1', description: 'Address to listen on.' }),
-  port: Type.Integer({ minimum: 0, maximum: 65535, default: 5000, description: 'Port to listen on (0: any free).' }),
-  data_dir: Type.String({
-    minLength: 1,
-    default: '.bosun-runtime',
-    description: 'Where the embedded database (runtime.db), the generated secrets key and sandboxes are kept.',
-  }),
+  ...service,
+  // Not the app's `.bosun`: the two must not share a data directory (nor its secrets key).
+  data_dir: Type.String({ ...service.data_dir, default: '.bosun-runtime' }),
   sandbox_root: text({
     minLength: 1,
     description: "Where sandboxes' workspaces live (default: <data_dir>/sandboxes).",
@@ -81,9 +82,6 @@ export const RuntimeApiConfig = Type.Object({
     description: "The warm pool's environment (what the app sends every sandbox, e.g. its LLM settings).",
   }),
   warm_pool_working_dir: text({ pattern: '^/', expected: 'an absolute path', description: 'The pool shape.' }),
-  log_level: Type.Union(
-    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
-    { default: 'info', description: 'Least severe level of the structured (JSON) logs on standard output.' },
-  ),
+  log_level: logLevelSetting(),
 });
 export type RuntimeApiConfig = Static<typeof RuntimeApiConfig>;
