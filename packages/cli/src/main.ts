@@ -6,6 +6,7 @@ import { launchCommand } from './commands/launch.ts';
 import { llmReplayCommand } from './commands/llm-replay.ts';
 import { marketplaceCommand } from './commands/marketplace.ts';
 import { pluginCommand } from './commands/plugin.ts';
+import { runtimeApiCommand } from './commands/runtime-api.ts';
 import { schemaCommand } from './commands/schema.ts';
 import { serveCommand } from './commands/serve.ts';
 import { skillsCommand } from './commands/skills.ts';
@@ -15,6 +16,7 @@ const commands: Command[] = [
   serveCommand,
   apiKeyCommand,
   agentServerCommand,
+  runtimeApiCommand,
   demoCommand,
   llmReplayCommand,
   validateCommand,

@@ -61,6 +61,8 @@ export interface RuntimeHealth {
   /** What it cannot enforce here, each with why. */
   notEnforced: string[];
   running: number;
+  /** Sandboxes waiting in each warm pool, by pool name (backends with pools). */
+  warm?: Record<string, number>;
 }
 
 /** A sandbox that does not exist (or no longer does). */

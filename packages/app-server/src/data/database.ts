@@ -1,12 +1,10 @@
-import type Database from 'better-sqlite3';
-import { Kysely, sql } from 'kysely';
+import { connectDatabase as connectEither } from '@bosun/database';
+import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { DatabaseOpenError } from './errors.ts';
 import { type Dialect, migrate } from './migrations/index.ts';
-import { isPostgresUrl, postgresDialect } from './postgres.ts';
 import { resealStale } from './sealed-rows.ts';
 import type { KeyRing } from './secret-cipher.ts';
-import { sqliteDialect } from './sqlite.ts';
+import { sqlitePath } from './sqlite.ts';
 import type { Tables } from './tables.ts';
 
 export interface OpenDatabaseOptions {
@@ -57,35 +55,17 @@ export interface Connected extends AppDatabase {
 
 /** The database, connected but not migrated (openDatabase migrates; tests build older schemas with this). */
 export async function connectDatabase(options: OpenDatabaseOptions): Promise<Connected> {
-  if (options.url !== undefined && options.url !== '') {
-    if (!isPostgresUrl(options.url)) {
-      throw new DatabaseOpenError(
-        'the database URL must start with postgres:// or postgresql:// (or be absent for SQLite)',
-      );
-    }
-    const { dialect } = await postgresDialect(options.url, options);
-    return connected(new Kysely<Tables>({ dialect }), 'postgres', async () => {});
-  }
-  const { dialect, database } = sqliteDialect(options.dataDir);
-  return connected(new Kysely<Tables>({ dialect }), 'sqlite', async () => checkpoint(database));
-}
-
-function connected(db: Kysely<Tables>, dialect: Dialect, afterReseal: () => Promise<void>): Connected {
-  let closing: Promise<void> | undefined;
+  const { sqlite, ...database } = await connectEither<Tables>({
+    ...(options.url === undefined ? {} : { url: options.url }),
+    sqlitePath: sqlitePath(options.dataDir),
+    ...(options.createDatabase === undefined ? {} : { createDatabase: options.createDatabase }),
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
   return {
-    db,
-    dialect,
-    afterReseal,
-    close: () => {
-      closing ??= db.destroy();
-      return closing;
-    },
-    ping: async () => {
-      await sql`select 1`.execute(db);
+    ...database,
+    // Drops the old page versions a rotation left in SQLite's write-ahead log.
+    afterReseal: async () => {
+      sqlite?.pragma('wal_checkpoint(TRUNCATE)');
     },
   };
-}
-
-async function checkpoint(database: Database.Database): Promise<void> {
-  database.pragma('wal_checkpoint(TRUNCATE)');
 }

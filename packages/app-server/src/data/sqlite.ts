@@ -1,28 +1,9 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { SqliteDialect } from 'kysely';
-import { DatabaseOpenError } from './errors.ts';
 
 /** The app's SQLite file inside the data directory. */
 export const SQLITE_FILE = 'app.db';
-const BUSY_TIMEOUT_MS = 5_000;
 
-/** A better-sqlite3 database on `<dataDir>/app.db`: WAL, foreign keys enforced, deleted content zeroed. */
-export function sqliteDialect(dataDir: string): { dialect: SqliteDialect; database: Database.Database } {
-  const path = join(dataDir, SQLITE_FILE);
-  let database: Database.Database | undefined;
-  try {
-    mkdirSync(dataDir, { recursive: true });
-    database = new Database(path, { timeout: BUSY_TIMEOUT_MS });
-    database.pragma('journal_mode = WAL');
-    database.pragma('synchronous = FULL');
-    database.pragma('foreign_keys = ON');
-    // Overwritten and deleted rows (old sealed values after a key rotation) are zeroed, not left in free pages.
-    database.pragma('secure_delete = ON');
-  } catch (error) {
-    database?.close();
-    throw new DatabaseOpenError(`cannot open the SQLite database ${path}: ${(error as Error).message}`);
-  }
-  return { dialect: new SqliteDialect({ database }), database };
+/** Where the app's SQLite database is for a data directory. */
+export function sqlitePath(dataDir: string): string {
+  return join(dataDir, SQLITE_FILE);
 }

@@ -22,6 +22,8 @@ export interface RuntimeApiOptions extends HttpServerOptions {
   runtime: Runtime;
   /** The keys a caller may give in `X-API-Key` (at least one). */
   apiKeys: readonly string[];
+  /** The backend's warm pools, for `/api/warm-runtime-configs` (default: none). */
+  warmConfigs?: () => readonly object[];
 }
 
 /**
@@ -47,6 +49,7 @@ export function buildRuntimeApi(options: RuntimeApiOptions): FastifyInstance {
       enforced: health.enforced,
       not_enforced: health.notEnforced,
       running: health.running,
+      warm: health.warm ?? {},
     };
   });
 
@@ -98,8 +101,8 @@ export function buildRuntimeApi(options: RuntimeApiOptions): FastifyInstance {
       const running = (await runtime.list()).map(runtimeInfo);
       return { runtimes: running, total: running.length };
     });
-    // Warm pools are a Kubernetes backend's; OpenHands' app asks for their configurations and falls back on none.
-    secured.get('/api/warm-runtime-configs', async () => ({ configs: [] }));
+    // OpenHands' app asks for the pools' configurations (and falls back on none).
+    secured.get('/api/warm-runtime-configs', async () => ({ configs: options.warmConfigs?.() ?? [] }));
   });
   return app;
 }

@@ -41,12 +41,18 @@ export class AgentBridge {
     private readonly server: Server,
     private readonly sockets: Set<Socket>,
     readonly url: string,
+    /** The agent server's socket, for the runtime's own requests (which are no use of the sandbox). */
+    readonly socketPath: string,
   ) {}
+
+  /** When bytes last went through, either way (ms since the epoch): the runtime's view of a sandbox's use. */
+  lastTrafficAt = Date.now();
 
   static async open(socketPath: string): Promise<AgentBridge> {
     const sockets = new Set<Socket>();
     const server = createServer((inbound) => {
       const outbound = connect(socketPath);
+      for (const socket of [inbound, outbound]) socket.on('data', () => bridge.touch());
       sockets.add(inbound).add(outbound);
       inbound.once('close', () => sockets.delete(inbound));
       outbound.once('close', () => sockets.delete(outbound));
@@ -55,7 +61,12 @@ export class AgentBridge {
     await listening(server, () => server.listen(0, '127.0.0.1'));
     const address = server.address();
     if (address === null || typeof address === 'string') throw new Error('the agent bridge has no port');
-    return new AgentBridge(server, sockets, `http://127.0.0.1:${address.port}`);
+    const bridge = new AgentBridge(server, sockets, `http://127.0.0.1:${address.port}`, socketPath);
+    return bridge;
+  }
+
+  private touch(): void {
+    this.lastTrafficAt = Date.now();
   }
 
   async close(): Promise<void> {

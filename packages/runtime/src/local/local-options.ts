@@ -1,10 +1,13 @@
 import { resolve } from 'node:path';
 import type { NetworkPolicy, RuntimeHealth } from '../runtime.ts';
+import type { SandboxStore } from '../store/sandbox-store.ts';
 import { ownBosunCommand } from './bosun-command.ts';
 import { Cgroups, type ResourceLimits } from './cgroups.ts';
 import { describeHost, prepareRoot } from './host-report.ts';
 import { findHostTools } from './host-tools.ts';
-import type { LauncherOptions } from './launcher.ts';
+import type { LauncherOptions, LocalSpec } from './launcher.ts';
+import type { LifecycleOptions } from './lifecycle.ts';
+import type { WarmPoolConfig } from './warm-pools.ts';
 
 export interface LocalRuntimeOptions {
   /** Where sandboxes live: `<root>/<id>/` (workspace, data, home, log). Never visible to a sandbox. */
@@ -28,6 +31,12 @@ export interface LocalRuntimeOptions {
   /** Runs sandboxes as plain child processes when bubblewrap is missing: they see everything the runtime sees. */
   unsafeNoIsolation?: boolean;
   logger?: { warn(message: string): void };
+  /** Where sandboxes' records are kept (default: `<root>/<id>/sandbox.json`); the runtime closes it. */
+  store?: SandboxStore<LocalSpec>;
+  /** Sandboxes started ahead of time, per shape (see warm-pools.ts for when a start is served by one). */
+  warmPools?: readonly WarmPoolConfig[];
+  /** Idle sandboxes paused, long-dead ones deleted (default: neither). */
+  lifecycle?: LifecycleOptions;
 }
 
 const DEFAULT_LIMITS: ResourceLimits = { memoryBytes: 2 * 2 ** 30, cpus: 1, processes: 1024 };

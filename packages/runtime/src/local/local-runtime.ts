@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { SandboxStatus } from '@bosun/protocol';
 import {
@@ -7,14 +5,15 @@ import {
   type RuntimeHealth,
   type RuntimeSandbox,
   SandboxConflictError,
-  SandboxNotFoundError,
   SandboxSpecError,
   type SandboxStartSpec,
 } from '../runtime.ts';
 import { SerialQueues } from '../serial-queues.ts';
 import { newSessionKey } from '../session-keys.ts';
 import { checkStartSpec } from '../spec.ts';
-import { isolationOf } from './host-report.ts';
+import { FileSandboxStore } from '../store/file-store.ts';
+import type { SandboxStore } from '../store/sandbox-store.ts';
+import { Entries, type Entry, halt, release, sweepCandidateOf, viewOf } from './entry.ts';
 import {
   LaunchError,
   type Launched,
@@ -25,30 +24,25 @@ import {
   scaled,
 } from './launcher.ts';
 import { SandboxLayout } from './layout.ts';
+import { Sweeper } from './lifecycle.ts';
 import { type LocalRuntimeOptions, setUp } from './local-options.ts';
 import { localSpecOf } from './local-spec.ts';
-import { loadRecords, saveRecord } from './records.ts';
-
-interface Entry {
-  id: string;
-  spec: LocalSpec;
-  createdAt: string;
-  status: SandboxStatus;
-  statusDetail: string | null;
-  key: string | null;
-  running: (Launched & { stopping: boolean }) | undefined;
-}
+import { WarmKeeper } from './warm-keeper.ts';
+import { resolvePools, warmConfigsWire } from './warm-pools.ts';
 
 const RESTARTED = 'the runtime restarted (its sandboxes stopped with it): resume it to start it again';
 
 /**
  * Sandboxes on this machine, each a `bosun agent-server` under bubblewrap (see README.md for what is isolated and
- * how). Each sandbox's record (never its key) is saved beside its directories: sandboxes die with the runtime
- * (`--die-with-parent`), and a new runtime over the same root finds them PAUSED. One runtime per root.
+ * how). Every change of a sandbox is written to its store (never its key): sandboxes die with the runtime
+ * (`--die-with-parent`), and a new runtime over the same root and store finds them PAUSED. One runtime per root.
+ * Sandboxes waiting in a warm pool are entries with a `pool`, invisible to every caller until one is claimed.
  */
 export class LocalRuntime implements Runtime {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new Entries();
   private readonly queues = new SerialQueues();
+  private readonly warm: WarmKeeper;
+  private readonly sweeper: Sweeper;
   private closing = false;
 
   private constructor(
@@ -56,67 +50,84 @@ export class LocalRuntime implements Runtime {
     private readonly launcher: LauncherOptions,
     private readonly defaultCommand: string[],
     private readonly health_: Omit<RuntimeHealth, 'running'>,
-  ) {}
-
-  /** Refuses to open without bubblewrap unless `unsafeNoIsolation` is given (and then says so in the log). */
-  static async open(options: LocalRuntimeOptions): Promise<LocalRuntime> {
-    const setup = await setUp(options);
-    const runtime = new LocalRuntime({ ...options, root: setup.root }, setup.launcher, setup.command, setup.health);
-    await runtime.restore();
-    return runtime;
+    private readonly store: SandboxStore<LocalSpec>,
+  ) {
+    const pools = resolvePools(options.warmPools ?? [], (spec) => this.localSpec(spec));
+    this.warm = new WarmKeeper(pools, {
+      ...{ entries: this.entries, queues: this.queues, logger: options.logger },
+      ...{ run: (entry) => this.run(entry), remove: (entry) => this.remove(entry), closing: () => this.closing },
+    });
+    this.sweeper = new Sweeper(options.lifecycle ?? {}, {
+      candidates: () => this.entries.claimed().map(sweepCandidateOf),
+      pause: (id, detail) => this.pauseIf(id, 'RUNNING', detail),
+      bury: (id, detail) => this.bury(id, detail),
+    });
   }
 
   /**
-   * Takes over the sandboxes a previous runtime over the same root left: those it ran died with it, and are PAUSED
-   * (resuming one starts it over its workspace with a new key); none is started by itself.
+   * Refuses to open without bubblewrap unless `unsafeNoIsolation` is given (and then says so in the log). The
+   * runtime owns `store` (default: a file beside each sandbox) and closes it.
+   */
+  static async open(options: LocalRuntimeOptions): Promise<LocalRuntime> {
+    const setup = await setUp(options);
+    const store = options.store ?? new FileSandboxStore<LocalSpec>(setup.root);
+    try {
+      const runtime = new LocalRuntime(
+        { ...options, root: setup.root },
+        setup.launcher,
+        setup.command,
+        setup.health,
+        store,
+      );
+      await runtime.restore();
+      runtime.warm.refill();
+      return runtime;
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+  }
+
+  /**
+   * Takes over the sandboxes a previous runtime left: those it ran died with it, and are PAUSED (resuming one starts
+   * it over its workspace with a new key); none is started by itself. Unclaimed warm ones are deleted.
    */
   private async restore(): Promise<void> {
-    for (const record of await loadRecords(this.options.root)) {
+    for (const record of await this.store.load()) {
       const entry: Entry = { ...record, key: null, running: undefined };
-      this.entries.set(record.id, entry);
-      if (record.status === 'STARTING' || record.status === 'RUNNING') await this.settle(entry, 'PAUSED', RESTARTED);
+      this.entries.set(entry);
+      if (record.pool !== null) await this.remove(entry);
+      else if (record.status === 'STARTING' || record.status === 'RUNNING')
+        await this.settle(entry, 'PAUSED', RESTARTED);
     }
   }
 
   async start(request: SandboxStartSpec): Promise<RuntimeSandbox> {
     checkStartSpec(request);
-    const spec = localSpecOf(request, {
-      command: this.defaultCommand,
-      network: this.options.network ?? { mode: 'none' },
-      user: this.options.defaultUser ?? 10001,
-      lowPorts: process.getuid?.() === 0 && this.launcher.tools.nsenter !== undefined,
-    });
-    const live = [...this.entries.values()].find((entry) => entry.spec.sessionId === spec.sessionId);
+    const spec = this.localSpec(request);
+    const live = this.entries.bySession(spec.sessionId);
     if (live) throw new SandboxSpecError(`session_id: sandbox ${live.id} already has session ${spec.sessionId}`);
-    const id = randomUUID().replaceAll('-', '');
-    const entry: Entry = {
-      id,
-      spec,
-      createdAt: new Date().toISOString(),
-      status: 'STARTING',
-      statusDetail: null,
-      key: null,
-      running: undefined,
-    };
-    this.entries.set(id, entry);
-    return this.queues.run(id, async () => {
+    const warm = this.warm.claim(spec);
+    if (warm) {
+      return this.queues.run(warm.id, async () => {
+        await this.save(warm);
+        return this.view(warm);
+      });
+    }
+    const entry = this.entries.add(spec, null);
+    return this.queues.run(entry.id, async () => {
       await this.run(entry);
       return this.view(entry);
     });
   }
 
   stop(id: string): Promise<void> {
-    return this.queues.run(id, async () => {
-      const entry = this.entry(id);
-      await this.halt(entry);
-      this.entries.delete(id);
-      await rm(this.layoutOf(id).dir, { recursive: true, force: true });
-    });
+    return this.queues.run(id, async () => this.remove(this.entries.expect(id)));
   }
 
   pause(id: string): Promise<RuntimeSandbox> {
     return this.queues.run(id, async () => {
-      const entry = this.entry(id);
+      const entry = this.entries.expect(id);
       await this.halt(entry);
       if (entry.status === 'STARTING' || entry.status === 'RUNNING') await this.settle(entry, 'PAUSED', null);
       return this.view(entry);
@@ -125,7 +136,7 @@ export class LocalRuntime implements Runtime {
 
   resume(id: string): Promise<RuntimeSandbox> {
     return this.queues.run(id, async () => {
-      const entry = this.entry(id);
+      const entry = this.entries.expect(id);
       const status = this.view(entry).status;
       if (status !== 'PAUSED' && status !== 'ERROR') {
         throw new SandboxConflictError(`sandbox ${id} is ${status}: only a PAUSED or ERROR one resumes`, status);
@@ -141,12 +152,12 @@ export class LocalRuntime implements Runtime {
   }
 
   async getBySession(sessionId: string): Promise<RuntimeSandbox | undefined> {
-    const entry = [...this.entries.values()].find((candidate) => candidate.spec.sessionId === sessionId);
+    const entry = this.entries.bySession(sessionId);
     return entry && this.view(entry);
   }
 
   async getManyBySession(sessionIds: readonly string[]): Promise<(RuntimeSandbox | undefined)[]> {
-    const bySession = new Map([...this.entries.values()].map((entry) => [entry.spec.sessionId, entry]));
+    const bySession = new Map(this.entries.claimed().map((entry) => [entry.spec.sessionId, entry]));
     return sessionIds.map((sessionId) => {
       const entry = bySession.get(sessionId);
       return entry && this.view(entry);
@@ -154,28 +165,45 @@ export class LocalRuntime implements Runtime {
   }
 
   async list(): Promise<RuntimeSandbox[]> {
-    const live = [...this.entries.values()].filter(({ status }) => status === 'STARTING' || status === 'RUNNING');
+    const live = this.entries.claimed().filter(({ status }) => status === 'STARTING' || status === 'RUNNING');
     return live.map((entry) => this.view(entry));
   }
 
   async health(): Promise<RuntimeHealth> {
-    const running = [...this.entries.values()].filter((entry) => entry.running).length;
-    return { ...this.health_, running };
+    const running = this.entries.claimed().filter((entry) => entry.running).length;
+    return { ...this.health_, running, warm: this.warm.counts() };
+  }
+
+  /** The warm pools, as `/api/warm-runtime-configs` answers them. */
+  warmConfigs() {
+    return warmConfigsWire(this.warm.pools);
   }
 
   async close(): Promise<void> {
     this.closing = true;
+    await this.sweeper.stop();
+    await this.warm.idle();
     await this.queues.idle();
+    const running = this.entries.all().filter((entry) => entry.running);
     await Promise.all(
-      [...this.entries.values()]
-        .filter((entry) => entry.running)
-        .map((entry) =>
-          this.queues.run(entry.id, async () => {
-            await this.halt(entry);
-            await this.settle(entry, 'PAUSED', 'the runtime stopped');
-          }),
-        ),
+      running.map((entry) =>
+        this.queues.run(entry.id, async () => {
+          if (entry.pool !== null) return this.remove(entry);
+          await this.halt(entry);
+          await this.settle(entry, 'PAUSED', 'the runtime stopped');
+        }),
+      ),
     );
+    await this.store.close();
+  }
+
+  private localSpec(request: SandboxStartSpec): LocalSpec {
+    return localSpecOf(request, {
+      command: this.defaultCommand,
+      network: this.options.network ?? { mode: 'none' },
+      user: this.options.defaultUser ?? 10001,
+      lowPorts: process.getuid?.() === 0 && this.launcher.tools.nsenter !== undefined,
+    });
   }
 
   /** Starts its agent server with a new key: RUNNING, or ERROR with why not. */
@@ -198,35 +226,48 @@ export class LocalRuntime implements Runtime {
       if (running.stopping) return;
       const limits = scaled(this.launcher.limits, entry.spec.resourceFactor);
       const how = await describeEnding(ending, launched.cgroups, limits);
-      await this.release(running);
-      if (entry.running === running) {
-        entry.running = undefined;
-        await this.settle(entry, 'ERROR', `its agent server ${how}`).catch(() => {});
-      }
+      await release(running, this.options.logger);
+      if (entry.running !== running) return;
+      entry.running = undefined;
+      await this.settle(entry, 'ERROR', `its agent server ${how}`).catch(() => {});
+      if (entry.pool !== null) await this.queues.run(entry.id, () => this.remove(entry)).then(() => this.warm.refill());
     });
   }
 
-  /** Stops its process, if it runs, and revokes its key. */
-  private async halt(entry: Entry): Promise<void> {
-    const running = entry.running;
-    entry.key = null;
-    if (!running) return;
-    running.stopping = true;
-    await running.process.stop(this.options.stopGraceMs ?? 10_000);
-    await this.release(running);
-    entry.running = undefined;
+  /** The sweep's pause: only when the sandbox is still in `status` (a caller may have changed it meanwhile). */
+  private pauseIf(id: string, status: SandboxStatus, detail: string): Promise<void> {
+    return this.queues.run(id, async () => {
+      const entry = this.entries.get(id);
+      if (!entry || entry.status !== status) return;
+      await this.halt(entry);
+      await this.settle(entry, 'PAUSED', detail);
+    });
   }
 
-  private async release(running: Launched): Promise<void> {
-    await running.process.release();
-    await running.egress?.close();
-    await running.cgroups?.remove().catch((error: Error) => {
-      this.options.logger?.warn(`a sandbox's cgroup could not be removed: ${error.message}`);
+  /** The sweep's deletion of a long-dead sandbox: its directories go, its record stays, MISSING with why. */
+  private bury(id: string, detail: string): Promise<void> {
+    return this.queues.run(id, async () => {
+      const entry = this.entries.get(id);
+      if (!entry || (entry.status !== 'PAUSED' && entry.status !== 'ERROR')) return;
+      await this.settle(entry, 'MISSING', detail);
+      await rm(this.layoutOf(id).dir, { recursive: true, force: true });
     });
+  }
+
+  private async remove(entry: Entry): Promise<void> {
+    await this.halt(entry);
+    this.entries.delete(entry.id);
+    await this.store.remove(entry.id);
+    await rm(this.layoutOf(entry.id).dir, { recursive: true, force: true });
+  }
+
+  private halt(entry: Entry): Promise<void> {
+    return halt(entry, this.options.stopGraceMs ?? 10_000, this.options.logger);
   }
 
   /** Every status but RUNNING revokes the key; each change is saved (a restarted runtime knows its sandboxes). */
   private async settle(entry: Entry, status: SandboxStatus, detail: string | null): Promise<void> {
+    if (entry.status !== status) entry.changedAt = new Date().toISOString();
     entry.status = status;
     entry.statusDetail = detail;
     if (status !== 'RUNNING') entry.key = null;
@@ -235,29 +276,12 @@ export class LocalRuntime implements Runtime {
 
   private async save(entry: Entry): Promise<void> {
     if (!this.entries.has(entry.id)) return;
-    const { id, spec, createdAt, status, statusDetail } = entry;
-    await saveRecord(this.layoutOf(id).dir, { id, spec, createdAt, status, statusDetail });
+    const { id, spec, createdAt, changedAt, status, statusDetail, pool } = entry;
+    await this.store.save({ id, spec, createdAt, changedAt, status, statusDetail, pool });
   }
 
   private view(entry: Entry): RuntimeSandbox {
-    const settled = entry.status === 'PAUSED' || entry.status === 'ERROR';
-    const missing = settled && !existsSync(this.layoutOf(entry.id).workspace);
-    return {
-      id: entry.id,
-      sessionId: entry.spec.sessionId,
-      status: missing ? 'MISSING' : entry.status,
-      statusDetail: missing ? 'its workspace no longer exists' : entry.statusDetail,
-      url: entry.status === 'RUNNING' ? (entry.running?.process.url ?? null) : null,
-      sessionApiKey: entry.status === 'RUNNING' ? entry.key : null,
-      isolation: isolationOf(entry.spec, this.launcher.limits, this.launcher.cgroups, this.launcher.unsafe),
-      createdAt: entry.createdAt,
-    };
-  }
-
-  private entry(id: string): Entry {
-    const entry = this.entries.get(id);
-    if (!entry) throw new SandboxNotFoundError(id);
-    return entry;
+    return viewOf(entry, this.layoutOf(entry.id), this.launcher);
   }
 
   private layoutOf(id: string): SandboxLayout {

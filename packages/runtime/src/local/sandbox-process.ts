@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { AgentServerClient } from '@bosun/client';
 import { AgentBridge } from './bridges.ts';
+import { getJson } from './local-http.ts';
 
 export interface SandboxProcessOptions {
   /** Everything to run: the wrappers (cgroups, user, rlimits), bwrap and its arguments, the agent server's. */
@@ -54,6 +55,26 @@ export class SandboxProcess {
   /** Where its agent server answers, from the runtime's side. */
   get url(): string {
     return this.agentUrl;
+  }
+
+  /** When bytes last went through its bridge (none without one). */
+  get lastTrafficAt(): number | undefined {
+    return this.bridge?.lastTrafficAt;
+  }
+
+  /**
+   * What its agent server says of its activity, asked past its bridge (the runtime's asking is no use of it):
+   * `idle_time` (seconds) and how many conversations run; undefined when it does not answer.
+   */
+  async agentActivity(key: string): Promise<{ idleSeconds: number; running: number } | undefined> {
+    const target = this.bridge ? { socketPath: this.bridge.socketPath } : { url: this.agentUrl };
+    const [info, running] = await Promise.all([
+      getJson(target, '/server_info'),
+      getJson(target, '/api/conversations/count?status=running', { 'X-Session-API-Key': key }),
+    ]);
+    const idleSeconds = (info as { idle_time?: unknown } | undefined)?.idle_time;
+    if (typeof idleSeconds !== 'number' || typeof running !== 'number') return undefined;
+    return { idleSeconds, running };
   }
 
   /** Starts it and resolves once its agent server answers with the key; rejects with why not (it is then gone). */

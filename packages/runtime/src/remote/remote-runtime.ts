@@ -76,6 +76,7 @@ export class RemoteRuntime implements Runtime {
       enforced?: string[];
       not_enforced?: string[];
       running?: number;
+      warm?: Record<string, number>;
     }>('GET', '/health');
     return {
       backend: health.backend ?? 'remote',
@@ -83,6 +84,7 @@ export class RemoteRuntime implements Runtime {
       enforced: health.enforced ?? [],
       notEnforced: health.not_enforced ?? ['unknown: the runtime API does not say what it enforces'],
       running: health.running ?? 0,
+      ...(health.warm ? { warm: health.warm } : {}),
     };
   }
 

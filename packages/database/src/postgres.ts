@@ -1,7 +1,7 @@
 import { PostgresDialect } from 'kysely';
 import pg from 'pg';
-import type { Logger } from 'pino';
 import { DatabaseMissingError, DatabaseOpenError } from './errors.ts';
+import type { DatabaseLogger } from './logger.ts';
 
 const POOL_SIZE = 10;
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -17,7 +17,7 @@ export function isPostgresUrl(url: string): boolean {
  */
 export async function postgresDialect(
   url: string,
-  options: { createDatabase?: boolean; logger?: Logger },
+  options: { createDatabase?: boolean; logger?: DatabaseLogger },
 ): Promise<{ dialect: PostgresDialect; pool: pg.Pool }> {
   const target = parseUrl(url);
   const pool = newPool(url, options.logger);
@@ -60,7 +60,7 @@ function parseUrl(url: string): PostgresTarget {
   return { url: parsed, database, server: `${parsed.hostname}:${parsed.port || '5432'}` };
 }
 
-function newPool(url: string, logger: Logger | undefined): pg.Pool {
+function newPool(url: string, logger: DatabaseLogger | undefined): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   // An idle client losing its connection must not crash the process: the pool replaces it on next use.
   pool.on('error', (error) => logger?.warn({ err: error.message }, 'an idle PostgreSQL connection failed'));

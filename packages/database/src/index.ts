@@ -1,0 +1,13 @@
+export { type ConnectOptions, type ConnectedDatabase, connectDatabase } from './connect.ts';
+export { DatabaseMissingError, DatabaseOpenError, SchemaTooNewError } from './errors.ts';
+export type { DatabaseLogger } from './logger.ts';
+export {
+  type Dialect,
+  type MigrateOptions,
+  type MigrationReport,
+  type Schema,
+  type SchemaMigration,
+  migrate,
+} from './migrations.ts';
+export { isPostgresUrl, postgresDialect, quoteIdentifier } from './postgres.ts';
+export { sqliteDialect } from './sqlite.ts';

@@ -1,0 +1,73 @@
+import type { SerialQueues } from '../serial-queues.ts';
+import type { Entries, Entry } from './entry.ts';
+import type { LocalSpec } from './launcher.ts';
+import { type WarmPool, servesWarm, warmSessionId } from './warm-pools.ts';
+
+/** What the keeper needs of the runtime: its sandboxes, their queues, and starting and removing one. */
+export interface WarmHost {
+  entries: Entries;
+  queues: SerialQueues;
+  run(entry: Entry): Promise<void>;
+  remove(entry: Entry): Promise<void>;
+  closing(): boolean;
+  logger: { warn(message: string): void } | undefined;
+}
+
+/** Keeps each warm pool full and hands its sandboxes out. */
+export class WarmKeeper {
+  private refilling: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly pools: readonly WarmPool[],
+    private readonly host: WarmHost,
+  ) {}
+
+  /**
+   * A RUNNING warm sandbox whose pool's shape serves the spec (see `servesWarm`), now the caller's (its key was
+   * never handed out before); its pool is topped up again in the background, after the claim is answered. The
+   * caller saves it.
+   */
+  claim(spec: LocalSpec): Entry | undefined {
+    const pool = this.pools.find(({ shape }) => servesWarm(spec, shape));
+    const entry = pool && this.host.entries.waiting(pool.name).find(({ status }) => status === 'RUNNING');
+    if (!entry) return undefined;
+    entry.pool = null;
+    entry.spec = { ...entry.spec, sessionId: spec.sessionId };
+    // Handed out now: its idle time (for the lifecycle sweep) starts here, not when it was started.
+    entry.changedAt = new Date().toISOString();
+    // Once the claim is answered: starting the next one (spawning, preparing directories) must not delay it.
+    setImmediate(() => this.refill());
+    return entry;
+  }
+
+  /** Starts what each pool lacks, one sandbox at a time (a refill never competes with itself). */
+  refill(): void {
+    const { entries, queues } = this.host;
+    this.refilling = this.refilling.then(async () => {
+      for (const pool of this.pools) {
+        while (!this.host.closing() && entries.waiting(pool.name).length < pool.count) {
+          const entry = entries.add(pool.shape, pool.name);
+          entry.spec = { ...pool.shape, sessionId: warmSessionId(pool.name, entry.id) };
+          await queues.run(entry.id, () => this.host.run(entry));
+          // A pool whose shape cannot start waits for the next claim rather than trying forever.
+          if (entry.status !== 'RUNNING') {
+            this.host.logger?.warn(`warm pool ${pool.name}: a sandbox did not start: ${entry.statusDetail}`);
+            await queues.run(entry.id, () => this.host.remove(entry));
+            return;
+          }
+        }
+      }
+    });
+  }
+
+  /** Resolves once the refills asked for so far have ended. */
+  idle(): Promise<void> {
+    return this.refilling;
+  }
+
+  /** How many sandboxes are ready (RUNNING) in each pool. */
+  counts(): Record<string, number> {
+    const ready = (name: string) => this.host.entries.waiting(name).filter(({ status }) => status === 'RUNNING');
+    return Object.fromEntries(this.pools.map(({ name }) => [name, ready(name).length]));
+  }
+}
