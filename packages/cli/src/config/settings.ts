@@ -112,6 +112,13 @@ function fromText(schema: TSchema, text: string | boolean): unknown {
         .split(',')
         .map((item) => item.trim())
         .filter(Boolean);
+    case 'object':
+      // A whole object from a flag or variable is JSON; what does not parse is checked (and named) as text.
+      try {
+        return JSON.parse(text);
+      } catch {
+        return text;
+      }
     default:
       return text;
   }

@@ -47,10 +47,19 @@ export const RuntimeApiConfig = Type.Object({
     description: "Key sealing sandboxes' specs at rest (default: generated into <data_dir>/secrets.key).",
   }),
   secrets_key_file: text({ minLength: 1, description: 'A file holding that key.' }),
-  runtime_backend: Type.Union([Type.Literal('local')], {
+  runtime_backend: Type.Union([Type.Literal('local'), Type.Literal('kubernetes')], {
     default: 'local',
-    description: 'Where sandboxes run: local (bubblewrap on this machine).',
+    description: 'Where sandboxes run: local (bubblewrap on this machine) or kubernetes (pods; see `kubernetes`).',
   }),
+  kubernetes: Type.Optional(
+    Type.Record(Type.String(), Type.Unknown(), {
+      flag: false,
+      expected: 'an object (JSON in BOSUN_KUBERNETES)',
+      description:
+        "The Kubernetes backend's settings (namespace, image, runtime_base_url, storage_class...: the runtime README), " +
+        'checked at start.',
+    }),
+  ),
   unsafe_no_isolation: Type.Boolean({
     default: false,
     description: 'Without bubblewrap, run sandboxes as plain processes that see everything this one sees.',

@@ -5,6 +5,8 @@ import { SecretsKeyError } from '@bosun/sealing';
 import type { FastifyInstance } from 'fastify';
 import { buildRuntimeApi } from '../http/runtime-api.ts';
 import type { LocalSpec } from '../local/launcher.ts';
+import type { KubernetesRuntimeSettings } from '../kubernetes/kubernetes-config.ts';
+import { KubernetesRuntime } from '../kubernetes/kubernetes-runtime.ts';
 import { LocalRuntime } from '../local/local-runtime.ts';
 import type { NetworkPolicy, Runtime } from '../runtime.ts';
 import { DatabaseSandboxStore } from '../store/database-store.ts';
@@ -54,6 +56,15 @@ export async function openRuntimeBackend(config: RuntimeApiConfig, context: Back
         warmPools: config.warm_pool_size > 0 ? [warmPoolOf(config)] : [],
       });
       return { runtime, warmConfigs: () => runtime.warmConfigs() };
+    }
+    case 'kubernetes': {
+      // Its objects in the cluster are its state: the service's database keeps nothing of it.
+      if (config.kubernetes === undefined) throw new Error('needs the `kubernetes` settings (image, runtime_base_url)');
+      const runtime = await KubernetesRuntime.open({
+        settings: config.kubernetes as KubernetesRuntimeSettings,
+        logger: context.logger,
+      });
+      return { runtime };
     }
   }
 }

@@ -1,0 +1,69 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type RunningRuntimeApi, RuntimeApiConfig, RuntimeApiStartError, startRuntimeApi } from '@bosun/runtime';
+import { Value } from '@sinclair/typebox/value';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { objectsOf, settingsFor, startStandIn, validateAll } from './support/kube-fixture.ts';
+import type { KubeStandIn } from './support/kube-stand-in.ts';
+
+const API_KEY = 'runtime-service-kubernetes-key-0123456789';
+
+describe('the runtime API service with runtime_backend kubernetes', () => {
+  let standIn: KubeStandIn;
+  let dir: string;
+  let kubeconfig: string;
+
+  const configOf = (kubernetes: Record<string, unknown> | undefined): RuntimeApiConfig =>
+    Value.Default(RuntimeApiConfig, {
+      host: '127.0.0.1',
+      port: 0,
+      data_dir: join(dir, 'data'),
+      runtime_api_key: API_KEY,
+      runtime_backend: 'kubernetes',
+      log_level: 'warn',
+      ...(kubernetes ? { kubernetes } : {}),
+    }) as RuntimeApiConfig;
+
+  beforeAll(async () => {
+    standIn = await startStandIn();
+    dir = await mkdtemp(join(tmpdir(), 'bosun-kube-service-'));
+    kubeconfig = join(dir, 'kubeconfig.json');
+    await writeFile(kubeconfig, standIn.kubeConfig().exportConfig());
+  });
+
+  afterAll(async () => {
+    await standIn?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('starts sandboxes as pods of the configured namespace, through its HTTP API', async () => {
+    let service: RunningRuntimeApi | undefined;
+    try {
+      service = await startRuntimeApi(configOf({ ...settingsFor(standIn), kubeconfig }));
+      const headers = { 'x-api-key': API_KEY, 'content-type': 'application/json' };
+      const health = await fetch(`${service.url}/health`).then((response) => response.json());
+      expect(health).toMatchObject({ backend: 'kubernetes', isolated: true });
+      const started = await fetch(`${service.url}/start`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ session_id: 'service-conversation' }),
+      });
+      const info = (await started.json()) as { runtime_id: string; status: string };
+      expect(started.status).toBe(200);
+      expect(info.status).toBe('running');
+      expect(objectsOf(standIn, info.runtime_id).get('Pod')).toHaveLength(1);
+      expect(validateAll(standIn)).toBeGreaterThan(0);
+    } finally {
+      await service?.close();
+    }
+  });
+
+  it('refuses to start without the kubernetes settings, or with a bad one, naming it', async () => {
+    await expect(startRuntimeApi(configOf(undefined))).rejects.toThrow(RuntimeApiStartError);
+    await expect(startRuntimeApi(configOf(undefined))).rejects.toThrow(/runtime_backend kubernetes: .*kubernetes/);
+    await expect(
+      startRuntimeApi(configOf({ ...settingsFor(standIn), kubeconfig, namespace: 'Bad_Name' })),
+    ).rejects.toThrow(/runtime_backend kubernetes: kubernetes runtime: namespace/);
+  });
+});
