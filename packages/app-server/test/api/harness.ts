@@ -16,6 +16,7 @@ import { pendingMessagesApi } from '../../src/routes/pending-messages.ts';
 import { sandboxApi } from '../../src/routes/sandbox-api.ts';
 import { LocalSandboxes, SANDBOX_SPECS } from '../../src/sandboxes/index.ts';
 import { whenSandboxRuns, withGitProviders } from '../../src/services.ts';
+import { pluginTrustGate } from '../../src/trust/index.ts';
 import { REDIS_URL, removeKeys, uniquePrefix } from '../cache/redis-support.ts';
 import { describeEachDatabase } from '../support/databases.ts';
 
@@ -128,6 +129,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
         specs,
         cache,
         gitUrls: gitUrlsOf(config),
+        pluginTrust: pluginTrustGate(repositories, gitUrlsOf(config), target.dataDir),
         llmDefaults: deps.llmDefaults,
         startLimit,
       });
