@@ -1,6 +1,5 @@
 import { type GitAuth, gitAuthFromSecrets } from '@bosun/agent';
 import type { GitProviders } from '@bosun/agent';
-import { InputError } from '@bosun/http';
 import type { AppConversationStartRequest, PluginTrustSource } from '@bosun/protocol';
 import type { Repositories } from '../data/index.ts';
 import type { PluginCommits } from './commits.ts';
@@ -37,15 +36,9 @@ export class PluginTrustGate {
     const plugins = request.plugins ?? [];
     if (plugins.length === 0) return request;
     const auth = await this.authOf(userId);
+    // A source the server cannot read now is trusted only as "any commit": what the sandbox loads is unknown.
     const commits = await Promise.all(
-      plugins.map(async (plugin, index) => {
-        try {
-          return await this.deps.commits.commitOf(plugin, auth);
-        } catch (error) {
-          const msg = `cannot be read: ${error instanceof Error ? error.message : String(error)}`;
-          throw new InputError([{ loc: ['body', 'plugins', index, 'source'], msg, type: 'value_error' }]);
-        }
-      }),
+      plugins.map((plugin) => this.deps.commits.commitOf(plugin, auth).catch(() => null)),
     );
     const { pluginTrust } = this.deps.repositories;
     const wanted = unique(plugins.map((plugin, index) => ({ source: plugin.source, commit: commits[index] ?? null })));
