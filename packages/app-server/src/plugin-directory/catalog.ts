@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   type GitCache,
@@ -71,7 +71,16 @@ async function catalogPlugin(
     try {
       const checkout = await options.cache.checkout(reference.source, reference.ref ?? null);
       ref = checkout.sha;
-      manifest = await readManifest(await pathInside(checkout.dir, reference.repo_path));
+      const dir = await pathInside(checkout.dir, reference.repo_path);
+      if (
+        !(await stat(dir).then(
+          (found) => found.isDirectory(),
+          () => false,
+        ))
+      ) {
+        throw new Error(`'${reference.repo_path ?? '.'}' is not a directory of ${reference.source}`);
+      }
+      manifest = await readManifest(dir);
     } catch (error) {
       problems.push(`its plugin cannot be read: ${error instanceof Error ? error.message : String(error)}`);
     }
