@@ -145,55 +145,59 @@ describe('a plugin launched from the Plugin Directory', () => {
     expect((await call('/api/v1/plugin-directory/plugins/none')).status).toBe(404);
   });
 
-  it('asks for trust, then starts the conversation the launch link describes and the plugin’s command runs', async () => {
-    const { launch_url: link } = (await call('/api/v1/plugin-directory/plugins/greeter')).body;
-    const query = new URL(link).searchParams;
-    const decoded = await call(
-      `/api/v1/launch/decode?${new URLSearchParams({ plugins: query.get('plugins') ?? '', message: query.get('message') ?? '' })}`,
-    );
-    expect(decoded.body).toEqual({
-      plugins: [
-        { source: 'github:acme/plugins', ref: commit, repo_path: 'plugins/greeter', parameters: { city: 'Zürich' } },
-      ],
-      message: '/greeter:greet',
-      problems: [],
-    });
-    const request = {
-      plugins: decoded.body.plugins,
-      initial_message: { role: 'user', content: [{ type: 'text', text: decoded.body.message }] },
-    };
+  it(
+    'asks for trust, then starts the conversation the launch link describes and the plugin’s command runs',
+    { timeout: 120_000 },
+    async () => {
+      const { launch_url: link } = (await call('/api/v1/plugin-directory/plugins/greeter')).body;
+      const query = new URL(link).searchParams;
+      const decoded = await call(
+        `/api/v1/launch/decode?${new URLSearchParams({ plugins: query.get('plugins') ?? '', message: query.get('message') ?? '' })}`,
+      );
+      expect(decoded.body).toEqual({
+        plugins: [
+          { source: 'github:acme/plugins', ref: commit, repo_path: 'plugins/greeter', parameters: { city: 'Zürich' } },
+        ],
+        message: '/greeter:greet',
+        problems: [],
+      });
+      const request = {
+        plugins: decoded.body.plugins,
+        initial_message: { role: 'user', content: [{ type: 'text', text: decoded.body.message }] },
+      };
 
-    const refused = await call('/api/v1/app-conversations', request);
-    expect(refused.status).toBe(409);
-    expect(refused.body.sources).toEqual([{ source: 'github:acme/plugins', commit }]);
-    expect(refused.body.detail).toContain('github:acme/plugins');
-    expect((await call('/api/v1/plugin-trust')).body.items).toEqual([]);
+      const refused = await call('/api/v1/app-conversations', request);
+      expect(refused.status).toBe(409);
+      expect(refused.body.sources).toEqual([{ source: 'github:acme/plugins', commit }]);
+      expect(refused.body.detail).toContain('github:acme/plugins');
+      expect((await call('/api/v1/plugin-trust')).body.items).toEqual([]);
 
-    const started = await call('/api/v1/app-conversations', {
-      ...request,
-      confirmed_plugin_sources: refused.body.sources,
-    });
-    expect(started.status).toBe(200);
-    const task = await until('the start task READY', async () => {
-      const [current] = (await call(`/api/v1/app-conversations/start-tasks?ids=${started.body.id}`)).body;
-      if (current?.status === 'ERROR') throw new Error(`start task ERROR: ${current.detail}`);
-      return current?.status === 'READY' ? current : undefined;
-    });
-    expect(task.problems).toEqual([]);
-    expect((await call('/api/v1/plugin-trust')).body.items).toEqual([
-      expect.objectContaining({ source: 'github:acme/plugins', commit }),
-    ]);
+      const started = await call('/api/v1/app-conversations', {
+        ...request,
+        confirmed_plugin_sources: refused.body.sources,
+      });
+      expect(started.status).toBe(200);
+      const task = await until('the start task READY', async () => {
+        const [current] = (await call(`/api/v1/app-conversations/start-tasks?ids=${started.body.id}`)).body;
+        if (current?.status === 'ERROR') throw new Error(`start task ERROR: ${current.detail}`);
+        return current?.status === 'READY' ? current : undefined;
+      });
+      expect(task.problems).toEqual([]);
+      expect((await call('/api/v1/plugin-trust')).body.items).toEqual([
+        expect.objectContaining({ source: 'github:acme/plugins', commit }),
+      ]);
 
-    const events = await until('the plugin command’s effect in the events', async () => {
-      const page = await call(`/api/v1/conversation/${task.app_conversation_id}/events/search?limit=100`);
-      const items: Json[] = page.body?.items ?? [];
-      return items.some((e) => e.kind === 'ObservationEvent' && JSON.stringify(e).includes('GREETED-BY-PLUGIN'))
-        ? items
-        : undefined;
-    });
-    // The command was triggered by the link's message; the parameter's value (UTF-8 intact) came with it.
-    const message = events.find((e: Json) => e.kind === 'MessageEvent' && e.source === 'user');
-    expect(message.activated_skills).toEqual(['greeter:greet']);
-    expect(JSON.stringify(message)).toContain('Plugin Configuration Parameters:\\n- city: Zürich');
-  });
+      const events = await until('the plugin command’s effect in the events', async () => {
+        const page = await call(`/api/v1/conversation/${task.app_conversation_id}/events/search?limit=100`);
+        const items: Json[] = page.body?.items ?? [];
+        return items.some((e) => e.kind === 'ObservationEvent' && JSON.stringify(e).includes('GREETED-BY-PLUGIN'))
+          ? items
+          : undefined;
+      });
+      // The command was triggered by the link's message; the parameter's value (UTF-8 intact) came with it.
+      const message = events.find((e: Json) => e.kind === 'MessageEvent' && e.source === 'user');
+      expect(message.activated_skills).toEqual(['greeter:greet']);
+      expect(JSON.stringify(message)).toContain('Plugin Configuration Parameters:\\n- city: Zürich');
+    },
+  );
 });

@@ -45,10 +45,11 @@ export class PluginTrustGate {
     const confirmed = request.confirmed_plugin_sources ?? [];
     const missing: PluginTrustSource[] = [];
     for (const source of wanted) {
-      const given = confirmed.some(
+      const given = confirmed.find(
         (c) => c.source === source.source && (c.commit === null || c.commit === source.commit),
       );
-      if (given) await pluginTrust.confirm(userId, source.source, source.commit);
+      // Recorded as given: `commit: null` is trust in any commit of the source.
+      if (given) await pluginTrust.confirm(userId, source.source, given.commit);
       else if (!(await pluginTrust.trusts(userId, source.source, source.commit))) missing.push(source);
     }
     if (missing.length > 0) throw new PluginTrustRequiredError(missing);
