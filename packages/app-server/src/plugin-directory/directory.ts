@@ -36,8 +36,9 @@ export class PluginDirectory {
     this.git = new GitCache({ dir: options.cacheDir, providers: options.providers });
   }
 
-  get configured(): boolean {
-    return this.options.location !== null;
+  /** The instance plugin marketplace read (null: none configured). */
+  get location(): DirectoryLocation | null {
+    return this.options.location;
   }
 
   /** The plugins matching `search` (all without one). */

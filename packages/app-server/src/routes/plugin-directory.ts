@@ -95,9 +95,15 @@ export function pluginDirectoryApi(directory: PluginDirectory, repositories: Pic
 /** The directory of the server's configuration (`plugin_directory_*`). */
 export function pluginDirectoryOf(config: AppServerConfig, baseUrl: () => string): PluginDirectory {
   const source = config.plugin_directory_source;
+  // OpenHands' directory names its marketplace `github://owner/repo[@ref]`: read as `github:owner/repo`.
+  const openHands = source ? /^github:\/\/([^/@]+\/[^/@]+)(?:@(.+))?$/.exec(source) : null;
   return new PluginDirectory({
     location: source
-      ? { source, ref: config.plugin_directory_ref ?? null, repo_path: config.plugin_directory_path ?? null }
+      ? {
+          source: openHands ? `github:${openHands[1]}` : source,
+          ref: config.plugin_directory_ref ?? openHands?.[2] ?? null,
+          repo_path: config.plugin_directory_path ?? null,
+        }
       : null,
     providers: gitUrlsOf(config),
     cacheDir: join(config.data_dir, 'cache', 'git'),

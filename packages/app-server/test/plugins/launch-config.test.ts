@@ -87,3 +87,22 @@ describe('a plugin’s launch configuration', () => {
     expect(parameterDefaults(none)).toBeNull();
   });
 });
+
+describe('the directory’s configuration', () => {
+  it('reads OpenHands’ github://owner/repo@ref marketplace source as github:owner/repo at that ref', async () => {
+    const { appServerConfig } = await import('../../src/config.ts');
+    const { pluginDirectoryOf } = await import('../../src/routes/plugin-directory.ts');
+    const location = (values: object) => pluginDirectoryOf(appServerConfig(values), () => '').location;
+    expect(location({ plugin_directory_source: 'github://acme/tools@v2' })).toEqual({
+      source: 'github:acme/tools',
+      ref: 'v2',
+      repo_path: null,
+    });
+    expect(location({ plugin_directory_source: 'github:acme/tools', plugin_directory_path: 'market' })).toEqual({
+      source: 'github:acme/tools',
+      ref: null,
+      repo_path: 'market',
+    });
+    expect(location({})).toBeNull();
+  });
+});
