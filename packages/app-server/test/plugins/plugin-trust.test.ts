@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { AppServerClient, BosunApiError } from '@bosun/client';
+import type { PluginSpec } from '@bosun/protocol';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { TestRepository } from '../../../agent/test/git/support.ts';
 import { type TestUser, describeApi } from '../api/harness.ts';
@@ -10,7 +12,7 @@ const remotes = mkdtempSync(join(tmpdir(), 'bosun-trust-remotes-'));
 afterAll(() => rmSync(remotes, { recursive: true, force: true }));
 
 // A start that gets past the trust check ends at once: its sandbox does not exist (no sandbox is started).
-const start = (plugins: unknown[], extra: object = {}) => ({ sandbox_id: 'no-such-sandbox', plugins, ...extra });
+const start = (plugins: PluginSpec[], extra: object = {}) => ({ sandbox_id: 'no-such-sandbox', plugins, ...extra });
 
 describeApi(
   'plugin trust',
@@ -93,6 +95,21 @@ describeApi(
       expect((await post('/api/v1/app-conversations', start([{ source: 'github:acme/other' }]))).status).toBe(409);
       const again = await api().call(`/api/v1/plugin-trust/${any.body.id}`, { method: 'DELETE', as: user });
       expect(again).toMatchObject({ status: 404, body: { detail: 'Trust confirmation not found' } });
+    });
+
+    it('is reachable through the typed client, the 409’s sources included', async () => {
+      const client = new AppServerClient({ baseUrl: api().url, apiKey: (await api().user()).key });
+      const refused = await client.startConversation(start([{ source: trustedSource }])).catch((error) => error);
+      expect(refused).toBeInstanceOf(BosunApiError);
+      expect(refused.status).toBe(409);
+      expect(refused.body.sources).toEqual([
+        { source: trustedSource, commit: expect.stringMatching(/^[0-9a-f]{40}$/) },
+      ]);
+      const trust = await client.confirmPluginTrust(refused.body.sources[0]);
+      expect((await client.listPluginTrust()).items).toEqual([trust]);
+      expect((await client.startConversation(start([{ source: trustedSource }]))).status).toBe('WORKING');
+      await client.revokePluginTrust(trust.id);
+      expect((await client.listPluginTrust()).items).toEqual([]);
     });
 
     it('answers 422 for a malformed confirmation', async () => {
