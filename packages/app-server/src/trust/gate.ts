@@ -1,4 +1,4 @@
-import { type GitAuth, gitAuthFromSecrets } from '@bosun/agent';
+import { type GitAuth, gitAuthFromSecrets, mapLimit } from '@bosun/agent';
 import type { GitProviders } from '@bosun/agent';
 import type { AppConversationStartRequest, PluginTrustSource } from '@bosun/protocol';
 import type { Repositories } from '../data/index.ts';
@@ -37,9 +37,14 @@ export class PluginTrustGate {
     if (plugins.length === 0) return request;
     const auth = await this.authOf(userId);
     // A source the server cannot read now is trusted only as "any commit": what the sandbox loads is unknown.
-    const commits = await Promise.all(
-      plugins.map((plugin) => this.deps.commits.commitOf(plugin, auth).catch(() => null)),
+    // Each source and ref is asked once, a few at a time (a request may name up to 100 plugins).
+    const keyOf = (plugin: { source: string; ref?: string | null }) => `${plugin.source}\n${plugin.ref ?? ''}`;
+    const distinct = [...new Map(plugins.map((plugin) => [keyOf(plugin), plugin])).values()];
+    const resolved = await mapLimit(distinct, 8, (plugin) =>
+      this.deps.commits.commitOf(plugin, auth).catch(() => null),
     );
+    const byKey = new Map(distinct.map((plugin, index) => [keyOf(plugin), resolved[index] ?? null]));
+    const commits = plugins.map((plugin) => byKey.get(keyOf(plugin)) ?? null);
     const { pluginTrust } = this.deps.repositories;
     const wanted = unique(plugins.map((plugin, index) => ({ source: plugin.source, commit: commits[index] ?? null })));
     const confirmed = request.confirmed_plugin_sources ?? [];
