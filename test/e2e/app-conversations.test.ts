@@ -169,6 +169,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
           selected_repository: 'acme/project',
           git_provider: 'github',
           plugins: [{ source: plugin.url }],
+          confirmed_plugin_sources: [{ source: plugin.url, commit: null }],
         },
       });
       expect(started.status).toBe(200);

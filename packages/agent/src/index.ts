@@ -196,3 +196,4 @@ export {
   parseMarketplace,
   readMarketplace,
 } from './marketplaces/index.ts';
+export { mapLimit } from './tools/shared/concurrency.ts';

@@ -87,6 +87,30 @@ export const AppServerConfig = Type.Object({
     minLength: 1,
     description: 'The same for Bitbucket (default: https://bitbucket.org).',
   }),
+  plugin_directory_source: optional({
+    minLength: 1,
+    description:
+      'The instance plugin marketplace the Plugin Directory lists: `github:owner/repo` (cloned from git_github_url) ' +
+      'or a Git URL; none: the directory is empty.',
+  }),
+  plugin_directory_ref: optional({
+    minLength: 1,
+    description: 'Its branch, tag or commit (default: its default branch).',
+  }),
+  plugin_directory_path: optional({
+    minLength: 1,
+    description: 'Its directory in the repository (default: the root).',
+  }),
+  plugin_directory_refresh: Type.Number({
+    minimum: 0,
+    default: 300,
+    description: 'Seconds the directory serves what it read before asking the marketplace’s ref again.',
+  }),
+  plugin_directory_featured: Type.Array(Type.String({ minLength: 1 }), {
+    default: [],
+    expected: 'a list (comma-separated in a variable) of plugin names',
+    description: 'The plugins the directory features.',
+  }),
   sandbox_command: Type.Optional(
     Type.Array(Type.String({ minLength: 1 }), {
       minItems: 1,

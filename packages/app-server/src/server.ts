@@ -12,6 +12,8 @@ import { homeRoutes, readmeRoutes } from './routes/home.ts';
 import { identityApiOfServer } from './routes/identity-api.ts';
 import { launchApi } from './routes/launch.ts';
 import { pendingMessagesApiOfServer } from './routes/pending-messages.ts';
+import { pluginDirectoryApiOfServer } from './routes/plugin-directory.ts';
+import { pluginTrustApiOfServer } from './routes/plugin-trust.ts';
 import { sandboxApiOfServer } from './routes/sandbox-api.ts';
 import { openServices } from './services.ts';
 
@@ -23,6 +25,8 @@ export const API_ROUTES: readonly ApiRoutes[] = [
   conversationApiOfServer,
   pendingMessagesApiOfServer,
   launchApi,
+  pluginDirectoryApiOfServer,
+  pluginTrustApiOfServer,
 ];
 
 /** Every module of routes outside `/api/v1` (WebSockets, under `/sockets`). */

@@ -19,11 +19,14 @@ export class BosunApiError extends BosunClientError {
   readonly status: number;
   /** A string for most errors; a list of `{loc, msg, type}` for a 422; the whole body when it had no `detail`. */
   readonly detail: unknown;
+  /** The whole answer, for errors that say more than `detail` (a 409 of a start names the plugin `sources`). */
+  readonly body: unknown;
 
-  constructor(status: number, detail: unknown, method: string, path: string) {
+  constructor(status: number, detail: unknown, method: string, path: string, body: unknown = detail) {
     super(`${method} ${path}: ${status} ${describe(detail)}`, method, path);
     this.status = status;
     this.detail = detail;
+    this.body = body;
   }
 
   /** The validation problems of a 422 (empty for any other error). */

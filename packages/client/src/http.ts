@@ -155,7 +155,7 @@ export class HttpClient {
 /** The error of a non-2xx answer: its `detail` when the body has one (every Bosun error does), else the body. */
 function apiError(status: number, body: unknown, request: HttpRequest): BosunApiError {
   const detail = body && typeof body === 'object' && 'detail' in body ? body.detail : body;
-  return new BosunApiError(status, detail, request.method, request.path);
+  return new BosunApiError(status, detail, request.method, request.path, body);
 }
 
 function parseBody(text: string): unknown {

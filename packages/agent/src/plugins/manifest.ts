@@ -60,6 +60,9 @@ const METADATA_KEYS = new Set([
   'metadata',
   'defaultEnabled',
   'entry_command',
+  // the launch configuration the app's Plugin Directory reads
+  'parameters',
+  'examples',
   // marketplace entry keys, when an entry stands in for plugin.json
   'source',
   'category',

@@ -2,6 +2,7 @@ import type { Cache } from '../cache/index.ts';
 import type { Repositories } from '../data/index.ts';
 import type { SandboxSpec, Sandboxes } from '../sandboxes/index.ts';
 import type { LlmDefaults } from '../settings/llm-defaults.ts';
+import type { PluginTrustGate } from '../trust/index.ts';
 
 /** Base URLs of the Git providers repositories are cloned from (`<base>/<owner>/<repo>.git`). */
 export interface GitProviderUrls {
@@ -36,6 +37,8 @@ export interface ConversationDeps {
   gitUrls: GitProviderUrls;
   llmDefaults: LlmDefaults;
   log: ConversationLog;
+  /** The trust a start's plugins need (a 409 without it). */
+  pluginTrust: PluginTrustGate;
   /** How long the agent server may take to start a conversation (it may fetch plugins first). */
   agentTimeoutMs?: number;
 }

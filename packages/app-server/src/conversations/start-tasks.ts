@@ -4,6 +4,7 @@ import type { AppConversationStartRequest, AppConversationStartTask, ProviderTyp
 import type { JsonValue } from '../cache/index.ts';
 import { conversationIdOf, hexOf } from '../conversation-ids.ts';
 import type { StartTaskChange } from '../data/index.ts';
+import { withPluginParameters } from '../plugin-directory/parameters.ts';
 import { type Sandbox, agentClient } from '../sandboxes/index.ts';
 import { effectiveLlm } from '../settings/llm-defaults.ts';
 import { startConversationInput, titleOf, tokenVariable } from './agent-request.ts';
@@ -38,6 +39,11 @@ export class StartTasks {
   static async open(deps: ConversationDeps): Promise<StartTasks> {
     await deps.repositories.startTasks.settleUnfinished(RESTARTED);
     return new StartTasks(deps);
+  }
+
+  /** `request` as it may start: its plugins' sources trusted and pinned (`PluginTrustRequiredError` otherwise). */
+  admit(starter: Starter, request: AppConversationStartRequest): Promise<AppConversationStartRequest> {
+    return this.deps.pluginTrust.admit(starter.userId, request);
   }
 
   /** A new WORKING task for `request` (not yet running: `run` it, once anyone who follows it listens). */
@@ -132,11 +138,6 @@ export class StartTasks {
     }
     await this.change(taskId, { status: 'SETTING_UP_SKILLS' });
     const problems = await skillProblems(agent, workingDir);
-    for (const plugin of request.plugins ?? []) {
-      if (plugin.parameters && Object.keys(plugin.parameters).length > 0) {
-        problems.push(`plugin ${plugin.source}: its parameters are not passed to plugins (Bosun has no way to yet)`);
-      }
-    }
     await this.change(taskId, {
       status: 'STARTING_CONVERSATION',
       agent_server_url: sandbox.agentServerUrl,
@@ -163,7 +164,13 @@ export class StartTasks {
     let info: Awaited<ReturnType<AgentServerClient['startConversation']>>;
     try {
       info = await agent.startConversation(
-        startConversationInput({ id, workingDir, llm: { ...llm, model }, request, secrets: conversationSecrets }),
+        startConversationInput({
+          id,
+          workingDir,
+          llm: { ...llm, model },
+          request: withPluginParameters(request),
+          secrets: conversationSecrets,
+        }),
       );
     } catch (error) {
       await repositories.conversations.delete(userId, id);

@@ -46,6 +46,7 @@ export type {
   PendingMessageRecord,
   PendingTarget,
 } from './repositories/pending-messages.ts';
+export type { PluginTrustRecord } from './repositories/plugin-trust.ts';
 export type { Member, Organization, OrganizationOfUser } from './repositories/organizations.ts';
 export type { ProviderToken, ProviderTokenInfo } from './repositories/provider-tokens.ts';
 export type { NewSandbox, SandboxChange, SandboxRecord } from './repositories/sandboxes.ts';

@@ -159,6 +159,16 @@ export interface PendingMessagesTable {
   delivered_at: string | null;
 }
 
+/** A plugin source (at a commit) a user confirmed trust in. */
+export interface PluginTrustTable {
+  id: string;
+  user_id: string;
+  source: string;
+  /** '' : any commit. */
+  commit_sha: string;
+  confirmed_at: string;
+}
+
 export interface Tables {
   users: UsersTable;
   instance_owner: InstanceOwnerTable;
@@ -175,6 +185,7 @@ export interface Tables {
   app_conversation_start_tasks: StartTasksTable;
   app_events: AppEventsTable;
   app_pending_messages: PendingMessagesTable;
+  plugin_trust: PluginTrustTable;
 }
 
 /** The tables whose rows hold sealed values. */

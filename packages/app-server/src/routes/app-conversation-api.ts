@@ -5,6 +5,7 @@ import { AppConversations } from '../conversations/app-conversations.ts';
 import { type ConversationDeps, DEFAULT_GIT_URLS, type GitProviderUrls } from '../conversations/deps.ts';
 import { StartTasks } from '../conversations/start-tasks.ts';
 import { DEFAULT_RATE_LIMITS, rateLimited } from '../identity/rate-limits.ts';
+import { pluginTrustGate } from '../trust/index.ts';
 import { appConversationRoutes } from './app-conversations.ts';
 import { conversationWebhookRoutes } from './conversation-webhooks.ts';
 import { startTaskRoutes } from './start-tasks.ts';
@@ -47,6 +48,7 @@ export const conversationApiOfServer: ApiRoutes = async (api, context: AppContex
     specs,
     cache,
     gitUrls: gitUrlsOf(config),
+    pluginTrust: pluginTrustGate(repositories, gitUrlsOf(config), config.data_dir),
     llmDefaults: { model: config.llm_model, baseUrl: config.llm_base_url, apiKey: config.llm_api_key },
     startLimit: rateLimited(rateLimiter, DEFAULT_RATE_LIMITS, 'sandbox_start'),
   })(api, context);

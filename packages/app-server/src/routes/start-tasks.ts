@@ -5,11 +5,12 @@ import {
   conversationIdPattern,
 } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { startTaskOf } from '../conversations/start-request.ts';
 import type { StartTasks, Starter } from '../conversations/start-tasks.ts';
 import type { Repositories, StartTaskOrder } from '../data/index.ts';
 import { principalOf } from '../identity/authenticate.ts';
+import { PluginTrustRequiredError } from '../trust/index.ts';
 import { idOf, tags, utc } from './app-conversation-wire.ts';
 import { pageOf, pageQuery } from './pages.ts';
 import { errorResponses, shape } from './replies.ts';
@@ -32,6 +33,8 @@ const CountQuery = Type.Object(filterQuery, { additionalProperties: false });
 type FilterParams = { conversation_id__eq?: string; created_at__gte?: string };
 
 const FINISHED = new Set(['READY', 'ERROR']);
+/** A start's own refusals: too many starts, and plugins from sources not yet trusted. */
+const startRefusals = { 409: shape('PluginTrustRequired'), 429: shape('HTTPError') };
 
 export interface StartTaskRouteDeps {
   tasks: StartTasks;
@@ -55,14 +58,16 @@ export function startTaskRoutes(app: FastifyInstance, { tasks, startTasks, start
         tags,
         summary: 'Start a conversation: answers its start task at once; poll it (or use stream-start)',
         body,
-        response: { 200: shape('AppConversationStartTask'), 429: shape('HTTPError'), ...errorResponses },
+        response: { 200: shape('AppConversationStartTask'), ...startRefusals, ...errorResponses },
       },
       ...limited,
     },
-    async (request) => {
+    async (request, reply) => {
       const starter = starterOf(request);
+      const admitted = await admit(tasks, starter, request.body, reply);
+      if (!admitted) return reply;
       const task = await tasks.create(starter, request.body);
-      tasks.run(task, starter, request.body);
+      tasks.run(task, starter, admitted);
       return task;
     },
   );
@@ -76,7 +81,7 @@ export function startTaskRoutes(app: FastifyInstance, { tasks, startTasks, start
         body,
         response: {
           200: Type.Array(shape('AppConversationStartTask')),
-          429: shape('HTTPError'),
+          ...startRefusals,
           ...errorResponses,
         },
       },
@@ -84,6 +89,8 @@ export function startTaskRoutes(app: FastifyInstance, { tasks, startTasks, start
     },
     async (request, reply) => {
       const starter = starterOf(request);
+      const admitted = await admit(tasks, starter, request.body, reply);
+      if (!admitted) return reply;
       const task = await tasks.create(starter, request.body);
       const stream = new PassThrough();
       stream.write(`[\n${JSON.stringify(task)}`);
@@ -104,7 +111,7 @@ export function startTaskRoutes(app: FastifyInstance, { tasks, startTasks, start
       });
       // The caller went away (or the answer ended): the task runs on, unfollowed.
       reply.raw.once('close', stop);
-      tasks.run(task, starter, request.body);
+      tasks.run(task, starter, admitted);
       return reply.type('application/json').send(stream);
     },
   );
@@ -169,4 +176,20 @@ function filtersOf(query: FilterParams) {
     ...(query.conversation_id__eq ? { conversationId: idOf(query.conversation_id__eq) } : {}),
     ...(query.created_at__gte ? { createdAtGte: utc(query.created_at__gte) as string } : {}),
   };
+}
+
+/** The request as it may start (`StartTasks.admit`); null once a 409 naming the sources to trust is sent. */
+async function admit(
+  tasks: StartTasks,
+  starter: Starter,
+  body: AppConversationStartRequest,
+  reply: FastifyReply,
+): Promise<AppConversationStartRequest | null> {
+  try {
+    return await tasks.admit(starter, body);
+  } catch (error) {
+    if (!(error instanceof PluginTrustRequiredError)) throw error;
+    await reply.code(409).send({ detail: error.message, sources: error.sources });
+    return null;
+  }
 }

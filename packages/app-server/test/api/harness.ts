@@ -13,9 +13,12 @@ import { eventSocket, eventsApi } from '../../src/routes/events-api.ts';
 import { identityApi, identityRouteDeps } from '../../src/routes/identity-api.ts';
 import { launchApi } from '../../src/routes/launch.ts';
 import { pendingMessagesApi } from '../../src/routes/pending-messages.ts';
+import { pluginDirectoryApi, pluginDirectoryOf } from '../../src/routes/plugin-directory.ts';
+import { pluginTrustApi } from '../../src/routes/plugin-trust.ts';
 import { sandboxApi } from '../../src/routes/sandbox-api.ts';
 import { LocalSandboxes, SANDBOX_SPECS } from '../../src/sandboxes/index.ts';
 import { whenSandboxRuns, withGitProviders } from '../../src/services.ts';
+import { pluginTrustGate } from '../../src/trust/index.ts';
 import { REDIS_URL, removeKeys, uniquePrefix } from '../cache/redis-support.ts';
 import { describeEachDatabase } from '../support/databases.ts';
 
@@ -128,6 +131,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
         specs,
         cache,
         gitUrls: gitUrlsOf(config),
+        pluginTrust: pluginTrustGate(repositories, gitUrlsOf(config), target.dataDir),
         llmDefaults: deps.llmDefaults,
         startLimit,
       });
@@ -140,6 +144,11 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
           conversations,
           pendingMessagesApi({ repositories, sandboxes }),
           launchApi,
+          pluginDirectoryApi(
+            pluginDirectoryOf(appServerConfig({ data_dir: target.dataDir, ...config }), () => url),
+            repositories,
+          ),
+          pluginTrustApi(repositories),
         ],
         socketRoutes: [eventSocket({ ...eventDeps, identity })],
         logStream: { write: (line: string) => logs.push(line) },

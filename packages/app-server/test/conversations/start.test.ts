@@ -71,6 +71,7 @@ describeApi(
         selected_repository: 'acme/widgets',
         selected_branch: 'feature',
         plugins: [{ source: 'github:acme/plugin', ref: 'main' }],
+        confirmed_plugin_sources: [{ source: 'github:acme/plugin', commit: null }],
         secrets: { DEPLOY_KEY: SECRET },
         initial_message: { content: [{ type: 'text', text: 'LIST-FILES please' }] },
         processors: [{ kind: 'SetTitleCallbackProcessor' }],
@@ -217,6 +218,7 @@ describeApi(
       const broken = await streamStart(api(), owner, {
         sandbox_id: sandboxId,
         plugins: [{ source: `file://${remotes}/acme/no-plugin.git` }],
+        confirmed_plugin_sources: [{ source: `file://${remotes}/acme/no-plugin.git`, commit: null }],
       });
       expect(broken.last.status).toBe('READY');
       expect(broken.last.problems).toEqual([expect.stringMatching(/^plugin file:\/\/.*no-plugin\.git: error: /)]);

@@ -5,6 +5,7 @@ import { MessageContent } from '../content.ts';
 import { namedEnum, nullable, openObject, ref, strictObject, stringEnum, withDefault } from '../schema/builders.ts';
 import { ProviderType, pageOf, timestamp } from './common.ts';
 import { MAX_LAUNCH_PLUGINS } from './launch-references.ts';
+import { PluginTrustSource } from './plugin-directory.ts';
 import { SandboxStatus } from './sandboxes.ts';
 
 /**
@@ -45,7 +46,7 @@ export const PluginSpec = strictObject(
       nullable(Type.String({ maxLength: 1024, description: 'The plugin inside the repository.' })),
     ),
     parameters: Type.Optional(
-      nullable(openObject({ description: 'Values of the plugin’s parameters (echoed; not passed to the plugin).' })),
+      nullable(openObject({ description: 'Values of the plugin’s parameters (appended to the first message).' })),
     ),
   },
   { description: 'A plugin to load into the conversation.' },
@@ -93,6 +94,16 @@ const startRequest = Type.Object(
       ),
     ),
     plugins: Type.Optional(nullable(Type.Array(ref(PluginSpec), { maxItems: MAX_LAUNCH_PLUGINS }))),
+    confirmed_plugin_sources: Type.Optional(
+      nullable(
+        Type.Array(ref(PluginTrustSource), {
+          maxItems: MAX_LAUNCH_PLUGINS,
+          description:
+            'Bosun: the plugin sources (at their commits) the caller confirms trust in with this start; a start ' +
+            'with plugins from sources not confirmed, now or before, is a 409 naming them.',
+        }),
+      ),
+    ),
     secrets: Type.Optional(
       nullable(
         Type.Record(Type.String({ pattern: SECRET_NAME }), Type.String({ maxLength: 65_536 }), {

@@ -5,6 +5,7 @@ import { ConversationsRepository } from './conversations.ts';
 import { EventsRepository } from './events.ts';
 import { OrganizationsRepository } from './organizations.ts';
 import { PendingMessagesRepository } from './pending-messages.ts';
+import { PluginTrustRepository } from './plugin-trust.ts';
 import { ProviderTokensRepository } from './provider-tokens.ts';
 import { SandboxesRepository } from './sandboxes.ts';
 import { SecretsRepository } from './secrets.ts';
@@ -26,6 +27,7 @@ export interface Repositories {
   events: EventsRepository;
   startTasks: StartTasksRepository;
   pendingMessages: PendingMessagesRepository;
+  pluginTrust: PluginTrustRepository;
 }
 
 /** Every repository over one open database; sealed values use `keyRing`. */
@@ -44,5 +46,6 @@ export function createRepositories(database: AppDatabase, keyRing: KeyRing): Rep
     events: new EventsRepository(db, dialect),
     startTasks: new StartTasksRepository(db),
     pendingMessages: new PendingMessagesRepository(db),
+    pluginTrust: new PluginTrustRepository(db),
   };
 }

@@ -1,0 +1,121 @@
+import { join } from 'node:path';
+import type { DirectoryPlugin, DirectoryPluginConfig, DirectoryPluginList } from '@bosun/protocol';
+import { Type } from '@sinclair/typebox';
+import type { AppServerConfig } from '../config.ts';
+import type { ApiRoutes } from '../context.ts';
+import type { Repositories } from '../data/index.ts';
+import { principalOf } from '../identity/authenticate.ts';
+import { type DirectorySearch, PluginDirectory } from '../plugin-directory/directory.ts';
+import { gitUrlsOf } from './app-conversation-api.ts';
+import { errorResponses, forbidden, notFound, shape } from './replies.ts';
+
+const tags = ['Plugin Directory'];
+const list = { 200: shape('DirectoryPluginList'), ...errorResponses };
+const SearchQuery = Type.Object(
+  {
+    q: Type.Optional(Type.String({ maxLength: 200, description: 'Text in the name, description or tags.' })),
+    tag: Type.Optional(Type.String({ maxLength: 100, description: 'A tag (case does not matter).' })),
+    featured: Type.Optional(Type.Boolean({ description: 'Only the featured plugins.' })),
+  },
+  { additionalProperties: false },
+);
+const PluginParams = Type.Object({ plugin_id: Type.String({ minLength: 1, maxLength: 200 }) });
+
+/**
+ * The Plugin Directory behind `/plugins`: the instance plugin marketplace's plugins, searched, each with its
+ * launch configuration and launch link. Everyone signed in reads the same; only the instance owner refreshes.
+ */
+export function pluginDirectoryApi(directory: PluginDirectory, repositories: Pick<Repositories, 'users'>): ApiRoutes {
+  return (api) => {
+    api.get<{ Querystring: DirectorySearch }>(
+      '/plugin-directory/plugins',
+      {
+        schema: {
+          tags,
+          summary: 'The directory’s plugins, or those matching a search',
+          querystring: SearchQuery,
+          response: list,
+        },
+      },
+      async (request): Promise<DirectoryPluginList> => directory.list(request.query),
+    );
+
+    api.get(
+      '/plugin-directory/featured',
+      { schema: { tags, summary: 'The featured plugins', response: list } },
+      async (): Promise<DirectoryPluginList> => directory.list({ featured: true }),
+    );
+
+    api.get<{ Params: { plugin_id: string } }>(
+      '/plugin-directory/plugins/:plugin_id',
+      {
+        schema: {
+          tags,
+          summary: 'A plugin of the directory',
+          params: PluginParams,
+          response: { 200: shape('DirectoryPlugin'), ...errorResponses },
+        },
+      },
+      async (request, reply): Promise<DirectoryPlugin> =>
+        (await directory.plugin(request.params.plugin_id))?.plugin ?? notFound(reply, 'Plugin'),
+    );
+
+    api.get<{ Params: { plugin_id: string } }>(
+      '/plugin-directory/plugins/:plugin_id/config',
+      {
+        schema: {
+          tags,
+          summary: 'How to launch a plugin: entry command, parameters and examples',
+          params: PluginParams,
+          response: { 200: shape('DirectoryPluginConfig'), ...errorResponses },
+        },
+      },
+      async (request, reply): Promise<DirectoryPluginConfig> =>
+        (await directory.plugin(request.params.plugin_id))?.config ?? notFound(reply, 'Plugin'),
+    );
+
+    api.post(
+      '/plugin-directory/refresh',
+      {
+        schema: {
+          tags,
+          summary: 'Read the instance plugin marketplace again now (the instance owner only)',
+          response: { 200: shape('DirectoryPluginList'), 403: shape('HTTPError'), ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        const owner = await repositories.users.owner();
+        if (owner?.id !== principalOf(request).userId) return forbidden(reply, 'Only the instance owner refreshes');
+        return directory.refresh();
+      },
+    );
+  };
+}
+
+/** The directory of the server's configuration (`plugin_directory_*`). */
+export function pluginDirectoryOf(config: AppServerConfig, baseUrl: () => string): PluginDirectory {
+  const source = config.plugin_directory_source;
+  // OpenHands' directory names its marketplace `github://owner/repo[@ref]`: read as `github:owner/repo`.
+  const openHands = source ? /^github:\/\/([^/@]+\/[^/@]+)(?:@(.+))?$/.exec(source) : null;
+  return new PluginDirectory({
+    location: source
+      ? {
+          source: openHands ? `github:${openHands[1]}` : source,
+          ref: config.plugin_directory_ref ?? openHands?.[2] ?? null,
+          repo_path: config.plugin_directory_path ?? null,
+        }
+      : null,
+    providers: gitUrlsOf(config),
+    cacheDir: join(config.data_dir, 'cache', 'git'),
+    refreshMs: config.plugin_directory_refresh * 1000,
+    featured: config.plugin_directory_featured,
+    baseUrl,
+  });
+}
+
+/** The same over the server's services (none without a database). */
+export const pluginDirectoryApiOfServer: ApiRoutes = (api, context) => {
+  if (!context.services) return;
+  const directory = pluginDirectoryOf(context.config, context.publicUrl);
+  return pluginDirectoryApi(directory, context.services.repositories)(api, context);
+};

@@ -1,0 +1,77 @@
+import type { PluginTrust, PluginTrustList, PluginTrustSource } from '@bosun/protocol';
+import { Type } from '@sinclair/typebox';
+import type { ApiRoutes } from '../context.ts';
+import type { PluginTrustRecord, Repositories } from '../data/index.ts';
+import { principalOf } from '../identity/authenticate.ts';
+import { errorResponses, notFound, shape } from './replies.ts';
+
+const tags = ['Plugin trust'];
+const TrustParams = Type.Object({ trust_id: Type.String({ format: 'uuid' }) }, { additionalProperties: false });
+
+/**
+ * The caller's trust confirmations of plugin sources: what lets a start load their plugins (see the README).
+ * Each user reads and revokes only their own.
+ */
+export function pluginTrustApi(repositories: Pick<Repositories, 'pluginTrust'>): ApiRoutes {
+  const { pluginTrust } = repositories;
+  return (api) => {
+    api.get(
+      '/plugin-trust',
+      {
+        schema: {
+          tags,
+          summary: 'The plugin sources the caller confirmed trust in, newest first',
+          response: { 200: shape('PluginTrustList'), ...errorResponses },
+        },
+      },
+      async (request): Promise<PluginTrustList> => ({
+        items: (await pluginTrust.list(principalOf(request).userId)).map(wireOf),
+      }),
+    );
+
+    api.post<{ Body: PluginTrustSource }>(
+      '/plugin-trust',
+      {
+        schema: {
+          tags,
+          summary: 'Confirm trust in a plugin source at a commit (null: any commit)',
+          description: 'Confirming again answers the first confirmation.',
+          body: shape('PluginTrustSource'),
+          response: { 200: shape('PluginTrust'), ...errorResponses },
+        },
+      },
+      async (request): Promise<PluginTrust> => {
+        const { source, commit } = request.body;
+        return wireOf(await pluginTrust.confirm(principalOf(request).userId, source, commit));
+      },
+    );
+
+    api.delete<{ Params: { trust_id: string } }>(
+      '/plugin-trust/:trust_id',
+      {
+        schema: {
+          tags,
+          summary: 'Revoke a trust confirmation: the next start with that source asks again',
+          params: TrustParams,
+          response: { 200: shape('EditResponse'), ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        const revoked = await pluginTrust.revoke(principalOf(request).userId, request.params.trust_id.toLowerCase());
+        return revoked ? { message: 'Trust revoked' } : notFound(reply, 'Trust confirmation');
+      },
+    );
+  };
+}
+
+/** The same over the server's services (none without a database). */
+export const pluginTrustApiOfServer: ApiRoutes = (api, context) => {
+  if (context.services) return pluginTrustApi(context.services.repositories)(api, context);
+};
+
+const wireOf = (record: PluginTrustRecord): PluginTrust => ({
+  id: record.id,
+  source: record.source,
+  commit: record.commit,
+  confirmed_at: record.confirmed_at,
+});

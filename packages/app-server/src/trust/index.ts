@@ -1,0 +1,21 @@
+import { join } from 'node:path';
+import type { GitProviders } from '@bosun/agent';
+import type { Repositories } from '../data/index.ts';
+import { PluginCommits } from './commits.ts';
+import { PluginTrustGate } from './gate.ts';
+
+export { PluginCommits, type PluginRef } from './commits.ts';
+export { PluginTrustGate, PluginTrustRequiredError } from './gate.ts';
+
+/** The trust check of starts, asking the configured providers (a Git cache under `dataDir`) for commits. */
+export function pluginTrustGate(
+  repositories: Pick<Repositories, 'pluginTrust' | 'providerTokens'>,
+  providers: Required<GitProviders>,
+  dataDir: string,
+): PluginTrustGate {
+  return new PluginTrustGate({
+    repositories,
+    providers,
+    commits: new PluginCommits(providers, join(dataDir, 'cache', 'git')),
+  });
+}
