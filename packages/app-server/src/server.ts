@@ -11,6 +11,7 @@ import { healthRoutes } from './routes/health.ts';
 import { homeRoutes, readmeRoutes } from './routes/home.ts';
 import { identityApiOfServer } from './routes/identity-api.ts';
 import { launchApi } from './routes/launch.ts';
+import { marketplaceApiOfServer } from './routes/marketplaces.ts';
 import { pendingMessagesApiOfServer } from './routes/pending-messages.ts';
 import { sandboxApiOfServer } from './routes/sandbox-api.ts';
 import { openServices } from './services.ts';
@@ -23,6 +24,7 @@ export const API_ROUTES: readonly ApiRoutes[] = [
   conversationApiOfServer,
   pendingMessagesApiOfServer,
   launchApi,
+  marketplaceApiOfServer,
 ];
 
 /** Every module of routes outside `/api/v1` (WebSockets, under `/sockets`). */

@@ -1,5 +1,5 @@
 import type { StartConversationInput } from '@bosun/client';
-import type { AppConversationStartRequest } from '@bosun/protocol';
+import type { AppConversationStartRequest, RegisteredMarketplace } from '@bosun/protocol';
 import type { EffectiveLlm } from '../settings/llm-defaults.ts';
 
 /** The tools every conversation of the application gets (the agent server's names). */
@@ -13,10 +13,16 @@ export interface ConversationToStart {
   request: AppConversationStartRequest;
   /** The user's secrets, provider tokens and the request's, merged (the request's win). */
   secrets: Record<string, string>;
+  /** The auto-loaded marketplaces, each pinned to a commit. */
+  marketplaces?: RegisteredMarketplace[];
 }
 
 /** What the agent server is asked to start. */
-export function startConversationInput({ id, workingDir, llm, request, secrets }: ConversationToStart) {
+export function startConversationInput({ id, workingDir, llm, request, secrets, marketplaces }: ConversationToStart) {
+  const agentContext = {
+    ...(request.system_message_suffix ? { system_message_suffix: request.system_message_suffix } : {}),
+    ...(marketplaces?.length ? { registered_marketplaces: marketplaces } : {}),
+  };
   const input: StartConversationInput = {
     conversation_id: id,
     workspace: { working_dir: workingDir },
@@ -27,9 +33,7 @@ export function startConversationInput({ id, workingDir, llm, request, secrets }
         ...(llm.apiKey ? { api_key: llm.apiKey } : {}),
       },
       tools: DEFAULT_TOOLS.map((name) => ({ name })),
-      ...(request.system_message_suffix
-        ? { agent_context: { system_message_suffix: request.system_message_suffix } }
-        : {}),
+      ...(Object.keys(agentContext).length ? { agent_context: agentContext } : {}),
     },
     secrets,
     ...(titleOf(request) ? { title: titleOf(request) as string } : {}),

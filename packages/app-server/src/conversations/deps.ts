@@ -1,5 +1,6 @@
 import type { Cache } from '../cache/index.ts';
 import type { Repositories } from '../data/index.ts';
+import type { AutoLoad } from '../marketplaces/auto-load.ts';
 import type { SandboxSpec, Sandboxes } from '../sandboxes/index.ts';
 import type { LlmDefaults } from '../settings/llm-defaults.ts';
 
@@ -36,6 +37,8 @@ export interface ConversationDeps {
   gitUrls: GitProviderUrls;
   llmDefaults: LlmDefaults;
   log: ConversationLog;
+  /** The auto-loaded marketplaces of a new conversation (none when absent). */
+  autoLoad?: (userId: string, orgId: string | null) => Promise<AutoLoad>;
   /** How long the agent server may take to start a conversation (it may fetch plugins first). */
   agentTimeoutMs?: number;
 }

@@ -4,6 +4,7 @@ import type { AppConversationStartRequest, AppConversationStartTask, ProviderTyp
 import type { JsonValue } from '../cache/index.ts';
 import { conversationIdOf, hexOf } from '../conversation-ids.ts';
 import type { StartTaskChange } from '../data/index.ts';
+import type { AutoLoad } from '../marketplaces/index.ts';
 import { type Sandbox, agentClient } from '../sandboxes/index.ts';
 import { effectiveLlm } from '../settings/llm-defaults.ts';
 import { startConversationInput, titleOf, tokenVariable } from './agent-request.ts';
@@ -132,6 +133,7 @@ export class StartTasks {
     }
     await this.change(taskId, { status: 'SETTING_UP_SKILLS' });
     const problems = await skillProblems(agent, workingDir);
+    const autoLoaded = await this.autoLoad(userId, orgId, problems);
     for (const plugin of request.plugins ?? []) {
       if (plugin.parameters && Object.keys(plugin.parameters).length > 0) {
         problems.push(`plugin ${plugin.source}: its parameters are not passed to plugins (Bosun has no way to yet)`);
@@ -163,7 +165,14 @@ export class StartTasks {
     let info: Awaited<ReturnType<AgentServerClient['startConversation']>>;
     try {
       info = await agent.startConversation(
-        startConversationInput({ id, workingDir, llm: { ...llm, model }, request, secrets: conversationSecrets }),
+        startConversationInput({
+          id,
+          workingDir,
+          llm: { ...llm, model },
+          request,
+          secrets: conversationSecrets,
+          marketplaces: autoLoaded.registrations,
+        }),
       );
     } catch (error) {
       await repositories.conversations.delete(userId, id);
@@ -177,12 +186,26 @@ export class StartTasks {
     await repositories.conversations.update(userId, id, {
       execution_status: info.execution_status,
       ...(info.title ? { title: info.title } : {}),
+      loaded_marketplaces: JSON.stringify(autoLoaded.loaded),
+      loaded_plugins: JSON.stringify(info.resolved_plugins),
     });
     await this.change(taskId, { status: 'READY', app_conversation_id: id, problems: JSON.stringify(problems) });
     // After the initial message: what the user typed while the sandbox started, in order (a failure is logged).
     await new PendingMessages(this.deps)
       .afterReady(taskId, id)
       .catch((error) => this.deps.log.warn({ taskId, why: whyNot(error) }, 'pending messages: not delivered yet'));
+  }
+
+  /** The auto-loaded marketplaces; what goes wrong is a problem of the start, never its failure. */
+  private async autoLoad(userId: string, orgId: string | null, problems: string[]): Promise<AutoLoad> {
+    try {
+      const autoLoaded = (await this.deps.autoLoad?.(userId, orgId)) ?? { registrations: [], loaded: [], problems: [] };
+      problems.push(...autoLoaded.problems);
+      return autoLoaded;
+    } catch (error) {
+      problems.push(`marketplaces: none auto-loaded: ${whyNot(error)}`);
+      return { registrations: [], loaded: [], problems: [] };
+    }
   }
 
   /** The sandbox the conversation runs in: the caller's given one (resumed if need be), else a new one. */

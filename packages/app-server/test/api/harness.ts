@@ -11,7 +11,9 @@ import { RateLimiter } from '../../src/rate-limit/index.ts';
 import { conversationApi, gitUrlsOf } from '../../src/routes/app-conversation-api.ts';
 import { eventSocket, eventsApi } from '../../src/routes/events-api.ts';
 import { identityApi, identityRouteDeps } from '../../src/routes/identity-api.ts';
+import { marketplacesOf } from '../../src/marketplaces/index.ts';
 import { launchApi } from '../../src/routes/launch.ts';
+import { marketplaceApi } from '../../src/routes/marketplaces.ts';
 import { pendingMessagesApi } from '../../src/routes/pending-messages.ts';
 import { sandboxApi } from '../../src/routes/sandbox-api.ts';
 import { LocalSandboxes, SANDBOX_SPECS } from '../../src/sandboxes/index.ts';
@@ -122,6 +124,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
       told.running = whenSandboxRuns(events, new PendingMessages({ repositories, sandboxes, log }), log);
       const eventDeps = { conversations: repositories.conversations, sandboxes, events };
       const identity = { apiKeys: repositories.apiKeys, sessions: repositories.sessions };
+      const marketplaces = marketplacesOf(repositories, appServerConfig(config), gitUrlsOf(config));
       const conversations = conversationApi({
         repositories,
         sandboxes,
@@ -129,6 +132,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
         cache,
         gitUrls: gitUrlsOf(config),
         llmDefaults: deps.llmDefaults,
+        autoLoad: marketplaces.autoLoad,
         startLimit,
       });
       server = await buildAppServer({
@@ -140,6 +144,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
           conversations,
           pendingMessagesApi({ repositories, sandboxes }),
           launchApi,
+          marketplaceApi(marketplaces),
         ],
         socketRoutes: [eventSocket({ ...eventDeps, identity })],
         logStream: { write: (line: string) => logs.push(line) },

@@ -10,3 +10,4 @@ export * from './settings.ts';
 export * from './users.ts';
 export * from './launch.ts';
 export * from './launch-references.ts';
+export * from './marketplaces.ts';

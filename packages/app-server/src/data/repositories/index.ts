@@ -3,6 +3,7 @@ import type { KeyRing } from '../secret-cipher.ts';
 import { ApiKeysRepository } from './api-keys.ts';
 import { ConversationsRepository } from './conversations.ts';
 import { EventsRepository } from './events.ts';
+import { MarketplacesRepository } from './marketplaces.ts';
 import { OrganizationsRepository } from './organizations.ts';
 import { PendingMessagesRepository } from './pending-messages.ts';
 import { ProviderTokensRepository } from './provider-tokens.ts';
@@ -26,6 +27,7 @@ export interface Repositories {
   events: EventsRepository;
   startTasks: StartTasksRepository;
   pendingMessages: PendingMessagesRepository;
+  marketplaces: MarketplacesRepository;
 }
 
 /** Every repository over one open database; sealed values use `keyRing`. */
@@ -44,5 +46,6 @@ export function createRepositories(database: AppDatabase, keyRing: KeyRing): Rep
     events: new EventsRepository(db, dialect),
     startTasks: new StartTasksRepository(db),
     pendingMessages: new PendingMessagesRepository(db),
+    marketplaces: new MarketplacesRepository(db),
   };
 }

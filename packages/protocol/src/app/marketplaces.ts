@@ -1,0 +1,150 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { MarketplaceListing } from '../api/marketplaces.ts';
+import { namedEnum, nullable, ref, strictObject } from '../schema/builders.ts';
+import { timestamp } from './common.ts';
+
+/**
+ * Marketplaces registered in the application: the instance's (from the server's configuration, read-only), an
+ * organization's (its owners and admins write them) and a user's own. What a user's conversations get is the
+ * composition, by name: instance < organization < personal.
+ */
+
+export const MarketplaceScope = namedEnum('MarketplaceScope', ['instance', 'organization', 'personal'], {
+  description: 'Who a registration belongs to: the instance (configuration), an organization, or one user.',
+});
+export type MarketplaceScope = Static<typeof MarketplaceScope>;
+
+const NAME_PATTERN = '^[A-Za-z][A-Za-z0-9_-]*$';
+const name = (description: string) => Type.String({ minLength: 1, maxLength: 64, pattern: NAME_PATTERN, description });
+const ref_ = Type.String({
+  minLength: 1,
+  maxLength: 255,
+  description: 'Branch, tag or commit (default branch: null).',
+});
+const repoPath = Type.String({
+  minLength: 1,
+  maxLength: 1024,
+  description: 'The marketplace directory inside the repository: relative, no `..`, no `://`.',
+});
+const version = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  description: 'The organization’s marketplaces version read (`org_version`): a write with a stale one is a 409.',
+});
+
+export const MarketplaceCreate = strictObject(
+  'MarketplaceCreate',
+  {
+    source: Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      description:
+        'The repository: `github:owner/repo`, `gitlab:group/repo`, `bitbucket:owner/repo` or a Git URL (no credentials).',
+    }),
+    name: Type.Optional(name('Its name (unique across scopes); default: derived from the source.')),
+    ref: Type.Optional(nullable(ref_)),
+    repo_path: Type.Optional(nullable(repoPath)),
+    auto_load: Type.Optional(
+      Type.Boolean({ description: 'Load its plugins into every new conversation (default false).' }),
+    ),
+    scope: Type.Optional(
+      Type.Union([Type.Literal('personal'), Type.Literal('organization')], {
+        description: 'personal (default) or organization (its owners and admins only).',
+      }),
+    ),
+    org_id: Type.Optional(
+      Type.String({ format: 'uuid', description: 'The organization (default: the one the request acts in).' }),
+    ),
+    expected_version: Type.Optional(version),
+  },
+  { description: 'A marketplace to register.' },
+);
+export type MarketplaceCreate = Static<typeof MarketplaceCreate>;
+
+export const MarketplaceUpdate = strictObject(
+  'MarketplaceUpdate',
+  {
+    ref: Type.Optional(nullable(ref_)),
+    repo_path: Type.Optional(nullable(repoPath)),
+    auto_load: Type.Optional(Type.Boolean()),
+    expected_version: Type.Optional(version),
+  },
+  { description: 'A change of a registration (its source and name stay: register another one to change them).' },
+);
+export type MarketplaceUpdate = Static<typeof MarketplaceUpdate>;
+
+export const Marketplace = strictObject(
+  'Marketplace',
+  {
+    name: Type.String(),
+    source: Type.String(),
+    ref: nullable(Type.String()),
+    repo_path: nullable(Type.String()),
+    auto_load: Type.Boolean(),
+    scope: ref(MarketplaceScope),
+    org_id: nullable(Type.String({ description: 'The organization of an organization entry.' })),
+    writable: Type.Boolean({ description: 'Whether the caller may change or delete it.' }),
+    overridden_by: nullable(
+      ref(MarketplaceScope, { description: 'The scope of a later entry of the same name that wins over this one.' }),
+    ),
+    registered_by: nullable(Type.String({ description: 'The user who registered it (null: the configuration).' })),
+    registered_at: nullable(timestamp()),
+    updated_at: nullable(timestamp()),
+  },
+  { description: 'A registered marketplace, as the caller sees it.' },
+);
+export type Marketplace = Static<typeof Marketplace>;
+
+export const MarketplaceList = strictObject(
+  'MarketplaceList',
+  {
+    items: Type.Array(ref(Marketplace), {
+      description: 'Instance, then organization, then personal entries; each in the order registered.',
+    }),
+    org_id: nullable(Type.String({ description: 'The organization composed in (null: none).' })),
+    org_version: nullable(Type.String({ description: 'Its marketplaces’ version, for `expected_version`.' })),
+  },
+  { description: 'The marketplaces the caller’s new conversations compose.' },
+);
+export type MarketplaceList = Static<typeof MarketplaceList>;
+
+export const MarketplacePreviewRequest = strictObject(
+  'MarketplacePreviewRequest',
+  {
+    source: Type.String({ minLength: 1, maxLength: 2048, description: 'As in MarketplaceCreate.' }),
+    ref: Type.Optional(nullable(ref_)),
+    repo_path: Type.Optional(nullable(repoPath)),
+  },
+  { description: 'A marketplace to read without registering it.' },
+);
+export type MarketplacePreviewRequest = Static<typeof MarketplacePreviewRequest>;
+
+export const MarketplacePreview = strictObject(
+  'MarketplacePreview',
+  {
+    source: Type.String(),
+    ref: nullable(Type.String()),
+    repo_path: nullable(Type.String()),
+    resolved_ref: Type.String({ description: 'The commit read.' }),
+    marketplace: ref(MarketplaceListing, { description: 'Its plugins (and what they hold) and every problem.' }),
+  },
+  { description: 'A marketplace read at a commit: nothing is registered.' },
+);
+export type MarketplacePreview = Static<typeof MarketplacePreview>;
+
+export const LoadedMarketplace = strictObject(
+  'LoadedMarketplace',
+  {
+    name: Type.String(),
+    scope: ref(MarketplaceScope),
+    source: Type.String(),
+    ref: nullable(Type.String({ description: 'The ref registered.' })),
+    repo_path: nullable(Type.String()),
+    resolved_ref: nullable(Type.String({ description: 'The commit passed to the conversation; null: not loaded.' })),
+    registered_by: nullable(Type.String({ description: 'Who registered (and so trusted) it; null: the instance.' })),
+    registered_at: nullable(timestamp()),
+    problem: nullable(Type.String({ description: 'Why it was not loaded.' })),
+  },
+  { description: 'An auto-loaded marketplace of a conversation, pinned to the commit it started with.' },
+);
+export type LoadedMarketplace = Static<typeof LoadedMarketplace>;
