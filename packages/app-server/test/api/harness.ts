@@ -7,11 +7,11 @@ import { KeyRing, type Repositories, createRepositories, newSecretsKey } from '.
 import { ConversationEvents, webhookEnvironment } from '../../src/events/index.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimits, rateLimited } from '../../src/identity/rate-limits.ts';
 import { type AppServer, type AppServerConfig, appServerConfig, buildAppServer } from '../../src/index.ts';
+import { marketplacesOf } from '../../src/marketplaces/index.ts';
 import { RateLimiter } from '../../src/rate-limit/index.ts';
 import { conversationApi, gitUrlsOf } from '../../src/routes/app-conversation-api.ts';
 import { eventSocket, eventsApi } from '../../src/routes/events-api.ts';
 import { identityApi, identityRouteDeps } from '../../src/routes/identity-api.ts';
-import { marketplacesOf } from '../../src/marketplaces/index.ts';
 import { launchApi } from '../../src/routes/launch.ts';
 import { marketplaceApi } from '../../src/routes/marketplaces.ts';
 import { pendingMessagesApi } from '../../src/routes/pending-messages.ts';
