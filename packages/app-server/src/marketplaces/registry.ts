@@ -53,6 +53,7 @@ export class MarketplaceRegistry {
   async list(caller: Caller, orgId: string | undefined): Promise<MarketplaceList> {
     const org = (orgId ?? caller.orgId)?.toLowerCase();
     const role = org ? await this.roleOf(caller.userId, org) : undefined;
+    if (org && !role) throw new NotFoundError('Organization not found');
     const composed = await this.composed(caller.userId, org ?? null);
     const orgWritable = !!role && MANAGERS.includes(role);
     return {
