@@ -82,6 +82,7 @@ describeApi(
         }),
         expect.objectContaining({ name: 'broken', resolved_ref: null, problem: expect.any(String) }),
       ]);
+      expect(recorded.loaded_plugins).toMatchObject([{ name: 'formatter', resolved_ref: commits.formatter }]);
       const info = await agent.getConversation(firstId);
       expect(info.resolved_plugins).toMatchObject([
         { name: 'formatter', marketplace: 'formatter-market', resolved_ref: commits.formatter, problems: [] },
