@@ -16,6 +16,8 @@ describe('app server configuration', () => {
       sandbox_start_timeout: 60,
       event_sweep_interval: 5,
       log_level: 'info',
+      git_allow_private_hosts: false,
+      instance_marketplaces: [],
     });
     expect(appServerConfig({ port: 0 }).port).toBe(0);
   });

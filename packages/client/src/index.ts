@@ -22,6 +22,7 @@ export {
   AppServerConversations,
   type StartTaskFilters,
 } from './app-server/conversations.ts';
+export { AppServerMarketplaces, type OrgWrite } from './app-server/marketplaces.ts';
 export { AppServerClient, type AppServerClientOptions } from './app-server/client.ts';
 export { APP_SERVER_OPERATIONS, type AppServerOperationName } from './app-server/operations.ts';
 export {

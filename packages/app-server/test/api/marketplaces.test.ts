@@ -1,3 +1,4 @@
+import { AppServerClient } from '@bosun/client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { TestRepository, serveGitOverHttp, tempDir } from '../../../agent/test/git/support.ts';
 import type { AppServerConfig } from '../../src/index.ts';
@@ -205,6 +206,21 @@ describeApi(
         expect(answer.status, answer.text).toBe(status);
         expect(JSON.stringify(answer.body.detail)).toMatch(detail);
       }
+    });
+
+    it('is driven by the typed client: register, list, change, preview, delete', async () => {
+      const user = await api().user();
+      const client = new AppServerClient({ baseUrl: api().url, apiKey: user.key });
+      await client.registerMarketplace({ source: 'github:acme/market', name: 'mine' });
+      await client.updateMarketplace('personal', 'mine', { auto_load: true });
+      const { items } = await client.listMarketplaces();
+      expect(items.map((m) => [m.name, m.auto_load])).toEqual([
+        ['company', true],
+        ['mine', true],
+      ]);
+      expect((await client.previewMarketplace({ source: 'github:acme/market' })).resolved_ref).toBe(marketSha);
+      await client.deleteMarketplace('personal', 'mine');
+      expect((await client.listMarketplaces()).items.map((m) => m.name)).toEqual(['company']);
     });
   },
   options,

@@ -17,7 +17,7 @@ import { describeEachDatabase } from '../support/databases.ts';
 const NEWEST = MIGRATIONS.at(-1)?.name as string;
 const PREVIOUS = MIGRATIONS.at(-2)?.name as string;
 /** A table the newest step creates. */
-const NEWEST_TABLE = 'app_pending_messages';
+const NEWEST_TABLE = 'marketplaces';
 
 const ledger = async (database: AppDatabase) =>
   (await sql<{ name: string }>`select name from bosun_schema_migrations order by name`.execute(database.db)).rows.map(
@@ -39,6 +39,8 @@ describeEachDatabase('migrations', (each) => {
       'sandboxes',
       'app_conversation_start_tasks',
       'app_events',
+      'marketplaces',
+      'marketplace_versions',
     ]) {
       await expect(sql`select count(*) from ${sql.table(table)}`.execute(database.db)).resolves.toBeDefined();
     }

@@ -3,6 +3,7 @@ import { PROBE_OPERATIONS } from '../server-probes.ts';
 import { ACCOUNT_OPERATIONS } from './account-operations.ts';
 import { CONVERSATION_OPERATIONS } from './conversation-operations.ts';
 import { EVENT_OPERATIONS } from './event-operations.ts';
+import { MARKETPLACE_OPERATIONS } from './marketplace-operations.ts';
 import { SANDBOX_OPERATIONS } from './sandbox-operations.ts';
 
 /** Every route the app server client calls (add each new one here, so the contract test checks it). */
@@ -12,6 +13,7 @@ export const APP_SERVER_OPERATIONS = {
   ...SANDBOX_OPERATIONS,
   ...EVENT_OPERATIONS,
   ...CONVERSATION_OPERATIONS,
+  ...MARKETPLACE_OPERATIONS,
 } as const satisfies Record<string, Operation>;
 
 export type AppServerOperationName = keyof typeof APP_SERVER_OPERATIONS;
