@@ -15,11 +15,15 @@ export interface ConversationToStart {
   secrets: Record<string, string>;
   /** The auto-loaded marketplaces, each pinned to a commit. */
   marketplaces?: RegisteredMarketplace[];
+  /** Skills the user turned off (their settings' `disabled_skills`): left out wherever they come from. */
+  disabledSkills?: string[];
 }
 
 /** What the agent server is asked to start. */
-export function startConversationInput({ id, workingDir, llm, request, secrets, marketplaces }: ConversationToStart) {
+export function startConversationInput(start: ConversationToStart) {
+  const { id, workingDir, llm, request, secrets, marketplaces, disabledSkills } = start;
   const agentContext = {
+    ...(disabledSkills?.length ? { disabled_skills: disabledSkills } : {}),
     ...(request.system_message_suffix ? { system_message_suffix: request.system_message_suffix } : {}),
     ...(marketplaces?.length ? { registered_marketplaces: marketplaces } : {}),
   };

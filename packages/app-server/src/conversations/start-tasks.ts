@@ -172,6 +172,7 @@ export class StartTasks {
           request,
           secrets: conversationSecrets,
           marketplaces: autoLoaded.registrations,
+          disabledSkills: disabledSkillsOf(stored),
         }),
       );
     } catch (error) {
@@ -263,6 +264,12 @@ async function skillProblems(agent: AgentServerClient, projectDir: string): Prom
   } catch (error) {
     return [`skills could not be read: ${whyNot(error)}`];
   }
+}
+
+/** The skills the user's settings turn off (the agent server leaves them out, those of plugins included). */
+function disabledSkillsOf(stored: Record<string, unknown>): string[] {
+  const names = stored.disabled_skills;
+  return Array.isArray(names) ? names.filter((name): name is string => typeof name === 'string') : [];
 }
 
 /** What an agent server's refusal says. */

@@ -1,4 +1,5 @@
 import { type LlmReplay, startLlmReplay } from '@bosun/llm-replay';
+import type { StoredEvent } from '@bosun/protocol';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { TestRepository, serveGitOverHttp, tempDir } from '../../../agent/test/git/support.ts';
 import type { AppServerConfig } from '../../src/index.ts';
@@ -20,6 +21,9 @@ function marketplace(plugin: string): Record<string, string> {
     }),
   };
 }
+
+/** The system prompt event of a conversation, as text. */
+const systemPrompt = (events: StoredEvent[]) => JSON.stringify(events.find((e) => e.kind === 'SystemPromptEvent'));
 
 const options: { config: Partial<AppServerConfig> } = { config: {} };
 let gitServer: Awaited<ReturnType<typeof serveGitOverHttp>>;
@@ -61,7 +65,7 @@ describeApi(
       (await api().call(`/api/v1/app-conversations?ids=${id}`, { as: user })).body[0];
     const hello = { content: [{ type: 'text', text: 'HELLO' }] };
 
-    it('loads them into a new conversation at a recorded commit, never into a running one; a broken one is a problem', async () => {
+    it('loads them into a new conversation at a recorded commit, never into a running one; a broken one is a problem; a disabled skill stays out', async () => {
       expect((await register({ source: 'github:acme/formatter-market' })).status).toBe(201);
       expect((await register({ source: 'github:acme/missing', name: 'broken' })).status).toBe(201);
       const first = await streamStart(api(), user, { initial_message: hello });
@@ -69,7 +73,12 @@ describeApi(
       expect(first.last.problems).toEqual([expect.stringMatching(/^marketplace broken \(personal\): not loaded: /)]);
       const firstId: string = first.last.app_conversation_id;
       const agent = await agentOfConversation(api(), user, firstId);
-      await eventsUntil(agent, firstId, (event) => event.kind === 'MessageEvent' && event.source === 'agent');
+      const firstEvents = await eventsUntil(
+        agent,
+        firstId,
+        (event) => event.kind === 'MessageEvent' && event.source === 'agent',
+      );
+      expect(systemPrompt(firstEvents)).toContain('<name>formatter-skill</name>');
 
       const recorded = await conversation(firstId);
       expect(recorded.loaded_marketplaces).toEqual([
@@ -88,12 +97,21 @@ describeApi(
         { name: 'formatter', marketplace: 'formatter-market', resolved_ref: commits.formatter, problems: [] },
       ]);
 
-      // A marketplace registered now reaches the next conversation (in the same sandbox), not the running one.
+      // A marketplace registered now reaches the next conversation (in the same sandbox), not the running one; a
+      // skill the user turns off stays out of it though its plugin brings it.
       expect((await register({ source: 'github:acme/linter-market' })).status).toBe(201);
+      const disable = { disabled_skills: ['formatter-skill'] };
+      expect((await api().call('/api/v1/settings', { method: 'POST', as: user, body: disable })).status).toBe(200);
       const second = await streamStart(api(), user, { sandbox_id: first.last.sandbox_id, initial_message: hello });
       expect(second.last.status, second.text).toBe('READY');
       const secondId: string = second.last.app_conversation_id;
-      await eventsUntil(agent, secondId, (event) => event.kind === 'MessageEvent' && event.source === 'agent');
+      const secondEvents = await eventsUntil(
+        agent,
+        secondId,
+        (event) => event.kind === 'MessageEvent' && event.source === 'agent',
+      );
+      expect(systemPrompt(secondEvents)).toContain('<name>linter-skill</name>');
+      expect(systemPrompt(secondEvents)).not.toContain('formatter-skill');
       const secondInfo = await agent.getConversation(secondId);
       expect(secondInfo.resolved_plugins.map((p) => [p.name, p.resolved_ref])).toEqual([
         ['formatter', commits.formatter],
@@ -106,7 +124,7 @@ describeApi(
         'broken',
         'linter-market',
       ]);
-    });
+    }, 180_000);
   },
   options,
 );
