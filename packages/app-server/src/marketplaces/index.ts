@@ -1,3 +1,4 @@
+import type { SkillsTable } from '@bosun/protocol';
 import type { AppServerConfig } from '../config.ts';
 import type { GitProviderUrls } from '../conversations/deps.ts';
 import type { Repositories } from '../data/index.ts';
@@ -5,6 +6,7 @@ import { type AutoLoad, autoLoadFor } from './auto-load.ts';
 import { MarketplaceGit } from './git-access.ts';
 import { instanceMarketplaces } from './instance.ts';
 import { MarketplaceRegistry } from './registry.ts';
+import { skillsTable } from './skills-table.ts';
 
 export type { AutoLoad } from './auto-load.ts';
 export { MarketplaceGit } from './git-access.ts';
@@ -15,11 +17,13 @@ export interface Marketplaces {
   git: MarketplaceGit;
   /** What a new conversation of the user in the organization auto-loads (see `autoLoadFor`). */
   autoLoad(userId: string, orgId: string | null): Promise<AutoLoad>;
+  /** The Skills & Plugins table of the user in the organization (see `skillsTable`). */
+  table(userId: string, orgId: string | null): Promise<SkillsTable>;
 }
 
 /** The marketplaces of a server: its registry over `repositories` and the configuration, and Git through the guard. */
 export function marketplacesOf(
-  repositories: Pick<Repositories, 'marketplaces' | 'organizations' | 'providerTokens'>,
+  repositories: Pick<Repositories, 'marketplaces' | 'organizations' | 'providerTokens' | 'settings'>,
   config: Pick<AppServerConfig, 'instance_marketplaces' | 'git_allow_private_hosts'>,
   providers: GitProviderUrls,
 ): Marketplaces {
@@ -32,5 +36,15 @@ export function marketplacesOf(
     allowPrivateHosts: config.git_allow_private_hosts ?? false,
     repositories,
   });
-  return { registry, git, autoLoad: (userId, orgId) => autoLoadFor(registry, git, userId, orgId) };
+  return {
+    registry,
+    git,
+    autoLoad: (userId, orgId) => autoLoadFor(registry, git, userId, orgId),
+    async table(userId, orgId) {
+      const stored = (await repositories.settings.get(userId)) ?? {};
+      const names = Array.isArray(stored.disabled_skills) ? stored.disabled_skills : [];
+      const disabledSkills = names.filter((name): name is string => typeof name === 'string');
+      return skillsTable(registry, git, { userId, orgId, disabledSkills });
+    },
+  };
 }

@@ -51,10 +51,9 @@ export class MarketplaceRegistry {
 
   /** The caller's view: `orgId` (a member's organization; default: the one the request acts in). */
   async list(caller: Caller, orgId: string | undefined): Promise<MarketplaceList> {
-    const org = (orgId ?? caller.orgId)?.toLowerCase();
+    const org = await this.orgOf(caller, orgId);
     const role = org ? await this.roleOf(caller.userId, org) : undefined;
-    if (org && !role) throw new NotFoundError('Organization not found');
-    const composed = await this.composed(caller.userId, org ?? null);
+    const composed = await this.composed(caller.userId, org);
     const orgWritable = !!role && MANAGERS.includes(role);
     return {
       items: composed.map(({ entry, overriddenBy }) => ({
@@ -62,9 +61,16 @@ export class MarketplaceRegistry {
         writable: entry.scope === 'personal' || (entry.scope === 'organization' && orgWritable),
         overridden_by: overriddenBy,
       })),
-      org_id: org ?? null,
+      org_id: org,
       org_version: org ? String(await this.deps.repositories.marketplaces.version(org)) : null,
     };
+  }
+
+  /** The organization composed in: `orgId` (the caller must be a member: 404 otherwise), else the acting one. */
+  async orgOf(caller: Caller, orgId: string | undefined): Promise<string | null> {
+    const org = (orgId ?? caller.orgId)?.toLowerCase() ?? null;
+    if (org && !(await this.roleOf(caller.userId, org))) throw new NotFoundError('Organization not found');
+    return org;
   }
 
   async create(caller: Caller, body: MarketplaceCreate): Promise<Marketplace> {

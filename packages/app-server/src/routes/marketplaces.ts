@@ -8,10 +8,9 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { ApiRoutes, AppContext } from '../context.ts';
 import { principalOf } from '../identity/authenticate.ts';
-import type { MarketplaceGit } from '../marketplaces/git-access.ts';
-import { marketplacesOf } from '../marketplaces/index.ts';
+import { type Marketplaces, marketplacesOf } from '../marketplaces/index.ts';
 import { previewMarketplace } from '../marketplaces/preview.ts';
-import type { Caller, MarketplaceRegistry } from '../marketplaces/registry.ts';
+import type { Caller } from '../marketplaces/registry.ts';
 import { gitUrlsOf } from './app-conversation-api.ts';
 import { conflictsAs409, errorResponses, shape } from './replies.ts';
 
@@ -32,11 +31,6 @@ const EntryParams = Type.Object(
 );
 type EntryParams = { scope: MarketplaceScope; name: string };
 
-export interface MarketplaceRouteDeps {
-  registry: MarketplaceRegistry;
-  git: MarketplaceGit;
-}
-
 const callerOf = (request: FastifyRequest): Caller => {
   const principal = principalOf(request);
   return { userId: principal.userId, orgId: principal.org?.id ?? null };
@@ -46,7 +40,7 @@ const callerOf = (request: FastifyRequest): Caller => {
  * Registered marketplaces (composed: instance < organization < personal) and the preview of one before it is
  * registered (`POST /skills/marketplace-skills`, as OpenHands' web UI calls it).
  */
-export function marketplaceApi({ registry, git }: MarketplaceRouteDeps): ApiRoutes {
+export function marketplaceApi({ registry, git, table }: Marketplaces): ApiRoutes {
   return (api) => {
     api.get<{ Querystring: { org_id?: string } }>(
       '/marketplaces',
@@ -122,6 +116,25 @@ export function marketplaceApi({ registry, git }: MarketplaceRouteDeps): ApiRout
         const { org_id: orgId, expected_version: expected } = request.query;
         await conflictsAs409(() => registry.delete(callerOf(request), scope, name, orgId, expected));
         return reply.code(204).send();
+      },
+    );
+
+    api.get<{ Querystring: { org_id?: string } }>(
+      '/skills-and-plugins',
+      {
+        schema: {
+          tags,
+          summary: 'The Skills & Plugins table: every plugin of the composed marketplaces, read at their commits now',
+          description:
+            'Each with its scope, source, commit, Auto-Load, the skills, commands, hooks and MCP servers it brings, ' +
+            'the skills of it the caller turned off (`disabled_skills` of the settings) and its problems.',
+          querystring: Type.Object(OrgQuery, { additionalProperties: false }),
+          response: { 200: shape('SkillsTable'), ...errorResponses },
+        },
+      },
+      async (request) => {
+        const caller = callerOf(request);
+        return table(caller.userId, await registry.orgOf(caller, request.query.org_id));
       },
     );
 

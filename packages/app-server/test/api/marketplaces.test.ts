@@ -208,6 +208,33 @@ describeApi(
       }
     });
 
+    it('tables what the marketplaces bring, with the skills turned off and the marketplaces that cannot be read', async () => {
+      const disable = { disabled_skills: ['tidy'] };
+      expect((await post(api(), member, '/api/v1/settings', disable)).status).toBe(200);
+      const table = await api().call(`/api/v1/skills-and-plugins?org_id=${orgId}`, { as: member });
+      expect(table.status, table.text).toBe(200);
+      expect(table.body.disabled_skills).toEqual(['tidy']);
+      const rows = table.body.rows.map((row: { kind: string; scope: string; marketplace: string; name: string }) =>
+        [row.kind, row.scope, row.marketplace, row.name].join(' '),
+      );
+      expect(rows).toEqual([
+        'plugin instance company formatter',
+        'plugin organization shared formatter',
+        'marketplace personal tools tools',
+      ]);
+      expect(table.body.rows[1]).toMatchObject({
+        auto_load: true,
+        resolved_ref: marketSha,
+        skills: ['tidy'],
+        disabled_skills: ['tidy'],
+        commands: ['/formatter:format'],
+        mcp_servers: [],
+        problems: [],
+      });
+      expect(table.body.rows[1].hooks).toHaveLength(1);
+      expect(table.body.rows[2].problems[0].message).toMatch(/cannot fetch the marketplace github:acme\/2-tools/);
+    });
+
     it('is driven by the typed client: register, list, change, preview, delete', async () => {
       const user = await api().user();
       const client = new AppServerClient({ baseUrl: api().url, apiKey: user.key });
@@ -219,6 +246,7 @@ describeApi(
         ['mine', true],
       ]);
       expect((await client.previewMarketplace({ source: 'github:acme/market' })).resolved_ref).toBe(marketSha);
+      expect((await client.skillsAndPlugins()).rows.map((row) => row.marketplace)).toEqual(['company', 'mine']);
       await client.deleteMarketplace('personal', 'mine');
       expect((await client.listMarketplaces()).items.map((m) => m.name)).toEqual(['company']);
     });

@@ -93,6 +93,13 @@ export const MARKETPLACE_CASES: Record<string, WrongUserCase> = {
     },
     unchanged: entriesUnchanged,
   },
+  'GET /api/v1/skills-and-plugins': {
+    expected: 404,
+    attempt: async (api, owned) => {
+      await ownersEntries(api, owned);
+      return api.call(`/api/v1/skills-and-plugins?org_id=${owned.orgId}`, as(owned.stranger));
+    },
+  },
   // A preview reads no one's data and fetches with the caller's own tokens only; here a bad path stops it early.
   'POST /api/v1/skills/marketplace-skills': {
     expected: 422,

@@ -6,6 +6,7 @@ import type {
   MarketplacePreviewRequest,
   MarketplaceScope,
   MarketplaceUpdate,
+  SkillsTable,
 } from '@bosun/protocol';
 import { type CallOptions, type QueryValue, pathOf } from '../http.ts';
 import { AppServerConversations } from './conversations.ts';
@@ -65,6 +66,10 @@ export abstract class AppServerMarketplaces extends AppServerConversations {
         ...(where.expectedVersion ? { expected_version: where.expectedVersion } : {}),
       },
     });
+  }
+  /** The Skills & Plugins table: every plugin of the composed marketplaces, what it brings, its problems. */
+  skillsAndPlugins(orgId?: string, options?: CallOptions): Promise<SkillsTable> {
+    return this.marketplaceCall('skillsAndPlugins', { ...options, query: orgId ? { org_id: orgId } : {} });
   }
   /** A marketplace read at its ref, nothing registered: its plugins and every problem. */
   previewMarketplace(request: MarketplacePreviewRequest, options?: CallOptions): Promise<MarketplacePreview> {

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { MarketplaceListing } from '../api/marketplaces.ts';
+import { PluginProblem } from '../api/plugins.ts';
 import { namedEnum, nullable, ref, strictObject } from '../schema/builders.ts';
 import { timestamp } from './common.ts';
 
@@ -148,3 +149,38 @@ export const LoadedMarketplace = strictObject(
   { description: 'An auto-loaded marketplace of a conversation, pinned to the commit it started with.' },
 );
 export type LoadedMarketplace = Static<typeof LoadedMarketplace>;
+
+export const SkillsTableRow = strictObject(
+  'SkillsTableRow',
+  {
+    kind: Type.Union([Type.Literal('plugin'), Type.Literal('marketplace')], {
+      description: '`plugin`: an entry of a marketplace; `marketplace`: one that could not be read (see problems).',
+    }),
+    name: Type.String(),
+    description: nullable(Type.String()),
+    scope: ref(MarketplaceScope),
+    marketplace: Type.String({ description: 'The registered marketplace it comes from.' }),
+    source: nullable(Type.String({ description: 'Where it is fetched from.' })),
+    ref: nullable(Type.String({ description: 'The ref registered (marketplace) or listed (entry).' })),
+    resolved_ref: nullable(Type.String({ description: 'The commit of the marketplace read.' })),
+    auto_load: Type.Boolean({ description: 'Whether new conversations load it.' }),
+    skills: Type.Array(Type.String()),
+    disabled_skills: Type.Array(Type.String({ description: 'Of its skills, those the user turned off.' })),
+    commands: Type.Array(Type.String()),
+    hooks: Type.Array(Type.String()),
+    mcp_servers: Type.Array(Type.String()),
+    problems: Type.Array(ref(PluginProblem)),
+  },
+  { description: 'A row of the Skills & Plugins table.' },
+);
+export type SkillsTableRow = Static<typeof SkillsTableRow>;
+
+export const SkillsTable = strictObject(
+  'SkillsTable',
+  {
+    rows: Type.Array(ref(SkillsTableRow), { description: 'In the composition’s order, each marketplace’s entries.' }),
+    disabled_skills: Type.Array(Type.String(), { description: 'The user’s `disabled_skills` (settings).' }),
+  },
+  { description: 'What the registered marketplaces bring, read now (the marketplaces’ current commits).' },
+);
+export type SkillsTable = Static<typeof SkillsTable>;

@@ -1,0 +1,91 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { MarketplaceEntry as ListedEntry, MarketplaceListing, SkillsTable, SkillsTableRow } from '@bosun/protocol';
+import { type MarketplaceEntry, effective } from './composition.ts';
+import { type MarketplaceGit, agentLibrary } from './git-access.ts';
+import type { MarketplaceRegistry } from './registry.ts';
+
+/**
+ * The Skills & Plugins table of a user in an organization: every plugin the composed marketplaces list, read now
+ * at each marketplace's current commit (through the host guard, with the user's tokens, in a directory of this
+ * request's own) with what it brings and its problems, and the skills of it the user turned off. A marketplace
+ * that cannot be read is a row of its own saying why.
+ */
+export async function skillsTable(
+  registry: MarketplaceRegistry,
+  git: MarketplaceGit,
+  user: { userId: string; orgId: string | null; disabledSkills: readonly string[] },
+): Promise<SkillsTable> {
+  const entries = effective(await registry.composed(user.userId, user.orgId));
+  const disabled = new Set(user.disabledSkills);
+  const work = await mkdtemp(join(tmpdir(), 'bosun-skills-table-'));
+  try {
+    const agent = await agentLibrary();
+    const cache = await git.cache(work);
+    const authFor = await git.authOf(user.userId);
+    const rows = await Promise.all(
+      entries.map(async (entry) => {
+        const read = await agent.readMarketplace(entry, cache, authFor(entry.source));
+        const listing = await agent.inspectMarketplace(read, cache, authFor, { remote: true });
+        const head = listing.problems.length || !listing.resolved_ref ? [marketplaceRow(entry, listing)] : [];
+        return [...head, ...listing.entries.map((listed) => pluginRow(entry, listing, listed, disabled))];
+      }),
+    );
+    return { rows: rows.flat(), disabled_skills: [...user.disabledSkills] };
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+function baseRow(entry: MarketplaceEntry, listing: MarketplaceListing) {
+  return {
+    scope: entry.scope,
+    marketplace: entry.name,
+    resolved_ref: listing.resolved_ref,
+    auto_load: entry.auto_load,
+  };
+}
+
+function marketplaceRow(entry: MarketplaceEntry, listing: MarketplaceListing): SkillsTableRow {
+  return {
+    ...baseRow(entry, listing),
+    kind: 'marketplace',
+    name: entry.name,
+    description: listing.description,
+    source: entry.source,
+    ref: entry.ref,
+    skills: [],
+    disabled_skills: [],
+    commands: [],
+    hooks: [],
+    mcp_servers: [],
+    problems: listing.problems,
+  };
+}
+
+function pluginRow(
+  entry: MarketplaceEntry,
+  listing: MarketplaceListing,
+  listed: ListedEntry,
+  disabled: ReadonlySet<string>,
+): SkillsTableRow {
+  const contents = listed.contents;
+  const skills = contents?.skills ?? [];
+  // A command loads as the skill `plugin:command`: turning that name off turns the command off.
+  const commandSkills = (contents?.commands ?? []).map((command) => command.replace(/^\//, ''));
+  return {
+    ...baseRow(entry, listing),
+    kind: 'plugin',
+    name: contents?.plugin ?? listed.name,
+    description: listed.description,
+    source: listed.source,
+    ref: listed.ref,
+    skills,
+    disabled_skills: [...skills, ...commandSkills].filter((name) => disabled.has(name)),
+    commands: contents?.commands ?? [],
+    hooks: contents?.hooks ?? [],
+    mcp_servers: contents?.mcp_servers ?? [],
+    problems: listed.problems,
+  };
+}
