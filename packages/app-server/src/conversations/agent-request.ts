@@ -66,3 +66,9 @@ export function titleOf(request: AppConversationStartRequest): string | undefine
   const title = request.title?.trim().slice(0, 200);
   return title ? title : undefined;
 }
+
+/** The skills a user's stored settings turn off (`disabled_skills`). */
+export function disabledSkillsOf(stored: Record<string, unknown>): string[] {
+  const names = stored.disabled_skills;
+  return Array.isArray(names) ? names.filter((name): name is string => typeof name === 'string') : [];
+}

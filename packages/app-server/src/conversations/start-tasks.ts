@@ -7,7 +7,7 @@ import type { StartTaskChange } from '../data/index.ts';
 import type { AutoLoad } from '../marketplaces/index.ts';
 import { type Sandbox, agentClient } from '../sandboxes/index.ts';
 import { effectiveLlm } from '../settings/llm-defaults.ts';
-import { startConversationInput, titleOf, tokenVariable } from './agent-request.ts';
+import { disabledSkillsOf, startConversationInput, titleOf, tokenVariable } from './agent-request.ts';
 import type { ConversationDeps } from './deps.ts';
 import { PendingMessages } from './pending-messages.ts';
 import { redacted } from './redact.ts';
@@ -264,12 +264,6 @@ async function skillProblems(agent: AgentServerClient, projectDir: string): Prom
   } catch (error) {
     return [`skills could not be read: ${whyNot(error)}`];
   }
-}
-
-/** The skills the user's settings turn off (the agent server leaves them out, those of plugins included). */
-function disabledSkillsOf(stored: Record<string, unknown>): string[] {
-  const names = stored.disabled_skills;
-  return Array.isArray(names) ? names.filter((name): name is string => typeof name === 'string') : [];
 }
 
 /** What an agent server's refusal says. */

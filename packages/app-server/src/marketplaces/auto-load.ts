@@ -1,6 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { LoadedMarketplace, RegisteredMarketplace } from '@bosun/protocol';
 import type { MarketplaceEntry } from './composition.ts';
 import { type MarketplaceGit, agentLibrary } from './git-access.ts';
@@ -31,10 +28,7 @@ export async function autoLoadFor(
   const entries = await registry.autoLoaded(userId, orgId);
   if (entries.length === 0) return { registrations: [], loaded: [], problems: [] };
   const { redactCredentials } = await agentLibrary();
-  const work = await mkdtemp(join(tmpdir(), 'bosun-marketplace-refs-'));
-  try {
-    const cache = await git.cache(work);
-    const authFor = await git.authOf(userId);
+  return git.scratch(userId, async (cache, authFor) => {
     const resolved = await Promise.all(
       entries.map(async (entry) => {
         try {
@@ -51,9 +45,7 @@ export async function autoLoadFor(
         problem ? [`marketplace ${entry.name} (${entry.scope}): not loaded: ${problem}`] : [],
       ),
     };
-  } finally {
-    await rm(work, { recursive: true, force: true });
-  }
+  });
 }
 
 function registrationOf(entry: MarketplaceEntry, sha: string): RegisteredMarketplace {

@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { GitAuth, GitCache } from '@bosun/agent';
 import { tokenVariable } from '../conversations/agent-request.ts';
 import type { GitProviderUrls } from '../conversations/deps.ts';
@@ -62,5 +65,21 @@ export class MarketplaceGit {
         return undefined;
       }
     };
+  }
+
+  /**
+   * Runs `work` with a Git cache in a directory of its own (removed afterwards, so nothing fetched for one user
+   * is ever served to another) and the user's credentials.
+   */
+  async scratch<T>(
+    userId: string,
+    work: (cache: GitCache, authFor: (source: string) => GitAuth | undefined) => Promise<T>,
+  ): Promise<T> {
+    const dir = await mkdtemp(join(tmpdir(), 'bosun-marketplaces-'));
+    try {
+      return await work(await this.cache(dir), await this.authOf(userId));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   }
 }

@@ -1,5 +1,6 @@
 import type { SkillsTable } from '@bosun/protocol';
 import type { AppServerConfig } from '../config.ts';
+import { disabledSkillsOf } from '../conversations/agent-request.ts';
 import type { GitProviderUrls } from '../conversations/deps.ts';
 import type { Repositories } from '../data/index.ts';
 import { type AutoLoad, autoLoadFor } from './auto-load.ts';
@@ -41,9 +42,7 @@ export function marketplacesOf(
     git,
     autoLoad: (userId, orgId) => autoLoadFor(registry, git, userId, orgId),
     async table(userId, orgId) {
-      const stored = (await repositories.settings.get(userId)) ?? {};
-      const names = Array.isArray(stored.disabled_skills) ? stored.disabled_skills : [];
-      const disabledSkills = names.filter((name): name is string => typeof name === 'string');
+      const disabledSkills = disabledSkillsOf((await repositories.settings.get(userId)) ?? {});
       return skillsTable(registry, git, { userId, orgId, disabledSkills });
     },
   };

@@ -1,6 +1,4 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { stat } from 'node:fs/promises';
 import { InputError, NotFoundError } from '@bosun/http';
 import type { MarketplacePreview, MarketplacePreviewRequest } from '@bosun/protocol';
 import { type MarketplaceGit, agentLibrary } from './git-access.ts';
@@ -11,8 +9,7 @@ const invalid = (field: string, msg: string) => new InputError([{ loc: ['body', 
 
 /**
  * A marketplace read at its ref before anyone registers it: its plugins (each read as a conversation would load
- * it) and every problem. Fetched into a directory of its own, removed afterwards, so one user's preview never
- * serves another's private commit. What the caller got wrong is a 422 (or a 404 for a repository without a
+ * it) and every problem. Fetched into a directory of its own (`MarketplaceGit.scratch`). What the caller got wrong is a 422 (or a 404 for a repository without a
  * marketplace), never a 500.
  */
 export async function previewMarketplace(
@@ -31,10 +28,7 @@ export async function previewMarketplace(
   }
   const ref = body.ref ?? null;
   const repoPath = body.repo_path ?? null;
-  const work = await mkdtemp(join(tmpdir(), 'bosun-marketplace-preview-'));
-  try {
-    const cache = await git.cache(work);
-    const authFor = await git.authOf(userId);
+  return git.scratch(userId, async (cache, authFor) => {
     const auth = authFor(source);
     let sha: string;
     try {
@@ -70,9 +64,7 @@ export async function previewMarketplace(
     }
     const marketplace = await agent.inspectMarketplace(read, cache, authFor, { remote: true });
     return { source: agent.redactCredentials(source), ref, repo_path: repoPath, resolved_ref: sha, marketplace };
-  } finally {
-    await rm(work, { recursive: true, force: true });
-  }
+  });
 }
 
 function fetchFailure(source: string, error: unknown): string {

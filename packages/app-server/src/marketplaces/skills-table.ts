@@ -1,6 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { MarketplaceEntry as ListedEntry, MarketplaceListing, SkillsTable, SkillsTableRow } from '@bosun/protocol';
 import { type MarketplaceEntry, effective } from './composition.ts';
 import { type MarketplaceGit, agentLibrary } from './git-access.ts';
@@ -19,11 +16,8 @@ export async function skillsTable(
 ): Promise<SkillsTable> {
   const entries = effective(await registry.composed(user.userId, user.orgId));
   const disabled = new Set(user.disabledSkills);
-  const work = await mkdtemp(join(tmpdir(), 'bosun-skills-table-'));
-  try {
-    const agent = await agentLibrary();
-    const cache = await git.cache(work);
-    const authFor = await git.authOf(user.userId);
+  const agent = await agentLibrary();
+  return git.scratch(user.userId, async (cache, authFor) => {
     const rows = await Promise.all(
       entries.map(async (entry) => {
         const read = await agent.readMarketplace(entry, cache, authFor(entry.source));
@@ -33,9 +27,7 @@ export async function skillsTable(
       }),
     );
     return { rows: rows.flat(), disabled_skills: [...user.disabledSkills] };
-  } finally {
-    await rm(work, { recursive: true, force: true });
-  }
+  });
 }
 
 function baseRow(entry: MarketplaceEntry, listing: MarketplaceListing) {
