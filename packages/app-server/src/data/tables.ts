@@ -176,6 +176,9 @@ export interface MarketplacesTable {
   repo_path: string | null;
   /** 1 or 0. */
   auto_load: number;
+  /** `follow` the ref, or `review` updates: Auto-Load uses `approved_ref` until another commit is approved. */
+  updates: 'follow' | 'review';
+  approved_ref: string | null;
   registered_by: string;
   registered_at: string;
   updated_at: string;

@@ -32,7 +32,12 @@ export async function autoLoadFor(
     const resolved = await Promise.all(
       entries.map(async (entry) => {
         try {
-          return { entry, sha: await cache.resolve(entry.source, entry.ref, authFor(entry.source)), problem: null };
+          // A marketplace whose updates are reviewed loads its approved commit until another is approved.
+          const sha =
+            entry.updates === 'review' && entry.approved_ref
+              ? entry.approved_ref
+              : await cache.resolve(entry.source, entry.ref, authFor(entry.source));
+          return { entry, sha, problem: null };
         } catch (error) {
           return { entry, sha: null, problem: redactCredentials((error as Error).message) };
         }

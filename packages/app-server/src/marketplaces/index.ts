@@ -28,14 +28,16 @@ export function marketplacesOf(
   config: Pick<AppServerConfig, 'instance_marketplaces' | 'git_allow_private_hosts'>,
   providers: GitProviderUrls,
 ): Marketplaces {
-  const registry = new MarketplaceRegistry({
-    repositories,
-    instance: instanceMarketplaces(config.instance_marketplaces ?? []).entries,
-  });
   const git = new MarketplaceGit({
     providers,
     allowPrivateHosts: config.git_allow_private_hosts ?? false,
     repositories,
+  });
+  const registry = new MarketplaceRegistry({
+    repositories,
+    instance: instanceMarketplaces(config.instance_marketplaces ?? []).entries,
+    resolve: (userId, source, ref) =>
+      git.scratch(userId, (cache, authFor) => cache.resolve(source, ref, authFor(source))),
   });
   return {
     registry,

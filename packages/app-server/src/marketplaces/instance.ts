@@ -30,6 +30,8 @@ export function instanceMarketplaces(items: readonly string[]): { entries: Marke
       ref: ref || null,
       repo_path: repoPath || null,
       auto_load: autoLoad !== 'false',
+      updates: 'follow',
+      approved_ref: null,
       scope: 'instance',
       org_id: null,
       registered_by: null,

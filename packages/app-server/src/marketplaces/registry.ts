@@ -1,6 +1,7 @@
 import { ConflictError, HttpError, InputError, NotFoundError } from '@bosun/http';
 import type {
   Marketplace,
+  MarketplaceApproval,
   MarketplaceCreate,
   MarketplaceList,
   MarketplaceScope,
@@ -21,6 +22,8 @@ export interface MarketplaceRegistryDeps {
   repositories: Pick<Repositories, 'marketplaces' | 'organizations'>;
   /** The instance's marketplaces (configuration). */
   instance: readonly MarketplaceEntry[];
+  /** The commit a ref of a source names now (fetched as the user): what `review` starts from. */
+  resolve: (userId: string, source: string, ref: string | null) => Promise<string>;
 }
 
 const MANAGERS: readonly OrgRole[] = ['owner', 'admin'];
@@ -83,12 +86,15 @@ export class MarketplaceRegistry {
       throw new InputError([
         { loc: ['body', 'source'], msg: `the name derived, ${name}, ${why}`, type: 'value_error' },
       ]);
+    const updates = body.updates ?? 'follow';
     const entry = {
       name,
       source,
       ref: body.ref ?? null,
       repo_path: body.repo_path ?? null,
       auto_load: body.auto_load ?? false,
+      updates,
+      approved_ref: updates === 'review' ? await this.head(caller.userId, source, body.ref ?? null) : null,
       registeredBy: caller.userId,
     };
     const { marketplaces } = this.deps.repositories;
@@ -121,9 +127,58 @@ export class MarketplaceRegistry {
       'body',
       'expected_version',
     ]);
-    const row = await this.deps.repositories.marketplaces.update(owner, name, body, version);
+    const { expected_version: _, ...change } = body;
+    const current = await this.deps.repositories.marketplaces.get(owner, name);
+    if (!current) throw new NotFoundError('Marketplace not found');
+    const ref = change.ref === undefined ? current.ref : change.ref;
+    const approved =
+      change.updates === 'follow'
+        ? { approved_ref: null }
+        : (change.updates === 'review' && current.updates !== 'review') ||
+            (current.updates === 'review' && change.ref !== undefined)
+          ? { approved_ref: await this.head(caller.userId, current.source, ref) }
+          : {};
+    const row = await this.deps.repositories.marketplaces.update(owner, name, { ...change, ...approved }, version);
     if (!row) throw new NotFoundError('Marketplace not found');
     return { ...entryOf(row), writable: true, overridden_by: null };
+  }
+
+  /** Approves a commit of a `review` marketplace: new conversations load it from now on. */
+  async approve(
+    caller: Caller,
+    scope: MarketplaceScope,
+    name: string,
+    orgId: string | undefined,
+    body: MarketplaceApproval,
+  ): Promise<Marketplace> {
+    const { owner, version } = await this.writableOwner(caller, scope, orgId, body.expected_version, [
+      'body',
+      'expected_version',
+    ]);
+    const current = await this.deps.repositories.marketplaces.get(owner, name);
+    if (!current) throw new NotFoundError('Marketplace not found');
+    if (current.updates !== 'review') {
+      throw new ConflictError(`${name} follows its ref: set updates to review to approve commits`);
+    }
+    const change = { approved_ref: body.approved_ref };
+    const row = await this.deps.repositories.marketplaces.update(owner, name, change, version);
+    if (!row) throw new NotFoundError('Marketplace not found');
+    return { ...entryOf(row), writable: true, overridden_by: null };
+  }
+
+  /** The commit to start reviewing from: a ref that cannot be resolved is a 422 (nothing to approve yet). */
+  private async head(userId: string, source: string, ref: string | null): Promise<string> {
+    try {
+      return await this.deps.resolve(userId, source, ref);
+    } catch (error) {
+      throw new InputError([
+        {
+          loc: ['body', ref ? 'ref' : 'source'],
+          msg: `cannot review updates: ${(error as Error).message}`,
+          type: 'value_error',
+        },
+      ]);
+    }
   }
 
   async delete(
@@ -208,6 +263,8 @@ export function entryOf(row: MarketplaceRow): MarketplaceEntry {
     ref: row.ref,
     repo_path: row.repo_path,
     auto_load: row.auto_load === 1,
+    updates: row.updates,
+    approved_ref: row.approved_ref,
     scope: row.scope,
     org_id: row.org_id,
     registered_by: row.registered_by,

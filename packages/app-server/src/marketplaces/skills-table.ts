@@ -1,7 +1,15 @@
-import type { MarketplaceEntry as ListedEntry, MarketplaceListing, SkillsTable, SkillsTableRow } from '@bosun/protocol';
+import type { GitAuth, GitCache } from '@bosun/agent';
+import type {
+  MarketplaceEntry as ListedEntry,
+  MarketplaceListing,
+  PluginChanges,
+  SkillsTable,
+  SkillsTableRow,
+} from '@bosun/protocol';
 import { type MarketplaceEntry, effective } from './composition.ts';
 import { type MarketplaceGit, agentLibrary } from './git-access.ts';
 import type { MarketplaceRegistry } from './registry.ts';
+import { pluginsAt, updateChanges } from './update-review.ts';
 
 /**
  * The Skills & Plugins table of a user in an organization: every plugin the composed marketplaces list, read now
@@ -20,14 +28,54 @@ export async function skillsTable(
   return git.scratch(user.userId, async (cache, authFor) => {
     const rows = await Promise.all(
       entries.map(async (entry) => {
-        const read = await agent.readMarketplace(entry, cache, authFor(entry.source));
+        const reviewed = entry.updates === 'review' && entry.approved_ref ? entry.approved_ref : null;
+        const read = await agent.readMarketplace(
+          { ...entry, ref: reviewed ?? entry.ref },
+          cache,
+          authFor(entry.source),
+        );
         const listing = await agent.inspectMarketplace(read, cache, authFor, { remote: true });
+        const review = reviewed ? await pendingUpdate(entry, reviewed, cache, authFor) : null;
         const head = listing.problems.length || !listing.resolved_ref ? [marketplaceRow(entry, listing)] : [];
-        return [...head, ...listing.entries.map((listed) => pluginRow(entry, listing, listed, disabled))];
+        const plugins = listing.entries.map((listed) => ({
+          ...pluginRow(entry, listing, listed, disabled),
+          ...(review ? { pending_ref: review.ref, changes: review.changes.get(listed.name) ?? null } : {}),
+        }));
+        const added = review ? [...review.changes].filter(([, change]) => change.status === 'added') : [];
+        return [
+          ...head,
+          ...plugins,
+          ...added.map(([name, changes]) => ({
+            ...addedRow(entry, listing, name),
+            pending_ref: review?.ref ?? null,
+            changes,
+          })),
+        ];
       }),
     );
     return { rows: rows.flat(), disabled_skills: [...user.disabledSkills] };
   });
+}
+
+/** The commit a `review` marketplace's ref names now and what it changes, when it is not the approved one. */
+async function pendingUpdate(
+  entry: MarketplaceEntry,
+  approved: string,
+  cache: GitCache,
+  authFor: (source: string) => GitAuth | undefined,
+): Promise<{ ref: string; changes: Map<string, PluginChanges> } | null> {
+  const now = await cache.resolve(entry.source, entry.ref, authFor(entry.source)).catch(() => null);
+  if (!now || now === approved) return null;
+  const [before, after] = await Promise.all([
+    pluginsAt(entry, approved, cache, authFor),
+    pluginsAt(entry, now, cache, authFor),
+  ]);
+  return { ref: now, changes: updateChanges(before, after) };
+}
+
+/** A plugin the pending update brings (not loaded until approved). */
+function addedRow(entry: MarketplaceEntry, listing: MarketplaceListing, name: string): SkillsTableRow {
+  return { ...marketplaceRow(entry, listing), kind: 'plugin', name, description: null, problems: [] };
 }
 
 function baseRow(entry: MarketplaceEntry, listing: MarketplaceListing) {
@@ -36,6 +84,8 @@ function baseRow(entry: MarketplaceEntry, listing: MarketplaceListing) {
     marketplace: entry.name,
     resolved_ref: listing.resolved_ref,
     auto_load: entry.auto_load,
+    pending_ref: null,
+    changes: null,
   };
 }
 

@@ -1,4 +1,5 @@
 import type {
+  MarketplaceApproval,
   MarketplaceCreate,
   MarketplacePreviewRequest,
   MarketplaceScope,
@@ -116,6 +117,27 @@ export function marketplaceApi({ registry, git, table }: Marketplaces): ApiRoute
         const { org_id: orgId, expected_version: expected } = request.query;
         await conflictsAs409(() => registry.delete(callerOf(request), scope, name, orgId, expected));
         return reply.code(204).send();
+      },
+    );
+
+    api.post<{ Params: EntryParams; Querystring: { org_id?: string }; Body: MarketplaceApproval }>(
+      '/marketplaces/:scope/:name/approve',
+      {
+        schema: {
+          tags,
+          summary: 'Approve a commit of a marketplace whose updates are reviewed: new conversations load it',
+          description: 'The Skills & Plugins table shows what the pending commit (`pending_ref`) changes first.',
+          params: EntryParams,
+          querystring: Type.Object(OrgQuery, { additionalProperties: false }),
+          body: shape('MarketplaceApproval'),
+          response: { 200: shape('Marketplace'), ...writeResponses },
+        },
+      },
+      (request) => {
+        const { scope, name } = request.params;
+        return conflictsAs409(() =>
+          registry.approve(callerOf(request), scope, name, request.query.org_id, request.body),
+        );
       },
     );
 

@@ -1,7 +1,9 @@
 import { AppServerClient } from '@bosun/client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { TestRepository, serveGitOverHttp, tempDir } from '../../../agent/test/git/support.ts';
-import type { AppServerConfig } from '../../src/index.ts';
+import { type AppServerConfig, appServerConfig } from '../../src/index.ts';
+import { marketplacesOf } from '../../src/marketplaces/index.ts';
+import { gitUrlsOf } from '../../src/routes/app-conversation-api.ts';
 import { type Api, type TestUser, describeApi } from './harness.ts';
 
 /** A marketplace with one plugin bringing a skill, a command and a hook. */
@@ -23,12 +25,15 @@ const options: { config: Partial<AppServerConfig> } = { config: {} };
 let gitServer: Awaited<ReturnType<typeof serveGitOverHttp>>;
 let removeRemotes = async () => {};
 let marketSha = '';
+let moving: TestRepository;
 
 beforeAll(async () => {
   const remotes = await tempDir('bosun-marketplaces-');
   removeRemotes = remotes.cleanup;
   const market = await TestRepository.create(remotes.dir, 'acme/market');
   marketSha = await market.commit(MARKET);
+  moving = await TestRepository.create(remotes.dir, 'acme/moving');
+  await moving.commit(MARKET);
   const nested = await TestRepository.create(remotes.dir, 'acme/nested');
   await nested.commit(Object.fromEntries(Object.entries(MARKET).map(([path, text]) => [`sub/dir/${path}`, text])));
   const empty = await TestRepository.create(remotes.dir, 'acme/empty');
@@ -233,6 +238,72 @@ describeApi(
       });
       expect(table.body.rows[1].hooks).toHaveLength(1);
       expect(table.body.rows[2].problems[0].message).toMatch(/cannot fetch the marketplace github:acme\/2-tools/);
+    });
+
+    it('reviews updates: the table shows what a moved branch changes; Auto-Load keeps the approved commit', async () => {
+      const user = await api().user();
+      const marketplaces = marketplacesOf(
+        api().repositories,
+        appServerConfig(options.config),
+        gitUrlsOf(options.config),
+      );
+      // Each database's run starts from the marketplace as it was first committed.
+      const polish = 'plugins/formatter/skills/polish/SKILL.md';
+      const before = await moving.commit({ ...MARKET, [polish]: null, 'NOTE.md': `${user.id}\n` });
+      const created = await post(api(), user, '/api/v1/marketplaces', {
+        source: 'github:acme/moving',
+        auto_load: true,
+        updates: 'review',
+      });
+      expect(created.status, created.text).toBe(201);
+      expect(created.body).toMatchObject({ name: 'moving', updates: 'review', approved_ref: before });
+      const after = await moving.commit({
+        [polish]: '---\nname: polish\ndescription: Polishes.\n---\nPolish.\n',
+        'plugins/formatter/hooks/hooks.json': JSON.stringify({
+          hooks: { PreToolUse: [{ matcher: 'terminal', hooks: [{ type: 'command', command: 'echo changed' }] }] },
+        }),
+      });
+      const autoLoaded = async () => (await marketplaces.autoLoad(user.id, null)).registrations;
+      expect(await autoLoaded()).toContainEqual(expect.objectContaining({ name: 'moving', ref: before }));
+
+      const table = (await api().call('/api/v1/skills-and-plugins', { as: user })).body;
+      const row = table.rows.find((r: { marketplace: string }) => r.marketplace === 'moving');
+      expect(row).toMatchObject({ resolved_ref: before, pending_ref: after, skills: ['tidy'] });
+      expect(row.changes).toEqual({
+        status: 'changed',
+        skills: { added: ['polish'], removed: [] },
+        commands: { added: [], removed: [] },
+        hooks: { added: ['PreToolUse [terminal]: echo changed'], removed: ['PreToolUse [terminal]: true'] },
+        mcp_servers: { added: [], removed: [] },
+      });
+
+      const follow = await api().call('/api/v1/marketplaces/personal/moving/approve', {
+        method: 'POST',
+        as: user,
+        body: { approved_ref: after },
+      });
+      expect(follow.status, follow.text).toBe(200);
+      expect(await autoLoaded()).toContainEqual(expect.objectContaining({ name: 'moving', ref: after }));
+      const approved = (await api().call('/api/v1/skills-and-plugins', { as: user })).body.rows;
+      expect(approved.find((r: { marketplace: string }) => r.marketplace === 'moving')).toMatchObject({
+        resolved_ref: after,
+        pending_ref: null,
+        changes: null,
+        skills: ['polish', 'tidy'],
+      });
+      // Following the branch again: Auto-Load takes what it names, and approving is a conflict.
+      const followed = await api().call('/api/v1/marketplaces/personal/moving', {
+        method: 'PATCH',
+        as: user,
+        body: { updates: 'follow' },
+      });
+      expect(followed.body).toMatchObject({ updates: 'follow', approved_ref: null });
+      const refused = await api().call('/api/v1/marketplaces/personal/moving/approve', {
+        method: 'POST',
+        as: user,
+        body: { approved_ref: before },
+      });
+      expect(refused.status).toBe(409);
     });
 
     it('is driven by the typed client: register, list, change, preview, delete', async () => {

@@ -7,7 +7,15 @@ const NAME = 'owners-market';
 /** The owner's organization entry and personal entry of the same name (made once, by the first case to run). */
 async function ownersEntries(api: Api, { owner, orgId }: Owned) {
   const { marketplaces } = api.repositories;
-  const entry = { name: NAME, source: 'github:owner/market', ref: null, repo_path: null, auto_load: true };
+  const entry = {
+    name: NAME,
+    source: 'github:owner/market',
+    ref: null,
+    repo_path: null,
+    auto_load: true,
+    updates: 'review' as const,
+    approved_ref: 'a'.repeat(40),
+  };
   if (!(await marketplaces.get({ scope: 'personal', userId: owner.id }, NAME))) {
     await marketplaces.create({ scope: 'personal', userId: owner.id }, { ...entry, registeredBy: owner.id });
     await marketplaces.create({ scope: 'organization', orgId }, { ...entry, registeredBy: owner.id });
@@ -92,6 +100,29 @@ export const MARKETPLACE_CASES: Record<string, WrongUserCase> = {
       });
     },
     unchanged: entriesUnchanged,
+  },
+  'POST /api/v1/marketplaces/{scope}/{name}/approve': {
+    expected: 404,
+    attempt: async (api, owned) => {
+      await ownersEntries(api, owned);
+      const body = { approved_ref: 'b'.repeat(40), expected_version: '1' };
+      const personal = await api.call(`/api/v1/marketplaces/personal/${NAME}/approve`, {
+        method: 'POST',
+        ...as(owned.stranger),
+        body,
+      });
+      expect(personal.status).toBe(404);
+      return api.call(`/api/v1/marketplaces/organization/${NAME}/approve?org_id=${owned.orgId}`, {
+        method: 'POST',
+        ...as(owned.stranger),
+        body,
+      });
+    },
+    unchanged: async (api, owned) => {
+      await entriesUnchanged(api, owned);
+      const row = await api.repositories.marketplaces.get({ scope: 'personal', userId: owned.owner.id }, NAME);
+      expect(row?.approved_ref).toBe('a'.repeat(40));
+    },
   },
   'GET /api/v1/skills-and-plugins': {
     expected: 404,

@@ -8,6 +8,7 @@ export const MARKETPLACE_OPERATIONS = {
   registerMarketplace: { method: 'POST', path: '/api/v1/marketplaces', body: true },
   updateMarketplace: { method: 'PATCH', path: ENTRY, query: ['org_id'], body: true },
   deleteMarketplace: { method: 'DELETE', path: ENTRY, query: ['org_id', 'expected_version'] },
+  approveMarketplace: { method: 'POST', path: `${ENTRY}/approve`, query: ['org_id'], body: true },
   skillsAndPlugins: { method: 'GET', path: '/api/v1/skills-and-plugins', query: ['org_id'] },
   previewMarketplace: { method: 'POST', path: '/api/v1/skills/marketplace-skills', body: true },
 } as const satisfies Record<string, Operation>;

@@ -67,6 +67,24 @@ export abstract class AppServerMarketplaces extends AppServerConversations {
       },
     });
   }
+  /** Approves a commit of a marketplace whose updates are reviewed (`updates: review`). */
+  approveMarketplace(
+    scope: MarketplaceScope,
+    name: string,
+    approvedRef: string,
+    where: OrgWrite = {},
+    options?: CallOptions,
+  ): Promise<Marketplace> {
+    return this.marketplaceCall('approveMarketplace', {
+      ...options,
+      params: { scope, name },
+      query: where.orgId ? { org_id: where.orgId } : {},
+      body: {
+        approved_ref: approvedRef,
+        ...(where.expectedVersion ? { expected_version: where.expectedVersion } : {}),
+      },
+    });
+  }
   /** The Skills & Plugins table: every plugin of the composed marketplaces, what it brings, its problems. */
   skillsAndPlugins(orgId?: string, options?: CallOptions): Promise<SkillsTable> {
     return this.marketplaceCall('skillsAndPlugins', { ...options, query: orgId ? { org_id: orgId } : {} });

@@ -33,6 +33,15 @@ const version = Type.String({
   description: 'The organization’s marketplaces version read (`org_version`): a write with a stale one is a 409.',
 });
 
+export const MarketplaceUpdates = namedEnum('MarketplaceUpdates', ['follow', 'review'], {
+  description:
+    '`follow`: new conversations load the commit the ref names then; `review`: the approved commit, until an ' +
+    'update is reviewed (the Skills & Plugins table shows what changed) and approved.',
+});
+export type MarketplaceUpdates = Static<typeof MarketplaceUpdates>;
+
+const sha = Type.String({ pattern: '^[0-9a-f]{40}$', description: 'A full commit SHA.' });
+
 export const MarketplaceCreate = strictObject(
   'MarketplaceCreate',
   {
@@ -48,6 +57,7 @@ export const MarketplaceCreate = strictObject(
     auto_load: Type.Optional(
       Type.Boolean({ description: 'Load its plugins into every new conversation (default false).' }),
     ),
+    updates: Type.Optional(ref(MarketplaceUpdates, { description: 'Default `follow`.' })),
     scope: Type.Optional(
       Type.Union([Type.Literal('personal'), Type.Literal('organization')], {
         description: 'personal (default) or organization (its owners and admins only).',
@@ -68,6 +78,7 @@ export const MarketplaceUpdate = strictObject(
     ref: Type.Optional(nullable(ref_)),
     repo_path: Type.Optional(nullable(repoPath)),
     auto_load: Type.Optional(Type.Boolean()),
+    updates: Type.Optional(ref(MarketplaceUpdates)),
     expected_version: Type.Optional(version),
   },
   { description: 'A change of a registration (its source and name stay: register another one to change them).' },
@@ -82,6 +93,8 @@ export const Marketplace = strictObject(
     ref: nullable(Type.String()),
     repo_path: nullable(Type.String()),
     auto_load: Type.Boolean(),
+    updates: ref(MarketplaceUpdates),
+    approved_ref: nullable(Type.String({ description: 'With `review`: the commit new conversations load.' })),
     scope: ref(MarketplaceScope),
     org_id: nullable(Type.String({ description: 'The organization of an organization entry.' })),
     writable: Type.Boolean({ description: 'Whether the caller may change or delete it.' }),
@@ -108,6 +121,41 @@ export const MarketplaceList = strictObject(
   { description: 'The marketplaces the caller’s new conversations compose.' },
 );
 export type MarketplaceList = Static<typeof MarketplaceList>;
+
+export const MarketplaceApproval = strictObject(
+  'MarketplaceApproval',
+  {
+    approved_ref: sha,
+    expected_version: Type.Optional(version),
+  },
+  { description: 'The commit of a `review` marketplace that new conversations load from now on.' },
+);
+export type MarketplaceApproval = Static<typeof MarketplaceApproval>;
+
+export const ComponentChanges = strictObject(
+  'ComponentChanges',
+  { added: Type.Array(Type.String()), removed: Type.Array(Type.String()) },
+  { description: 'What an update adds and removes.' },
+);
+export type ComponentChanges = Static<typeof ComponentChanges>;
+
+export const PluginChanges = strictObject(
+  'PluginChanges',
+  {
+    status: Type.Union([
+      Type.Literal('added'),
+      Type.Literal('removed'),
+      Type.Literal('changed'),
+      Type.Literal('unchanged'),
+    ]),
+    skills: ref(ComponentChanges),
+    commands: ref(ComponentChanges),
+    hooks: ref(ComponentChanges, { description: 'Hooks as `Event [matcher] if rule: command`.' }),
+    mcp_servers: ref(ComponentChanges),
+  },
+  { description: 'What an update of a marketplace changes in one plugin.' },
+);
+export type PluginChanges = Static<typeof PluginChanges>;
 
 export const MarketplacePreviewRequest = strictObject(
   'MarketplacePreviewRequest',
@@ -162,8 +210,14 @@ export const SkillsTableRow = strictObject(
     marketplace: Type.String({ description: 'The registered marketplace it comes from.' }),
     source: nullable(Type.String({ description: 'Where it is fetched from.' })),
     ref: nullable(Type.String({ description: 'The ref registered (marketplace) or listed (entry).' })),
-    resolved_ref: nullable(Type.String({ description: 'The commit of the marketplace read.' })),
+    resolved_ref: nullable(
+      Type.String({ description: 'The commit of the marketplace read (with `review`: approved).' }),
+    ),
     auto_load: Type.Boolean({ description: 'Whether new conversations load it.' }),
+    pending_ref: nullable(
+      Type.String({ description: 'With `review`: the commit the ref names now, when it is not the approved one.' }),
+    ),
+    changes: nullable(ref(PluginChanges, { description: 'What approving `pending_ref` would change in it.' })),
     skills: Type.Array(Type.String()),
     disabled_skills: Type.Array(Type.String({ description: 'Of its skills, those the user turned off.' })),
     commands: Type.Array(Type.String()),

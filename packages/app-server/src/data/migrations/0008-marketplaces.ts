@@ -22,6 +22,9 @@ export const marketplaces: SchemaMigration = {
       .addColumn('ref', 'text')
       .addColumn('repo_path', 'text')
       .addColumn('auto_load', 'integer', (col) => col.notNull())
+      // 'follow': Auto-Load uses the ref's commit of the day; 'review': the approved commit until another is approved.
+      .addColumn('updates', 'text', (col) => col.notNull().defaultTo('follow'))
+      .addColumn('approved_ref', 'text')
       .addColumn('registered_by', 'text', (col) => col.notNull())
       .addColumn('registered_at', 'text', (col) => col.notNull())
       .addColumn('updated_at', 'text', (col) => col.notNull())

@@ -16,10 +16,14 @@ export interface NewMarketplace {
   ref: string | null;
   repo_path: string | null;
   auto_load: boolean;
+  updates: 'follow' | 'review';
+  approved_ref: string | null;
   registeredBy: string;
 }
 
-export type MarketplaceChange = Partial<Pick<NewMarketplace, 'ref' | 'repo_path' | 'auto_load'>>;
+export type MarketplaceChange = Partial<
+  Pick<NewMarketplace, 'ref' | 'repo_path' | 'auto_load' | 'updates' | 'approved_ref'>
+>;
 
 /** A write of an organization's marketplaces names the version it read (undefined: personal, no check). */
 export type ExpectedVersion = number | undefined;
@@ -80,6 +84,8 @@ export class MarketplacesRepository {
       ref: entry.ref,
       repo_path: entry.repo_path,
       auto_load: entry.auto_load ? 1 : 0,
+      updates: entry.updates,
+      approved_ref: entry.approved_ref,
       registered_by: entry.registeredBy,
       registered_at: now,
       updated_at: now,
@@ -107,6 +113,8 @@ export class MarketplacesRepository {
       ...(change.ref !== undefined ? { ref: change.ref } : {}),
       ...(change.repo_path !== undefined ? { repo_path: change.repo_path } : {}),
       ...(change.auto_load !== undefined ? { auto_load: change.auto_load ? 1 : 0 } : {}),
+      ...(change.updates !== undefined ? { updates: change.updates } : {}),
+      ...(change.approved_ref !== undefined ? { approved_ref: change.approved_ref } : {}),
       updated_at: nowIso(),
     };
     return this.db.transaction().execute(async (trx) => {
