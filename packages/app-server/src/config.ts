@@ -1,4 +1,5 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { instanceMarketplaces } from './marketplaces/instance.ts';
 
 const optional = (options: Parameters<typeof Type.String>[0]) => Type.Optional(Type.String(options));
 const url = (schemes: string[], description: string, extra: Record<string, unknown> = {}) =>
@@ -111,6 +112,18 @@ export const AppServerConfig = Type.Object({
     expected: 'a list (comma-separated in a variable) of plugin names',
     description: 'The plugins the directory features.',
   }),
+  git_allow_private_hosts: Type.Boolean({
+    default: false,
+    description:
+      'Let the server fetch marketplaces from Git providers at loopback or private addresses (refused by default).',
+  }),
+  instance_marketplaces: Type.Array(Type.String({ minLength: 1 }), {
+    default: [],
+    expected: 'a list (comma-separated in a variable) of source#name#ref#repo_path#auto_load',
+    description:
+      'Marketplaces of every user (read-only in the API): `source#name#ref#repo_path#auto_load`, all but the ' +
+      'source optional; the name defaults to the source’s, auto_load to true.',
+  }),
   sandbox_command: Type.Optional(
     Type.Array(Type.String({ minLength: 1 }), {
       minItems: 1,
@@ -162,6 +175,7 @@ export function appServerConfigProblems(config: AppServerConfig): string[] {
   if ((config.s3_access_key_id === undefined) !== (config.s3_secret_access_key === undefined)) {
     problems.push('s3_access_key_id, s3_secret_access_key: give both or neither');
   }
+  problems.push(...instanceMarketplaces(config.instance_marketplaces ?? []).problems);
   return problems;
 }
 

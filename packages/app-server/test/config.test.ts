@@ -18,6 +18,8 @@ describe('app server configuration', () => {
       log_level: 'info',
       plugin_directory_refresh: 300,
       plugin_directory_featured: [],
+      git_allow_private_hosts: false,
+      instance_marketplaces: [],
     });
     expect(appServerConfig({ port: 0 }).port).toBe(0);
   });

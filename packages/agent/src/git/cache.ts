@@ -20,6 +20,11 @@ export interface GitCacheOptions {
   /** Longest a single Git command may take (default 120 s). */
   timeoutMs?: number;
   providers?: GitProviders;
+  /**
+   * Configuration for each command that reaches `url` (the remote without credentials), asked just before it
+   * runs; throwing refuses the fetch. An app server pins the connection to the addresses it checked this way.
+   */
+  remoteConfig?: (url: string) => Promise<Record<string, string>>;
 }
 
 const FULL_SHA = /^[0-9a-f]{40}$/i;
@@ -111,8 +116,9 @@ export class GitCache {
     return { url: split.url, shown: redactCredentials(split.url), auth: auth ?? inline };
   }
 
-  private git(args: string[], remote: Remote, cwd?: string): Promise<string> {
-    return runGit(args, { timeoutMs: this.timeoutMs, auth: remote.auth, ...(cwd ? { cwd } : {}) });
+  private async git(args: string[], remote: Remote, cwd?: string): Promise<string> {
+    const config = (await this.options.remoteConfig?.(remote.url)) ?? {};
+    return runGit(args, { timeoutMs: this.timeoutMs, auth: remote.auth, config, ...(cwd ? { cwd } : {}) });
   }
 }
 

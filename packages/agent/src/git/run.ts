@@ -11,6 +11,8 @@ export interface RunGitOptions {
   cwd?: string;
   timeoutMs: number;
   auth?: GitAuth | undefined;
+  /** Extra configuration for this command (`-c key=value`, passed in the environment). */
+  config?: Readonly<Record<string, string>> | undefined;
 }
 
 /**
@@ -27,10 +29,14 @@ export function runGit(args: string[], options: RunGitOptions): Promise<string> 
     GIT_SSH_COMMAND: 'ssh -o BatchMode=yes',
     LC_ALL: 'C',
   };
-  if (options.auth) {
-    env.GIT_CONFIG_COUNT = '1';
-    env.GIT_CONFIG_KEY_0 = 'http.extraHeader';
-    env.GIT_CONFIG_VALUE_0 = `Authorization: ${authorizationHeader(options.auth)}`;
+  const config = Object.entries(options.config ?? {});
+  if (options.auth) config.push(['http.extraHeader', `Authorization: ${authorizationHeader(options.auth)}`]);
+  if (config.length) {
+    env.GIT_CONFIG_COUNT = String(config.length);
+    config.forEach(([key, value], index) => {
+      env[`GIT_CONFIG_KEY_${index}`] = key;
+      env[`GIT_CONFIG_VALUE_${index}`] = value;
+    });
   }
   return new Promise((resolve, reject) => {
     const child = spawn('git', args, { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -1,5 +1,5 @@
 import type { StartConversationInput } from '@bosun/client';
-import type { AppConversationStartRequest } from '@bosun/protocol';
+import type { AppConversationStartRequest, RegisteredMarketplace } from '@bosun/protocol';
 import type { EffectiveLlm } from '../settings/llm-defaults.ts';
 
 /** The tools every conversation of the application gets (the agent server's names). */
@@ -13,10 +13,20 @@ export interface ConversationToStart {
   request: AppConversationStartRequest;
   /** The user's secrets, provider tokens and the request's, merged (the request's win). */
   secrets: Record<string, string>;
+  /** The auto-loaded marketplaces, each pinned to a commit. */
+  marketplaces?: RegisteredMarketplace[];
+  /** Skills the user turned off (their settings' `disabled_skills`): left out wherever they come from. */
+  disabledSkills?: string[];
 }
 
 /** What the agent server is asked to start. */
-export function startConversationInput({ id, workingDir, llm, request, secrets }: ConversationToStart) {
+export function startConversationInput(start: ConversationToStart) {
+  const { id, workingDir, llm, request, secrets, marketplaces, disabledSkills } = start;
+  const agentContext = {
+    ...(disabledSkills?.length ? { disabled_skills: disabledSkills } : {}),
+    ...(request.system_message_suffix ? { system_message_suffix: request.system_message_suffix } : {}),
+    ...(marketplaces?.length ? { registered_marketplaces: marketplaces } : {}),
+  };
   const input: StartConversationInput = {
     conversation_id: id,
     workspace: { working_dir: workingDir },
@@ -27,9 +37,7 @@ export function startConversationInput({ id, workingDir, llm, request, secrets }
         ...(llm.apiKey ? { api_key: llm.apiKey } : {}),
       },
       tools: DEFAULT_TOOLS.map((name) => ({ name })),
-      ...(request.system_message_suffix
-        ? { agent_context: { system_message_suffix: request.system_message_suffix } }
-        : {}),
+      ...(Object.keys(agentContext).length ? { agent_context: agentContext } : {}),
     },
     secrets,
     ...(titleOf(request) ? { title: titleOf(request) as string } : {}),
@@ -57,4 +65,10 @@ export function tokenVariable(provider: string): string {
 export function titleOf(request: AppConversationStartRequest): string | undefined {
   const title = request.title?.trim().slice(0, 200);
   return title ? title : undefined;
+}
+
+/** The skills a user's stored settings turn off (`disabled_skills`). */
+export function disabledSkillsOf(stored: Record<string, unknown>): string[] {
+  const names = stored.disabled_skills;
+  return Array.isArray(names) ? names.filter((name): name is string => typeof name === 'string') : [];
 }

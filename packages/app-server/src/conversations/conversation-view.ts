@@ -1,4 +1,10 @@
-import type { AppConversation, MetricsSnapshot, ProviderType } from '@bosun/protocol';
+import type {
+  AppConversation,
+  LoadedMarketplace,
+  MetricsSnapshot,
+  ProviderType,
+  ResolvedPlugin,
+} from '@bosun/protocol';
 import type { AppConversation as ConversationRow } from '../data/index.ts';
 import type { Sandbox } from '../sandboxes/index.ts';
 
@@ -31,5 +37,7 @@ export function conversationOf(row: ConversationRow, sandbox: Sandbox | undefine
     session_api_key: running ? sandbox.sessionApiKey : null,
     acp_server: null,
     launched_agent_profile: null,
+    loaded_marketplaces: row.loaded_marketplaces ? (JSON.parse(row.loaded_marketplaces) as LoadedMarketplace[]) : [],
+    loaded_plugins: row.loaded_plugins ? (JSON.parse(row.loaded_plugins) as ResolvedPlugin[]) : [],
   };
 }

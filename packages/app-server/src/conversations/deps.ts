@@ -1,5 +1,6 @@
 import type { Cache } from '../cache/index.ts';
 import type { Repositories } from '../data/index.ts';
+import type { AutoLoad } from '../marketplaces/auto-load.ts';
 import type { SandboxSpec, Sandboxes } from '../sandboxes/index.ts';
 import type { LlmDefaults } from '../settings/llm-defaults.ts';
 import type { PluginTrustGate } from '../trust/index.ts';
@@ -39,6 +40,8 @@ export interface ConversationDeps {
   log: ConversationLog;
   /** The trust a start's plugins need (a 409 without it). */
   pluginTrust: PluginTrustGate;
+  /** The auto-loaded marketplaces of a new conversation (none when absent). */
+  autoLoad?: (userId: string, orgId: string | null) => Promise<AutoLoad>;
   /** How long the agent server may take to start a conversation (it may fetch plugins first). */
   agentTimeoutMs?: number;
 }

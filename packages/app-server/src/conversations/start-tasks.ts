@@ -4,10 +4,11 @@ import type { AppConversationStartRequest, AppConversationStartTask, ProviderTyp
 import type { JsonValue } from '../cache/index.ts';
 import { conversationIdOf, hexOf } from '../conversation-ids.ts';
 import type { StartTaskChange } from '../data/index.ts';
+import type { AutoLoad } from '../marketplaces/index.ts';
 import { withPluginParameters } from '../plugin-directory/parameters.ts';
 import { type Sandbox, agentClient } from '../sandboxes/index.ts';
 import { effectiveLlm } from '../settings/llm-defaults.ts';
-import { startConversationInput, titleOf, tokenVariable } from './agent-request.ts';
+import { disabledSkillsOf, startConversationInput, titleOf, tokenVariable } from './agent-request.ts';
 import type { ConversationDeps } from './deps.ts';
 import { PendingMessages } from './pending-messages.ts';
 import { redacted } from './redact.ts';
@@ -138,6 +139,7 @@ export class StartTasks {
     }
     await this.change(taskId, { status: 'SETTING_UP_SKILLS' });
     const problems = await skillProblems(agent, workingDir);
+    const autoLoaded = await this.autoLoad(userId, orgId, problems);
     await this.change(taskId, {
       status: 'STARTING_CONVERSATION',
       agent_server_url: sandbox.agentServerUrl,
@@ -170,6 +172,8 @@ export class StartTasks {
           llm: { ...llm, model },
           request: withPluginParameters(request),
           secrets: conversationSecrets,
+          marketplaces: autoLoaded.registrations,
+          disabledSkills: disabledSkillsOf(stored),
         }),
       );
     } catch (error) {
@@ -184,12 +188,26 @@ export class StartTasks {
     await repositories.conversations.update(userId, id, {
       execution_status: info.execution_status,
       ...(info.title ? { title: info.title } : {}),
+      loaded_marketplaces: JSON.stringify(autoLoaded.loaded),
+      loaded_plugins: JSON.stringify(info.resolved_plugins),
     });
     await this.change(taskId, { status: 'READY', app_conversation_id: id, problems: JSON.stringify(problems) });
     // After the initial message: what the user typed while the sandbox started, in order (a failure is logged).
     await new PendingMessages(this.deps)
       .afterReady(taskId, id)
       .catch((error) => this.deps.log.warn({ taskId, why: whyNot(error) }, 'pending messages: not delivered yet'));
+  }
+
+  /** The auto-loaded marketplaces; what goes wrong is a problem of the start, never its failure. */
+  private async autoLoad(userId: string, orgId: string | null, problems: string[]): Promise<AutoLoad> {
+    try {
+      const autoLoaded = (await this.deps.autoLoad?.(userId, orgId)) ?? { registrations: [], loaded: [], problems: [] };
+      problems.push(...autoLoaded.problems);
+      return autoLoaded;
+    } catch (error) {
+      problems.push(`marketplaces: none auto-loaded: ${whyNot(error)}`);
+      return { registrations: [], loaded: [], problems: [] };
+    }
   }
 
   /** The sandbox the conversation runs in: the caller's given one (resumed if need be), else a new one. */

@@ -42,3 +42,15 @@ export class InvalidPageIdError extends NamedError {
     super('page_id is not a page id returned by a previous search');
   }
 }
+
+/** A marketplace of this name is registered already where the new one would compose. */
+export class MarketplaceNameTakenError extends DataConflictError {
+  constructor(readonly marketplaceName: string) {
+    super(`a marketplace named ${marketplaceName} is registered already`);
+  }
+}
+
+/** An organization's marketplaces changed since the version the writer read. */
+export class StaleMarketplacesError extends conflictSaying(
+  "the organization's marketplaces changed since the version you read: read them again (org_version) and retry",
+) {}

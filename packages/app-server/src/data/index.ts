@@ -7,9 +7,11 @@ export {
   EmailTakenError,
   InvalidPageIdError,
   LastOwnerError,
+  MarketplaceNameTakenError,
   SchemaTooNewError,
   SecretNameTakenError,
   SecretsKeyError,
+  StaleMarketplacesError,
 } from './errors.ts';
 export { GENERATED_KEY_FILE, type KeyRingOptions, deriveFromJwtSecret, loadKeyRing } from './key-ring.ts';
 export type { JsonObject } from './merge-patch.ts';
@@ -53,3 +55,11 @@ export type { NewSandbox, SandboxChange, SandboxRecord } from './repositories/sa
 export type { SecretInfo, SecretSearch } from './repositories/secrets.ts';
 export type { Session, SessionIdentity } from './repositories/sessions.ts';
 export type { InstanceOwner, NewUser, User } from './repositories/users.ts';
+export {
+  type ExpectedVersion,
+  type MarketplaceChange,
+  type MarketplaceOwner,
+  type MarketplaceRow,
+  type NewMarketplace,
+  ownerKeyOf,
+} from './repositories/marketplaces.ts';

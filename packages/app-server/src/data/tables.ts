@@ -101,6 +101,10 @@ export interface AppConversationsTable {
   execution_status: string | null;
   /** The last MetricsSnapshot reported, as JSON. */
   metrics: string | null;
+  /** The auto-loaded marketplaces it started with (LoadedMarketplace[] as JSON); null: none recorded. */
+  loaded_marketplaces: string | null;
+  /** The plugins its agent server loaded at the start (ResolvedPlugin[] as JSON); null: none recorded. */
+  loaded_plugins: string | null;
 }
 
 /** A start of a conversation: its request as JSON with the secrets masked, its problems as a JSON list. */
@@ -169,6 +173,33 @@ export interface PluginTrustTable {
   confirmed_at: string;
 }
 
+/** A marketplace registered by an organization or a user (`owner_key`: `org:<id>` or `user:<id>`). */
+export interface MarketplacesTable {
+  id: string;
+  scope: 'organization' | 'personal';
+  owner_key: string;
+  user_id: string | null;
+  org_id: string | null;
+  name: string;
+  source: string;
+  ref: string | null;
+  repo_path: string | null;
+  /** 1 or 0. */
+  auto_load: number;
+  /** `follow` the ref, or `review` updates: Auto-Load uses `approved_ref` until another commit is approved. */
+  updates: 'follow' | 'review';
+  approved_ref: string | null;
+  registered_by: string;
+  registered_at: string;
+  updated_at: string;
+}
+
+/** The version of an organization's marketplaces, raised by each write (a write naming an older one is refused). */
+export interface MarketplaceVersionsTable {
+  org_id: string;
+  version: number;
+}
+
 export interface Tables {
   users: UsersTable;
   instance_owner: InstanceOwnerTable;
@@ -186,6 +217,8 @@ export interface Tables {
   app_events: AppEventsTable;
   app_pending_messages: PendingMessagesTable;
   plugin_trust: PluginTrustTable;
+  marketplaces: MarketplacesTable;
+  marketplace_versions: MarketplaceVersionsTable;
 }
 
 /** The tables whose rows hold sealed values. */

@@ -5,6 +5,7 @@ import { AppConversations } from '../conversations/app-conversations.ts';
 import { type ConversationDeps, DEFAULT_GIT_URLS, type GitProviderUrls } from '../conversations/deps.ts';
 import { StartTasks } from '../conversations/start-tasks.ts';
 import { DEFAULT_RATE_LIMITS, rateLimited } from '../identity/rate-limits.ts';
+import { marketplacesOf } from '../marketplaces/index.ts';
 import { pluginTrustGate } from '../trust/index.ts';
 import { appConversationRoutes } from './app-conversations.ts';
 import { conversationWebhookRoutes } from './conversation-webhooks.ts';
@@ -50,6 +51,7 @@ export const conversationApiOfServer: ApiRoutes = async (api, context: AppContex
     gitUrls: gitUrlsOf(config),
     pluginTrust: pluginTrustGate(repositories, gitUrlsOf(config), config.data_dir),
     llmDefaults: { model: config.llm_model, baseUrl: config.llm_base_url, apiKey: config.llm_api_key },
+    autoLoad: marketplacesOf(repositories, config, gitUrlsOf(config)).autoLoad,
     startLimit: rateLimited(rateLimiter, DEFAULT_RATE_LIMITS, 'sandbox_start'),
   })(api, context);
 };

@@ -7,11 +7,13 @@ import { KeyRing, type Repositories, createRepositories, newSecretsKey } from '.
 import { ConversationEvents, webhookEnvironment } from '../../src/events/index.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimits, rateLimited } from '../../src/identity/rate-limits.ts';
 import { type AppServer, type AppServerConfig, appServerConfig, buildAppServer } from '../../src/index.ts';
+import { marketplacesOf } from '../../src/marketplaces/index.ts';
 import { RateLimiter } from '../../src/rate-limit/index.ts';
 import { conversationApi, gitUrlsOf } from '../../src/routes/app-conversation-api.ts';
 import { eventSocket, eventsApi } from '../../src/routes/events-api.ts';
 import { identityApi, identityRouteDeps } from '../../src/routes/identity-api.ts';
 import { launchApi } from '../../src/routes/launch.ts';
+import { marketplaceApi } from '../../src/routes/marketplaces.ts';
 import { pendingMessagesApi } from '../../src/routes/pending-messages.ts';
 import { pluginDirectoryApi, pluginDirectoryOf } from '../../src/routes/plugin-directory.ts';
 import { pluginTrustApi } from '../../src/routes/plugin-trust.ts';
@@ -125,6 +127,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
       told.running = whenSandboxRuns(events, new PendingMessages({ repositories, sandboxes, log }), log);
       const eventDeps = { conversations: repositories.conversations, sandboxes, events };
       const identity = { apiKeys: repositories.apiKeys, sessions: repositories.sessions };
+      const marketplaces = marketplacesOf(repositories, appServerConfig(config), gitUrlsOf(config));
       const conversations = conversationApi({
         repositories,
         sandboxes,
@@ -133,6 +136,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
         gitUrls: gitUrlsOf(config),
         pluginTrust: pluginTrustGate(repositories, gitUrlsOf(config), target.dataDir),
         llmDefaults: deps.llmDefaults,
+        autoLoad: marketplaces.autoLoad,
         startLimit,
       });
       server = await buildAppServer({
@@ -149,6 +153,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
             repositories,
           ),
           pluginTrustApi(repositories),
+          marketplaceApi(marketplaces),
         ],
         socketRoutes: [eventSocket({ ...eventDeps, identity })],
         logStream: { write: (line: string) => logs.push(line) },

@@ -20,7 +20,7 @@ export interface Owned {
 
 export interface WrongUserCase {
   /** What the stranger's request must answer: a status, or `own` for routes that act on the caller's own data. */
-  expected: 404 | 403 | 401 | 'own' | 'public';
+  expected: 404 | 403 | 401 | 422 | 'own' | 'public';
   attempt?: (api: Api, owned: Owned) => Promise<Answer>;
   /** What the answer may hold because the stranger sent it (their own secret of the same name). */
   echoes?: (keyof Owned)[];

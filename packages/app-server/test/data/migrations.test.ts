@@ -40,6 +40,8 @@ describeEachDatabase('migrations', (each) => {
       'app_conversation_start_tasks',
       'app_events',
       'plugin_trust',
+      'marketplaces',
+      'marketplace_versions',
     ]) {
       await expect(sql`select count(*) from ${sql.table(table)}`.execute(database.db)).resolves.toBeDefined();
     }

@@ -1,10 +1,12 @@
 import { type Static, type TBoolean, Type } from '@sinclair/typebox';
 import { ConversationExecutionStatus, SendMessageRequest } from '../api/conversation.ts';
 import { MetricsSnapshot } from '../api/metrics.ts';
+import { ResolvedPlugin } from '../api/plugins.ts';
 import { MessageContent } from '../content.ts';
 import { namedEnum, nullable, openObject, ref, strictObject, stringEnum, withDefault } from '../schema/builders.ts';
 import { ProviderType, pageOf, timestamp } from './common.ts';
 import { MAX_LAUNCH_PLUGINS } from './launch-references.ts';
+import { LoadedMarketplace } from './marketplaces.ts';
 import { PluginTrustSource } from './plugin-directory.ts';
 import { SandboxStatus } from './sandboxes.ts';
 
@@ -191,6 +193,12 @@ export const AppConversation = strictObject(
     ),
     acp_server: Type.Null(),
     launched_agent_profile: Type.Null(),
+    loaded_marketplaces: Type.Array(ref(LoadedMarketplace), {
+      description: 'Bosun: the auto-loaded marketplaces it started with, each at its commit (or why not loaded).',
+    }),
+    loaded_plugins: Type.Array(ref(ResolvedPlugin), {
+      description: 'Bosun: the plugins its agent server loaded at the start, each at its commit, with problems.',
+    }),
   },
   { description: 'A conversation of the application, with its sandbox’s live status.' },
 );

@@ -11,3 +11,4 @@ export * from './users.ts';
 export * from './launch.ts';
 export * from './launch-references.ts';
 export * from './plugin-directory.ts';
+export * from './marketplaces.ts';

@@ -5,6 +5,7 @@ import { sandboxes } from './0004-sandboxes.ts';
 import { appConversations } from './0005-app-conversations.ts';
 import { events } from './0006-events.ts';
 import { pendingMessages } from './0007-pending-messages.ts';
+import { marketplaces } from './0008-marketplaces.ts';
 import { pluginTrust } from './0009-plugin-trust.ts';
 import type { SchemaMigration } from './migration.ts';
 
@@ -17,5 +18,6 @@ export const MIGRATIONS: readonly SchemaMigration[] = [
   appConversations,
   events,
   pendingMessages,
+  marketplaces,
   pluginTrust,
 ];

@@ -3,6 +3,7 @@ import type { KeyRing } from '../secret-cipher.ts';
 import { ApiKeysRepository } from './api-keys.ts';
 import { ConversationsRepository } from './conversations.ts';
 import { EventsRepository } from './events.ts';
+import { MarketplacesRepository } from './marketplaces.ts';
 import { OrganizationsRepository } from './organizations.ts';
 import { PendingMessagesRepository } from './pending-messages.ts';
 import { PluginTrustRepository } from './plugin-trust.ts';
@@ -28,6 +29,7 @@ export interface Repositories {
   startTasks: StartTasksRepository;
   pendingMessages: PendingMessagesRepository;
   pluginTrust: PluginTrustRepository;
+  marketplaces: MarketplacesRepository;
 }
 
 /** Every repository over one open database; sealed values use `keyRing`. */
@@ -47,5 +49,6 @@ export function createRepositories(database: AppDatabase, keyRing: KeyRing): Rep
     startTasks: new StartTasksRepository(db),
     pendingMessages: new PendingMessagesRepository(db),
     pluginTrust: new PluginTrustRepository(db),
+    marketplaces: new MarketplacesRepository(db),
   };
 }

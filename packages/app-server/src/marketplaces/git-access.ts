@@ -1,0 +1,85 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { GitAuth, GitCache } from '@bosun/agent';
+import { tokenVariable } from '../conversations/agent-request.ts';
+import type { GitProviderUrls } from '../conversations/deps.ts';
+import type { Repositories } from '../data/index.ts';
+import { HostGuard } from './host-guard.ts';
+
+/** The agent library's Git and marketplace readers, loaded on first use (most requests never need them). */
+let library: Promise<typeof import('@bosun/agent')> | undefined;
+export const agentLibrary = () => {
+  library ??= import('@bosun/agent');
+  return library;
+};
+
+export interface MarketplaceGitOptions {
+  providers: GitProviderUrls;
+  allowPrivateHosts: boolean;
+  repositories: Pick<Repositories, 'providerTokens'>;
+  /** Longest one Git command may take (default 60 s). */
+  timeoutMs?: number;
+}
+
+/**
+ * How the server itself reaches marketplace repositories: through the host guard (configured providers only,
+ * pinned to checked addresses), with the user's own Git provider tokens for private repositories.
+ */
+export class MarketplaceGit {
+  readonly guard: HostGuard;
+
+  constructor(private readonly options: MarketplaceGitOptions) {
+    this.guard = new HostGuard({ providers: options.providers, allowPrivateHosts: options.allowPrivateHosts });
+  }
+
+  get providers(): GitProviderUrls {
+    return this.options.providers;
+  }
+
+  /** A Git cache in `dir` whose every command goes through the guard. */
+  async cache(dir: string): Promise<GitCache> {
+    const { GitCache } = await agentLibrary();
+    return new GitCache({
+      dir,
+      providers: this.options.providers,
+      timeoutMs: this.options.timeoutMs ?? 60_000,
+      remoteConfig: (url) => this.guard.gitConfig(url),
+    });
+  }
+
+  /** The credentials of `userId` for a source, by host (`authFor(source)`). */
+  async authOf(userId: string): Promise<(source: string) => GitAuth | undefined> {
+    const { gitAuthFromSecrets, repositoryUrl } = await agentLibrary();
+    const { providerTokens } = this.options.repositories;
+    const secrets: Record<string, string> = {};
+    for (const { provider } of await providerTokens.list(userId)) {
+      const token = await providerTokens.token(userId, provider);
+      if (token) secrets[tokenVariable(provider)] = token.token;
+    }
+    const providers = this.options.providers;
+    return (source) => {
+      try {
+        return gitAuthFromSecrets(repositoryUrl(source, providers), secrets, providers);
+      } catch {
+        return undefined;
+      }
+    };
+  }
+
+  /**
+   * Runs `work` with a Git cache in a directory of its own (removed afterwards, so nothing fetched for one user
+   * is ever served to another) and the user's credentials.
+   */
+  async scratch<T>(
+    userId: string,
+    work: (cache: GitCache, authFor: (source: string) => GitAuth | undefined) => Promise<T>,
+  ): Promise<T> {
+    const dir = await mkdtemp(join(tmpdir(), 'bosun-marketplaces-'));
+    try {
+      return await work(await this.cache(dir), await this.authOf(userId));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+}

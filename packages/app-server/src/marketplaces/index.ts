@@ -1,0 +1,51 @@
+import type { SkillsTable } from '@bosun/protocol';
+import type { AppServerConfig } from '../config.ts';
+import { disabledSkillsOf } from '../conversations/agent-request.ts';
+import type { GitProviderUrls } from '../conversations/deps.ts';
+import type { Repositories } from '../data/index.ts';
+import { type AutoLoad, autoLoadFor } from './auto-load.ts';
+import { MarketplaceGit } from './git-access.ts';
+import { instanceMarketplaces } from './instance.ts';
+import { MarketplaceRegistry } from './registry.ts';
+import { skillsTable } from './skills-table.ts';
+
+export type { AutoLoad } from './auto-load.ts';
+export { MarketplaceGit } from './git-access.ts';
+export { MarketplaceRegistry } from './registry.ts';
+
+export interface Marketplaces {
+  registry: MarketplaceRegistry;
+  git: MarketplaceGit;
+  /** What a new conversation of the user in the organization auto-loads (see `autoLoadFor`). */
+  autoLoad(userId: string, orgId: string | null): Promise<AutoLoad>;
+  /** The Skills & Plugins table of the user in the organization (see `skillsTable`). */
+  table(userId: string, orgId: string | null): Promise<SkillsTable>;
+}
+
+/** The marketplaces of a server: its registry over `repositories` and the configuration, and Git through the guard. */
+export function marketplacesOf(
+  repositories: Pick<Repositories, 'marketplaces' | 'organizations' | 'providerTokens' | 'settings'>,
+  config: Pick<AppServerConfig, 'instance_marketplaces' | 'git_allow_private_hosts'>,
+  providers: GitProviderUrls,
+): Marketplaces {
+  const git = new MarketplaceGit({
+    providers,
+    allowPrivateHosts: config.git_allow_private_hosts ?? false,
+    repositories,
+  });
+  const registry = new MarketplaceRegistry({
+    repositories,
+    instance: instanceMarketplaces(config.instance_marketplaces ?? []).entries,
+    resolve: (userId, source, ref) =>
+      git.scratch(userId, (cache, authFor) => cache.resolve(source, ref, authFor(source))),
+  });
+  return {
+    registry,
+    git,
+    autoLoad: (userId, orgId) => autoLoadFor(registry, git, userId, orgId),
+    async table(userId, orgId) {
+      const disabledSkills = disabledSkillsOf((await repositories.settings.get(userId)) ?? {});
+      return skillsTable(registry, git, { userId, orgId, disabledSkills });
+    },
+  };
+}

@@ -1,0 +1,326 @@
+import { AppServerClient } from '@bosun/client';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { TestRepository, serveGitOverHttp, tempDir } from '../../../agent/test/git/support.ts';
+import { type AppServerConfig, appServerConfig } from '../../src/index.ts';
+import { marketplacesOf } from '../../src/marketplaces/index.ts';
+import { gitUrlsOf } from '../../src/routes/app-conversation-api.ts';
+import { type Api, type TestUser, describeApi } from './harness.ts';
+
+/** A marketplace with one plugin bringing a skill, a command and a hook. */
+const MARKET = {
+  '.plugin/marketplace.json': JSON.stringify({
+    name: 'acme-tools',
+    owner: { name: 'Acme' },
+    plugins: [{ name: 'formatter', source: './plugins/formatter', description: 'Formats code' }],
+  }),
+  'plugins/formatter/.plugin/plugin.json': JSON.stringify({ name: 'formatter', description: 'Formats code' }),
+  'plugins/formatter/skills/tidy/SKILL.md': '---\nname: tidy\ndescription: Tidies code.\n---\nTidy it.\n',
+  'plugins/formatter/commands/format.md': '---\ndescription: Format the code\n---\nFormat everything.\n',
+  'plugins/formatter/hooks/hooks.json': JSON.stringify({
+    hooks: { PreToolUse: [{ matcher: 'terminal', hooks: [{ type: 'command', command: 'true' }] }] },
+  }),
+};
+
+const options: { config: Partial<AppServerConfig> } = { config: {} };
+let gitServer: Awaited<ReturnType<typeof serveGitOverHttp>>;
+let removeRemotes = async () => {};
+let marketSha = '';
+let moving: TestRepository;
+
+beforeAll(async () => {
+  const remotes = await tempDir('bosun-marketplaces-');
+  removeRemotes = remotes.cleanup;
+  const market = await TestRepository.create(remotes.dir, 'acme/market');
+  marketSha = await market.commit(MARKET);
+  moving = await TestRepository.create(remotes.dir, 'acme/moving');
+  await moving.commit(MARKET);
+  const nested = await TestRepository.create(remotes.dir, 'acme/nested');
+  await nested.commit(Object.fromEntries(Object.entries(MARKET).map(([path, text]) => [`sub/dir/${path}`, text])));
+  const empty = await TestRepository.create(remotes.dir, 'acme/empty');
+  await empty.commit({ 'README.md': '# nothing here\n' });
+  gitServer = await serveGitOverHttp(remotes.dir);
+  options.config = {
+    git_github_url: gitServer.url,
+    git_allow_private_hosts: true,
+    instance_marketplaces: ['github:acme/market#company##'],
+  };
+});
+afterAll(async () => {
+  await gitServer?.close();
+  await removeRemotes();
+});
+
+const post = (api: Api, user: TestUser, path: string, body: unknown) =>
+  api.call(path, { method: 'POST', as: user, body });
+
+describeApi(
+  'marketplaces: registration, composition, preview',
+  (api) => {
+    let owner: TestUser;
+    let admin: TestUser;
+    let member: TestUser;
+    let orgId: string;
+    beforeAll(async () => {
+      [owner, admin, member] = await api().users(3);
+      orgId = (await post(api(), owner, '/api/v1/organizations', { name: 'Acme' })).body.id;
+      for (const [user, role] of [
+        [admin, 'admin'],
+        [member, 'member'],
+      ] as const) {
+        await post(api(), owner, `/api/v1/organizations/${orgId}/members`, { user_id: user.id, role });
+      }
+    });
+
+    const list = async (user: TestUser) =>
+      (await api().call(`/api/v1/marketplaces?org_id=${orgId}`, { as: user })).body;
+
+    it('registers personal entries (name derived, auto_load off) and refuses credentials and bad paths', async () => {
+      const created = await post(api(), member, '/api/v1/marketplaces', { source: 'github:acme/2-tools.git' });
+      expect(created.status, created.text).toBe(201);
+      expect(created.body).toMatchObject({ name: 'tools', scope: 'personal', auto_load: false, writable: true });
+      expect(created.body.registered_by).toBe(member.id);
+
+      const credentials = await post(api(), member, '/api/v1/marketplaces', {
+        source: 'https://user:hunter2@example.com/acme/tools.git',
+      });
+      expect(credentials.status).toBe(422);
+      expect(credentials.body.detail[0].loc).toEqual(['body', 'source']);
+      expect(credentials.text).not.toContain('hunter2');
+      for (const repo_path of ['../up', '/abs', 'https://x/y']) {
+        const bad = await post(api(), member, '/api/v1/marketplaces', { source: 'github:acme/x', repo_path });
+        expect(bad.status, repo_path).toBe(422);
+        expect(bad.body.detail[0].loc).toEqual(['body', 'repo_path']);
+      }
+      const again = await post(api(), member, '/api/v1/marketplaces', { source: 'github:acme/tools' });
+      expect(again.status).toBe(409);
+    });
+
+    it('lets only owners and admins write the organization’s, with a version (stale: 409)', async () => {
+      const before = await list(member);
+      expect(before.org_version).toBe('0');
+      const body = { source: 'github:acme/market', name: 'shared', scope: 'organization', org_id: orgId };
+      const refused = await post(api(), member, '/api/v1/marketplaces', { ...body, expected_version: '0' });
+      expect(refused.status).toBe(403);
+      const stranger = await api().user();
+      expect((await post(api(), stranger, '/api/v1/marketplaces', { ...body, expected_version: '0' })).status).toBe(
+        404,
+      );
+      expect((await post(api(), admin, '/api/v1/marketplaces', body)).status).toBe(422);
+
+      const created = await post(api(), admin, '/api/v1/marketplaces', { ...body, expected_version: '0' });
+      expect(created.status, created.text).toBe(201);
+      const stale = await post(api(), owner, '/api/v1/marketplaces', { ...body, name: 'other', expected_version: '0' });
+      expect(stale.status).toBe(409);
+      expect(stale.body.detail).toMatch(/changed since the version you read/);
+
+      const patched = await api().call(`/api/v1/marketplaces/organization/shared?org_id=${orgId}`, {
+        method: 'PATCH',
+        as: owner,
+        body: { auto_load: true, expected_version: '1' },
+      });
+      expect(patched.status, patched.text).toBe(200);
+      expect(patched.body.auto_load).toBe(true);
+      const memberPatch = await api().call(`/api/v1/marketplaces/organization/shared?org_id=${orgId}`, {
+        method: 'PATCH',
+        as: member,
+        body: { auto_load: false, expected_version: '2' },
+      });
+      expect(memberPatch.status).toBe(403);
+      expect((await list(member)).items.find((m: { name: string }) => m.name === 'shared')).toMatchObject({
+        scope: 'organization',
+        auto_load: true,
+        writable: false,
+      });
+      expect((await list(admin)).org_version).toBe('2');
+    });
+
+    it('composes instance < organization < personal; a personal name taken above is a 409; instance is read-only', async () => {
+      const collide = await post(api(), member, '/api/v1/marketplaces', { source: 'github:acme/x', name: 'shared' });
+      expect(collide.status).toBe(409);
+      expect(collide.body.detail).toMatch(/organization Acme has a marketplace named shared/);
+      const instance = await post(api(), member, '/api/v1/marketplaces', { source: 'github:acme/x', name: 'company' });
+      expect(instance.status).toBe(409);
+
+      // An organization may override an instance entry (to turn Auto-Load off, say): the hidden one says so.
+      const override = await post(api(), owner, '/api/v1/marketplaces', {
+        source: 'github:acme/market',
+        name: 'company',
+        scope: 'organization',
+        org_id: orgId,
+        expected_version: '2',
+      });
+      expect(override.status, override.text).toBe(201);
+      const { items } = await list(member);
+      expect(items.map((m: { name: string; scope: string }) => `${m.scope}:${m.name}`)).toEqual([
+        'instance:company',
+        'organization:shared',
+        'organization:company',
+        'personal:tools',
+      ]);
+      expect(items[0]).toMatchObject({ auto_load: true, writable: false, overridden_by: 'organization' });
+      expect(items[2]).toMatchObject({ auto_load: false, overridden_by: null });
+
+      for (const method of ['PATCH', 'DELETE']) {
+        const write = await api().call('/api/v1/marketplaces/instance/company', {
+          method,
+          as: owner,
+          ...(method === 'PATCH' ? { body: { auto_load: false } } : {}),
+        });
+        expect(write.status).toBe(403);
+      }
+      const removed = await api().call(`/api/v1/marketplaces/organization/company?org_id=${orgId}&expected_version=3`, {
+        method: 'DELETE',
+        as: admin,
+      });
+      expect(removed.status).toBe(204);
+      expect((await api().call('/api/v1/marketplaces/personal/tools', { method: 'DELETE', as: owner })).status).toBe(
+        404,
+      );
+    });
+
+    it('previews a marketplace at its ref: plugins, skills, commands, hooks; registers nothing', async () => {
+      const preview = await post(api(), member, '/api/v1/skills/marketplace-skills', { source: 'github:acme/market' });
+      expect(preview.status, preview.text).toBe(200);
+      expect(preview.body.resolved_ref).toBe(marketSha);
+      expect(preview.body.marketplace).toMatchObject({ name: 'acme-tools', problems: [] });
+      expect(preview.body.marketplace.entries[0]).toMatchObject({
+        name: 'formatter',
+        problems: [],
+        contents: { plugin: 'formatter', skills: ['tidy'], commands: ['/formatter:format'] },
+      });
+      expect(preview.body.marketplace.entries[0].contents.hooks).toHaveLength(1);
+      const nested = await post(api(), member, '/api/v1/skills/marketplace-skills', {
+        source: 'github:acme/nested',
+        repo_path: 'sub/dir',
+      });
+      expect(nested.status, nested.text).toBe(200);
+      expect((await list(member)).items.some((m: { source: string }) => m.source === 'github:acme/nested')).toBe(false);
+    });
+
+    it('says what is wrong with a preview: unknown ref, missing path, no manifest, a host not configured', async () => {
+      const cases: [object, number, RegExp][] = [
+        [{ source: 'github:acme/market', ref: 'no-such-branch' }, 422, /no branch or tag 'no-such-branch'/],
+        [{ source: 'github:acme/market', repo_path: 'not/there' }, 422, /Repository path not found/],
+        [{ source: 'github:acme/empty' }, 404, /No marketplace in github:acme\/empty/],
+        [{ source: 'github:acme/missing' }, 422, /cannot fetch github:acme\/missing/],
+        [{ source: 'http://169.254.169.254/latest/meta-data.git' }, 422, /not a configured Git provider/],
+        [{ source: 'file:///etc/passwd' }, 422, /is not a repository/],
+      ];
+      for (const [body, status, detail] of cases) {
+        const answer = await post(api(), member, '/api/v1/skills/marketplace-skills', body);
+        expect(answer.status, answer.text).toBe(status);
+        expect(JSON.stringify(answer.body.detail)).toMatch(detail);
+      }
+    });
+
+    it('tables what the marketplaces bring, with the skills turned off and the marketplaces that cannot be read', async () => {
+      const disable = { disabled_skills: ['tidy'] };
+      expect((await post(api(), member, '/api/v1/settings', disable)).status).toBe(200);
+      const table = await api().call(`/api/v1/skills-and-plugins?org_id=${orgId}`, { as: member });
+      expect(table.status, table.text).toBe(200);
+      expect(table.body.disabled_skills).toEqual(['tidy']);
+      const rows = table.body.rows.map((row: { kind: string; scope: string; marketplace: string; name: string }) =>
+        [row.kind, row.scope, row.marketplace, row.name].join(' '),
+      );
+      expect(rows).toEqual([
+        'plugin instance company formatter',
+        'plugin organization shared formatter',
+        'marketplace personal tools tools',
+      ]);
+      expect(table.body.rows[1]).toMatchObject({
+        auto_load: true,
+        resolved_ref: marketSha,
+        skills: ['tidy'],
+        disabled_skills: ['tidy'],
+        commands: ['/formatter:format'],
+        mcp_servers: [],
+        problems: [],
+      });
+      expect(table.body.rows[1].hooks).toHaveLength(1);
+      expect(table.body.rows[2].problems[0].message).toMatch(/cannot fetch the marketplace github:acme\/2-tools/);
+    });
+
+    it('reviews updates: the table shows what a moved branch changes; Auto-Load keeps the approved commit', async () => {
+      const user = await api().user();
+      const marketplaces = marketplacesOf(
+        api().repositories,
+        appServerConfig(options.config),
+        gitUrlsOf(options.config),
+      );
+      // Each database's run starts from the marketplace as it was first committed.
+      const polish = 'plugins/formatter/skills/polish/SKILL.md';
+      const before = await moving.commit({ ...MARKET, [polish]: null, 'NOTE.md': `${user.id}\n` });
+      const created = await post(api(), user, '/api/v1/marketplaces', {
+        source: 'github:acme/moving',
+        auto_load: true,
+        updates: 'review',
+      });
+      expect(created.status, created.text).toBe(201);
+      expect(created.body).toMatchObject({ name: 'moving', updates: 'review', approved_ref: before });
+      const after = await moving.commit({
+        [polish]: '---\nname: polish\ndescription: Polishes.\n---\nPolish.\n',
+        'plugins/formatter/hooks/hooks.json': JSON.stringify({
+          hooks: { PreToolUse: [{ matcher: 'terminal', hooks: [{ type: 'command', command: 'echo changed' }] }] },
+        }),
+      });
+      const autoLoaded = async () => (await marketplaces.autoLoad(user.id, null)).registrations;
+      expect(await autoLoaded()).toContainEqual(expect.objectContaining({ name: 'moving', ref: before }));
+
+      const table = (await api().call('/api/v1/skills-and-plugins', { as: user })).body;
+      const row = table.rows.find((r: { marketplace: string }) => r.marketplace === 'moving');
+      expect(row).toMatchObject({ resolved_ref: before, pending_ref: after, skills: ['tidy'] });
+      expect(row.changes).toEqual({
+        status: 'changed',
+        skills: { added: ['polish'], removed: [] },
+        commands: { added: [], removed: [] },
+        hooks: { added: ['PreToolUse [terminal]: echo changed'], removed: ['PreToolUse [terminal]: true'] },
+        mcp_servers: { added: [], removed: [] },
+      });
+
+      const follow = await api().call('/api/v1/marketplaces/personal/moving/approve', {
+        method: 'POST',
+        as: user,
+        body: { approved_ref: after },
+      });
+      expect(follow.status, follow.text).toBe(200);
+      expect(await autoLoaded()).toContainEqual(expect.objectContaining({ name: 'moving', ref: after }));
+      const approved = (await api().call('/api/v1/skills-and-plugins', { as: user })).body.rows;
+      expect(approved.find((r: { marketplace: string }) => r.marketplace === 'moving')).toMatchObject({
+        resolved_ref: after,
+        pending_ref: null,
+        changes: null,
+        skills: ['polish', 'tidy'],
+      });
+      // Following the branch again: Auto-Load takes what it names, and approving is a conflict.
+      const followed = await api().call('/api/v1/marketplaces/personal/moving', {
+        method: 'PATCH',
+        as: user,
+        body: { updates: 'follow' },
+      });
+      expect(followed.body).toMatchObject({ updates: 'follow', approved_ref: null });
+      const refused = await api().call('/api/v1/marketplaces/personal/moving/approve', {
+        method: 'POST',
+        as: user,
+        body: { approved_ref: before },
+      });
+      expect(refused.status).toBe(409);
+    });
+
+    it('is driven by the typed client: register, list, change, preview, delete', async () => {
+      const user = await api().user();
+      const client = new AppServerClient({ baseUrl: api().url, apiKey: user.key });
+      await client.registerMarketplace({ source: 'github:acme/market', name: 'mine' });
+      await client.updateMarketplace('personal', 'mine', { auto_load: true });
+      const { items } = await client.listMarketplaces();
+      expect(items.map((m) => [m.name, m.auto_load])).toEqual([
+        ['company', true],
+        ['mine', true],
+      ]);
+      expect((await client.previewMarketplace({ source: 'github:acme/market' })).resolved_ref).toBe(marketSha);
+      expect((await client.skillsAndPlugins()).rows.map((row) => row.marketplace)).toEqual(['company', 'mine']);
+      await client.deleteMarketplace('personal', 'mine');
+      expect((await client.listMarketplaces()).items.map((m) => m.name)).toEqual(['company']);
+    });
+  },
+  options,
+);
