@@ -10,10 +10,8 @@ import { LoadedMarketplace } from './marketplaces.ts';
 import { PluginTrustSource } from './plugin-directory.ts';
 import { SandboxStatus } from './sandboxes.ts';
 
-/**
- * Conversations through the application, as OpenHands' V1 API has them: a start answers a start task at once, the
- * conversation (in a sandbox's agent server, under the same id) appears once the task is READY.
- */
+// Conversations through the application, as OpenHands' V1 API has them: a start answers a start task at once,
+// the conversation (in a sandbox's agent server, under the same id) appears once the task is READY.
 
 /** A conversation id: a UUID, dashed or as 32 hex digits (answers always dash it). */
 export const conversationIdPattern =
