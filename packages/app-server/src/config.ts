@@ -1,3 +1,4 @@
+import { logLevelSetting, serviceSettings } from '@bosun/http';
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { instanceMarketplaces } from './marketplaces/instance.ts';
 
@@ -16,18 +17,7 @@ const url = (schemes: string[], description: string, extra: Record<string, unkno
  * visible to every user of the machine) and their values are never echoed, printed or logged.
  */
 export const AppServerConfig = Type.Object({
-  host: Type.String({ minLength: 1, default: '127.0.0.1', description: 'Address to listen on.' }),
-  port: Type.Integer({
-    minimum: 0,
-    maximum: 65535,
-    default: 3000,
-    description: 'Port to listen on (0: any free port).',
-  }),
-  data_dir: Type.String({
-    minLength: 1,
-    default: '.bosun',
-    description: 'Where the embedded database (app.db), objects and the generated secrets key are kept.',
-  }),
+  ...serviceSettings(3000, 'Where the embedded database (app.db), objects and the generated secrets key are kept.'),
   database_url: url(
     ['postgres', 'postgresql'],
     'PostgreSQL to keep the data in (its password is never printed); none: SQLite in the data directory.',
@@ -148,10 +138,7 @@ export const AppServerConfig = Type.Object({
     description:
       "Seconds between two sweeps of running sandboxes' conversations for events the app lacks (0: no sweep).",
   }),
-  log_level: Type.Union(
-    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
-    { default: 'info', description: 'Least severe level of the structured (JSON) logs on standard output.' },
-  ),
+  log_level: logLevelSetting(),
 });
 export type AppServerConfig = Static<typeof AppServerConfig>;
 

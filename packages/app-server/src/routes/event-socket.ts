@@ -1,3 +1,5 @@
+import { drained, parseJson, replayStart } from '@bosun/http';
+import { CLOSE_AUTH_FAILED, CLOSE_INVALID_REQUEST, CLOSE_NOT_FOUND, type ReplayQuery } from '@bosun/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { v7 as uuidv7 } from 'uuid';
 import type { WebSocket } from 'ws';
@@ -10,18 +12,13 @@ import type { IdentityStores } from '../identity/stores.ts';
 import type { Sandboxes } from '../sandboxes/index.ts';
 
 /** The agent server's close codes, so one client follows both. */
-export const CLOSE_AUTH_FAILED = 4001;
-export const CLOSE_NOT_FOUND = 4004;
-export const CLOSE_INVALID_REQUEST = 4022;
+export { CLOSE_AUTH_FAILED, CLOSE_INVALID_REQUEST, CLOSE_NOT_FOUND };
 const AUTH_FRAME_TIMEOUT_MS = 10_000;
 const REPLAY_PAGE = 500;
 /** How long the first frame waits for the running agent server's view of the conversation. */
 const SNAPSHOT_TIMEOUT_MS = 2_000;
 
-interface SocketQuery {
-  resend_mode?: string;
-  resend_all?: string;
-  after_event_id?: string;
+interface SocketQuery extends ReplayQuery {
   session_api_key?: string;
   api_key?: string;
 }
@@ -108,22 +105,8 @@ async function follow(
 ): Promise<void> {
   const { repository, cache } = deps.events;
   const { user_id: userId, id } = conversation;
-  let cursor: number | undefined;
-  if (query.after_event_id !== undefined) {
-    cursor = await repository.seqOf(userId, id, query.after_event_id);
-    if (cursor === undefined) {
-      socket.send(
-        transientEvent({
-          kind: 'ConversationErrorEvent',
-          code: 'UnknownEvent',
-          detail: `after_event_id: no event with id ${query.after_event_id} in this conversation`,
-        }),
-      );
-      return socket.close(CLOSE_INVALID_REQUEST, 'Unknown after_event_id');
-    }
-  } else if (query.resend_mode === 'all' || (query.resend_mode === undefined && query.resend_all === 'true')) {
-    cursor = 0;
-  }
+  const cursor = await replayStart(socket, query, (eventId) => repository.seqOf(userId, id, eventId), transientEvent);
+  if (cursor === 'closed') return;
   socket.on('message', (data) => {
     const frame = parseJson(data.toString()) as { type?: unknown } | undefined;
     if (frame?.type === 'auth') return;
@@ -215,21 +198,4 @@ async function snapshotOf(
 /** An event sent on the socket only (never stored): the snapshot, or an error about the request. */
 function transientEvent(event: Record<string, unknown>): string {
   return JSON.stringify({ id: uuidv7(), timestamp: new Date().toISOString(), source: 'environment', ...event });
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-function drained(socket: WebSocket): Promise<void> {
-  if (socket.bufferedAmount < 1 << 20) return new Promise((resolve) => setImmediate(resolve));
-  return new Promise((resolve) => {
-    const check = () =>
-      socket.bufferedAmount < 1 << 20 || socket.readyState !== socket.OPEN ? resolve() : setTimeout(check, 5);
-    check();
-  });
 }
