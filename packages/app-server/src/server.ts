@@ -71,6 +71,7 @@ export async function buildAppServer(options: AppServerOptions = {}): Promise<Ap
     app.addHook('onClose', async () => {
       await services.events.close();
       await services.sandboxes.close();
+      if (services.sandboxRuntime.owned) await services.sandboxRuntime.runtime.close();
     });
   }
   await installOpenApi(app);
@@ -81,6 +82,7 @@ export async function buildAppServer(options: AppServerOptions = {}): Promise<Ap
   healthRoutes(app, {
     startedAt,
     dependencies: context.dependencies,
+    sandboxRuntime: () => context.services?.sandboxRuntime ?? context.dependencies.sandboxRuntime,
     timeoutMs: options.readyTimeoutMs ?? 2_000,
   });
   homeRoutes(app);

@@ -5,6 +5,7 @@ import { sandboxes } from './0004-sandboxes.ts';
 import { appConversations } from './0005-app-conversations.ts';
 import { events } from './0006-events.ts';
 import { pendingMessages } from './0007-pending-messages.ts';
+import { sandboxRuntimeIds } from './0008-sandbox-runtime-ids.ts';
 import type { SchemaMigration } from './migration.ts';
 
 /** Every schema step, in order: listed here (not read from a folder) so the bundled server carries them. */
@@ -16,4 +17,5 @@ export const MIGRATIONS: readonly SchemaMigration[] = [
   appConversations,
   events,
   pendingMessages,
+  sandboxRuntimeIds,
 ];

@@ -27,6 +27,7 @@ export class SandboxesRepository {
       status: sandbox.status,
       status_detail: sandbox.statusDetail ?? null,
       session_api_key_hash: sandbox.sessionApiKeyHash ?? null,
+      runtime_id: null,
       created_at: now,
       started_at: null,
       updated_at: now,
@@ -78,25 +79,21 @@ export class SandboxesRepository {
       .execute();
   }
 
+  /** Every user's sandboxes in one of `statuses` (at start: what the previous run of the app left running). */
+  async allWithStatus(statuses: readonly string[]): Promise<SandboxRecord[]> {
+    return this.db
+      .selectFrom('sandboxes')
+      .selectAll()
+      .where('status', 'in', [...statuses])
+      .execute();
+  }
+
   async update(id: string, change: SandboxChange): Promise<void> {
     await this.db
       .updateTable('sandboxes')
       .set({ ...change, updated_at: new Date().toISOString() })
       .where('id', '=', id)
       .execute();
-  }
-
-  /**
-   * Every sandbox in one of `from` becomes `to` with `detail`, its key revoked: at start, what the previous run
-   * of the app left running has stopped with it. Answers how many.
-   */
-  async settleAll(from: readonly string[], to: string, detail: string): Promise<number> {
-    const result = await this.db
-      .updateTable('sandboxes')
-      .set({ status: to, status_detail: detail, session_api_key_hash: null, updated_at: new Date().toISOString() })
-      .where('status', 'in', [...from])
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows);
   }
 
   async delete(userId: string, id: string): Promise<boolean> {
