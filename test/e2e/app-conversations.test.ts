@@ -140,6 +140,9 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
         BOSUN_LLM_API_KEY: 'sk-e2e-llm-key',
         BOSUN_GIT_GITHUB_URL: `file://${remotes}`,
         BOSUN_LOG_LEVEL: 'warn',
+        // The flows, not the isolation (packages/app-server/test/sandboxes/): sandboxes clone from this machine's
+        // file system, which an isolated one cannot see.
+        BOSUN_SANDBOX_ISOLATION: 'unsafe-none',
       };
       if (dialect === 'postgres') {
         const name = `bosun_e2e_${randomBytes(6).toString('hex')}`;
