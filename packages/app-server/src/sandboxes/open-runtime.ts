@@ -36,7 +36,12 @@ export class SandboxRuntimeError extends Error {}
  */
 export async function openSandboxRuntime(
   config: SandboxRuntimeConfig,
-  options: { configFile?: string; logger?: { warn(message: string): void } } = {},
+  options: {
+    configFile?: string;
+    logger?: { warn(message: string): void };
+    /** Where bubblewrap is (default: found on the system's PATH). */
+    bwrapPath?: string;
+  } = {},
 ): Promise<SandboxRuntime> {
   if (config.runtime_api_url && config.runtime_api_key) {
     const runtime = new RemoteRuntime({ baseUrl: config.runtime_api_url, apiKey: config.runtime_api_key });
@@ -58,6 +63,7 @@ export async function openSandboxRuntime(
       ...(config.sandbox_command ? { command: config.sandbox_command } : {}),
       startTimeoutMs: config.sandbox_start_timeout * 1000,
       ...(unsafe ? { unsafeNoIsolation: true, bwrapPath: NO_BWRAP } : {}),
+      ...(!unsafe && options.bwrapPath ? { bwrapPath: options.bwrapPath } : {}),
       ...(options.logger ? { logger: options.logger } : {}),
     });
   } catch (error) {
