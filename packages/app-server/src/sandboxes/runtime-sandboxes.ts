@@ -217,7 +217,9 @@ export class RuntimeSandboxes implements Sandboxes {
         const sandbox = sandboxOf(record, record.runtime_id === null ? undefined : byId.get(record.runtime_id));
         const change = catchUp(record, sandbox);
         if (change) {
-          await this.change(record.id, change).catch((error) => this.options.log?.warn({ err: error }, 'sandbox row'));
+          await this.options.repository
+            .updateUnchanged(record.id, record.updated_at, change)
+            .catch((error) => this.options.log?.warn({ err: error }, 'sandbox row not caught up'));
         }
         return sandbox;
       }),

@@ -37,16 +37,14 @@ export function sandboxOf(record: SandboxRecord, found: RuntimeSandbox | undefin
 
 /**
  * What the row lacks of the runtime's view, if anything: a sandbox that crashed or was paused behind the app's
- * back is written down (its key hash revoked), so the cap and `bySessionKey` see what runs.
+ * back (PAUSED or ERROR while the row says it runs) is written down, its key hash revoked, so the cap and
+ * `bySessionKey` see what runs. Only if the row is still as read (see `updateUnchanged`): a start or resume that
+ * wrote meanwhile wins.
  */
 export function catchUp(record: SandboxRecord, sandbox: Sandbox): SandboxChange | undefined {
-  if (record.runtime_id === null || sandbox.status === record.status || sandbox.status === 'MISSING') return undefined;
-  if (sandbox.status === 'RUNNING' && sandbox.sessionApiKey === null) return undefined;
-  return {
-    status: sandbox.status,
-    status_detail: sandbox.statusDetail,
-    ...(sandbox.status === 'RUNNING' ? {} : { session_api_key_hash: null }),
-  };
+  const settled = sandbox.status === 'PAUSED' || sandbox.status === 'ERROR';
+  if (record.runtime_id === null || !settled || sandbox.status === record.status) return undefined;
+  return { status: sandbox.status, status_detail: sandbox.statusDetail, session_api_key_hash: null };
 }
 
 /** The row's change for what the runtime answered to a start or resume: its id, status and the new key's hash. */

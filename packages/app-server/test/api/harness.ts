@@ -18,6 +18,7 @@ import { sandboxApi } from '../../src/routes/sandbox-api.ts';
 import { RuntimeSandboxes, SANDBOX_SPECS, type SandboxRuntime, openSandboxRuntime } from '../../src/sandboxes/index.ts';
 import { sandboxLaunch, whenSandboxRuns, withGitProviders } from '../../src/services.ts';
 import { REDIS_URL, removeKeys, uniquePrefix } from '../cache/redis-support.ts';
+import { SANDBOX_COMMAND } from '../sandboxes/bundle.ts';
 import { sandboxWorkspace } from '../sandboxes/processes.ts';
 import { describeEachDatabase } from '../support/databases.ts';
 
@@ -119,7 +120,8 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
       const specs = withGitProviders(SANDBOX_SPECS, appServerConfig(config));
       // Sandboxes run as another user, who must reach the runtime's root (mkdtemp made the directory 0700).
       await chmod(target.dataDir, 0o711);
-      const full = appServerConfig({ sandbox_isolation: 'unsafe-none', ...config, data_dir: target.dataDir });
+      const defaults = { sandbox_isolation: 'unsafe-none' as const, sandbox_command: SANDBOX_COMMAND };
+      const full = appServerConfig({ ...defaults, ...config, data_dir: target.dataDir });
       const opened = await (options.runtime?.(target.dataDir) ?? openSandboxRuntime(full));
       runtime = opened;
       const webhooks = () => (options.sandboxWebhooks === false ? {} : webhookEnvironment(url));

@@ -7,7 +7,7 @@ import { type RunningAppServer, appServerConfig, startAppServer } from '../../sr
 import { sessionKeyHash } from '../../src/sandboxes/index.ts';
 import { REDIS_URL } from '../cache/redis-support.ts';
 import { describeEachDatabase } from '../support/databases.ts';
-import { INSTALLATION, sandboxBundle } from './bundle.ts';
+import { INSTALLATION, SANDBOX_COMMAND } from './bundle.ts';
 import { agentStatus, connectProbe, shell, until } from './sandbox-shell.ts';
 
 /** Set in this process's environment, as an operator would for the app: never in a sandbox. */
@@ -21,7 +21,6 @@ const JWT_SECRET = `app-jwt-secret-${randomUUID()}`;
 describeEachDatabase('sandboxes of the app under bubblewrap', (each) => {
   let dataDir: string;
   let running: RunningAppServer;
-  let bundle: Awaited<ReturnType<typeof sandboxBundle>>;
   let headers: Record<string, string>;
   // biome-ignore lint/suspicious/noExplicitAny: wire JSON read loosely.
   let sandbox: any;
@@ -34,7 +33,6 @@ describeEachDatabase('sandboxes of the app under bubblewrap', (each) => {
 
   beforeAll(async () => {
     process.env.BOSUN_JWT_SECRET = JWT_SECRET;
-    bundle = await sandboxBundle();
     dataDir = await mkdtemp(join(INSTALLATION, '.test-app-data-'));
     await chmod(dataDir, 0o711);
     const target = await each.target();
@@ -44,7 +42,7 @@ describeEachDatabase('sandboxes of the app under bubblewrap', (each) => {
         port: 0,
         log_level: 'silent',
         data_dir: dataDir,
-        sandbox_command: bundle.command,
+        sandbox_command: SANDBOX_COMMAND,
         ...external,
       }),
     );
@@ -58,7 +56,6 @@ describeEachDatabase('sandboxes of the app under bubblewrap', (each) => {
 
   afterAll(async () => {
     await running?.close();
-    await bundle?.remove();
     delete process.env.BOSUN_JWT_SECRET;
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   }, 60_000);

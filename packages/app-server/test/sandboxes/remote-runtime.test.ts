@@ -7,16 +7,14 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type TestUser, describeApi } from '../api/harness.ts';
 import { agentOfConversation, eventsUntil, streamStart } from '../conversations/support.ts';
-import { sandboxBundle } from './bundle.ts';
+import { SANDBOX_COMMAND } from './bundle.ts';
 
 const API_KEY = 'app-to-runtime-key-0123456789';
 
 let llm: LlmReplay;
-let bundle: Awaited<ReturnType<typeof sandboxBundle>>;
 const services: { local: LocalRuntime; api: FastifyInstance; root: string }[] = [];
 beforeAll(async () => {
   llm = await startLlmReplay({ script: { turns: [{ content: 'Hello from the model.' }], repeat_last: true } });
-  bundle = await sandboxBundle();
 }, 60_000);
 afterAll(async () => {
   for (const { local, api, root } of services) {
@@ -24,7 +22,6 @@ afterAll(async () => {
     await local.close();
     await rm(root, { recursive: true, force: true });
   }
-  await bundle?.remove();
   await llm?.close();
 }, 60_000);
 
@@ -76,7 +73,7 @@ describeApi(
     runtime: async () => {
       const root = await mkdtemp(join(tmpdir(), 'bosun-runtime-service-'));
       await chmod(root, 0o711);
-      const local = await LocalRuntime.open({ root, command: bundle.command });
+      const local = await LocalRuntime.open({ root, command: SANDBOX_COMMAND });
       const service = buildRuntimeApi({ runtime: local, apiKeys: [API_KEY] });
       services.push({ local, api: service, root });
       const baseUrl = await service.listen({ host: '127.0.0.1', port: 0 });

@@ -7,14 +7,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Repositories } from '../../src/data/index.ts';
 import { LOCAL_SPEC, RESTARTED, RuntimeSandboxes, sessionKeyHash } from '../../src/sandboxes/index.ts';
 import { describeEachDatabase } from '../support/databases.ts';
-import { sandboxBundle } from './bundle.ts';
+import { SANDBOX_COMMAND } from './bundle.ts';
 import { sandboxWorkspace } from './processes.ts';
-
-let bundle: Awaited<ReturnType<typeof sandboxBundle>>;
-beforeAll(async () => {
-  bundle = await sandboxBundle();
-}, 60_000);
-afterAll(() => bundle?.remove());
 
 /**
  * What a restarted app makes of the sandboxes its previous run left RUNNING: taken over when the runtime still runs
@@ -102,7 +96,7 @@ describeEachDatabase('sandboxes after a restart of the app', (each) => {
 function openRuntime(dataDir: string): Promise<LocalRuntime> {
   return LocalRuntime.open({
     root: join(dataDir, 'sandboxes'),
-    command: bundle.command,
+    command: SANDBOX_COMMAND,
     unsafeNoIsolation: true,
     bwrapPath: '/nonexistent/bwrap',
   });

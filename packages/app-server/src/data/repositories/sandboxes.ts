@@ -96,6 +96,20 @@ export class SandboxesRepository {
       .execute();
   }
 
+  /**
+   * `change` only if the row is as it was read (its `updated_at`): what a read learnt must not undo what an
+   * operation wrote meanwhile. Answers whether it was applied.
+   */
+  async updateUnchanged(id: string, updatedAt: string, change: SandboxChange): Promise<boolean> {
+    const result = await this.db
+      .updateTable('sandboxes')
+      .set({ ...change, updated_at: new Date().toISOString() })
+      .where('id', '=', id)
+      .where('updated_at', '=', updatedAt)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   async delete(userId: string, id: string): Promise<boolean> {
     const result = await this.db
       .deleteFrom('sandboxes')
