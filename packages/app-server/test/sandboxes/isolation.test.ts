@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type RunningAppServer, appServerConfig, startAppServer } from '../../src/index.ts';
@@ -20,6 +20,8 @@ const JWT_SECRET = `app-jwt-secret-${randomUUID()}`;
  */
 describeEachDatabase('sandboxes of the app under bubblewrap', (each) => {
   let dataDir: string;
+  /** The configuration file `bosun serve --config` read: beside the data directory, hidden as well. */
+  let configFile: string;
   let running: RunningAppServer;
   let headers: Record<string, string>;
   // biome-ignore lint/suspicious/noExplicitAny: wire JSON read loosely.
@@ -35,6 +37,8 @@ describeEachDatabase('sandboxes of the app under bubblewrap', (each) => {
     process.env.BOSUN_JWT_SECRET = JWT_SECRET;
     dataDir = await mkdtemp(join(INSTALLATION, '.test-app-data-'));
     await chmod(dataDir, 0o711);
+    configFile = `${dataDir}-config.yaml`;
+    await writeFile(configFile, `jwt_secret: ${JWT_SECRET}\n`, { mode: 0o600 });
     const target = await each.target();
     const external = each.dialect === 'postgres' ? { database_url: target.url as string, redis_url: REDIS_URL } : {};
     running = await startAppServer(
@@ -45,6 +49,7 @@ describeEachDatabase('sandboxes of the app under bubblewrap', (each) => {
         sandbox_command: SANDBOX_COMMAND,
         ...external,
       }),
+      { configFile },
     );
     const services = running.server.context.services;
     if (!services) throw new Error('the server has no services');
@@ -58,6 +63,7 @@ describeEachDatabase('sandboxes of the app under bubblewrap', (each) => {
     await running?.close();
     delete process.env.BOSUN_JWT_SECRET;
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    if (configFile) await rm(configFile, { force: true });
   }, 60_000);
 
   it('runs isolated, and /ready says so', async () => {
@@ -70,10 +76,14 @@ describeEachDatabase('sandboxes of the app under bubblewrap', (each) => {
     });
   });
 
-  it("cannot read the app's data directory (its database, its secrets key)", async () => {
+  it("cannot read the app's data directory (its database, its secrets key) nor its configuration file", async () => {
     const secretsKey = join(dataDir, 'secrets.key');
     expect(existsSync(secretsKey)).toBe(true);
-    const result = await shell(sandbox, `ls ${INSTALLATION}package.json; cat ${secretsKey}; ls -A ${dataDir}`);
+    const result = await shell(
+      sandbox,
+      `ls ${INSTALLATION}package.json; cat ${secretsKey}; ls -A ${dataDir}; cat ${configFile}`,
+    );
+    expect(result.stdout).not.toContain(JWT_SECRET);
     expect(result.stdout).toContain('package.json');
     expect(result.stdout).not.toContain((await readFile(secretsKey, 'utf8')).trim());
     expect(result.stdout).not.toContain('sandboxes');
