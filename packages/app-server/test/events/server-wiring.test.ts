@@ -7,6 +7,7 @@ import { type LlmReplay, startLlmReplay } from '@bosun/llm-replay';
 import type { ConversationInfo } from '@bosun/protocol';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type RunningAppServer, appServerConfig, startAppServer } from '../../src/index.ts';
+import { SANDBOX_COMMAND } from '../sandboxes/bundle.ts';
 import { agentEnvironment, sandboxWorkspace } from '../sandboxes/processes.ts';
 import { until } from './support.ts';
 
@@ -29,7 +30,9 @@ beforeAll(async () => {
       log_level: 'silent',
       data_dir: join(root, 'data'),
       event_sweep_interval: 0.2,
+      // The wiring, not the isolation (test/sandboxes/): its agent reaches llm-replay wherever it listens.
       sandbox_isolation: 'unsafe-none',
+      sandbox_command: SANDBOX_COMMAND,
     }),
   );
 });
