@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +22,8 @@ let dataDir: string;
 beforeAll(async () => {
   await exec(process.execPath, [join(ROOT, 'scripts/build.mjs'), BUNDLE], { cwd: ROOT });
   dataDir = await mkdtemp(join(tmpdir(), 'bosun-bundle-'));
+  // The app's sandboxes' user must reach <data_dir>/sandboxes.
+  await chmod(dataDir, 0o711);
 }, 60_000);
 
 afterAll(async () => {
@@ -55,7 +57,8 @@ describe('the bundle npm start runs', () => {
     expect(started.output()).toMatch(/^Bosun app server listening on http:\/\/127\.0\.0\.1:\d+ /);
     expect(await (await fetch(`${started.url}/ready`)).json()).toEqual({
       status: 'ready',
-      checks: { database: 'ok', cache: 'ok', objects: 'ok' },
+      checks: { database: 'ok', cache: 'ok', objects: 'ok', sandboxes: 'ok' },
+      sandboxes: { backend: 'local', isolated: true },
     });
     const home = await fetch(`${started.url}/`);
     expect(home.headers.get('content-type')).toBe('text/html; charset=utf-8');
