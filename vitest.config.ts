@@ -8,5 +8,7 @@ export default defineConfig({
     // Fail loudly instead of passing when a filter or a broken glob selects nothing.
     passWithNoTests: false,
     reporters: ['default', './test/support/summary-reporter.ts'],
+    // Bosun bundled once for the app server tests' sandboxes (seconds saved at each sandbox start).
+    globalSetup: ['./packages/app-server/test/support/sandbox-bundle-setup.ts'],
   },
 });

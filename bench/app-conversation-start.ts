@@ -1,10 +1,11 @@
 /**
  * Start task to READY through the app: `POST /api/v1/app-conversations` (no repository, an initial message), then the
- * start task polled until READY — a new local sandbox (the bundle's `bosun agent-server`) started, skills set up, the
- * conversation started on it. The app server runs in this process on SQLite; the model is llm-replay.
+ * start task polled until READY — a new sandbox (the bundle's `bosun agent-server`, cold: started by the app's embedded
+ * runtime under bubblewrap, network allowed to the model and the app only) started, skills set up, the conversation
+ * started on it. The app server runs in this process on SQLite; the model is llm-replay.
  * Each round deletes its conversation (and so its sandbox) before the next.
  * Target: under 1 s (median).
- * Env: ROUNDS (8), POLL_MS (5).
+ * Env: ROUNDS (8), POLL_MS (5), SANDBOX_ISOLATION (bubblewrap; unsafe-none: plain processes, for comparison).
  * Run: npm run bench:app-conversation-start
  */
 import { startAppStack, startThroughApp } from './support/app-stack.ts';
@@ -27,7 +28,8 @@ try {
     if (removed.status !== 200) throw new Error(`DELETE app-conversation: HTTP ${removed.status} ${removed.body}`);
   }
   agent.destroy();
-  console.log(formatMs('start task -> READY (new local sandbox, SQLite)', timings));
+  const isolation = process.env.SANDBOX_ISOLATION === 'unsafe-none' ? 'not isolated' : 'bubblewrap';
+  console.log(formatMs(`start task -> READY (new sandbox, ${isolation}, cold; SQLite)`, timings));
   const { p50 } = summarize(timings);
   console.log(target('start task -> READY < 1 s (median)', p50 < 1000, `p50 ${p50.toFixed(1)} ms`));
 } finally {

@@ -4,7 +4,10 @@ import { startLlmReplay } from '@bosun/llm-replay';
 import { httpRequest } from './http.ts';
 import { CLI, buildBundle, tempDataDir } from './server-process.ts';
 
-/** An app server in this process on SQLite, its sandboxes the bundle's agent server, its model llm-replay. */
+/**
+ * An app server in this process on SQLite, its sandboxes the bundle's agent server in its embedded runtime (under
+ * bubblewrap unless SANDBOX_ISOLATION=unsafe-none), its model llm-replay.
+ */
 export interface AppStack {
   running: RunningAppServer;
   /** The owner's API key as an Authorization header. */
@@ -25,6 +28,8 @@ export async function startAppStack(name: string): Promise<AppStack> {
       llm_base_url: llm.baseUrl,
       llm_api_key: 'sk-bench',
       sandbox_command: [process.execPath, CLI],
+      // SANDBOX_ISOLATION=unsafe-none: plain processes, to see what bubblewrap costs.
+      sandbox_isolation: process.env.SANDBOX_ISOLATION === 'unsafe-none' ? 'unsafe-none' : 'bubblewrap',
     }),
   );
   const key = await createOwnerApiKey({ dataDir: data.dir });

@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -103,6 +103,8 @@ const CLOCK_TICKS = 100;
 /** A fresh temporary data directory and a function that removes it. */
 export async function tempDataDir(prefix: string): Promise<{ dir: string; remove: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), `bosun-bench-${prefix}-`));
+  // An app server's sandboxes run as another user, who must reach <data_dir>/sandboxes.
+  await chmod(dir, 0o711);
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 

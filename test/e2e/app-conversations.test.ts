@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { chmod, readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { type LlmReplay, startLlmReplay } from '@bosun/llm-replay';
@@ -45,6 +46,16 @@ function script() {
       { when: { last_user_message_contains: 'long task' }, ...finish('long run done') },
     ],
   };
+}
+
+/** The runtime's id of the app's sandbox `sandboxId`: the record under `<data_dir>/sandboxes/` naming it its session. */
+async function runtimeIdOf(dataDir: string, sandboxId: string): Promise<string> {
+  const root = join(dataDir, 'sandboxes');
+  for (const id of await readdir(root)) {
+    const record = JSON.parse(await readFile(join(root, id, 'sandbox.json'), 'utf8').catch(() => '{}'));
+    if (record.spec?.sessionId === sandboxId) return id;
+  }
+  throw new Error(`no runtime record of sandbox ${sandboxId}`);
 }
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
@@ -123,6 +134,8 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
 
     beforeAll(async () => {
       root = await tempDir('bosun-app-e2e-');
+      // The runtime's root (<data_dir>/sandboxes) must be reachable by the sandboxes' user.
+      await chmod(root.dir, 0o711);
       dataDir = join(root.dir, 'data');
       llm = await startLlmReplay({ script: script() });
       const remotes = join(root.dir, 'remotes');
@@ -140,6 +153,9 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
         BOSUN_LLM_API_KEY: 'sk-e2e-llm-key',
         BOSUN_GIT_GITHUB_URL: `file://${remotes}`,
         BOSUN_LOG_LEVEL: 'warn',
+        // The flows, not the isolation (packages/app-server/test/sandboxes/): sandboxes clone from this machine's
+        // file system, which an isolated one cannot see.
+        BOSUN_SANDBOX_ISOLATION: 'unsafe-none',
       };
       if (dialect === 'postgres') {
         const name = `bosun_e2e_${randomBytes(6).toString('hex')}`;
@@ -272,7 +288,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       });
       const task = await readyTask(started.body.id);
       const id: string = task.app_conversation_id;
-      const { stdout } = await exec('pgrep', ['-f', `sandboxes/${task.sandbox_id}/`]);
+      const { stdout } = await exec('pgrep', ['-f', `sandboxes/${await runtimeIdOf(dataDir, task.sandbox_id)}/`]);
       for (const pid of stdout.trim().split('\n')) process.kill(Number(pid), 'SIGKILL');
       const failed = await until('the conversation showing the sandbox ERROR', async () => {
         const conversation = await conversationOf(id);

@@ -132,6 +132,40 @@ export const AppServerConfig = Type.Object({
     default: 60,
     description: "Seconds a sandbox's agent server may take to start before the sandbox is ERROR.",
   }),
+  sandbox_isolation: Type.Union([Type.Literal('bubblewrap'), Type.Literal('unsafe-none')], {
+    default: 'bubblewrap',
+    description:
+      'How local sandboxes are isolated: bubblewrap (needed installed, else the server does not start), or ' +
+      'unsafe-none: plain processes that see everything this server sees (its data, its environment).',
+  }),
+  sandbox_network: Type.Union([Type.Literal('none'), Type.Literal('allow'), Type.Literal('open')], {
+    default: 'none',
+    description:
+      'Where sandboxes may connect: none (only their LLM endpoint and this server), allow (that and ' +
+      'sandbox_allow_hosts), open (anywhere, this machine included).',
+  }),
+  sandbox_allow_hosts: Type.Array(Type.String({ pattern: '^(\\[[0-9A-Fa-f:.]+\\]|[^\\s:/\\[\\]]+):[0-9]{1,5}$' }), {
+    default: [],
+    expected: 'a list (comma-separated in a variable) of host:port',
+    description: 'With sandbox_network allow: the host:port pairs sandboxes may reach besides what they need.',
+  }),
+  sandbox_memory_mb: Type.Integer({ minimum: 64, default: 2048, description: 'Memory (and swap) of a local sandbox.' }),
+  sandbox_cpus: Type.Number({ exclusiveMinimum: 0, default: 1, description: 'CPUs a local sandbox may use (a rate).' }),
+  sandbox_processes: Type.Integer({
+    minimum: 16,
+    default: 1024,
+    description: 'Processes (threads included) of a local sandbox.',
+  }),
+  runtime_api_url: url(
+    ['http', 'https'],
+    'A runtime service (`bosun runtime-api`) to run sandboxes in; none: a runtime embedded in this server.',
+  ),
+  runtime_api_key: optional({
+    minLength: 16,
+    expected: 'at least 16 characters',
+    secret: true,
+    description: "The runtime service's API key (X-API-Key).",
+  }),
   event_sweep_interval: Type.Number({
     minimum: 0,
     default: 5,
@@ -163,6 +197,12 @@ export function appServerConfigProblems(config: AppServerConfig): string[] {
     problems.push('s3_access_key_id, s3_secret_access_key: give both or neither');
   }
   problems.push(...instanceMarketplaces(config.instance_marketplaces ?? []).problems);
+  if ((config.runtime_api_url === undefined) !== (config.runtime_api_key === undefined)) {
+    problems.push('runtime_api_url, runtime_api_key: give both or neither');
+  }
+  if ((config.sandbox_allow_hosts ?? []).length > 0 && config.sandbox_network !== 'allow') {
+    problems.push(`sandbox_allow_hosts: only used with sandbox_network allow (it is ${config.sandbox_network})`);
+  }
   return problems;
 }
 

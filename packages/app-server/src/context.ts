@@ -5,7 +5,7 @@ import type { AppDatabase, KeyRing, Repositories } from './data/index.ts';
 import type { ConversationEvents } from './events/index.ts';
 import type { ObjectStore } from './objects/index.ts';
 import type { RateLimiter } from './rate-limit/index.ts';
-import type { SandboxSpec, Sandboxes } from './sandboxes/index.ts';
+import type { SandboxRuntime, SandboxSpec, Sandboxes } from './sandboxes/index.ts';
 
 /** Something the server needs that can stop answering (a database, a cache, an object store). */
 export interface Dependency {
@@ -18,6 +18,8 @@ export interface AppDependencies {
   database?: AppDatabase;
   cache?: Cache;
   objects?: ObjectStore;
+  /** Where sandboxes run (default: a runtime the services open from the configuration). */
+  sandboxRuntime?: SandboxRuntime;
 }
 
 /** What route modules share, one of each per server (see services.ts). */
@@ -26,6 +28,8 @@ export interface AppServices {
   /** Shared between replicas when the cache is Redis. */
   rateLimiter: RateLimiter;
   sandboxes: Sandboxes;
+  /** The runtime they run in; `owned`: opened by the services, closed with the server. */
+  sandboxRuntime: SandboxRuntime & { owned: boolean };
   /** The sandbox specs; the first is the default. */
   specs: readonly SandboxSpec[];
   /** The conversations' events: the app's store, webhooks in, catch-up from the sandboxes. */

@@ -12,6 +12,7 @@ import {
   openDatabase,
 } from './data/index.ts';
 import { type S3Options, openObjectStore } from './objects/index.ts';
+import { SandboxRuntimeError, openSandboxRuntime } from './sandboxes/index.ts';
 import { StartError } from './start-errors.ts';
 
 export interface OpenedDependencies {
@@ -24,10 +25,14 @@ export interface OpenedDependencies {
 
 /**
  * Opens what the configuration names, or the embedded defaults in the data directory: the secrets key, the
- * database (migrated, secrets sealed again after a key rotation), the cache, the object store. Redis and S3 are
+ * database (migrated, secrets sealed again after a key rotation), the cache, the object store, the sandboxes' runtime. Redis and S3 are
  * reached on first use: one that is down makes the server not ready, not unable to start. Whatever fails, what was opened is closed.
  */
-export async function openDependencies(config: AppServerConfig, logger?: Logger): Promise<OpenedDependencies> {
+export async function openDependencies(
+  config: AppServerConfig,
+  logger?: Logger,
+  options: { configFile?: string } = {},
+): Promise<OpenedDependencies> {
   const opened: { close(): Promise<void> }[] = [];
   const close = async () => {
     for (const dependency of opened.reverse()) await dependency.close().catch(() => {});
@@ -55,10 +60,24 @@ export async function openDependencies(config: AppServerConfig, logger?: Logger)
     opened.push(cache);
     const objects = await openObjectStore({ dataDir: config.data_dir, ...(s3Of(config) ? { s3: s3Of(config) } : {}) });
     opened.push(objects);
-    return { dependencies: { database, cache, objects }, keyRing, description: describe(config), close };
+    const sandboxRuntime = await openSandboxRuntime(config, {
+      ...options,
+      ...(logger ? { logger: { warn: (message: string) => logger.warn(message) } } : {}),
+    });
+    opened.push(sandboxRuntime.runtime);
+    return {
+      dependencies: { database, cache, objects, sandboxRuntime },
+      keyRing,
+      description: [...describe(config), sandboxRuntime.description],
+      close,
+    };
   } catch (error) {
     await close();
-    if (error instanceof DatabaseOpenError || error instanceof SecretsKeyError) {
+    if (
+      error instanceof DatabaseOpenError ||
+      error instanceof SecretsKeyError ||
+      error instanceof SandboxRuntimeError
+    ) {
       throw new StartError(withoutPassword(error.message));
     }
     throw error;

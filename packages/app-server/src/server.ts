@@ -77,6 +77,7 @@ export async function buildAppServer(options: AppServerOptions = {}): Promise<Ap
     app.addHook('onClose', async () => {
       await services.events.close();
       await services.sandboxes.close();
+      if (services.sandboxRuntime.owned) await services.sandboxRuntime.runtime.close();
     });
   }
   await installOpenApi(app);
@@ -87,6 +88,7 @@ export async function buildAppServer(options: AppServerOptions = {}): Promise<Ap
   healthRoutes(app, {
     startedAt,
     dependencies: context.dependencies,
+    sandboxRuntime: () => context.services?.sandboxRuntime ?? context.dependencies.sandboxRuntime,
     timeoutMs: options.readyTimeoutMs ?? 2_000,
   });
   homeRoutes(app);

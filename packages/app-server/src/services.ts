@@ -2,18 +2,25 @@ import type { AppServerConfig } from './config.ts';
 import type { AppContext, AppServices } from './context.ts';
 import type { ConversationLog } from './conversations/deps.ts';
 import { PendingMessages } from './conversations/pending-messages.ts';
-import { createRepositories } from './data/index.ts';
+import { type Repositories, createRepositories } from './data/index.ts';
 import { ConversationEvents, webhookEnvironmentOf } from './events/index.ts';
 import { RateLimiter } from './rate-limit/index.ts';
-import { LocalSandboxes, SANDBOX_SPECS, type Sandbox, type SandboxSpec } from './sandboxes/index.ts';
-
-/** The agent server's own stop deadline is 10 s; SIGKILL comes after that. */
-const STOP_GRACE_MS = 12_000;
+import {
+  RuntimeSandboxes,
+  SANDBOX_SPECS,
+  type Sandbox,
+  type SandboxLaunch,
+  type SandboxRuntime,
+  type SandboxSpec,
+  openSandboxRuntime,
+  sandboxNetwork,
+} from './sandboxes/index.ts';
+import { effectiveLlm } from './settings/llm-defaults.ts';
 
 /**
  * What several route modules share, built once per server over its database, cache and key ring: the
- * repositories, the rate limiter, the sandboxes (local processes in the data directory) and the conversations'
- * events. Undefined for a server without a database: it has no such routes.
+ * repositories, the rate limiter, the sandboxes (in the runtime the dependencies name, else one opened here from
+ * the configuration) and the conversations' events. Undefined for a server without a database: it has no such routes.
  */
 export async function openServices(
   context: Omit<AppContext, 'services'>,
@@ -26,16 +33,22 @@ export async function openServices(
   // The events are told of sandboxes that run, and need the sandboxes: they are wired once both exist.
   const told: { running?: (sandbox: Sandbox) => void } = {};
   const specs = withGitProviders(SANDBOX_SPECS, config);
-  const sandboxes = await LocalSandboxes.open({
+  const given = context.dependencies.sandboxRuntime;
+  const opened = given ?? (await openSandboxRuntime(config, { logger: { warn: (message) => log.warn({}, message) } }));
+  const sandboxRuntime = { ...opened, owned: given === undefined };
+  if (!opened.embedded) warnWhenNotIsolated(opened.runtime, log);
+  const sandboxes = await RuntimeSandboxes.open({
     repository: repositories.sandboxes,
-    dataDir: config.data_dir,
+    runtime: opened.runtime,
     specs,
-    ...(config.sandbox_command ? { command: config.sandbox_command } : {}),
     maxRunningPerUser: config.max_running_sandboxes,
-    startTimeoutMs: config.sandbox_start_timeout * 1000,
-    stopGraceMs: STOP_GRACE_MS,
-    environment: webhookEnvironmentOf(context.publicUrl),
+    launch: sandboxLaunch(config, repositories, webhookEnvironmentOf(context.publicUrl), context.publicUrl, opened),
+    pauseOnClose: opened.embedded,
     onRunning: (sandbox: Sandbox) => told.running?.(sandbox),
+    log,
+  }).catch(async (error) => {
+    if (sandboxRuntime.owned) await opened.runtime.close();
+    throw error;
   });
   const events = new ConversationEvents({
     repositories,
@@ -45,7 +58,7 @@ export async function openServices(
     sweepIntervalMs: config.event_sweep_interval * 1000,
   });
   told.running = whenSandboxRuns(events, new PendingMessages({ repositories, sandboxes, log }), log);
-  return { repositories, rateLimiter: new RateLimiter(cache), sandboxes, specs, events };
+  return { repositories, rateLimiter: new RateLimiter(cache), sandboxes, sandboxRuntime, specs, events };
 }
 
 /**
@@ -70,4 +83,42 @@ export function withGitProviders(specs: readonly SandboxSpec[], config: AppServe
   if (config.git_gitlab_url) env.BOSUN_GIT_GITLAB_URL = config.git_gitlab_url;
   if (config.git_bitbucket_url) env.BOSUN_GIT_BITBUCKET_URL = config.git_bitbucket_url;
   return specs.map((spec) => ({ ...spec, initialEnv: { ...env, ...spec.initialEnv } }));
+}
+
+/**
+ * What a new sandbox of a user starts with: where to post its webhooks, and a network that reaches what it needs
+ * (decided per start): the LLM endpoint the user's conversations use (their settings' base URL, else the app's
+ * `llm_base_url`) and this server's own URL, added to `sandbox_allow_hosts` under `allow` and the only hosts under
+ * `none`. Read at each start: a sandbox keeps its network when resumed. Sandboxes that are not isolated at all
+ * (`sandbox_isolation: unsafe-none`, embedded) are on the host's network: they are given `open`, which says so.
+ */
+export function sandboxLaunch(
+  config: AppServerConfig,
+  repositories: Repositories,
+  webhooks: () => Record<string, string>,
+  publicUrl: () => string,
+  runtime: Pick<SandboxRuntime, 'embedded'>,
+): (ownerId: string) => Promise<SandboxLaunch> {
+  const plain = runtime.embedded && config.sandbox_isolation === 'unsafe-none';
+  const mode = plain ? 'open' : config.sandbox_network;
+  const defaults = { model: config.llm_model, baseUrl: config.llm_base_url, apiKey: config.llm_api_key };
+  return async (ownerId) => {
+    const llm = effectiveLlm((await repositories.settings.get(ownerId)) ?? {}, defaults);
+    let own: string | undefined;
+    try {
+      own = publicUrl();
+    } catch {}
+    const network = sandboxNetwork(mode, config.sandbox_allow_hosts, [llm.baseUrl, own]);
+    return { environment: webhooks(), network };
+  };
+}
+
+/** A runtime service that does not isolate its sandboxes is said so in the log (an embedded one says so itself). */
+function warnWhenNotIsolated(runtime: { health(): Promise<{ isolated: boolean }> }, log: ConversationLog): void {
+  runtime
+    .health()
+    .then(({ isolated }) => {
+      if (!isolated) log.warn({}, 'sandboxes are NOT isolated: they see what the runtime sees');
+    })
+    .catch((error) => log.warn({ err: error }, 'the sandboxes runtime does not answer its health check'));
 }

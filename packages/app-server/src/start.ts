@@ -9,6 +9,8 @@ import { AppServerConfigError, ListenError, StartError } from './start-errors.ts
 export interface StartOptions {
   /** Where the structured logs go (default: standard output). */
   logStream?: { write(line: string): unknown };
+  /** The configuration file the settings came from: hidden from sandboxes, like the data directory. */
+  configFile?: string;
 }
 
 export interface RunningAppServer {
@@ -37,7 +39,9 @@ export async function startAppServer(config: AppServerConfig, options: StartOpti
   await mkdir(config.data_dir, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
     throw new StartError(`cannot create the data directory ${config.data_dir}: ${error.code ?? error.message}`);
   });
-  const opened = await openDependencies(config, startLogger(config, options.logStream));
+  const opened = await openDependencies(config, startLogger(config, options.logStream), {
+    ...(options.configFile ? { configFile: options.configFile } : {}),
+  });
   let server: AppServer | undefined;
   try {
     server = await buildAppServer({

@@ -14,6 +14,12 @@ describe('app server configuration', () => {
       jwt_secret_previous: [],
       max_running_sandboxes: 10,
       sandbox_start_timeout: 60,
+      sandbox_isolation: 'bubblewrap',
+      sandbox_network: 'none',
+      sandbox_allow_hosts: [],
+      sandbox_memory_mb: 2048,
+      sandbox_cpus: 1,
+      sandbox_processes: 1024,
       event_sweep_interval: 5,
       log_level: 'info',
       plugin_directory_refresh: 300,
@@ -54,6 +60,7 @@ describe('app server configuration', () => {
       'jwt_secret',
       'jwt_secret_previous',
       'llm_api_key',
+      'runtime_api_key',
       's3_secret_access_key',
       'secrets_key',
       'secrets_key_previous',
@@ -67,6 +74,19 @@ describe('app server configuration', () => {
     ]);
     expect(appServerConfigProblems(appServerConfig({ s3_bucket: 'b', s3_secret_access_key: 'k' }))).toEqual([
       's3_access_key_id, s3_secret_access_key: give both or neither',
+    ]);
+  });
+
+  it('refuses half a runtime service, and an allow-list the network setting does not use', () => {
+    const service = { runtime_api_url: 'http://runtime:8080', runtime_api_key: 'k'.repeat(16) };
+    expect(appServerConfigProblems(appServerConfig(service))).toEqual([]);
+    expect(appServerConfigProblems(appServerConfig({ runtime_api_url: 'http://runtime:8080' }))).toEqual([
+      'runtime_api_url, runtime_api_key: give both or neither',
+    ]);
+    const hosts = { sandbox_allow_hosts: ['api.openai.com:443'] };
+    expect(appServerConfigProblems(appServerConfig({ ...hosts, sandbox_network: 'allow' }))).toEqual([]);
+    expect(appServerConfigProblems(appServerConfig(hosts))).toEqual([
+      'sandbox_allow_hosts: only used with sandbox_network allow (it is none)',
     ]);
   });
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -22,6 +22,8 @@ const running: RunningAppServer[] = [];
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'bosun-start-'));
+  // The sandboxes' user must reach the data directories inside (<data_dir>/sandboxes).
+  await chmod(root, 0o711);
 });
 afterAll(async () => {
   await Promise.all(running.map((server) => server.close()));
@@ -51,6 +53,7 @@ describe('startAppServer', () => {
       `Database: SQLite ${join(dataDir, 'app.db')}`,
       'Cache: in-process',
       `Objects: on disk ${join(dataDir, 'objects')}`,
+      `Sandboxes: bubblewrap, in ${join(dataDir, 'sandboxes')}`,
     ]);
     expect(await readdir(dataDir)).toEqual(expect.arrayContaining(['app.db', 'secrets.key']));
     await server.close();

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RunningAppServer, appServerConfig, startAppServer } from '@bosun/app-server';
@@ -9,6 +9,8 @@ let dataDir: string;
 let server: RunningAppServer;
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'bosun-api-key-'));
+  // The sandboxes' user must reach <data_dir>/sandboxes.
+  await chmod(dataDir, 0o711);
   server = await startAppServer(appServerConfig({ port: 0, log_level: 'silent', data_dir: dataDir }));
 });
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,17 +16,27 @@ import { killServers, startServer, stopServer } from './server-process.ts';
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 // Inside the repository, so the packages left out of the bundle resolve from node_modules as they do for npm start.
 const BUNDLE = join(ROOT, 'packages/cli/dist', `bundle-test-${process.pid}.mjs`);
+/**
+ * The same bundle under npm start's name (a link): the app's sandboxes run the Bosun the app runs, which the runtime
+ * knows by that name (see packages/runtime, bosun-command.ts).
+ */
+const AS_BOSUN = join(ROOT, 'packages/cli/dist', `bundle-test-${process.pid}`, 'bosun.mjs');
 const exec = promisify(execFile);
 let dataDir: string;
 
 beforeAll(async () => {
   await exec(process.execPath, [join(ROOT, 'scripts/build.mjs'), BUNDLE], { cwd: ROOT });
+  await mkdir(dirname(AS_BOSUN), { recursive: true });
+  await symlink(`../${basename(BUNDLE)}`, AS_BOSUN);
   dataDir = await mkdtemp(join(tmpdir(), 'bosun-bundle-'));
+  // The app's sandboxes' user must reach <data_dir>/sandboxes.
+  await chmod(dataDir, 0o711);
 }, 60_000);
 
 afterAll(async () => {
   killServers();
   await Promise.all([rm(BUNDLE, { force: true }), rm(`${BUNDLE}.map`, { force: true })]);
+  await rm(dirname(AS_BOSUN), { recursive: true, force: true });
   await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -45,7 +55,7 @@ async function startAgentServer(): Promise<string> {
 describe('the bundle npm start runs', () => {
   it('serves the app server (bosun serve, what npm start runs): ready, the home page, and a clean stop', async () => {
     const started = await startServer(
-      BUNDLE,
+      AS_BOSUN,
       ['serve', '--port', '0', '--data-dir', join(dataDir, 'app')],
       // Redis too: ioredis stays out of the bundle and loads from node_modules only when configured.
       { BOSUN_LOG_LEVEL: 'warn', BOSUN_REDIS_URL: process.env.BOSUN_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' },
@@ -55,7 +65,8 @@ describe('the bundle npm start runs', () => {
     expect(started.output()).toMatch(/^Bosun app server listening on http:\/\/127\.0\.0\.1:\d+ /);
     expect(await (await fetch(`${started.url}/ready`)).json()).toEqual({
       status: 'ready',
-      checks: { database: 'ok', cache: 'ok', objects: 'ok' },
+      checks: { database: 'ok', cache: 'ok', objects: 'ok', sandboxes: 'ok' },
+      sandboxes: { backend: 'local', isolated: true },
     });
     const home = await fetch(`${started.url}/`);
     expect(home.headers.get('content-type')).toBe('text/html; charset=utf-8');

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { type Server, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +16,8 @@ let root: string;
 let busy: Server;
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'bosun-serve-'));
+  // The sandboxes' user must reach the data directories inside (<data_dir>/sandboxes).
+  await chmod(root, 0o711);
   busy = createServer();
   await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
 });

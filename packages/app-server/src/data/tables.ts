@@ -129,6 +129,8 @@ export interface SandboxesTable {
   status: string;
   status_detail: string | null;
   session_api_key_hash: string | null;
+  /** The runtime's id of it, once the runtime has started it. */
+  runtime_id: string | null;
   created_at: string;
   started_at: string | null;
   updated_at: string;

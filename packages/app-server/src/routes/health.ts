@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppDependencies, Dependency } from '../context.ts';
+import type { SandboxRuntime } from '../sandboxes/index.ts';
 import { SERVER_TITLE, SERVER_VERSION } from '../server-info.ts';
 
 const Status = Type.Object({ status: Type.String() });
@@ -9,8 +10,19 @@ const Readiness = Type.Object({
   status: Type.Union([Type.Literal('ready'), Type.Literal('unavailable')]),
   message: Type.Optional(Type.String()),
   checks: Type.Record(Type.String(), Type.Union([Type.Literal('ok'), Type.Literal('failing')]), {
-    description: 'Each dependency the server was configured with (database, cache, objects) and whether it answers.',
+    description:
+      'Each dependency the server was configured with (database, cache, objects, sandboxes: the runtime) and ' +
+      'whether it answers.',
   }),
+  sandboxes: Type.Optional(
+    Type.Object(
+      {
+        backend: Type.String({ description: 'local (embedded), or what the runtime service names' }),
+        isolated: Type.Boolean({ description: 'false: sandboxes see what the runtime sees (unsafe-none)' }),
+      },
+      { description: 'The runtime sandboxes run in, as it answered.' },
+    ),
+  ),
 });
 
 const ServerInfo = Type.Object({
@@ -26,6 +38,8 @@ const DEPENDENCIES: readonly (keyof AppDependencies)[] = ['database', 'cache', '
 export interface HealthState {
   startedAt: number;
   dependencies: AppDependencies;
+  /** Where the server's sandboxes run, once it has any. */
+  sandboxRuntime: () => SandboxRuntime | undefined;
   /** How long each dependency has to answer. */
   timeoutMs: number;
 }
@@ -47,21 +61,28 @@ export function healthRoutes(app: FastifyInstance, state: HealthState): void {
     },
     async (request, reply) => {
       const names = DEPENDENCIES.filter((name) => state.dependencies[name] !== undefined);
-      const results = await Promise.all(
-        names.map((name) => answers(state.dependencies[name] as Dependency, state.timeoutMs)),
-      );
+      const pinged: [string, Dependency][] = names.map((name) => [name, state.dependencies[name] as Dependency]);
+      const runtime = state.sandboxRuntime()?.runtime;
+      let health: { backend: string; isolated: boolean } | undefined;
+      const ping = async () => {
+        health = await runtime?.health();
+      };
+      if (runtime) pinged.push(['sandboxes', { ping }]);
+      const results = await Promise.all(pinged.map(([, dependency]) => answers(dependency, state.timeoutMs)));
       const checks: Record<string, 'ok' | 'failing'> = {};
-      names.forEach((name, i) => {
+      pinged.forEach(([name], i) => {
         const error = results[i];
         checks[name] = error ? 'failing' : 'ok';
         // The reason stays in the log: the probe is unauthenticated, and a driver's message may name hosts.
         if (error) request.log.warn({ dependency: name, err: error }, 'dependency not answering');
       });
-      const failing = names.filter((name) => checks[name] === 'failing');
+      const sandboxes = health ? { sandboxes: { backend: health.backend, isolated: health.isolated } } : {};
+      const failing = pinged.map(([name]) => name).filter((name) => checks[name] === 'failing');
       if (failing.length > 0) {
-        return reply.code(503).send({ status: 'unavailable', message: `Not answering: ${failing.join(', ')}`, checks });
+        const message = `Not answering: ${failing.join(', ')}`;
+        return reply.code(503).send({ status: 'unavailable', message, checks, ...sandboxes });
       }
-      return { status: 'ready', checks };
+      return { status: 'ready', checks, ...sandboxes };
     },
   );
   app.get('/server_info', { schema: { tags, summary: 'Server info', response: { 200: ServerInfo } } }, async () => ({

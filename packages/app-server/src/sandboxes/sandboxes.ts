@@ -6,7 +6,7 @@ export interface SandboxSpec {
   /** The agent server's command; null: the backend's own (the same Bosun the app runs). */
   command: string[] | null;
   initialEnv: Record<string, string>;
-  /** The workspace as the spec names it (a local sandbox's is `<data_dir>/sandboxes/<id>/workspace`). */
+  /** The workspace as the sandbox sees it (`/workspace` under bubblewrap; its host path when not isolated). */
   workingDir: string;
   createdAt: string;
 }
@@ -33,7 +33,7 @@ export interface SandboxPageRequest {
 /**
  * Sandboxes, each an agent server with its own workspace and session key, owned by one user. Every method takes
  * the owner: another user's sandbox is as unknown as one that does not exist (undefined, false).
- * A backend (local processes now; isolated processes and Kubernetes later) sits behind this.
+ * The one implementation, RuntimeSandboxes, runs them in a runtime (`@bosun/runtime`: embedded or a service).
  */
 export interface Sandboxes {
   /** Starts a sandbox from `spec` and answers it RUNNING (or ERROR with why), under `id` when given. */

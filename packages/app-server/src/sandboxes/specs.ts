@@ -1,11 +1,11 @@
 import type { SandboxSpec } from './sandboxes.ts';
 
-/** The built-in spec: the app's own Bosun as a local process, its workspace in the app's data directory. */
+/** The built-in spec: the app's own Bosun (or `sandbox_command`) in the app's runtime. */
 export const LOCAL_SPEC: SandboxSpec = {
   id: 'bosun-local',
   command: null,
   initialEnv: {},
-  workingDir: '<data_dir>/sandboxes/<sandbox_id>/workspace',
+  workingDir: '/workspace',
   createdAt: '2026-01-01T00:00:00.000Z',
 };
 

@@ -1,19 +1,9 @@
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { promisify } from 'node:util';
 import { AppServerClient } from '@bosun/client';
 import { beforeAll, expect, it } from 'vitest';
 import { startOnAgent } from '../events/support.ts';
+import { agentPid } from '../sandboxes/processes.ts';
 import { type Api, type TestUser, describeApi } from './harness.ts';
-
-const run = promisify(execFile);
-
-/** The pid of the sandbox's agent server, found by its data directory in its command line. */
-async function pidOf(id: string): Promise<number | undefined> {
-  const { stdout } = await run('ps', ['-eo', 'pid=,args=']);
-  const line = stdout.split('\n').find((row) => row.includes(`/sandboxes/${id}/agent`) && row.includes('agent-server'));
-  return line ? Number(line.trim().split(/\s+/)[0]) : undefined;
-}
 
 /** Reads until `done` holds (the state that matters, never a fixed sleep), at most 20 s. */
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
@@ -274,7 +264,7 @@ describeApi('app conversations: reads, bad input and the conversation webhook', 
     expect(await view(owner, elsewhere as string)).toMatchObject({ title: 'Elsewhere' });
 
     // kill -9: the conversation shows the sandbox ERROR with why, and the app keeps answering.
-    const pid = await pidOf(sandboxId);
+    const pid = await agentPid(api().runtime.runtime, sandboxId);
     expect(pid).toBeDefined();
     process.kill(pid as number, 'SIGKILL');
     const failed = await until(

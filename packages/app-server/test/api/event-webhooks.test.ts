@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
 import { LOCAL_SPEC, type Sandbox } from '../../src/sandboxes/index.ts';
-import { environmentOf, errorEvent, newConversation, pauseEvent, startOnAgent } from '../events/support.ts';
+import { errorEvent, newConversation, pauseEvent, startOnAgent } from '../events/support.ts';
+import { agentEnvironment } from '../sandboxes/processes.ts';
 import { type Api, type TestUser, describeApi } from './harness.ts';
 
 const webhook = (api: Api, conversationId: string, key: string | undefined, body: unknown) =>
@@ -32,7 +33,7 @@ describeApi('event webhooks and the event store', (api) => {
     (await api().call(`/api/v1/conversation/${conversationId}/events/count`, { as })).body;
 
   it('tells every sandbox where to post its events and which origin its browser calls come from', async () => {
-    const environment = await environmentOf(alices.id);
+    const environment = await agentEnvironment(api().runtime.runtime, alices.id);
     expect(environment.BOSUN_WEBHOOK_BASE_URL).toBe(`${api().url}/api/v1/webhooks`);
     expect(environment.BOSUN_ALLOW_CORS_ORIGINS).toBe(api().url);
   });

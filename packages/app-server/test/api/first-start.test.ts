@@ -1,10 +1,12 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { appServerConfig, startAppServer } from '../../src/index.ts';
 
 const dataDir = await mkdtemp(join(tmpdir(), 'bosun-first-start-'));
+// The sandboxes' user must reach <data_dir>/sandboxes.
+await chmod(dataDir, 0o711);
 afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
 const start = () => startAppServer(appServerConfig({ port: 0, log_level: 'silent', data_dir: dataDir }));

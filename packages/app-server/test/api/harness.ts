@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { chmod } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
 import { type Cache, MemoryCache, openCache } from '../../src/cache/index.ts';
@@ -18,10 +19,12 @@ import { pendingMessagesApi } from '../../src/routes/pending-messages.ts';
 import { pluginDirectoryApi, pluginDirectoryOf } from '../../src/routes/plugin-directory.ts';
 import { pluginTrustApi } from '../../src/routes/plugin-trust.ts';
 import { sandboxApi } from '../../src/routes/sandbox-api.ts';
-import { LocalSandboxes, SANDBOX_SPECS } from '../../src/sandboxes/index.ts';
-import { whenSandboxRuns, withGitProviders } from '../../src/services.ts';
+import { RuntimeSandboxes, SANDBOX_SPECS, type SandboxRuntime, openSandboxRuntime } from '../../src/sandboxes/index.ts';
+import { sandboxLaunch, whenSandboxRuns, withGitProviders } from '../../src/services.ts';
 import { pluginTrustGate } from '../../src/trust/index.ts';
 import { REDIS_URL, removeKeys, uniquePrefix } from '../cache/redis-support.ts';
+import { SANDBOX_COMMAND } from '../sandboxes/bundle.ts';
+import { sandboxWorkspace } from '../sandboxes/processes.ts';
 import { describeEachDatabase } from '../support/databases.ts';
 
 /** A user of the tests, with an API key. */
@@ -54,8 +57,12 @@ export interface Api {
   /** Where the database is (SQLite's file, on SQLite). */
   dataDir: string;
   repositories: Repositories;
-  /** The server's sandboxes (local agent server processes). */
-  sandboxes: LocalSandboxes;
+  /** The server's sandboxes (in `runtime`). */
+  sandboxes: RuntimeSandboxes;
+  /** Where they run: embedded over `<dataDir>/sandboxes`, as the options say (default: not isolated). */
+  runtime: SandboxRuntime;
+  /** Where the sandbox's workspace is on this machine (embedded runtime). */
+  workspaceOf(sandboxId: string): Promise<string>;
   /** The conversations' events (no periodic sweep unless `event_sweep_interval` is configured). */
   events: ConversationEvents;
   /** The cache another replica of this server would use (the same Redis and prefix; in process: the same one). */
@@ -76,6 +83,11 @@ export interface ApiOptions {
   config?: Partial<AppServerConfig>;
   /** false: sandboxes are not told where the app's webhooks are (they post nothing; only pulls bring events). */
   sandboxWebhooks?: boolean;
+  /**
+   * The runtime the sandboxes run in (default: embedded, `sandbox_isolation` as configured, else `unsafe-none`:
+   * plain processes start in a fraction of the time; the isolation tests ask for bubblewrap).
+   */
+  runtime?: (dataDir: string) => Promise<SandboxRuntime>;
 }
 
 /**
@@ -89,6 +101,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
     const keyPrefix = uniquePrefix();
     let closeCache = async () => {};
     let events: ConversationEvents | undefined;
+    let runtime: SandboxRuntime | undefined;
     beforeAll(async () => {
       const target = await each.target();
       const keyRing = new KeyRing(newSecretsKey());
@@ -110,14 +123,20 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
       const told: { running?: ConversationEvents['sandboxRunning'] } = {};
       // The app's Git provider URLs reach the sandboxes as the server gives them (services.ts).
       const specs = withGitProviders(SANDBOX_SPECS, appServerConfig(config));
-      const sandboxes = await LocalSandboxes.open({
+      // Sandboxes run as another user, who must reach the runtime's root (mkdtemp made the directory 0700).
+      await chmod(target.dataDir, 0o711);
+      const defaults = { sandbox_isolation: 'unsafe-none' as const, sandbox_command: SANDBOX_COMMAND };
+      const full = appServerConfig({ ...defaults, ...config, data_dir: target.dataDir });
+      const opened = await (options.runtime?.(target.dataDir) ?? openSandboxRuntime(full));
+      runtime = opened;
+      const webhooks = () => (options.sandboxWebhooks === false ? {} : webhookEnvironment(url));
+      const sandboxes = await RuntimeSandboxes.open({
         repository: repositories.sandboxes,
-        dataDir: target.dataDir,
+        runtime: runtime.runtime,
         specs,
         maxRunningPerUser: options.config?.max_running_sandboxes ?? 10,
-        startTimeoutMs: 60_000,
-        stopGraceMs: 12_000,
-        environment: () => (options.sandboxWebhooks === false ? {} : webhookEnvironment(url)),
+        launch: sandboxLaunch(full, repositories, webhooks, () => url, runtime),
+        pauseOnClose: runtime.embedded,
         onRunning: (sandbox) => told.running?.(sandbox),
       });
       const note = (details: object, message: string) => logs.push(JSON.stringify({ ...details, message }));
@@ -166,6 +185,8 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
         url,
         repositories,
         sandboxes,
+        runtime,
+        workspaceOf: (sandboxId) => sandboxWorkspace(opened.runtime, target.dataDir, sandboxId),
         events,
         replicaCache: async () => {
           if (each.dialect !== 'postgres') return cache;
@@ -185,6 +206,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
     afterAll(async () => {
       await events?.close();
       await server?.close();
+      await runtime?.runtime.close();
       await closeCache();
     }, 180_000);
     body(() => {

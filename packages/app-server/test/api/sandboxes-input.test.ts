@@ -63,6 +63,8 @@ describeApi('sandbox routes: malformed input and unknown ids', (api) => {
   it('answers 409 to resuming a sandbox whose workspace is gone (MISSING)', async () => {
     const id = `gone${user.id.replaceAll('-', '').slice(0, 12)}`;
     await api().repositories.sandboxes.create({ id, userId: user.id, specId: 'bosun-local', status: 'PAUSED' });
+    // Started once by the runtime, which no longer has it (its workspace removed with it).
+    await api().repositories.sandboxes.update(id, { runtime_id: 'unknown-to-the-runtime' });
     const [missing] = (await api().call(`/api/v1/sandboxes?id=${id}`, { as: user })).body;
     expect(missing).toMatchObject({ status: 'MISSING', session_api_key: null, exposed_urls: null });
     const resumed = await api().call(`/api/v1/sandboxes/${id}/resume`, { method: 'POST', as: user });

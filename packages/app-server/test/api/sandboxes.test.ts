@@ -1,21 +1,11 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { dirname, join } from 'node:path';
 import { AppServerClient } from '@bosun/client';
 import { expect, it } from 'vitest';
 import { sessionKeyHash } from '../../src/sandboxes/index.ts';
+import { agentPid } from '../sandboxes/processes.ts';
 import { type Api, type TestUser, describeApi } from './harness.ts';
-
-const run = promisify(execFile);
-
-/** The pid of the sandbox's agent server, found by its data directory in its command line. */
-async function pidOf(id: string): Promise<number | undefined> {
-  const { stdout } = await run('ps', ['-eo', 'pid=,args=']);
-  const line = stdout.split('\n').find((row) => row.includes(`/sandboxes/${id}/agent`) && row.includes('agent-server'));
-  return line ? Number(line.trim().split(/\s+/)[0]) : undefined;
-}
 
 const alive = (pid: number) => {
   try {
@@ -62,9 +52,9 @@ describeApi('sandboxes', (api) => {
     const stored = await api().repositories.sandboxes.get(owner.id, sandbox.id);
     expect(stored?.session_api_key_hash).toBe(sessionKeyHash(key));
     expect(JSON.stringify(stored)).not.toContain(key);
-    const pid = await pidOf(sandbox.id);
+    const pid = await agentPid(api().runtime.runtime, sandbox.id);
     expect(pid).toBeDefined();
-    const workspace = join(api().dataDir, 'sandboxes', sandbox.id, 'workspace');
+    const workspace = await api().workspaceOf(sandbox.id);
     await writeFile(join(workspace, 'kept.txt'), 'still here');
 
     const paused = await api().call(`/api/v1/sandboxes/${sandbox.id}/pause`, { method: 'POST', as: owner });
@@ -90,11 +80,12 @@ describeApi('sandboxes', (api) => {
     const [unchanged] = (await api().call(`/api/v1/sandboxes?id=${sandbox.id}`, { as: owner })).body;
     expect(unchanged.session_api_key).toBe(afterResume.session_api_key);
 
-    const resumedPid = await pidOf(sandbox.id);
+    const resumedPid = await agentPid(api().runtime.runtime, sandbox.id);
+    const directory = dirname(workspace);
     const deleted = await api().call(`/api/v1/sandboxes/${sandbox.id}`, { method: 'DELETE', as: owner });
     expect(deleted).toMatchObject({ status: 200, body: { success: true } });
     expect(alive(resumedPid as number)).toBe(false);
-    expect(existsSync(join(api().dataDir, 'sandboxes', sandbox.id))).toBe(false);
+    expect(existsSync(directory)).toBe(false);
     expect((await api().call(`/api/v1/sandboxes?id=${sandbox.id}`, { as: owner })).body).toEqual([null]);
     const twice = await api().call(`/api/v1/sandboxes/${sandbox.id}`, { method: 'DELETE', as: owner });
     expect(twice).toMatchObject({ status: 404, body: { detail: 'Sandbox not found' } });
@@ -107,7 +98,7 @@ describeApi('sandboxes', (api) => {
     const client = new AppServerClient({ baseUrl: api().url, apiKey: owner.key });
     const sandbox = await client.startSandbox('bosun-local');
     expect((await client.searchSandboxSpecs()).items.map((spec) => spec.id)).toEqual(['bosun-local']);
-    const pid = await pidOf(sandbox.id);
+    const pid = await agentPid(api().runtime.runtime, sandbox.id);
     process.kill(pid as number, 'SIGKILL');
     const [failed] = await until(
       async () => (await api().call(`/api/v1/sandboxes?id=${sandbox.id}`, { as: owner })).body,
@@ -131,7 +122,7 @@ describeApi(
     it('pauses the user’s least recently started sandbox to make room, and only theirs', async () => {
       const [owner, other] = await api().users(2);
       const first = await started(api(), owner);
-      const firstPid = await pidOf(first.id);
+      const firstPid = await agentPid(api().runtime.runtime, first.id);
       const second = await started(api(), owner);
       expect(second.status).toBe('RUNNING');
       const [oldest, newest] = (await api().call(`/api/v1/sandboxes?id=${first.id}&id=${second.id}`, { as: owner }))

@@ -46,7 +46,7 @@ describeApi(
       expect(git.requests.some((request) => request.authorized && request.path.includes('acme/private'))).toBe(true);
 
       const sandboxId: string = cloned.last.sandbox_id;
-      const workspace = join(api().dataDir, 'sandboxes', sandboxId, 'workspace');
+      const workspace = await api().workspaceOf(sandboxId);
       expect(await readdir(workspace)).toEqual(['private']);
       expect(await readFile(join(workspace, 'private', 'SECRET-PLANS.md'), 'utf8')).toBe('plans\n');
       expect(await readFile(join(workspace, 'private', '.git', 'config'), 'utf8')).not.toContain(TOKEN);

@@ -16,8 +16,8 @@ import { describeEachDatabase } from '../support/databases.ts';
 
 const NEWEST = MIGRATIONS.at(-1)?.name as string;
 const PREVIOUS = MIGRATIONS.at(-2)?.name as string;
-/** A table the newest step creates. */
-const NEWEST_TABLE = 'plugin_trust';
+/** What only the newest step makes: the sandboxes' runtime ids. */
+const NEWEST_PROBE = sql`select runtime_id from sandboxes`;
 
 const ledger = async (database: AppDatabase) =>
   (await sql<{ name: string }>`select name from bosun_schema_migrations order by name`.execute(database.db)).rows.map(
@@ -54,7 +54,7 @@ describeEachDatabase('migrations', (each) => {
       applied: MIGRATIONS.slice(0, -1).map((step) => step.name),
       version: PREVIOUS,
     });
-    await expect(sql`select count(*) from ${sql.table(NEWEST_TABLE)}`.execute(old.db)).rejects.toThrow();
+    await expect(NEWEST_PROBE.execute(old.db)).rejects.toThrow();
     await old.db
       .insertInto('users')
       .values({ id: 'u1', email: 'kept@example.com', name: 'Kept', created_at: '2026-01-01T00:00:00.000Z' })

@@ -45,7 +45,7 @@ describeApi(
       await agent.startConversation({
         conversation_id: id,
         agent: { llm: { model: 'openai/replay', base_url: replay.baseUrl, api_key: 'sk-replay' }, tools: [] },
-        workspace: { working_dir: join(resolve(api().dataDir), 'sandboxes', sandbox.id, 'workspace') },
+        workspace: { working_dir: await api().workspaceOf(sandbox.id) },
         initial_message: { content: [{ type: 'text', text: 'Say you are done.' }], run: true },
       });
       await runEnded(agent, id);

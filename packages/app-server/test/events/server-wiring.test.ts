@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentServerClient, AppServerClient } from '@bosun/client';
@@ -7,7 +7,9 @@ import { type LlmReplay, startLlmReplay } from '@bosun/llm-replay';
 import type { ConversationInfo } from '@bosun/protocol';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type RunningAppServer, appServerConfig, startAppServer } from '../../src/index.ts';
-import { environmentOf, until } from './support.ts';
+import { SANDBOX_COMMAND } from '../sandboxes/bundle.ts';
+import { agentEnvironment, sandboxWorkspace } from '../sandboxes/processes.ts';
+import { until } from './support.ts';
 
 /**
  * The whole server as `bosun serve` runs it (SQLite, in-process cache), with a fast sweep: a sandbox it starts is
@@ -19,9 +21,19 @@ let replay: LlmReplay;
 let running: RunningAppServer;
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'bosun-events-wiring-'));
+  // Sandboxes run as another user, who must reach the runtime's root inside it.
+  await chmod(root, 0o711);
   replay = await startLlmReplay({ script: { turns: [{ content: 'Done.' }], repeat_last: true } });
   running = await startAppServer(
-    appServerConfig({ port: 0, log_level: 'silent', data_dir: join(root, 'data'), event_sweep_interval: 0.2 }),
+    appServerConfig({
+      port: 0,
+      log_level: 'silent',
+      data_dir: join(root, 'data'),
+      event_sweep_interval: 0.2,
+      // The wiring, not the isolation (test/sandboxes/): its agent reaches llm-replay wherever it listens.
+      sandbox_isolation: 'unsafe-none',
+      sandbox_command: SANDBOX_COMMAND,
+    }),
   );
 });
 afterAll(async () => {
@@ -38,7 +50,7 @@ it('sweeps a running sandbox’s conversations into the app and relays them on i
   const app = new AppServerClient({ baseUrl: running.url, apiKey: key });
   const sandbox = await app.startSandbox();
   expect(sandbox.status).toBe('RUNNING');
-  expect(await environmentOf(sandbox.id)).toMatchObject({
+  expect(await agentEnvironment(services.sandboxRuntime.runtime, sandbox.id)).toMatchObject({
     BOSUN_WEBHOOK_BASE_URL: `${running.url}/api/v1/webhooks`,
     BOSUN_ALLOW_CORS_ORIGINS: running.url,
   });
@@ -52,7 +64,7 @@ it('sweeps a running sandbox’s conversations into the app and relays them on i
   await agent.startConversation({
     conversation_id: id,
     agent: { llm: { model: 'openai/replay', base_url: replay.baseUrl, api_key: 'sk-replay' }, tools: [] },
-    workspace: { working_dir: join(root, 'data', 'sandboxes', sandbox.id, 'workspace') },
+    workspace: { working_dir: await sandboxWorkspace(services.sandboxRuntime.runtime, join(root, 'data'), sandbox.id) },
     initial_message: { content: [{ type: 'text', text: 'Say done.' }], run: true },
   });
   const ended = await until(

@@ -41,20 +41,6 @@ export async function until<T>(read: () => Promise<T>, done: (value: T) => boole
   }
 }
 
-/** The environment of the sandbox's agent server process, found by its data directory in its command line. */
-export async function environmentOf(sandboxId: string): Promise<Record<string, string>> {
-  const { stdout } = await promisify(execFile)('ps', ['-eo', 'pid=,args=']);
-  const line = stdout.split('\n').find((row) => row.includes(`/sandboxes/${sandboxId}/agent`));
-  const pid = line?.trim().split(/\s+/)[0];
-  const environ = await readFile(`/proc/${pid}/environ`, 'utf8');
-  return Object.fromEntries(
-    environ.split('\0').flatMap((pair) => {
-      const at = pair.indexOf('=');
-      return at > 0 ? [[pair.slice(0, at), pair.slice(at + 1)]] : [];
-    }),
-  );
-}
-
 /**
  * Starts conversation `id` on the running sandbox's agent server directly (no LLM call: no message), as a client of
  * the agent server would, so the app may take the sandbox's reports of it.
@@ -71,7 +57,7 @@ export async function startOnAgent(
   await agent.startConversation({
     conversation_id: id,
     agent: { llm: { model: 'openai/unused', api_key: 'sk-unused' }, tools: [] },
-    workspace: { working_dir: join(resolve(api.dataDir), 'sandboxes', sandbox.id, 'workspace') },
+    workspace: { working_dir: await api.workspaceOf(sandbox.id) },
   });
   return id;
 }

@@ -22,7 +22,12 @@ export const serveCommand = serverCommand({
   config: AppServerConfig,
   async run(loaded, io) {
     const config = loaded.values;
-    const running = await startOrExplain(io, 'serve', () => startAppServer(config), explainRefusal);
+    const running = await startOrExplain(
+      io,
+      'serve',
+      () => startAppServer(config, loaded.file ? { configFile: loaded.file } : {}),
+      explainRefusal,
+    );
     if (typeof running === 'number') return running;
     const { url } = running;
     io.stdout.write(`Bosun app server listening on ${url} (data in ${config.data_dir})\n`);

@@ -37,6 +37,8 @@ export class SettingsError extends Error {
 export interface LoadedSettings<T> {
   values: T;
   sources: Record<keyof T, Source>;
+  /** The configuration file read, if any (the app server hides it from its sandboxes). */
+  file?: string;
 }
 
 export interface SettingsInput {
@@ -90,7 +92,8 @@ export async function loadSettings<T extends TObject>(
     sources[setting.key] = found.source;
   }
   if (problems.length > 0) throw new SettingsError(problems);
-  return { values: values as Static<T>, sources: sources as Record<keyof Static<T>, Source> };
+  const sourcesOf = sources as Record<keyof Static<T>, Source>;
+  return { values: values as Static<T>, sources: sourcesOf, ...(filePath ? { file: filePath } : {}) };
 }
 
 /** `--no-NAME` of a boolean setting: false. */

@@ -7,6 +7,7 @@ import { events } from './0006-events.ts';
 import { pendingMessages } from './0007-pending-messages.ts';
 import { marketplaces } from './0008-marketplaces.ts';
 import { pluginTrust } from './0009-plugin-trust.ts';
+import { sandboxRuntimeIds } from './0010-sandbox-runtime-ids.ts';
 import type { SchemaMigration } from './migration.ts';
 
 /** Every schema step, in order: listed here (not read from a folder) so the bundled server carries them. */
@@ -20,4 +21,5 @@ export const MIGRATIONS: readonly SchemaMigration[] = [
   pendingMessages,
   marketplaces,
   pluginTrust,
+  sandboxRuntimeIds,
 ];

@@ -27,6 +27,7 @@ export class SandboxesRepository {
       status: sandbox.status,
       status_detail: sandbox.statusDetail ?? null,
       session_api_key_hash: sandbox.sessionApiKeyHash ?? null,
+      runtime_id: null,
       created_at: now,
       started_at: null,
       updated_at: now,
@@ -78,6 +79,15 @@ export class SandboxesRepository {
       .execute();
   }
 
+  /** Every user's sandboxes in one of `statuses` (at start: what the previous run of the app left running). */
+  async allWithStatus(statuses: readonly string[]): Promise<SandboxRecord[]> {
+    return this.db
+      .selectFrom('sandboxes')
+      .selectAll()
+      .where('status', 'in', [...statuses])
+      .execute();
+  }
+
   async update(id: string, change: SandboxChange): Promise<void> {
     await this.db
       .updateTable('sandboxes')
@@ -87,16 +97,17 @@ export class SandboxesRepository {
   }
 
   /**
-   * Every sandbox in one of `from` becomes `to` with `detail`, its key revoked: at start, what the previous run
-   * of the app left running has stopped with it. Answers how many.
+   * `change` only if the row is as it was read (its `updated_at`): what a read learnt must not undo what an
+   * operation wrote meanwhile. Answers whether it was applied.
    */
-  async settleAll(from: readonly string[], to: string, detail: string): Promise<number> {
+  async updateUnchanged(id: string, updatedAt: string, change: SandboxChange): Promise<boolean> {
     const result = await this.db
       .updateTable('sandboxes')
-      .set({ status: to, status_detail: detail, session_api_key_hash: null, updated_at: new Date().toISOString() })
-      .where('status', 'in', [...from])
+      .set({ ...change, updated_at: new Date().toISOString() })
+      .where('id', '=', id)
+      .where('updated_at', '=', updatedAt)
       .executeTakeFirst();
-    return Number(result.numUpdatedRows);
+    return Number(result.numUpdatedRows) > 0;
   }
 
   async delete(userId: string, id: string): Promise<boolean> {

@@ -1,0 +1,83 @@
+import { join, resolve } from 'node:path';
+import { LocalRuntime, RemoteRuntime, type Runtime } from '@bosun/runtime';
+import type { AppServerConfig } from '../config.ts';
+
+/** Where an isolated sandbox can never find bubblewrap: `sandbox_isolation: unsafe-none` runs none. */
+const NO_BWRAP = '/nonexistent/bosun-sandbox-isolation-off/bwrap';
+
+export type SandboxRuntimeConfig = Pick<
+  AppServerConfig,
+  | 'data_dir'
+  | 'sandbox_isolation'
+  | 'sandbox_command'
+  | 'sandbox_start_timeout'
+  | 'sandbox_memory_mb'
+  | 'sandbox_cpus'
+  | 'sandbox_processes'
+  | 'runtime_api_url'
+  | 'runtime_api_key'
+>;
+
+export interface SandboxRuntime {
+  runtime: Runtime;
+  /** In this process (its sandboxes die with the app), rather than a runtime service. */
+  embedded: boolean;
+  /** What it is, for a person (no secret). */
+  description: string;
+}
+
+/** Thrown when the sandboxes cannot be run as configured (no bubblewrap): a start error naming the key. */
+export class SandboxRuntimeError extends Error {}
+
+/**
+ * The runtime the app's sandboxes run in: a runtime service (`runtime_api_url`, `runtime_api_key`), or one
+ * embedded in this process over `<data_dir>/sandboxes`, each sandbox under bubblewrap that hides the data
+ * directory and the configuration file; `sandbox_isolation: unsafe-none` runs them as plain processes instead.
+ */
+export async function openSandboxRuntime(
+  config: SandboxRuntimeConfig,
+  options: {
+    configFile?: string;
+    logger?: { warn(message: string): void };
+    /** Where bubblewrap is (default: found on the system's PATH). */
+    bwrapPath?: string;
+  } = {},
+): Promise<SandboxRuntime> {
+  if (config.runtime_api_url && config.runtime_api_key) {
+    const runtime = new RemoteRuntime({ baseUrl: config.runtime_api_url, apiKey: config.runtime_api_key });
+    return { runtime, embedded: false, description: `Sandboxes: runtime service ${config.runtime_api_url}` };
+  }
+  const unsafe = config.sandbox_isolation === 'unsafe-none';
+  const dataDir = resolve(config.data_dir);
+  const root = join(dataDir, 'sandboxes');
+  let runtime: LocalRuntime;
+  try {
+    runtime = await LocalRuntime.open({
+      root,
+      hiddenPaths: [dataDir, ...(options.configFile ? [resolve(options.configFile)] : [])],
+      limits: {
+        memoryBytes: config.sandbox_memory_mb * 2 ** 20,
+        cpus: config.sandbox_cpus,
+        processes: config.sandbox_processes,
+      },
+      ...(config.sandbox_command ? { command: config.sandbox_command } : {}),
+      startTimeoutMs: config.sandbox_start_timeout * 1000,
+      ...(unsafe ? { unsafeNoIsolation: true, bwrapPath: NO_BWRAP } : {}),
+      ...(!unsafe && options.bwrapPath ? { bwrapPath: options.bwrapPath } : {}),
+      ...(options.logger ? { logger: options.logger } : {}),
+    });
+  } catch (error) {
+    const why = (error as Error).message;
+    if (!unsafe && /bubblewrap/.test(why)) {
+      throw new SandboxRuntimeError(
+        'sandbox_isolation: bubblewrap is not installed (Debian: apt-get install bubblewrap socat); or set ' +
+          'sandbox_isolation to unsafe-none to run sandboxes as plain processes that see everything this server sees',
+      );
+    }
+    throw new SandboxRuntimeError(`sandboxes: ${why}`);
+  }
+  const description = unsafe
+    ? `Sandboxes: NOT isolated (sandbox_isolation unsafe-none), in ${root}`
+    : `Sandboxes: bubblewrap, in ${root}`;
+  return { runtime, embedded: true, description };
+}

@@ -1,0 +1,246 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type NetworkPolicy,
+  type Runtime,
+  SandboxConflictError,
+  SandboxNotFoundError,
+  SerialQueues,
+} from '@bosun/runtime';
+import type { SandboxRecord } from '../data/index.ts';
+import type { SandboxesRepository } from '../data/repositories/sandboxes.ts';
+import { reconcile } from './reconcile.ts';
+import { catchUp, changeFor, sandboxOf } from './sandbox-view.ts';
+import type { Sandbox, SandboxPageRequest, SandboxSpec, Sandboxes } from './sandboxes.ts';
+import { sessionKeyHash } from './session-keys.ts';
+
+/** What a sandbox of one owner starts with besides its spec, read at each start. */
+export interface SandboxLaunch {
+  /** More environment (where to post webhooks: known once the app listens). */
+  environment?: Record<string, string>;
+  network?: NetworkPolicy;
+}
+
+export interface RuntimeSandboxesOptions {
+  repository: SandboxesRepository;
+  runtime: Runtime;
+  specs: readonly SandboxSpec[];
+  /** Running sandboxes per user; starting one more pauses the user's least recently started (0: no cap). */
+  maxRunningPerUser: number;
+  /** The environment and network of a new sandbox of `ownerId`. */
+  launch?: (ownerId: string) => Promise<SandboxLaunch>;
+  /**
+   * Whether closing pauses what runs (an embedded runtime: its sandboxes would die with the app anyway), rather
+   * than leaving it to a runtime service for the next run of the app to take over.
+   */
+  pauseOnClose: boolean;
+  /** Told each time a sandbox becomes RUNNING (started or resumed). */
+  onRunning?: (sandbox: Sandbox) => void;
+  log?: { warn(details: object, message: string): void };
+}
+
+const LIVE = ['STARTING', 'RUNNING'];
+
+/**
+ * The app's sandboxes in a runtime (`@bosun/runtime`: embedded, or a runtime service): the app keeps who owns each,
+ * its spec and the SHA-256 of its current key; the runtime runs them (sandbox id = the runtime's session id) and is
+ * asked for their status, URL and key. Operations on one sandbox run one after another.
+ */
+export class RuntimeSandboxes implements Sandboxes {
+  private readonly queues = new SerialQueues();
+  private closing = false;
+
+  private constructor(private readonly options: RuntimeSandboxesOptions) {}
+
+  /** The service, once the rows the previous run of the app left live agree with the runtime (see reconcile.ts). */
+  static async open(options: RuntimeSandboxesOptions): Promise<RuntimeSandboxes> {
+    await reconcile(options.repository, options.runtime);
+    return new RuntimeSandboxes(options);
+  }
+
+  async start(spec: SandboxSpec, ownerId: string, options: { id?: string } = {}): Promise<Sandbox> {
+    const id = options.id ?? randomUUID().replaceAll('-', '');
+    await this.options.repository.create({ id, userId: ownerId, specId: spec.id, status: 'STARTING' });
+    return this.queues.run(id, async () => {
+      await this.makeRoom(ownerId, id);
+      await this.launch(id, ownerId, spec);
+      return this.launched(ownerId, id);
+    });
+  }
+
+  pause(ownerId: string, id: string): Promise<Sandbox | undefined> {
+    return this.queues.run(id, async () => {
+      const record = await this.options.repository.get(ownerId, id);
+      if (!record) return undefined;
+      if (record.runtime_id !== null) {
+        const paused = await this.orUnknown(this.options.runtime.pause(record.runtime_id));
+        if (paused) await this.change(id, { status: paused.status, status_detail: paused.statusDetail });
+      } else if (LIVE.includes(record.status)) {
+        await this.change(id, { status: 'PAUSED', status_detail: null });
+      }
+      return this.get(ownerId, id);
+    });
+  }
+
+  resume(ownerId: string, id: string): Promise<Sandbox | undefined> {
+    return this.queues.run(id, async () => {
+      const record = await this.options.repository.get(ownerId, id);
+      if (!record) return undefined;
+      const current = await this.view(record);
+      if (current.status === 'RUNNING' || current.status === 'MISSING') return current;
+      const spec = this.options.specs.find((candidate) => candidate.id === record.spec_id);
+      if (!spec) {
+        await this.change(id, { status: 'ERROR', status_detail: `its spec ${record.spec_id} no longer exists` });
+        return this.get(ownerId, id);
+      }
+      await this.makeRoom(ownerId, id);
+      // One the runtime never started (it refused its spec, or could not be reached) starts anew.
+      if (record.runtime_id === null) await this.launch(id, ownerId, spec);
+      else await this.relaunch(id, record.runtime_id);
+      return this.launched(ownerId, id);
+    });
+  }
+
+  delete(ownerId: string, id: string): Promise<boolean> {
+    return this.queues.run(id, async () => {
+      const record = await this.options.repository.get(ownerId, id);
+      if (!record) return false;
+      if (record.runtime_id !== null) await this.orUnknown(this.options.runtime.stop(record.runtime_id));
+      return this.options.repository.delete(ownerId, id);
+    });
+  }
+
+  async get(ownerId: string, id: string): Promise<Sandbox | undefined> {
+    const record = await this.options.repository.get(ownerId, id);
+    return record && this.view(record);
+  }
+
+  async getMany(ownerId: string, ids: readonly string[]): Promise<(Sandbox | undefined)[]> {
+    const records = await this.options.repository.getMany(ownerId, ids);
+    const views = new Map((await this.views(records)).map((sandbox) => [sandbox.id, sandbox]));
+    return ids.map((id) => views.get(id));
+  }
+
+  async search(ownerId: string, page: SandboxPageRequest) {
+    const found = await this.options.repository.page(ownerId, page);
+    return { items: await this.views(found.items), next_page_id: found.next_page_id };
+  }
+
+  async bySessionKey(key: string): Promise<Sandbox | undefined> {
+    const record = await this.options.repository.getBySessionKeyHash(sessionKeyHash(key));
+    const sandbox = record && (await this.view(record));
+    return sandbox?.sessionApiKey === key ? sandbox : undefined;
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    // A start under way finishes first (its sandbox is then paused with the others, not left behind).
+    await this.queues.idle();
+    if (!this.options.pauseOnClose) return;
+    const running = await this.options.runtime.list();
+    await Promise.all(
+      running.map((sandbox) =>
+        this.queues.run(sandbox.sessionId, async () => {
+          await this.orUnknown(this.options.runtime.pause(sandbox.id));
+          await this.change(sandbox.sessionId, { status: 'PAUSED', status_detail: 'the app server stopped' });
+        }),
+      ),
+    );
+  }
+
+  /** Starts a new sandbox in the runtime: RUNNING, or ERROR with why not. */
+  private async launch(id: string, ownerId: string, spec: SandboxSpec): Promise<void> {
+    if (this.closing) return this.change(id, { status: 'PAUSED', status_detail: 'the app server is stopping' });
+    await this.change(id, { status: 'STARTING', status_detail: null });
+    try {
+      const extra = (await this.options.launch?.(ownerId)) ?? {};
+      const started = await this.options.runtime.start({
+        sessionId: id,
+        ...(spec.command ? { command: spec.command } : {}),
+        environment: { ...spec.initialEnv, ...extra.environment },
+        ...(extra.network ? { network: extra.network } : {}),
+      });
+      await this.change(id, changeFor(started));
+    } catch (error) {
+      await this.change(id, { status: 'ERROR', status_detail: `the runtime did not start it: ${messageOf(error)}` });
+    }
+  }
+
+  /** Resumes it in the runtime, with a new key. */
+  private async relaunch(id: string, runtimeId: string): Promise<void> {
+    if (this.closing) return this.change(id, { status: 'PAUSED', status_detail: 'the app server is stopping' });
+    try {
+      await this.change(id, changeFor(await this.options.runtime.resume(runtimeId)));
+    } catch (error) {
+      // Gone from the runtime, or no longer resumable: the view says what it is.
+      if (error instanceof SandboxNotFoundError || error instanceof SandboxConflictError) return;
+      await this.change(id, { status: 'ERROR', status_detail: `the runtime did not resume it: ${messageOf(error)}` });
+    }
+  }
+
+  /** The sandbox after a start or resume; whoever listens is told when it runs. */
+  private async launched(ownerId: string, id: string): Promise<Sandbox> {
+    const sandbox = await this.get(ownerId, id);
+    if (!sandbox) throw new Error(`sandbox ${id} vanished`);
+    if (sandbox.status === 'RUNNING') this.options.onRunning?.(sandbox);
+    return sandbox;
+  }
+
+  /** Pauses the owner's least recently started sandboxes until one more may run. */
+  private async makeRoom(ownerId: string, startingId: string): Promise<void> {
+    const { maxRunningPerUser: cap, repository, runtime } = this.options;
+    if (cap <= 0) return;
+    const live = (await repository.withStatus(ownerId, LIVE)).filter((record) => record.id !== startingId);
+    // Not through the other sandbox's queue: two starts of one user would wait on each other.
+    for (const record of live.slice(0, Math.max(0, live.length - cap + 1))) {
+      const paused = record.runtime_id === null ? undefined : await this.orUnknown(runtime.pause(record.runtime_id));
+      await this.change(record.id, {
+        status: paused?.status === 'ERROR' ? 'ERROR' : 'PAUSED',
+        status_detail:
+          paused?.status === 'ERROR'
+            ? paused.statusDetail
+            : `paused to make room: at most ${cap} running sandboxes per user`,
+      });
+    }
+  }
+
+  private async view(record: SandboxRecord): Promise<Sandbox> {
+    return (await this.views([record]))[0] as Sandbox;
+  }
+
+  /** The rows with the runtime's view of them (one batch question), the rows caught up where they lag. */
+  private async views(records: readonly SandboxRecord[]): Promise<Sandbox[]> {
+    const started = records.filter((record) => record.runtime_id !== null);
+    const found = started.length > 0 ? await this.options.runtime.getManyBySession(started.map((r) => r.id)) : [];
+    const byId = new Map(found.flatMap((sandbox) => (sandbox ? [[sandbox.id, sandbox] as const] : [])));
+    return Promise.all(
+      records.map(async (record) => {
+        const sandbox = sandboxOf(record, record.runtime_id === null ? undefined : byId.get(record.runtime_id));
+        const change = catchUp(record, sandbox);
+        if (change) {
+          await this.options.repository
+            .updateUnchanged(record.id, record.updated_at, change)
+            .catch((error) => this.options.log?.warn({ err: error }, 'sandbox row not caught up'));
+        }
+        return sandbox;
+      }),
+    );
+  }
+
+  /** Every status change but to RUNNING revokes the key. */
+  private change(id: string, change: Parameters<SandboxesRepository['update']>[1]): Promise<void> {
+    const key = change.status === 'RUNNING' ? {} : { session_api_key_hash: null };
+    return this.options.repository.update(id, { ...change, ...key });
+  }
+
+  /** What `operation` answers, or undefined when the runtime no longer has the sandbox. */
+  private async orUnknown<T>(operation: Promise<T>): Promise<T | undefined> {
+    try {
+      return await operation;
+    } catch (error) {
+      if (error instanceof SandboxNotFoundError) return undefined;
+      throw error;
+    }
+  }
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));

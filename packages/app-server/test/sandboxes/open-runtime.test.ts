@@ -1,0 +1,51 @@
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appServerConfig } from '../../src/index.ts';
+import { SandboxRuntimeError, openSandboxRuntime } from '../../src/sandboxes/index.ts';
+
+/** The runtime the configuration names: refused without bubblewrap unless unsafe-none, which is then said aloud. */
+describe('the sandboxes runtime from the settings', () => {
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'bosun-open-runtime-'));
+    await chmod(dataDir, 0o711);
+  });
+  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+  it('refuses to run sandboxes without bubblewrap, naming the setting that allows it', async () => {
+    const config = appServerConfig({ data_dir: dataDir });
+    const opening = openSandboxRuntime(config, { bwrapPath: join(dataDir, 'no-bwrap-here') });
+    await expect(opening).rejects.toThrow(SandboxRuntimeError);
+    await expect(opening).rejects.toThrow(/^sandbox_isolation: bubblewrap is not installed.*unsafe-none/);
+  });
+
+  it('with unsafe-none, runs them unisolated and warns; with bubblewrap, isolated', async () => {
+    const warnings: string[] = [];
+    const logger = { warn: (message: string) => warnings.push(message) };
+    const unsafe = await openSandboxRuntime(appServerConfig({ data_dir: dataDir, sandbox_isolation: 'unsafe-none' }), {
+      logger,
+    });
+    expect(unsafe).toMatchObject({ embedded: true, description: expect.stringContaining('NOT isolated') });
+    expect(await unsafe.runtime.health()).toMatchObject({ backend: 'local', isolated: false });
+    expect(warnings.join('\n')).toMatch(/NOT isolated/);
+    await unsafe.runtime.close();
+
+    const isolated = await openSandboxRuntime(appServerConfig({ data_dir: dataDir }), { logger });
+    expect(await isolated.runtime.health()).toMatchObject({ isolated: true });
+    expect(isolated.description).toBe(`Sandboxes: bubblewrap, in ${join(dataDir, 'sandboxes')}`);
+    await isolated.runtime.close();
+  });
+
+  it('is a client of the runtime service the settings name', async () => {
+    const config = appServerConfig({
+      data_dir: dataDir,
+      runtime_api_url: 'http://127.0.0.1:9/',
+      runtime_api_key: 'a-runtime-api-key-of-16+',
+    });
+    const remote = await openSandboxRuntime(config);
+    expect(remote).toMatchObject({ embedded: false, description: 'Sandboxes: runtime service http://127.0.0.1:9/' });
+    await expect(remote.runtime.health()).rejects.toThrow();
+  });
+});
