@@ -15,7 +15,7 @@ export interface AppStack {
   close(): Promise<void>;
 }
 
-export async function startAppStack(name: string): Promise<AppStack> {
+export async function startAppStack(name: string, options: { warmPoolSize?: number } = {}): Promise<AppStack> {
   await buildBundle();
   const llm = await startLlmReplay({ script: { turns: [{ content: 'ready' }], repeat_last: true } });
   const data = await tempDataDir(name);
@@ -30,6 +30,7 @@ export async function startAppStack(name: string): Promise<AppStack> {
       sandbox_command: [process.execPath, CLI],
       // SANDBOX_ISOLATION=unsafe-none: plain processes, to see what bubblewrap costs.
       sandbox_isolation: process.env.SANDBOX_ISOLATION === 'unsafe-none' ? 'unsafe-none' : 'bubblewrap',
+      sandbox_warm_pool_size: options.warmPoolSize ?? 0,
     }),
   );
   const key = await createOwnerApiKey({ dataDir: data.dir });

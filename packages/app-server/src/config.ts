@@ -127,6 +127,13 @@ export const AppServerConfig = Type.Object({
     default: 10,
     description: "Running sandboxes per user; one more pauses the user's least recently started (0: no cap).",
   }),
+  sandbox_warm_pool_size: Type.Integer({
+    minimum: 0,
+    maximum: 16,
+    default: 0,
+    description:
+      'Sandboxes kept started ahead in the embedded runtime, for new sandboxes of users on the LLM defaults (0: none).',
+  }),
   sandbox_start_timeout: Type.Number({
     exclusiveMinimum: 0,
     default: 60,
@@ -197,6 +204,9 @@ export function appServerConfigProblems(config: AppServerConfig): string[] {
     problems.push('s3_access_key_id, s3_secret_access_key: give both or neither');
   }
   problems.push(...instanceMarketplaces(config.instance_marketplaces ?? []).problems);
+  if (config.runtime_api_url !== undefined && (config.sandbox_warm_pool_size ?? 0) > 0) {
+    problems.push('sandbox_warm_pool_size: a runtime service keeps its own warm pools (its warm_pool_size)');
+  }
   if ((config.runtime_api_url === undefined) !== (config.runtime_api_key === undefined)) {
     problems.push('runtime_api_url, runtime_api_key: give both or neither');
   }

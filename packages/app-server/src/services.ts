@@ -98,12 +98,12 @@ export function sandboxLaunch(
   webhooks: () => Record<string, string>,
   publicUrl: () => string,
   runtime: Pick<SandboxRuntime, 'embedded'>,
-): (ownerId: string) => Promise<SandboxLaunch> {
+): (ownerId: string | null) => Promise<SandboxLaunch> {
   const plain = runtime.embedded && config.sandbox_isolation === 'unsafe-none';
   const mode = plain ? 'open' : config.sandbox_network;
   const defaults = { model: config.llm_model, baseUrl: config.llm_base_url, apiKey: config.llm_api_key };
   return async (ownerId) => {
-    const llm = effectiveLlm((await repositories.settings.get(ownerId)) ?? {}, defaults);
+    const llm = effectiveLlm((ownerId === null ? undefined : await repositories.settings.get(ownerId)) ?? {}, defaults);
     let own: string | undefined;
     try {
       own = publicUrl();

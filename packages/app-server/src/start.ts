@@ -51,6 +51,7 @@ export async function startAppServer(config: AppServerConfig, options: StartOpti
       ...(options.logStream ? { logStream: options.logStream } : {}),
     });
     await listen(server, config);
+    await server.context.services?.sandboxes.warmUp(config.sandbox_warm_pool_size);
   } catch (error) {
     await server?.close();
     await opened.close();

@@ -13,6 +13,7 @@ describe('app server configuration', () => {
       secrets_key_previous: [],
       jwt_secret_previous: [],
       max_running_sandboxes: 10,
+      sandbox_warm_pool_size: 0,
       sandbox_start_timeout: 60,
       sandbox_isolation: 'bubblewrap',
       sandbox_network: 'none',

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  LocalRuntime,
   type NetworkPolicy,
   type Runtime,
   SandboxConflictError,
@@ -26,8 +27,8 @@ export interface RuntimeSandboxesOptions {
   specs: readonly SandboxSpec[];
   /** Running sandboxes per user; starting one more pauses the user's least recently started (0: no cap). */
   maxRunningPerUser: number;
-  /** The environment and network of a new sandbox of `ownerId`. */
-  launch?: (ownerId: string) => Promise<SandboxLaunch>;
+  /** The environment and network of a new sandbox of `ownerId` (null: of a user on the app's defaults). */
+  launch?: (ownerId: string | null) => Promise<SandboxLaunch>;
   /**
    * Whether closing pauses what runs (an embedded runtime: its sandboxes would die with the app anyway), rather
    * than leaving it to a runtime service for the next run of the app to take over.
@@ -147,18 +148,28 @@ export class RuntimeSandboxes implements Sandboxes {
     );
   }
 
+  /**
+   * Keeps `count` sandboxes started ahead in an embedded runtime, shaped as a new sandbox of the first spec for a
+   * user on the app's defaults (the same environment and network): such a start is then answered by one of them at
+   * once (the runtime's match rule: packages/runtime/README.md). Called once the app listens, since the environment
+   * names its URL. False when there is nothing to keep (no count, or a runtime service, which has its own pools).
+   */
+  async warmUp(count: number): Promise<boolean> {
+    const [spec] = this.options.specs;
+    const runtime = this.options.runtime;
+    if (count === 0 || !spec || !(runtime instanceof LocalRuntime)) return false;
+    const extra = (await this.options.launch?.(null)) ?? {};
+    runtime.addWarmPool({ name: 'app', count, spec: startSpecOf(spec, extra) });
+    return true;
+  }
+
   /** Starts a new sandbox in the runtime: RUNNING, or ERROR with why not. */
   private async launch(id: string, ownerId: string, spec: SandboxSpec): Promise<void> {
     if (this.closing) return this.change(id, { status: 'PAUSED', status_detail: 'the app server is stopping' });
     await this.change(id, { status: 'STARTING', status_detail: null });
     try {
       const extra = (await this.options.launch?.(ownerId)) ?? {};
-      const started = await this.options.runtime.start({
-        sessionId: id,
-        ...(spec.command ? { command: spec.command } : {}),
-        environment: { ...spec.initialEnv, ...extra.environment },
-        ...(extra.network ? { network: extra.network } : {}),
-      });
+      const started = await this.options.runtime.start({ sessionId: id, ...startSpecOf(spec, extra) });
       await this.change(id, changeFor(started));
     } catch (error) {
       await this.change(id, { status: 'ERROR', status_detail: `the runtime did not start it: ${messageOf(error)}` });
@@ -244,3 +255,12 @@ export class RuntimeSandboxes implements Sandboxes {
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** What the runtime starts a sandbox of `spec` from, besides its session id. */
+function startSpecOf(spec: SandboxSpec, extra: SandboxLaunch) {
+  return {
+    ...(spec.command ? { command: spec.command } : {}),
+    environment: { ...spec.initialEnv, ...extra.environment },
+    ...(extra.network ? { network: extra.network } : {}),
+  };
+}

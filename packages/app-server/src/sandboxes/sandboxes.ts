@@ -51,6 +51,8 @@ export interface Sandboxes {
   search(ownerId: string, page: SandboxPageRequest): Promise<{ items: Sandbox[]; next_page_id: string | null }>;
   /** The sandbox whose current session key is `key` (a sandbox calling the app), if it runs. */
   bySessionKey(key: string): Promise<Sandbox | undefined>;
+  /** Keeps `count` new sandboxes started ahead where the runtime can (false where it cannot). */
+  warmUp(count: number): Promise<boolean>;
   /** Stops every sandbox this app started (they are PAUSED, their workspaces kept). */
   close(): Promise<void>;
 }

@@ -28,7 +28,7 @@ import { Sweeper } from './lifecycle.ts';
 import { type LocalRuntimeOptions, setUp } from './local-options.ts';
 import { localSpecOf } from './local-spec.ts';
 import { WarmKeeper } from './warm-keeper.ts';
-import { resolvePools, warmConfigsWire } from './warm-pools.ts';
+import { type WarmPoolConfig, resolvePools, warmConfigsWire } from './warm-pools.ts';
 
 const RESTARTED = 'the runtime restarted (its sandboxes stopped with it): resume it to start it again';
 
@@ -172,6 +172,15 @@ export class LocalRuntime implements Runtime {
   async health(): Promise<RuntimeHealth> {
     const running = this.entries.claimed().filter((entry) => entry.running).length;
     return { ...this.health_, running, warm: this.warm.counts() };
+  }
+
+  /**
+   * A warm pool added once the runtime runs (e.g. by an app whose sandboxes' environment names its own URL, known
+   * only once it listens); filled in the background. Throws for a bad pool or a name already taken.
+   */
+  addWarmPool(config: WarmPoolConfig): void {
+    const [pool] = resolvePools([config], (spec) => this.localSpec(spec));
+    if (pool) this.warm.add(pool);
   }
 
   /** The warm pools, as `/api/warm-runtime-configs` answers them. */

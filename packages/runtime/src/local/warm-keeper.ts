@@ -18,9 +18,20 @@ export class WarmKeeper {
   private refilling: Promise<void> = Promise.resolve();
 
   constructor(
-    readonly pools: readonly WarmPool[],
+    private readonly pools_: WarmPool[],
     private readonly host: WarmHost,
   ) {}
+
+  get pools(): readonly WarmPool[] {
+    return this.pools_;
+  }
+
+  /** One more pool (its name not yet taken), filled in the background. */
+  add(pool: WarmPool): void {
+    if (this.pools_.some(({ name }) => name === pool.name)) throw new Error(`warm pool ${pool.name}: the name is taken`);
+    this.pools_.push(pool);
+    this.refill();
+  }
 
   /**
    * A RUNNING warm sandbox whose pool's shape serves the spec (see `servesWarm`), now the caller's (its key was
