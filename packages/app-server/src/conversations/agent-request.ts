@@ -56,19 +56,8 @@ export function startConversationInput(start: ConversationToStart) {
   return input;
 }
 
-/** The environment variable a provider's token is given to the conversation as (`GITHUB_TOKEN`, ...). */
-export function tokenVariable(provider: string): string {
-  return `${provider.toUpperCase()}_TOKEN`;
-}
-
 /** The conversation's title from the request: its first 200 characters, when it has any but blanks. */
 export function titleOf(request: AppConversationStartRequest): string | undefined {
   const title = request.title?.trim().slice(0, 200);
   return title ? title : undefined;
-}
-
-/** The skills a user's stored settings turn off (`disabled_skills`). */
-export function disabledSkillsOf(stored: Record<string, unknown>): string[] {
-  const names = stored.disabled_skills;
-  return Array.isArray(names) ? names.filter((name): name is string => typeof name === 'string') : [];
 }

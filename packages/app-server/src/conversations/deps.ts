@@ -1,22 +1,10 @@
 import type { Cache } from '../cache/index.ts';
 import type { Repositories } from '../data/index.ts';
+import type { GitProviderUrls } from '../git/provider-urls.ts';
 import type { AutoLoad } from '../marketplaces/auto-load.ts';
 import type { SandboxSpec, Sandboxes } from '../sandboxes/index.ts';
 import type { LlmDefaults } from '../settings/llm-defaults.ts';
 import type { PluginTrustGate } from '../trust/index.ts';
-
-/** Base URLs of the Git providers repositories are cloned from (`<base>/<owner>/<repo>.git`). */
-export interface GitProviderUrls {
-  github: string;
-  gitlab: string;
-  bitbucket: string;
-}
-
-export const DEFAULT_GIT_URLS: GitProviderUrls = {
-  github: 'https://github.com',
-  gitlab: 'https://gitlab.com',
-  bitbucket: 'https://bitbucket.org',
-};
 
 /** Where the conversations write what happens away from any request. */
 export interface ConversationLog {

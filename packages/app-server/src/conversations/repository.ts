@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AgentServerClient } from '@bosun/client';
 import type { ProviderType } from '@bosun/protocol';
-import type { GitProviderUrls } from './deps.ts';
+import type { GitProviderUrls } from '../git/provider-urls.ts';
 import { redacted } from './redact.ts';
 
 /** A step of a start failed: `message` says what a person can do about it (never a secret). */

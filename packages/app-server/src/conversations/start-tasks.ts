@@ -4,11 +4,13 @@ import type { AppConversationStartRequest, AppConversationStartTask, ProviderTyp
 import type { JsonValue } from '../cache/index.ts';
 import { conversationIdOf, hexOf } from '../conversation-ids.ts';
 import type { StartTaskChange } from '../data/index.ts';
+import { tokenVariable } from '../git/provider-urls.ts';
 import type { AutoLoad } from '../marketplaces/index.ts';
+import { disabledSkillsOf } from '../marketplaces/index.ts';
 import { withPluginParameters } from '../plugin-directory/parameters.ts';
 import { type Sandbox, agentClient } from '../sandboxes/index.ts';
 import { effectiveLlm } from '../settings/llm-defaults.ts';
-import { disabledSkillsOf, startConversationInput, titleOf, tokenVariable } from './agent-request.ts';
+import { startConversationInput, titleOf } from './agent-request.ts';
 import type { ConversationDeps } from './deps.ts';
 import { PendingMessages } from './pending-messages.ts';
 import { redacted } from './redact.ts';

@@ -2,9 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { GitAuth, GitCache } from '@bosun/agent';
-import { tokenVariable } from '../conversations/agent-request.ts';
-import type { GitProviderUrls } from '../conversations/deps.ts';
 import type { Repositories } from '../data/index.ts';
+import { type GitProviderUrls, tokenVariable } from '../git/provider-urls.ts';
 import { HostGuard } from './host-guard.ts';
 
 /** The agent library's Git and marketplace readers, loaded on first use (most requests never need them). */

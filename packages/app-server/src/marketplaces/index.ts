@@ -1,15 +1,15 @@
 import type { SkillsTable } from '@bosun/protocol';
-import type { AppServerConfig } from '../config.ts';
-import { disabledSkillsOf } from '../conversations/agent-request.ts';
-import type { GitProviderUrls } from '../conversations/deps.ts';
 import type { Repositories } from '../data/index.ts';
+import type { GitProviderUrls } from '../git/provider-urls.ts';
 import { type AutoLoad, autoLoadFor } from './auto-load.ts';
+import { disabledSkillsOf } from './disabled-skills.ts';
 import { MarketplaceGit } from './git-access.ts';
 import { instanceMarketplaces } from './instance.ts';
 import { MarketplaceRegistry } from './registry.ts';
 import { skillsTable } from './skills-table.ts';
 
 export type { AutoLoad } from './auto-load.ts';
+export { disabledSkillsOf } from './disabled-skills.ts';
 export { MarketplaceGit } from './git-access.ts';
 export { MarketplaceRegistry } from './registry.ts';
 
@@ -25,7 +25,7 @@ export interface Marketplaces {
 /** The marketplaces of a server: its registry over `repositories` and the configuration, and Git through the guard. */
 export function marketplacesOf(
   repositories: Pick<Repositories, 'marketplaces' | 'organizations' | 'providerTokens' | 'settings'>,
-  config: Pick<AppServerConfig, 'instance_marketplaces' | 'git_allow_private_hosts'>,
+  config: { instance_marketplaces?: string[]; git_allow_private_hosts?: boolean },
   providers: GitProviderUrls,
 ): Marketplaces {
   const git = new MarketplaceGit({

@@ -1,6 +1,6 @@
 import type { WebClientConfig } from '@bosun/protocol';
 import type { FastifyInstance } from 'fastify';
-import type { GitProviderUrls } from '../conversations/deps.ts';
+import type { GitProviderUrls } from '../git/provider-urls.ts';
 import { shape } from './replies.ts';
 
 /** The web client's configuration: OpenHands' feature flags with Bosun's values (no billing, no SaaS parts). */
