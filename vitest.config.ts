@@ -5,6 +5,9 @@ export default defineConfig({
     include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Vitest's default is one file at a time on 2 cores (CPUs - 1); most files wait on processes they started
+    // (servers, sandboxes, Git, Chromium), so two at a time use the machine rather than each other's idle time.
+    maxWorkers: 2,
     // Fail loudly instead of passing when a filter or a broken glob selects nothing.
     passWithNoTests: false,
     reporters: ['default', './test/support/summary-reporter.ts'],

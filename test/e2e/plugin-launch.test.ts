@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { chmod } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { type LlmReplay, startLlmReplay } from '@bosun/llm-replay';
@@ -46,6 +47,8 @@ describe('a plugin launched from the Plugin Directory', () => {
 
   beforeAll(async () => {
     root = await tempDir('bosun-plugin-launch-');
+    // The runtime's root (<data_dir>/sandboxes) must be reachable by the sandboxes' user.
+    await chmod(root.dir, 0o711);
     const remotes = join(root.dir, 'remotes');
     const marketplace = await TestRepository.create(remotes, 'acme/plugins');
     commit = await marketplace.commit({
@@ -87,6 +90,9 @@ describe('a plugin launched from the Plugin Directory', () => {
       BOSUN_PLUGIN_DIRECTORY_SOURCE: 'github:acme/plugins',
       BOSUN_PLUGIN_DIRECTORY_FEATURED: 'greeter',
       BOSUN_LOG_LEVEL: 'warn',
+      // The flow, not the isolation (packages/app-server/test/sandboxes/ tests that): the sandbox fetches the
+      // plugin from this machine's loopback Git server.
+      BOSUN_SANDBOX_ISOLATION: 'unsafe-none',
     };
     const started = await startAppServer(['--port', '0', '--data-dir', dataDir], env);
     if (!('child' in started)) throw new Error(`bosun serve exited ${started.code}: ${started.output}`);
