@@ -28,7 +28,9 @@ export class WarmKeeper {
 
   /** One more pool (its name not yet taken), filled in the background. */
   add(pool: WarmPool): void {
-    if (this.pools_.some(({ name }) => name === pool.name)) throw new Error(`warm pool ${pool.name}: the name is taken`);
+    if (this.pools_.some(({ name }) => name === pool.name)) {
+      throw new Error(`warm pool ${pool.name}: the name is taken`);
+    }
     this.pools_.push(pool);
     this.refill();
   }
