@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,6 +53,17 @@ async function startAgentServer(): Promise<string> {
 }
 
 describe('the bundle npm start runs', () => {
+  it('loads what only some setups use (Kubernetes, a browser, Redis, S3, MCP) on first use, not at every start', async () => {
+    const text = await readFile(BUNDLE, 'utf8');
+    const loadedAtStart = [...text.matchAll(/^import\s[^;]*?\sfrom\s*"([^"]+)"/gm)].map((match) => match[1] as string);
+    const lazy = ['@kubernetes/client-node', 'playwright-core', 'ioredis', '@aws-sdk', '@modelcontextprotocol/sdk'];
+    expect(loadedAtStart.filter((name) => lazy.some((root) => name === root || name.startsWith(`${root}/`)))).toEqual(
+      [],
+    );
+    // The check reads what it should: the bundle's static imports.
+    expect(loadedAtStart).toContain('better-sqlite3');
+  });
+
   it('serves the app server (bosun serve, what npm start runs): ready, the home page, and a clean stop', async () => {
     const started = await startServer(
       AS_BOSUN,

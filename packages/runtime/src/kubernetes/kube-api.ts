@@ -1,7 +1,13 @@
-import { ApiException, KubeConfig, type KubernetesObject, KubernetesObjectApi, Watch } from '@kubernetes/client-node';
+import type { KubeConfig, KubernetesObject, KubernetesObjectApi } from '@kubernetes/client-node';
 import { KubeError } from './kube-error.ts';
 
 export { KubeError };
+
+/**
+ * The client library, given by whoever loaded it: imported here, a bundle (one file) would load it at every start
+ * of anything, since bundling turns a dynamic import of this module into code that runs at load.
+ */
+export type KubeClient = typeof import('@kubernetes/client-node');
 
 export type Named = KubernetesObject & { apiVersion: string; kind: string; metadata: { name: string } };
 
@@ -15,10 +21,11 @@ export class KubeApi {
   private readonly objects: KubernetesObjectApi;
 
   constructor(
+    private readonly client: KubeClient,
     private readonly kubeConfig: KubeConfig,
     readonly namespace: string,
   ) {
-    this.objects = KubernetesObjectApi.makeApiClient(kubeConfig);
+    this.objects = client.KubernetesObjectApi.makeApiClient(kubeConfig);
   }
 
   create<T extends KubernetesObject>(object: Named & T): Promise<T> {
@@ -94,7 +101,7 @@ export class KubeApi {
       finish = resolve;
     });
     const path = `/api/v1/namespaces/${this.namespace}/${resource}`;
-    const controller = await new Watch(this.kubeConfig).watch(
+    const controller = await new this.client.Watch(this.kubeConfig).watch(
       path,
       { ...query, allowWatchBookmarks: true },
       (type, object) => onEvent({ type: type as WatchEvent<T>['type'], object: object as T }),
@@ -120,7 +127,7 @@ export class KubeApi {
     try {
       return await work();
     } catch (error) {
-      throw asKubeError(what, error);
+      throw asKubeError(this.client, what, error);
     }
   }
 }
@@ -131,9 +138,9 @@ function describe(object: { kind: string; metadata: { name: string; namespace?: 
 }
 
 /** The API's `kind: Status` (reason, message) as a KubeError; a failure to reach it as code 0. */
-export function asKubeError(what: string, error: unknown): KubeError {
+export function asKubeError(client: KubeClient, what: string, error: unknown): KubeError {
   if (error instanceof KubeError) return error;
-  if (error instanceof ApiException) {
+  if (error instanceof client.ApiException) {
     const status = parsed(error.body);
     const reason = typeof status?.reason === 'string' ? status.reason : `HTTP ${error.code}`;
     const message = typeof status?.message === 'string' ? status.message : String(error.message);
@@ -154,8 +161,8 @@ function parsed(body: unknown): Record<string, unknown> | undefined {
 }
 
 /** The cluster from a kubeconfig file, else in-cluster (a service account), else ~/.kube/config. */
-export function loadKubeConfig(path: string | undefined): KubeConfig {
-  const kubeConfig = new KubeConfig();
+export function loadKubeConfig(client: KubeClient, path: string | undefined): KubeConfig {
+  const kubeConfig = new client.KubeConfig();
   if (path) kubeConfig.loadFromFile(path);
   else kubeConfig.loadFromDefault();
   return kubeConfig;

@@ -85,9 +85,10 @@ export class KubernetesRuntime implements Runtime {
     const config = kubernetesConfigOf(options.settings);
     const urls = new SandboxUrls(config);
     // Loaded on first use: what runs no Kubernetes backend never loads the client.
+    const client = await import('@kubernetes/client-node');
     const { KubeApi, loadKubeConfig } = await import('./kube-api.ts');
-    const kubeConfig = options.kubeConfig ?? loadKubeConfig(config.kubeconfig);
-    const api = new KubeApi(kubeConfig, config.namespace);
+    const kubeConfig = options.kubeConfig ?? loadKubeConfig(client, config.kubeconfig);
+    const api = new KubeApi(client, kubeConfig, config.namespace);
     await api.list('v1', 'ConfigMap', { labelSelector: MANAGED });
     return new KubernetesRuntime(api, config, urls, options.pollMs ?? 1000, options.logger);
   }
