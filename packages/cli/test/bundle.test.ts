@@ -53,10 +53,17 @@ async function startAgentServer(): Promise<string> {
 }
 
 describe('the bundle npm start runs', () => {
-  it('loads what only some setups use (Kubernetes, a browser, Redis, S3, MCP) on first use, not at every start', async () => {
+  it('loads what only some setups use (Kubernetes, PostgreSQL, a browser, Redis, S3, MCP) on first use, not at start', async () => {
     const text = await readFile(BUNDLE, 'utf8');
     const loadedAtStart = [...text.matchAll(/^import\s[^;]*?\sfrom\s*"([^"]+)"/gm)].map((match) => match[1] as string);
-    const lazy = ['@kubernetes/client-node', 'playwright-core', 'ioredis', '@aws-sdk', '@modelcontextprotocol/sdk'];
+    const lazy = [
+      '@kubernetes/client-node',
+      'pg',
+      'playwright-core',
+      'ioredis',
+      '@aws-sdk',
+      '@modelcontextprotocol/sdk',
+    ];
     expect(loadedAtStart.filter((name) => lazy.some((root) => name === root || name.startsWith(`${root}/`)))).toEqual(
       [],
     );

@@ -1,7 +1,15 @@
 import { PostgresDialect } from 'kysely';
-import pg from 'pg';
+import type { Pool } from 'pg';
 import { DatabaseMissingError, DatabaseOpenError } from './errors.ts';
 import type { DatabaseLogger } from './logger.ts';
+
+type PgModule = typeof import('pg').default;
+let loaded: Promise<PgModule> | undefined;
+/** The PostgreSQL client, loaded on first use: what keeps its data in SQLite never pays for loading it. */
+function pgModule(): Promise<PgModule> {
+  loaded ??= import('pg').then((module) => module.default);
+  return loaded;
+}
 
 const POOL_SIZE = 10;
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -18,9 +26,9 @@ export function isPostgresUrl(url: string): boolean {
 export async function postgresDialect(
   url: string,
   options: { createDatabase?: boolean; logger?: DatabaseLogger },
-): Promise<{ dialect: PostgresDialect; pool: pg.Pool }> {
+): Promise<{ dialect: PostgresDialect; pool: Pool }> {
   const target = parseUrl(url);
-  const pool = newPool(url, options.logger);
+  const pool = newPool(await pgModule(), url, options.logger);
   try {
     await checkConnection(pool);
   } catch (error) {
@@ -60,14 +68,14 @@ function parseUrl(url: string): PostgresTarget {
   return { url: parsed, database, server: `${parsed.hostname}:${parsed.port || '5432'}` };
 }
 
-function newPool(url: string, logger: DatabaseLogger | undefined): pg.Pool {
+function newPool(pg: PgModule, url: string, logger: DatabaseLogger | undefined): Pool {
   const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   // An idle client losing its connection must not crash the process: the pool replaces it on next use.
   pool.on('error', (error) => logger?.warn({ err: error.message }, 'an idle PostgreSQL connection failed'));
   return pool;
 }
 
-async function checkConnection(pool: pg.Pool): Promise<void> {
+async function checkConnection(pool: Pool): Promise<void> {
   const client = await pool.connect();
   client.release();
 }
@@ -75,6 +83,7 @@ async function checkConnection(pool: pg.Pool): Promise<void> {
 async function createDatabase(target: PostgresTarget): Promise<void> {
   const maintenance = new URL(target.url);
   maintenance.pathname = '/postgres';
+  const pg = await pgModule();
   const client = new pg.Client({
     connectionString: maintenance.toString(),
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
