@@ -32,16 +32,8 @@ export async function agentStatus(sandbox: SandboxWire, key: string): Promise<nu
   return response.status;
 }
 
-/** A Node one-liner that prints CONNECTED or REFUSED <code> for a TCP connection to host:port. */
-export function connectProbe(host: string, port: number): string {
-  const script = [
-    `const s=require('net').connect(${port},'${host}');`,
-    "s.on('connect',()=>{console.log('CONNECTED');process.exit(0)});",
-    "s.on('error',e=>{console.log('REFUSED',e.code);process.exit(0)});",
-    "setTimeout(()=>{console.log('REFUSED timeout');process.exit(0)},3000)",
-  ].join('');
-  return `${process.execPath} -e "${script}"`;
-}
+// The runtime's tests probe the same way.
+export { connectProbe } from '../../../runtime/test/support/sandbox-shell.ts';
 
 /** Reads until `done` holds (the state that matters, never a fixed sleep), at most 30 s. */
 export async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
