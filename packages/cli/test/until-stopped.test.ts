@@ -15,6 +15,22 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** Runs `code` (an ES module that may import this module as `MODULE`) in a process; its exit and output. */
+async function runModule(code: string): Promise<{ exitCode: number | null; signal: string | null; output: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const [exitCode, signal] = await once(child, 'exit');
+  return { exitCode, signal, output };
+}
+
 /*
  * A process whose close finished but which still has a thread of libuv's pool blocked in a system call (opening
  * a FIFO nobody writes to): `process.exit` would wait for that thread forever. closeWithin ends it at the deadline.
@@ -30,18 +46,31 @@ describe('closeWithin', () => {
       await closeWithin(async () => {}, 300, (line) => process.stderr.write(line + '\\n'));
       process.stdout.write('closed\\n');
     `;
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    const [exitCode, signal] = await once(child, 'exit');
+    const { exitCode, signal, output } = await runModule(code);
     expect({ exitCode, signal }, output).toEqual({ exitCode: null, signal: 'SIGKILL' });
     expect(output).toMatch(/closed\n[\s\S]*still pending keeps the process alive; exiting now/);
+  });
+});
+
+/*
+ * The defect: the first signal's handler came off both signals and the closing's went on a step later, after
+ * "Stopping" was printed; a second signal in between met the default action (the process died by SIGINT, silently).
+ */
+describe('closeWhenStopped', () => {
+  it('keeps a handler on SIGINT and SIGTERM from the first stop request on, and a second one ends it at once', async () => {
+    const code = `
+      import { closeWhenStopped } from ${JSON.stringify(MODULE)};
+      const io = { stdout: process.stdout, stderr: process.stderr };
+      closeWhenStopped(io, 'test', () => new Promise(() => {}), { deadlineMs: 20_000 });
+      process.emit('SIGTERM', 'SIGTERM');
+      process.stdout.write('handlers ' + process.listenerCount('SIGINT') + ' ' + process.listenerCount('SIGTERM') + '\\n');
+      // A server's open socket, which keeps the process up until the signal is handled.
+      setInterval(() => {}, 1_000);
+      setTimeout(() => process.kill(process.pid, 'SIGINT'), 50);
+    `;
+    const { exitCode, signal, output } = await runModule(code);
+    expect(output).toMatch(/^handlers 1 1\n/);
+    expect({ exitCode, signal }, output).toEqual({ exitCode: null, signal: 'SIGKILL' });
+    expect(output).toMatch(/Stopping \(SIGTERM\)[\s\S]*bosun test: second stop request \(SIGINT\); exiting now/);
   });
 });
