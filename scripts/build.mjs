@@ -1,9 +1,18 @@
-// Bundles Bosun into one ESM file that Node runs without a TypeScript loader: `npm start` runs the result.
+// Bundles Bosun into one file that Node runs without a TypeScript loader: `npm start` runs the result.
 // Third-party JavaScript is bundled too: loading one file instead of ~800 small modules is most of the
 // server's start-up time. What cannot or need not be bundled stays in node_modules and loads as usual.
+// The bundle is CommonJS (`bosun.cjs`) because Node 20 compiles only scripts with a V8 code cache; its entry
+// (`bosun.mjs`, from `bundle-entry.mjs`) runs it with the cache that `writeCodeCache` makes.
+// Usage: node scripts/build.mjs [DIR]: the three files (and the source map) in DIR, by default packages/cli/dist.
+import { createHash } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { build } from 'esbuild';
+import { writeCodeCache } from './code-cache.mjs';
 
-const outfile = process.argv[2] ?? 'packages/cli/dist/bosun.mjs';
+const dir = process.argv[2] ?? 'packages/cli/dist';
+const entry = join(dir, 'bosun.mjs');
+const outfile = join(dir, 'bosun.cjs');
 
 /** Packages loaded from node_modules at run time. */
 const EXTERNAL = [
@@ -41,14 +50,16 @@ await build({
   outfile,
   bundle: true,
   platform: 'node',
-  format: 'esm',
+  format: 'cjs',
   target: 'node20',
+  // `import()` of a package left out becomes a `require` when it runs: V8 loses the dynamic import callback of
+  // a script compiled from a code cache (Node 20), and every package left out has a CommonJS build.
+  supported: { 'dynamic-import': false },
+  // What the sources ask of `import.meta`: their own URL, which in the bundle is the bundle's.
+  define: { 'import.meta.url': '__bosunBundleUrl' },
   sourcemap: 'linked',
   logLevel: 'warning',
-  // Bundled CommonJS modules that `require` an external package need a `require` in an ES module.
-  banner: {
-    js: "import { createRequire as __bosunRequire } from 'node:module'; const require = __bosunRequire(import.meta.url);",
-  },
+  banner: { js: "var __bosunBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
   plugins: [
     {
       name: 'externals',
@@ -60,3 +71,10 @@ await build({
     },
   ],
 });
+
+const sha256 = createHash('sha256')
+  .update(await readFile(outfile))
+  .digest('hex');
+const entrySource = await readFile(new URL('./bundle-entry.mjs', import.meta.url), 'utf8');
+await writeFile(entry, entrySource.replace('%BUNDLE_SHA256%', sha256));
+await writeCodeCache(entry);

@@ -1,3 +1,5 @@
 import { main } from './main.ts';
 
-process.exitCode = await main(process.argv.slice(2));
+main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

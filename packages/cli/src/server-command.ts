@@ -2,6 +2,7 @@ import type { Static, TObject } from '@sinclair/typebox';
 import type { Command, CommandIO } from './command.ts';
 import { readConfig } from './config/read-config.ts';
 import type { LoadedSettings } from './config/settings.ts';
+import { watchStopRequests } from './until-stopped.ts';
 
 /** A server command: its configuration read from the arguments, the environment and `--config FILE`. */
 export interface ServerCommand<T extends TObject> extends Omit<Command, 'run'> {
@@ -14,8 +15,13 @@ export function serverCommand<T extends TObject>({ config, run, ...command }: Se
   return {
     ...command,
     async run(args, io) {
-      const loaded = await readConfig(config, command.name, command.usage, args, io);
-      return typeof loaded === 'number' ? loaded : run(loaded, io);
+      const release = watchStopRequests();
+      try {
+        const loaded = await readConfig(config, command.name, command.usage, args, io);
+        return typeof loaded === 'number' ? loaded : await run(loaded, io);
+      } finally {
+        release();
+      }
     },
   };
 }

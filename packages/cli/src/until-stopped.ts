@@ -25,7 +25,24 @@ export async function closeWithin(
   deadlineMs: number,
   say: (line: string) => void,
 ): Promise<void> {
-  await stopRequests(say, { stopping: true }).close(close, deadlineMs);
+  await stopRequests({ stopping: true }, say).close(close, deadlineMs);
+}
+
+/** The stop requests of this process, watched since `watchStopRequests` was first called. */
+let processRequests: StopRequests | undefined;
+
+/**
+ * Watches SIGINT and SIGTERM until the returned function is called, for `closeWhenStopped`. A server command
+ * watches before it starts: a stop request arriving while it starts (or just after it says it listens) is then
+ * kept, not met by the default action that ends the process at once, closing nothing.
+ */
+export function watchStopRequests(): () => void {
+  const requests = stopRequests({ stopping: false });
+  processRequests = requests;
+  return () => {
+    requests.release();
+    if (processRequests === requests) processRequests = undefined;
+  };
 }
 
 /**
@@ -40,24 +57,41 @@ export async function closeWhenStopped(
   close: () => Promise<void>,
   { deadlineMs, doing = '' }: { deadlineMs: number; doing?: string },
 ): Promise<void> {
-  const requests = stopRequests((line) => io.stderr.write(`bosun ${command}: ${line}\n`), { stopping: false });
+  const requests = processRequests ?? stopRequests({ stopping: false });
+  requests.say = (line) => {
+    io.stderr.write(`bosun ${command}: ${line}\n`);
+  };
   const signal = await requests.first;
   io.stdout.write(`Stopping (${signal}): ${doing}at most ${deadlineMs / 1000} s (again to exit at once)\n`);
   await requests.close(close, deadlineMs);
 }
 
-/**
- * The stop requests of a process from now on: `first` resolves with the first one (unless it is `stopping`
- * already); every later one ends the process at once. `close` runs the closing bounded by `deadlineMs`, then
- * lets the signals go.
- */
-function stopRequests(say: (line: string) => void, { stopping }: { stopping: boolean }) {
+interface StopRequests {
+  /** The first stop request (unless the process was `stopping` already). */
+  first: Promise<NodeJS.Signals>;
+  /** Where the process says why it ends at once. */
+  say: (line: string) => void;
+  /** Runs the closing bounded by `deadlineMs`, then lets the signals go. */
+  close(close: () => Promise<void>, deadlineMs: number): Promise<void>;
+  /** Lets the signals go. */
+  release(): void;
+}
+
+/** The stop requests of a process from now on: after the first (or when `stopping`), each ends it at once. */
+function stopRequests(
+  { stopping }: { stopping: boolean },
+  say: (line: string) => void = (line) => process.stderr.write(`bosun: ${line}\n`),
+): StopRequests {
   let resolveFirst: (signal: NodeJS.Signals) => void = () => {};
   const first = new Promise<NodeJS.Signals>((resolve) => {
     resolveFirst = resolve;
   });
+  const release = () => {
+    for (const name of STOP_SIGNALS) process.off(name, onSignal);
+  };
+  const requests: StopRequests = { first, say, close, release };
   const killNow = (why: string) => {
-    say(`${why}; exiting now`);
+    requests.say(`${why}; exiting now`);
     process.kill(process.pid, 'SIGKILL');
   };
   const onSignal = (signal: NodeJS.Signals) => {
@@ -66,22 +100,20 @@ function stopRequests(say: (line: string) => void, { stopping }: { stopping: boo
     resolveFirst(signal);
   };
   for (const name of STOP_SIGNALS) process.on(name, onSignal);
-  return {
-    first,
-    async close(close: () => Promise<void>, deadlineMs: number): Promise<void> {
-      let closed = false;
-      setTimeout(
-        () =>
-          killNow(
-            closed
-              ? 'stopped, but a call still pending keeps the process alive'
-              : `not stopped within ${deadlineMs / 1000} s`,
-          ),
-        deadlineMs,
-      ).unref();
-      await close();
-      closed = true;
-      for (const name of STOP_SIGNALS) process.off(name, onSignal);
-    },
-  };
+  async function close(closing: () => Promise<void>, deadlineMs: number): Promise<void> {
+    let closed = false;
+    setTimeout(
+      () =>
+        killNow(
+          closed
+            ? 'stopped, but a call still pending keeps the process alive'
+            : `not stopped within ${deadlineMs / 1000} s`,
+        ),
+      deadlineMs,
+    ).unref();
+    await closing();
+    closed = true;
+    release();
+  }
+  return requests;
 }

@@ -73,4 +73,18 @@ describe('closeWhenStopped', () => {
     expect({ exitCode, signal }, output).toEqual({ exitCode: null, signal: 'SIGKILL' });
     expect(output).toMatch(/Stopping \(SIGTERM\)[\s\S]*bosun test: second stop request \(SIGINT\); exiting now/);
   });
+
+  it('keeps a stop request that arrives before the server is up (watched from the start of a server command)', async () => {
+    const code = `
+      import { closeWhenStopped, watchStopRequests } from ${JSON.stringify(MODULE)};
+      const io = { stdout: process.stdout, stderr: process.stderr };
+      watchStopRequests();
+      process.kill(process.pid, 'SIGTERM');
+      // The server, up a moment later.
+      setTimeout(() => closeWhenStopped(io, 'test', async () => process.stdout.write('closed\\n'), { deadlineMs: 20_000 }), 200);
+    `;
+    const { exitCode, signal, output } = await runModule(code);
+    expect({ exitCode, signal }, output).toEqual({ exitCode: 0, signal: null });
+    expect(output).toMatch(/^Stopping \(SIGTERM\)[^\n]*\nclosed\n$/);
+  });
 });

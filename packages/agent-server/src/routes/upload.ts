@@ -4,7 +4,7 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { HttpError, InputError } from '@bosun/http';
-import Busboy from 'busboy';
+import busboy, { type Busboy } from 'busboy';
 import type { FastifyRequest } from 'fastify';
 
 /** The largest file an upload may carry. */
@@ -23,7 +23,7 @@ export async function receiveUpload(request: FastifyRequest, target: string): Pr
     await new Promise<void>((resolve, reject) => {
       let parser: Busboy;
       try {
-        parser = new Busboy({ headers: request.headers, limits: { files: 1, fileSize: MAX_UPLOAD_BYTES } });
+        parser = busboy({ headers: request.headers, limits: { files: 1, fileSize: MAX_UPLOAD_BYTES } });
       } catch (error) {
         reject(multipartError((error as Error).message));
         return;
@@ -40,8 +40,8 @@ export async function receiveUpload(request: FastifyRequest, target: string): Pr
         });
         writes.push(pipeline(file, createWriteStream(temporary)));
       });
-      parser.on('finish', () => Promise.all(writes).then(() => resolve(), reject));
-      parser.on('error', (error) => reject(multipartError(error.message)));
+      parser.on('close', () => Promise.all(writes).then(() => resolve(), reject));
+      parser.on('error', (error) => reject(multipartError((error as Error).message)));
       request.raw.pipe(parser);
     });
     if (!received) throw multipartError('Field required: the file is sent as the multipart field `file`');

@@ -1,4 +1,7 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { NotFoundError } from '@bosun/http';
 import type { FastifyInstance } from 'fastify';
 import { README_PATH, SERVER_TITLE, SERVER_VERSION } from '../server-info.ts';
@@ -53,11 +56,16 @@ export function homeRoutes(app: FastifyInstance): void {
   );
 }
 
-/** The repository's README: four folders above this module in the sources, three above the bundle (`packages/cli/dist`). */
-const README_FILE = new URL(
-  import.meta.url.endsWith('.mjs') ? '../../../README.md' : '../../../../README.md',
-  import.meta.url,
-);
+/** The installation's README: beside the root `package.json` (the one naming the workspaces) above this module. */
+function readmeFile(): string | undefined {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); dirname(dir) !== dir; dir = dirname(dir)) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest) && 'workspaces' in JSON.parse(readFileSync(manifest, 'utf8'))) {
+      return join(dir, 'README.md');
+    }
+  }
+  return undefined;
+}
 
 /** `/README.md`: the README of the installed Bosun, as plain text a browser shows. */
 export function readmeRoutes(app: FastifyInstance): void {
@@ -71,9 +79,9 @@ export function readmeRoutes(app: FastifyInstance): void {
       },
     },
     async (_request, reply) => {
-      const text = await readFile(README_FILE, 'utf8').catch(() => {
-        throw new NotFoundError('This installation has no README');
-      });
+      const file = readmeFile();
+      const text = file && (await readFile(file, 'utf8').catch(() => undefined));
+      if (text === undefined) throw new NotFoundError('This installation has no README');
       return reply.type('text/markdown; charset=utf-8').header('x-content-type-options', 'nosniff').send(text);
     },
   );

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { rename } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { INSTALLATION, SANDBOX_BUNDLE } from '../sandboxes/bundle.ts';
 
@@ -9,9 +10,12 @@ import { INSTALLATION, SANDBOX_BUNDLE } from '../sandboxes/bundle.ts';
  * sandbox, into its fresh `/tmp`): seconds per sandbox, the bundle a fraction of that.
  */
 export default async function setup(): Promise<void> {
-  const building = `${SANDBOX_BUNDLE}.${process.pid}.mjs`;
+  const built = dirname(SANDBOX_BUNDLE);
+  const building = `${built}.${process.pid}`;
+  const old = `${built}.${process.pid}.old`;
   await promisify(execFile)(process.execPath, ['scripts/build.mjs', building], { cwd: INSTALLATION });
-  // Whole or not at all, should another run read it meanwhile.
-  await rename(building, SANDBOX_BUNDLE);
-  await rename(`${building}.map`, `${SANDBOX_BUNDLE}.map`);
+  // The new build takes the place of the last one at once (a run reading it meanwhile has its files open).
+  await rename(built, old).catch(() => undefined);
+  await rename(building, built);
+  await rm(old, { recursive: true, force: true });
 }
