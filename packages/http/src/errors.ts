@@ -55,7 +55,8 @@ function bounded(item: ValidationError): ValidationError {
 
 /**
  * Errors become `{"detail": ...}` bodies: 422 with `{loc, msg, type}` items for bad input of any kind, 404 and
- * 409 with a message, and 500 with an error id that is also in the log. Bad input never yields a 500.
+ * 409 with a message, an `HttpError`'s status with its message (a 503 when a service is out of reach), and 500
+ * with an error id that is also in the log. Bad input never yields a 500.
  */
 export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError & { validation?: unknown; validationContext?: string }, request, reply) => {
@@ -73,10 +74,12 @@ export function installErrorHandlers(app: FastifyInstance): void {
       return sendValidationError(reply, [{ loc: ['body'], msg: 'Field required', type: 'missing' }]);
     }
     const status = error.statusCode ?? 500;
-    if (status < 500) {
-      if (error instanceof HttpError) reply.headers(error.headers);
-      return reply.code(status).send({ detail: error.message });
+    if (error instanceof HttpError) {
+      // A 5xx said on purpose (a service the server needs is out of reach): why, not an error id.
+      if (status >= 500) request.log.warn({ status, detail: error.message }, 'answered with a server error');
+      return reply.code(status).headers(error.headers).send({ detail: error.message });
     }
+    if (status < 500) return reply.code(status).send({ detail: error.message });
     const errorId = randomUUID();
     request.log.error({ err: error, error_id: errorId }, 'unexpected error');
     return reply.code(500).send({ detail: 'Internal Server Error', error_id: errorId });

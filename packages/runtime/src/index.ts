@@ -9,6 +9,7 @@ export {
   SandboxConflictError,
   SandboxNotFoundError,
   SandboxSpecError,
+  RuntimeUnavailableError,
   type SandboxStartSpec,
 } from './runtime.ts';
 export { checkStartSpec } from './spec.ts';

@@ -92,6 +92,14 @@ export class SandboxSpecError extends Error {
   }
 }
 
+/** The runtime could not be asked (a runtime service down, out of reach or failing): nothing was changed. */
+export class RuntimeUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RuntimeUnavailableError';
+  }
+}
+
 /**
  * Sandboxes, each an agent server with its own workspace and session key, behind one interface: the local
  * backend (bubblewrap) in process, a Kubernetes backend, or a remote runtime API over HTTP. The app server

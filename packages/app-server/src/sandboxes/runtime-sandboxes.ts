@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { HttpError } from '@bosun/http';
 import {
   LocalRuntime,
   type NetworkPolicy,
   type Runtime,
+  RuntimeUnavailableError,
   SandboxConflictError,
   SandboxNotFoundError,
   SerialQueues,
@@ -10,7 +12,7 @@ import {
 import type { SandboxRecord } from '../data/index.ts';
 import type { SandboxesRepository } from '../data/repositories/sandboxes.ts';
 import { reconcile } from './reconcile.ts';
-import { catchUp, changeFor, sandboxOf } from './sandbox-view.ts';
+import { catchUp, changeFor, lastKnownOf, sandboxOf } from './sandbox-view.ts';
 import type { Sandbox, SandboxPageRequest, SandboxSpec, Sandboxes } from './sandboxes.ts';
 import { sessionKeyHash } from './session-keys.ts';
 
@@ -62,8 +64,13 @@ export class RuntimeSandboxes implements Sandboxes {
     const id = options.id ?? randomUUID().replaceAll('-', '');
     await this.options.repository.create({ id, userId: ownerId, specId: spec.id, status: 'STARTING' });
     return this.queues.run(id, async () => {
-      await this.makeRoom(ownerId, id);
-      await this.launch(id, ownerId, spec);
+      try {
+        await this.makeRoom(ownerId, id);
+        await this.launch(id, ownerId, spec);
+      } catch (error) {
+        if (!(error instanceof RuntimeUnavailableError)) throw error;
+        await this.change(id, { status: 'ERROR', status_detail: `the runtime did not start it: ${error.message}` });
+      }
       return this.launched(ownerId, id);
     });
   }
@@ -73,7 +80,7 @@ export class RuntimeSandboxes implements Sandboxes {
       const record = await this.options.repository.get(ownerId, id);
       if (!record) return undefined;
       if (record.runtime_id !== null) {
-        const paused = await this.orUnknown(this.options.runtime.pause(record.runtime_id));
+        const paused = await this.orUnknown(this.options.runtime.pause(record.runtime_id)).catch(unavailable);
         if (paused) await this.change(id, { status: paused.status, status_detail: paused.statusDetail });
       } else if (LIVE.includes(record.status)) {
         await this.change(id, { status: 'PAUSED', status_detail: null });
@@ -86,8 +93,9 @@ export class RuntimeSandboxes implements Sandboxes {
     return this.queues.run(id, async () => {
       const record = await this.options.repository.get(ownerId, id);
       if (!record) return undefined;
-      const current = await this.view(record);
-      if (current.status === 'RUNNING' || current.status === 'MISSING') return current;
+      // Asked of the runtime itself: a last known status would answer for a sandbox nobody could reach.
+      const [current] = await this.views([record], { lastKnown: false });
+      if (current?.status === 'RUNNING' || current?.status === 'MISSING') return current;
       const spec = this.options.specs.find((candidate) => candidate.id === record.spec_id);
       if (!spec) {
         await this.change(id, { status: 'ERROR', status_detail: `its spec ${record.spec_id} no longer exists` });
@@ -105,7 +113,8 @@ export class RuntimeSandboxes implements Sandboxes {
     return this.queues.run(id, async () => {
       const record = await this.options.repository.get(ownerId, id);
       if (!record) return false;
-      if (record.runtime_id !== null) await this.orUnknown(this.options.runtime.stop(record.runtime_id));
+      if (record.runtime_id !== null)
+        await this.orUnknown(this.options.runtime.stop(record.runtime_id)).catch(unavailable);
       return this.options.repository.delete(ownerId, id);
     });
   }
@@ -184,6 +193,7 @@ export class RuntimeSandboxes implements Sandboxes {
     } catch (error) {
       // Gone from the runtime, or no longer resumable: the view says what it is.
       if (error instanceof SandboxNotFoundError || error instanceof SandboxConflictError) return;
+      if (error instanceof RuntimeUnavailableError) unavailable(error);
       await this.change(id, { status: 'ERROR', status_detail: `the runtime did not resume it: ${messageOf(error)}` });
     }
   }
@@ -218,10 +228,21 @@ export class RuntimeSandboxes implements Sandboxes {
     return (await this.views([record]))[0] as Sandbox;
   }
 
-  /** The rows with the runtime's view of them (one batch question), the rows caught up where they lag. */
-  private async views(records: readonly SandboxRecord[]): Promise<Sandbox[]> {
+  /**
+   * The rows with the runtime's view of them (one batch question), the rows caught up where they lag. With the
+   * runtime out of reach, their last known status (`lastKnown`), else a 503.
+   */
+  private async views(records: readonly SandboxRecord[], { lastKnown = true } = {}): Promise<Sandbox[]> {
     const started = records.filter((record) => record.runtime_id !== null);
-    const found = started.length > 0 ? await this.options.runtime.getManyBySession(started.map((r) => r.id)) : [];
+    let found: Awaited<ReturnType<Runtime['getManyBySession']>> = [];
+    try {
+      if (started.length > 0) found = await this.options.runtime.getManyBySession(started.map((r) => r.id));
+    } catch (error) {
+      if (!(error instanceof RuntimeUnavailableError) || !lastKnown) unavailable(error);
+      return records.map((record) =>
+        record.runtime_id === null ? sandboxOf(record, undefined) : lastKnownOf(record, error.message),
+      );
+    }
     const byId = new Map(found.flatMap((sandbox) => (sandbox ? [[sandbox.id, sandbox] as const] : [])));
     return Promise.all(
       records.map(async (record) => {
@@ -252,6 +273,14 @@ export class RuntimeSandboxes implements Sandboxes {
       throw error;
     }
   }
+}
+
+/** The runtime out of reach, as the app answers: 503 with why, nothing changed (other errors go on as they are). */
+function unavailable(error: unknown): never {
+  if (error instanceof RuntimeUnavailableError) {
+    throw new HttpError(503, `${error.message}; nothing was changed, try again later`, { 'retry-after': '10' });
+  }
+  throw error;
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));

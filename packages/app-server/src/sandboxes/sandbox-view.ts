@@ -35,6 +35,20 @@ export function sandboxOf(record: SandboxRecord, found: RuntimeSandbox | undefin
   };
 }
 
+/** A sandbox while the runtime cannot be asked: the row's last known status, why it is only that, no key or URL. */
+export function lastKnownOf(record: SandboxRecord, why: string): Sandbox {
+  return {
+    id: record.id,
+    ownerId: record.user_id,
+    specId: record.spec_id,
+    createdAt: record.created_at,
+    sessionApiKey: null,
+    agentServerUrl: null,
+    status: record.status as SandboxStatus,
+    statusDetail: `last known status: ${why}`,
+  };
+}
+
 /**
  * What the row lacks of the runtime's view, if anything: a sandbox that crashed or was paused behind the app's
  * back (PAUSED or ERROR while the row says it runs) is written down, its key hash revoked, so the cap and

@@ -4,6 +4,7 @@ import {
   type Runtime,
   type RuntimeHealth,
   type RuntimeSandbox,
+  RuntimeUnavailableError,
   SandboxConflictError,
   SandboxNotFoundError,
   SandboxSpecError,
@@ -102,19 +103,15 @@ export class RemoteRuntime implements Runtime {
 
   /** One call; its errors as the runtime's (`id`: the sandbox a 404 or 409 is about). */
   private async call<T>(method: string, path: string, body?: unknown, id?: string): Promise<T> {
-    const response = await fetch(`${this.base}${path}`, {
-      method,
-      headers: {
-        'X-API-Key': this.options.apiKey,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(this.options.timeoutMs ?? 120_000),
-    });
-    const text = await response.text();
+    const { response, text } = await this.exchange(method, path, body);
     const parsed = text ? (JSON.parse(text) as unknown) : undefined;
     if (response.ok) return parsed as T;
     const detail = (parsed as { detail?: unknown } | undefined)?.detail;
+    if (response.status >= 500) {
+      throw new RuntimeUnavailableError(
+        `the runtime API failed ${method} ${path} (${response.status}): ${JSON.stringify(detail ?? text)}`,
+      );
+    }
     if (response.status === 404 && id !== undefined) throw new SandboxNotFoundError(id);
     if (response.status === 409 && id) {
       throw new SandboxConflictError(String(detail), (await this.get(id))?.status ?? 'MISSING');
@@ -124,5 +121,27 @@ export class RemoteRuntime implements Runtime {
       throw new SandboxSpecError(items.map((item) => `${(item.loc ?? []).slice(1).join('.')}: ${item.msg}`).join('; '));
     }
     throw new Error(`the runtime API answered ${method} ${path} with ${response.status}: ${JSON.stringify(detail)}`);
+  }
+
+  /** The answer to one request; not reaching the service (refused, reset, timed out) is `RuntimeUnavailableError`. */
+  private async exchange(method: string, path: string, body: unknown): Promise<{ response: Response; text: string }> {
+    try {
+      const response = await fetch(`${this.base}${path}`, {
+        method,
+        headers: {
+          'X-API-Key': this.options.apiKey,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? 120_000),
+      });
+      return { response, text: await response.text() };
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      const why = cause?.code ?? cause?.message ?? (error as Error).message;
+      throw new RuntimeUnavailableError(
+        `the runtime API at ${this.base} cannot be reached (${method} ${path}): ${why}`,
+      );
+    }
   }
 }
