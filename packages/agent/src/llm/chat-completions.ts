@@ -1,7 +1,8 @@
 import type { LLMConfig, Message } from '@bosun/protocol';
+import { type AnswerEnvelope, llmResponse, usageOf } from './answer.ts';
 import { LLMBadResponseError } from './errors.ts';
 import { postJsonWithRetries } from './http.ts';
-import { emptyUsage, endpoint, messageImages, messageText, wireModel } from './message-text.ts';
+import { endpoint, messageImages, messageText, wireModel } from './message-text.ts';
 import type { LLMProvider, LLMRequest, LLMResponse } from './types.ts';
 
 /** OpenAI Chat Completions, and every server that speaks it (LiteLLM, vLLM, Ollama, ...). */
@@ -69,9 +70,13 @@ function toWireMessage(message: Message): Record<string, unknown> {
   }
 }
 
-interface WireAnswer {
-  id?: string;
-  model?: string;
+interface WireAnswer
+  extends AnswerEnvelope<{
+    prompt_tokens?: number;
+    completion_tokens?: number;
+    completion_tokens_details?: { reasoning_tokens?: number };
+    prompt_tokens_details?: { cached_tokens?: number };
+  }> {
   prompt_token_ids?: number[];
   choices?: {
     message?: {
@@ -81,12 +86,6 @@ interface WireAnswer {
     };
     token_ids?: number[];
   }[];
-  usage?: {
-    prompt_tokens?: number;
-    completion_tokens?: number;
-    completion_tokens_details?: { reasoning_tokens?: number };
-    prompt_tokens_details?: { cached_tokens?: number };
-  };
 }
 
 function parseAnswer(raw: unknown, latencyMs: number, request: unknown): LLMResponse {
@@ -94,29 +93,30 @@ function parseAnswer(raw: unknown, latencyMs: number, request: unknown): LLMResp
   const choice = answer.choices?.[0];
   if (!choice?.message) throw new LLMBadResponseError('The LLM answer has no choices[0].message');
   const { message } = choice;
-  const usage = emptyUsage();
-  usage.prompt_tokens = answer.usage?.prompt_tokens ?? 0;
-  usage.completion_tokens = answer.usage?.completion_tokens ?? 0;
-  usage.reasoning_tokens = answer.usage?.completion_tokens_details?.reasoning_tokens ?? 0;
-  usage.cache_read_tokens = answer.usage?.prompt_tokens_details?.cached_tokens ?? 0;
   const tokenIds =
     answer.prompt_token_ids && choice.token_ids
       ? { prompt: answer.prompt_token_ids, response: choice.token_ids }
       : undefined;
-  return {
-    id: answer.id ?? `chatcmpl-${Date.now()}`,
-    model: answer.model ?? '',
-    content: message.content ?? null,
-    toolCalls: (message.tool_calls ?? []).map((call) => ({
-      id: call.id,
-      name: call.function?.name ?? '',
-      arguments: call.function?.arguments ?? '',
-    })),
-    origin: 'completion',
-    reasoningContent: message.reasoning_content ?? null,
-    usage,
-    ...(tokenIds ? { tokenIds } : {}),
-    latencyMs,
-    exchange: { request, response: raw },
-  };
+  return llmResponse(
+    raw,
+    'chatcmpl-',
+    { latencyMs, request },
+    {
+      content: message.content ?? null,
+      toolCalls: (message.tool_calls ?? []).map((call) => ({
+        id: call.id,
+        name: call.function?.name ?? '',
+        arguments: call.function?.arguments ?? '',
+      })),
+      origin: 'completion',
+      reasoningContent: message.reasoning_content ?? null,
+      usage: usageOf({
+        prompt_tokens: answer.usage?.prompt_tokens,
+        completion_tokens: answer.usage?.completion_tokens,
+        reasoning_tokens: answer.usage?.completion_tokens_details?.reasoning_tokens,
+        cache_read_tokens: answer.usage?.prompt_tokens_details?.cached_tokens,
+      }),
+      ...(tokenIds ? { tokenIds } : {}),
+    },
+  );
 }

@@ -1,7 +1,8 @@
 import type { LLMConfig, Message, ReasoningItemModel } from '@bosun/protocol';
+import { type AnswerEnvelope, llmResponse, usageOf } from './answer.ts';
 import { LLMBadResponseError } from './errors.ts';
 import { postJsonWithRetries } from './http.ts';
-import { emptyUsage, endpoint, messageImages, messageText, wireModel } from './message-text.ts';
+import { endpoint, messageImages, messageText, wireModel } from './message-text.ts';
 import type { LLMProvider, LLMRequest, LLMResponse } from './types.ts';
 
 /**
@@ -89,17 +90,12 @@ interface OutputItem {
 }
 
 function parseAnswer(raw: unknown, latencyMs: number, request: unknown): LLMResponse {
-  const answer = raw as {
-    id?: string;
-    model?: string;
-    output?: OutputItem[];
-    usage?: {
-      input_tokens?: number;
-      output_tokens?: number;
-      output_tokens_details?: { reasoning_tokens?: number };
-      input_tokens_details?: { cached_tokens?: number };
-    };
-  };
+  const answer = raw as AnswerEnvelope<{
+    input_tokens?: number;
+    output_tokens?: number;
+    output_tokens_details?: { reasoning_tokens?: number };
+    input_tokens_details?: { cached_tokens?: number };
+  }> & { output?: OutputItem[] };
   if (!Array.isArray(answer.output)) throw new LLMBadResponseError('The Responses answer has no output list');
   const texts: string[] = [];
   const toolCalls: LLMResponse['toolCalls'] = [];
@@ -119,21 +115,22 @@ function parseAnswer(raw: unknown, latencyMs: number, request: unknown): LLMResp
       };
     }
   }
-  const usage = emptyUsage();
-  usage.prompt_tokens = answer.usage?.input_tokens ?? 0;
-  usage.completion_tokens = answer.usage?.output_tokens ?? 0;
-  usage.reasoning_tokens = answer.usage?.output_tokens_details?.reasoning_tokens ?? 0;
-  usage.cache_read_tokens = answer.usage?.input_tokens_details?.cached_tokens ?? 0;
-  return {
-    id: answer.id ?? `resp_${Date.now()}`,
-    model: answer.model ?? '',
-    content: texts.length ? texts.join('\n') : null,
-    toolCalls,
-    origin: 'responses',
-    reasoningContent: reasoning?.summary.length ? reasoning.summary.join('\n') : null,
-    responsesReasoningItem: reasoning,
-    usage,
-    latencyMs,
-    exchange: { request, response: raw },
-  };
+  return llmResponse(
+    raw,
+    'resp_',
+    { latencyMs, request },
+    {
+      content: texts.length ? texts.join('\n') : null,
+      toolCalls,
+      origin: 'responses',
+      reasoningContent: reasoning?.summary.length ? reasoning.summary.join('\n') : null,
+      responsesReasoningItem: reasoning,
+      usage: usageOf({
+        prompt_tokens: answer.usage?.input_tokens,
+        completion_tokens: answer.usage?.output_tokens,
+        reasoning_tokens: answer.usage?.output_tokens_details?.reasoning_tokens,
+        cache_read_tokens: answer.usage?.input_tokens_details?.cached_tokens,
+      }),
+    },
+  );
 }
