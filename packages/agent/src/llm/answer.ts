@@ -1,3 +1,4 @@
+import type { JsonExchange } from './http.ts';
 import type { LLMResponse, LLMUsage } from './types.ts';
 
 /** What every wire API's answer carries besides its content: its id, its model and its token counts. */
@@ -21,19 +22,19 @@ export function usageOf(counts: { [K in keyof LLMUsage]?: number | undefined }):
   };
 }
 
-/** The LLMResponse of an answer; one without an id gets `idPrefix` and the time. */
+/** The LLMResponse of an answer to `request`; one without an id gets `idPrefix` and the time. */
 export function llmResponse(
-  raw: unknown,
+  exchange: JsonExchange,
+  request: unknown,
   idPrefix: string,
-  call: { latencyMs: number; request: unknown },
   parsed: ParsedAnswer,
 ): LLMResponse {
-  const answer = raw as AnswerEnvelope<unknown>;
+  const answer = exchange.body as AnswerEnvelope<unknown>;
   return {
     id: answer.id ?? `${idPrefix}${Date.now()}`,
     model: answer.model ?? '',
     ...parsed,
-    latencyMs: call.latencyMs,
-    exchange: { request: call.request, response: raw },
+    latencyMs: exchange.latencyMs,
+    exchange: { request, response: exchange.body },
   };
 }

@@ -1,5 +1,5 @@
 import type { AnyThinkingBlock, LLMConfig, Message } from '@bosun/protocol';
-import { type AnswerEnvelope, llmResponse, usageOf } from './answer.ts';
+import { type AnswerEnvelope, type ParsedAnswer, llmResponse, usageOf } from './answer.ts';
 import { LLMBadResponseError } from './errors.ts';
 import { postJsonWithRetries } from './http.ts';
 import { endpoint, messageImages, messageText, wireModel } from './message-text.ts';
@@ -52,8 +52,8 @@ export class AnthropicProvider implements LLMProvider {
     if (config.api_key) headers['x-api-key'] = config.api_key;
     const base = config.base_url ?? 'https://api.anthropic.com';
     const url = endpoint(base, /\/v1\/?$/.test(base) ? 'messages' : 'v1/messages');
-    const { body: answer, latencyMs } = await postJsonWithRetries(url, headers, body, config, signal, retries);
-    return parseAnswer(answer, latencyMs, body);
+    const answer = await postJsonWithRetries(url, headers, body, config, signal, retries);
+    return llmResponse(answer, body, 'msg_', parseAnswer(answer.body));
   }
 }
 
@@ -102,7 +102,7 @@ function imageBlock(url: string): Block {
   return { type: 'image', source: { type: 'url', url } };
 }
 
-function parseAnswer(raw: unknown, latencyMs: number, request: unknown): LLMResponse {
+function parseAnswer(raw: unknown): ParsedAnswer {
   const answer = raw as AnswerEnvelope<{
     input_tokens?: number;
     output_tokens?: number;
@@ -127,22 +127,17 @@ function parseAnswer(raw: unknown, latencyMs: number, request: unknown): LLMResp
       thinkingBlocks.push({ type: 'redacted_thinking', data: String(block.data ?? '') });
     }
   }
-  return llmResponse(
-    raw,
-    'msg_',
-    { latencyMs, request },
-    {
-      content: texts.length ? texts.join('\n') : null,
-      toolCalls,
-      origin: 'completion',
-      reasoningContent: null,
-      thinkingBlocks,
-      usage: usageOf({
-        prompt_tokens: answer.usage?.input_tokens,
-        completion_tokens: answer.usage?.output_tokens,
-        cache_read_tokens: answer.usage?.cache_read_input_tokens,
-        cache_write_tokens: answer.usage?.cache_creation_input_tokens,
-      }),
-    },
-  );
+  return {
+    content: texts.length ? texts.join('\n') : null,
+    toolCalls,
+    origin: 'completion',
+    reasoningContent: null,
+    thinkingBlocks,
+    usage: usageOf({
+      prompt_tokens: answer.usage?.input_tokens,
+      completion_tokens: answer.usage?.output_tokens,
+      cache_read_tokens: answer.usage?.cache_read_input_tokens,
+      cache_write_tokens: answer.usage?.cache_creation_input_tokens,
+    }),
+  };
 }

@@ -1,5 +1,5 @@
 import type { LLMConfig, Message } from '@bosun/protocol';
-import { type AnswerEnvelope, llmResponse, usageOf } from './answer.ts';
+import { type AnswerEnvelope, type ParsedAnswer, llmResponse, usageOf } from './answer.ts';
 import { LLMBadResponseError } from './errors.ts';
 import { postJsonWithRetries } from './http.ts';
 import { endpoint, messageImages, messageText, wireModel } from './message-text.ts';
@@ -32,8 +32,8 @@ export class ChatCompletionsProvider implements LLMProvider {
     const headers: Record<string, string> = { ...((config.extra_headers as Record<string, string>) ?? {}) };
     if (config.api_key) headers.authorization = `Bearer ${config.api_key}`;
     const url = endpoint(config.base_url ?? 'https://api.openai.com/v1', 'chat/completions');
-    const { body: answer, latencyMs } = await postJsonWithRetries(url, headers, body, config, signal, retries);
-    return parseAnswer(answer, latencyMs, body);
+    const answer = await postJsonWithRetries(url, headers, body, config, signal, retries);
+    return llmResponse(answer, body, 'chatcmpl-', parseAnswer(answer.body));
   }
 }
 
@@ -88,7 +88,7 @@ interface WireAnswer
   }[];
 }
 
-function parseAnswer(raw: unknown, latencyMs: number, request: unknown): LLMResponse {
+function parseAnswer(raw: unknown): ParsedAnswer {
   const answer = raw as WireAnswer;
   const choice = answer.choices?.[0];
   if (!choice?.message) throw new LLMBadResponseError('The LLM answer has no choices[0].message');
@@ -97,26 +97,21 @@ function parseAnswer(raw: unknown, latencyMs: number, request: unknown): LLMResp
     answer.prompt_token_ids && choice.token_ids
       ? { prompt: answer.prompt_token_ids, response: choice.token_ids }
       : undefined;
-  return llmResponse(
-    raw,
-    'chatcmpl-',
-    { latencyMs, request },
-    {
-      content: message.content ?? null,
-      toolCalls: (message.tool_calls ?? []).map((call) => ({
-        id: call.id,
-        name: call.function?.name ?? '',
-        arguments: call.function?.arguments ?? '',
-      })),
-      origin: 'completion',
-      reasoningContent: message.reasoning_content ?? null,
-      usage: usageOf({
-        prompt_tokens: answer.usage?.prompt_tokens,
-        completion_tokens: answer.usage?.completion_tokens,
-        reasoning_tokens: answer.usage?.completion_tokens_details?.reasoning_tokens,
-        cache_read_tokens: answer.usage?.prompt_tokens_details?.cached_tokens,
-      }),
-      ...(tokenIds ? { tokenIds } : {}),
-    },
-  );
+  return {
+    content: message.content ?? null,
+    toolCalls: (message.tool_calls ?? []).map((call) => ({
+      id: call.id,
+      name: call.function?.name ?? '',
+      arguments: call.function?.arguments ?? '',
+    })),
+    origin: 'completion',
+    reasoningContent: message.reasoning_content ?? null,
+    usage: usageOf({
+      prompt_tokens: answer.usage?.prompt_tokens,
+      completion_tokens: answer.usage?.completion_tokens,
+      reasoning_tokens: answer.usage?.completion_tokens_details?.reasoning_tokens,
+      cache_read_tokens: answer.usage?.prompt_tokens_details?.cached_tokens,
+    }),
+    ...(tokenIds ? { tokenIds } : {}),
+  };
 }

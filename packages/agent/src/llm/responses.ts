@@ -1,5 +1,5 @@
 import type { LLMConfig, Message, ReasoningItemModel } from '@bosun/protocol';
-import { type AnswerEnvelope, llmResponse, usageOf } from './answer.ts';
+import { type AnswerEnvelope, type ParsedAnswer, llmResponse, usageOf } from './answer.ts';
 import { LLMBadResponseError } from './errors.ts';
 import { postJsonWithRetries } from './http.ts';
 import { endpoint, messageImages, messageText, wireModel } from './message-text.ts';
@@ -40,8 +40,8 @@ export class ResponsesProvider implements LLMProvider {
     const headers: Record<string, string> = { ...((config.extra_headers as Record<string, string>) ?? {}) };
     if (config.api_key) headers.authorization = `Bearer ${config.api_key}`;
     const url = endpoint(config.base_url ?? 'https://api.openai.com/v1', 'responses');
-    const { body: answer, latencyMs } = await postJsonWithRetries(url, headers, body, config, signal, retries);
-    return parseAnswer(answer, latencyMs, body);
+    const answer = await postJsonWithRetries(url, headers, body, config, signal, retries);
+    return llmResponse(answer, body, 'resp_', parseAnswer(answer.body));
   }
 }
 
@@ -89,7 +89,7 @@ interface OutputItem {
   arguments?: string;
 }
 
-function parseAnswer(raw: unknown, latencyMs: number, request: unknown): LLMResponse {
+function parseAnswer(raw: unknown): ParsedAnswer {
   const answer = raw as AnswerEnvelope<{
     input_tokens?: number;
     output_tokens?: number;
@@ -115,22 +115,17 @@ function parseAnswer(raw: unknown, latencyMs: number, request: unknown): LLMResp
       };
     }
   }
-  return llmResponse(
-    raw,
-    'resp_',
-    { latencyMs, request },
-    {
-      content: texts.length ? texts.join('\n') : null,
-      toolCalls,
-      origin: 'responses',
-      reasoningContent: reasoning?.summary.length ? reasoning.summary.join('\n') : null,
-      responsesReasoningItem: reasoning,
-      usage: usageOf({
-        prompt_tokens: answer.usage?.input_tokens,
-        completion_tokens: answer.usage?.output_tokens,
-        reasoning_tokens: answer.usage?.output_tokens_details?.reasoning_tokens,
-        cache_read_tokens: answer.usage?.input_tokens_details?.cached_tokens,
-      }),
-    },
-  );
+  return {
+    content: texts.length ? texts.join('\n') : null,
+    toolCalls,
+    origin: 'responses',
+    reasoningContent: reasoning?.summary.length ? reasoning.summary.join('\n') : null,
+    responsesReasoningItem: reasoning,
+    usage: usageOf({
+      prompt_tokens: answer.usage?.input_tokens,
+      completion_tokens: answer.usage?.output_tokens,
+      reasoning_tokens: answer.usage?.output_tokens_details?.reasoning_tokens,
+      cache_read_tokens: answer.usage?.input_tokens_details?.cached_tokens,
+    }),
+  };
 }
