@@ -1,17 +1,5 @@
-export {
-  type AllowedHost,
-  type NetworkPolicy,
-  RESOURCE_FACTORS,
-  type ResourceFactor,
-  type Runtime,
-  type RuntimeHealth,
-  type RuntimeSandbox,
-  SandboxConflictError,
-  SandboxNotFoundError,
-  SandboxSpecError,
-  RuntimeUnavailableError,
-  type SandboxStartSpec,
-} from './runtime.ts';
+export * from './runtime.ts';
+export * from './errors.ts';
 export { checkStartSpec } from './spec.ts';
 export { newSessionKey } from './session-keys.ts';
 export { SerialQueues } from './serial-queues.ts';

@@ -65,41 +65,6 @@ export interface RuntimeHealth {
   warm?: Record<string, number>;
 }
 
-/** A sandbox that does not exist (or no longer does). */
-export class SandboxNotFoundError extends Error {
-  constructor(readonly id: string) {
-    super(`no sandbox ${id}`);
-    this.name = 'SandboxNotFoundError';
-  }
-}
-
-/** An operation the sandbox's status does not allow (e.g. resuming one that runs). */
-export class SandboxConflictError extends Error {
-  constructor(
-    message: string,
-    readonly status: SandboxStatus,
-  ) {
-    super(message);
-    this.name = 'SandboxConflictError';
-  }
-}
-
-/** A start request the backend refuses (bad spec, or a session id already live). */
-export class SandboxSpecError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'SandboxSpecError';
-  }
-}
-
-/** The runtime could not be asked (a runtime service down, out of reach or failing): nothing was changed. */
-export class RuntimeUnavailableError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'RuntimeUnavailableError';
-  }
-}
-
 /**
  * Sandboxes, each an agent server with its own workspace and session key, behind one interface: the local
  * backend (bubblewrap) in process, a Kubernetes backend, or a remote runtime API over HTTP. The app server

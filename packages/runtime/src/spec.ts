@@ -1,4 +1,5 @@
-import { RESOURCE_FACTORS, SandboxSpecError, type SandboxStartSpec } from './runtime.ts';
+import { SandboxSpecError } from './errors.ts';
+import { RESOURCE_FACTORS, type SandboxStartSpec } from './runtime.ts';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const HOST = /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/;
@@ -8,6 +9,16 @@ const SESSION_ID = /^[A-Za-z0-9_.-]{1,128}$/;
 export function checkStartSpec(spec: SandboxStartSpec): void {
   const problem = startSpecProblem(spec);
   if (problem) throw new SandboxSpecError(problem);
+}
+
+/** What every backend takes from a start spec as it is, defaulted alike but for the command (the backend's own). */
+export function sharedSpecOf(request: SandboxStartSpec, command: readonly string[]) {
+  return {
+    sessionId: request.sessionId,
+    command: [...(request.command ?? command)],
+    environment: { ...request.environment },
+    resourceFactor: request.resourceFactor ?? 1,
+  };
 }
 
 function startSpecProblem(spec: SandboxStartSpec): string | undefined {

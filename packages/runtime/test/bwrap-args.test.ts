@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BwrapPlan, bwrapArgs, workingDirProblem } from '../src/local/bwrap-args.ts';
 import { egressRoutes } from '../src/local/launcher.ts';
-import { SandboxLayout } from '../src/local/layout.ts';
+import { sandboxLayout } from '../src/local/layout.ts';
 
 /** The pairs `flag src dest` of bwrap's arguments, as [flag, src, dest]. */
 function mounts(args: string[]): string[][] {
@@ -26,7 +26,7 @@ describe('bwrap arguments', () => {
     installation = await mkdtemp(join(tmpdir(), 'bosun-install-'));
     await mkdir(join(installation, '.bosun'));
     plan = {
-      layout: new SandboxLayout('/srv/sandboxes', 'abc'),
+      layout: sandboxLayout('/srv/sandboxes', 'abc'),
       workingDir: '/workspace',
       readOnlyPaths: [installation, join(installation, 'node_modules'), '/usr/bin/node'],
       hiddenPaths: [join(installation, '.bosun'), '/srv/elsewhere'],

@@ -1,7 +1,8 @@
 import type { AnyThinkingBlock, LLMConfig, Message } from '@bosun/protocol';
+import { type AnswerEnvelope, type ParsedAnswer, llmResponse, usageOf } from './answer.ts';
 import { LLMBadResponseError } from './errors.ts';
 import { postJsonWithRetries } from './http.ts';
-import { emptyUsage, endpoint, messageImages, messageText, wireModel } from './message-text.ts';
+import { endpoint, messageImages, messageText, wireModel } from './message-text.ts';
 import type { LLMProvider, LLMRequest, LLMResponse } from './types.ts';
 
 const ANTHROPIC_VERSION = '2023-06-01';
@@ -51,8 +52,8 @@ export class AnthropicProvider implements LLMProvider {
     if (config.api_key) headers['x-api-key'] = config.api_key;
     const base = config.base_url ?? 'https://api.anthropic.com';
     const url = endpoint(base, /\/v1\/?$/.test(base) ? 'messages' : 'v1/messages');
-    const { body: answer, latencyMs } = await postJsonWithRetries(url, headers, body, config, signal, retries);
-    return parseAnswer(answer, latencyMs, body);
+    const answer = await postJsonWithRetries(url, headers, body, config, signal, retries);
+    return llmResponse(answer, body, 'msg_', parseAnswer(answer.body));
   }
 }
 
@@ -101,18 +102,13 @@ function imageBlock(url: string): Block {
   return { type: 'image', source: { type: 'url', url } };
 }
 
-function parseAnswer(raw: unknown, latencyMs: number, request: unknown): LLMResponse {
-  const answer = raw as {
-    id?: string;
-    model?: string;
-    content?: Block[];
-    usage?: {
-      input_tokens?: number;
-      output_tokens?: number;
-      cache_read_input_tokens?: number;
-      cache_creation_input_tokens?: number;
-    };
-  };
+function parseAnswer(raw: unknown): ParsedAnswer {
+  const answer = raw as AnswerEnvelope<{
+    input_tokens?: number;
+    output_tokens?: number;
+    cache_read_input_tokens?: number;
+    cache_creation_input_tokens?: number;
+  }> & { content?: Block[] };
   if (!Array.isArray(answer.content)) throw new LLMBadResponseError('The Anthropic answer has no content list');
   const texts: string[] = [];
   const toolCalls: LLMResponse['toolCalls'] = [];
@@ -131,21 +127,17 @@ function parseAnswer(raw: unknown, latencyMs: number, request: unknown): LLMResp
       thinkingBlocks.push({ type: 'redacted_thinking', data: String(block.data ?? '') });
     }
   }
-  const usage = emptyUsage();
-  usage.prompt_tokens = answer.usage?.input_tokens ?? 0;
-  usage.completion_tokens = answer.usage?.output_tokens ?? 0;
-  usage.cache_read_tokens = answer.usage?.cache_read_input_tokens ?? 0;
-  usage.cache_write_tokens = answer.usage?.cache_creation_input_tokens ?? 0;
   return {
-    id: answer.id ?? `msg_${Date.now()}`,
-    model: answer.model ?? '',
     content: texts.length ? texts.join('\n') : null,
     toolCalls,
     origin: 'completion',
     reasoningContent: null,
     thinkingBlocks,
-    usage,
-    latencyMs,
-    exchange: { request, response: raw },
+    usage: usageOf({
+      prompt_tokens: answer.usage?.input_tokens,
+      completion_tokens: answer.usage?.output_tokens,
+      cache_read_tokens: answer.usage?.cache_read_input_tokens,
+      cache_write_tokens: answer.usage?.cache_creation_input_tokens,
+    }),
   };
 }

@@ -1,7 +1,8 @@
 import type { LLMConfig, Message } from '@bosun/protocol';
+import { type AnswerEnvelope, type ParsedAnswer, llmResponse, usageOf } from './answer.ts';
 import { LLMBadResponseError } from './errors.ts';
 import { postJsonWithRetries } from './http.ts';
-import { emptyUsage, endpoint, messageImages, messageText, wireModel } from './message-text.ts';
+import { endpoint, messageImages, messageText, wireModel } from './message-text.ts';
 import type { LLMProvider, LLMRequest, LLMResponse } from './types.ts';
 
 /** OpenAI Chat Completions, and every server that speaks it (LiteLLM, vLLM, Ollama, ...). */
@@ -31,8 +32,8 @@ export class ChatCompletionsProvider implements LLMProvider {
     const headers: Record<string, string> = { ...((config.extra_headers as Record<string, string>) ?? {}) };
     if (config.api_key) headers.authorization = `Bearer ${config.api_key}`;
     const url = endpoint(config.base_url ?? 'https://api.openai.com/v1', 'chat/completions');
-    const { body: answer, latencyMs } = await postJsonWithRetries(url, headers, body, config, signal, retries);
-    return parseAnswer(answer, latencyMs, body);
+    const answer = await postJsonWithRetries(url, headers, body, config, signal, retries);
+    return llmResponse(answer, body, 'chatcmpl-', parseAnswer(answer.body));
   }
 }
 
@@ -69,9 +70,13 @@ function toWireMessage(message: Message): Record<string, unknown> {
   }
 }
 
-interface WireAnswer {
-  id?: string;
-  model?: string;
+interface WireAnswer
+  extends AnswerEnvelope<{
+    prompt_tokens?: number;
+    completion_tokens?: number;
+    completion_tokens_details?: { reasoning_tokens?: number };
+    prompt_tokens_details?: { cached_tokens?: number };
+  }> {
   prompt_token_ids?: number[];
   choices?: {
     message?: {
@@ -81,31 +86,18 @@ interface WireAnswer {
     };
     token_ids?: number[];
   }[];
-  usage?: {
-    prompt_tokens?: number;
-    completion_tokens?: number;
-    completion_tokens_details?: { reasoning_tokens?: number };
-    prompt_tokens_details?: { cached_tokens?: number };
-  };
 }
 
-function parseAnswer(raw: unknown, latencyMs: number, request: unknown): LLMResponse {
+function parseAnswer(raw: unknown): ParsedAnswer {
   const answer = raw as WireAnswer;
   const choice = answer.choices?.[0];
   if (!choice?.message) throw new LLMBadResponseError('The LLM answer has no choices[0].message');
   const { message } = choice;
-  const usage = emptyUsage();
-  usage.prompt_tokens = answer.usage?.prompt_tokens ?? 0;
-  usage.completion_tokens = answer.usage?.completion_tokens ?? 0;
-  usage.reasoning_tokens = answer.usage?.completion_tokens_details?.reasoning_tokens ?? 0;
-  usage.cache_read_tokens = answer.usage?.prompt_tokens_details?.cached_tokens ?? 0;
   const tokenIds =
     answer.prompt_token_ids && choice.token_ids
       ? { prompt: answer.prompt_token_ids, response: choice.token_ids }
       : undefined;
   return {
-    id: answer.id ?? `chatcmpl-${Date.now()}`,
-    model: answer.model ?? '',
     content: message.content ?? null,
     toolCalls: (message.tool_calls ?? []).map((call) => ({
       id: call.id,
@@ -114,9 +106,12 @@ function parseAnswer(raw: unknown, latencyMs: number, request: unknown): LLMResp
     })),
     origin: 'completion',
     reasoningContent: message.reasoning_content ?? null,
-    usage,
+    usage: usageOf({
+      prompt_tokens: answer.usage?.prompt_tokens,
+      completion_tokens: answer.usage?.completion_tokens,
+      reasoning_tokens: answer.usage?.completion_tokens_details?.reasoning_tokens,
+      cache_read_tokens: answer.usage?.prompt_tokens_details?.cached_tokens,
+    }),
     ...(tokenIds ? { tokenIds } : {}),
-    latencyMs,
-    exchange: { request, response: raw },
   };
 }

@@ -34,7 +34,3 @@ export function wireModel(model: string): string {
 export function endpoint(base: string, path: string): string {
   return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
 }
-
-export function emptyUsage() {
-  return { prompt_tokens: 0, completion_tokens: 0, reasoning_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 };
-}

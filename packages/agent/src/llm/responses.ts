@@ -1,7 +1,8 @@
 import type { LLMConfig, Message, ReasoningItemModel } from '@bosun/protocol';
+import { type AnswerEnvelope, type ParsedAnswer, llmResponse, usageOf } from './answer.ts';
 import { LLMBadResponseError } from './errors.ts';
 import { postJsonWithRetries } from './http.ts';
-import { emptyUsage, endpoint, messageImages, messageText, wireModel } from './message-text.ts';
+import { endpoint, messageImages, messageText, wireModel } from './message-text.ts';
 import type { LLMProvider, LLMRequest, LLMResponse } from './types.ts';
 
 /**
@@ -39,8 +40,8 @@ export class ResponsesProvider implements LLMProvider {
     const headers: Record<string, string> = { ...((config.extra_headers as Record<string, string>) ?? {}) };
     if (config.api_key) headers.authorization = `Bearer ${config.api_key}`;
     const url = endpoint(config.base_url ?? 'https://api.openai.com/v1', 'responses');
-    const { body: answer, latencyMs } = await postJsonWithRetries(url, headers, body, config, signal, retries);
-    return parseAnswer(answer, latencyMs, body);
+    const answer = await postJsonWithRetries(url, headers, body, config, signal, retries);
+    return llmResponse(answer, body, 'resp_', parseAnswer(answer.body));
   }
 }
 
@@ -88,18 +89,13 @@ interface OutputItem {
   arguments?: string;
 }
 
-function parseAnswer(raw: unknown, latencyMs: number, request: unknown): LLMResponse {
-  const answer = raw as {
-    id?: string;
-    model?: string;
-    output?: OutputItem[];
-    usage?: {
-      input_tokens?: number;
-      output_tokens?: number;
-      output_tokens_details?: { reasoning_tokens?: number };
-      input_tokens_details?: { cached_tokens?: number };
-    };
-  };
+function parseAnswer(raw: unknown): ParsedAnswer {
+  const answer = raw as AnswerEnvelope<{
+    input_tokens?: number;
+    output_tokens?: number;
+    output_tokens_details?: { reasoning_tokens?: number };
+    input_tokens_details?: { cached_tokens?: number };
+  }> & { output?: OutputItem[] };
   if (!Array.isArray(answer.output)) throw new LLMBadResponseError('The Responses answer has no output list');
   const texts: string[] = [];
   const toolCalls: LLMResponse['toolCalls'] = [];
@@ -119,21 +115,17 @@ function parseAnswer(raw: unknown, latencyMs: number, request: unknown): LLMResp
       };
     }
   }
-  const usage = emptyUsage();
-  usage.prompt_tokens = answer.usage?.input_tokens ?? 0;
-  usage.completion_tokens = answer.usage?.output_tokens ?? 0;
-  usage.reasoning_tokens = answer.usage?.output_tokens_details?.reasoning_tokens ?? 0;
-  usage.cache_read_tokens = answer.usage?.input_tokens_details?.cached_tokens ?? 0;
   return {
-    id: answer.id ?? `resp_${Date.now()}`,
-    model: answer.model ?? '',
     content: texts.length ? texts.join('\n') : null,
     toolCalls,
     origin: 'responses',
     reasoningContent: reasoning?.summary.length ? reasoning.summary.join('\n') : null,
     responsesReasoningItem: reasoning,
-    usage,
-    latencyMs,
-    exchange: { request, response: raw },
+    usage: usageOf({
+      prompt_tokens: answer.usage?.input_tokens,
+      completion_tokens: answer.usage?.output_tokens,
+      reasoning_tokens: answer.usage?.output_tokens_details?.reasoning_tokens,
+      cache_read_tokens: answer.usage?.input_tokens_details?.cached_tokens,
+    }),
   };
 }

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MarketplaceListing, PluginProblem, RegisteredMarketplace, ResolvedPlugin } from '@bosun/protocol';
-import { type GitAuth, type GitCache, pathInside, redactCredentials } from '../git/index.ts';
+import { type GitAuth, type GitCache, redactCredentials } from '../git/index.ts';
+import { checkoutRepository } from '../plugins/checkout.ts';
 import { type FetchedPlugin, type PluginReference, fetchPlugin } from '../plugins/fetch.ts';
 import { MANIFEST_DIRS } from '../plugins/manifest.ts';
 import { error } from '../plugins/problems.ts';
@@ -22,24 +23,18 @@ export async function readMarketplace(
   cache: GitCache,
   auth?: GitAuth,
 ): Promise<ReadMarketplace> {
-  const failed = (message: string, location: MarketplaceLocation | null = null): ReadMarketplace => ({
+  const failed = (message: string, location: MarketplaceLocation | null): ReadMarketplace => ({
     location,
     manifestPath: null,
     parsed: { name: null, owner: null, description: null, entries: [], problems: [error(null, message)] },
   });
-  let checkout: Awaited<ReturnType<GitCache['checkout']>>;
-  try {
-    checkout = await cache.checkout(reference.source, reference.ref ?? null, auth);
-  } catch (e) {
-    return failed(`cannot fetch the marketplace ${redactCredentials(reference.source)}: ${(e as Error).message}`);
-  }
-  const location = { source: reference.source, resolved_ref: checkout.sha, repo_path: reference.repo_path ?? null };
-  let dir: string;
-  try {
-    dir = await pathInside(checkout.dir, reference.repo_path);
-  } catch (e) {
-    return failed(`repo_path: ${(e as Error).message}`, location);
-  }
+  const fetching = `the marketplace ${redactCredentials(reference.source)}`;
+  const checkout = await checkoutRepository(cache, reference, reference.ref ?? null, auth, fetching);
+  const { sha } = checkout;
+  const location =
+    sha === null ? null : { source: reference.source, resolved_ref: sha, repo_path: reference.repo_path ?? null };
+  if ('problem' in checkout) return failed(checkout.problem, location);
+  const { dir } = checkout;
   for (const manifestDir of MANIFEST_DIRS) {
     const path = `${manifestDir}/marketplace.json`;
     const text = await readFile(join(dir, path), 'utf8').catch(() => null);

@@ -1,13 +1,7 @@
 import { posix } from 'node:path';
 import type { PluginInspection, PluginProblem, ResolvedPlugin, ValidationError } from '@bosun/protocol';
-import {
-  type GitAuth,
-  type GitCache,
-  type GitProviders,
-  pathInside,
-  redactCredentials,
-  repositoryUrl,
-} from '../git/index.ts';
+import { type GitAuth, type GitCache, type GitProviders, redactCredentials, repositoryUrl } from '../git/index.ts';
+import { checkoutRepository } from './checkout.ts';
 import { type LoadedPlugin, hookSummaries, loadPlugin } from './plugin.ts';
 import { error } from './problems.ts';
 
@@ -53,20 +47,11 @@ export async function fetchPlugin(reference: PluginReference, options: FetchPlug
     resolved: { ...resolved, problems: [error(null, message)] },
     plugin: null,
   });
-  let checkout: Awaited<ReturnType<GitCache['checkout']>>;
-  try {
-    checkout = await options.cache.checkout(reference.source, options.pinned ?? reference.ref ?? null, options.auth);
-  } catch (e) {
-    return fail(`cannot fetch ${resolved.source}: ${(e as Error).message}`);
-  }
+  const ref = options.pinned ?? reference.ref ?? null;
+  const checkout = await checkoutRepository(options.cache, reference, ref, options.auth, resolved.source);
   resolved.resolved_ref = checkout.sha;
-  let root: string;
-  try {
-    root = await pathInside(checkout.dir, reference.repo_path);
-  } catch (e) {
-    return fail(`repo_path: ${(e as Error).message}`);
-  }
-  const plugin = await loadPlugin(root, {
+  if ('problem' in checkout) return fail(checkout.problem);
+  const plugin = await loadPlugin(checkout.dir, {
     defaultName: defaultPluginName(reference),
     ...(options.entry ? { entry: options.entry } : {}),
   });
@@ -114,11 +99,12 @@ export function repoPathProblem(repoPath: string | null | undefined): string | n
 /** The inspection of a fetched plugin (`bosun plugin inspect`). */
 export function pluginInspection(fetched: FetchedPlugin, extra: PluginProblem[] = []): PluginInspection {
   const { resolved, plugin } = fetched;
+  const { source, original_ref, resolved_ref, repo_path } = resolved;
   return {
-    source: resolved.source,
-    original_ref: resolved.original_ref,
-    resolved_ref: resolved.resolved_ref,
-    repo_path: resolved.repo_path,
+    source,
+    original_ref,
+    resolved_ref,
+    repo_path,
     name: plugin?.name ?? null,
     version: plugin?.version ?? null,
     description: plugin?.description ?? null,

@@ -8,13 +8,8 @@ import {
   createHttpServer,
 } from '@bosun/http';
 import type { FastifyInstance } from 'fastify';
-import {
-  type Runtime,
-  type RuntimeSandbox,
-  SandboxConflictError,
-  SandboxNotFoundError,
-  SandboxSpecError,
-} from '../runtime.ts';
+import { SandboxConflictError, SandboxNotFoundError, SandboxSpecError } from '../errors.ts';
+import type { Runtime, RuntimeSandbox } from '../runtime.ts';
 import { BatchQuery, RuntimeIdBody, RuntimeParams, SessionParams, StartBody } from './schemas.ts';
 import { runtimeInfo, specErrorLocation, startSpec } from './wire.ts';
 

@@ -1,7 +1,8 @@
 import { isIPv4 } from 'node:net';
 import { posix } from 'node:path';
-import { type NetworkPolicy, type ResourceFactor, SandboxSpecError, type SandboxStartSpec } from '../runtime.ts';
-import { checkStartSpec } from '../spec.ts';
+import { SandboxSpecError } from '../errors.ts';
+import type { NetworkPolicy, ResourceFactor, SandboxStartSpec } from '../runtime.ts';
+import { checkStartSpec, sharedSpecOf } from '../spec.ts';
 import type { KubernetesRuntimeConfig } from './kubernetes-config.ts';
 
 /** Where the pod keeps what is not its workspace: the agent server's data (on the volume), its home and /tmp. */
@@ -46,12 +47,9 @@ export function kubeSpecOf(request: SandboxStartSpec, config: KubernetesRuntimeC
     }
   }
   return {
-    sessionId: request.sessionId,
+    ...sharedSpecOf(request, config.command),
     image: request.image ?? config.image,
-    command: [...(request.command ?? config.command)],
     workingDir,
-    environment: { ...request.environment },
-    resourceFactor: request.resourceFactor ?? 1,
     runAsUser,
     runAsGroup,
     network,

@@ -1,14 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { KubeConfig, V1ConfigMap } from '@kubernetes/client-node';
-import {
-  type Runtime,
-  type RuntimeHealth,
-  type RuntimeSandbox,
-  SandboxConflictError,
-  SandboxNotFoundError,
-  SandboxSpecError,
-  type SandboxStartSpec,
-} from '../runtime.ts';
+import { SandboxConflictError, SandboxNotFoundError, SandboxSpecError } from '../errors.ts';
+import type { Runtime, RuntimeHealth, RuntimeSandbox, SandboxStartSpec } from '../runtime.ts';
 import { SerialQueues } from '../serial-queues.ts';
 import { newSessionKey } from '../session-keys.ts';
 import type { KubeApi } from './kube-api.ts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { SandboxNotFoundError } from '../errors.ts';
 import type { RuntimeSandbox } from '../runtime.ts';
-import { SandboxNotFoundError } from '../runtime.ts';
 import type { SandboxRecord } from '../store/sandbox-store.ts';
 import { isolationOf } from './host-report.ts';
 import type { Launched, LauncherOptions, LocalSpec } from './launcher.ts';

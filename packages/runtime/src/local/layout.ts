@@ -12,34 +12,25 @@ export const EGRESS_READY = '.ready';
 /** The agent server's port inside a sandbox with a network of its own (nothing else can listen there first). */
 export const AGENT_PORT = 8000;
 
+/** Where each of a sandbox's directories (and its log) is, under its own directory. */
+const PARTS = {
+  workspace: 'workspace',
+  data: 'data',
+  home: 'home',
+  etc: 'etc',
+  egress: 'egress',
+  log: 'agent-server.log',
+} as const;
+
 /**
  * A sandbox's directories on the host, under the runtime's root: `workspace/`, `data/` (its agent server's) and
  * `home/` are the only ones it may write; `etc/` (its generated passwd, group and hosts) and `egress/` (the sockets
  * the runtime forwards) it sees read-only; its log is the runtime's alone.
  */
-export class SandboxLayout {
-  readonly dir: string;
+export type SandboxLayout = { readonly dir: string } & { readonly [part in keyof typeof PARTS]: string };
 
-  constructor(root: string, id: string) {
-    this.dir = resolve(root, id);
-  }
-
-  get workspace(): string {
-    return join(this.dir, 'workspace');
-  }
-  get data(): string {
-    return join(this.dir, 'data');
-  }
-  get home(): string {
-    return join(this.dir, 'home');
-  }
-  get etc(): string {
-    return join(this.dir, 'etc');
-  }
-  get egress(): string {
-    return join(this.dir, 'egress');
-  }
-  get log(): string {
-    return join(this.dir, 'agent-server.log');
-  }
+export function sandboxLayout(root: string, id: string): SandboxLayout {
+  const dir = resolve(root, id);
+  const parts = Object.entries(PARTS).map(([part, name]) => [part, join(dir, name)]);
+  return { dir, ...Object.fromEntries(parts) } as SandboxLayout;
 }

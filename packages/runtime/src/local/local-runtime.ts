@@ -1,13 +1,7 @@
 import { rm } from 'node:fs/promises';
 import type { SandboxStatus } from '@bosun/protocol';
-import {
-  type Runtime,
-  type RuntimeHealth,
-  type RuntimeSandbox,
-  SandboxConflictError,
-  SandboxSpecError,
-  type SandboxStartSpec,
-} from '../runtime.ts';
+import { SandboxConflictError, SandboxSpecError } from '../errors.ts';
+import type { Runtime, RuntimeHealth, RuntimeSandbox, SandboxStartSpec } from '../runtime.ts';
 import { SerialQueues } from '../serial-queues.ts';
 import { newSessionKey } from '../session-keys.ts';
 import { checkStartSpec } from '../spec.ts';
@@ -23,7 +17,7 @@ import {
   launch,
   scaled,
 } from './launcher.ts';
-import { SandboxLayout } from './layout.ts';
+import { type SandboxLayout, sandboxLayout } from './layout.ts';
 import { Sweeper } from './lifecycle.ts';
 import { type LocalRuntimeOptions, setUp } from './local-options.ts';
 import { localSpecOf } from './local-spec.ts';
@@ -294,6 +288,6 @@ export class LocalRuntime implements Runtime {
   }
 
   private layoutOf(id: string): SandboxLayout {
-    return new SandboxLayout(this.options.root, id);
+    return sandboxLayout(this.options.root, id);
   }
 }

@@ -1,4 +1,6 @@
-import { type NetworkPolicy, SandboxSpecError, type SandboxStartSpec } from '../runtime.ts';
+import { SandboxSpecError } from '../errors.ts';
+import type { NetworkPolicy, SandboxStartSpec } from '../runtime.ts';
+import { sharedSpecOf } from '../spec.ts';
 import { workingDirProblem } from './bwrap-args.ts';
 import type { LocalSpec } from './launcher.ts';
 import { AGENT_PORT } from './layout.ts';
@@ -29,16 +31,7 @@ export function localSpecOf(request: SandboxStartSpec, defaults: LocalDefaults):
   if (!root && (uid !== process.getuid?.() || gid !== process.getgid?.())) {
     throw new SandboxSpecError('run_as_user: the runtime is not root, so sandboxes run as its own user');
   }
-  return {
-    sessionId: request.sessionId,
-    command: [...(request.command ?? defaults.command)],
-    workingDir,
-    environment: { ...request.environment },
-    resourceFactor: request.resourceFactor ?? 1,
-    uid,
-    gid,
-    network,
-  };
+  return { ...sharedSpecOf(request, defaults.command), workingDir, uid, gid, network };
 }
 
 function checkAllowList(hosts: readonly { host: string; port: number }[], lowPorts: boolean): void {

@@ -53,19 +53,13 @@ const X86_64_CLONE3 = 435;
 /** clone() flags that make namespaces. */
 const CLONE_NEW_NAMESPACES = 0x00020000 | 0x02000000 | 0x04000000 | 0x08000000 | 0x10000000 | 0x20000000 | 0x40000000;
 
-const LD_W_ABS = 0x20;
-const JEQ_K = 0x15;
-const JGE_K = 0x35;
-const JSET_K = 0x45;
-const RET_K = 0x06;
-const RET_ALLOW = 0x7fff0000;
-const RET_ERRNO = 0x00050000;
-const EPERM = 1;
-const ENOSYS = 38;
+/** The classic BPF instructions the filter uses: load a word of the data, compare and jump, return. */
+const OP = { LD_W_ABS: 0x20, JEQ_K: 0x15, JGE_K: 0x35, JSET_K: 0x45, RET_K: 0x06 } as const;
+/** What the filter returns: run the call, or fail it with an errno (`ERRNO | errno`). */
+const RET = { ALLOW: 0x7fff0000, ERRNO: 0x00050000 } as const;
+const ERRNO = { EPERM: 1, ENOSYS: 38 } as const;
 /** Offsets in `struct seccomp_data`: the call's number, the architecture, the low half of its first argument. */
-const NR = 0;
-const ARCH = 4;
-const ARG0 = 16;
+const DATA = { NR: 0, ARCH: 4, ARG0: 16 } as const;
 
 interface Instruction {
   code: number;
@@ -82,19 +76,20 @@ export const REFUSED_CALLS = [...Object.keys(X86_64_REFUSED), 'clone with namesp
 /** The filter for this machine, or undefined where there is none. */
 export function seccompProgram(arch: string = process.arch): Buffer | undefined {
   if (arch !== 'x64') return undefined;
+  const { LD_W_ABS, JEQ_K, JGE_K, JSET_K, RET_K } = OP;
   const program: Instruction[] = [
-    { code: LD_W_ABS, k: ARCH },
+    { code: LD_W_ABS, k: DATA.ARCH },
     { code: JEQ_K, k: AUDIT_ARCH_X86_64, whenFalse: 'unknown' },
-    { code: LD_W_ABS, k: NR },
+    { code: LD_W_ABS, k: DATA.NR },
     { code: JGE_K, k: X32_SYSCALL_BIT, whenTrue: 'unknown' },
     ...Object.values(X86_64_REFUSED).map((nr) => ({ code: JEQ_K, k: nr, whenTrue: 'refuse' })),
     { code: JEQ_K, k: X86_64_CLONE3, whenTrue: 'unknown' },
     { code: JEQ_K, k: X86_64_CLONE, whenFalse: 'allow' },
-    { code: LD_W_ABS, k: ARG0 },
+    { code: LD_W_ABS, k: DATA.ARG0 },
     { code: JSET_K, k: CLONE_NEW_NAMESPACES, whenTrue: 'refuse' },
-    { code: RET_K, k: RET_ALLOW, label: 'allow' },
-    { code: RET_K, k: RET_ERRNO | EPERM, label: 'refuse' },
-    { code: RET_K, k: RET_ERRNO | ENOSYS, label: 'unknown' },
+    { code: RET_K, k: RET.ALLOW, label: 'allow' },
+    { code: RET_K, k: RET.ERRNO | ERRNO.EPERM, label: 'refuse' },
+    { code: RET_K, k: RET.ERRNO | ERRNO.ENOSYS, label: 'unknown' },
   ];
   return assemble(program);
 }

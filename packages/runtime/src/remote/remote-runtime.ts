@@ -1,15 +1,7 @@
+import { RuntimeUnavailableError, SandboxConflictError, SandboxNotFoundError, SandboxSpecError } from '../errors.ts';
 import type { RuntimeInfoWire } from '../http/schemas.ts';
 import { sandboxOf, startBody } from '../http/wire.ts';
-import {
-  type Runtime,
-  type RuntimeHealth,
-  type RuntimeSandbox,
-  RuntimeUnavailableError,
-  SandboxConflictError,
-  SandboxNotFoundError,
-  SandboxSpecError,
-  type SandboxStartSpec,
-} from '../runtime.ts';
+import type { Runtime, RuntimeHealth, RuntimeSandbox, SandboxStartSpec } from '../runtime.ts';
 
 export interface RemoteRuntimeOptions {
   /** The runtime API's base URL (Bosun's `buildRuntimeApi`, or OpenHands' runtime API). */

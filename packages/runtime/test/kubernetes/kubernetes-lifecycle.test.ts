@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SandboxConflictError, SandboxNotFoundError, SandboxSpecError } from '../../src/errors.ts';
 import type { KubernetesRuntime } from '../../src/kubernetes/kubernetes-runtime.ts';
-import { SandboxConflictError, SandboxNotFoundError, SandboxSpecError } from '../../src/runtime.ts';
 import type { KubeObject } from './support/kinds.ts';
 import { NAMESPACE, type Wire, objectsOf, openRuntime, startStandIn, validateAll } from './support/kube-fixture.ts';
 import type { KubeStandIn } from './support/kube-stand-in.ts';

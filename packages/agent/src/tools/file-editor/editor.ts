@@ -6,7 +6,7 @@ import { pathKind, readTextFile, writeTextFile } from '../shared/text-file.ts';
 import { FILE_TRUNCATED_NOTICE, MAX_OUTPUT_CHARS, findOccurrences, truncateText } from '../shared/text.ts';
 import { ToolInputError, resolveInWorkspace } from '../workspace-path.ts';
 import { EditHistory } from './history.ts';
-import { invalidParameter, missingParameter } from './messages.ts';
+import { invalidParameter, required } from './messages.ts';
 import { isImagePath, viewDirectory, viewFile, viewImage } from './view.ts';
 
 /** The arguments of a file editor command (the same for `file_editor` and `planning_file_editor`). */
@@ -50,11 +50,15 @@ export class FileEditor {
       case 'view':
         return this.view(path, args.view_range);
       case 'create':
-        return this.create(path, args.file_text);
+        return this.create(path, required(args.file_text, 'create', 'file_text'));
       case 'str_replace':
-        return this.strReplace(path, args.old_str, args.new_str);
+        return this.strReplace(path, required(args.old_str, 'str_replace', 'old_str'), args.new_str ?? '');
       case 'insert':
-        return this.insert(path, args.insert_line, args.new_str);
+        return this.insert(
+          path,
+          required(args.insert_line, 'insert', 'insert_line'),
+          required(args.new_str, 'insert', 'new_str'),
+        );
       case 'undo_edit':
         return this.undo(path);
     }
@@ -106,8 +110,7 @@ export class FileEditor {
     return { path, prevExist: true, oldContent: null, newContent: null, ...shown };
   }
 
-  private async create(path: string, fileText: string | null | undefined): Promise<EditorResult> {
-    if (fileText == null) throw missingParameter('create', 'file_text');
+  private async create(path: string, fileText: string): Promise<EditorResult> {
     await writeTextFile(path, fileText);
     this.history.push(path, null);
     return {
@@ -119,16 +122,10 @@ export class FileEditor {
     };
   }
 
-  private async strReplace(
-    path: string,
-    oldStr: string | null | undefined,
-    newStr: string | null | undefined,
-  ): Promise<EditorResult> {
-    if (oldStr == null) throw missingParameter('str_replace', 'old_str');
+  private async strReplace(path: string, oldStr: string, replacement: string): Promise<EditorResult> {
     if (oldStr === '') {
       throw invalidParameter('old_str', '""', 'It must not be empty: give the exact text to replace.');
     }
-    const replacement = newStr ?? '';
     if (replacement === oldStr) {
       throw invalidParameter(
         'new_str',
@@ -151,13 +148,7 @@ export class FileEditor {
     return { text: clip(text), path, prevExist: true, oldContent: content, newContent: updated };
   }
 
-  private async insert(
-    path: string,
-    insertLine: number | null | undefined,
-    newStr: string | null | undefined,
-  ): Promise<EditorResult> {
-    if (insertLine == null) throw missingParameter('insert', 'insert_line');
-    if (newStr == null) throw missingParameter('insert', 'new_str');
+  private async insert(path: string, insertLine: number, newStr: string): Promise<EditorResult> {
     const content = await readTextFile(path);
     const total = countLines(content);
     if (!Number.isInteger(insertLine) || insertLine < 0 || insertLine > total) {

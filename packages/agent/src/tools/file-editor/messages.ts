@@ -27,3 +27,9 @@ export function missingParameter(command: FileEditorCommand, name: string): Tool
     `Parameter \`${name}\` is required for command: ${command}.${hint ? `\n\nHint: ${hint}` : ''}`,
   );
 }
+
+/** The value of a parameter `command` needs; a missing one is the call's problem. */
+export function required<T>(value: T | null | undefined, command: FileEditorCommand, name: string): T {
+  if (value == null) throw missingParameter(command, name);
+  return value;
+}
