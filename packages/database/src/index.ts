@@ -10,4 +10,5 @@ export {
   migrate,
 } from './migrations.ts';
 export { isPostgresUrl, postgresDialect, quoteIdentifier } from './postgres.ts';
+export { type IndexColumns, createIdTable, createIndexes, textColumns } from './schema-builders.ts';
 export { sqliteDialect } from './sqlite.ts';

@@ -1,4 +1,4 @@
-import type { Schema, SchemaMigration } from '@bosun/database';
+import { type Schema, type SchemaMigration, createIdTable, createIndexes, textColumns } from '@bosun/database';
 
 /** The runtime's table of sandboxes (its own ledger and lock: it may share a database with the app). */
 export interface RuntimeTables {
@@ -18,18 +18,10 @@ export interface RuntimeTables {
 const sandboxes: SchemaMigration = {
   name: '0001-runtime-sandboxes',
   async up(db) {
-    await db.schema
-      .createTable('runtime_sandboxes')
-      .addColumn('id', 'text', (col) => col.primaryKey())
-      .addColumn('session_id', 'text', (col) => col.notNull())
-      .addColumn('spec_sealed', 'text', (col) => col.notNull())
-      .addColumn('created_at', 'text', (col) => col.notNull())
-      .addColumn('changed_at', 'text', (col) => col.notNull())
-      .addColumn('status', 'text', (col) => col.notNull())
-      .addColumn('status_detail', 'text')
-      .addColumn('pool', 'text')
+    await createIdTable(db, 'runtime_sandboxes')
+      .$call(textColumns('session_id', 'spec_sealed', 'created_at', 'changed_at', 'status', 'status_detail?', 'pool?'))
       .execute();
-    await db.schema.createIndex('runtime_sandboxes_created').on('runtime_sandboxes').column('created_at').execute();
+    await createIndexes(db, 'runtime_sandboxes', { runtime_sandboxes_created: ['created_at'] });
   },
 };
 

@@ -1,5 +1,6 @@
+import { textColumns } from '@bosun/database';
 import type { Kysely } from 'kysely';
-import { type Dialect, type SchemaMigration, codePointText } from './migration.ts';
+import { type Dialect, type SchemaMigration, codePointText, createOwnedTable, userReference } from './migration.ts';
 
 /**
  * Settings per user, custom secrets and Git provider tokens: each sealed, with the id of the sealing key in
@@ -11,31 +12,18 @@ export const settingsAndSecrets: SchemaMigration = {
     await db.schema
       .createTable('user_settings')
       .addColumn('user_id', 'text', (col) => col.primaryKey().references('users.id').onDelete('cascade'))
-      .addColumn('key_id', 'text', (col) => col.notNull())
-      .addColumn('sealed', 'text', (col) => col.notNull())
-      .addColumn('updated_at', 'text', (col) => col.notNull())
+      .$call(textColumns('key_id', 'sealed', 'updated_at'))
       .execute();
-    await db.schema
-      .createTable('custom_secrets')
-      .addColumn('id', 'text', (col) => col.primaryKey())
-      .addColumn('user_id', 'text', (col) => col.notNull().references('users.id').onDelete('cascade'))
+    await createOwnedTable(db, 'custom_secrets')
       .addColumn('name', codePointText(dialect), (col) => col.notNull())
-      .addColumn('description', 'text')
-      .addColumn('key_id', 'text', (col) => col.notNull())
-      .addColumn('sealed', 'text', (col) => col.notNull())
-      .addColumn('created_at', 'text', (col) => col.notNull())
-      .addColumn('updated_at', 'text', (col) => col.notNull())
+      .$call(textColumns('description?', 'key_id', 'sealed', 'created_at', 'updated_at'))
       .addUniqueConstraint('custom_secrets_user_name', ['user_id', 'name'])
       .execute();
     await db.schema
       .createTable('provider_tokens')
-      .addColumn('user_id', 'text', (col) => col.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('user_id', 'text', userReference)
       .addColumn('provider', codePointText(dialect), (col) => col.notNull())
-      .addColumn('host', 'text')
-      .addColumn('key_id', 'text', (col) => col.notNull())
-      .addColumn('sealed', 'text', (col) => col.notNull())
-      .addColumn('created_at', 'text', (col) => col.notNull())
-      .addColumn('updated_at', 'text', (col) => col.notNull())
+      .$call(textColumns('host?', 'key_id', 'sealed', 'created_at', 'updated_at'))
       .addPrimaryKeyConstraint('provider_tokens_pk', ['user_id', 'provider'])
       .execute();
     for (const table of ['user_settings', 'custom_secrets', 'provider_tokens']) {

@@ -1,31 +1,20 @@
+import { createIndexes, textColumns } from '@bosun/database';
 import type { Kysely } from 'kysely';
-import type { SchemaMigration } from './migration.ts';
+import { type SchemaMigration, createOwnedTable } from './migration.ts';
 
 /** The app's conversations: who owns each, in which organization and sandbox; searched per user, newest first. */
 export const conversations: SchemaMigration = {
   name: '0003_conversations',
   async up(db: Kysely<unknown>) {
-    await db.schema
-      .createTable('app_conversations')
-      .addColumn('id', 'text', (col) => col.primaryKey())
-      .addColumn('user_id', 'text', (col) => col.notNull().references('users.id').onDelete('cascade'))
+    await createOwnedTable(db, 'app_conversations')
       .addColumn('org_id', 'text', (col) => col.references('organizations.id').onDelete('set null'))
-      .addColumn('sandbox_id', 'text')
-      .addColumn('title', 'text')
-      .addColumn('created_at', 'text', (col) => col.notNull())
-      .addColumn('updated_at', 'text', (col) => col.notNull())
+      .$call(textColumns('sandbox_id?', 'title?', 'created_at', 'updated_at'))
       .execute();
-    await db.schema
-      .createIndex('app_conversations_by_user_created')
-      .on('app_conversations')
-      .columns(['user_id', 'created_at', 'id'])
-      .execute();
-    await db.schema
-      .createIndex('app_conversations_by_user_updated')
-      .on('app_conversations')
-      .columns(['user_id', 'updated_at', 'id'])
-      .execute();
-    await db.schema.createIndex('app_conversations_by_org').on('app_conversations').column('org_id').execute();
-    await db.schema.createIndex('app_conversations_by_sandbox').on('app_conversations').column('sandbox_id').execute();
+    await createIndexes(db, 'app_conversations', {
+      app_conversations_by_user_created: ['user_id', 'created_at', 'id'],
+      app_conversations_by_user_updated: ['user_id', 'updated_at', 'id'],
+      app_conversations_by_org: ['org_id'],
+      app_conversations_by_sandbox: ['sandbox_id'],
+    });
   },
 };

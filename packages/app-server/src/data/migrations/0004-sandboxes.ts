@@ -1,5 +1,6 @@
+import { createIndexes, textColumns } from '@bosun/database';
 import type { Kysely } from 'kysely';
-import type { SchemaMigration } from './migration.ts';
+import { type SchemaMigration, createOwnedTable } from './migration.ts';
 
 /**
  * Sandboxes: who owns each, its status and why, and the SHA-256 of its current session key (never the key: the
@@ -8,29 +9,14 @@ import type { SchemaMigration } from './migration.ts';
 export const sandboxes: SchemaMigration = {
   name: '0004_sandboxes',
   async up(db: Kysely<unknown>) {
-    await db.schema
-      .createTable('sandboxes')
-      .addColumn('id', 'text', (col) => col.primaryKey())
-      .addColumn('user_id', 'text', (col) => col.notNull().references('users.id').onDelete('cascade'))
-      .addColumn('spec_id', 'text', (col) => col.notNull())
-      .addColumn('status', 'text', (col) => col.notNull())
-      .addColumn('status_detail', 'text')
-      .addColumn('session_api_key_hash', 'text')
-      .addColumn('created_at', 'text', (col) => col.notNull())
-      .addColumn('started_at', 'text')
-      .addColumn('updated_at', 'text', (col) => col.notNull())
+    await createOwnedTable(db, 'sandboxes')
+      .$call(textColumns('spec_id', 'status', 'status_detail?', 'session_api_key_hash?'))
+      .$call(textColumns('created_at', 'started_at?', 'updated_at'))
       .execute();
-    await db.schema
-      .createIndex('sandboxes_by_user_created')
-      .on('sandboxes')
-      .columns(['user_id', 'created_at', 'id'])
-      .execute();
-    await db.schema
-      .createIndex('sandboxes_by_session_key')
-      .on('sandboxes')
-      .column('session_api_key_hash')
-      .unique()
-      .execute();
-    await db.schema.createIndex('sandboxes_by_status').on('sandboxes').column('status').execute();
+    await createIndexes(db, 'sandboxes', {
+      sandboxes_by_user_created: ['user_id', 'created_at', 'id'],
+      sandboxes_by_session_key: { unique: ['session_api_key_hash'] },
+      sandboxes_by_status: ['status'],
+    });
   },
 };

@@ -1,5 +1,6 @@
+import { createIndexes, textColumns } from '@bosun/database';
 import { type Kysely, sql } from 'kysely';
-import type { Dialect, SchemaMigration } from './migration.ts';
+import { type Dialect, type SchemaMigration, createOwnedTable } from './migration.ts';
 
 /**
  * Conversations through the application: what a conversation was started with (repository, branch, provider),
@@ -20,33 +21,17 @@ export const appConversations: SchemaMigration = {
     ]) {
       await db.schema.alterTable('app_conversations').addColumn(column, 'text').execute();
     }
-    await db.schema
-      .createTable('app_conversation_start_tasks')
-      .addColumn('id', 'text', (col) => col.primaryKey())
-      .addColumn('user_id', 'text', (col) => col.notNull().references('users.id').onDelete('cascade'))
-      .addColumn('status', 'text', (col) => col.notNull())
-      .addColumn('detail', 'text')
-      .addColumn('app_conversation_id', 'text')
-      .addColumn('sandbox_id', 'text')
-      .addColumn('agent_server_url', 'text')
-      .addColumn('request', 'text', (col) => col.notNull())
+    await createOwnedTable(db, 'app_conversation_start_tasks')
+      .$call(textColumns('status', 'detail?', 'app_conversation_id?', 'sandbox_id?', 'agent_server_url?', 'request'))
       .addColumn('problems', 'text', (col) => col.notNull().defaultTo('[]'))
-      .addColumn('created_at', 'text', (col) => col.notNull())
-      .addColumn('updated_at', 'text', (col) => col.notNull())
+      .$call(textColumns('created_at', 'updated_at'))
       .execute();
-    for (const order of ['created_at', 'updated_at']) {
-      await db.schema
-        .createIndex(`start_tasks_by_user_${order.replace('_at', '')}`)
-        .on('app_conversation_start_tasks')
-        .columns(['user_id', order, 'id'])
-        .execute();
-    }
-    await db.schema.createIndex('start_tasks_by_status').on('app_conversation_start_tasks').column('status').execute();
-    await db.schema
-      .createIndex('start_tasks_by_conversation')
-      .on('app_conversation_start_tasks')
-      .columns(['user_id', 'app_conversation_id'])
-      .execute();
+    await createIndexes(db, 'app_conversation_start_tasks', {
+      start_tasks_by_user_created: ['user_id', 'created_at', 'id'],
+      start_tasks_by_user_updated: ['user_id', 'updated_at', 'id'],
+      start_tasks_by_status: ['status'],
+      start_tasks_by_conversation: ['user_id', 'app_conversation_id'],
+    });
     if (dialect === 'postgres') await titleTrigramIndex(db);
   },
 };

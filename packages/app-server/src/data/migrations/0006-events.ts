@@ -1,5 +1,6 @@
+import { createIndexes } from '@bosun/database';
 import type { Kysely } from 'kysely';
-import { type Dialect, type SchemaMigration, codePointText } from './migration.ts';
+import { type Dialect, type SchemaMigration, codePointText, userReference } from './migration.ts';
 
 /**
  * The events of the app's conversations, as their agent servers sent them: one row per event, placed by an
@@ -15,7 +16,7 @@ export const events: SchemaMigration = {
         col.notNull().references('app_conversations.id').onDelete('cascade'),
       )
       .addColumn('seq', 'integer', (col) => col.notNull())
-      .addColumn('user_id', 'text', (col) => col.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('user_id', 'text', userReference)
       .addColumn('event_id', 'text', (col) => col.notNull())
       .addColumn('kind', 'text', (col) => col.notNull())
       // Compared as text in filters: the same order as time on both dialects.
@@ -25,10 +26,6 @@ export const events: SchemaMigration = {
       .addPrimaryKeyConstraint('app_events_pk', ['conversation_id', 'seq'])
       .addUniqueConstraint('app_events_event_id', ['conversation_id', 'event_id'])
       .execute();
-    await db.schema
-      .createIndex('app_events_by_kind')
-      .on('app_events')
-      .columns(['conversation_id', 'kind', 'seq'])
-      .execute();
+    await createIndexes(db, 'app_events', { app_events_by_kind: ['conversation_id', 'kind', 'seq'] });
   },
 };

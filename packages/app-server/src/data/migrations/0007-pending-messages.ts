@@ -1,5 +1,6 @@
+import { createIndexes, textColumns } from '@bosun/database';
 import type { Kysely } from 'kysely';
-import type { SchemaMigration } from './migration.ts';
+import { type SchemaMigration, createOwnedTable } from './migration.ts';
 
 /**
  * Messages queued for a conversation that does not run yet (its start task is under way): kept until its agent
@@ -9,30 +10,18 @@ import type { SchemaMigration } from './migration.ts';
 export const pendingMessages: SchemaMigration = {
   name: '0007_pending_messages',
   async up(db: Kysely<unknown>) {
-    await db.schema
-      .createTable('app_pending_messages')
-      .addColumn('id', 'text', (col) => col.primaryKey())
-      .addColumn('user_id', 'text', (col) => col.notNull().references('users.id').onDelete('cascade'))
+    await createOwnedTable(db, 'app_pending_messages')
       .addColumn('task_id', 'text')
       // A deleted conversation takes what waited for it along.
       .addColumn('conversation_id', 'text', (col) => col.references('app_conversations.id').onDelete('cascade'))
       .addColumn('seq', 'integer', (col) => col.notNull())
-      .addColumn('role', 'text', (col) => col.notNull())
-      .addColumn('content', 'text', (col) => col.notNull())
-      .addColumn('created_at', 'text', (col) => col.notNull())
-      // Set before each post to the agent server: a message attempted but not delivered may have arrived.
-      .addColumn('attempted_at', 'text')
-      .addColumn('delivered_at', 'text')
+      // `attempted_at` is set before each post to the agent server: a message attempted but not delivered may have
+      // arrived.
+      .$call(textColumns('role', 'content', 'created_at', 'attempted_at?', 'delivered_at?'))
       .execute();
-    await db.schema
-      .createIndex('app_pending_messages_by_task')
-      .on('app_pending_messages')
-      .columns(['task_id', 'seq'])
-      .execute();
-    await db.schema
-      .createIndex('app_pending_messages_by_conversation')
-      .on('app_pending_messages')
-      .columns(['conversation_id', 'seq'])
-      .execute();
+    await createIndexes(db, 'app_pending_messages', {
+      app_pending_messages_by_task: ['task_id', 'seq'],
+      app_pending_messages_by_conversation: ['conversation_id', 'seq'],
+    });
   },
 };

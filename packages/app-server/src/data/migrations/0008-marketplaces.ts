@@ -1,3 +1,4 @@
+import { createIdTable, textColumns } from '@bosun/database';
 import type { Kysely } from 'kysely';
 import type { SchemaMigration } from './migration.ts';
 
@@ -10,24 +11,15 @@ import type { SchemaMigration } from './migration.ts';
 export const marketplaces: SchemaMigration = {
   name: '0008_marketplaces',
   async up(db: Kysely<unknown>) {
-    await db.schema
-      .createTable('marketplaces')
-      .addColumn('id', 'text', (col) => col.primaryKey())
-      .addColumn('scope', 'text', (col) => col.notNull())
-      .addColumn('owner_key', 'text', (col) => col.notNull())
+    await createIdTable(db, 'marketplaces')
+      .$call(textColumns('scope', 'owner_key'))
       .addColumn('user_id', 'text', (col) => col.references('users.id').onDelete('cascade'))
       .addColumn('org_id', 'text', (col) => col.references('organizations.id').onDelete('cascade'))
-      .addColumn('name', 'text', (col) => col.notNull())
-      .addColumn('source', 'text', (col) => col.notNull())
-      .addColumn('ref', 'text')
-      .addColumn('repo_path', 'text')
+      .$call(textColumns('name', 'source', 'ref?', 'repo_path?'))
       .addColumn('auto_load', 'integer', (col) => col.notNull())
       // 'follow': Auto-Load uses the ref's commit of the day; 'review': the approved commit until another is approved.
       .addColumn('updates', 'text', (col) => col.notNull().defaultTo('follow'))
-      .addColumn('approved_ref', 'text')
-      .addColumn('registered_by', 'text', (col) => col.notNull())
-      .addColumn('registered_at', 'text', (col) => col.notNull())
-      .addColumn('updated_at', 'text', (col) => col.notNull())
+      .$call(textColumns('approved_ref?', 'registered_by', 'registered_at', 'updated_at'))
       .addUniqueConstraint('marketplaces_owner_name', ['owner_key', 'name'])
       .execute();
     await db.schema

@@ -1,5 +1,6 @@
+import { createIndexes, textColumns } from '@bosun/database';
 import type { Kysely } from 'kysely';
-import type { SchemaMigration } from './migration.ts';
+import { type SchemaMigration, createOwnedTable } from './migration.ts';
 
 /**
  * The plugin sources each user confirmed trust in before a conversation loaded them: one row per source and
@@ -8,20 +9,12 @@ import type { SchemaMigration } from './migration.ts';
 export const pluginTrust: SchemaMigration = {
   name: '0009_plugin_trust',
   async up(db: Kysely<unknown>) {
-    await db.schema
-      .createTable('plugin_trust')
-      .addColumn('id', 'text', (col) => col.primaryKey())
-      .addColumn('user_id', 'text', (col) => col.notNull().references('users.id').onDelete('cascade'))
-      .addColumn('source', 'text', (col) => col.notNull())
-      // '' for "any commit": a unique index treats NULLs as distinct.
-      .addColumn('commit_sha', 'text', (col) => col.notNull())
-      .addColumn('confirmed_at', 'text', (col) => col.notNull())
+    // `commit_sha` '' for "any commit": a unique index treats NULLs as distinct.
+    await createOwnedTable(db, 'plugin_trust')
+      .$call(textColumns('source', 'commit_sha', 'confirmed_at'))
       .execute();
-    await db.schema
-      .createIndex('plugin_trust_by_source')
-      .on('plugin_trust')
-      .columns(['user_id', 'source', 'commit_sha'])
-      .unique()
-      .execute();
+    await createIndexes(db, 'plugin_trust', {
+      plugin_trust_by_source: { unique: ['user_id', 'source', 'commit_sha'] },
+    });
   },
 };

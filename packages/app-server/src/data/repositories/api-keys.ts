@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import type { Tables } from '../tables.ts';
 import { nowIso, randomBase62, tokenHash } from '../tokens.ts';
+import { OwnedRows } from './owned-rows.ts';
 
 export const API_KEY_PREFIX = 'sk-bosun-';
 /** How much of a key is kept to show which key is which (the prefix and 4 random characters). */
@@ -32,6 +33,8 @@ export interface ApiKeyIdentity {
   userId: string;
   orgId?: string;
 }
+
+const keysOf = (db: Kysely<Tables>) => new OwnedRows(db, 'api_keys', 'id');
 
 export class ApiKeysRepository {
   constructor(private readonly db: Kysely<Tables>) {}
@@ -81,12 +84,7 @@ export class ApiKeysRepository {
   }
 
   /** Deletes one of the user's keys; false when the user has no key with this id. */
-  async delete(userId: string, keyId: string): Promise<boolean> {
-    const result = await this.db
-      .deleteFrom('api_keys')
-      .where('user_id', '=', userId)
-      .where('id', '=', keyId)
-      .executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+  delete(userId: string, keyId: string): Promise<boolean> {
+    return keysOf(this.db).delete(userId, keyId);
   }
 }

@@ -1,7 +1,8 @@
 import { type Insertable, type Kysely, type Selectable, type Updateable, sql } from 'kysely';
 import { type Page, newestFirst } from '../pages.ts';
 import type { AppConversationsTable, Tables } from '../tables.ts';
-import { countOf } from './constraints.ts';
+import { countRows } from './count.ts';
+import { OwnedRows } from './owned-rows.ts';
 
 export type AppConversation = Selectable<AppConversationsTable>;
 export type NewAppConversation = Insertable<AppConversationsTable>;
@@ -21,21 +22,14 @@ export interface ConversationFilters {
 const INSERT_BATCH = 1_000;
 
 /** The app's conversations, each owned by one user. */
-export class ConversationsRepository {
-  constructor(private readonly db: Kysely<Tables>) {}
+export class ConversationsRepository extends OwnedRows<'app_conversations', 'id'> {
+  constructor(db: Kysely<Tables>) {
+    super(db, 'app_conversations', 'id');
+  }
 
   /** Inserts rows in batches, in one transaction. */
   async insert(rows: NewAppConversation[]): Promise<void> {
     await this.db.transaction().execute((trx) => insertConversations(trx, rows));
-  }
-
-  async get(userId: string, id: string): Promise<AppConversation | undefined> {
-    return this.db
-      .selectFrom('app_conversations')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .where('id', '=', id)
-      .executeTakeFirst();
   }
 
   /** The conversation `id` whoever owns it: only for deciding who may write to it (a sandbox calling in). */
@@ -43,23 +37,8 @@ export class ConversationsRepository {
     return this.db.selectFrom('app_conversations').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  /** The user's conversations among `ids` (in no particular order; unknown and other users' left out). */
-  async getMany(userId: string, ids: readonly string[]): Promise<AppConversation[]> {
-    if (ids.length === 0) return [];
-    return this.db
-      .selectFrom('app_conversations')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .where('id', 'in', [...ids])
-      .execute();
-  }
-
   async count(userId: string, filters: ConversationFilters = {}): Promise<number> {
-    return countOf(
-      await this.filtered(userId, filters)
-        .select((eb) => eb.fn.countAll().as('count'))
-        .executeTakeFirst(),
-    );
+    return countRows(this.filtered(userId, filters));
   }
 
   /** The user's conversations, newest first (by creation, then id), a page at a time from the index. */
@@ -89,15 +68,6 @@ export class ConversationsRepository {
       .where('id', '=', id)
       .execute();
     return this.get(userId, id);
-  }
-
-  async delete(userId: string, id: string): Promise<boolean> {
-    const result = await this.db
-      .deleteFrom('app_conversations')
-      .where('user_id', '=', userId)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
   }
 
   /** How many of the user's conversations run in the sandbox. */

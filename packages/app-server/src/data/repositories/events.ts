@@ -1,7 +1,8 @@
 import { type Kysely, type SelectQueryBuilder, type Transaction, sql } from 'kysely';
 import type { Dialect } from '../migrations/index.ts';
 import type { Tables } from '../tables.ts';
-import { countOf, isUniqueViolation } from './constraints.ts';
+import { isUniqueViolation } from './constraints.ts';
+import { countRows } from './count.ts';
 
 /** An event to store: its JSON as received, and the fields it is searched by. */
 export interface IncomingEvent {
@@ -118,11 +119,7 @@ export class EventsRepository {
   }
 
   async count(userId: string, conversationId: string, filter: EventFilter): Promise<number> {
-    return countOf(
-      await this.filtered(userId, conversationId, filter)
-        .select((eb) => eb.fn.countAll().as('count'))
-        .executeTakeFirst(),
-    );
+    return countRows(this.filtered(userId, conversationId, filter));
   }
 
   /** The JSON of each event id the conversation has, by id. */

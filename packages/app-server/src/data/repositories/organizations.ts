@@ -4,7 +4,8 @@ import { AlreadyMemberError, LastOwnerError } from '../errors.ts';
 import type { Dialect } from '../migrations/index.ts';
 import type { OrganizationsTable, Role, Tables } from '../tables.ts';
 import { nowIso } from '../tokens.ts';
-import { countOf } from './constraints.ts';
+import { countRows } from './count.ts';
+import { OwnedRows } from './owned-rows.ts';
 
 export type Organization = Selectable<OrganizationsTable>;
 
@@ -20,6 +21,9 @@ export interface Member {
   role: Role;
   joined_at: string;
 }
+
+/** Each user's memberships, by organization. */
+const membershipsOf = (db: Kysely<Tables>) => new OwnedRows(db, 'memberships', 'org_id');
 
 export class OrganizationsRepository {
   constructor(
@@ -63,13 +67,7 @@ export class OrganizationsRepository {
 
   /** The user's role in the organization, or undefined when they are not a member. */
   async role(orgId: string, userId: string): Promise<Role | undefined> {
-    const row = await this.db
-      .selectFrom('memberships')
-      .select('role')
-      .where('org_id', '=', orgId)
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    return row?.role;
+    return (await membershipsOf(this.db).pick(userId, orgId, ['role']))?.role;
   }
 
   /** The members, in the order they joined. */
@@ -109,9 +107,7 @@ export class OrganizationsRepository {
 
   /** Removes a member: false when not a member; LastOwnerError when they are the last owner. */
   async removeMember(orgId: string, userId: string): Promise<boolean> {
-    return this.changeMembership(orgId, userId, true, (trx) =>
-      trx.deleteFrom('memberships').where('org_id', '=', orgId).where('user_id', '=', userId).execute(),
-    );
+    return this.changeMembership(orgId, userId, true, (trx) => membershipsOf(trx).delete(userId, orgId));
   }
 
   /**
@@ -129,21 +125,11 @@ export class OrganizationsRepository {
       if (this.dialect === 'postgres') {
         await sql`select id from organizations where id = ${orgId} for update`.execute(trx);
       }
-      const current = await trx
-        .selectFrom('memberships')
-        .select('role')
-        .where('org_id', '=', orgId)
-        .where('user_id', '=', userId)
-        .executeTakeFirst();
+      const current = await membershipsOf(trx).pick(userId, orgId, ['role']);
       if (!current) return false;
       if (removesOwnership && current.role === 'owner') {
-        const owners = countOf(
-          await trx
-            .selectFrom('memberships')
-            .select((eb) => eb.fn.countAll().as('count'))
-            .where('org_id', '=', orgId)
-            .where('role', '=', 'owner')
-            .executeTakeFirst(),
+        const owners = await countRows(
+          trx.selectFrom('memberships').where('org_id', '=', orgId).where('role', '=', 'owner'),
         );
         if (owners <= 1) throw new LastOwnerError();
       }

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { PendingMessagesTable, Tables } from '../tables.ts';
-import { countOf } from './constraints.ts';
+import { countRows } from './count.ts';
 
 export type PendingMessageRecord = Selectable<PendingMessagesTable>;
 
@@ -118,11 +118,6 @@ export class PendingMessagesRepository {
   }
 
   private async waitingIn(db: Kysely<Tables>, target: PendingTarget): Promise<number> {
-    return countOf(
-      await this.ofTarget(db, target)
-        .where('delivered_at', 'is', null)
-        .select((eb) => eb.fn.countAll().as('count'))
-        .executeTakeFirst(),
-    );
+    return countRows(this.ofTarget(db, target).where('delivered_at', 'is', null));
   }
 }

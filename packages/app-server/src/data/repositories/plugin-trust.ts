@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { PluginTrustTable, Tables } from '../tables.ts';
+import { OwnedRows } from './owned-rows.ts';
 
 type Row = Selectable<PluginTrustTable>;
 
@@ -20,6 +21,8 @@ const recordOf = (row: Row): PluginTrustRecord => ({
   commit: row.commit_sha === '' ? null : row.commit_sha,
   confirmed_at: row.confirmed_at,
 });
+
+const confirmationsOf = (db: Kysely<Tables>) => new OwnedRows(db, 'plugin_trust', 'id');
 
 /** The plugin sources each user confirmed trust in. */
 export class PluginTrustRepository {
@@ -72,13 +75,8 @@ export class PluginTrustRepository {
   }
 
   /** Revokes one of the user's confirmations; false when they have none of that id. */
-  async revoke(userId: string, id: string): Promise<boolean> {
-    const result = await this.db
-      .deleteFrom('plugin_trust')
-      .where('user_id', '=', userId)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+  revoke(userId: string, id: string): Promise<boolean> {
+    return confirmationsOf(this.db).delete(userId, id);
   }
 
   private async find(userId: string, source: string, commit: string | null): Promise<PluginTrustRecord | undefined> {

@@ -3,6 +3,7 @@ import { bindings } from '../sealed-rows.ts';
 import type { KeyRing } from '../secret-cipher.ts';
 import type { Tables } from '../tables.ts';
 import { nowIso } from '../tokens.ts';
+import { OwnedRows } from './owned-rows.ts';
 
 /** A Git provider a user connected, without the token. */
 export interface ProviderTokenInfo {
@@ -14,6 +15,8 @@ export interface ProviderToken {
   token: string;
   host: string | null;
 }
+
+const tokensOf = (db: Kysely<Tables>) => new OwnedRows(db, 'provider_tokens', 'provider');
 
 /** Each user's Git provider tokens (one per provider), sealed and bound to their row. */
 export class ProviderTokensRepository {
@@ -47,23 +50,13 @@ export class ProviderTokensRepository {
   }
 
   /** Forgets the user's token for the provider; false when there was none. */
-  async delete(userId: string, provider: string): Promise<boolean> {
-    const result = await this.db
-      .deleteFrom('provider_tokens')
-      .where('user_id', '=', userId)
-      .where('provider', '=', provider)
-      .executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+  delete(userId: string, provider: string): Promise<boolean> {
+    return tokensOf(this.db).delete(userId, provider);
   }
 
   /** The user's token for the provider, in clear, or undefined. */
   async token(userId: string, provider: string): Promise<ProviderToken | undefined> {
-    const row = await this.db
-      .selectFrom('provider_tokens')
-      .select(['host', 'sealed'])
-      .where('user_id', '=', userId)
-      .where('provider', '=', provider)
-      .executeTakeFirst();
+    const row = await tokensOf(this.db).pick(userId, provider, ['host', 'sealed']);
     if (!row) return undefined;
     return { token: this.keyRing.open(bindings.provider_tokens(userId, provider), row.sealed), host: row.host };
   }

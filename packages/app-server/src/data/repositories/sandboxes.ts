@@ -1,6 +1,7 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import { type Page, newestFirst } from '../pages.ts';
 import type { SandboxesTable, Tables } from '../tables.ts';
+import { OwnedRows } from './owned-rows.ts';
 
 export type SandboxRecord = Selectable<SandboxesTable>;
 export type SandboxChange = Omit<Updateable<SandboxesTable>, 'id' | 'user_id' | 'created_at' | 'updated_at'>;
@@ -15,8 +16,10 @@ export interface NewSandbox {
 }
 
 /** Sandboxes, each owned by one user; a sandbox's session key is stored only as its SHA-256. */
-export class SandboxesRepository {
-  constructor(private readonly db: Kysely<Tables>) {}
+export class SandboxesRepository extends OwnedRows<'sandboxes', 'id'> {
+  constructor(db: Kysely<Tables>) {
+    super(db, 'sandboxes', 'id');
+  }
 
   async create(sandbox: NewSandbox): Promise<SandboxRecord> {
     const now = new Date().toISOString();
@@ -34,27 +37,6 @@ export class SandboxesRepository {
     };
     await this.db.insertInto('sandboxes').values(row).execute();
     return row;
-  }
-
-  /** The user's sandbox `id`; another user's is as unknown as one that does not exist. */
-  async get(userId: string, id: string): Promise<SandboxRecord | undefined> {
-    return this.db
-      .selectFrom('sandboxes')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .where('id', '=', id)
-      .executeTakeFirst();
-  }
-
-  /** The user's sandboxes among `ids` (in no particular order; unknown and other users' ids left out). */
-  async getMany(userId: string, ids: readonly string[]): Promise<SandboxRecord[]> {
-    if (ids.length === 0) return [];
-    return this.db
-      .selectFrom('sandboxes')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .where('id', 'in', [...ids])
-      .execute();
   }
 
   /** The sandbox whose current session key hashes to `hash` (how a sandbox calling the app is recognised). */
@@ -108,14 +90,5 @@ export class SandboxesRepository {
       .where('updated_at', '=', updatedAt)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
-  }
-
-  async delete(userId: string, id: string): Promise<boolean> {
-    const result = await this.db
-      .deleteFrom('sandboxes')
-      .where('user_id', '=', userId)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
   }
 }

@@ -6,6 +6,7 @@ import { bindings } from '../sealed-rows.ts';
 import type { KeyRing } from '../secret-cipher.ts';
 import type { Tables } from '../tables.ts';
 import { nowIso } from '../tokens.ts';
+import { OwnedRows } from './owned-rows.ts';
 
 /** A custom secret as listed: never its value. */
 export interface SecretInfo {
@@ -22,6 +23,12 @@ export interface SecretSearch {
   pageId?: string;
   limit: number;
 }
+
+/** What a secret is listed with. */
+const INFO_COLUMNS = ['id', 'name', 'description', 'created_at', 'updated_at'] as const;
+
+/** Each user's secrets, by name. */
+const secretsOf = (db: Kysely<Tables>) => new OwnedRows(db, 'custom_secrets', 'name');
 
 /** A user's custom secrets, unique by name, each value sealed and bound to its row. */
 export class SecretsRepository {
@@ -55,10 +62,7 @@ export class SecretsRepository {
 
   /** The user's secrets by name (code point order), a page at a time; InvalidPageIdError for a foreign page id. */
   async search(userId: string, search: SecretSearch): Promise<Page<SecretInfo>> {
-    let query = this.db
-      .selectFrom('custom_secrets')
-      .select(['id', 'name', 'description', 'created_at', 'updated_at'])
-      .where('user_id', '=', userId);
+    let query = this.db.selectFrom('custom_secrets').select(INFO_COLUMNS).where('user_id', '=', userId);
     if (search.nameContains) {
       const pattern = `%${search.nameContains.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
       query = query.where(sql<boolean>`lower(name) like ${pattern} escape '\\'`);
@@ -79,13 +83,8 @@ export class SecretsRepository {
     );
   }
 
-  async get(userId: string, name: string): Promise<SecretInfo | undefined> {
-    return this.db
-      .selectFrom('custom_secrets')
-      .select(['id', 'name', 'description', 'created_at', 'updated_at'])
-      .where('user_id', '=', userId)
-      .where('name', '=', name)
-      .executeTakeFirst();
+  get(userId: string, name: string): Promise<SecretInfo | undefined> {
+    return secretsOf(this.db).pick(userId, name, INFO_COLUMNS);
   }
 
   /** Changes a secret's description and/or value; false when the user has no secret by this name. */
@@ -95,12 +94,7 @@ export class SecretsRepository {
     change: { description?: string | null; value?: string },
   ): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .selectFrom('custom_secrets')
-        .select('id')
-        .where('user_id', '=', userId)
-        .where('name', '=', name)
-        .executeTakeFirst();
+      const row = await secretsOf(trx).pick(userId, name, ['id']);
       if (!row) return false;
       const sealed = change.value === undefined ? {} : this.sealValue(userId, row.id, change.value);
       const description = change.description === undefined ? {} : { description: change.description };
@@ -114,23 +108,13 @@ export class SecretsRepository {
   }
 
   /** Deletes a secret; false when the user has no secret by this name. */
-  async delete(userId: string, name: string): Promise<boolean> {
-    const result = await this.db
-      .deleteFrom('custom_secrets')
-      .where('user_id', '=', userId)
-      .where('name', '=', name)
-      .executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+  delete(userId: string, name: string): Promise<boolean> {
+    return secretsOf(this.db).delete(userId, name);
   }
 
   /** The value of one of the user's secrets, or undefined. */
   async value(userId: string, name: string): Promise<string | undefined> {
-    const row = await this.db
-      .selectFrom('custom_secrets')
-      .select(['id', 'sealed'])
-      .where('user_id', '=', userId)
-      .where('name', '=', name)
-      .executeTakeFirst();
+    const row = await secretsOf(this.db).pick(userId, name, ['id', 'sealed']);
     return row ? this.keyRing.open(bindings.custom_secrets(userId, row.id), row.sealed) : undefined;
   }
 

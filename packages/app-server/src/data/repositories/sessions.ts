@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import type { Tables } from '../tables.ts';
 import { isoAfter, nowIso, randomBase62, tokenHash } from '../tokens.ts';
+import { OwnedRows } from './owned-rows.ts';
 
 export interface Session {
   id: string;
@@ -16,6 +17,8 @@ export interface SessionIdentity {
   userId: string;
   expiresAt: string;
 }
+
+const sessionsOf = (db: Kysely<Tables>) => new OwnedRows(db, 'sessions', 'id');
 
 /** Browser sessions and the one-time sign-in tokens that open them; only the tokens' SHA-256 is stored. */
 export class SessionsRepository {
@@ -64,13 +67,8 @@ export class SessionsRepository {
   }
 
   /** Ends one of the user's sessions; false when the user has no session with this id. */
-  async revoke(userId: string, sessionId: string): Promise<boolean> {
-    const result = await this.db
-      .deleteFrom('sessions')
-      .where('user_id', '=', userId)
-      .where('id', '=', sessionId)
-      .executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+  revoke(userId: string, sessionId: string): Promise<boolean> {
+    return sessionsOf(this.db).delete(userId, sessionId);
   }
 
   /** Ends every session of the user (sign out everywhere); how many there were. */

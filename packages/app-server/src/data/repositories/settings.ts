@@ -16,12 +16,8 @@ export class SettingsRepository {
 
   /** The user's stored settings, or undefined when they never stored any. */
   async get(userId: string): Promise<JsonObject | undefined> {
-    const row = await this.db
-      .selectFrom('user_settings')
-      .select('sealed')
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    return row ? this.open(userId, row.sealed) : undefined;
+    const sealed = await sealedSettings(this.db, userId, false);
+    return sealed === undefined ? undefined : this.open(userId, sealed);
   }
 
   /**
@@ -52,14 +48,19 @@ export class SettingsRepository {
       .values({ user_id: userId, key_id: empty.keyId, sealed: empty.sealed, updated_at: nowIso() })
       .onConflict((oc) => oc.column('user_id').doNothing())
       .execute();
-    const lock = this.dialect === 'postgres' ? sql` for update` : sql``;
-    const { rows } = await sql<{
-      sealed: string;
-    }>`select sealed from user_settings where user_id = ${userId}${lock}`.execute(trx);
-    return this.open(userId, (rows[0] as { sealed: string }).sealed);
+    return this.open(userId, (await sealedSettings(trx, userId, this.dialect === 'postgres')) as string);
   }
 
   private open(userId: string, sealed: string): JsonObject {
     return JSON.parse(this.keyRing.open(bindings.user_settings(userId), sealed)) as JsonObject;
   }
+}
+
+/** The user's sealed settings, if stored; `forUpdate`: locked until the transaction ends. */
+async function sealedSettings(db: Kysely<Tables>, userId: string, forUpdate: boolean): Promise<string | undefined> {
+  const lock = forUpdate ? sql` for update` : sql``;
+  const { rows } = await sql<{
+    sealed: string;
+  }>`select sealed from user_settings where user_id = ${userId}${lock}`.execute(db);
+  return rows[0]?.sealed;
 }

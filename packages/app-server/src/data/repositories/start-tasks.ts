@@ -1,7 +1,8 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import { type Page, decodePageId, pageOf } from '../pages.ts';
 import type { StartTasksTable, Tables } from '../tables.ts';
-import { countOf } from './constraints.ts';
+import { countRows } from './count.ts';
+import { OwnedRows } from './owned-rows.ts';
 
 export type StartTaskRecord = Selectable<StartTasksTable>;
 export type StartTaskChange = Omit<Updateable<StartTasksTable>, 'id' | 'user_id' | 'created_at' | 'updated_at'>;
@@ -17,8 +18,10 @@ export type StartTaskOrder = 'CREATED_AT' | 'CREATED_AT_DESC' | 'UPDATED_AT' | '
 const FINISHED = ['READY', 'ERROR'];
 
 /** Start tasks of conversations, each owned by one user. */
-export class StartTasksRepository {
-  constructor(private readonly db: Kysely<Tables>) {}
+export class StartTasksRepository extends OwnedRows<'app_conversation_start_tasks', 'id'> {
+  constructor(db: Kysely<Tables>) {
+    super(db, 'app_conversation_start_tasks', 'id');
+  }
 
   async create(task: { id: string; userId: string; status: string; request: string }): Promise<StartTaskRecord> {
     const now = new Date().toISOString();
@@ -49,37 +52,13 @@ export class StartTasksRepository {
     return this.db.selectFrom('app_conversation_start_tasks').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  async get(userId: string, id: string): Promise<StartTaskRecord | undefined> {
-    return this.db
-      .selectFrom('app_conversation_start_tasks')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .where('id', '=', id)
-      .executeTakeFirst();
-  }
-
   /** The task whoever owns it (for work the app does on its own, never for a request). */
   async getOfAnyUser(id: string): Promise<StartTaskRecord | undefined> {
     return this.db.selectFrom('app_conversation_start_tasks').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  /** The user's tasks among `ids` (in no particular order; unknown and other users' left out). */
-  async getMany(userId: string, ids: readonly string[]): Promise<StartTaskRecord[]> {
-    if (ids.length === 0) return [];
-    return this.db
-      .selectFrom('app_conversation_start_tasks')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .where('id', 'in', [...ids])
-      .execute();
-  }
-
   async count(userId: string, filters: StartTaskFilters = {}): Promise<number> {
-    return countOf(
-      await this.filtered(userId, filters)
-        .select((eb) => eb.fn.countAll().as('count'))
-        .executeTakeFirst(),
-    );
+    return countRows(this.filtered(userId, filters));
   }
 
   /** The user's tasks in `order` (then by id), a page at a time from the index. */

@@ -3,7 +3,8 @@ import { v7 as uuidv7 } from 'uuid';
 import { EmailTakenError } from '../errors.ts';
 import type { Tables, UsersTable } from '../tables.ts';
 import { nowIso } from '../tokens.ts';
-import { countOf, isUniqueViolation } from './constraints.ts';
+import { isUniqueViolation } from './constraints.ts';
+import { countRows } from './count.ts';
 
 export type User = Selectable<UsersTable>;
 
@@ -42,12 +43,7 @@ export class UsersRepository {
   }
 
   async count(): Promise<number> {
-    return countOf(
-      await this.db
-        .selectFrom('users')
-        .select((eb) => eb.fn.countAll().as('count'))
-        .executeTakeFirst(),
-    );
+    return countRows(this.db.selectFrom('users'));
   }
 
   /** The owner of the install, if there is one yet. */
