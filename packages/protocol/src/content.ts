@@ -39,6 +39,12 @@ export type ImageContent = Static<typeof ImageContent>;
 export const MessageContent = taggedUnion('MessageContent', 'type', [TextContent, ImageContent]);
 export type MessageContent = Static<typeof MessageContent>;
 
+/** The fields of a message from a user: its role, always `user`, and its content (at least one block). */
+export const userMessageFields = (can: 'sent' | 'queued') => ({
+  role: withDefault(stringEnum(['user'], { description: `Only user messages can be ${can}.` }), 'user'),
+  content: Type.Array(ref(MessageContent), { minItems: 1 }),
+});
+
 export const ThinkingBlock = strictObject(
   'ThinkingBlock',
   {

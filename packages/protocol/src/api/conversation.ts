@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { MessageContent } from '../content.ts';
+import { userMessageFields } from '../content.ts';
 import {
   kindShape,
   namedEnum,
@@ -171,8 +171,7 @@ export const PluginSource = strictObject(
 export const SendMessageRequest = strictObject(
   'SendMessageRequest',
   {
-    role: withDefault(stringEnum(['user'], { description: 'Only user messages can be sent.' }), 'user'),
-    content: Type.Array(ref(MessageContent), { minItems: 1 }),
+    ...userMessageFields('sent'),
     run: withDefault(Type.Boolean({ description: 'Start a run after appending the message.' }), false),
   },
   { description: 'A user message.' },
