@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { userMessageFields } from '../content.ts';
 import {
+  defaultTag,
   kindShape,
   namedEnum,
   nullable,
@@ -8,7 +9,6 @@ import {
   ref,
   strictObject,
   stringEnum,
-  tag,
   taggedUnion,
   withDefault,
 } from '../schema/builders.ts';
@@ -119,7 +119,7 @@ export type CriticSpec = Static<typeof CriticSpec>;
 export const AgentSpec = strictObject(
   'AgentSpec',
   {
-    kind: withDefault(tag('Agent'), 'Agent'),
+    kind: defaultTag('Agent'),
     llm: ref(LLMConfig),
     tools: withDefault(Type.Array(ref(ToolSpec)), []),
     mcp_config: withDefault(
@@ -153,7 +153,7 @@ export const LocalWorkspace = strictObject(
   'LocalWorkspace',
   {
     working_dir: Type.String({ minLength: 1, description: 'Directory the agent works in.' }),
-    kind: withDefault(tag('LocalWorkspace'), 'LocalWorkspace'),
+    kind: defaultTag('LocalWorkspace'),
   },
   { description: 'A directory on the server.' },
 );
