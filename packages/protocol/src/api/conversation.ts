@@ -168,12 +168,15 @@ export const PluginSource = strictObject(
   { description: 'A plugin to load into the conversation.' },
 );
 
+/** The fields of a message sent to a conversation: the user's message, and whether the agent runs after it. */
+export const sendMessageFields = (runDescription: string, runByDefault: boolean) => ({
+  ...userMessageFields('sent'),
+  run: withDefault(Type.Boolean({ description: runDescription }), runByDefault),
+});
+
 export const SendMessageRequest = strictObject(
   'SendMessageRequest',
-  {
-    ...userMessageFields('sent'),
-    run: withDefault(Type.Boolean({ description: 'Start a run after appending the message.' }), false),
-  },
+  sendMessageFields('Start a run after appending the message.', false),
   { description: 'A user message.' },
 );
 export type SendMessageRequest = Static<typeof SendMessageRequest>;

@@ -1,9 +1,8 @@
 import { type Static, type TBoolean, Type } from '@sinclair/typebox';
-import { ConversationExecutionStatus, SendMessageRequest } from '../api/conversation.ts';
+import { ConversationExecutionStatus, SendMessageRequest, sendMessageFields } from '../api/conversation.ts';
 import { MetricsSnapshot } from '../api/metrics.ts';
 import { ResolvedPlugin } from '../api/plugins.ts';
-import { userMessageFields } from '../content.ts';
-import { namedEnum, nullable, openObject, ref, strictObject, stringEnum, withDefault } from '../schema/builders.ts';
+import { namedEnum, nullable, openObject, ref, strictObject, stringEnum } from '../schema/builders.ts';
 import { ProviderType, pageOf, timestamp, timestamps } from './common.ts';
 import { MAX_LAUNCH_PLUGINS } from './launch-references.ts';
 import { LoadedMarketplace } from './marketplaces.ts';
@@ -221,10 +220,7 @@ export type AppConversationUpdateRequest = Static<typeof AppConversationUpdateRe
 
 export const AppSendMessageRequest = strictObject(
   'AppSendMessageRequest',
-  {
-    ...userMessageFields('sent'),
-    run: withDefault(Type.Boolean({ description: 'Run the agent after the message (default true).' }), true),
-  },
+  sendMessageFields('Run the agent after the message (default true).', true),
   { description: 'A message to a conversation.' },
 );
 export type AppSendMessageRequest = Static<typeof AppSendMessageRequest>;
