@@ -1,12 +1,12 @@
 import { type Static, Type } from '@sinclair/typebox';
 import {
+  defaultTag,
   namedEnum,
   nullable,
   openObject,
   ref,
   strictObject,
   stringEnum,
-  tag,
   taggedUnion,
   withDefault,
 } from './schema/builders.ts';
@@ -16,7 +16,7 @@ import {
 export const TextContent = strictObject(
   'TextContent',
   {
-    type: withDefault(tag('text'), 'text'),
+    type: defaultTag('text'),
     text: Type.String(),
     cache_prompt: withDefault(Type.Boolean(), false),
   },
@@ -27,7 +27,7 @@ export type TextContent = Static<typeof TextContent>;
 export const ImageContent = strictObject(
   'ImageContent',
   {
-    type: withDefault(tag('image'), 'image'),
+    type: defaultTag('image'),
     image_urls: Type.Array(Type.String(), { description: 'Image URLs; `data:` URLs are allowed.' }),
     cache_prompt: withDefault(Type.Boolean(), false),
   },
@@ -39,10 +39,16 @@ export type ImageContent = Static<typeof ImageContent>;
 export const MessageContent = taggedUnion('MessageContent', 'type', [TextContent, ImageContent]);
 export type MessageContent = Static<typeof MessageContent>;
 
+/** The fields of a message from a user: its role, always `user`, and its content (at least one block). */
+export const userMessageFields = (can: 'sent' | 'queued') => ({
+  role: withDefault(stringEnum(['user'], { description: `Only user messages can be ${can}.` }), 'user'),
+  content: Type.Array(ref(MessageContent), { minItems: 1 }),
+});
+
 export const ThinkingBlock = strictObject(
   'ThinkingBlock',
   {
-    type: withDefault(tag('thinking'), 'thinking'),
+    type: defaultTag('thinking'),
     thinking: Type.String(),
     signature: Type.Optional(nullable(Type.String())),
   },
@@ -53,7 +59,7 @@ export type ThinkingBlock = Static<typeof ThinkingBlock>;
 export const RedactedThinkingBlock = strictObject(
   'RedactedThinkingBlock',
   {
-    type: withDefault(tag('redacted_thinking'), 'redacted_thinking'),
+    type: defaultTag('redacted_thinking'),
     data: Type.String(),
   },
   { description: 'A provider thinking block whose content is encrypted.' },

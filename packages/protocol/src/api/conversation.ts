@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { MessageContent } from '../content.ts';
+import { userMessageFields } from '../content.ts';
 import {
+  defaultTag,
   kindShape,
   namedEnum,
   nullable,
@@ -8,7 +9,6 @@ import {
   ref,
   strictObject,
   stringEnum,
-  tag,
   taggedUnion,
   withDefault,
 } from '../schema/builders.ts';
@@ -119,7 +119,7 @@ export type CriticSpec = Static<typeof CriticSpec>;
 export const AgentSpec = strictObject(
   'AgentSpec',
   {
-    kind: withDefault(tag('Agent'), 'Agent'),
+    kind: defaultTag('Agent'),
     llm: ref(LLMConfig),
     tools: withDefault(Type.Array(ref(ToolSpec)), []),
     mcp_config: withDefault(
@@ -153,7 +153,7 @@ export const LocalWorkspace = strictObject(
   'LocalWorkspace',
   {
     working_dir: Type.String({ minLength: 1, description: 'Directory the agent works in.' }),
-    kind: withDefault(tag('LocalWorkspace'), 'LocalWorkspace'),
+    kind: defaultTag('LocalWorkspace'),
   },
   { description: 'A directory on the server.' },
 );
@@ -168,13 +168,15 @@ export const PluginSource = strictObject(
   { description: 'A plugin to load into the conversation.' },
 );
 
+/** The fields of a message sent to a conversation: the user's message, and whether the agent runs after it. */
+export const sendMessageFields = (runDescription: string, runByDefault: boolean) => ({
+  ...userMessageFields('sent'),
+  run: withDefault(Type.Boolean({ description: runDescription }), runByDefault),
+});
+
 export const SendMessageRequest = strictObject(
   'SendMessageRequest',
-  {
-    role: withDefault(stringEnum(['user'], { description: 'Only user messages can be sent.' }), 'user'),
-    content: Type.Array(ref(MessageContent), { minItems: 1 }),
-    run: withDefault(Type.Boolean({ description: 'Start a run after appending the message.' }), false),
-  },
+  sendMessageFields('Start a run after appending the message.', false),
   { description: 'A user message.' },
 );
 export type SendMessageRequest = Static<typeof SendMessageRequest>;

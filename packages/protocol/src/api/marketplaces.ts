@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { nullable, ref, strictObject, withDefault } from '../schema/builders.ts';
+import { describedName } from '../schema/fields.ts';
 import { PluginProblem } from './plugins.ts';
 
 /**
@@ -57,8 +58,7 @@ export type MarketplaceEntryContents = Static<typeof MarketplaceEntryContents>;
 export const MarketplaceEntry = strictObject(
   'MarketplaceEntry',
   {
-    name: Type.String(),
-    description: nullable(Type.String()),
+    ...describedName(),
     version: nullable(Type.String()),
     source: nullable(
       Type.String({

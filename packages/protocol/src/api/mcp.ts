@@ -1,4 +1,4 @@
-import { type Static, Type } from '@sinclair/typebox';
+import { type Static, type TProperties, Type } from '@sinclair/typebox';
 import {
   namedSchema,
   nullable,
@@ -27,34 +27,31 @@ const secretMap = (description: string) =>
 
 const secret = (description: string) => Type.String({ description: `${description} Secret: redacted in responses.` });
 
-export const MCPAuthNone = strictObject('MCPAuthNone', { strategy: tag('none') }, { description: 'No auth.' });
-export const MCPAuthBearer = strictObject(
-  'MCPAuthBearer',
-  { strategy: tag('bearer'), value: secret('The token, sent as `Authorization: Bearer <value>`.') },
-  { description: 'A bearer token.' },
-);
-export const MCPAuthApiKey = strictObject(
-  'MCPAuthApiKey',
-  {
-    strategy: tag('api_key'),
-    value: secret('The key.'),
-    header_name: withDefault(
-      Type.String({ minLength: 1, description: 'The header that carries the key.' }),
-      'X-API-Key',
-    ),
-  },
-  { description: 'An API key in a header.' },
-);
-export const MCPAuthBasic = strictObject(
-  'MCPAuthBasic',
-  { strategy: tag('basic'), username: Type.String(), password: secret('The password.') },
-  { description: 'HTTP basic auth.' },
-);
-export const MCPAuthHeader = strictObject(
-  'MCPAuthHeader',
-  { strategy: tag('header'), headers: secretMap('Headers sent with every request.') },
-  { description: 'Arbitrary headers.' },
-);
+/** A way to authenticate to an HTTP server: a strict object selected by its `strategy`. */
+function authStrategy<S extends string, P extends TProperties>(
+  $id: string,
+  strategy: S,
+  description: string,
+  fields: P,
+) {
+  return strictObject($id, { strategy: tag(strategy), ...fields }, { description });
+}
+
+export const MCPAuthNone = authStrategy('MCPAuthNone', 'none', 'No auth.', {});
+export const MCPAuthBearer = authStrategy('MCPAuthBearer', 'bearer', 'A bearer token.', {
+  value: secret('The token, sent as `Authorization: Bearer <value>`.'),
+});
+export const MCPAuthApiKey = authStrategy('MCPAuthApiKey', 'api_key', 'An API key in a header.', {
+  value: secret('The key.'),
+  header_name: withDefault(Type.String({ minLength: 1, description: 'The header that carries the key.' }), 'X-API-Key'),
+});
+export const MCPAuthBasic = authStrategy('MCPAuthBasic', 'basic', 'HTTP basic auth.', {
+  username: Type.String(),
+  password: secret('The password.'),
+});
+export const MCPAuthHeader = authStrategy('MCPAuthHeader', 'header', 'Arbitrary headers.', {
+  headers: secretMap('Headers sent with every request.'),
+});
 
 export const MCPServerAuth = taggedUnion(
   'MCPServerAuth',

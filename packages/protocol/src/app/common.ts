@@ -1,5 +1,5 @@
 import { type Static, type TOptional, type TProperties, type TSchema, Type } from '@sinclair/typebox';
-import { type Named, namedEnum, ref, strictObject } from '../schema/builders.ts';
+import { type Named, namedEnum, nullable, ref, strictObject } from '../schema/builders.ts';
 
 /** Shapes shared by the app server's resources. */
 
@@ -41,6 +41,22 @@ export const pageQuery = {
   page_id: Type.Optional(Type.String({ description: 'The `next_page_id` of the previous page.' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100, description: 'Items per page.' })),
 };
+
+/** When a record was made and last changed. */
+export const timestamps = () => ({ created_at: timestamp(), updated_at: timestamp() });
+
+/**
+ * Where a plugin or a marketplace is fetched from: the source, the ref and the folder inside the repository, each
+ * with its description where the shape gives one.
+ */
+export function gitLocation(described: { source?: string; ref?: string; repo_path?: string } = {}) {
+  const text = (description: string | undefined) => Type.String(description ? { description } : {});
+  return {
+    source: text(described.source),
+    ref: nullable(text(described.ref)),
+    repo_path: nullable(text(described.repo_path)),
+  };
+}
 
 export const nextPageId = () =>
   Type.Union([Type.String(), Type.Null()], { description: 'Where the next page starts; null on the last page.' });

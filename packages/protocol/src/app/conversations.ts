@@ -1,10 +1,9 @@
 import { type Static, type TBoolean, Type } from '@sinclair/typebox';
-import { ConversationExecutionStatus, SendMessageRequest } from '../api/conversation.ts';
+import { ConversationExecutionStatus, SendMessageRequest, sendMessageFields } from '../api/conversation.ts';
 import { MetricsSnapshot } from '../api/metrics.ts';
 import { ResolvedPlugin } from '../api/plugins.ts';
-import { MessageContent } from '../content.ts';
-import { namedEnum, nullable, openObject, ref, strictObject, stringEnum, withDefault } from '../schema/builders.ts';
-import { ProviderType, pageOf, timestamp } from './common.ts';
+import { namedEnum, nullable, openObject, ref, strictObject, stringEnum } from '../schema/builders.ts';
+import { ProviderType, pageOf, timestamp, timestamps } from './common.ts';
 import { MAX_LAUNCH_PLUGINS } from './launch-references.ts';
 import { LoadedMarketplace } from './marketplaces.ts';
 import { PluginTrustSource } from './plugin-directory.ts';
@@ -138,8 +137,7 @@ export const AppConversationStartTask = strictObject(
     problems: Type.Array(Type.String(), {
       description: 'Bosun: what went wrong without stopping the start (a plugin or skill that did not load).',
     }),
-    created_at: timestamp(),
-    updated_at: timestamp(),
+    ...timestamps(),
   },
   { description: 'A conversation being started.' },
 );
@@ -178,8 +176,7 @@ export const AppConversation = strictObject(
     sub_conversation_ids: Type.Array(Type.String()),
     public: Type.Null(),
     tags: Type.Record(Type.String(), Type.String()),
-    created_at: timestamp(),
-    updated_at: timestamp(),
+    ...timestamps(),
     sandbox_status: ref(SandboxStatus, { description: 'MISSING when the sandbox no longer exists.' }),
     sandbox_status_detail: nullable(Type.String({ description: 'Bosun: why the sandbox is in its status.' })),
     execution_status: nullable(ref(ConversationExecutionStatus), {
@@ -223,11 +220,7 @@ export type AppConversationUpdateRequest = Static<typeof AppConversationUpdateRe
 
 export const AppSendMessageRequest = strictObject(
   'AppSendMessageRequest',
-  {
-    role: withDefault(stringEnum(['user'], { description: 'Only user messages can be sent.' }), 'user'),
-    content: Type.Array(ref(MessageContent), { minItems: 1 }),
-    run: withDefault(Type.Boolean({ description: 'Run the agent after the message (default true).' }), true),
-  },
+  sendMessageFields('Run the agent after the message (default true).', true),
   { description: 'A message to a conversation.' },
 );
 export type AppSendMessageRequest = Static<typeof AppSendMessageRequest>;

@@ -1,7 +1,7 @@
-import { type Static, Type } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
 import { Event } from '../events/index.ts';
-import { namedEnum, ref, strictObject } from '../schema/builders.ts';
-import { nextPageId } from './common.ts';
+import { namedEnum } from '../schema/builders.ts';
+import { pageOf } from './common.ts';
 
 /** The app server's store of conversation events, as OpenHands' V1 API serves it. */
 
@@ -12,12 +12,9 @@ export const EventSortOrder = namedEnum('EventSortOrder', EVENT_SORT_ORDERS, {
 });
 export type EventSortOrder = Static<typeof EventSortOrder>;
 
-export const EventPage = strictObject(
+export const EventPage = pageOf(
   'EventPage',
-  {
-    items: Type.Array(ref(Event)),
-    next_page_id: nextPageId(),
-  },
-  { description: 'A page of a conversation’s events; `next_page_id` is the id of the next page’s first event.' },
+  Event,
+  'A page of a conversation’s events; `next_page_id` is the id of the next page’s first event.',
 );
 export type EventPage = Static<typeof EventPage>;

@@ -2,7 +2,8 @@ import { type Static, Type } from '@sinclair/typebox';
 import { MarketplaceListing } from '../api/marketplaces.ts';
 import { PluginProblem } from '../api/plugins.ts';
 import { namedEnum, nullable, ref, strictObject } from '../schema/builders.ts';
-import { timestamp } from './common.ts';
+import { describedName } from '../schema/fields.ts';
+import { gitLocation, timestamp } from './common.ts';
 
 /**
  * Marketplaces registered in the application: the instance's (from the server's configuration, read-only), an
@@ -89,9 +90,7 @@ export const Marketplace = strictObject(
   'Marketplace',
   {
     name: Type.String(),
-    source: Type.String(),
-    ref: nullable(Type.String()),
-    repo_path: nullable(Type.String()),
+    ...gitLocation(),
     auto_load: Type.Boolean(),
     updates: ref(MarketplaceUpdates),
     approved_ref: nullable(Type.String({ description: 'With `review`: the commit new conversations load.' })),
@@ -171,9 +170,7 @@ export type MarketplacePreviewRequest = Static<typeof MarketplacePreviewRequest>
 export const MarketplacePreview = strictObject(
   'MarketplacePreview',
   {
-    source: Type.String(),
-    ref: nullable(Type.String()),
-    repo_path: nullable(Type.String()),
+    ...gitLocation(),
     resolved_ref: Type.String({ description: 'The commit read.' }),
     marketplace: ref(MarketplaceListing, { description: 'Its plugins (and what they hold) and every problem.' }),
   },
@@ -186,9 +183,7 @@ export const LoadedMarketplace = strictObject(
   {
     name: Type.String(),
     scope: ref(MarketplaceScope),
-    source: Type.String(),
-    ref: nullable(Type.String({ description: 'The ref registered.' })),
-    repo_path: nullable(Type.String()),
+    ...gitLocation({ ref: 'The ref registered.' }),
     resolved_ref: nullable(Type.String({ description: 'The commit passed to the conversation; null: not loaded.' })),
     registered_by: nullable(Type.String({ description: 'Who registered (and so trusted) it; null: the instance.' })),
     registered_at: nullable(timestamp()),
@@ -204,8 +199,7 @@ export const SkillsTableRow = strictObject(
     kind: Type.Union([Type.Literal('plugin'), Type.Literal('marketplace')], {
       description: '`plugin`: an entry of a marketplace; `marketplace`: one that could not be read (see problems).',
     }),
-    name: Type.String(),
-    description: nullable(Type.String()),
+    ...describedName(),
     scope: ref(MarketplaceScope),
     marketplace: Type.String({ description: 'The registered marketplace it comes from.' }),
     source: nullable(Type.String({ description: 'Where it is fetched from.' })),

@@ -1,19 +1,14 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { MessageContent } from '../content.ts';
-import { ref, strictObject, stringEnum, withDefault } from '../schema/builders.ts';
+import { userMessageFields } from '../content.ts';
+import { strictObject } from '../schema/builders.ts';
 
 /**
  * Pending messages, as OpenHands' web client queues them while a conversation starts: posted to a start task
  * (`task-{id}`) or a conversation, delivered to its agent in order once the conversation runs.
  */
-export const PendingMessageRequest = strictObject(
-  'PendingMessageRequest',
-  {
-    role: withDefault(stringEnum(['user'], { description: 'Only user messages can be queued.' }), 'user'),
-    content: Type.Array(ref(MessageContent), { minItems: 1 }),
-  },
-  { description: 'A message for a conversation that may not run yet.' },
-);
+export const PendingMessageRequest = strictObject('PendingMessageRequest', userMessageFields('queued'), {
+  description: 'A message for a conversation that may not run yet.',
+});
 export type PendingMessageRequest = Static<typeof PendingMessageRequest>;
 
 export const PendingMessageResponse = strictObject(

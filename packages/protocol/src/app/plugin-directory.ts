@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { nullable, ref, strictObject } from '../schema/builders.ts';
-import { timestamp } from './common.ts';
+import { describedName } from '../schema/fields.ts';
+import { gitLocation, timestamp } from './common.ts';
 
 /**
  * The Plugin Directory (the plugins of the instance plugin marketplace, behind `/plugins`) and the trust a user
@@ -10,9 +11,11 @@ import { timestamp } from './common.ts';
 export const DirectoryPluginSource = strictObject(
   'DirectoryPluginSource',
   {
-    source: Type.String({ description: '`github:owner/repo` or a Git URL.' }),
-    ref: nullable(Type.String({ description: 'The commit the directory read it at (what a launch loads).' })),
-    repo_path: nullable(Type.String({ description: 'The plugin inside the repository.' })),
+    ...gitLocation({
+      source: '`github:owner/repo` or a Git URL.',
+      ref: 'The commit the directory read it at (what a launch loads).',
+      repo_path: 'The plugin inside the repository.',
+    }),
   },
   { description: 'Where a plugin of the directory is: a plugin reference of a start request.' },
 );
@@ -22,8 +25,7 @@ export const DirectoryPlugin = strictObject(
   'DirectoryPlugin',
   {
     id: Type.String({ description: 'The plugin’s name in the marketplace (unique there).' }),
-    name: Type.String(),
-    description: nullable(Type.String()),
+    ...describedName(),
     version: nullable(Type.String()),
     tags: Type.Array(Type.String(), { description: 'Its entry’s `tags`, `keywords` and `category`.' }),
     featured: Type.Boolean({ description: 'Listed in `plugin_directory_featured`.' }),
@@ -40,9 +42,7 @@ export const DirectoryMarketplace = strictObject(
   {
     name: nullable(Type.String()),
     description: nullable(Type.String()),
-    source: Type.String(),
-    ref: nullable(Type.String({ description: 'The branch, tag or commit configured.' })),
-    repo_path: nullable(Type.String()),
+    ...gitLocation({ ref: 'The branch, tag or commit configured.' }),
     commit: nullable(Type.String({ description: 'The commit read (null: it could not be fetched).' })),
     fetched_at: nullable(timestamp()),
     problems: Type.Array(Type.String()),

@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { ExposedUrl } from '../api/skills.ts';
 import { namedEnum, nullable, ref, strictObject } from '../schema/builders.ts';
-import { nextPageId, timestamp } from './common.ts';
+import { pageOf, timestamp } from './common.ts';
 
 /** Sandboxes (each an agent server of its own) and the specs they start from, as OpenHands' V1 API has them. */
 
@@ -32,11 +32,7 @@ export const SandboxInfo = strictObject(
 );
 export type SandboxInfo = Static<typeof SandboxInfo>;
 
-export const SandboxPage = strictObject(
-  'SandboxPage',
-  { items: Type.Array(ref(SandboxInfo)), next_page_id: nextPageId() },
-  { description: 'A page of the caller’s sandboxes, newest first.' },
-);
+export const SandboxPage = pageOf('SandboxPage', SandboxInfo, 'A page of the caller’s sandboxes, newest first.');
 export type SandboxPage = Static<typeof SandboxPage>;
 
 export const SandboxStartRequest = strictObject(
@@ -66,9 +62,5 @@ export const SandboxSpecInfo = strictObject(
 );
 export type SandboxSpecInfo = Static<typeof SandboxSpecInfo>;
 
-export const SandboxSpecPage = strictObject(
-  'SandboxSpecPage',
-  { items: Type.Array(ref(SandboxSpecInfo)), next_page_id: nextPageId() },
-  { description: 'A page of sandbox specs.' },
-);
+export const SandboxSpecPage = pageOf('SandboxSpecPage', SandboxSpecInfo, 'A page of sandbox specs.');
 export type SandboxSpecPage = Static<typeof SandboxSpecPage>;

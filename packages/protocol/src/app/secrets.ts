@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { nullable, ref, strictObject } from '../schema/builders.ts';
-import { byProvider, pageOf, timestamp } from './common.ts';
+import { describedName } from '../schema/fields.ts';
+import { byProvider, pageOf, timestamps } from './common.ts';
 
 /** A user's custom secrets (given to their conversations by name) and their Git provider tokens. */
 
@@ -37,10 +38,8 @@ export const CustomSecretWithoutValue = strictObject(
   'CustomSecretWithoutValue',
   {
     id: Type.String({ description: 'The secret’s id; paths take it or the name (as OpenHands does).' }),
-    name: Type.String(),
-    description: nullable(Type.String()),
-    created_at: timestamp(),
-    updated_at: timestamp(),
+    ...describedName(),
+    ...timestamps(),
   },
   { description: 'A custom secret without its value.' },
 );

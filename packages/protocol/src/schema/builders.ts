@@ -64,6 +64,11 @@ export function tag<K extends string>(value: K, options: { default?: K } = {}): 
   return Type.Literal(value, options);
 }
 
+/** A discriminator that may be omitted on input: parsing fills it with its value. */
+export function defaultTag<K extends string>(value: K): TLiteral<K> {
+  return withDefault(tag(value), value);
+}
+
 export interface TaggedUnionOptions {
   description?: string;
 }

@@ -1,96 +1,62 @@
 import { Type } from '@sinclair/typebox';
-import { kindShape, nullable, openObject, stringEnum, withDefault } from '../schema/builders.ts';
-import { observation, toolDefinition, toolShapes } from './shapes.ts';
+import { nullable, openObject, stringEnum, withDefault } from '../schema/builders.ts';
+import { action, observation, toolDefinition, toolShapes } from './shapes.ts';
 
 /** Browser actions. Elements are addressed by the `index` the page state lists; tabs by a 4-character id. */
 
 const elementIndex = () => Type.Integer({ minimum: 0, description: 'Index of an interactive element of the page.' });
 const tabId = () => Type.String({ minLength: 4, maxLength: 4, description: 'A 4-character tab id.' });
 
-export const BrowserAction = kindShape('BrowserAction', {}, { description: 'Base shape of browser actions.' });
+export const BrowserAction = action('BrowserAction', 'Base shape of browser actions.');
 
-export const BrowserNavigateAction = kindShape(
-  'BrowserNavigateAction',
-  {
-    url: Type.String({ description: 'The URL to open.' }),
-    new_tab: withDefault(Type.Boolean({ description: 'Open in a new tab.' }), false),
-  },
-  { description: 'Open a URL.' },
-);
+export const BrowserNavigateAction = action('BrowserNavigateAction', 'Open a URL.', {
+  url: Type.String({ description: 'The URL to open.' }),
+  new_tab: withDefault(Type.Boolean({ description: 'Open in a new tab.' }), false),
+});
 
-export const BrowserClickAction = kindShape(
-  'BrowserClickAction',
-  {
-    index: elementIndex(),
-    new_tab: withDefault(Type.Boolean({ description: 'Open the link in a new tab.' }), false),
-  },
-  { description: 'Click an interactive element.' },
-);
+export const BrowserClickAction = action('BrowserClickAction', 'Click an interactive element.', {
+  index: elementIndex(),
+  new_tab: withDefault(Type.Boolean({ description: 'Open the link in a new tab.' }), false),
+});
 
-export const BrowserTypeAction = kindShape(
-  'BrowserTypeAction',
-  { index: elementIndex(), text: Type.String({ description: 'The text to type.' }) },
-  { description: 'Type text into an input element.' },
-);
+export const BrowserTypeAction = action('BrowserTypeAction', 'Type text into an input element.', {
+  index: elementIndex(),
+  text: Type.String({ description: 'The text to type.' }),
+});
 
-export const BrowserGetStateAction = kindShape(
+export const BrowserGetStateAction = action(
   'BrowserGetStateAction',
+  "List the page's interactive elements, optionally with a screenshot.",
   { include_screenshot: withDefault(Type.Boolean(), false) },
-  { description: "List the page's interactive elements, optionally with a screenshot." },
 );
 
-export const BrowserGetContentAction = kindShape(
-  'BrowserGetContentAction',
-  {
-    extract_links: withDefault(Type.Boolean(), false),
-    start_from_char: withDefault(Type.Integer({ minimum: 0, description: 'Offset to page through long content.' }), 0),
-  },
-  { description: 'Read the page as text.' },
-);
+export const BrowserGetContentAction = action('BrowserGetContentAction', 'Read the page as text.', {
+  extract_links: withDefault(Type.Boolean(), false),
+  start_from_char: withDefault(Type.Integer({ minimum: 0, description: 'Offset to page through long content.' }), 0),
+});
 
-export const BrowserScrollAction = kindShape(
-  'BrowserScrollAction',
-  { direction: withDefault(stringEnum(['up', 'down']), 'down') },
-  { description: 'Scroll the page.' },
-);
+export const BrowserScrollAction = action('BrowserScrollAction', 'Scroll the page.', {
+  direction: withDefault(stringEnum(['up', 'down']), 'down'),
+});
 
-export const BrowserGoBackAction = kindShape('BrowserGoBackAction', {}, { description: 'Go back in history.' });
-export const BrowserListTabsAction = kindShape('BrowserListTabsAction', {}, { description: 'List open tabs.' });
+export const BrowserGoBackAction = action('BrowserGoBackAction', 'Go back in history.');
+export const BrowserListTabsAction = action('BrowserListTabsAction', 'List open tabs.');
 
-export const BrowserSwitchTabAction = kindShape(
-  'BrowserSwitchTabAction',
-  { tab_id: tabId() },
-  { description: 'Switch to a tab.' },
-);
+export const BrowserSwitchTabAction = action('BrowserSwitchTabAction', 'Switch to a tab.', { tab_id: tabId() });
 
-export const BrowserCloseTabAction = kindShape(
-  'BrowserCloseTabAction',
-  { tab_id: tabId() },
-  { description: 'Close a tab.' },
-);
+export const BrowserCloseTabAction = action('BrowserCloseTabAction', 'Close a tab.', { tab_id: tabId() });
 
-export const BrowserGetStorageAction = kindShape(
-  'BrowserGetStorageAction',
-  {},
-  { description: 'Read cookies and local storage.' },
-);
+export const BrowserGetStorageAction = action('BrowserGetStorageAction', 'Read cookies and local storage.');
 
-export const BrowserSetStorageAction = kindShape(
-  'BrowserSetStorageAction',
-  { storage_state: openObject({ description: 'Cookies and origins, as a storage state.' }) },
-  { description: 'Restore cookies and local storage.' },
-);
+export const BrowserSetStorageAction = action('BrowserSetStorageAction', 'Restore cookies and local storage.', {
+  storage_state: openObject({ description: 'Cookies and origins, as a storage state.' }),
+});
 
-export const BrowserStartRecordingAction = kindShape(
-  'BrowserStartRecordingAction',
-  {},
-  { description: 'Start recording the session.' },
-);
+export const BrowserStartRecordingAction = action('BrowserStartRecordingAction', 'Start recording the session.');
 
-export const BrowserStopRecordingAction = kindShape(
+export const BrowserStopRecordingAction = action(
   'BrowserStopRecordingAction',
-  {},
-  { description: 'Stop recording and save the recording.' },
+  'Stop recording and save the recording.',
 );
 
 export const BrowserObservation = observation(

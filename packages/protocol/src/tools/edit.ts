@@ -1,20 +1,16 @@
 import { Type } from '@sinclair/typebox';
-import { kindShape, nullable, withDefault } from '../schema/builders.ts';
-import { observation, singleTool, toolDefinition } from './shapes.ts';
+import { nullable, withDefault } from '../schema/builders.ts';
+import { action, observation, singleTool, toolDefinition } from './shapes.ts';
 
-export const EditAction = kindShape(
-  'EditAction',
-  {
-    file_path: Type.String({ description: 'Path of the file to edit.' }),
-    old_string: Type.String({ description: 'Exact text to replace; empty creates a new file.' }),
-    new_string: Type.String({ description: 'Replacement text.' }),
-    expected_replacements: withDefault(
-      Type.Integer({ minimum: 0, description: 'How many occurrences must be replaced.' }),
-      1,
-    ),
-  },
-  { description: 'Replace text in a file.' },
-);
+export const EditAction = action('EditAction', 'Replace text in a file.', {
+  file_path: Type.String({ description: 'Path of the file to edit.' }),
+  old_string: Type.String({ description: 'Exact text to replace; empty creates a new file.' }),
+  new_string: Type.String({ description: 'Replacement text.' }),
+  expected_replacements: withDefault(
+    Type.Integer({ minimum: 0, description: 'How many occurrences must be replaced.' }),
+    1,
+  ),
+});
 
 export const EditObservation = observation(
   'EditObservation',

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { kindShape, nullable, stringEnum, withDefault } from '../schema/builders.ts';
-import { observation, singleTool, toolDefinition } from './shapes.ts';
+import { nullable, stringEnum, withDefault } from '../schema/builders.ts';
+import { action, observation, singleTool, toolDefinition } from './shapes.ts';
 
 export const FILE_EDITOR_COMMANDS = ['view', 'create', 'str_replace', 'insert', 'undo_edit'] as const;
 export type FileEditorCommand = (typeof FILE_EDITOR_COMMANDS)[number];
@@ -39,16 +39,23 @@ export function fileEditorObservationFields() {
   };
 }
 
-export const FileEditorAction = kindShape('FileEditorAction', fileEditorFields(), {
-  description: 'View, create and edit files.',
+/**
+ * The shapes of a file editor tool named `name`: `<name>Action`, `<name>Observation` and `<name>Tool`. The file
+ * editor and the planning file editor differ only in their names and descriptions.
+ */
+export function fileEditorTool<N extends string>(name: N, does: { action: string; observation: string; tool: string }) {
+  const shapes = {
+    action: action(`${name}Action` as const, does.action, fileEditorFields()),
+    observation: observation(`${name}Observation` as const, fileEditorObservationFields(), does.observation),
+    definition: toolDefinition(`${name}Tool` as const, does.tool),
+  };
+  return { ...shapes, shapes: singleTool(shapes.action, shapes.observation, shapes.definition) };
+}
+
+const fileEditor = fileEditorTool('FileEditor', {
+  action: 'View, create and edit files.',
+  observation: 'The result of a file editor command.',
+  tool: 'Views, creates and edits files.',
 });
-
-export const FileEditorObservation = observation(
-  'FileEditorObservation',
-  fileEditorObservationFields(),
-  'The result of a file editor command.',
-);
-
-export const FileEditorTool = toolDefinition('FileEditorTool', 'Views, creates and edits files.');
-
-export const fileEditorShapes = singleTool(FileEditorAction, FileEditorObservation, FileEditorTool);
+export const { action: FileEditorAction, observation: FileEditorObservation, definition: FileEditorTool } = fileEditor;
+export const fileEditorShapes = fileEditor.shapes;

@@ -1,12 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import { kindShape } from '../schema/builders.ts';
-import { observation, singleTool, toolDefinition } from './shapes.ts';
+import { action, observation, singleTool, toolDefinition } from './shapes.ts';
 
-export const FinishAction = kindShape(
-  'FinishAction',
-  { message: Type.String({ description: 'Final message to send to the user.' }) },
-  { description: 'End the run with a final message.' },
-);
+export const FinishAction = action('FinishAction', 'End the run with a final message.', {
+  message: Type.String({ description: 'Final message to send to the user.' }),
+});
 
 export const FinishObservation = observation('FinishObservation', {}, 'The run ended; `content` is the final message.');
 

@@ -1,15 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { kindShape, nullable, withDefault } from '../schema/builders.ts';
-import { observation, singleTool, toolDefinition } from './shapes.ts';
+import { nullable, withDefault } from '../schema/builders.ts';
+import { action, observation, singleTool, toolDefinition } from './shapes.ts';
 
-export const GlobAction = kindShape(
-  'GlobAction',
-  {
-    pattern: Type.String({ description: 'Glob pattern, for example `**/*.ts`.' }),
-    path: Type.Optional(nullable(Type.String({ description: 'Directory to search; the workspace by default.' }))),
-  },
-  { description: 'Find files by name pattern.' },
-);
+export const GlobAction = action('GlobAction', 'Find files by name pattern.', {
+  pattern: Type.String({ description: 'Glob pattern, for example `**/*.ts`.' }),
+  path: Type.Optional(nullable(Type.String({ description: 'Directory to search; the workspace by default.' }))),
+});
 
 export const GlobObservation = observation(
   'GlobObservation',

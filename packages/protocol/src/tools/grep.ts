@@ -1,16 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import { kindShape, nullable, withDefault } from '../schema/builders.ts';
-import { observation, singleTool, toolDefinition } from './shapes.ts';
+import { nullable, withDefault } from '../schema/builders.ts';
+import { action, observation, singleTool, toolDefinition } from './shapes.ts';
 
-export const GrepAction = kindShape(
-  'GrepAction',
-  {
-    pattern: Type.String({ description: 'Regular expression to search for.' }),
-    path: Type.Optional(nullable(Type.String({ description: 'Directory to search; the workspace by default.' }))),
-    include: Type.Optional(nullable(Type.String({ description: 'Only search files matching this glob.' }))),
-  },
-  { description: 'Find files whose content matches a regular expression.' },
-);
+export const GrepAction = action('GrepAction', 'Find files whose content matches a regular expression.', {
+  pattern: Type.String({ description: 'Regular expression to search for.' }),
+  path: Type.Optional(nullable(Type.String({ description: 'Directory to search; the workspace by default.' }))),
+  include: Type.Optional(nullable(Type.String({ description: 'Only search files matching this glob.' }))),
+});
 
 export const GrepObservation = observation(
   'GrepObservation',

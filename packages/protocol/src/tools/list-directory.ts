@@ -1,15 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { kindShape, nullable, ref, strictObject, withDefault } from '../schema/builders.ts';
-import { observation, singleTool, toolDefinition } from './shapes.ts';
+import { nullable, ref, strictObject, withDefault } from '../schema/builders.ts';
+import { action, observation, singleTool, toolDefinition } from './shapes.ts';
 
-export const ListDirectoryAction = kindShape(
-  'ListDirectoryAction',
-  {
-    dir_path: withDefault(Type.String({ description: 'Directory to list.' }), '.'),
-    recursive: withDefault(Type.Boolean({ description: 'List subdirectories too.' }), false),
-  },
-  { description: 'List a directory.' },
-);
+export const ListDirectoryAction = action('ListDirectoryAction', 'List a directory.', {
+  dir_path: withDefault(Type.String({ description: 'Directory to list.' }), '.'),
+  recursive: withDefault(Type.Boolean({ description: 'List subdirectories too.' }), false),
+});
 
 export const FileEntry = strictObject(
   'FileEntry',

@@ -1,14 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import { kindShape, namedSchema, openObject, ref, withDefault } from '../schema/builders.ts';
-import { observation, singleTool, toolDefinition } from './shapes.ts';
+import { namedSchema, openObject, ref, withDefault } from '../schema/builders.ts';
+import { action, observation, singleTool, toolDefinition } from './shapes.ts';
 
 /** MCP tools, and tools with arbitrary data of their own (`invoke_skill`): the spec's unions are closed. */
 
-export const MCPToolAction = kindShape(
-  'MCPToolAction',
-  { data: withDefault(openObject({ description: "The MCP tool's arguments (validated by the tool)." }), {}) },
-  { description: 'A call of an MCP tool.' },
-);
+export const MCPToolAction = action('MCPToolAction', 'A call of an MCP tool.', {
+  data: withDefault(openObject({ description: "The MCP tool's arguments (validated by the tool)." }), {}),
+});
 
 export const MCPToolObservation = observation(
   'MCPToolObservation',

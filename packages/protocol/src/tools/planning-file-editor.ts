@@ -1,21 +1,13 @@
-import { kindShape } from '../schema/builders.ts';
-import { fileEditorFields, fileEditorObservationFields } from './file-editor.ts';
-import { observation, singleTool, toolDefinition } from './shapes.ts';
+import { fileEditorTool } from './file-editor.ts';
 
-export const PlanningFileEditorAction = kindShape('PlanningFileEditorAction', fileEditorFields(), {
-  description: 'View any file; edit only the plan file.',
+const planningFileEditor = fileEditorTool('PlanningFileEditor', {
+  action: 'View any file; edit only the plan file.',
+  observation: 'The result of a planning file editor command.',
+  tool: 'Views files and edits the plan.',
 });
-
-export const PlanningFileEditorObservation = observation(
-  'PlanningFileEditorObservation',
-  fileEditorObservationFields(),
-  'The result of a planning file editor command.',
-);
-
-export const PlanningFileEditorTool = toolDefinition('PlanningFileEditorTool', 'Views files and edits the plan.');
-
-export const planningFileEditorShapes = singleTool(
-  PlanningFileEditorAction,
-  PlanningFileEditorObservation,
-  PlanningFileEditorTool,
-);
+export const {
+  action: PlanningFileEditorAction,
+  observation: PlanningFileEditorObservation,
+  definition: PlanningFileEditorTool,
+} = planningFileEditor;
+export const planningFileEditorShapes = planningFileEditor.shapes;

@@ -1,16 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import { kindShape, nullable, withDefault } from '../schema/builders.ts';
-import { observation, singleTool, toolDefinition } from './shapes.ts';
+import { nullable, withDefault } from '../schema/builders.ts';
+import { action, observation, singleTool, toolDefinition } from './shapes.ts';
 
-export const ReadFileAction = kindShape(
-  'ReadFileAction',
-  {
-    file_path: Type.String({ description: 'Path of the file to read.' }),
-    offset: Type.Optional(nullable(Type.Integer({ minimum: 0, description: 'First line to read (0-based).' }))),
-    limit: Type.Optional(nullable(Type.Integer({ minimum: 1, description: 'Maximum number of lines to read.' }))),
-  },
-  { description: 'Read a file, optionally a range of lines.' },
-);
+export const ReadFileAction = action('ReadFileAction', 'Read a file, optionally a range of lines.', {
+  file_path: Type.String({ description: 'Path of the file to read.' }),
+  offset: Type.Optional(nullable(Type.Integer({ minimum: 0, description: 'First line to read (0-based).' }))),
+  limit: Type.Optional(nullable(Type.Integer({ minimum: 1, description: 'Maximum number of lines to read.' }))),
+});
 
 const lineRange = Type.Unsafe<[number, number]>({
   type: 'array',

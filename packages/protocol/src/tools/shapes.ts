@@ -69,6 +69,15 @@ export function toolUnions<const T extends readonly ToolShapes[]>(tools: T) {
   };
 }
 
+/** An action of a tool: its `kind`, what it does, and its fields (none for an action without parameters). */
+export function action<K extends string, P extends TProperties = Record<never, never>>(
+  kind: K,
+  description: string,
+  fields: P = {} as P,
+) {
+  return kindShape(kind, fields, { description });
+}
+
 /**
  * An observation: `content` (what the LLM reads) and `is_error`, plus the tool's own structured fields.
  */

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { kindShape, ref, strictObject, stringEnum, withDefault } from '../schema/builders.ts';
-import { observation, singleTool, toolDefinition } from './shapes.ts';
+import { ref, strictObject, stringEnum, withDefault } from '../schema/builders.ts';
+import { action, observation, singleTool, toolDefinition } from './shapes.ts';
 
 export const TaskItem = strictObject(
   'TaskItem',
@@ -12,14 +12,10 @@ export const TaskItem = strictObject(
   { description: 'One task of the task list.' },
 );
 
-export const TaskTrackerAction = kindShape(
-  'TaskTrackerAction',
-  {
-    command: withDefault(stringEnum(['view', 'plan'], { description: '`plan` replaces the whole list.' }), 'view'),
-    task_list: withDefault(Type.Array(ref(TaskItem)), []),
-  },
-  { description: 'View or replace the task list.' },
-);
+export const TaskTrackerAction = action('TaskTrackerAction', 'View or replace the task list.', {
+  command: withDefault(stringEnum(['view', 'plan'], { description: '`plan` replaces the whole list.' }), 'view'),
+  task_list: withDefault(Type.Array(ref(TaskItem)), []),
+});
 
 export const TaskTrackerObservation = observation(
   'TaskTrackerObservation',

@@ -1,22 +1,18 @@
 import { Type } from '@sinclair/typebox';
-import { kindShape, nullable, ref, strictObject, withDefault } from '../schema/builders.ts';
-import { observation, singleTool, toolDefinition } from './shapes.ts';
+import { nullable, ref, strictObject, withDefault } from '../schema/builders.ts';
+import { action, observation, singleTool, toolDefinition } from './shapes.ts';
 
-export const TerminalAction = kindShape(
-  'TerminalAction',
-  {
-    command: Type.String({
-      description:
-        'The command to run. Empty reads more output of a running command; with `is_input`, text or a special key (`C-c`, `C-d`, `UP`, `ENTER`, ...) for the running process.',
-    }),
-    is_input: withDefault(Type.Boolean({ description: 'Send `command` as input to the running process.' }), false),
-    timeout: Type.Optional(
-      nullable(Type.Number({ minimum: 0, description: 'Hard timeout in seconds; without it a soft timeout applies.' })),
-    ),
-    reset: withDefault(Type.Boolean({ description: 'Restart the shell before running the command.' }), false),
-  },
-  { description: 'Run a command in a persistent shell.' },
-);
+export const TerminalAction = action('TerminalAction', 'Run a command in a persistent shell.', {
+  command: Type.String({
+    description:
+      'The command to run. Empty reads more output of a running command; with `is_input`, text or a special key (`C-c`, `C-d`, `UP`, `ENTER`, ...) for the running process.',
+  }),
+  is_input: withDefault(Type.Boolean({ description: 'Send `command` as input to the running process.' }), false),
+  timeout: Type.Optional(
+    nullable(Type.Number({ minimum: 0, description: 'Hard timeout in seconds; without it a soft timeout applies.' })),
+  ),
+  reset: withDefault(Type.Boolean({ description: 'Restart the shell before running the command.' }), false),
+});
 
 export const CmdOutputMetadata = strictObject(
   'CmdOutputMetadata',

@@ -1,12 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import { kindShape } from '../schema/builders.ts';
-import { observation, singleTool, toolDefinition } from './shapes.ts';
+import { action, observation, singleTool, toolDefinition } from './shapes.ts';
 
-export const ThinkAction = kindShape(
-  'ThinkAction',
-  { thought: Type.String({ description: 'The thought to log.' }) },
-  { description: 'Think out loud; changes nothing.' },
-);
+export const ThinkAction = action('ThinkAction', 'Think out loud; changes nothing.', {
+  thought: Type.String({ description: 'The thought to log.' }),
+});
 
 export const ThinkObservation = observation('ThinkObservation', {}, 'The thought was logged.');
 

@@ -1,15 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { kindShape, nullable, withDefault } from '../schema/builders.ts';
-import { observation, singleTool, toolDefinition } from './shapes.ts';
+import { nullable, withDefault } from '../schema/builders.ts';
+import { action, observation, singleTool, toolDefinition } from './shapes.ts';
 
-export const WriteFileAction = kindShape(
-  'WriteFileAction',
-  {
-    file_path: Type.String({ description: 'Path of the file to write.' }),
-    content: Type.String({ description: 'The whole new content.' }),
-  },
-  { description: 'Write a whole file.' },
-);
+export const WriteFileAction = action('WriteFileAction', 'Write a whole file.', {
+  file_path: Type.String({ description: 'Path of the file to write.' }),
+  content: Type.String({ description: 'The whole new content.' }),
+});
 
 export const WriteFileObservation = observation(
   'WriteFileObservation',

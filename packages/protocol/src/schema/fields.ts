@@ -1,0 +1,7 @@
+import { Type } from '@sinclair/typebox';
+import { nullable } from './builders.ts';
+
+/** Field groups that shapes of several resources share, spread where they stand in each shape. */
+
+/** The name of a listed thing and its description (null: it has none). */
+export const describedName = () => ({ name: Type.String(), description: nullable(Type.String()) });
