@@ -2,9 +2,6 @@ import { join, resolve } from 'node:path';
 import { LocalRuntime, RemoteRuntime, type Runtime } from '@bosun/runtime';
 import type { AppServerConfig } from '../config.ts';
 
-/** Where an isolated sandbox can never find bubblewrap: `sandbox_isolation: unsafe-none` runs none. */
-const NO_BWRAP = '/nonexistent/bosun-sandbox-isolation-off/bwrap';
-
 export type SandboxRuntimeConfig = Pick<
   AppServerConfig,
   | 'data_dir'
@@ -62,8 +59,8 @@ export async function openSandboxRuntime(
       },
       ...(config.sandbox_command ? { command: config.sandbox_command } : {}),
       startTimeoutMs: config.sandbox_start_timeout * 1000,
-      ...(unsafe ? { unsafeNoIsolation: true, bwrapPath: NO_BWRAP } : {}),
-      ...(!unsafe && options.bwrapPath ? { bwrapPath: options.bwrapPath } : {}),
+      ...(unsafe ? { isolation: 'none' as const } : {}),
+      ...(options.bwrapPath ? { bwrapPath: options.bwrapPath } : {}),
       ...(options.logger ? { logger: options.logger } : {}),
     });
   } catch (error) {

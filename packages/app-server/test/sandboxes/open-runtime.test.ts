@@ -28,7 +28,12 @@ describe('the sandboxes runtime from the settings', () => {
       logger,
     });
     expect(unsafe).toMatchObject({ embedded: true, description: expect.stringContaining('NOT isolated') });
-    expect(await unsafe.runtime.health()).toMatchObject({ backend: 'local', isolated: false });
+    const health = await unsafe.runtime.health();
+    expect(health).toMatchObject({ backend: 'local', isolated: false });
+    // Bubblewrap is installed here: the health says why sandboxes are not isolated all the same.
+    expect(health.notEnforced).toEqual([
+      'isolation is turned off (isolation: none): sandboxes are plain processes that see everything the runtime sees',
+    ]);
     expect(warnings.join('\n')).toMatch(/NOT isolated/);
     await unsafe.runtime.close();
 

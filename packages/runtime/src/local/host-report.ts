@@ -29,14 +29,22 @@ const SECCOMP =
   'seccomp: new namespaces, mounts, keyrings, bpf, perf events, userfaultfd, io_uring, kernel modules, kexec, ' +
   'reboot, swap, accounting, quotas, file handles and I/O ports refused';
 
-/** What the backend enforces on this host, and what it cannot. */
-export function describeHost(tools: HostTools, cgroups: Cgroups, unsafe: boolean): Omit<RuntimeHealth, 'running'> {
+/**
+ * What the backend enforces on this host, and what it cannot; `unsafe`: why sandboxes are not isolated at all
+ * (bubblewrap missing, or isolation turned off), false when they are.
+ */
+export function describeHost(
+  tools: HostTools,
+  cgroups: Cgroups,
+  unsafe: false | 'missing' | 'turned off',
+): Omit<RuntimeHealth, 'running'> {
   if (unsafe) {
+    const why = unsafe === 'missing' ? 'bubblewrap is not installed' : 'isolation is turned off (isolation: none)';
     return {
       backend: 'local',
       isolated: false,
       enforced: [],
-      notEnforced: ['bubblewrap is not installed: sandboxes are plain processes that see everything the runtime sees'],
+      notEnforced: [`${why}: sandboxes are plain processes that see everything the runtime sees`],
     };
   }
   const notEnforced = [...cgroups.notEnforced];

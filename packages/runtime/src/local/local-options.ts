@@ -30,6 +30,11 @@ export interface LocalRuntimeOptions {
   bwrapPath?: string;
   /** Runs sandboxes as plain child processes when bubblewrap is missing: they see everything the runtime sees. */
   unsafeNoIsolation?: boolean;
+  /**
+   * `none`: sandboxes are plain child processes even where bubblewrap is installed (they see everything the runtime
+   * sees: an app's `sandbox_isolation: unsafe-none`). Default `bubblewrap`.
+   */
+  isolation?: 'bubblewrap' | 'none';
   logger?: { warn(message: string): void };
   /** Where sandboxes' records are kept (default: `<root>/<id>/sandbox.json`); the runtime closes it. */
   store?: SandboxStore<LocalSpec>;
@@ -49,8 +54,9 @@ export async function setUp(options: LocalRuntimeOptions): Promise<{
   health: Omit<RuntimeHealth, 'running'>;
 }> {
   const tools = findHostTools(options.bwrapPath);
-  const unsafe = tools.bwrap === undefined;
-  if (unsafe && !options.unsafeNoIsolation) {
+  const turnedOff = options.isolation === 'none';
+  const unsafe = turnedOff || tools.bwrap === undefined;
+  if (unsafe && !turnedOff && !options.unsafeNoIsolation) {
     const fix = 'install it (Debian: apt-get install bubblewrap), or give unsafeNoIsolation';
     const unsafeMeans = 'to run them as plain processes that see everything this process sees';
     throw new Error(
@@ -71,7 +77,7 @@ export async function setUp(options: LocalRuntimeOptions): Promise<{
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     startTimeoutMs: options.startTimeoutMs ?? 60_000,
   };
-  const health = describeHost(tools, cgroups, unsafe);
+  const health = describeHost(tools, cgroups, unsafe && (turnedOff ? 'turned off' : 'missing'));
   if (unsafe) options.logger?.warn(`sandboxes are NOT isolated: ${health.notEnforced[0]}`);
   return { root, launcher, command: [...(options.command ?? own?.command ?? [])], health };
 }
