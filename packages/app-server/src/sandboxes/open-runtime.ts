@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import { LocalRuntime, RemoteRuntime, type Runtime } from '@bosun/runtime';
 import type { AppServerConfig } from '../config.ts';
+import { UnavailableRuntime } from './unavailable-runtime.ts';
 
 export type SandboxRuntimeConfig = Pick<
   AppServerConfig,
@@ -23,7 +24,7 @@ export interface SandboxRuntime {
   description: string;
 }
 
-/** Thrown when the sandboxes cannot be run as configured (no bubblewrap): a start error naming the key. */
+/** Thrown when the sandboxes' runtime cannot be opened as configured: a start error. */
 export class SandboxRuntimeError extends Error {}
 
 /**
@@ -66,10 +67,16 @@ export async function openSandboxRuntime(
   } catch (error) {
     const why = (error as Error).message;
     if (!unsafe && /bubblewrap/.test(why)) {
-      throw new SandboxRuntimeError(
+      // The app serves all the rest: a first `npm start` on a machine without bubblewrap opens in a browser.
+      const refusal =
         'sandbox_isolation: bubblewrap is not installed (Debian: apt-get install bubblewrap socat); or set ' +
-          'sandbox_isolation to unsafe-none to run sandboxes as plain processes that see everything this server sees',
-      );
+        'sandbox_isolation to unsafe-none to run sandboxes as plain processes that see everything this server sees';
+      options.logger?.warn(`no sandbox can start: ${refusal}`);
+      return {
+        runtime: new UnavailableRuntime(refusal),
+        embedded: true,
+        description: `Sandboxes: none can start: ${refusal}`,
+      };
     }
     throw new SandboxRuntimeError(`sandboxes: ${why}`);
   }

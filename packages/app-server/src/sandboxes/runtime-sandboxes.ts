@@ -56,7 +56,13 @@ export class RuntimeSandboxes implements Sandboxes {
 
   /** The service, once the rows the previous run of the app left live agree with the runtime (see reconcile.ts). */
   static async open(options: RuntimeSandboxesOptions): Promise<RuntimeSandboxes> {
-    await reconcile(options.repository, options.runtime);
+    try {
+      await reconcile(options.repository, options.runtime);
+    } catch (error) {
+      // Rows keep their last known status until the runtime answers (reads say so).
+      if (!(error instanceof RuntimeUnavailableError)) throw error;
+      options.log?.warn({ err: error }, 'sandboxes not reconciled: the runtime cannot be reached');
+    }
     return new RuntimeSandboxes(options);
   }
 

@@ -1,11 +1,15 @@
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { RuntimeUnavailableError } from '@bosun/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appServerConfig } from '../../src/index.ts';
-import { SandboxRuntimeError, openSandboxRuntime } from '../../src/sandboxes/index.ts';
+import { openSandboxRuntime } from '../../src/sandboxes/index.ts';
 
-/** The runtime the configuration names: refused without bubblewrap unless unsafe-none, which is then said aloud. */
+/**
+ * The runtime the configuration names: without bubblewrap no sandbox starts unless unsafe-none, which is then said
+ * aloud.
+ */
 describe('the sandboxes runtime from the settings', () => {
   let dataDir: string;
   beforeAll(async () => {
@@ -14,11 +18,22 @@ describe('the sandboxes runtime from the settings', () => {
   });
   afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
-  it('refuses to run sandboxes without bubblewrap, naming the setting that allows it', async () => {
+  it('without bubblewrap, opens a runtime that refuses every start, saying why and naming the setting', async () => {
+    const warnings: string[] = [];
     const config = appServerConfig({ data_dir: dataDir });
-    const opening = openSandboxRuntime(config, { bwrapPath: join(dataDir, 'no-bwrap-here') });
-    await expect(opening).rejects.toThrow(SandboxRuntimeError);
-    await expect(opening).rejects.toThrow(/^sandbox_isolation: bubblewrap is not installed.*unsafe-none/);
+    const opened = await openSandboxRuntime(config, {
+      bwrapPath: join(dataDir, 'no-bwrap-here'),
+      logger: { warn: (message) => warnings.push(message) },
+    });
+    const why = /^sandbox_isolation: bubblewrap is not installed.*unsafe-none/;
+    expect(opened.description).toMatch(/^Sandboxes: none can start: sandbox_isolation: bubblewrap is not installed/);
+    expect(warnings).toEqual([expect.stringMatching(/^no sandbox can start: sandbox_isolation: bubblewrap/)]);
+    const start = opened.runtime.start({ sessionId: 'never', command: ['true'] } as never);
+    await expect(start).rejects.toThrow(RuntimeUnavailableError);
+    await expect(start).rejects.toThrow(why);
+    // The readiness probe asks its health: not answering.
+    await expect(opened.runtime.health()).rejects.toThrow(why);
+    expect(await opened.runtime.list()).toEqual([]);
   });
 
   it('with unsafe-none, runs them unisolated and warns; with bubblewrap, isolated', async () => {

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { LocalRuntime, RemoteRuntime, buildRuntimeApi } from '@bosun/runtime';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { appServerConfig } from '../../src/index.ts';
+import { openSandboxRuntime } from '../../src/sandboxes/index.ts';
 import { type TestUser, describeApi } from '../api/harness.ts';
 import { streamStart } from '../conversations/support.ts';
 import { SANDBOX_COMMAND } from './bundle.ts';
@@ -114,5 +116,38 @@ describeApi(
       const runtime = new RemoteRuntime({ baseUrl: `http://127.0.0.1:${address.port}`, apiKey: API_KEY });
       return { runtime, embedded: false, description: 'Sandboxes: runtime service behind a relay' };
     },
+  },
+);
+
+/*
+ * An app on a host without bubblewrap (and isolation not turned off): it serves everything but sandboxes; a
+ * conversation's start fails saying why and what to set; the sandboxes' health (the readiness probe's) fails.
+ */
+describeApi(
+  'an app whose sandboxes cannot run (no bubblewrap)',
+  (api) => {
+    it('serves, and refuses each sandbox start with the reason', async () => {
+      const owner = await api().user();
+      const settings = { llm_model: 'openai/never-called', llm_base_url: 'http://127.0.0.1:9', llm_api_key: 'sk-x' };
+      expect((await api().call('/api/v1/settings', { method: 'POST', as: owner, body: settings })).status).toBe(200);
+      const answer = await api().call('/api/v1/app-conversations/stream-start', {
+        method: 'POST',
+        as: owner,
+        body: {},
+      });
+      expect(answer.status).toBe(200);
+      const last = (answer.body as { status: string; detail: string }[]).at(-1);
+      expect(last?.status).toBe('ERROR');
+      expect(last?.detail).toMatch(/sandbox_isolation: bubblewrap is not installed .*unsafe-none/);
+      expect((await api().call('/api/v1/settings', { as: owner })).body).toMatchObject({
+        llm_model: 'openai/never-called',
+      });
+      // What the readiness probe asks of the sandboxes: they do not answer.
+      await expect(api().runtime.runtime.health()).rejects.toThrow(/bubblewrap is not installed/);
+    });
+  },
+  {
+    runtime: async (dataDir) =>
+      openSandboxRuntime(appServerConfig({ data_dir: dataDir }), { bwrapPath: join(dataDir, 'no-bwrap-here') }),
   },
 );
