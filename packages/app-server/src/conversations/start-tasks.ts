@@ -16,9 +16,8 @@ import { PendingMessages } from './pending-messages.ts';
 import { redacted } from './redact.ts';
 import { StartError, cloneRepository, workspaceOf } from './repository.ts';
 import { maskedRequest, startTaskOf } from './start-request.ts';
+import { type TaskLease, TaskLeases } from './task-leases.ts';
 
-/** What a task left unfinished by a restart of the app says. */
-export const RESTARTED = 'the app server restarted during the start: start the conversation again';
 
 /** Who starts a conversation: the user, and the organization the request acts in. */
 export interface Starter {
@@ -36,12 +35,14 @@ export const taskChannel = (id: string) => `start-tasks:${id}`;
 export class StartTasks {
   private readonly running = new Set<Promise<void>>();
 
-  private constructor(private readonly deps: ConversationDeps) {}
+  private constructor(
+    private readonly deps: ConversationDeps,
+    private readonly leases: TaskLeases,
+  ) {}
 
-  /** The service, once the tasks a previous run of the app left unfinished are ERROR. */
-  static async open(deps: ConversationDeps): Promise<StartTasks> {
-    await deps.repositories.startTasks.settleUnfinished(RESTARTED);
-    return new StartTasks(deps);
+  /** The service, once the tasks whose runner stopped are ERROR (and again every half lease: see TaskLeases). */
+  static async open(deps: ConversationDeps, lease?: TaskLease): Promise<StartTasks> {
+    return new StartTasks(deps, await TaskLeases.open(deps.repositories.startTasks, deps.log, lease));
   }
 
   /** `request` as it may start: its plugins' sources trusted and pinned (`PluginTrustRequiredError` otherwise). */
@@ -73,11 +74,13 @@ export class StartTasks {
 
   /** Waits for the starts under way. */
   async close(): Promise<void> {
+    this.leases.close();
     await Promise.all(this.running);
   }
 
   private async execute(taskId: string, starter: Starter, request: AppConversationStartRequest): Promise<void> {
     const secrets = Object.values(request.secrets ?? {});
+    const release = this.leases.keep(taskId);
     try {
       await this.startConversation(taskId, starter, request, secrets);
     } catch (error) {
@@ -93,6 +96,8 @@ export class StartTasks {
       await this.change(taskId, { status: 'ERROR', detail: why }).catch((failure) =>
         this.deps.log.error({ err: failure, taskId }, 'start task: could not record its error'),
       );
+    } finally {
+      release();
     }
   }
 

@@ -92,14 +92,25 @@ export class StartTasksRepository extends OwnedRows<'app_conversation_start_task
     );
   }
 
-  /** Every task not READY or ERROR becomes ERROR with `detail`: at start, those the last run left unfinished. */
-  async settleUnfinished(detail: string): Promise<number> {
+  /** Ends with `detail` the unfinished tasks nobody touched since `staleBefore` (an ISO time). */
+  async settleUnfinished(detail: string, staleBefore: string): Promise<number> {
     const result = await this.db
       .updateTable('app_conversation_start_tasks')
       .set({ status: 'ERROR', detail, updated_at: new Date().toISOString() })
       .where('status', 'not in', FINISHED)
+      .where('updated_at', '<', staleBefore)
       .executeTakeFirst();
     return Number(result.numUpdatedRows);
+  }
+
+  /** Keeps the lease of an unfinished task: its `updated_at` now. */
+  async touch(id: string): Promise<void> {
+    await this.db
+      .updateTable('app_conversation_start_tasks')
+      .set({ updated_at: new Date().toISOString() })
+      .where('id', '=', id)
+      .where('status', 'not in', FINISHED)
+      .execute();
   }
 
   private filtered(userId: string, filters: StartTaskFilters) {
