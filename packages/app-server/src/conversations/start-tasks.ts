@@ -8,6 +8,7 @@ import { tokenVariable } from '../git/provider-urls.ts';
 import type { AutoLoad } from '../marketplaces/index.ts';
 import { disabledSkillsOf } from '../marketplaces/index.ts';
 import { withPluginParameters } from '../plugin-directory/parameters.ts';
+import type { Lease } from '../row-leases.ts';
 import { type Sandbox, agentClient } from '../sandboxes/index.ts';
 import { effectiveLlm } from '../settings/llm-defaults.ts';
 import { startConversationInput, titleOf } from './agent-request.ts';
@@ -16,8 +17,7 @@ import { PendingMessages } from './pending-messages.ts';
 import { redacted } from './redact.ts';
 import { StartError, cloneRepository, workspaceOf } from './repository.ts';
 import { maskedRequest, startTaskOf } from './start-request.ts';
-import { type TaskLease, TaskLeases } from './task-leases.ts';
-
+import { TaskLeases } from './task-leases.ts';
 
 /** Who starts a conversation: the user, and the organization the request acts in. */
 export interface Starter {
@@ -41,7 +41,7 @@ export class StartTasks {
   ) {}
 
   /** The service, once the tasks whose runner stopped are ERROR (and again every half lease: see TaskLeases). */
-  static async open(deps: ConversationDeps, lease?: TaskLease): Promise<StartTasks> {
+  static async open(deps: ConversationDeps, lease?: Lease): Promise<StartTasks> {
     return new StartTasks(deps, await TaskLeases.open(deps.repositories.startTasks, deps.log, lease));
   }
 

@@ -1,15 +1,8 @@
 import type { StartTasksRepository } from '../data/repositories/start-tasks.ts';
+import { LEASE, type Lease, keepLease, leaseExpiry } from '../row-leases.ts';
 
 /** What a task says whose runner stopped before it finished (the app server running it stopped or restarted). */
 export const RESTARTED = 'the app server running the start stopped: start the conversation again';
-
-/** How often a runner touches its task, and how long a task nobody touches is left to its runner. */
-export interface TaskLease {
-  heartbeatMs: number;
-  leaseMs: number;
-}
-
-const LEASE: TaskLease = { heartbeatMs: 15_000, leaseMs: 60_000 };
 
 /**
  * Who runs which start task: the runner touches its task while it runs; a task nobody touched for a lease is one
@@ -21,13 +14,13 @@ export class TaskLeases {
 
   private constructor(
     private readonly tasks: Pick<StartTasksRepository, 'settleUnfinished' | 'touch'>,
-    private readonly lease: TaskLease,
+    private readonly lease: Lease,
   ) {}
 
   static async open(
     tasks: Pick<StartTasksRepository, 'settleUnfinished' | 'touch'>,
     log: { error(details: object, message: string): void },
-    lease: TaskLease = LEASE,
+    lease: Lease = LEASE,
   ): Promise<TaskLeases> {
     const leases = new TaskLeases(tasks, lease);
     await leases.settleAbandoned();
@@ -38,10 +31,7 @@ export class TaskLeases {
 
   /** Keeps the lease of a task this process runs, until the returned function is called. */
   keep(taskId: string): () => void {
-    const heartbeat = setInterval(() => {
-      this.tasks.touch(taskId).catch(() => undefined);
-    }, this.lease.heartbeatMs);
-    return () => clearInterval(heartbeat);
+    return keepLease(() => this.tasks.touch(taskId), this.lease.heartbeatMs);
   }
 
   close(): void {
@@ -49,7 +39,6 @@ export class TaskLeases {
   }
 
   private settleAbandoned(): Promise<number> {
-    const staleBefore = new Date(Date.now() - this.lease.leaseMs).toISOString();
-    return this.tasks.settleUnfinished(RESTARTED, staleBefore);
+    return this.tasks.settleUnfinished(RESTARTED, leaseExpiry(this.lease.leaseMs));
   }
 }

@@ -1,5 +1,6 @@
 import type { Runtime } from '@bosun/runtime';
 import type { SandboxesRepository } from '../data/repositories/sandboxes.ts';
+import { leaseExpiry } from '../row-leases.ts';
 import { sandboxOf } from './sandbox-view.ts';
 
 export const RESTARTED = 'the app server restarted: resume it to start it again (with a new key)';
@@ -11,9 +12,16 @@ export const RESTARTED = 'the app server restarted: resume it to start it again 
  * - running with another key, or none the runtime tells: paused (a key the app did not issue is never trusted,
  *   and nothing is started by itself: an app restart must not start every sandbox at once);
  * - anything else (stopped with an embedded runtime, gone): PAUSED, or ERROR when the runtime says so.
+ * Rows changed or touched within `leaseMs` are left alone: another replica of the app is at work on them.
  */
-export async function reconcile(repository: SandboxesRepository, runtime: Runtime): Promise<void> {
-  const rows = await repository.allWithStatus(['STARTING', 'RUNNING']);
+export async function reconcile(
+  repository: SandboxesRepository,
+  runtime: Runtime,
+  { leaseMs }: { leaseMs: number },
+): Promise<void> {
+  const expiry = leaseExpiry(leaseMs);
+  const live = await repository.allWithStatus(['STARTING', 'RUNNING']);
+  const rows = leaseMs > 0 ? live.filter((row) => row.updated_at < expiry) : live;
   for (let at = 0; at < rows.length; at += 100) {
     const batch = rows.slice(at, at + 100);
     const found = await runtime.getManyBySession(batch.map((row) => row.id));

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { HttpError } from '@bosun/http';
 import {
   LocalRuntime,
   type NetworkPolicy,
@@ -11,7 +10,9 @@ import {
 } from '@bosun/runtime';
 import type { SandboxRecord } from '../data/index.ts';
 import type { SandboxesRepository } from '../data/repositories/sandboxes.ts';
+import { LEASE, keepLease } from '../row-leases.ts';
 import { reconcile } from './reconcile.ts';
+import { messageOf, orUnknown, unavailable } from './runtime-failures.ts';
 import { catchUp, changeFor, lastKnownOf, sandboxOf } from './sandbox-view.ts';
 import type { Sandbox, SandboxPageRequest, SandboxSpec, Sandboxes } from './sandboxes.ts';
 import { sessionKeyHash } from './session-keys.ts';
@@ -36,6 +37,11 @@ export interface RuntimeSandboxesOptions {
    * than leaving it to a runtime service for the next run of the app to take over.
    */
   pauseOnClose: boolean;
+  /**
+   * How long a row another replica of the app changed or touched is left to it when this one opens (default: a
+   * lease, 60 s, with a runtime service, which replicas share; none with an embedded runtime, which they cannot).
+   */
+  leaseMs?: number;
   /** Told each time a sandbox becomes RUNNING (started or resumed). */
   onRunning?: (sandbox: Sandbox) => void;
   log?: { warn(details: object, message: string): void };
@@ -57,7 +63,8 @@ export class RuntimeSandboxes implements Sandboxes {
   /** The service, once the rows the previous run of the app left live agree with the runtime (see reconcile.ts). */
   static async open(options: RuntimeSandboxesOptions): Promise<RuntimeSandboxes> {
     try {
-      await reconcile(options.repository, options.runtime);
+      const leaseMs = options.leaseMs ?? (options.pauseOnClose ? 0 : LEASE.leaseMs);
+      await reconcile(options.repository, options.runtime, { leaseMs });
     } catch (error) {
       // Rows keep their last known status until the runtime answers (reads say so).
       if (!(error instanceof RuntimeUnavailableError)) throw error;
@@ -86,7 +93,7 @@ export class RuntimeSandboxes implements Sandboxes {
       const record = await this.options.repository.get(ownerId, id);
       if (!record) return undefined;
       if (record.runtime_id !== null) {
-        const paused = await this.orUnknown(this.options.runtime.pause(record.runtime_id)).catch(unavailable);
+        const paused = await orUnknown(this.options.runtime.pause(record.runtime_id)).catch(unavailable);
         if (paused) await this.change(id, { status: paused.status, status_detail: paused.statusDetail });
       } else if (LIVE.includes(record.status)) {
         await this.change(id, { status: 'PAUSED', status_detail: null });
@@ -119,8 +126,7 @@ export class RuntimeSandboxes implements Sandboxes {
     return this.queues.run(id, async () => {
       const record = await this.options.repository.get(ownerId, id);
       if (!record) return false;
-      if (record.runtime_id !== null)
-        await this.orUnknown(this.options.runtime.stop(record.runtime_id)).catch(unavailable);
+      if (record.runtime_id !== null) await orUnknown(this.options.runtime.stop(record.runtime_id)).catch(unavailable);
       return this.options.repository.delete(ownerId, id);
     });
   }
@@ -156,7 +162,7 @@ export class RuntimeSandboxes implements Sandboxes {
     await Promise.all(
       running.map((sandbox) =>
         this.queues.run(sandbox.sessionId, async () => {
-          await this.orUnknown(this.options.runtime.pause(sandbox.id));
+          await orUnknown(this.options.runtime.pause(sandbox.id));
           await this.change(sandbox.sessionId, { status: 'PAUSED', status_detail: 'the app server stopped' });
         }),
       ),
@@ -182,12 +188,16 @@ export class RuntimeSandboxes implements Sandboxes {
   private async launch(id: string, ownerId: string, spec: SandboxSpec): Promise<void> {
     if (this.closing) return this.change(id, { status: 'PAUSED', status_detail: 'the app server is stopping' });
     await this.change(id, { status: 'STARTING', status_detail: null });
+    // Another replica starting meanwhile leaves a start under way alone (reconcile.ts).
+    const release = keepLease(() => this.options.repository.touch(id));
     try {
       const extra = (await this.options.launch?.(ownerId)) ?? {};
       const started = await this.options.runtime.start({ sessionId: id, ...startSpecOf(spec, extra) });
       await this.change(id, changeFor(started));
     } catch (error) {
       await this.change(id, { status: 'ERROR', status_detail: `the runtime did not start it: ${messageOf(error)}` });
+    } finally {
+      release();
     }
   }
 
@@ -219,7 +229,7 @@ export class RuntimeSandboxes implements Sandboxes {
     const live = (await repository.withStatus(ownerId, LIVE)).filter((record) => record.id !== startingId);
     // Not through the other sandbox's queue: two starts of one user would wait on each other.
     for (const record of live.slice(0, Math.max(0, live.length - cap + 1))) {
-      const paused = record.runtime_id === null ? undefined : await this.orUnknown(runtime.pause(record.runtime_id));
+      const paused = record.runtime_id === null ? undefined : await orUnknown(runtime.pause(record.runtime_id));
       await this.change(record.id, {
         status: paused?.status === 'ERROR' ? 'ERROR' : 'PAUSED',
         status_detail:
@@ -269,27 +279,7 @@ export class RuntimeSandboxes implements Sandboxes {
     const key = change.status === 'RUNNING' ? {} : { session_api_key_hash: null };
     return this.options.repository.update(id, { ...change, ...key });
   }
-
-  /** What `operation` answers, or undefined when the runtime no longer has the sandbox. */
-  private async orUnknown<T>(operation: Promise<T>): Promise<T | undefined> {
-    try {
-      return await operation;
-    } catch (error) {
-      if (error instanceof SandboxNotFoundError) return undefined;
-      throw error;
-    }
-  }
 }
-
-/** The runtime out of reach, as the app answers: 503 with why, nothing changed (other errors go on as they are). */
-function unavailable(error: unknown): never {
-  if (error instanceof RuntimeUnavailableError) {
-    throw new HttpError(503, `${error.message}; nothing was changed, try again later`, { 'retry-after': '10' });
-  }
-  throw error;
-}
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** What the runtime starts a sandbox of `spec` from, besides its session id. */
 function startSpecOf(spec: SandboxSpec, extra: SandboxLaunch) {

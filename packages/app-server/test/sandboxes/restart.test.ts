@@ -19,13 +19,15 @@ describeEachDatabase('sandboxes after a restart of the app', (each) => {
   let repositories: Repositories;
   let dataDir: string;
   let runtime: LocalRuntime;
-  const open = (over: LocalRuntime = runtime) =>
+  // As a restarted app with a runtime service: what it finds is left by its previous run (no lease to wait out).
+  const open = (over: LocalRuntime = runtime, leaseMs = 0) =>
     RuntimeSandboxes.open({
       repository: repositories.sandboxes,
       runtime: over,
       specs: [LOCAL_SPEC],
       maxRunningPerUser: 10,
       pauseOnClose: false,
+      leaseMs,
     });
   const newUser = async () => (await repositories.users.create({ email: `u-${randomUUID()}@example.test` })).id;
 
@@ -58,6 +60,18 @@ describeEachDatabase('sandboxes after a restart of the app', (each) => {
       session_api_key_hash: null,
     });
     expect(await after.bySessionKey(doubted.sessionApiKey as string)).toBeUndefined();
+  });
+
+  it('leaves a start another replica has under way (its row touched within the lease) to that replica', async () => {
+    const owner = await newUser();
+    const id = randomUUID().replaceAll('-', '');
+    // A replica wrote the row and is starting it in the runtime service (which does not have it yet).
+    await repositories.sandboxes.create({ id, userId: owner, specId: LOCAL_SPEC.id, status: 'STARTING' });
+    await open(runtime, 60_000);
+    expect(await repositories.sandboxes.get(owner, id)).toMatchObject({ status: 'STARTING', status_detail: null });
+    // Once its lease ran out, nobody is starting it.
+    await open(runtime, 0);
+    expect(await repositories.sandboxes.get(owner, id)).toMatchObject({ status: 'PAUSED', status_detail: RESTARTED });
   });
 
   it('finds PAUSED what stopped with an embedded runtime, and resumes it over its workspace with a new key', async () => {

@@ -70,6 +70,11 @@ export class SandboxesRepository extends OwnedRows<'sandboxes', 'id'> {
       .execute();
   }
 
+  /** Keeps the lease of a sandbox this replica is starting: its `updated_at` now. */
+  async touch(id: string): Promise<void> {
+    await this.db.updateTable('sandboxes').set({ updated_at: new Date().toISOString() }).where('id', '=', id).execute();
+  }
+
   async update(id: string, change: SandboxChange): Promise<void> {
     await this.db
       .updateTable('sandboxes')
