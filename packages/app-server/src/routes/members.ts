@@ -9,9 +9,10 @@ import { refusalToAdd, refusalToChangeRole, refusalToRemove } from '../organizat
 import type { IdentityRouteDeps } from './deps.ts';
 import { OrgParams, PageQuery, roleInPathOrg } from './organizations.ts';
 import { type PageRequest, pageOfList } from './pages.ts';
-import { conflictsAs409, errorResponses, forbidden, invalid, notFound, shape } from './replies.ts';
+import { conflictsAs409, forbidden, invalid, notFound, shape } from './replies.ts';
+import { routeOptions } from './route-options.ts';
 
-const tags = ['Organizations'];
+const route = routeOptions('Organizations');
 
 const MemberParams = Type.Object(
   { org_id: OrgParams.properties.org_id, user_id: Type.String({ minLength: 1, maxLength: 64 }) },
@@ -29,7 +30,7 @@ const memberToWire = (member: Member): OrgMemberResponse => ({
   joined_at: member.joined_at,
 });
 
-const changeResponses = { 403: shape('HTTPError'), 409: shape('HTTPError'), ...errorResponses };
+const changeResponses = { 403: 'HTTPError', 409: 'HTTPError' };
 
 /**
  * Members of an organization. Any member lists them; owners and admins add, change and remove them; only an
@@ -40,15 +41,11 @@ export function memberRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
 
   app.get<{ Params: OrgPath; Querystring: PageRequest }>(
     '/organizations/:org_id/members',
-    {
-      schema: {
-        tags,
-        summary: 'The members of an organization',
-        params: OrgParams,
-        querystring: PageQuery,
-        response: { 200: shape('OrgMemberPage'), ...errorResponses },
-      },
-    },
+    route('The members of an organization', {
+      params: OrgParams,
+      querystring: PageQuery,
+      response: { 200: 'OrgMemberPage' },
+    }),
     async (request, reply) => {
       if (!(await roleInPathOrg(deps, request, reply))) return reply;
       return pageOfList(await organizations.members(request.params.org_id.toLowerCase()), memberToWire, request.query);
@@ -57,15 +54,11 @@ export function memberRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
 
   app.post<{ Params: OrgPath; Body: OrgMemberAdd }>(
     '/organizations/:org_id/members',
-    {
-      schema: {
-        tags,
-        summary: 'Add an existing user (by id or email) to an organization',
-        params: OrgParams,
-        body: shape('OrgMemberAdd'),
-        response: { 201: shape('OrgMemberResponse'), ...changeResponses },
-      },
-    },
+    route('Add an existing user (by id or email) to an organization', {
+      params: OrgParams,
+      body: shape('OrgMemberAdd'),
+      response: { 201: 'OrgMemberResponse', ...changeResponses },
+    }),
     async (request, reply) => {
       const actor = await roleInPathOrg(deps, request, reply);
       if (!actor) return reply;
@@ -87,15 +80,11 @@ export function memberRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
 
   app.patch<{ Params: MemberPath; Body: OrgMemberUpdate }>(
     '/organizations/:org_id/members/:user_id',
-    {
-      schema: {
-        tags,
-        summary: 'Change a member’s role',
-        params: MemberParams,
-        body: shape('OrgMemberUpdate'),
-        response: { 200: shape('OrgMemberResponse'), ...changeResponses },
-      },
-    },
+    route('Change a member’s role', {
+      params: MemberParams,
+      body: shape('OrgMemberUpdate'),
+      response: { 200: 'OrgMemberResponse', ...changeResponses },
+    }),
     async (request, reply) => {
       const actor = await roleInPathOrg(deps, request, reply);
       if (!actor) return reply;
@@ -111,14 +100,10 @@ export function memberRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
 
   app.delete<{ Params: MemberPath }>(
     '/organizations/:org_id/members/:user_id',
-    {
-      schema: {
-        tags,
-        summary: 'Remove a member (or leave, with one’s own user id)',
-        params: MemberParams,
-        response: { 200: shape('EditResponse'), ...changeResponses },
-      },
-    },
+    route('Remove a member (or leave, with one’s own user id)', {
+      params: MemberParams,
+      response: { 200: 'EditResponse', ...changeResponses },
+    }),
     async (request, reply) => {
       const actor = await roleInPathOrg(deps, request, reply);
       if (!actor) return reply;
@@ -128,14 +113,10 @@ export function memberRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
 
   app.post<{ Params: OrgPath }>(
     '/organizations/:org_id/leave',
-    {
-      schema: {
-        tags,
-        summary: 'Leave an organization (not as its last owner)',
-        params: OrgParams,
-        response: { 200: shape('EditResponse'), ...changeResponses },
-      },
-    },
+    route('Leave an organization (not as its last owner)', {
+      params: OrgParams,
+      response: { 200: 'EditResponse', ...changeResponses },
+    }),
     async (request, reply) => {
       const actor = await roleInPathOrg(deps, request, reply);
       if (!actor) return reply;

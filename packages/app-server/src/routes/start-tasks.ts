@@ -13,8 +13,10 @@ import { principalOf } from '../identity/authenticate.ts';
 import { PluginTrustRequiredError } from '../trust/index.ts';
 import { idOf, tags, utc } from './app-conversation-wire.ts';
 import { pageOf, pageQuery } from './pages.ts';
-import { errorResponses, shape } from './replies.ts';
+import { shape } from './replies.ts';
+import { routeOptions } from './route-options.ts';
 
+const route = routeOptions(...tags);
 const TaskIdsQuery = Type.Object(
   { ids: Type.Array(Type.String({ pattern: conversationIdPattern }), { minItems: 1, maxItems: 100 }) },
   { additionalProperties: false },
@@ -34,7 +36,7 @@ type FilterParams = { conversation_id__eq?: string; created_at__gte?: string };
 
 const FINISHED = new Set(['READY', 'ERROR']);
 /** A start's own refusals: too many starts, and plugins from sources not yet trusted. */
-const startRefusals = { 409: shape('PluginTrustRequired'), 429: shape('HTTPError') };
+const startRefusals = { 409: 'PluginTrustRequired', 429: 'HTTPError' };
 
 export interface StartTaskRouteDeps {
   tasks: StartTasks;
@@ -54,12 +56,10 @@ export function startTaskRoutes(app: FastifyInstance, { tasks, startTasks, start
   app.post<{ Body: AppConversationStartRequest }>(
     '/app-conversations',
     {
-      schema: {
-        tags,
-        summary: 'Start a conversation: answers its start task at once; poll it (or use stream-start)',
+      ...route('Start a conversation: answers its start task at once; poll it (or use stream-start)', {
         body,
-        response: { 200: shape('AppConversationStartTask'), ...startRefusals, ...errorResponses },
-      },
+        response: { 200: 'AppConversationStartTask', ...startRefusals },
+      }),
       ...limited,
     },
     async (request, reply) => {
@@ -75,16 +75,10 @@ export function startTaskRoutes(app: FastifyInstance, { tasks, startTasks, start
   app.post<{ Body: AppConversationStartRequest }>(
     '/app-conversations/stream-start',
     {
-      schema: {
-        tags,
-        summary: 'Start a conversation, streaming its start task at each step (a JSON array ending at READY or ERROR)',
+      ...route('Start a conversation, streaming its start task at each step (a JSON array ending at READY or ERROR)', {
         body,
-        response: {
-          200: Type.Array(shape('AppConversationStartTask')),
-          ...startRefusals,
-          ...errorResponses,
-        },
-      },
+        response: { 200: Type.Array(shape('AppConversationStartTask')), ...startRefusals },
+      }),
       ...limited,
     },
     async (request, reply) => {
@@ -118,14 +112,10 @@ export function startTaskRoutes(app: FastifyInstance, { tasks, startTasks, start
 
   app.get<{ Querystring: { ids: string[] } }>(
     '/app-conversations/start-tasks',
-    {
-      schema: {
-        tags,
-        summary: 'The caller’s start tasks by id (null for each unknown or not theirs)',
-        querystring: TaskIdsQuery,
-        response: { 200: Type.Array(Type.Union([shape('AppConversationStartTask'), Type.Null()])), ...errorResponses },
-      },
-    },
+    route('The caller’s start tasks by id (null for each unknown or not theirs)', {
+      querystring: TaskIdsQuery,
+      response: { 200: Type.Array(Type.Union([shape('AppConversationStartTask'), Type.Null()])) },
+    }),
     async (request) => {
       const ids = request.query.ids.map(idOf);
       const found = await startTasks.getMany(principalOf(request).userId, ids);
@@ -136,14 +126,10 @@ export function startTaskRoutes(app: FastifyInstance, { tasks, startTasks, start
 
   app.get<{ Querystring: FilterParams & { sort_order?: StartTaskOrder; page_id?: string; limit?: number } }>(
     '/app-conversations/start-tasks/search',
-    {
-      schema: {
-        tags,
-        summary: 'The caller’s start tasks (newest first unless `sort_order` says otherwise)',
-        querystring: SearchQuery,
-        response: { 200: shape('AppConversationStartTaskPage'), ...errorResponses },
-      },
-    },
+    route('The caller’s start tasks (newest first unless `sort_order` says otherwise)', {
+      querystring: SearchQuery,
+      response: { 200: 'AppConversationStartTaskPage' },
+    }),
     (request) => {
       const { sort_order = 'CREATED_AT_DESC', page_id, limit = 100 } = request.query;
       const page = { limit, ...(page_id ? { pageId: page_id } : {}) };
@@ -154,14 +140,10 @@ export function startTaskRoutes(app: FastifyInstance, { tasks, startTasks, start
 
   app.get<{ Querystring: FilterParams }>(
     '/app-conversations/start-tasks/count',
-    {
-      schema: {
-        tags,
-        summary: 'How many of the caller’s start tasks pass the filters',
-        querystring: CountQuery,
-        response: { 200: Type.Integer(), ...errorResponses },
-      },
-    },
+    route('How many of the caller’s start tasks pass the filters', {
+      querystring: CountQuery,
+      response: { 200: Type.Integer() },
+    }),
     (request) => startTasks.count(principalOf(request).userId, filtersOf(request.query)),
   );
 }
