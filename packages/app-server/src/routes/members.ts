@@ -7,7 +7,7 @@ import type { Principal } from '../identity/principal.ts';
 import type { Member } from '../identity/stores.ts';
 import { refusalToAdd, refusalToChangeRole, refusalToRemove } from '../organizations/member-rules.ts';
 import type { IdentityRouteDeps } from './deps.ts';
-import { OrgParams, PageQuery, roleInPathOrg } from './organizations.ts';
+import { OrgParams, PageQuery, asMember } from './organizations.ts';
 import { type PageRequest, pageOfList } from './pages.ts';
 import { conflictsAs409, forbidden, invalid, notFound, shape } from './replies.ts';
 import { routeOptions } from './route-options.ts';
@@ -46,10 +46,9 @@ export function memberRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
       querystring: PageQuery,
       response: { 200: 'OrgMemberPage' },
     }),
-    async (request, reply) => {
-      if (!(await roleInPathOrg(deps, request, reply))) return reply;
-      return pageOfList(await organizations.members(request.params.org_id.toLowerCase()), memberToWire, request.query);
-    },
+    asMember(deps, async (request, _reply, { orgId }) =>
+      pageOfList(await organizations.members(orgId), memberToWire, request.query),
+    ),
   );
 
   app.post<{ Params: OrgPath; Body: OrgMemberAdd }>(
@@ -59,9 +58,7 @@ export function memberRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
       body: shape('OrgMemberAdd'),
       response: { 201: 'OrgMemberResponse', ...changeResponses },
     }),
-    async (request, reply) => {
-      const actor = await roleInPathOrg(deps, request, reply);
-      if (!actor) return reply;
+    asMember(deps, async (request, reply, { role: actor, orgId }) => {
       const { user_id, email, role = 'member' } = request.body;
       if ((user_id === undefined) === (email === undefined)) {
         return invalid(reply, ['body'], 'Give exactly one of user_id and email', 'missing');
@@ -70,12 +67,11 @@ export function memberRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
       if (refusal) return forbidden(reply, refusal);
       const user = user_id !== undefined ? await users.get(user_id) : await users.byEmail(email as string);
       if (!user) return notFound(reply, 'User');
-      const orgId = request.params.org_id.toLowerCase();
       await conflictsAs409(() => organizations.addMember(orgId, user.id, role));
       return reply
         .code(201)
         .send(memberToWire({ ...user, user_id: user.id, role, joined_at: new Date().toISOString() }));
-    },
+    }),
   );
 
   app.patch<{ Params: MemberPath; Body: OrgMemberUpdate }>(
@@ -85,17 +81,14 @@ export function memberRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
       body: shape('OrgMemberUpdate'),
       response: { 200: 'OrgMemberResponse', ...changeResponses },
     }),
-    async (request, reply) => {
-      const actor = await roleInPathOrg(deps, request, reply);
-      if (!actor) return reply;
-      const orgId = request.params.org_id.toLowerCase();
+    asMember(deps, async (request, reply, { role: actor, orgId }) => {
       const target = await memberOf(orgId, request.params.user_id);
       const refusal = refusalToChangeRole(actor, target.role, request.body.role);
       if (refusal) return forbidden(reply, refusal);
       const changed = await conflictsAs409(() => organizations.setRole(orgId, target.user_id, request.body.role));
       if (!changed) throw new NotFoundError('Member not found');
       return memberToWire({ ...target, role: request.body.role });
-    },
+    }),
   );
 
   app.delete<{ Params: MemberPath }>(
@@ -104,11 +97,9 @@ export function memberRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
       params: MemberParams,
       response: { 200: 'EditResponse', ...changeResponses },
     }),
-    async (request, reply) => {
-      const actor = await roleInPathOrg(deps, request, reply);
-      if (!actor) return reply;
-      return removeMember(request.params.org_id.toLowerCase(), request.params.user_id, actor, principalOf(request));
-    },
+    asMember(deps, (request, _reply, { role, orgId }) =>
+      removeMember(orgId, request.params.user_id, role, principalOf(request)),
+    ),
   );
 
   app.post<{ Params: OrgPath }>(
@@ -117,12 +108,10 @@ export function memberRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
       params: OrgParams,
       response: { 200: 'EditResponse', ...changeResponses },
     }),
-    async (request, reply) => {
-      const actor = await roleInPathOrg(deps, request, reply);
-      if (!actor) return reply;
+    asMember(deps, (request, _reply, { role, orgId }) => {
       const caller = principalOf(request);
-      return removeMember(request.params.org_id.toLowerCase(), caller.userId, actor, caller);
-    },
+      return removeMember(orgId, caller.userId, role, caller);
+    }),
   );
 
   async function removeMember(orgId: string, userId: string, actor: OrgRole, caller: Principal) {

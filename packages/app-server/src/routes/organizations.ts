@@ -37,6 +37,18 @@ export async function roleInPathOrg(
   return role;
 }
 
+/** A handler for members of the path's organization, given their role in it and its id; others get the 404. */
+export function asMember<R extends { Params: { org_id: string } }>(
+  deps: IdentityRouteDeps,
+  handler: (request: FastifyRequest<R>, reply: FastifyReply, member: { role: OrgRole; orgId: string }) => unknown,
+) {
+  return async (request: FastifyRequest<R>, reply: FastifyReply) => {
+    const role = await roleInPathOrg(deps, request, reply);
+    const orgId = (request.params as { org_id: string }).org_id.toLowerCase();
+    return role ? handler(request, reply, { role, orgId }) : reply;
+  };
+}
+
 /** Organizations: create one (the creator is its owner), list the caller's, get one. */
 export function organizationRoutes(app: FastifyInstance, deps: IdentityRouteDeps): void {
   const { organizations } = deps;
@@ -73,11 +85,9 @@ export function organizationRoutes(app: FastifyInstance, deps: IdentityRouteDeps
   app.get<{ Params: { org_id: string } }>(
     '/organizations/:org_id',
     route('An organization of the caller', { params: OrgParams, response: { 200: 'OrgResponse' } }),
-    async (request, reply) => {
-      const role = await roleInPathOrg(deps, request, reply);
-      if (!role) return reply;
-      const org = await organizations.get(request.params.org_id.toLowerCase());
+    asMember(deps, async (_request, reply, { role, orgId }) => {
+      const org = await organizations.get(orgId);
       return org ? orgToWire(org, role) : notFound(reply, 'Organization');
-    },
+    }),
   );
 }

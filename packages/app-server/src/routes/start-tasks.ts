@@ -63,12 +63,10 @@ export function startTaskRoutes(app: FastifyInstance, { tasks, startTasks, start
       ...limited,
     },
     async (request, reply) => {
-      const starter = starterOf(request);
-      const admitted = await admit(tasks, starter, request.body, reply);
-      if (!admitted) return reply;
-      const task = await tasks.create(starter, request.body);
-      tasks.run(task, starter, admitted);
-      return task;
+      const start = await started(tasks, request, reply);
+      if (!start) return reply;
+      start.run();
+      return start.task;
     },
   );
 
@@ -82,10 +80,9 @@ export function startTaskRoutes(app: FastifyInstance, { tasks, startTasks, start
       ...limited,
     },
     async (request, reply) => {
-      const starter = starterOf(request);
-      const admitted = await admit(tasks, starter, request.body, reply);
-      if (!admitted) return reply;
-      const task = await tasks.create(starter, request.body);
+      const start = await started(tasks, request, reply);
+      if (!start) return reply;
+      const { task } = start;
       const stream = new PassThrough();
       stream.write(`[\n${JSON.stringify(task)}`);
       let ended = false;
@@ -105,7 +102,7 @@ export function startTaskRoutes(app: FastifyInstance, { tasks, startTasks, start
       });
       // The caller went away (or the answer ended): the task runs on, unfollowed.
       reply.raw.once('close', stop);
-      tasks.run(task, starter, admitted);
+      start.run();
       return reply.type('application/json').send(stream);
     },
   );
@@ -158,6 +155,19 @@ function filtersOf(query: FilterParams) {
     ...(query.conversation_id__eq ? { conversationId: idOf(query.conversation_id__eq) } : {}),
     ...(query.created_at__gte ? { createdAtGte: utc(query.created_at__gte) as string } : {}),
   };
+}
+
+/** The request's start task (WORKING) and how to run it; null once a refusal is sent. */
+async function started(
+  tasks: StartTasks,
+  request: FastifyRequest<{ Body: AppConversationStartRequest }>,
+  reply: FastifyReply,
+): Promise<{ task: AppConversationStartTask; run: () => void } | null> {
+  const starter = starterOf(request);
+  const admitted = await admit(tasks, starter, request.body, reply);
+  if (!admitted) return null;
+  const task = await tasks.create(starter, request.body);
+  return { task, run: () => tasks.run(task, starter, admitted) };
 }
 
 /** The request as it may start (`StartTasks.admit`); null once a 409 naming the sources to trust is sent. */
