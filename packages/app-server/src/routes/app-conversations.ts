@@ -1,10 +1,9 @@
-import type { AppConversationUpdateRequest, AppSendMessageRequest } from '@bosun/protocol';
+import type { AppConversationFilterQuery, AppConversationUpdateRequest, AppSendMessageRequest } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, preHandlerAsyncHookHandler } from 'fastify';
 import { AgentServerFailure, type AppConversations } from '../conversations/app-conversations.ts';
 import { principalOf } from '../identity/authenticate.ts';
 import {
-  type ConversationFilterParams,
   ConversationFilterQuery,
   ConversationParams,
   IdsQuery,
@@ -37,7 +36,7 @@ export function appConversationRoutes(
     (request) => conversations.getMany(principalOf(request).userId, request.query.ids.map(idOf)),
   );
 
-  app.get<{ Querystring: ConversationFilterParams & { page_id?: string; limit?: number } }>(
+  app.get<{ Querystring: AppConversationFilterQuery & { page_id?: string; limit?: number } }>(
     '/app-conversations/search',
     route('The caller’s conversations, newest first', {
       querystring: SearchQuery,
@@ -54,7 +53,7 @@ export function appConversationRoutes(
     },
   );
 
-  app.get<{ Querystring: ConversationFilterParams }>(
+  app.get<{ Querystring: AppConversationFilterQuery }>(
     '/app-conversations/count',
     route('How many of the caller’s conversations pass the filters', {
       querystring: CountQuery,

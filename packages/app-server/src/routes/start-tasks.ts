@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import {
   type AppConversationStartRequest,
   type AppConversationStartTask,
+  type StartTaskFilterQuery,
   conversationIdPattern,
 } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
@@ -32,7 +33,6 @@ const SearchQuery = Type.Object(
   { additionalProperties: false },
 );
 const CountQuery = Type.Object(filterQuery, { additionalProperties: false });
-type FilterParams = { conversation_id__eq?: string; created_at__gte?: string };
 
 const FINISHED = new Set(['READY', 'ERROR']);
 /** A start's own refusals: too many starts, and plugins from sources not yet trusted. */
@@ -121,7 +121,7 @@ export function startTaskRoutes(app: FastifyInstance, { tasks, startTasks, start
     },
   );
 
-  app.get<{ Querystring: FilterParams & { sort_order?: StartTaskOrder; page_id?: string; limit?: number } }>(
+  app.get<{ Querystring: StartTaskFilterQuery & { sort_order?: StartTaskOrder; page_id?: string; limit?: number } }>(
     '/app-conversations/start-tasks/search',
     route('The caller’s start tasks (newest first unless `sort_order` says otherwise)', {
       querystring: SearchQuery,
@@ -135,7 +135,7 @@ export function startTaskRoutes(app: FastifyInstance, { tasks, startTasks, start
     },
   );
 
-  app.get<{ Querystring: FilterParams }>(
+  app.get<{ Querystring: StartTaskFilterQuery }>(
     '/app-conversations/start-tasks/count',
     route('How many of the caller’s start tasks pass the filters', {
       querystring: CountQuery,
@@ -150,7 +150,7 @@ function starterOf(request: FastifyRequest): Starter {
   return { userId: principal.userId, orgId: principal.org?.id ?? null };
 }
 
-function filtersOf(query: FilterParams) {
+function filtersOf(query: StartTaskFilterQuery) {
   return {
     ...(query.conversation_id__eq ? { conversationId: idOf(query.conversation_id__eq) } : {}),
     ...(query.created_at__gte ? { createdAtGte: utc(query.created_at__gte) as string } : {}),

@@ -1,5 +1,6 @@
 import type {
   AppConversation,
+  AppConversationFilterQuery,
   AppConversationPage,
   AppConversationStartRequest,
   AppConversationStartTask,
@@ -13,6 +14,7 @@ import type {
   MessageContent,
   PendingMessageRequest,
   PendingMessageResponse,
+  StartTaskFilterQuery,
   SuccessResponse,
   WebClientConfig,
 } from '@bosun/protocol';
@@ -21,19 +23,8 @@ import type { CallOptions } from '../http.ts';
 import type { PageQuery } from './account.ts';
 import { AppServerEvents } from './events.ts';
 
-export interface AppConversationFilters {
-  title__contains?: string;
-  created_at__gte?: string;
-  created_at__lt?: string;
-  updated_at__gte?: string;
-  updated_at__lt?: string;
-  sandbox_id__eq?: string;
-}
-
-export interface StartTaskFilters {
-  conversation_id__eq?: string;
-  created_at__gte?: string;
-}
+export type AppConversationFilters = AppConversationFilterQuery;
+export type StartTaskFilters = StartTaskFilterQuery;
 
 /** A message to a conversation: `run` (default true) runs the agent after it. */
 export interface AppMessageInput {
