@@ -17,6 +17,11 @@ export interface OrgWrite {
   expectedVersion?: string;
 }
 
+/** The query naming the organization a call acts in (none: the one the request acts in). */
+const inOrg = (orgId?: string) => (orgId ? { org_id: orgId } : {});
+/** The version of the organization's entries a write was made against, when the caller read one. */
+const atVersion = ({ expectedVersion }: OrgWrite) => (expectedVersion ? { expected_version: expectedVersion } : {});
+
 /**
  * Registered marketplaces (instance < organization < personal) and the preview of one before it is registered.
  * `AppServerClient` has them all.
@@ -24,7 +29,7 @@ export interface OrgWrite {
 export abstract class AppServerMarketplaces extends AppServerPlugins {
   /** The caller's composed marketplaces (with `orgId`: that organization's, the caller being a member). */
   listMarketplaces(orgId?: string, options?: CallOptions): Promise<MarketplaceList> {
-    return this.call('listMarketplaces', { ...options, query: orgId ? { org_id: orgId } : {} });
+    return this.call('listMarketplaces', { ...options, query: inOrg(orgId) });
   }
   /** Registers one: 409 when the name is taken (or inherited), 403 for an organization's unless owner or admin. */
   registerMarketplace(request: MarketplaceCreate, options?: CallOptions): Promise<Marketplace> {
@@ -40,8 +45,8 @@ export abstract class AppServerMarketplaces extends AppServerPlugins {
     return this.call('updateMarketplace', {
       ...options,
       params: { scope, name },
-      query: where.orgId ? { org_id: where.orgId } : {},
-      body: { ...change, ...(where.expectedVersion ? { expected_version: where.expectedVersion } : {}) },
+      query: inOrg(where.orgId),
+      body: { ...change, ...atVersion(where) },
     });
   }
   async deleteMarketplace(
@@ -53,10 +58,7 @@ export abstract class AppServerMarketplaces extends AppServerPlugins {
     await this.call<unknown>('deleteMarketplace', {
       ...options,
       params: { scope, name },
-      query: {
-        ...(where.orgId ? { org_id: where.orgId } : {}),
-        ...(where.expectedVersion ? { expected_version: where.expectedVersion } : {}),
-      },
+      query: { ...inOrg(where.orgId), ...atVersion(where) },
     });
   }
   /** Approves a commit of a marketplace whose updates are reviewed (`updates: review`). */
@@ -70,16 +72,13 @@ export abstract class AppServerMarketplaces extends AppServerPlugins {
     return this.call('approveMarketplace', {
       ...options,
       params: { scope, name },
-      query: where.orgId ? { org_id: where.orgId } : {},
-      body: {
-        approved_ref: approvedRef,
-        ...(where.expectedVersion ? { expected_version: where.expectedVersion } : {}),
-      },
+      query: inOrg(where.orgId),
+      body: { approved_ref: approvedRef, ...atVersion(where) },
     });
   }
   /** The Skills & Plugins table: every plugin of the composed marketplaces, what it brings, its problems. */
   skillsAndPlugins(orgId?: string, options?: CallOptions): Promise<SkillsTable> {
-    return this.call('skillsAndPlugins', { ...options, query: orgId ? { org_id: orgId } : {} });
+    return this.call('skillsAndPlugins', { ...options, query: inOrg(orgId) });
   }
   /** A marketplace read at its ref, nothing registered: its plugins and every problem. */
   previewMarketplace(request: MarketplacePreviewRequest, options?: CallOptions): Promise<MarketplacePreview> {
