@@ -41,6 +41,22 @@ export interface HttpResponse {
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 
+/** A call of a named operation: its path's parameters, its query and body, and the call's options. */
+export interface OperationCall extends CallOptions {
+  params?: Record<string, string>;
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+}
+
+/** Calls the operation at `path` (a template) with `method`, answering the JSON it answers. */
+export function callOperation<T>(
+  http: HttpClient,
+  { method, path }: { method: string; path: string },
+  { params, ...call }: OperationCall = {},
+): Promise<T> {
+  return http.json<T>({ ...call, method, path: pathOf(path, params) });
+}
+
 /** Fills `{name}` placeholders of a path template with URL-encoded values. */
 export function pathOf(template: string, params: Record<string, string> = {}): string {
   return template.replace(/\{(\w+)\}/g, (_, name: string) => {

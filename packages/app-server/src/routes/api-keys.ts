@@ -5,9 +5,10 @@ import { principalOf } from '../identity/authenticate.ts';
 import { rateLimited } from '../identity/rate-limits.ts';
 import type { ApiKeyRecord } from '../identity/stores.ts';
 import type { IdentityRouteDeps } from './deps.ts';
-import { errorResponses, forbidden, invalid, notFound, shape } from './replies.ts';
+import { forbidden, invalid, notFound, shape } from './replies.ts';
+import { routeOptions } from './route-options.ts';
 
-const tags = ['API keys'];
+const route = routeOptions('API keys');
 
 const KeyParams = Type.Object(
   { key_id: Type.String({ minLength: 1, maxLength: 64 }) },
@@ -31,12 +32,10 @@ export function apiKeyRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
   app.post<{ Body: ApiKeyCreate }>(
     '/keys',
     {
-      schema: {
-        tags,
-        summary: 'Create an API key: the answer holds the key, shown this once',
+      ...route('Create an API key: the answer holds the key, shown this once', {
         body: shape('ApiKeyCreate'),
-        response: { 201: shape('ApiKeyCreated'), 403: shape('HTTPError'), ...errorResponses },
-      },
+        response: { 201: 'ApiKeyCreated', 403: 'HTTPError' },
+      }),
       preHandler: rateLimited(deps.rateLimiter, deps.rateLimits, 'api_key_create'),
     },
     async (request, reply) => {
@@ -60,26 +59,13 @@ export function apiKeyRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
 
   app.get(
     '/keys',
-    {
-      schema: {
-        tags,
-        summary: 'The caller’s API keys (without the keys themselves)',
-        response: { 200: Type.Array(shape('ApiKey')), ...errorResponses },
-      },
-    },
+    route('The caller’s API keys (without the keys themselves)', { response: { 200: Type.Array(shape('ApiKey')) } }),
     async (request) => (await apiKeys.list(principalOf(request).userId)).map(apiKeyToWire),
   );
 
   app.delete<{ Params: { key_id: string } }>(
     '/keys/:key_id',
-    {
-      schema: {
-        tags,
-        summary: 'Delete an API key: it stops working at once',
-        params: KeyParams,
-        response: { 200: shape('EditResponse'), ...errorResponses },
-      },
-    },
+    route('Delete an API key: it stops working at once', { params: KeyParams, response: { 200: 'EditResponse' } }),
     async (request, reply) => {
       const deleted = await apiKeys.delete(principalOf(request).userId, request.params.key_id);
       return deleted ? { message: 'API key deleted' } : notFound(reply, 'API key');

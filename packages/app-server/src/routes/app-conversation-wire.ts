@@ -1,4 +1,4 @@
-import { conversationIdPattern } from '@bosun/protocol';
+import { type AppConversationFilterQuery, conversationIdPattern } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import { conversationIdOf } from '../conversation-ids.ts';
 
@@ -34,17 +34,8 @@ export const ConversationFilterQuery = {
   sandbox_id__eq: Type.Optional(Type.String({ maxLength: 255, description: 'In this sandbox.' })),
 };
 
-export interface ConversationFilterParams {
-  title__contains?: string;
-  created_at__gte?: string;
-  created_at__lt?: string;
-  updated_at__gte?: string;
-  updated_at__lt?: string;
-  sandbox_id__eq?: string;
-}
-
 /** The repository's filters of a search's query. */
-export function conversationFilters(query: ConversationFilterParams) {
+export function conversationFilters(query: AppConversationFilterQuery) {
   const filters = {
     titleContains: query.title__contains,
     createdAtGte: utc(query.created_at__gte),

@@ -1,10 +1,9 @@
-import type { AppConversationUpdateRequest, AppSendMessageRequest } from '@bosun/protocol';
+import type { AppConversationFilterQuery, AppConversationUpdateRequest, AppSendMessageRequest } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, preHandlerAsyncHookHandler } from 'fastify';
 import { AgentServerFailure, type AppConversations } from '../conversations/app-conversations.ts';
 import { principalOf } from '../identity/authenticate.ts';
 import {
-  type ConversationFilterParams,
   ConversationFilterQuery,
   ConversationParams,
   IdsQuery,
@@ -13,11 +12,13 @@ import {
   tags,
 } from './app-conversation-wire.ts';
 import { pageOf, pageQuery } from './pages.ts';
-import { errorResponses, shape } from './replies.ts';
+import { shape } from './replies.ts';
+import { routeOptions } from './route-options.ts';
 
+const route = routeOptions(...tags);
 const SearchQuery = Type.Object({ ...ConversationFilterQuery, ...pageQuery }, { additionalProperties: false });
 const CountQuery = Type.Object(ConversationFilterQuery, { additionalProperties: false });
-const gone = { 409: shape('HTTPError'), 410: shape('HTTPError'), 502: shape('HTTPError') };
+const gone = { 409: 'HTTPError', 410: 'HTTPError', 502: 'HTTPError' };
 const success = { success: true };
 
 /** `/api/v1/app-conversations`: the caller's conversations; another user's is 404 (null in a batch). */
@@ -28,27 +29,19 @@ export function appConversationRoutes(
 ): void {
   app.get<{ Querystring: IdsQuery }>(
     '/app-conversations',
-    {
-      schema: {
-        tags,
-        summary: 'The caller’s conversations by id (null for each unknown or not theirs)',
-        querystring: IdsQuery,
-        response: { 200: Type.Array(Type.Union([shape('AppConversation'), Type.Null()])), ...errorResponses },
-      },
-    },
+    route('The caller’s conversations by id (null for each unknown or not theirs)', {
+      querystring: IdsQuery,
+      response: { 200: Type.Array(Type.Union([shape('AppConversation'), Type.Null()])) },
+    }),
     (request) => conversations.getMany(principalOf(request).userId, request.query.ids.map(idOf)),
   );
 
-  app.get<{ Querystring: ConversationFilterParams & { page_id?: string; limit?: number } }>(
+  app.get<{ Querystring: AppConversationFilterQuery & { page_id?: string; limit?: number } }>(
     '/app-conversations/search',
-    {
-      schema: {
-        tags,
-        summary: 'The caller’s conversations, newest first',
-        querystring: SearchQuery,
-        response: { 200: shape('AppConversationPage'), ...errorResponses },
-      },
-    },
+    route('The caller’s conversations, newest first', {
+      querystring: SearchQuery,
+      response: { 200: 'AppConversationPage' },
+    }),
     (request) => {
       const { page_id, limit = 100 } = request.query;
       const filters = conversationFilters(request.query);
@@ -60,43 +53,31 @@ export function appConversationRoutes(
     },
   );
 
-  app.get<{ Querystring: ConversationFilterParams }>(
+  app.get<{ Querystring: AppConversationFilterQuery }>(
     '/app-conversations/count',
-    {
-      schema: {
-        tags,
-        summary: 'How many of the caller’s conversations pass the filters',
-        querystring: CountQuery,
-        response: { 200: Type.Integer(), ...errorResponses },
-      },
-    },
+    route('How many of the caller’s conversations pass the filters', {
+      querystring: CountQuery,
+      response: { 200: Type.Integer() },
+    }),
     (request) => conversations.count(principalOf(request).userId, conversationFilters(request.query)),
   );
 
   app.patch<{ Params: ConversationParams; Body: AppConversationUpdateRequest }>(
     '/app-conversations/:conversation_id',
-    {
-      schema: {
-        tags,
-        summary: 'Change a conversation (a new title also goes to its agent server while it runs)',
-        params: ConversationParams,
-        body: shape('AppConversationUpdateRequest'),
-        response: { 200: shape('AppConversation'), ...errorResponses },
-      },
-    },
+    route('Change a conversation (a new title also goes to its agent server while it runs)', {
+      params: ConversationParams,
+      body: shape('AppConversationUpdateRequest'),
+      response: { 200: 'AppConversation' },
+    }),
     (request) => conversations.update(principalOf(request).userId, idOf(request.params.conversation_id), request.body),
   );
 
   app.delete<{ Params: ConversationParams }>(
     '/app-conversations/:conversation_id',
-    {
-      schema: {
-        tags,
-        summary: 'Delete a conversation (and its sandbox when no other conversation uses it)',
-        params: ConversationParams,
-        response: { 200: shape('SuccessResponse'), ...errorResponses },
-      },
-    },
+    route('Delete a conversation (and its sandbox when no other conversation uses it)', {
+      params: ConversationParams,
+      response: { 200: 'SuccessResponse' },
+    }),
     async (request) => {
       await conversations.delete(principalOf(request).userId, idOf(request.params.conversation_id));
       return success;
@@ -105,15 +86,11 @@ export function appConversationRoutes(
 
   app.post<{ Params: ConversationParams; Body: AppSendMessageRequest }>(
     '/app-conversations/:conversation_id/send-message',
-    {
-      schema: {
-        tags,
-        summary: 'Send a message to the conversation’s agent (409: its sandbox does not run; 410: it is gone)',
-        params: ConversationParams,
-        body: shape('AppSendMessageRequest'),
-        response: { 200: shape('AppSendMessageResponse'), ...gone, ...errorResponses },
-      },
-    },
+    route('Send a message to the conversation’s agent (409: its sandbox does not run; 410: it is gone)', {
+      params: ConversationParams,
+      body: shape('AppSendMessageRequest'),
+      response: { 200: 'AppSendMessageResponse', ...gone },
+    }),
     (request, reply) =>
       upstream(reply, () =>
         conversations.sendMessage(principalOf(request).userId, idOf(request.params.conversation_id), request.body),
@@ -122,14 +99,10 @@ export function appConversationRoutes(
 
   app.post<{ Params: ConversationParams }>(
     '/app-conversations/:conversation_id/pause',
-    {
-      schema: {
-        tags,
-        summary: 'Pause the conversation: its sandbox, or only its agent when other conversations share the sandbox',
-        params: ConversationParams,
-        response: { 200: shape('SuccessResponse'), ...gone, ...errorResponses },
-      },
-    },
+    route('Pause the conversation: its sandbox, or only its agent when other conversations share the sandbox', {
+      params: ConversationParams,
+      response: { 200: 'SuccessResponse', ...gone },
+    }),
     (request, reply) =>
       upstream(reply, async () => {
         await conversations.pause(principalOf(request).userId, idOf(request.params.conversation_id));
@@ -140,12 +113,10 @@ export function appConversationRoutes(
   app.post<{ Params: ConversationParams }>(
     '/app-conversations/:conversation_id/resume',
     {
-      schema: {
-        tags,
-        summary: 'Resume the conversation’s sandbox (over its workspace, with a new session key)',
+      ...route('Resume the conversation’s sandbox (over its workspace, with a new session key)', {
         params: ConversationParams,
-        response: { 200: shape('SuccessResponse'), 429: shape('HTTPError'), ...gone, ...errorResponses },
-      },
+        response: { 200: 'SuccessResponse', 429: 'HTTPError', ...gone },
+      }),
       ...limited,
     },
     (request, reply) =>

@@ -5,9 +5,9 @@ import { sessionCookie } from '../identity/credentials.ts';
 import { rateLimited } from '../identity/rate-limits.ts';
 import { SESSION_TTL_MS } from '../identity/sign-in.ts';
 import type { IdentityRouteDeps } from './deps.ts';
-import { errorResponses, shape } from './replies.ts';
+import { routeOptions } from './route-options.ts';
 
-const tags = ['Authentication'];
+const route = routeOptions('Authentication');
 
 const SignInQuery = Type.Object(
   { token: Type.String({ minLength: 1, maxLength: 256, description: 'The one-time token of the sign-in URL.' }) },
@@ -25,13 +25,11 @@ export function authRoutes(app: FastifyInstance, deps: IdentityRouteDeps): void 
     '/auth/sign-in',
     {
       config: { public: true },
-      schema: {
-        tags,
-        summary: 'Sign in with a one-time token: sets the session cookie and redirects to /',
+      ...route('Sign in with a one-time token: sets the session cookie and redirects to /', {
         security: [],
         querystring: SignInQuery,
-        response: { 303: Type.Null({ description: 'Signed in: on to `/`.' }), ...errorResponses },
-      },
+        response: { 303: Type.Null({ description: 'Signed in: on to `/`.' }) },
+      }),
       preHandler: rateLimited(deps.rateLimiter, deps.rateLimits, 'sign_in'),
     },
     async (request, reply) => {
@@ -47,9 +45,7 @@ export function authRoutes(app: FastifyInstance, deps: IdentityRouteDeps): void 
 
   app.post(
     '/auth/sign-out',
-    {
-      schema: { tags, summary: 'End the browser session', response: { 200: shape('EditResponse'), ...errorResponses } },
-    },
+    route('End the browser session', { response: { 200: 'EditResponse' } }),
     async (request, reply) => {
       const { userId, sessionId } = principalOf(request);
       if (sessionId) await sessions.revoke(userId, sessionId);

@@ -6,10 +6,11 @@ import { conversationIdOf } from '../conversation-ids.ts';
 import type { AppConversation, EventFilter, EventsRepository, Repositories } from '../data/index.ts';
 import { utcOf } from '../events/index.ts';
 import { principalOf } from '../identity/authenticate.ts';
-import { errorResponses, shape } from './replies.ts';
+import { shape } from './replies.ts';
+import { routeOptions } from './route-options.ts';
 import { BatchQuery } from './sandbox-wire.ts';
 
-const tags = ['Events'];
+const route = routeOptions('Events');
 
 /** A conversation id in a path: a UUID, dashed or as 32 hex digits. */
 export const ConversationIdParams = Type.Object(
@@ -63,15 +64,11 @@ export function conversationEventRoutes(app: FastifyInstance, deps: Conversation
   const { events } = deps;
   app.get<{ Params: ConversationIdParams; Querystring: SearchQuery }>(
     '/conversation/:conversation_id/events/search',
-    {
-      schema: {
-        tags,
-        summary: 'Search a conversation’s events, a page at a time',
-        params: ConversationIdParams,
-        querystring: SearchQuery,
-        response: { 200: shape('EventPage'), ...errorResponses },
-      },
-    },
+    route('Search a conversation’s events, a page at a time', {
+      params: ConversationIdParams,
+      querystring: SearchQuery,
+      response: { 200: 'EventPage' },
+    }),
     async (request, reply) => {
       const { userId } = principalOf(request);
       const conversation = await conversationOf(deps, userId, request.params.conversation_id);
@@ -98,15 +95,11 @@ export function conversationEventRoutes(app: FastifyInstance, deps: Conversation
 
   app.get<{ Params: ConversationIdParams; Querystring: CountQuery }>(
     '/conversation/:conversation_id/events/count',
-    {
-      schema: {
-        tags,
-        summary: 'Count a conversation’s events',
-        params: ConversationIdParams,
-        querystring: CountQuery,
-        response: { 200: Type.Integer(), ...errorResponses },
-      },
-    },
+    route('Count a conversation’s events', {
+      params: ConversationIdParams,
+      querystring: CountQuery,
+      response: { 200: Type.Integer() },
+    }),
     async (request) => {
       const { userId } = principalOf(request);
       const conversation = await conversationOf(deps, userId, request.params.conversation_id);
@@ -116,15 +109,11 @@ export function conversationEventRoutes(app: FastifyInstance, deps: Conversation
 
   app.get<{ Params: ConversationIdParams; Querystring: BatchQuery }>(
     '/conversation/:conversation_id/events',
-    {
-      schema: {
-        tags,
-        summary: 'A conversation’s events by id (null for each unknown)',
-        params: ConversationIdParams,
-        querystring: BatchQuery,
-        response: { 200: Type.Array(Type.Union([shape('Event'), Type.Null()])), ...errorResponses },
-      },
-    },
+    route('A conversation’s events by id (null for each unknown)', {
+      params: ConversationIdParams,
+      querystring: BatchQuery,
+      response: { 200: Type.Array(Type.Union([shape('Event'), Type.Null()])) },
+    }),
     async (request, reply) => {
       const { userId } = principalOf(request);
       const conversation = await conversationOf(deps, userId, request.params.conversation_id);

@@ -4,10 +4,11 @@ import type { FastifyInstance } from 'fastify';
 import { type ConversationReport, keepReport } from '../conversations/conversation-reports.ts';
 import type { Repositories } from '../data/index.ts';
 import type { Sandbox, Sandboxes } from '../sandboxes/index.ts';
-import { errorResponses, notFound, shape } from './replies.ts';
+import { notFound } from './replies.ts';
+import { routeOptions } from './route-options.ts';
 import { sandboxOnly } from './sandbox-caller.ts';
 
-const tags = ['Webhooks'];
+const route = routeOptions('Webhooks');
 
 /** The part of the agent server's ConversationInfo the app reads; the rest (of any agent server version) passes. */
 const ConversationReportBody = Type.Object(
@@ -35,12 +36,10 @@ export function conversationWebhookRoutes(
     {
       config: { public: true },
       preValidation: sandboxOnly(sandboxes),
-      schema: {
-        tags,
-        summary: 'A sandbox’s agent server reports a conversation (header X-Session-API-Key: the sandbox’s key)',
+      ...route('A sandbox’s agent server reports a conversation (header X-Session-API-Key: the sandbox’s key)', {
         body: ConversationReportBody,
-        response: { 200: shape('SuccessResponse'), ...errorResponses },
-      },
+        response: { 200: 'SuccessResponse' },
+      }),
     },
     async (request, reply) => {
       const sandbox = request.sandbox as Sandbox;

@@ -7,9 +7,10 @@ import { type ConversationEvents, agentSourceOf, validateEvents } from '../event
 import { type Sandbox, type Sandboxes, agentStillHas } from '../sandboxes/index.ts';
 import { ConversationIdParams } from './conversation-events.ts';
 import { shape } from './replies.ts';
+import { routeOptions } from './route-options.ts';
 import { sandboxOnly } from './sandbox-caller.ts';
 
-const tags = ['Webhooks'];
+const route = routeOptions('Webhooks');
 
 export interface EventWebhookDeps {
   conversations: Pick<Repositories['conversations'], 'get'>;
@@ -29,19 +30,11 @@ export function eventWebhookRoutes(app: FastifyInstance, deps: EventWebhookDeps)
     {
       // Not an API key: the sandbox's session key, checked here before anything else is read.
       config: { public: true },
-      schema: {
-        tags,
-        summary: 'A sandbox’s agent server posts a conversation’s events',
+      ...route('A sandbox’s agent server posts a conversation’s events', {
         params: ConversationIdParams,
         body: Type.Array(shape('Event')),
-        response: {
-          200: shape('SuccessResponse'),
-          401: shape('HTTPError'),
-          403: shape('HTTPError'),
-          404: shape('HTTPError'),
-          422: shape('HTTPValidationError'),
-        },
-      },
+        response: { 200: 'SuccessResponse', 403: 'HTTPError' },
+      }),
       onRequest: sandboxOnly(deps.sandboxes),
     },
     async (request) => {

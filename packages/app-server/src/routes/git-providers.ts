@@ -3,9 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../identity/authenticate.ts';
 import { rateLimited } from '../identity/rate-limits.ts';
 import type { IdentityRouteDeps } from './deps.ts';
-import { errorResponses, invalid, shape } from './replies.ts';
+import { invalid, shape } from './replies.ts';
+import { routeOptions } from './route-options.ts';
 
-const tags = ['Secrets'];
+const route = routeOptions('Secrets');
 
 /** Git provider tokens (`/secrets/git-providers`): stored sealed; settings show only which are set. */
 export function gitProviderRoutes(app: FastifyInstance, deps: IdentityRouteDeps): void {
@@ -15,12 +16,10 @@ export function gitProviderRoutes(app: FastifyInstance, deps: IdentityRouteDeps)
   app.post<{ Body: POSTProviderModel }>(
     '/secrets/git-providers',
     {
-      schema: {
-        tags,
-        summary: 'Store Git provider tokens (the providers left out keep theirs; a null token keeps the stored one)',
+      ...route('Store Git provider tokens (the providers left out keep theirs; a null token keeps the stored one)', {
         body: shape('POSTProviderModel'),
-        response: { 200: shape('EditResponse'), ...errorResponses },
-      },
+        response: { 200: 'EditResponse' },
+      }),
       preHandler: limited,
     },
     async (request, reply) => {
@@ -46,11 +45,7 @@ export function gitProviderRoutes(app: FastifyInstance, deps: IdentityRouteDeps)
   app.delete(
     '/secrets/git-providers',
     {
-      schema: {
-        tags,
-        summary: 'Delete every Git provider token of the caller',
-        response: { 200: shape('EditResponse'), ...errorResponses },
-      },
+      ...route('Delete every Git provider token of the caller', { response: { 200: 'EditResponse' } }),
       preHandler: limited,
     },
     async (request) => {

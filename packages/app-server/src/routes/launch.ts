@@ -10,9 +10,10 @@ import {
 } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { ApiRoutes } from '../context.ts';
-import { errorResponses, shape } from './replies.ts';
+import { shape } from './replies.ts';
+import { routeOptions } from './route-options.ts';
 
-const tags = ['Launch links'];
+const route = routeOptions('Launch links');
 
 // No length limit here: the decoder's own, with its clear message, applies (Node bounds a URL at 16 KiB anyway).
 const DecodeQuery = Type.Object(
@@ -33,15 +34,11 @@ type DecodeQuery = { plugins: string; message?: string };
 export const launchApi: ApiRoutes = (api, context) => {
   api.post<{ Body: LaunchLinkRequest }>(
     '/launch/link',
-    {
-      schema: {
-        tags,
-        summary: 'The launch link of plugin references and a first message (for badges and documentation)',
-        description: 'Every invalid reference is a 422 item with its place (`["body", "plugins", 2, "ref"]`).',
-        body: shape('LaunchLinkRequest'),
-        response: { 200: shape('LaunchLink'), ...errorResponses },
-      },
-    },
+    route('The launch link of plugin references and a first message (for badges and documentation)', {
+      description: 'Every invalid reference is a 422 item with its place (`["body", "plugins", 2, "ref"]`).',
+      body: shape('LaunchLinkRequest'),
+      response: { 200: 'LaunchLink' },
+    }),
     async (request): Promise<LaunchLink> => {
       const { plugins, message = null, base_url } = request.body;
       const built = buildLaunchLink(plugins, { message, baseUrl: base_url ?? context.publicUrl(), at: ['body'] });
@@ -52,15 +49,11 @@ export const launchApi: ApiRoutes = (api, context) => {
 
   api.get<{ Querystring: DecodeQuery }>(
     '/launch/decode',
-    {
-      schema: {
-        tags,
-        summary: 'What a launch link holds: its plugin references, message and every problem',
-        description: 'Problems are data here (a 200): the answer says what is wrong with the link.',
-        querystring: DecodeQuery,
-        response: { 200: shape('LaunchDecoded'), ...errorResponses },
-      },
-    },
+    route('What a launch link holds: its plugin references, message and every problem', {
+      description: 'Problems are data here (a 200): the answer says what is wrong with the link.',
+      querystring: DecodeQuery,
+      response: { 200: 'LaunchDecoded' },
+    }),
     async (request): Promise<LaunchDecoded> => {
       const { plugins, message } = request.query;
       const query = new URLSearchParams({ plugins, ...(message === undefined ? {} : { message }) });

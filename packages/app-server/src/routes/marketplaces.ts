@@ -13,10 +13,11 @@ import { type Marketplaces, marketplacesOf } from '../marketplaces/index.ts';
 import { previewMarketplace } from '../marketplaces/preview.ts';
 import type { Caller } from '../marketplaces/registry.ts';
 import { gitUrlsOf } from './app-conversation-api.ts';
-import { conflictsAs409, errorResponses, shape } from './replies.ts';
+import { conflictsAs409, shape } from './replies.ts';
+import { routeOptions } from './route-options.ts';
 
-const tags = ['Marketplaces'];
-const writeResponses = { ...errorResponses, 403: shape('HTTPError'), 409: shape('HTTPError') };
+const route = routeOptions('Marketplaces');
+const writeResponses = { 403: 'HTTPError', 409: 'HTTPError' };
 
 const OrgQuery = {
   org_id: Type.Optional(
@@ -45,29 +46,21 @@ export function marketplaceApi({ registry, git, table }: Marketplaces): ApiRoute
   return (api) => {
     api.get<{ Querystring: { org_id?: string } }>(
       '/marketplaces',
-      {
-        schema: {
-          tags,
-          summary: 'The marketplaces of the caller’s new conversations: instance, organization and own',
-          description:
-            'By name, a later scope wins: instance < organization < personal; an entry hidden so says `overridden_by`.',
-          querystring: Type.Object(OrgQuery, { additionalProperties: false }),
-          response: { 200: shape('MarketplaceList'), ...errorResponses },
-        },
-      },
+      route('The marketplaces of the caller’s new conversations: instance, organization and own', {
+        description:
+          'By name, a later scope wins: instance < organization < personal; an entry hidden so says `overridden_by`.',
+        querystring: Type.Object(OrgQuery, { additionalProperties: false }),
+        response: { 200: 'MarketplaceList' },
+      }),
       (request) => registry.list(callerOf(request), request.query.org_id),
     );
 
     api.post<{ Body: MarketplaceCreate }>(
       '/marketplaces',
-      {
-        schema: {
-          tags,
-          summary: 'Register a marketplace (personal, or an organization’s for its owners and admins)',
-          body: shape('MarketplaceCreate'),
-          response: { 201: shape('Marketplace'), ...writeResponses },
-        },
-      },
+      route('Register a marketplace (personal, or an organization’s for its owners and admins)', {
+        body: shape('MarketplaceCreate'),
+        response: { 201: 'Marketplace', ...writeResponses },
+      }),
       async (request, reply) => {
         const created = await conflictsAs409(() => registry.create(callerOf(request), request.body));
         return reply.code(201).send(created);
@@ -76,16 +69,12 @@ export function marketplaceApi({ registry, git, table }: Marketplaces): ApiRoute
 
     api.patch<{ Params: EntryParams; Querystring: { org_id?: string }; Body: MarketplaceUpdate }>(
       '/marketplaces/:scope/:name',
-      {
-        schema: {
-          tags,
-          summary: 'Change a registration’s ref, path or Auto-Load (instance ones are read-only: 403)',
-          params: EntryParams,
-          querystring: Type.Object(OrgQuery, { additionalProperties: false }),
-          body: shape('MarketplaceUpdate'),
-          response: { 200: shape('Marketplace'), ...writeResponses },
-        },
-      },
+      route('Change a registration’s ref, path or Auto-Load (instance ones are read-only: 403)', {
+        params: EntryParams,
+        querystring: Type.Object(OrgQuery, { additionalProperties: false }),
+        body: shape('MarketplaceUpdate'),
+        response: { 200: 'Marketplace', ...writeResponses },
+      }),
       (request) =>
         conflictsAs409(() =>
           registry.update(
@@ -100,18 +89,14 @@ export function marketplaceApi({ registry, git, table }: Marketplaces): ApiRoute
 
     api.delete<{ Params: EntryParams; Querystring: { org_id?: string; expected_version?: string } }>(
       '/marketplaces/:scope/:name',
-      {
-        schema: {
-          tags,
-          summary: 'Remove a registration (running conversations keep what they loaded)',
-          params: EntryParams,
-          querystring: Type.Object(
-            { ...OrgQuery, expected_version: Type.Optional(Type.String({ maxLength: 64 })) },
-            { additionalProperties: false },
-          ),
-          response: { 204: Type.Null(), ...writeResponses },
-        },
-      },
+      route('Remove a registration (running conversations keep what they loaded)', {
+        params: EntryParams,
+        querystring: Type.Object(
+          { ...OrgQuery, expected_version: Type.Optional(Type.String({ maxLength: 64 })) },
+          { additionalProperties: false },
+        ),
+        response: { 204: Type.Null(), ...writeResponses },
+      }),
       async (request, reply) => {
         const { scope, name } = request.params;
         const { org_id: orgId, expected_version: expected } = request.query;
@@ -122,17 +107,13 @@ export function marketplaceApi({ registry, git, table }: Marketplaces): ApiRoute
 
     api.post<{ Params: EntryParams; Querystring: { org_id?: string }; Body: MarketplaceApproval }>(
       '/marketplaces/:scope/:name/approve',
-      {
-        schema: {
-          tags,
-          summary: 'Approve a commit of a marketplace whose updates are reviewed: new conversations load it',
-          description: 'The Skills & Plugins table shows what the pending commit (`pending_ref`) changes first.',
-          params: EntryParams,
-          querystring: Type.Object(OrgQuery, { additionalProperties: false }),
-          body: shape('MarketplaceApproval'),
-          response: { 200: shape('Marketplace'), ...writeResponses },
-        },
-      },
+      route('Approve a commit of a marketplace whose updates are reviewed: new conversations load it', {
+        description: 'The Skills & Plugins table shows what the pending commit (`pending_ref`) changes first.',
+        params: EntryParams,
+        querystring: Type.Object(OrgQuery, { additionalProperties: false }),
+        body: shape('MarketplaceApproval'),
+        response: { 200: 'Marketplace', ...writeResponses },
+      }),
       (request) => {
         const { scope, name } = request.params;
         return conflictsAs409(() =>
@@ -143,17 +124,13 @@ export function marketplaceApi({ registry, git, table }: Marketplaces): ApiRoute
 
     api.get<{ Querystring: { org_id?: string } }>(
       '/skills-and-plugins',
-      {
-        schema: {
-          tags,
-          summary: 'The Skills & Plugins table: every plugin of the composed marketplaces, read at their commits now',
-          description:
-            'Each with its scope, source, commit, Auto-Load, the skills, commands, hooks and MCP servers it brings, ' +
-            'the skills of it the caller turned off (`disabled_skills` of the settings) and its problems.',
-          querystring: Type.Object(OrgQuery, { additionalProperties: false }),
-          response: { 200: shape('SkillsTable'), ...errorResponses },
-        },
-      },
+      route('The Skills & Plugins table: every plugin of the composed marketplaces, read at their commits now', {
+        description:
+          'Each with its scope, source, commit, Auto-Load, the skills, commands, hooks and MCP servers it brings, ' +
+          'the skills of it the caller turned off (`disabled_skills` of the settings) and its problems.',
+        querystring: Type.Object(OrgQuery, { additionalProperties: false }),
+        response: { 200: 'SkillsTable' },
+      }),
       async (request) => {
         const caller = callerOf(request);
         return table(caller.userId, await registry.orgOf(caller, request.query.org_id));
@@ -162,17 +139,13 @@ export function marketplaceApi({ registry, git, table }: Marketplaces): ApiRoute
 
     api.post<{ Body: MarketplacePreviewRequest }>(
       '/skills/marketplace-skills',
-      {
-        schema: {
-          tags,
-          summary: 'Read a marketplace at its ref, without registering it: its plugins, skills and problems',
-          description:
-            'Only HTTP(S) repositories of the configured Git providers are fetched, never at an internal address ' +
-            '(unless git_allow_private_hosts). A ref or path that does not exist is a 422; no marketplace, a 404.',
-          body: shape('MarketplacePreviewRequest'),
-          response: { 200: shape('MarketplacePreview'), ...errorResponses },
-        },
-      },
+      route('Read a marketplace at its ref, without registering it: its plugins, skills and problems', {
+        description:
+          'Only HTTP(S) repositories of the configured Git providers are fetched, never at an internal address ' +
+          '(unless git_allow_private_hosts). A ref or path that does not exist is a 422; no marketplace, a 404.',
+        body: shape('MarketplacePreviewRequest'),
+        response: { 200: 'MarketplacePreview' },
+      }),
       (request) => previewMarketplace(git, principalOf(request).userId, request.body),
     );
   };

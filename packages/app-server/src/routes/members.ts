@@ -7,11 +7,12 @@ import type { Principal } from '../identity/principal.ts';
 import type { Member } from '../identity/stores.ts';
 import { refusalToAdd, refusalToChangeRole, refusalToRemove } from '../organizations/member-rules.ts';
 import type { IdentityRouteDeps } from './deps.ts';
-import { OrgParams, PageQuery, roleInPathOrg } from './organizations.ts';
+import { OrgParams, PageQuery, asMember } from './organizations.ts';
 import { type PageRequest, pageOfList } from './pages.ts';
-import { conflictsAs409, errorResponses, forbidden, invalid, notFound, shape } from './replies.ts';
+import { conflictsAs409, forbidden, invalid, notFound, shape } from './replies.ts';
+import { routeOptions } from './route-options.ts';
 
-const tags = ['Organizations'];
+const route = routeOptions('Organizations');
 
 const MemberParams = Type.Object(
   { org_id: OrgParams.properties.org_id, user_id: Type.String({ minLength: 1, maxLength: 64 }) },
@@ -29,7 +30,7 @@ const memberToWire = (member: Member): OrgMemberResponse => ({
   joined_at: member.joined_at,
 });
 
-const changeResponses = { 403: shape('HTTPError'), 409: shape('HTTPError'), ...errorResponses };
+const changeResponses = { 403: 'HTTPError', 409: 'HTTPError' };
 
 /**
  * Members of an organization. Any member lists them; owners and admins add, change and remove them; only an
@@ -40,35 +41,24 @@ export function memberRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
 
   app.get<{ Params: OrgPath; Querystring: PageRequest }>(
     '/organizations/:org_id/members',
-    {
-      schema: {
-        tags,
-        summary: 'The members of an organization',
-        params: OrgParams,
-        querystring: PageQuery,
-        response: { 200: shape('OrgMemberPage'), ...errorResponses },
-      },
-    },
-    async (request, reply) => {
-      if (!(await roleInPathOrg(deps, request, reply))) return reply;
-      return pageOfList(await organizations.members(request.params.org_id.toLowerCase()), memberToWire, request.query);
-    },
+    route('The members of an organization', {
+      params: OrgParams,
+      querystring: PageQuery,
+      response: { 200: 'OrgMemberPage' },
+    }),
+    asMember(deps, async (request, _reply, { orgId }) =>
+      pageOfList(await organizations.members(orgId), memberToWire, request.query),
+    ),
   );
 
   app.post<{ Params: OrgPath; Body: OrgMemberAdd }>(
     '/organizations/:org_id/members',
-    {
-      schema: {
-        tags,
-        summary: 'Add an existing user (by id or email) to an organization',
-        params: OrgParams,
-        body: shape('OrgMemberAdd'),
-        response: { 201: shape('OrgMemberResponse'), ...changeResponses },
-      },
-    },
-    async (request, reply) => {
-      const actor = await roleInPathOrg(deps, request, reply);
-      if (!actor) return reply;
+    route('Add an existing user (by id or email) to an organization', {
+      params: OrgParams,
+      body: shape('OrgMemberAdd'),
+      response: { 201: 'OrgMemberResponse', ...changeResponses },
+    }),
+    asMember(deps, async (request, reply, { role: actor, orgId }) => {
       const { user_id, email, role = 'member' } = request.body;
       if ((user_id === undefined) === (email === undefined)) {
         return invalid(reply, ['body'], 'Give exactly one of user_id and email', 'missing');
@@ -77,71 +67,51 @@ export function memberRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
       if (refusal) return forbidden(reply, refusal);
       const user = user_id !== undefined ? await users.get(user_id) : await users.byEmail(email as string);
       if (!user) return notFound(reply, 'User');
-      const orgId = request.params.org_id.toLowerCase();
       await conflictsAs409(() => organizations.addMember(orgId, user.id, role));
       return reply
         .code(201)
         .send(memberToWire({ ...user, user_id: user.id, role, joined_at: new Date().toISOString() }));
-    },
+    }),
   );
 
   app.patch<{ Params: MemberPath; Body: OrgMemberUpdate }>(
     '/organizations/:org_id/members/:user_id',
-    {
-      schema: {
-        tags,
-        summary: 'Change a member’s role',
-        params: MemberParams,
-        body: shape('OrgMemberUpdate'),
-        response: { 200: shape('OrgMemberResponse'), ...changeResponses },
-      },
-    },
-    async (request, reply) => {
-      const actor = await roleInPathOrg(deps, request, reply);
-      if (!actor) return reply;
-      const orgId = request.params.org_id.toLowerCase();
+    route('Change a member’s role', {
+      params: MemberParams,
+      body: shape('OrgMemberUpdate'),
+      response: { 200: 'OrgMemberResponse', ...changeResponses },
+    }),
+    asMember(deps, async (request, reply, { role: actor, orgId }) => {
       const target = await memberOf(orgId, request.params.user_id);
       const refusal = refusalToChangeRole(actor, target.role, request.body.role);
       if (refusal) return forbidden(reply, refusal);
       const changed = await conflictsAs409(() => organizations.setRole(orgId, target.user_id, request.body.role));
       if (!changed) throw new NotFoundError('Member not found');
       return memberToWire({ ...target, role: request.body.role });
-    },
+    }),
   );
 
   app.delete<{ Params: MemberPath }>(
     '/organizations/:org_id/members/:user_id',
-    {
-      schema: {
-        tags,
-        summary: 'Remove a member (or leave, with one’s own user id)',
-        params: MemberParams,
-        response: { 200: shape('EditResponse'), ...changeResponses },
-      },
-    },
-    async (request, reply) => {
-      const actor = await roleInPathOrg(deps, request, reply);
-      if (!actor) return reply;
-      return removeMember(request.params.org_id.toLowerCase(), request.params.user_id, actor, principalOf(request));
-    },
+    route('Remove a member (or leave, with one’s own user id)', {
+      params: MemberParams,
+      response: { 200: 'EditResponse', ...changeResponses },
+    }),
+    asMember(deps, (request, _reply, { role, orgId }) =>
+      removeMember(orgId, request.params.user_id, role, principalOf(request)),
+    ),
   );
 
   app.post<{ Params: OrgPath }>(
     '/organizations/:org_id/leave',
-    {
-      schema: {
-        tags,
-        summary: 'Leave an organization (not as its last owner)',
-        params: OrgParams,
-        response: { 200: shape('EditResponse'), ...changeResponses },
-      },
-    },
-    async (request, reply) => {
-      const actor = await roleInPathOrg(deps, request, reply);
-      if (!actor) return reply;
+    route('Leave an organization (not as its last owner)', {
+      params: OrgParams,
+      response: { 200: 'EditResponse', ...changeResponses },
+    }),
+    asMember(deps, (request, _reply, { role, orgId }) => {
       const caller = principalOf(request);
-      return removeMember(request.params.org_id.toLowerCase(), caller.userId, actor, caller);
-    },
+      return removeMember(orgId, caller.userId, role, caller);
+    }),
   );
 
   async function removeMember(orgId: string, userId: string, actor: OrgRole, caller: Principal) {

@@ -5,9 +5,10 @@ import { principalOf } from '../identity/authenticate.ts';
 import type { Organization } from '../identity/stores.ts';
 import type { IdentityRouteDeps } from './deps.ts';
 import { type PageRequest, pageOfList, pageQuery } from './pages.ts';
-import { errorResponses, notFound, shape } from './replies.ts';
+import { notFound, shape } from './replies.ts';
+import { routeOptions } from './route-options.ts';
 
-const tags = ['Organizations'];
+const route = routeOptions('Organizations');
 
 export const OrgParams = Type.Object(
   { org_id: Type.String({ format: 'uuid', description: 'The organization’s id.' }) },
@@ -36,20 +37,28 @@ export async function roleInPathOrg(
   return role;
 }
 
+/** A handler for members of the path's organization, given their role in it and its id; others get the 404. */
+export function asMember<R extends { Params: { org_id: string } }>(
+  deps: IdentityRouteDeps,
+  handler: (request: FastifyRequest<R>, reply: FastifyReply, member: { role: OrgRole; orgId: string }) => unknown,
+) {
+  return async (request: FastifyRequest<R>, reply: FastifyReply) => {
+    const role = await roleInPathOrg(deps, request, reply);
+    const orgId = (request.params as { org_id: string }).org_id.toLowerCase();
+    return role ? handler(request, reply, { role, orgId }) : reply;
+  };
+}
+
 /** Organizations: create one (the creator is its owner), list the caller's, get one. */
 export function organizationRoutes(app: FastifyInstance, deps: IdentityRouteDeps): void {
   const { organizations } = deps;
 
   app.post<{ Body: OrgCreate }>(
     '/organizations',
-    {
-      schema: {
-        tags,
-        summary: 'Create an organization; the caller is its owner',
-        body: shape('OrgCreate'),
-        response: { 201: shape('OrgResponse'), ...errorResponses },
-      },
-    },
+    route('Create an organization; the caller is its owner', {
+      body: shape('OrgCreate'),
+      response: { 201: 'OrgResponse' },
+    }),
     async (request, reply) => {
       const org = await organizations.create({
         name: request.body.name.trim(),
@@ -61,14 +70,10 @@ export function organizationRoutes(app: FastifyInstance, deps: IdentityRouteDeps
 
   app.get<{ Querystring: PageRequest }>(
     '/organizations',
-    {
-      schema: {
-        tags,
-        summary: 'The caller’s organizations, with the caller’s role in each',
-        querystring: PageQuery,
-        response: { 200: shape('OrgPage'), ...errorResponses },
-      },
-    },
+    route('The caller’s organizations, with the caller’s role in each', {
+      querystring: PageQuery,
+      response: { 200: 'OrgPage' },
+    }),
     async (request, reply) => {
       const principal = principalOf(request);
       const mine = await organizations.listForUser(principal.userId);
@@ -79,19 +84,10 @@ export function organizationRoutes(app: FastifyInstance, deps: IdentityRouteDeps
 
   app.get<{ Params: { org_id: string } }>(
     '/organizations/:org_id',
-    {
-      schema: {
-        tags,
-        summary: 'An organization of the caller',
-        params: OrgParams,
-        response: { 200: shape('OrgResponse'), ...errorResponses },
-      },
-    },
-    async (request, reply) => {
-      const role = await roleInPathOrg(deps, request, reply);
-      if (!role) return reply;
-      const org = await organizations.get(request.params.org_id.toLowerCase());
+    route('An organization of the caller', { params: OrgParams, response: { 200: 'OrgResponse' } }),
+    asMember(deps, async (_request, reply, { role, orgId }) => {
+      const org = await organizations.get(orgId);
       return org ? orgToWire(org, role) : notFound(reply, 'Organization');
-    },
+    }),
   );
 }

@@ -3,7 +3,11 @@ import { Type } from '@sinclair/typebox';
 import type { ApiRoutes } from '../context.ts';
 import { type PendingMessageDeps, PendingMessages } from '../conversations/pending-messages.ts';
 import { principalOf } from '../identity/authenticate.ts';
-import { errorResponses, shape } from './replies.ts';
+import { tags } from './app-conversation-wire.ts';
+import { shape } from './replies.ts';
+import { routeOptions } from './route-options.ts';
+
+const route = routeOptions(...tags);
 
 const uuid = conversationIdPattern.slice(1, -1);
 const PendingParams = Type.Object(
@@ -30,22 +34,15 @@ export function pendingMessagesApi(deps: Omit<PendingMessageDeps, 'log'>): ApiRo
     api.addHook('onClose', () => waiting);
     api.post<{ Params: PendingParams; Body: PendingMessageRequest }>(
       '/conversations/:conversation_id/pending-messages',
-      {
-        schema: {
-          tags: ['App conversations'],
-          summary:
-            'Queue a message for a conversation (or a start task’s): delivered in order once it runs, at once ' +
-            'when it runs already (429: 10 wait already; 409: the start task ended in ERROR)',
+      route(
+        'Queue a message for a conversation (or a start task’s): delivered in order once it runs, at once ' +
+          'when it runs already (429: 10 wait already; 409: the start task ended in ERROR)',
+        {
           params: PendingParams,
           body: shape('PendingMessageRequest'),
-          response: {
-            201: shape('PendingMessageResponse'),
-            409: shape('HTTPError'),
-            429: shape('HTTPError'),
-            ...errorResponses,
-          },
+          response: { 201: 'PendingMessageResponse', 409: 'HTTPError', 429: 'HTTPError' },
         },
-      },
+      ),
       async (request, reply) => {
         const { userId } = principalOf(request);
         const answer = await pending.queue(userId, request.params.conversation_id, request.body);

@@ -7,10 +7,11 @@ import type { Repositories } from '../data/index.ts';
 import { principalOf } from '../identity/authenticate.ts';
 import { type DirectorySearch, PluginDirectory } from '../plugin-directory/directory.ts';
 import { gitUrlsOf } from './app-conversation-api.ts';
-import { errorResponses, forbidden, notFound, shape } from './replies.ts';
+import { forbidden, notFound } from './replies.ts';
+import { routeOptions } from './route-options.ts';
 
-const tags = ['Plugin Directory'];
-const list = { 200: shape('DirectoryPluginList'), ...errorResponses };
+const route = routeOptions('Plugin Directory');
+const list = { 200: 'DirectoryPluginList' };
 const SearchQuery = Type.Object(
   {
     q: Type.Optional(Type.String({ maxLength: 200, description: 'Text in the name, description or tags.' })),
@@ -29,60 +30,38 @@ export function pluginDirectoryApi(directory: PluginDirectory, repositories: Pic
   return (api) => {
     api.get<{ Querystring: DirectorySearch }>(
       '/plugin-directory/plugins',
-      {
-        schema: {
-          tags,
-          summary: 'The directory’s plugins, or those matching a search',
-          querystring: SearchQuery,
-          response: list,
-        },
-      },
+      route('The directory’s plugins, or those matching a search', { querystring: SearchQuery, response: list }),
       async (request): Promise<DirectoryPluginList> => directory.list(request.query),
     );
 
     api.get(
       '/plugin-directory/featured',
-      { schema: { tags, summary: 'The featured plugins', response: list } },
+      route('The featured plugins', { response: list }),
       async (): Promise<DirectoryPluginList> => directory.list({ featured: true }),
     );
 
     api.get<{ Params: { plugin_id: string } }>(
       '/plugin-directory/plugins/:plugin_id',
-      {
-        schema: {
-          tags,
-          summary: 'A plugin of the directory',
-          params: PluginParams,
-          response: { 200: shape('DirectoryPlugin'), ...errorResponses },
-        },
-      },
+      route('A plugin of the directory', { params: PluginParams, response: { 200: 'DirectoryPlugin' } }),
       async (request, reply): Promise<DirectoryPlugin> =>
         (await directory.plugin(request.params.plugin_id))?.plugin ?? notFound(reply, 'Plugin'),
     );
 
     api.get<{ Params: { plugin_id: string } }>(
       '/plugin-directory/plugins/:plugin_id/config',
-      {
-        schema: {
-          tags,
-          summary: 'How to launch a plugin: entry command, parameters and examples',
-          params: PluginParams,
-          response: { 200: shape('DirectoryPluginConfig'), ...errorResponses },
-        },
-      },
+      route('How to launch a plugin: entry command, parameters and examples', {
+        params: PluginParams,
+        response: { 200: 'DirectoryPluginConfig' },
+      }),
       async (request, reply): Promise<DirectoryPluginConfig> =>
         (await directory.plugin(request.params.plugin_id))?.config ?? notFound(reply, 'Plugin'),
     );
 
     api.post(
       '/plugin-directory/refresh',
-      {
-        schema: {
-          tags,
-          summary: 'Read the instance plugin marketplace again now (the instance owner only)',
-          response: { 200: shape('DirectoryPluginList'), 403: shape('HTTPError'), ...errorResponses },
-        },
-      },
+      route('Read the instance plugin marketplace again now (the instance owner only)', {
+        response: { 200: 'DirectoryPluginList', 403: 'HTTPError' },
+      }),
       async (request, reply) => {
         const owner = await repositories.users.owner();
         if (owner?.id !== principalOf(request).userId) return forbidden(reply, 'Only the instance owner refreshes');

@@ -3,9 +3,10 @@ import { Type } from '@sinclair/typebox';
 import type { ApiRoutes } from '../context.ts';
 import type { PluginTrustRecord, Repositories } from '../data/index.ts';
 import { principalOf } from '../identity/authenticate.ts';
-import { errorResponses, notFound, shape } from './replies.ts';
+import { notFound, shape } from './replies.ts';
+import { routeOptions } from './route-options.ts';
 
-const tags = ['Plugin trust'];
+const route = routeOptions('Plugin trust');
 const TrustParams = Type.Object({ trust_id: Type.String({ format: 'uuid' }) }, { additionalProperties: false });
 
 /**
@@ -17,13 +18,7 @@ export function pluginTrustApi(repositories: Pick<Repositories, 'pluginTrust'>):
   return (api) => {
     api.get(
       '/plugin-trust',
-      {
-        schema: {
-          tags,
-          summary: 'The plugin sources the caller confirmed trust in, newest first',
-          response: { 200: shape('PluginTrustList'), ...errorResponses },
-        },
-      },
+      route('The plugin sources the caller confirmed trust in, newest first', { response: { 200: 'PluginTrustList' } }),
       async (request): Promise<PluginTrustList> => ({
         items: (await pluginTrust.list(principalOf(request).userId)).map(wireOf),
       }),
@@ -31,15 +26,11 @@ export function pluginTrustApi(repositories: Pick<Repositories, 'pluginTrust'>):
 
     api.post<{ Body: PluginTrustSource }>(
       '/plugin-trust',
-      {
-        schema: {
-          tags,
-          summary: 'Confirm trust in a plugin source at a commit (null: any commit)',
-          description: 'Confirming again answers the first confirmation.',
-          body: shape('PluginTrustSource'),
-          response: { 200: shape('PluginTrust'), ...errorResponses },
-        },
-      },
+      route('Confirm trust in a plugin source at a commit (null: any commit)', {
+        description: 'Confirming again answers the first confirmation.',
+        body: shape('PluginTrustSource'),
+        response: { 200: 'PluginTrust' },
+      }),
       async (request): Promise<PluginTrust> => {
         const { source, commit } = request.body;
         return wireOf(await pluginTrust.confirm(principalOf(request).userId, source, commit));
@@ -48,14 +39,10 @@ export function pluginTrustApi(repositories: Pick<Repositories, 'pluginTrust'>):
 
     api.delete<{ Params: { trust_id: string } }>(
       '/plugin-trust/:trust_id',
-      {
-        schema: {
-          tags,
-          summary: 'Revoke a trust confirmation: the next start with that source asks again',
-          params: TrustParams,
-          response: { 200: shape('EditResponse'), ...errorResponses },
-        },
-      },
+      route('Revoke a trust confirmation: the next start with that source asks again', {
+        params: TrustParams,
+        response: { 200: 'EditResponse' },
+      }),
       async (request, reply) => {
         const revoked = await pluginTrust.revoke(principalOf(request).userId, request.params.trust_id.toLowerCase());
         return revoked ? { message: 'Trust revoked' } : notFound(reply, 'Trust confirmation');

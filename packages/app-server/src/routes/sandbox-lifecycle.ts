@@ -3,10 +3,11 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, preHandlerAsyncHookHandler } from 'fastify';
 import { principalOf } from '../identity/authenticate.ts';
 import type { Sandboxes } from '../sandboxes/index.ts';
-import { errorResponses, notFound, shape } from './replies.ts';
+import { notFound } from './replies.ts';
+import { routeOptions } from './route-options.ts';
 import { SandboxParams } from './sandbox-wire.ts';
 
-const tags = ['Sandboxes'];
+const route = routeOptions('Sandboxes');
 /** OpenHands' clients send the id again as `?sandbox_id=` (its parameter-name bug); the path is what counts. */
 const DeleteQuery = Type.Object(
   {
@@ -16,7 +17,7 @@ const DeleteQuery = Type.Object(
   },
   { additionalProperties: false },
 );
-const responses = { 200: shape('SuccessResponse'), ...errorResponses };
+const responses = { 200: 'SuccessResponse' };
 const success = { success: true };
 
 /** Pause, resume and delete of the caller's sandbox (another user's is 404). */
@@ -27,14 +28,10 @@ export function sandboxLifecycleRoutes(
 ): void {
   app.post<{ Params: SandboxParams }>(
     '/sandboxes/:sandbox_id/pause',
-    {
-      schema: {
-        tags,
-        summary: 'Pause a sandbox: its process stops and its key is revoked; its workspace stays',
-        params: SandboxParams,
-        response: responses,
-      },
-    },
+    route('Pause a sandbox: its process stops and its key is revoked; its workspace stays', {
+      params: SandboxParams,
+      response: responses,
+    }),
     async (request, reply) => {
       const paused = await sandboxes.pause(principalOf(request).userId, request.params.sandbox_id);
       return paused ? success : notFound(reply, 'Sandbox');
@@ -44,12 +41,10 @@ export function sandboxLifecycleRoutes(
   app.post<{ Params: SandboxParams }>(
     '/sandboxes/:sandbox_id/resume',
     {
-      schema: {
-        tags,
-        summary: 'Resume a sandbox over its workspace, with a new session key (running already: nothing to do)',
+      ...route('Resume a sandbox over its workspace, with a new session key (running already: nothing to do)', {
         params: SandboxParams,
-        response: { ...responses, 409: shape('HTTPError'), 429: shape('HTTPError'), 502: shape('HTTPError') },
-      },
+        response: { ...responses, 409: 'HTTPError', 429: 'HTTPError', 502: 'HTTPError' },
+      }),
       ...limited,
     },
     async (request, reply) => {
@@ -63,15 +58,11 @@ export function sandboxLifecycleRoutes(
 
   app.delete<{ Params: SandboxParams; Querystring: { sandbox_id?: string } }>(
     '/sandboxes/:sandbox_id',
-    {
-      schema: {
-        tags,
-        summary: 'Delete a sandbox: its process stops and its directories are removed',
-        params: SandboxParams,
-        querystring: DeleteQuery,
-        response: responses,
-      },
-    },
+    route('Delete a sandbox: its process stops and its directories are removed', {
+      params: SandboxParams,
+      querystring: DeleteQuery,
+      response: responses,
+    }),
     async (request, reply) => {
       const { sandbox_id: id } = request.params;
       const repeated = request.query.sandbox_id;

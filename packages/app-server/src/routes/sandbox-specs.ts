@@ -2,37 +2,30 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { SandboxSpec } from '../sandboxes/index.ts';
 import { pageOfList, pageQuery } from './pages.ts';
-import { errorResponses, shape } from './replies.ts';
+import { shape } from './replies.ts';
+import { routeOptions } from './route-options.ts';
 import { type BatchQuery, BatchQuery as BatchQuerySchema, sandboxSpecInfo } from './sandbox-wire.ts';
 
-const tags = ['Sandbox specs'];
+const route = routeOptions('Sandbox specs');
 const SearchQuery = Type.Object({ ...pageQuery }, { additionalProperties: false });
 
 /** `/api/v1/sandbox-specs`: what sandboxes start from (the same for every user). */
 export function sandboxSpecRoutes(app: FastifyInstance, specs: readonly SandboxSpec[]): void {
   app.get<{ Querystring: { page_id?: string; limit?: number } }>(
     '/sandbox-specs/search',
-    {
-      schema: {
-        tags,
-        summary: 'The sandbox specs (the first is the default)',
-        querystring: SearchQuery,
-        response: { 200: shape('SandboxSpecPage'), ...errorResponses },
-      },
-    },
+    route('The sandbox specs (the first is the default)', {
+      querystring: SearchQuery,
+      response: { 200: 'SandboxSpecPage' },
+    }),
     async (request) => pageOfList([...specs], sandboxSpecInfo, request.query),
   );
 
   app.get<{ Querystring: BatchQuery }>(
     '/sandbox-specs',
-    {
-      schema: {
-        tags,
-        summary: 'Sandbox specs by id (null for each unknown)',
-        querystring: BatchQuerySchema,
-        response: { 200: Type.Array(Type.Union([shape('SandboxSpecInfo'), Type.Null()])), ...errorResponses },
-      },
-    },
+    route('Sandbox specs by id (null for each unknown)', {
+      querystring: BatchQuerySchema,
+      response: { 200: Type.Array(Type.Union([shape('SandboxSpecInfo'), Type.Null()])) },
+    }),
     async (request) =>
       request.query.id.map((id) => {
         const spec = specs.find((candidate) => candidate.id === id);

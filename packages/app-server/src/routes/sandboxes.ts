@@ -5,11 +5,12 @@ import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { principalOf } from '../identity/authenticate.ts';
 import type { Sandbox, SandboxSpec, Sandboxes } from '../sandboxes/index.ts';
 import { pageOf, pageQuery } from './pages.ts';
-import { errorResponses, shape } from './replies.ts';
+import { shape } from './replies.ts';
+import { routeOptions } from './route-options.ts';
 import { sandboxLifecycleRoutes } from './sandbox-lifecycle.ts';
 import { type BatchQuery, BatchQuery as BatchQuerySchema, sandboxInfo } from './sandbox-wire.ts';
 
-const tags = ['Sandboxes'];
+const route = routeOptions('Sandboxes');
 const SPEC_ID = { sandbox_spec_id: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })) };
 const StartQuery = Type.Object(SPEC_ID, { additionalProperties: false });
 const SearchQuery = Type.Object({ ...pageQuery }, { additionalProperties: false });
@@ -27,14 +28,7 @@ export function sandboxRoutes(app: FastifyInstance, { sandboxes, specs, startLim
   const limited = startLimit ? { preHandler: startLimit } : {};
   app.get<{ Querystring: { page_id?: string; limit?: number } }>(
     '/sandboxes/search',
-    {
-      schema: {
-        tags,
-        summary: 'The caller’s sandboxes, newest first',
-        querystring: SearchQuery,
-        response: { 200: shape('SandboxPage'), ...errorResponses },
-      },
-    },
+    route('The caller’s sandboxes, newest first', { querystring: SearchQuery, response: { 200: 'SandboxPage' } }),
     async (request) => {
       const { page_id, limit = 100 } = request.query;
       const { userId } = principalOf(request);
@@ -44,14 +38,10 @@ export function sandboxRoutes(app: FastifyInstance, { sandboxes, specs, startLim
 
   app.get<{ Querystring: BatchQuery }>(
     '/sandboxes',
-    {
-      schema: {
-        tags,
-        summary: 'The caller’s sandboxes by id (null for each unknown or not theirs)',
-        querystring: BatchQuerySchema,
-        response: { 200: Type.Array(Type.Union([shape('SandboxInfo'), Type.Null()])), ...errorResponses },
-      },
-    },
+    route('The caller’s sandboxes by id (null for each unknown or not theirs)', {
+      querystring: BatchQuerySchema,
+      response: { 200: Type.Array(Type.Union([shape('SandboxInfo'), Type.Null()])) },
+    }),
     async (request) => {
       const found = await sandboxes.getMany(principalOf(request).userId, request.query.id);
       return found.map((sandbox) => (sandbox ? sandboxInfo(sandbox) : null));
@@ -61,13 +51,11 @@ export function sandboxRoutes(app: FastifyInstance, { sandboxes, specs, startLim
   app.post<{ Querystring: { sandbox_spec_id?: string }; Body: SandboxStartRequest | null }>(
     '/sandboxes',
     {
-      schema: {
-        tags,
-        summary: 'Start a sandbox (the spec id in the body or, as OpenHands has it, the query)',
+      ...route('Start a sandbox (the spec id in the body or, as OpenHands has it, the query)', {
         querystring: StartQuery,
         body: Type.Union([shape('SandboxStartRequest'), Type.Null()]),
-        response: { 200: shape('SandboxInfo'), 429: shape('HTTPError'), ...errorResponses },
-      },
+        response: { 200: 'SandboxInfo', 429: 'HTTPError' },
+      }),
       ...limited,
     },
     async (request) => {

@@ -7,9 +7,10 @@ import { rateLimited } from '../identity/rate-limits.ts';
 import type { SecretInfo } from '../identity/stores.ts';
 import type { IdentityRouteDeps } from './deps.ts';
 import { pageOf, pageQuery } from './pages.ts';
-import { conflictsAs409, errorResponses, notFound, shape } from './replies.ts';
+import { conflictsAs409, notFound, shape } from './replies.ts';
+import { routeOptions } from './route-options.ts';
 
-const tags = ['Secrets'];
+const route = routeOptions('Secrets');
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const SecretParams = Type.Object(
@@ -40,12 +41,10 @@ export function secretRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
   app.post<{ Body: CustomSecretCreate }>(
     '/secrets',
     {
-      schema: {
-        tags,
-        summary: 'Create a custom secret',
+      ...route('Create a custom secret', {
         body: shape('CustomSecretCreate'),
-        response: { 201: shape('CustomSecretWithoutValue'), 409: shape('HTTPError'), ...errorResponses },
-      },
+        response: { 201: 'CustomSecretWithoutValue', 409: 'HTTPError' },
+      }),
       preHandler: limited,
     },
     async (request, reply) => {
@@ -58,14 +57,10 @@ export function secretRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
 
   app.get<{ Querystring: SearchQuery }>(
     '/secrets/search',
-    {
-      schema: {
-        tags,
-        summary: 'The caller’s custom secrets by name, without values',
-        querystring: SearchQuery,
-        response: { 200: shape('CustomSecretPage'), ...errorResponses },
-      },
-    },
+    route('The caller’s custom secrets by name, without values', {
+      querystring: SearchQuery,
+      response: { 200: 'CustomSecretPage' },
+    }),
     async (request, reply) => {
       const { userId } = principalOf(request);
       const { name__contains, page_id, limit = 100 } = request.query;
@@ -83,13 +78,11 @@ export function secretRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
   app.put<{ Params: SecretParams; Body: CustomSecretUpdate }>(
     '/secrets/:secret_id',
     {
-      schema: {
-        tags,
-        summary: 'Change a custom secret’s description or value, or rename it',
+      ...route('Change a custom secret’s description or value, or rename it', {
         params: SecretParams,
         body: shape('CustomSecretUpdate'),
-        response: { 200: shape('CustomSecretWithoutValue'), 409: shape('HTTPError'), ...errorResponses },
-      },
+        response: { 200: 'CustomSecretWithoutValue', 409: 'HTTPError' },
+      }),
       preHandler: limited,
     },
     async (request, reply) => {
@@ -106,12 +99,7 @@ export function secretRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
   app.delete<{ Params: SecretParams }>(
     '/secrets/:secret_id',
     {
-      schema: {
-        tags,
-        summary: 'Delete a custom secret',
-        params: SecretParams,
-        response: { 200: shape('EditResponse'), ...errorResponses },
-      },
+      ...route('Delete a custom secret', { params: SecretParams, response: { 200: 'EditResponse' } }),
       preHandler: limited,
     },
     async (request, reply) => {

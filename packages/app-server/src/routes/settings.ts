@@ -3,9 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../identity/authenticate.ts';
 import { settingsPatch, settingsView } from '../settings/settings-view.ts';
 import type { IdentityRouteDeps } from './deps.ts';
-import { errorResponses, shape } from './replies.ts';
+import { shape } from './replies.ts';
+import { routeOptions } from './route-options.ts';
 
-const tags = ['Settings'];
+const route = routeOptions('Settings');
 
 /** `GET/POST /api/v1/settings`: the caller's settings, updated partially; never a secret's value. */
 export function settingsRoutes(
@@ -14,13 +15,9 @@ export function settingsRoutes(
 ): void {
   app.get(
     '/settings',
-    {
-      schema: {
-        tags,
-        summary: 'The caller’s settings (the instance’s LLM defaults where the user set none)',
-        response: { 200: shape('Settings'), ...errorResponses },
-      },
-    },
+    route('The caller’s settings (the instance’s LLM defaults where the user set none)', {
+      response: { 200: 'Settings' },
+    }),
     async (request) => {
       const { userId } = principalOf(request);
       const [stored, providers] = await Promise.all([settings.get(userId), providerTokens.list(userId)]);
@@ -30,14 +27,10 @@ export function settingsRoutes(
 
   app.post<{ Body: SettingsUpdate }>(
     '/settings',
-    {
-      schema: {
-        tags,
-        summary: 'Change some settings (fields left out keep their value)',
-        body: shape('SettingsUpdate'),
-        response: { 200: shape('EditResponse'), ...errorResponses },
-      },
-    },
+    route('Change some settings (fields left out keep their value)', {
+      body: shape('SettingsUpdate'),
+      response: { 200: 'EditResponse' },
+    }),
     async (request) => {
       const { userId } = principalOf(request);
       await settings.update(userId, settingsPatch(request.body));

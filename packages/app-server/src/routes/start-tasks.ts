@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import {
   type AppConversationStartRequest,
   type AppConversationStartTask,
+  type StartTaskFilterQuery,
   conversationIdPattern,
 } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
@@ -13,8 +14,10 @@ import { principalOf } from '../identity/authenticate.ts';
 import { PluginTrustRequiredError } from '../trust/index.ts';
 import { idOf, tags, utc } from './app-conversation-wire.ts';
 import { pageOf, pageQuery } from './pages.ts';
-import { errorResponses, shape } from './replies.ts';
+import { shape } from './replies.ts';
+import { routeOptions } from './route-options.ts';
 
+const route = routeOptions(...tags);
 const TaskIdsQuery = Type.Object(
   { ids: Type.Array(Type.String({ pattern: conversationIdPattern }), { minItems: 1, maxItems: 100 }) },
   { additionalProperties: false },
@@ -30,11 +33,10 @@ const SearchQuery = Type.Object(
   { additionalProperties: false },
 );
 const CountQuery = Type.Object(filterQuery, { additionalProperties: false });
-type FilterParams = { conversation_id__eq?: string; created_at__gte?: string };
 
 const FINISHED = new Set(['READY', 'ERROR']);
 /** A start's own refusals: too many starts, and plugins from sources not yet trusted. */
-const startRefusals = { 409: shape('PluginTrustRequired'), 429: shape('HTTPError') };
+const startRefusals = { 409: 'PluginTrustRequired', 429: 'HTTPError' };
 
 export interface StartTaskRouteDeps {
   tasks: StartTasks;
@@ -54,44 +56,33 @@ export function startTaskRoutes(app: FastifyInstance, { tasks, startTasks, start
   app.post<{ Body: AppConversationStartRequest }>(
     '/app-conversations',
     {
-      schema: {
-        tags,
-        summary: 'Start a conversation: answers its start task at once; poll it (or use stream-start)',
+      ...route('Start a conversation: answers its start task at once; poll it (or use stream-start)', {
         body,
-        response: { 200: shape('AppConversationStartTask'), ...startRefusals, ...errorResponses },
-      },
+        response: { 200: 'AppConversationStartTask', ...startRefusals },
+      }),
       ...limited,
     },
     async (request, reply) => {
-      const starter = starterOf(request);
-      const admitted = await admit(tasks, starter, request.body, reply);
-      if (!admitted) return reply;
-      const task = await tasks.create(starter, request.body);
-      tasks.run(task, starter, admitted);
-      return task;
+      const start = await started(tasks, request, reply);
+      if (!start) return reply;
+      start.run();
+      return start.task;
     },
   );
 
   app.post<{ Body: AppConversationStartRequest }>(
     '/app-conversations/stream-start',
     {
-      schema: {
-        tags,
-        summary: 'Start a conversation, streaming its start task at each step (a JSON array ending at READY or ERROR)',
+      ...route('Start a conversation, streaming its start task at each step (a JSON array ending at READY or ERROR)', {
         body,
-        response: {
-          200: Type.Array(shape('AppConversationStartTask')),
-          ...startRefusals,
-          ...errorResponses,
-        },
-      },
+        response: { 200: Type.Array(shape('AppConversationStartTask')), ...startRefusals },
+      }),
       ...limited,
     },
     async (request, reply) => {
-      const starter = starterOf(request);
-      const admitted = await admit(tasks, starter, request.body, reply);
-      if (!admitted) return reply;
-      const task = await tasks.create(starter, request.body);
+      const start = await started(tasks, request, reply);
+      if (!start) return reply;
+      const { task } = start;
       const stream = new PassThrough();
       stream.write(`[\n${JSON.stringify(task)}`);
       let ended = false;
@@ -111,21 +102,17 @@ export function startTaskRoutes(app: FastifyInstance, { tasks, startTasks, start
       });
       // The caller went away (or the answer ended): the task runs on, unfollowed.
       reply.raw.once('close', stop);
-      tasks.run(task, starter, admitted);
+      start.run();
       return reply.type('application/json').send(stream);
     },
   );
 
   app.get<{ Querystring: { ids: string[] } }>(
     '/app-conversations/start-tasks',
-    {
-      schema: {
-        tags,
-        summary: 'The caller’s start tasks by id (null for each unknown or not theirs)',
-        querystring: TaskIdsQuery,
-        response: { 200: Type.Array(Type.Union([shape('AppConversationStartTask'), Type.Null()])), ...errorResponses },
-      },
-    },
+    route('The caller’s start tasks by id (null for each unknown or not theirs)', {
+      querystring: TaskIdsQuery,
+      response: { 200: Type.Array(Type.Union([shape('AppConversationStartTask'), Type.Null()])) },
+    }),
     async (request) => {
       const ids = request.query.ids.map(idOf);
       const found = await startTasks.getMany(principalOf(request).userId, ids);
@@ -134,16 +121,12 @@ export function startTaskRoutes(app: FastifyInstance, { tasks, startTasks, start
     },
   );
 
-  app.get<{ Querystring: FilterParams & { sort_order?: StartTaskOrder; page_id?: string; limit?: number } }>(
+  app.get<{ Querystring: StartTaskFilterQuery & { sort_order?: StartTaskOrder; page_id?: string; limit?: number } }>(
     '/app-conversations/start-tasks/search',
-    {
-      schema: {
-        tags,
-        summary: 'The caller’s start tasks (newest first unless `sort_order` says otherwise)',
-        querystring: SearchQuery,
-        response: { 200: shape('AppConversationStartTaskPage'), ...errorResponses },
-      },
-    },
+    route('The caller’s start tasks (newest first unless `sort_order` says otherwise)', {
+      querystring: SearchQuery,
+      response: { 200: 'AppConversationStartTaskPage' },
+    }),
     (request) => {
       const { sort_order = 'CREATED_AT_DESC', page_id, limit = 100 } = request.query;
       const page = { limit, ...(page_id ? { pageId: page_id } : {}) };
@@ -152,16 +135,12 @@ export function startTaskRoutes(app: FastifyInstance, { tasks, startTasks, start
     },
   );
 
-  app.get<{ Querystring: FilterParams }>(
+  app.get<{ Querystring: StartTaskFilterQuery }>(
     '/app-conversations/start-tasks/count',
-    {
-      schema: {
-        tags,
-        summary: 'How many of the caller’s start tasks pass the filters',
-        querystring: CountQuery,
-        response: { 200: Type.Integer(), ...errorResponses },
-      },
-    },
+    route('How many of the caller’s start tasks pass the filters', {
+      querystring: CountQuery,
+      response: { 200: Type.Integer() },
+    }),
     (request) => startTasks.count(principalOf(request).userId, filtersOf(request.query)),
   );
 }
@@ -171,11 +150,24 @@ function starterOf(request: FastifyRequest): Starter {
   return { userId: principal.userId, orgId: principal.org?.id ?? null };
 }
 
-function filtersOf(query: FilterParams) {
+function filtersOf(query: StartTaskFilterQuery) {
   return {
     ...(query.conversation_id__eq ? { conversationId: idOf(query.conversation_id__eq) } : {}),
     ...(query.created_at__gte ? { createdAtGte: utc(query.created_at__gte) as string } : {}),
   };
+}
+
+/** The request's start task (WORKING) and how to run it; null once a refusal is sent. */
+async function started(
+  tasks: StartTasks,
+  request: FastifyRequest<{ Body: AppConversationStartRequest }>,
+  reply: FastifyReply,
+): Promise<{ task: AppConversationStartTask; run: () => void } | null> {
+  const starter = starterOf(request);
+  const admitted = await admit(tasks, starter, request.body, reply);
+  if (!admitted) return null;
+  const task = await tasks.create(starter, request.body);
+  return { task, run: () => tasks.run(task, starter, admitted) };
 }
 
 /** The request as it may start (`StartTasks.admit`); null once a 409 naming the sources to trust is sent. */

@@ -2,33 +2,26 @@ import type { UserInfo } from '@bosun/protocol';
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../identity/authenticate.ts';
 import type { IdentityRouteDeps } from './deps.ts';
-import { errorResponses, notFound, shape } from './replies.ts';
+import { notFound } from './replies.ts';
+import { routeOptions } from './route-options.ts';
+
+const route = routeOptions('Users');
 
 /** `GET /api/v1/users/me`: who the caller is, and the organization the request acts in. */
 export function userRoutes(app: FastifyInstance, { users, organizations }: IdentityRouteDeps): void {
-  app.get(
-    '/users/me',
-    {
-      schema: {
-        tags: ['Users'],
-        summary: 'The caller',
-        response: { 200: shape('UserInfo'), ...errorResponses },
-      },
-    },
-    async (request, reply) => {
-      const { userId, org } = principalOf(request);
-      const [user, organization] = await Promise.all([users.get(userId), org ? organizations.get(org.id) : undefined]);
-      if (!user) return notFound(reply, 'User');
-      const info: UserInfo = {
-        id: user.id,
-        email: user.email,
-        display_name: user.name,
-        created_at: user.created_at,
-        org_id: organization?.id ?? null,
-        org_name: organization?.name ?? null,
-        role: org?.role ?? null,
-      };
-      return info;
-    },
-  );
+  app.get('/users/me', route('The caller', { response: { 200: 'UserInfo' } }), async (request, reply) => {
+    const { userId, org } = principalOf(request);
+    const [user, organization] = await Promise.all([users.get(userId), org ? organizations.get(org.id) : undefined]);
+    if (!user) return notFound(reply, 'User');
+    const info: UserInfo = {
+      id: user.id,
+      email: user.email,
+      display_name: user.name,
+      created_at: user.created_at,
+      org_id: organization?.id ?? null,
+      org_name: organization?.name ?? null,
+      role: org?.role ?? null,
+    };
+    return info;
+  });
 }

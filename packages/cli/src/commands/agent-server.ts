@@ -2,8 +2,6 @@ import { AgentServerConfig, SecretsKeyError, agentServerOptions, buildAgentServe
 import { settingsHelp } from '../config/settings-help.ts';
 import { type LoadedSettings, SOURCE_RANK } from '../config/settings.ts';
 import { serverCommand } from '../server-command.ts';
-import { startOrExplain } from '../start-or-explain.ts';
-import { closeWhenStopped } from '../until-stopped.ts';
 
 /** How long stopping may take: runs are cancelled, tools and MCP servers closed, then the process exits anyway. */
 const SHUTDOWN_DEADLINE_MS = 10_000;
@@ -31,25 +29,18 @@ export const agentServerCommand = serverCommand({
   summary: 'Start the agent server (REST + WebSocket)',
   usage: USAGE,
   config: AgentServerConfig,
-  async run(loaded, io) {
+  async start(loaded) {
     const config = withOneSecretsKey(loaded);
-    const { host, port, data_dir: dataDir, llm_model: model } = config;
-    const server = await startOrExplain(
-      io,
-      'agent-server',
-      () => buildAgentServer(agentServerOptions(config)),
-      (error) => (error instanceof SecretsKeyError ? { lines: [error.message], exitCode: 1 } : undefined),
-    );
-    if (typeof server === 'number') return server;
-    const address = await server.app.listen({ host, port });
+    const server = await buildAgentServer(agentServerOptions(config));
+    const address = await server.app.listen({ host: config.host, port: config.port });
+    return { address, close: () => server.close() };
+  },
+  explain: (error) => (error instanceof SecretsKeyError ? { lines: [error.message], exitCode: 1 } : undefined),
+  announce({ address }, { values: { data_dir: dataDir, llm_model: model } }, io) {
     io.stdout.write(`Bosun agent server listening on ${address.replace('[::1]', 'localhost')} (data in ${dataDir})\n`);
     io.stdout.write(model ? `Default model: ${model}\n` : NO_MODEL_NOTICE);
-    await closeWhenStopped(io, 'agent-server', () => server.close(), {
-      deadlineMs: SHUTDOWN_DEADLINE_MS,
-      doing: 'cancelling runs, ',
-    });
-    return 0;
   },
+  stopping: { deadlineMs: SHUTDOWN_DEADLINE_MS, doing: 'cancelling runs, ' },
 });
 
 /**

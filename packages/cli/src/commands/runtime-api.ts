@@ -2,8 +2,6 @@ import { DatabaseOpenError } from '@bosun/database';
 import { RuntimeApiConfig, RuntimeApiStartError, startRuntimeApi } from '@bosun/runtime';
 import { settingsHelp } from '../config/settings-help.ts';
 import { serverCommand } from '../server-command.ts';
-import { startOrExplain } from '../start-or-explain.ts';
-import { closeWhenStopped } from '../until-stopped.ts';
 
 /** Pausing running sandboxes takes up to their stop grace (10 s) each, in parallel. */
 const SHUTDOWN_DEADLINE_MS = 20_000;
@@ -23,18 +21,12 @@ export const runtimeApiCommand = serverCommand({
   summary: 'Start the runtime API: isolated sandboxes over HTTP (for app servers)',
   usage: USAGE,
   config: RuntimeApiConfig,
-  async run(loaded, io) {
-    const config = loaded.values;
-    const running = await startOrExplain(
-      io,
-      'runtime-api',
-      () => startRuntimeApi(config),
-      (error) =>
-        error instanceof RuntimeApiStartError || error instanceof DatabaseOpenError
-          ? { lines: [error.message], exitCode: 1 }
-          : undefined,
-    );
-    if (typeof running === 'number') return running;
+  start: (loaded) => startRuntimeApi(loaded.values),
+  explain: (error) =>
+    error instanceof RuntimeApiStartError || error instanceof DatabaseOpenError
+      ? { lines: [error.message], exitCode: 1 }
+      : undefined,
+  async announce(running, { values: config }, io) {
     const health = await running.backend.runtime.health();
     io.stdout.write(
       `Bosun runtime API listening on ${running.url} (backend ${health.backend}, data in ${config.data_dir})\n`,
@@ -44,10 +36,6 @@ export const runtimeApiCommand = serverCommand({
         ? `  Sandboxes isolated: ${health.enforced.join('; ')}\n`
         : `  WARNING: sandboxes are NOT isolated (--unsafe-no-isolation): ${health.notEnforced.join('; ')}\n`,
     );
-    await closeWhenStopped(io, 'runtime-api', () => running.close(), {
-      deadlineMs: SHUTDOWN_DEADLINE_MS,
-      doing: 'pausing sandboxes, ',
-    });
-    return 0;
   },
+  stopping: { deadlineMs: SHUTDOWN_DEADLINE_MS, doing: 'pausing sandboxes, ' },
 });

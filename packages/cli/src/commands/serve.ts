@@ -1,8 +1,7 @@
 import { AppServerConfig, AppServerConfigError, StartError, startAppServer } from '@bosun/app-server';
 import { settingsHelp } from '../config/settings-help.ts';
 import { serverCommand } from '../server-command.ts';
-import { type Refusal, startOrExplain } from '../start-or-explain.ts';
-import { closeWhenStopped } from '../until-stopped.ts';
+import type { Refusal } from '../start-or-explain.ts';
 
 /** How long stopping may take: requests in flight finish, connections close, then the process exits anyway. */
 const SHUTDOWN_DEADLINE_MS = 10_000;
@@ -20,15 +19,9 @@ export const serveCommand = serverCommand({
   summary: 'Start Bosun: the app server (users, settings, secrets, the API; the web application later)',
   usage: USAGE,
   config: AppServerConfig,
-  async run(loaded, io) {
-    const config = loaded.values;
-    const running = await startOrExplain(
-      io,
-      'serve',
-      () => startAppServer(config, loaded.file ? { configFile: loaded.file } : {}),
-      explainRefusal,
-    );
-    if (typeof running === 'number') return running;
+  start: (loaded) => startAppServer(loaded.values, loaded.file ? { configFile: loaded.file } : {}),
+  explain: explainRefusal,
+  announce(running, { values: config }, io) {
     const { url } = running;
     io.stdout.write(`Bosun app server listening on ${url} (data in ${config.data_dir})\n`);
     for (const line of running.description) io.stdout.write(`  ${line}\n`);
@@ -38,9 +31,8 @@ export const serveCommand = serverCommand({
     );
     const publicUrl = config.public_url?.replace(/\/+$/, '') ?? url;
     io.stdout.write(`Open ${publicUrl}/ in a browser; API documentation at ${publicUrl}/docs\n`);
-    await closeWhenStopped(io, 'serve', () => running.close(), { deadlineMs: SHUTDOWN_DEADLINE_MS });
-    return 0;
   },
+  stopping: { deadlineMs: SHUTDOWN_DEADLINE_MS },
 });
 
 /** Settings the app server refused (exit 2, one line a problem), or a start it could not make (exit 1). */

@@ -1,6 +1,6 @@
 import type { AgentFinalResponse, BashOutput, ConversationInfo, SkillsResponse, StoredEvent } from '@bosun/protocol';
 import { type FollowEventsOptions, followEvents } from '../events-socket.ts';
-import { type CallOptions, HttpClient, type QueryValue, pathOf } from '../http.ts';
+import { type CallOptions, HttpClient, type OperationCall, callOperation, pathOf } from '../http.ts';
 import { ServerProbes, type TransportOptions, httpOptions } from '../server-probes.ts';
 import { AGENT_SERVER_OPERATIONS, type AgentServerOperationName } from './operations.ts';
 import type {
@@ -35,12 +35,6 @@ export interface AgentServerClientOptions extends TransportOptions {
   sessionApiKey?: string;
 }
 
-interface Call extends CallOptions {
-  params?: Record<string, string>;
-  query?: Record<string, QueryValue>;
-  body?: unknown;
-}
-
 type Success = { success: boolean };
 
 /** The server's limits on a batch get. */
@@ -62,12 +56,11 @@ export class AgentServerClient extends ServerProbes {
     );
   }
 
-  private call<T>(name: AgentServerOperationName, call: Call = {}): Promise<T> {
-    const { method, path } = AGENT_SERVER_OPERATIONS[name];
-    return this.http.json<T>({ ...call, method, path: pathOf(path, call.params) });
+  private call<T>(name: AgentServerOperationName, call?: OperationCall): Promise<T> {
+    return callOperation<T>(this.http, AGENT_SERVER_OPERATIONS[name], call);
   }
 
-  private onConversation<T>(name: AgentServerOperationName, id: string, call: Call = {}): Promise<T> {
+  private onConversation<T>(name: AgentServerOperationName, id: string, call: OperationCall = {}): Promise<T> {
     return this.call<T>(name, { ...call, params: { conversation_id: id, ...call.params } });
   }
 

@@ -1,5 +1,6 @@
 import type {
   AppConversation,
+  AppConversationFilterQuery,
   AppConversationPage,
   AppConversationStartRequest,
   AppConversationStartTask,
@@ -13,30 +14,17 @@ import type {
   MessageContent,
   PendingMessageRequest,
   PendingMessageResponse,
+  StartTaskFilterQuery,
   SuccessResponse,
   WebClientConfig,
 } from '@bosun/protocol';
 import type { WireInput } from '../agent-server/wire-input.ts';
-import { type CallOptions, type QueryValue, pathOf } from '../http.ts';
+import type { CallOptions } from '../http.ts';
 import type { PageQuery } from './account.ts';
-import { CONVERSATION_OPERATIONS } from './conversation-operations.ts';
 import { AppServerEvents } from './events.ts';
 
-type Call = CallOptions & { params?: Record<string, string>; query?: Record<string, QueryValue>; body?: unknown };
-
-export interface AppConversationFilters {
-  title__contains?: string;
-  created_at__gte?: string;
-  created_at__lt?: string;
-  updated_at__gte?: string;
-  updated_at__lt?: string;
-  sandbox_id__eq?: string;
-}
-
-export interface StartTaskFilters {
-  conversation_id__eq?: string;
-  created_at__gte?: string;
-}
+export type AppConversationFilters = AppConversationFilterQuery;
+export type StartTaskFilters = StartTaskFilterQuery;
 
 /** A message to a conversation: `run` (default true) runs the agent after it. */
 export interface AppMessageInput {
@@ -52,34 +40,29 @@ const BATCH_LIMIT = 100;
  * ERROR), reading, changing and deleting them, messages, pause and resume. `AppServerClient` has them all.
  */
 export abstract class AppServerConversations extends AppServerEvents {
-  private conversationCall<T>(name: keyof typeof CONVERSATION_OPERATIONS, { params, ...call }: Call = {}) {
-    const { method, path } = CONVERSATION_OPERATIONS[name];
-    return this.http.json<T>({ ...call, method, path: pathOf(path, params) });
-  }
-
   /** Starts a conversation: answers its start task at once (WORKING); read it again for its progress. */
   startConversation(request: AppConversationStartRequest, options?: CallOptions): Promise<AppConversationStartTask> {
-    return this.conversationCall('startConversation', { ...options, body: request });
+    return this.call('startConversation', { ...options, body: request });
   }
   /** Starts a conversation and answers its start task at each step, once the start is READY or ERROR. */
   streamStartConversation(
     request: AppConversationStartRequest,
     options?: CallOptions,
   ): Promise<AppConversationStartTask[]> {
-    return this.conversationCall('streamStartConversation', { ...options, body: request });
+    return this.call('streamStartConversation', { ...options, body: request });
   }
   /** In the order of `ids`, null for each unknown or not the caller's. */
   getStartTasks(ids: readonly string[], options?: CallOptions): Promise<(AppConversationStartTask | null)[]> {
-    return inBatches(ids, (batch) => this.conversationCall('getStartTasks', { ...options, query: { ids: batch } }));
+    return inBatches(ids, (batch) => this.call('getStartTasks', { ...options, query: { ids: batch } }));
   }
   searchStartTasks(
     query: StartTaskFilters & PageQuery & { sort_order?: AppConversationStartTaskSortOrder } = {},
     options?: CallOptions,
   ): Promise<AppConversationStartTaskPage> {
-    return this.conversationCall('searchStartTasks', { ...options, query: { ...query } });
+    return this.call('searchStartTasks', { ...options, query: { ...query } });
   }
   countStartTasks(query: StartTaskFilters = {}, options?: CallOptions): Promise<number> {
-    return this.conversationCall('countStartTasks', { ...options, query: { ...query } });
+    return this.call('countStartTasks', { ...options, query: { ...query } });
   }
   /** Reads the task until it is READY or ERROR, every `intervalMs` (default 250). */
   async waitForStartTask(id: string, options: CallOptions & { intervalMs?: number } = {}) {
@@ -92,39 +75,37 @@ export abstract class AppServerConversations extends AppServerEvents {
   }
 
   getAppConversations(ids: readonly string[], options?: CallOptions): Promise<(AppConversation | null)[]> {
-    return inBatches(ids, (batch) =>
-      this.conversationCall('getAppConversations', { ...options, query: { ids: batch } }),
-    );
+    return inBatches(ids, (batch) => this.call('getAppConversations', { ...options, query: { ids: batch } }));
   }
   searchAppConversations(query: AppConversationFilters & PageQuery = {}, options?: CallOptions) {
-    return this.conversationCall<AppConversationPage>('searchAppConversations', { ...options, query: { ...query } });
+    return this.call<AppConversationPage>('searchAppConversations', { ...options, query: { ...query } });
   }
   countAppConversations(query: AppConversationFilters = {}, options?: CallOptions): Promise<number> {
-    return this.conversationCall('countAppConversations', { ...options, query: { ...query } });
+    return this.call('countAppConversations', { ...options, query: { ...query } });
   }
   updateAppConversation(id: string, update: AppConversationUpdateRequest, options?: CallOptions) {
-    return this.conversationCall<AppConversation>('updateAppConversation', {
+    return this.call<AppConversation>('updateAppConversation', {
       ...options,
       params: { conversation_id: id },
       body: update,
     });
   }
   deleteAppConversation(id: string, options?: CallOptions): Promise<SuccessResponse> {
-    return this.conversationCall('deleteAppConversation', { ...options, params: { conversation_id: id } });
+    return this.call('deleteAppConversation', { ...options, params: { conversation_id: id } });
   }
   /** A `BosunApiError` 409 while the conversation's sandbox does not run (resume it), 410 once it is gone. */
   sendAppMessage(id: string, message: AppMessageInput, options?: CallOptions): Promise<AppSendMessageResponse> {
-    return this.conversationCall('sendAppMessage', {
+    return this.call('sendAppMessage', {
       ...options,
       params: { conversation_id: id },
       body: { role: 'user', ...message },
     });
   }
   pauseAppConversation(id: string, options?: CallOptions): Promise<SuccessResponse> {
-    return this.conversationCall('pauseAppConversation', { ...options, params: { conversation_id: id } });
+    return this.call('pauseAppConversation', { ...options, params: { conversation_id: id } });
   }
   resumeAppConversation(id: string, options?: CallOptions): Promise<SuccessResponse> {
-    return this.conversationCall('resumeAppConversation', { ...options, params: { conversation_id: id } });
+    return this.call('resumeAppConversation', { ...options, params: { conversation_id: id } });
   }
   /**
    * Queues a message for a conversation, or for a start task's conversation-to-be (`task-{taskId}`): delivered in
@@ -135,23 +116,23 @@ export abstract class AppServerConversations extends AppServerEvents {
     message: WireInput<Pick<PendingMessageRequest, 'content'>>,
     options?: CallOptions,
   ): Promise<PendingMessageResponse> {
-    return this.conversationCall('queuePendingMessage', {
+    return this.call('queuePendingMessage', {
       ...options,
       params: { conversation_id: id },
       body: { role: 'user', ...message },
     });
   }
   webClientConfig(options?: CallOptions): Promise<WebClientConfig> {
-    return this.conversationCall('webClientConfig', options);
+    return this.call('webClientConfig', options);
   }
   /** A launch link of `plugins` (and a message): 422 naming every bad reference. */
   buildLaunchLink(request: LaunchLinkRequest, options?: CallOptions): Promise<LaunchLink> {
-    return this.conversationCall('buildLaunchLink', { ...options, body: request });
+    return this.call('buildLaunchLink', { ...options, body: request });
   }
   /** What a launch link's `plugins` parameter (and message) holds, with every problem as data. */
   decodeLaunchLink(plugins: string, message?: string, options?: CallOptions): Promise<LaunchDecoded> {
     const query = message === undefined ? { plugins } : { plugins, message };
-    return this.conversationCall('decodeLaunchLink', { ...options, query });
+    return this.call('decodeLaunchLink', { ...options, query });
   }
 }
 

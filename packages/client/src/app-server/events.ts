@@ -1,7 +1,6 @@
 import type { EventPage, EventSortOrder, EventSource, StoredEvent } from '@bosun/protocol';
 import { type FollowEventsOptions, followEvents } from '../events-socket.ts';
-import { type CallOptions, type QueryValue, pathOf } from '../http.ts';
-import { EVENT_OPERATIONS } from './event-operations.ts';
+import type { CallOptions } from '../http.ts';
 import { AppServerSandboxes } from './sandboxes.ts';
 
 export interface ConversationEventFilter {
@@ -20,8 +19,6 @@ export interface ConversationEventSearch extends ConversationEventFilter {
   limit?: number;
 }
 
-type Call = CallOptions & { params?: Record<string, string>; query?: Record<string, QueryValue> };
-
 /** The server's limit on a batch get of events. */
 const BATCH_LIMIT = 100;
 
@@ -30,18 +27,13 @@ const BATCH_LIMIT = 100;
  * live stream. `AppServerClient` has them all.
  */
 export abstract class AppServerEvents extends AppServerSandboxes {
-  private eventCall<T>(name: keyof typeof EVENT_OPERATIONS, { params, ...call }: Call = {}): Promise<T> {
-    const { method, path } = EVENT_OPERATIONS[name];
-    return this.http.json<T>({ ...call, method, path: pathOf(path, params) });
-  }
-
   searchConversationEvents(
     conversationId: string,
     query: ConversationEventSearch = {},
     options?: CallOptions,
   ): Promise<EventPage> {
     const params = { conversation_id: conversationId };
-    return this.eventCall('searchConversationEvents', { ...options, params, query: { ...query } });
+    return this.call('searchConversationEvents', { ...options, params, query: { ...query } });
   }
   /** Every event (matching `query`), page after page. */
   async *iterateConversationEvents(
@@ -66,7 +58,7 @@ export abstract class AppServerEvents extends AppServerSandboxes {
     options?: CallOptions,
   ): Promise<number> {
     const params = { conversation_id: conversationId };
-    return this.eventCall('countConversationEvents', { ...options, params, query: { ...query } });
+    return this.call('countConversationEvents', { ...options, params, query: { ...query } });
   }
   /** In the order of `ids` (any number: split into batches of 100), null for each unknown. */
   async getConversationEvents(
@@ -79,7 +71,7 @@ export abstract class AppServerEvents extends AppServerSandboxes {
     for (let start = 0; start < ids.length; start += BATCH_LIMIT) batches.push(ids.slice(start, start + BATCH_LIMIT));
     const pages = await Promise.all(
       batches.map((id) =>
-        this.eventCall<(StoredEvent | null)[]>('getConversationEvents', { ...options, params, query: { id } }),
+        this.call<(StoredEvent | null)[]>('getConversationEvents', { ...options, params, query: { id } }),
       ),
     );
     return pages.flat();

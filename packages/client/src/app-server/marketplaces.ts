@@ -8,11 +8,8 @@ import type {
   MarketplaceUpdate,
   SkillsTable,
 } from '@bosun/protocol';
-import { type CallOptions, type QueryValue, pathOf } from '../http.ts';
-import { MARKETPLACE_OPERATIONS } from './marketplace-operations.ts';
+import type { CallOptions } from '../http.ts';
 import { AppServerPlugins } from './plugins.ts';
-
-type Call = CallOptions & { params?: Record<string, string>; query?: Record<string, QueryValue>; body?: unknown };
 
 /** Where an organization entry is: its organization and the `org_version` read (writes are checked against it). */
 export interface OrgWrite {
@@ -20,23 +17,23 @@ export interface OrgWrite {
   expectedVersion?: string;
 }
 
+/** The query naming the organization a call acts in (none: the one the request acts in). */
+const inOrg = (orgId?: string) => (orgId ? { org_id: orgId } : {});
+/** The version of the organization's entries a write was made against, when the caller read one. */
+const atVersion = ({ expectedVersion }: OrgWrite) => (expectedVersion ? { expected_version: expectedVersion } : {});
+
 /**
  * Registered marketplaces (instance < organization < personal) and the preview of one before it is registered.
  * `AppServerClient` has them all.
  */
 export abstract class AppServerMarketplaces extends AppServerPlugins {
-  private marketplaceCall<T>(name: keyof typeof MARKETPLACE_OPERATIONS, { params, ...call }: Call = {}) {
-    const { method, path } = MARKETPLACE_OPERATIONS[name];
-    return this.http.json<T>({ ...call, method, path: pathOf(path, params) });
-  }
-
   /** The caller's composed marketplaces (with `orgId`: that organization's, the caller being a member). */
   listMarketplaces(orgId?: string, options?: CallOptions): Promise<MarketplaceList> {
-    return this.marketplaceCall('listMarketplaces', { ...options, query: orgId ? { org_id: orgId } : {} });
+    return this.call('listMarketplaces', { ...options, query: inOrg(orgId) });
   }
   /** Registers one: 409 when the name is taken (or inherited), 403 for an organization's unless owner or admin. */
   registerMarketplace(request: MarketplaceCreate, options?: CallOptions): Promise<Marketplace> {
-    return this.marketplaceCall('registerMarketplace', { ...options, body: request });
+    return this.call('registerMarketplace', { ...options, body: request });
   }
   updateMarketplace(
     scope: MarketplaceScope,
@@ -45,11 +42,11 @@ export abstract class AppServerMarketplaces extends AppServerPlugins {
     where: OrgWrite = {},
     options?: CallOptions,
   ): Promise<Marketplace> {
-    return this.marketplaceCall('updateMarketplace', {
+    return this.call('updateMarketplace', {
       ...options,
       params: { scope, name },
-      query: where.orgId ? { org_id: where.orgId } : {},
-      body: { ...change, ...(where.expectedVersion ? { expected_version: where.expectedVersion } : {}) },
+      query: inOrg(where.orgId),
+      body: { ...change, ...atVersion(where) },
     });
   }
   async deleteMarketplace(
@@ -58,13 +55,10 @@ export abstract class AppServerMarketplaces extends AppServerPlugins {
     where: OrgWrite = {},
     options?: CallOptions,
   ): Promise<void> {
-    await this.marketplaceCall<unknown>('deleteMarketplace', {
+    await this.call<unknown>('deleteMarketplace', {
       ...options,
       params: { scope, name },
-      query: {
-        ...(where.orgId ? { org_id: where.orgId } : {}),
-        ...(where.expectedVersion ? { expected_version: where.expectedVersion } : {}),
-      },
+      query: { ...inOrg(where.orgId), ...atVersion(where) },
     });
   }
   /** Approves a commit of a marketplace whose updates are reviewed (`updates: review`). */
@@ -75,22 +69,19 @@ export abstract class AppServerMarketplaces extends AppServerPlugins {
     where: OrgWrite = {},
     options?: CallOptions,
   ): Promise<Marketplace> {
-    return this.marketplaceCall('approveMarketplace', {
+    return this.call('approveMarketplace', {
       ...options,
       params: { scope, name },
-      query: where.orgId ? { org_id: where.orgId } : {},
-      body: {
-        approved_ref: approvedRef,
-        ...(where.expectedVersion ? { expected_version: where.expectedVersion } : {}),
-      },
+      query: inOrg(where.orgId),
+      body: { approved_ref: approvedRef, ...atVersion(where) },
     });
   }
   /** The Skills & Plugins table: every plugin of the composed marketplaces, what it brings, its problems. */
   skillsAndPlugins(orgId?: string, options?: CallOptions): Promise<SkillsTable> {
-    return this.marketplaceCall('skillsAndPlugins', { ...options, query: orgId ? { org_id: orgId } : {} });
+    return this.call('skillsAndPlugins', { ...options, query: inOrg(orgId) });
   }
   /** A marketplace read at its ref, nothing registered: its plugins and every problem. */
   previewMarketplace(request: MarketplacePreviewRequest, options?: CallOptions): Promise<MarketplacePreview> {
-    return this.marketplaceCall('previewMarketplace', { ...options, body: request });
+    return this.call('previewMarketplace', { ...options, body: request });
   }
 }

@@ -1,9 +1,6 @@
 import type { SandboxInfo, SandboxPage, SandboxSpecInfo, SandboxSpecPage, SuccessResponse } from '@bosun/protocol';
-import { type CallOptions, type QueryValue, pathOf } from '../http.ts';
+import type { CallOptions } from '../http.ts';
 import { AppServerAccount, type PageQuery } from './account.ts';
-import { SANDBOX_OPERATIONS } from './sandbox-operations.ts';
-
-type Call = CallOptions & { params?: Record<string, string>; query?: Record<string, QueryValue>; body?: unknown };
 
 /** The server's limit on a batch get of sandboxes or specs. */
 const BATCH_LIMIT = 100;
@@ -13,38 +10,33 @@ const BATCH_LIMIT = 100;
  * with its own workspace and session key) and the specs they start from. `AppServerClient` has them all.
  */
 export abstract class AppServerSandboxes extends AppServerAccount {
-  private sandboxCall<T>(name: keyof typeof SANDBOX_OPERATIONS, { params, ...call }: Call = {}): Promise<T> {
-    const { method, path } = SANDBOX_OPERATIONS[name];
-    return this.http.json<T>({ ...call, method, path: pathOf(path, params) });
-  }
-
   searchSandboxes(query: PageQuery = {}, options?: CallOptions): Promise<SandboxPage> {
-    return this.sandboxCall('searchSandboxes', { ...options, query: { ...query } });
+    return this.call('searchSandboxes', { ...options, query: { ...query } });
   }
   /** In the order of `ids` (any number: split into batches of 100), null for each unknown or not the caller's. */
   getSandboxes(ids: readonly string[], options?: CallOptions): Promise<(SandboxInfo | null)[]> {
-    return inBatches(ids, (id) => this.sandboxCall('getSandboxes', { ...options, query: { id } }));
+    return inBatches(ids, (id) => this.call('getSandboxes', { ...options, query: { id } }));
   }
   /** Starts one from `sandboxSpecId` (default: the server's default spec); RUNNING, or ERROR with why. */
   startSandbox(sandboxSpecId?: string, options?: CallOptions): Promise<SandboxInfo> {
     const body = sandboxSpecId === undefined ? {} : { sandbox_spec_id: sandboxSpecId };
-    return this.sandboxCall('startSandbox', { ...options, body });
+    return this.call('startSandbox', { ...options, body });
   }
   pauseSandbox(sandboxId: string, options?: CallOptions): Promise<SuccessResponse> {
-    return this.sandboxCall('pauseSandbox', { ...options, params: { sandbox_id: sandboxId } });
+    return this.call('pauseSandbox', { ...options, params: { sandbox_id: sandboxId } });
   }
   /** A new session key: read the sandbox again for it. */
   resumeSandbox(sandboxId: string, options?: CallOptions): Promise<SuccessResponse> {
-    return this.sandboxCall('resumeSandbox', { ...options, params: { sandbox_id: sandboxId } });
+    return this.call('resumeSandbox', { ...options, params: { sandbox_id: sandboxId } });
   }
   deleteSandbox(sandboxId: string, options?: CallOptions): Promise<SuccessResponse> {
-    return this.sandboxCall('deleteSandbox', { ...options, params: { sandbox_id: sandboxId } });
+    return this.call('deleteSandbox', { ...options, params: { sandbox_id: sandboxId } });
   }
   searchSandboxSpecs(query: PageQuery = {}, options?: CallOptions): Promise<SandboxSpecPage> {
-    return this.sandboxCall('searchSandboxSpecs', { ...options, query: { ...query } });
+    return this.call('searchSandboxSpecs', { ...options, query: { ...query } });
   }
   getSandboxSpecs(ids: readonly string[], options?: CallOptions): Promise<(SandboxSpecInfo | null)[]> {
-    return inBatches(ids, (id) => this.sandboxCall('getSandboxSpecs', { ...options, query: { id } }));
+    return inBatches(ids, (id) => this.call('getSandboxSpecs', { ...options, query: { id } }));
   }
 }
 
