@@ -10,17 +10,8 @@ import { sessionKeyHash } from './session-keys.ts';
  * A row the runtime started and no longer knows is MISSING.
  */
 export function sandboxOf(record: SandboxRecord, found: RuntimeSandbox | undefined): Sandbox {
-  const base = {
-    id: record.id,
-    ownerId: record.user_id,
-    specId: record.spec_id,
-    createdAt: record.created_at,
-    sessionApiKey: null,
-    agentServerUrl: null,
-  };
-  if (record.runtime_id === null) {
-    return { ...base, status: record.status as SandboxStatus, statusDetail: record.status_detail };
-  }
+  const base = rowOf(record);
+  if (record.runtime_id === null) return { ...base, statusDetail: record.status_detail };
   if (!found) return { ...base, status: 'MISSING', statusDetail: 'the runtime no longer has it' };
   const issued =
     found.status === 'RUNNING' &&
@@ -37,6 +28,11 @@ export function sandboxOf(record: SandboxRecord, found: RuntimeSandbox | undefin
 
 /** A sandbox while the runtime cannot be asked: the row's last known status, why it is only that, no key or URL. */
 export function lastKnownOf(record: SandboxRecord, why: string): Sandbox {
+  return { ...rowOf(record), statusDetail: `last known status: ${why}` };
+}
+
+/** What the row alone tells of a sandbox: never a key or URL (those are the runtime's). */
+function rowOf(record: SandboxRecord): Omit<Sandbox, 'statusDetail'> {
   return {
     id: record.id,
     ownerId: record.user_id,
@@ -45,7 +41,6 @@ export function lastKnownOf(record: SandboxRecord, why: string): Sandbox {
     sessionApiKey: null,
     agentServerUrl: null,
     status: record.status as SandboxStatus,
-    statusDetail: `last known status: ${why}`,
   };
 }
 
