@@ -11,6 +11,8 @@ import { type Started, killServers, startServer, stopServer } from './server-pro
 
 const CLI = fileURLToPath(new URL('../bin/bosun.js', import.meta.url));
 const KEY = 'runtime-api-cli-test-key-0123456789';
+const OLD_KEY = 'runtime-api-cli-test-old-key-0123';
+const OLDER_KEY = 'runtime-api-cli-test-older-key-01';
 const start = (args: string[], env: Record<string, string>) =>
   startServer(CLI, ['runtime-api', ...args], env, /Sandboxes isolated|NOT isolated/);
 
@@ -77,7 +79,10 @@ describe('bosun runtime-api', () => {
       config,
       ['port: 0', `data_dir: ${dataDir()}`, 'sandbox_memory_mb: 1024', 'log_level: warn'].join('\n'),
     );
-    server = await start(['--config', config, '--idle-seconds', '600'], { BOSUN_RUNTIME_API_KEY: KEY });
+    server = await start(['--config', config, '--idle-seconds', '600'], {
+      BOSUN_RUNTIME_API_KEY: KEY,
+      BOSUN_RUNTIME_API_KEY_PREVIOUS: `${OLD_KEY},${OLDER_KEY}`,
+    });
     if (!('url' in server)) throw new Error(`runtime-api did not start: ${server.output}`);
     base = server.url;
   };
@@ -91,6 +96,8 @@ describe('bosun runtime-api', () => {
     expect(JSON.stringify(health.body.enforced)).toContain('memory');
     expect((await call('POST', '/start', { session_id: 'cli-1' }, null)).status).toBe(401);
     expect((await call('GET', '/list', undefined, 'wrong-key-0123456789')).status).toBe(401);
+    // A rotation: the older keys are taken too until they are taken off the list.
+    for (const key of [OLD_KEY, OLDER_KEY]) expect((await call('GET', '/list', undefined, key)).status).toBe(200);
     // No warm pool configured: none answered (the app then starts every sandbox cold).
     expect((await call('GET', '/api/warm-runtime-configs')).body).toEqual({ configs: [] });
   });

@@ -40,6 +40,12 @@ export const RuntimeApiConfig = Type.Object({
       'default-api-key pair).',
   }),
   runtime_api_key_file: text({ minLength: 1, description: 'A file holding that key (its first line).' }),
+  runtime_api_key_previous: Type.Array(Type.String({ minLength: 16 }), {
+    expected: 'a list (comma-separated in a variable) of keys of at least 16 characters',
+    default: [],
+    secret: true,
+    description: 'Older keys still taken in X-API-Key while the apps move to the new one (a rotation).',
+  }),
   secrets_key: text({
     secret: true,
     pattern: '^[A-Za-z0-9+/]{43}=$',

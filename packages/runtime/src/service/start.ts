@@ -137,7 +137,7 @@ export async function startRuntimeApi(config: RuntimeApiConfig): Promise<Running
   }
   const app = buildRuntimeApi({
     runtime: backend.runtime,
-    apiKeys: [apiKey],
+    apiKeys: [apiKey, ...config.runtime_api_key_previous],
     logLevel: config.log_level,
     ...(backend.warmConfigs ? { warmConfigs: backend.warmConfigs } : {}),
   });
