@@ -122,6 +122,8 @@ export class StartTasks {
     if (await repositories.conversations.getOfAnyUser(id)) {
       throw new StartError(`A conversation with id ${id} exists already: leave conversation_id out to get a new one`);
     }
+    // Asked of the marketplaces' hosts while the sandbox starts (a Git round trip each).
+    const autoLoading = this.autoLoad(userId, orgId);
     const sandbox = await this.sandboxFor(userId, request.sandbox_id ?? null, id);
     if (sandbox.status !== 'RUNNING' || !sandbox.agentServerUrl || !sandbox.sessionApiKey) {
       // The task names the sandbox that did not start: its owner can read why, resume or delete it.
@@ -146,7 +148,8 @@ export class StartTasks {
     }
     await this.change(taskId, { status: 'SETTING_UP_SKILLS' });
     const problems = await skillProblems(agent, workingDir);
-    const autoLoaded = await this.autoLoad(userId, orgId, problems);
+    const autoLoaded = await autoLoading;
+    problems.push(...autoLoaded.problems);
     await this.change(taskId, {
       status: 'STARTING_CONVERSATION',
       agent_server_url: sandbox.agentServerUrl,
@@ -205,15 +208,12 @@ export class StartTasks {
       .catch((error) => this.deps.log.warn({ taskId, why: whyNot(error) }, 'pending messages: not delivered yet'));
   }
 
-  /** The auto-loaded marketplaces; what goes wrong is a problem of the start, never its failure. */
-  private async autoLoad(userId: string, orgId: string | null, problems: string[]): Promise<AutoLoad> {
+  /** The auto-loaded marketplaces; what goes wrong is a problem of the start, never its failure (never rejects). */
+  private async autoLoad(userId: string, orgId: string | null): Promise<AutoLoad> {
     try {
-      const autoLoaded = (await this.deps.autoLoad?.(userId, orgId)) ?? { registrations: [], loaded: [], problems: [] };
-      problems.push(...autoLoaded.problems);
-      return autoLoaded;
+      return (await this.deps.autoLoad?.(userId, orgId)) ?? { registrations: [], loaded: [], problems: [] };
     } catch (error) {
-      problems.push(`marketplaces: none auto-loaded: ${whyNot(error)}`);
-      return { registrations: [], loaded: [], problems: [] };
+      return { registrations: [], loaded: [], problems: [`marketplaces: none auto-loaded: ${whyNot(error)}`] };
     }
   }
 
