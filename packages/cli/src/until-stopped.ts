@@ -28,7 +28,7 @@ export async function closeWithin(
   await stopRequests({ stopping: true }, say).close(close, deadlineMs);
 }
 
-/** The stop requests of this process, watched since `watchStopRequests` was first called. */
+/** The stop requests the running server command watches (see `watchStopRequests`). */
 let processRequests: StopRequests | undefined;
 
 /**
