@@ -20,7 +20,7 @@ export type { SandboxRecord, SandboxStore } from './store/sandbox-store.ts';
 export { FileSandboxStore } from './store/file-store.ts';
 export { DatabaseSandboxStore, type DatabaseStoreOptions } from './store/database-store.ts';
 export type { LocalSpec } from './local/launcher.ts';
-export type { LifecycleOptions } from './local/lifecycle.ts';
+export type { LifecycleOptions } from './lifecycle.ts';
 export { type WarmPoolConfig, servesWarm } from './local/warm-pools.ts';
 export { RuntimeApiConfig } from './service/config.ts';
 export {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { KubeConfig, V1ConfigMap } from '@kubernetes/client-node';
 import { SandboxConflictError, SandboxNotFoundError, SandboxSpecError } from '../errors.ts';
+import { type LifecycleOptions, Sweeper } from '../lifecycle.ts';
 import type { Runtime, RuntimeHealth, RuntimeSandbox, SandboxStartSpec } from '../runtime.ts';
 import { SerialQueues } from '../serial-queues.ts';
 import { newSessionKey } from '../session-keys.ts';
@@ -25,6 +26,8 @@ import {
 } from './names.ts';
 import { LaunchAbandoned, type LaunchContext, LaunchFailure, launchSandbox } from './sandbox-launch.ts';
 import { type SandboxObjects, environmentOf, rootOf, snapshot } from './sandbox-objects.ts';
+import { deletePods, pauseSandbox, settleRoot } from './sandbox-state.ts';
+import { kubernetesSweepActions } from './sandbox-sweep.ts';
 import { SandboxUrls } from './sandbox-urls.ts';
 import { type ViewContext, viewOf } from './sandbox-view.ts';
 
@@ -34,6 +37,8 @@ export interface KubernetesRuntimeOptions {
   kubeConfig?: KubeConfig;
   /** How often a starting sandbox's claim, URL and deadlines are checked (its pod is watched). Default 1000. */
   pollMs?: number;
+  /** Idle sandboxes paused, long-dead ones deleted (MISSING with why), by the runtime itself; absent: never. */
+  lifecycle?: LifecycleOptions;
   logger?: { warn(message: string): void };
 }
 
@@ -58,6 +63,7 @@ export class KubernetesRuntime implements Runtime {
 
   private readonly launch: LaunchContext;
   private readonly viewing: ViewContext;
+  private readonly sweeper: Sweeper;
 
   private constructor(
     private readonly api: KubeApi,
@@ -65,9 +71,12 @@ export class KubernetesRuntime implements Runtime {
     urls: SandboxUrls,
     pollMs: number,
     private readonly logger: KubernetesRuntimeOptions['logger'],
+    lifecycle: LifecycleOptions,
   ) {
     this.launch = { api, config, urls, pollMs, closed: () => this.closing };
     this.viewing = { config, urls, starting: (id) => this.launching.has(id) };
+    const view = (objects: SandboxObjects) => this.viewAndReap(objects);
+    this.sweeper = new Sweeper(lifecycle, kubernetesSweepActions({ api, config, queues: this.queues, view, logger }));
   }
 
   /**
@@ -83,7 +92,7 @@ export class KubernetesRuntime implements Runtime {
     const kubeConfig = options.kubeConfig ?? loadKubeConfig(client, config.kubeconfig);
     const api = new KubeApi(client, kubeConfig, config.namespace);
     await api.list('v1', 'ConfigMap', { labelSelector: MANAGED });
-    return new KubernetesRuntime(api, config, urls, options.pollMs ?? 1000, options.logger);
+    return new KubernetesRuntime(api, config, urls, options.pollMs ?? 1000, options.logger, options.lifecycle ?? {});
   }
 
   async start(request: SandboxStartSpec): Promise<RuntimeSandbox> {
@@ -116,9 +125,7 @@ export class KubernetesRuntime implements Runtime {
   pause(id: string): Promise<RuntimeSandbox> {
     return this.queues.run(id, async () => {
       const objects = await this.objects(id);
-      const state = objects.root.metadata?.annotations?.[ANNOTATION.state];
-      await this.deletePods(objects);
-      if (state === 'active') await this.settle(objects.root, 'paused', null);
+      await pauseSandbox(this.api, objects.root, null, this.launch.config.stop_grace_seconds);
       return this.view(id);
     });
   }
@@ -185,9 +192,10 @@ export class KubernetesRuntime implements Runtime {
     };
   }
 
-  /** Sandboxes outlive the runtime (they are the cluster's): closing only stops waiting for starts. */
+  /** Sandboxes outlive the runtime (they are the cluster's): closing only stops waiting for starts and sweeping. */
   async close(): Promise<void> {
     this.closing = true;
+    await this.sweeper.stop();
     await this.queues.idle();
   }
 
@@ -217,14 +225,19 @@ export class KubernetesRuntime implements Runtime {
     return (await viewOf(objects, this.viewing)).sandbox;
   }
 
-  /** Its view; one found failed or stuck is recorded ERROR (its pod deleted) without waiting for that. */
+  /**
+   * Its view; one found failed or stuck is recorded ERROR (its pod deleted) without waiting for that, unless its
+   * root changed since it was seen (a pause or resume came first: what was seen is no longer so).
+   */
   private async viewAndReap(objects: SandboxObjects): Promise<RuntimeSandbox> {
     const { sandbox, reap } = await viewOf(objects, this.viewing);
     if (reap) {
       void this.queues
         .run(sandbox.id, async () => {
+          const root = await this.rootNow(sandbox.id);
+          if (root.metadata?.resourceVersion !== objects.root.metadata?.resourceVersion) return;
           await this.deletePods(objects);
-          await this.settle(await this.rootNow(sandbox.id), 'error', reap);
+          await this.settle(root, 'error', reap);
         })
         .catch((error: Error) => this.logger?.warn(`sandbox ${sandbox.id} could not be reaped: ${error.message}`));
     }
@@ -244,31 +257,12 @@ export class KubernetesRuntime implements Runtime {
     return root;
   }
 
-  private async deletePods(objects: SandboxObjects): Promise<void> {
-    const { id } = rootOf(objects.root);
-    const pods = await this.api.list('v1', 'Pod', { labelSelector: selectorOf(id) });
-    const grace = this.launch.config.stop_grace_seconds;
-    await Promise.all(pods.items.map((pod) => this.api.delete('v1', 'Pod', pod.metadata?.name ?? '', grace)));
+  private deletePods(objects: SandboxObjects): Promise<void> {
+    return deletePods(this.api, rootOf(objects.root).id, this.launch.config.stop_grace_seconds);
   }
 
-  /** Records its state on its root (a replace: a concurrent change of the root is a 409, not lost). */
-  private async settle(
-    root: V1ConfigMap,
-    state: SandboxState,
-    detail: string | null,
-    generation?: number,
-  ): Promise<V1ConfigMap> {
-    const annotations: Record<string, string> = { ...root.metadata?.annotations, [ANNOTATION.state]: state };
-    if (detail === null) delete annotations[ANNOTATION.statusDetail];
-    else annotations[ANNOTATION.statusDetail] = detail;
-    if (generation !== undefined) annotations[ANNOTATION.generation] = String(generation);
-    const name = objectName(rootOf(root).id);
-    return this.api.replace({
-      ...root,
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      metadata: { ...root.metadata, name, annotations },
-    });
+  private settle(root: V1ConfigMap, state: SandboxState, detail: string | null, generation?: number) {
+    return settleRoot(this.api, root, { state, detail, ...(generation === undefined ? {} : { generation }) });
   }
 }
 

@@ -26,6 +26,7 @@ export function rootConfigMap(namespace: string, id: string, spec: KubeSpec, cre
         [ANNOTATION.sessionId]: spec.sessionId,
         [ANNOTATION.state]: 'active' satisfies SandboxState,
         [ANNOTATION.createdAt]: createdAt,
+        [ANNOTATION.changedAt]: createdAt,
         [ANNOTATION.generation]: '1',
       },
     },

@@ -13,15 +13,20 @@ export const LABEL = {
 
 export const ANNOTATION = {
   sessionId: 'bosun.dev/session-id',
-  /** What the runtime wants of it: `active` (STARTING or RUNNING, the pod tells which), `paused`, `error`. */
+  /**
+   * What the runtime wants of it: `active` (STARTING or RUNNING, the pod tells which), `paused`, `error`, or
+   * `missing` (deleted by the lifecycle sweep: the root alone is kept, to say why).
+   */
   state: 'bosun.dev/state',
   statusDetail: 'bosun.dev/status-detail',
   createdAt: 'bosun.dev/created-at',
+  /** When its state last changed (the lifecycle sweep's clock); absent on roots older than it: `createdAt`. */
+  changedAt: 'bosun.dev/changed-at',
   /** Counts its pods: each resume makes `<name>-<generation>`, so a new pod never waits for the old one to go. */
   generation: 'bosun.dev/generation',
 } as const;
 
-export type SandboxState = 'active' | 'paused' | 'error';
+export type SandboxState = 'active' | 'paused' | 'error' | 'missing';
 
 /** Every sandbox object of this runtime (a selector). */
 export const MANAGED = `${LABEL.managedBy}=bosun-runtime`;

@@ -18,7 +18,8 @@ export interface ViewContext {
 const GONE = 'its pod is gone (deleted, evicted, or its node failed): resume it to start it again';
 
 /**
- * A sandbox's status from its objects: PAUSED and ERROR as its root says (MISSING once its claim is gone); an
+ * A sandbox's status from its objects: PAUSED and ERROR as its root says (MISSING once its claim is gone, or when
+ * the root says so: the lifecycle sweep deleted the rest); an
  * active one is RUNNING only when its pod is Ready AND its URL answers through the Ingress, STARTING while on its
  * way, and ERROR when its pod failed, is gone, or is stuck (then `reap` says why, for the runtime to record).
  */
@@ -41,6 +42,7 @@ export async function viewOf(
   const settled = (status: RuntimeSandbox['status'], statusDetail: string | null) => ({
     sandbox: { ...base, status, statusDetail },
   });
+  if (state === 'missing') return settled('MISSING', annotations[ANNOTATION.statusDetail] ?? null);
   if (state !== 'active') {
     if (!claim) return settled('MISSING', 'its workspace claim no longer exists');
     return settled(state === 'paused' ? 'PAUSED' : 'ERROR', annotations[ANNOTATION.statusDetail] ?? null);

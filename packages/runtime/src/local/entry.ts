@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { SandboxNotFoundError } from '../errors.ts';
+import type { SweepCandidate } from '../lifecycle.ts';
 import type { RuntimeSandbox } from '../runtime.ts';
 import type { SandboxRecord } from '../store/sandbox-store.ts';
 import { isolationOf } from './host-report.ts';
 import type { Launched, LauncherOptions, LocalSpec } from './launcher.ts';
 import type { SandboxLayout } from './layout.ts';
-import type { SweepCandidate } from './lifecycle.ts';
 
 /** A sandbox the local runtime knows: its record, its key while it runs, its process. */
 export interface Entry extends SandboxRecord<LocalSpec> {

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import type { LifecycleOptions } from '../lifecycle.ts';
 import type { NetworkPolicy, RuntimeHealth } from '../runtime.ts';
 import type { SandboxStore } from '../store/sandbox-store.ts';
 import { ownBosunCommand } from './bosun-command.ts';
@@ -6,7 +7,6 @@ import { Cgroups, type ResourceLimits } from './cgroups.ts';
 import { describeHost, prepareRoot } from './host-report.ts';
 import { findHostTools } from './host-tools.ts';
 import type { LauncherOptions, LocalSpec } from './launcher.ts';
-import type { LifecycleOptions } from './lifecycle.ts';
 import type { WarmPoolConfig } from './warm-pools.ts';
 
 export interface LocalRuntimeOptions {

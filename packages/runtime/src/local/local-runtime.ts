@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import type { SandboxStatus } from '@bosun/protocol';
 import { SandboxConflictError, SandboxSpecError } from '../errors.ts';
+import { Sweeper } from '../lifecycle.ts';
 import type { Runtime, RuntimeHealth, RuntimeSandbox, SandboxStartSpec } from '../runtime.ts';
 import { SerialQueues } from '../serial-queues.ts';
 import { newSessionKey } from '../session-keys.ts';
@@ -18,7 +19,6 @@ import {
   scaled,
 } from './launcher.ts';
 import { type SandboxLayout, sandboxLayout } from './layout.ts';
-import { Sweeper } from './lifecycle.ts';
 import { type LocalRuntimeOptions, setUp } from './local-options.ts';
 import { localSpecOf } from './local-spec.ts';
 import { WarmKeeper } from './warm-keeper.ts';

@@ -5,6 +5,7 @@ import { constants } from 'node:os';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { AgentServerClient } from '@bosun/client';
+import { type AgentActivity, agentActivityOf } from '../lifecycle.ts';
 import { AgentBridge } from './bridges.ts';
 import { getJson } from './local-http.ts';
 
@@ -66,15 +67,13 @@ export class SandboxProcess {
    * What its agent server says of its activity, asked past its bridge (the runtime's asking is no use of it):
    * `idle_time` (seconds) and how many conversations run; undefined when it does not answer.
    */
-  async agentActivity(key: string): Promise<{ idleSeconds: number; running: number } | undefined> {
+  async agentActivity(key: string): Promise<AgentActivity | undefined> {
     const target = this.bridge ? { socketPath: this.bridge.socketPath } : { url: this.agentUrl };
     const [info, running] = await Promise.all([
       getJson(target, '/server_info'),
       getJson(target, '/api/conversations/count?status=running', { 'X-Session-API-Key': key }),
     ]);
-    const idleSeconds = (info as { idle_time?: unknown } | undefined)?.idle_time;
-    if (typeof idleSeconds !== 'number' || typeof running !== 'number') return undefined;
-    return { idleSeconds, running };
+    return agentActivityOf(info, running);
   }
 
   /** Starts it and resolves once its agent server answers with the key; rejects with why not (it is then gone). */

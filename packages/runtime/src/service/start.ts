@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildRuntimeApi } from '../http/runtime-api.ts';
 import type { KubernetesRuntimeSettings } from '../kubernetes/kubernetes-config.ts';
 import { KubernetesRuntime } from '../kubernetes/kubernetes-runtime.ts';
+import type { LifecycleOptions } from '../lifecycle.ts';
 import type { LocalSpec } from '../local/launcher.ts';
 import { LocalRuntime } from '../local/local-runtime.ts';
 import type { NetworkPolicy, Runtime } from '../runtime.ts';
@@ -49,10 +50,7 @@ export async function openRuntimeBackend(config: RuntimeApiConfig, context: Back
         unsafeNoIsolation: config.unsafe_no_isolation,
         store,
         logger: context.logger,
-        lifecycle: {
-          ...(config.idle_seconds > 0 ? { idlePauseMs: config.idle_seconds * 1000 } : {}),
-          ...(config.dead_seconds > 0 ? { deadDeleteMs: config.dead_seconds * 1000 } : {}),
-        },
+        lifecycle: lifecycleOf(config),
         warmPools: config.warm_pool_size > 0 ? [warmPoolOf(config)] : [],
       });
       return { runtime, warmConfigs: () => runtime.warmConfigs() };
@@ -62,11 +60,20 @@ export async function openRuntimeBackend(config: RuntimeApiConfig, context: Back
       if (config.kubernetes === undefined) throw new Error('needs the `kubernetes` settings (image, runtime_base_url)');
       const runtime = await KubernetesRuntime.open({
         settings: config.kubernetes as KubernetesRuntimeSettings,
+        lifecycle: lifecycleOf(config),
         logger: context.logger,
       });
       return { runtime };
     }
   }
+}
+
+/** `idle_seconds` and `dead_seconds` (0: never) for either backend. */
+function lifecycleOf(config: RuntimeApiConfig): LifecycleOptions {
+  return {
+    ...(config.idle_seconds > 0 ? { idlePauseMs: config.idle_seconds * 1000 } : {}),
+    ...(config.dead_seconds > 0 ? { deadDeleteMs: config.dead_seconds * 1000 } : {}),
+  };
 }
 
 function networkOf(config: RuntimeApiConfig): NetworkPolicy {

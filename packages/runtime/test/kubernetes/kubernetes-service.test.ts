@@ -14,7 +14,7 @@ describe('the runtime API service with runtime_backend kubernetes', () => {
   let dir: string;
   let kubeconfig: string;
 
-  const configOf = (kubernetes: Record<string, unknown> | undefined): RuntimeApiConfig =>
+  const configOf = (kubernetes: Record<string, unknown> | undefined, extra: object = {}): RuntimeApiConfig =>
     Value.Default(RuntimeApiConfig, {
       host: '127.0.0.1',
       port: 0,
@@ -23,6 +23,7 @@ describe('the runtime API service with runtime_backend kubernetes', () => {
       runtime_backend: 'kubernetes',
       log_level: 'warn',
       ...(kubernetes ? { kubernetes } : {}),
+      ...extra,
     }) as RuntimeApiConfig;
 
   beforeAll(async () => {
@@ -54,6 +55,29 @@ describe('the runtime API service with runtime_backend kubernetes', () => {
       expect(info.status).toBe('running');
       expect(objectsOf(standIn, info.runtime_id).get('Pod')).toHaveLength(1);
       expect(validateAll(standIn)).toBeGreaterThan(0);
+    } finally {
+      await service?.close();
+    }
+  });
+
+  it('pauses an idle sandbox after idle_seconds', async () => {
+    let service: RunningRuntimeApi | undefined;
+    try {
+      service = await startRuntimeApi(configOf({ ...settingsFor(standIn), kubeconfig }, { idle_seconds: 1 }));
+      const headers = { 'x-api-key': API_KEY, 'content-type': 'application/json' };
+      const body = JSON.stringify({ session_id: 'service-idle' });
+      const started = await fetch(`${service.url}/start`, { method: 'POST', headers, body });
+      const { runtime_id: id } = (await started.json()) as { runtime_id: string };
+      let info: { status: string; status_detail: string | null } | undefined;
+      // PAUSED from the root's change on; its pod is deleted right after.
+      for (let tries = 0; info?.status !== 'paused' || objectsOf(standIn, id).has('Pod'); tries++) {
+        expect(tries, JSON.stringify(info)).toBeLessThan(300);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        const answer = await fetch(`${service.url}/sessions/service-idle`, { headers });
+        info = (await answer.json()) as typeof info;
+      }
+      expect(info.status_detail).toMatch(/^paused by the runtime: idle for 1 s/);
+      expect(objectsOf(standIn, id).has('PersistentVolumeClaim')).toBe(true);
     } finally {
       await service?.close();
     }

@@ -2,6 +2,7 @@ import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { KINDS, type Kind, type KubeObject, matchesSelector } from './kinds.ts';
 import type { ObjectStore } from './object-store.ts';
+import type { SimulatedAgents } from './simulated-agents.ts';
 
 /** The namespace the simulated ingress controller runs in (what a sandbox's NetworkPolicy must admit). */
 export const INGRESS_NAMESPACE = 'ingress-nginx';
@@ -18,11 +19,14 @@ const matches = (labels: Labels, wanted: Labels) =>
 
 /**
  * The ingress controller: routes by Host header to a Ready pod behind the Ingress's Service, and answers `/alive`
- * and `/ready` for it (there is no agent server behind it). 404 for a host no Ingress names, 503 with no Ready pod,
+ * and `/ready` for it, and what `agents` answers (the simulated agent server's activity; no real one runs). 404 for a host no Ingress names, 503 with no Ready pod,
  * 504 when the NetworkPolicies selecting the pod do not admit the controller's namespace to its port (the
  * connection a real network plugin would drop).
  */
-export async function startIngressController(store: ObjectStore): Promise<{ server: Server; address: string }> {
+export async function startIngressController(
+  store: ObjectStore,
+  agents: SimulatedAgents,
+): Promise<{ server: Server; address: string }> {
   const server = createServer((request, response) => {
     const answer = (code: number, body: unknown) => {
       response.writeHead(code, { 'content-type': 'application/json' });
@@ -37,6 +41,7 @@ export async function startIngressController(store: ObjectStore): Promise<{ serv
     if (!pod) return answer(503, { message: 'no ready endpoints' });
     if (!admitted(store, pod)) return answer(504, { message: 'the connection to the pod timed out (NetworkPolicy)' });
     if (request.url === '/alive' || request.url === '/ready') return answer(200, { status: 'ok' });
+    if (agents.answer(pod, request.url ?? '/', request.headers, response)) return;
     answer(404, { detail: 'not found' });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -5,6 +5,7 @@ import { type Behaviour, ClusterSimulation } from './cluster-simulation.ts';
 import { startIngressController } from './ingress-controller.ts';
 import { KINDS, type Kind, type KubeObject, matchesSelector, metadataProblem } from './kinds.ts';
 import { ObjectStore } from './object-store.ts';
+import { SimulatedAgents } from './simulated-agents.ts';
 import { type Verb, notFound, readJson, schemaProblem, send, status, verbOf, withSecretData } from './wire.ts';
 
 /** A refusal to give instead of serving a request (RBAC's 403, a racing 409...), `times` times. */
@@ -29,6 +30,8 @@ const TOKEN = 'stand-in-token';
 export class KubeStandIn {
   readonly store = new ObjectStore();
   readonly simulation = new ClusterSimulation(this.store);
+  /** The agent servers behind its pods: what they say of their activity (`event`, `setRunning`). */
+  readonly agents = new SimulatedAgents(this.store);
   readonly namespaces = new Set<string>();
   readonly faults: Fault[] = [];
   /** Called before each create is served (a test may put a squatter of that name there). */
@@ -49,7 +52,7 @@ export class KubeStandIn {
       const provisioner = 'stand-in.bosun.dev';
       standIn.put({ apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name }, provisioner });
     }
-    const controller = await startIngressController(standIn.store);
+    const controller = await startIngressController(standIn.store, standIn.agents);
     standIn.ingress = controller.server;
     standIn.ingressAddress = controller.address;
     await new Promise<void>((resolve) => standIn.server.listen(0, '127.0.0.1', resolve));

@@ -15,24 +15,39 @@ export interface SweepCandidate {
   id: string;
   status: SandboxStatus;
   changedAt: string;
-  /** When bytes last went through its bridge (ms since the epoch; none without a bridge). */
+  /** When bytes last went through its bridge (ms since the epoch; undefined where the backend sees no traffic). */
   lastTrafficAt: number | undefined;
   /** Its agent server's `idle_time` (seconds) and running conversations; undefined when it does not answer. */
-  agentActivity(): Promise<{ idleSeconds: number; running: number } | undefined>;
+  agentActivity(): Promise<AgentActivity | undefined>;
+}
+
+export interface AgentActivity {
+  idleSeconds: number;
+  running: number;
 }
 
 export interface SweepActions {
-  candidates(): SweepCandidate[];
+  candidates(): SweepCandidate[] | Promise<SweepCandidate[]>;
   pause(id: string, detail: string): Promise<void>;
   bury(id: string, detail: string): Promise<void>;
+  /** A sweep that failed (the next one tries again). */
+  failed?(error: Error): void;
+}
+
+/** The activity in an agent server's answers to `/server_info` and `/api/conversations/count?status=running`. */
+export function agentActivityOf(serverInfo: unknown, runningCount: unknown): AgentActivity | undefined {
+  const idleSeconds = (serverInfo as { idle_time?: unknown } | undefined)?.idle_time;
+  if (typeof idleSeconds !== 'number' || typeof runningCount !== 'number') return undefined;
+  return { idleSeconds, running: runningCount };
 }
 
 const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
 
 /**
- * Pauses idle sandboxes and deletes long-dead ones, every `sweepEveryMs`. Idle, for the local backend: RUNNING
- * (or handed out of a warm pool) for `idlePauseMs` at least, no byte through its bridge for that long (any
- * request or WebSocket frame of a client; an idle keep-alive connection is no use), and its agent server says
+ * Pauses idle sandboxes and deletes long-dead ones, every `sweepEveryMs`, for any backend (its `SweepActions`).
+ * Idle: RUNNING (or handed out of a warm pool) for `idlePauseMs` at least, no byte through its bridge for that long
+ * where there is one (the local backend: any request or WebSocket frame of a client; an idle keep-alive connection
+ * is no use), and its agent server says
  * nothing happened for `idlePauseMs` (`/server_info` `idle_time`: no event appended to a conversation, no command
  * running) and no conversation runs (`/api/conversations/count?status=running`: a long LLM call appends nothing).
  * A sandbox whose agent server does not answer is not idle (it is starting, or about to be ERROR by itself).
@@ -50,9 +65,11 @@ export class Sweeper {
     if (shortest === Number.POSITIVE_INFINITY) return;
     const every = options.sweepEveryMs ?? Math.min(60_000, Math.max(1000, shortest / 4));
     this.timer = setInterval(() => {
-      this.sweeping ??= this.sweep().finally(() => {
-        this.sweeping = undefined;
-      });
+      this.sweeping ??= this.sweep()
+        .catch((error: Error) => this.actions.failed?.(error))
+        .finally(() => {
+          this.sweeping = undefined;
+        });
     }, every);
     this.timer.unref();
   }
@@ -67,7 +84,7 @@ export class Sweeper {
     const now = Date.now();
     const { idlePauseMs, deadDeleteMs } = this.options;
     await Promise.all(
-      this.actions.candidates().map(async (sandbox) => {
+      (await this.actions.candidates()).map(async (sandbox) => {
         const quiet = (ms: number) => now - Date.parse(sandbox.changedAt) >= ms;
         if (
           sandbox.status === 'RUNNING' &&
