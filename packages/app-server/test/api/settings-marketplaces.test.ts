@@ -1,0 +1,175 @@
+import { beforeAll, expect, it } from 'vitest';
+import { type Api, type TestUser, describeApi } from './harness.ts';
+
+/** The personal marketplaces through OpenHands' settings: `registered_marketplaces` read and replaced whole. */
+describeApi(
+  'settings: registered_marketplaces',
+  (api) => {
+    let owner: TestUser;
+    let admin: TestUser;
+    let member: TestUser;
+    let orgId: string;
+    beforeAll(async () => {
+      [owner, admin, member] = await api().users(3);
+      orgId = (await post(api(), owner, '/api/v1/organizations', { name: 'Acme' })).body.id;
+      for (const [user, role] of [
+        [admin, 'admin'],
+        [member, 'member'],
+      ] as const) {
+        await post(api(), owner, `/api/v1/organizations/${orgId}/members`, { user_id: user.id, role });
+      }
+      const shared = await post(api(), admin, '/api/v1/marketplaces', {
+        source: 'github:acme/shared',
+        scope: 'organization',
+        org_id: orgId,
+        expected_version: '0',
+      });
+      expect(shared.status, shared.text).toBe(201);
+    });
+
+    const settingsOf = async (user: TestUser, orgHeader = true) => {
+      const headers: Record<string, string> = orgHeader ? { 'x-org-id': orgId } : {};
+      const answer = await api().call('/api/v1/settings', { as: user, headers });
+      expect(answer.status, answer.text).toBe(200);
+      return answer.body;
+    };
+    const names = (items: { name: string }[]) => items.map((item) => item.name);
+    const save = (user: TestUser, body: object) => post(api(), user, '/api/v1/settings', body);
+    const personalNames = async (user: TestUser) =>
+      names((await settingsOf(user, user === member)).registered_marketplaces);
+
+    it('shows the personal list apart from the inherited ones (instance, organization: read-only)', async () => {
+      const own = await post(api(), member, '/api/v1/marketplaces', { source: 'github:acme/mine' });
+      expect(own.status, own.text).toBe(201);
+      const settings = await settingsOf(member);
+      expect(names(settings.registered_marketplaces)).toEqual(['mine']);
+      expect(settings.registered_marketplaces[0]).toMatchObject({ scope: 'personal', writable: true });
+      expect(names(settings.inherited_marketplaces)).toEqual(['company', 'shared']);
+      expect(settings.inherited_marketplaces[0]).toMatchObject({ scope: 'instance', writable: false });
+      expect(settings.inherited_marketplaces[1]).toMatchObject({ scope: 'organization', writable: false });
+      expect(names((await settingsOf(member, false)).inherited_marketplaces)).toEqual(['company']);
+    });
+
+    it('replaces the whole personal list: scope personal, auto_load false unless sent', async () => {
+      const user = await api().user();
+      expect((await save(user, { registered_marketplaces: [{ source: 'github:acme/old' }] })).status).toBe(200);
+      const saved = await save(user, {
+        language: 'fr',
+        registered_marketplaces: [
+          { source: 'github:acme/tools', scope: 'organization', writable: false },
+          { source: 'https://example.com/acme/skills.git', name: 'skills', ref: 'v2', repo_path: 'm', auto_load: true },
+        ],
+      });
+      expect(saved.status, saved.text).toBe(200);
+      const settings = (await api().call('/api/v1/settings', { as: user })).body;
+      expect(settings.language).toBe('fr');
+      expect(settings.registered_marketplaces).toMatchObject([
+        { name: 'tools', source: 'github:acme/tools', scope: 'personal', auto_load: false, ref: null },
+        { name: 'skills', scope: 'personal', auto_load: true, ref: 'v2', repo_path: 'm' },
+      ]);
+
+      // A GET's body posted back unchanged keeps the list; an entry changed in place keeps its registration.
+      const registeredAt = settings.registered_marketplaces[0].registered_at;
+      const back = await save(user, { ...withoutWriteOnly(settings), language: 'de' });
+      expect(back.status, back.text).toBe(200);
+      const tools = { source: 'github:acme/tools', auto_load: true };
+      expect((await save(user, { registered_marketplaces: [tools] })).status).toBe(200);
+      const after = (await api().call('/api/v1/settings', { as: user })).body.registered_marketplaces;
+      expect(after).toMatchObject([{ name: 'tools', auto_load: true, registered_at: registeredAt }]);
+
+      expect((await save(user, { language: 'en' })).status).toBe(200);
+      expect(await personalNames(user)).toEqual(['tools']);
+      expect((await save(user, { registered_marketplaces: [] })).status).toBe(200);
+      expect(await personalNames(user)).toEqual([]);
+    });
+
+    it('refuses a name given twice or taken by an inherited marketplace (409), changing nothing', async () => {
+      const user = await api().user();
+      await save(user, { registered_marketplaces: [{ source: 'github:acme/kept' }] });
+      const cases = [
+        [
+          { source: 'github:acme/a', name: 'twin' },
+          { source: 'github:acme/b', name: 'twin' },
+        ],
+        [{ source: 'github:acme/new' }, { source: 'github:other/company' }],
+      ];
+      for (const list of cases) {
+        const refused = await save(user, { language: 'it', registered_marketplaces: list });
+        expect(refused.status, refused.text).toBe(409);
+        expect(typeof refused.body.detail).toBe('string');
+      }
+      const settings = await settingsOf(user, false);
+      expect(names(settings.registered_marketplaces)).toEqual(['kept']);
+      expect(settings.language).not.toBe('it');
+
+      // The organization's names are taken for its members.
+      const collides = await save(member, { registered_marketplaces: [{ source: 'github:x/y', name: 'shared' }] });
+      expect(collides.status).toBe(409);
+      expect(collides.body.detail).toMatch(/organization Acme has a marketplace named shared/);
+      expect(await personalNames(member)).toEqual(['mine']);
+    });
+
+    it('validates each entry as the marketplaces API does (422 at its loc), changing nothing', async () => {
+      const user = await api().user();
+      await save(user, { registered_marketplaces: [{ source: 'github:acme/kept' }] });
+      const at = (index: number, field: string) => ['body', 'registered_marketplaces', index, field];
+      const cases: [object, (string | number)[]][] = [
+        [{ source: 'https://user:hunter2@example.com/acme/tools.git' }, at(1, 'source')],
+        [{ source: 'github:acme/x', repo_path: '../up' }, at(1, 'repo_path')],
+        [{ source: 'github:acme/x', repo_path: '/abs' }, at(1, 'repo_path')],
+        [{ source: 'github:acme/x', name: '1bad' }, at(1, 'name')],
+        [{ source: 'not a repository' }, at(1, 'source')],
+        [{ source: 'https://example.com/acme/x.git', updates: 'review' }, at(1, 'source')],
+        [{ source: 'github:acme/x', unknown: true }, ['body', 'registered_marketplaces', 1, 'unknown']],
+      ];
+      for (const [entry, loc] of cases) {
+        const refused = await save(user, { registered_marketplaces: [{ source: 'github:acme/fine' }, entry] });
+        expect(refused.status, `${JSON.stringify(entry)} ${refused.text}`).toBe(422);
+        expect(refused.body.detail.map((d: { loc: unknown }) => d.loc)).toContainEqual(loc);
+        expect(refused.text).not.toContain('hunter2');
+      }
+      const credential = await save(user, {
+        agent_settings_diff: { llm: { api_key: 'sk-leak' } },
+        registered_marketplaces: [],
+      });
+      expect(credential.status).toBe(422);
+      expect(await personalNames(user)).toEqual(['kept']);
+    });
+
+    it('never touches another user’s list', async () => {
+      const [alice, bob] = await api().users(2);
+      await save(alice, { registered_marketplaces: [{ source: 'github:acme/alice' }] });
+      await save(bob, { registered_marketplaces: [{ source: 'github:acme/bob' }] });
+      expect((await save(bob, { registered_marketplaces: [] })).status).toBe(200);
+      expect(await personalNames(alice)).toEqual(['alice']);
+      expect(await personalNames(bob)).toEqual([]);
+      // The same name in two users' lists is no collision.
+      expect((await save(bob, { registered_marketplaces: [{ source: 'github:acme/alice' }] })).status).toBe(200);
+      expect(await personalNames(alice)).toEqual(['alice']);
+    });
+
+    it('shares one list with /marketplaces, both ways', async () => {
+      const user = await api().user();
+      await save(user, { registered_marketplaces: [{ source: 'github:acme/viasettings', auto_load: true }] });
+      const listed = (await api().call('/api/v1/marketplaces', { as: user })).body.items;
+      expect(listed.filter((item: { scope: string }) => item.scope === 'personal')).toMatchObject([
+        { name: 'viasettings', auto_load: true, writable: true },
+      ]);
+      await post(api(), user, '/api/v1/marketplaces', { source: 'github:acme/viaapi' });
+      expect(await personalNames(user)).toEqual(['viasettings', 'viaapi']);
+      const removed = await api().call('/api/v1/marketplaces/personal/viasettings', { method: 'DELETE', as: user });
+      expect(removed.status).toBe(204);
+      expect(await personalNames(user)).toEqual(['viaapi']);
+    });
+  },
+  { config: { instance_marketplaces: ['github:acme/market#company##'] } },
+);
+
+const post = (api: Api, user: TestUser, path: string, body: unknown) =>
+  api.call(path, { method: 'POST', as: user, body });
+
+/** A GET's body as a client posts it back (the whole `agent_settings` is sent as its diff, as OpenHands requires). */
+function withoutWriteOnly(settings: Record<string, unknown>): Record<string, unknown> {
+  const { agent_settings, conversation_settings, ...rest } = settings;
+  return rest;
+}
