@@ -3,7 +3,7 @@ import type { Marketplace, MarketplaceRegistration, ValidationError } from '@bos
 import type { MarketplaceChange, MarketplaceRow, NewMarketplace, Repositories } from '../data/index.ts';
 import { approvalChange } from './approval.ts';
 import { type ValidRegistration, validRegistration } from './registration.ts';
-import type { Caller, MarketplaceRegistry } from './registry.ts';
+import { type Caller, type MarketplaceRegistry, entryOf } from './registry.ts';
 
 /** The settings' view of the marketplaces: the caller's own, and those inherited (instance, organization). */
 export interface SettingsMarketplaces {
@@ -93,16 +93,9 @@ export class PersonalMarketplaces {
     const owner = { scope: 'personal' as const, userId };
     for (const row of await this.repository.list([owner])) await this.repository.delete(owner, row.name);
     for (const row of before) {
-      await this.repository.create(owner, {
-        name: row.name,
-        source: row.source,
-        ref: row.ref,
-        repo_path: row.repo_path,
-        auto_load: row.auto_load === 1,
-        updates: row.updates,
-        approved_ref: row.approved_ref,
-        registeredBy: row.registered_by,
-      });
+      const { name, source, ref, repo_path, auto_load, updates, approved_ref } = entryOf(row);
+      const entry = { name, source, ref, repo_path, auto_load, updates, approved_ref };
+      await this.repository.create(owner, { ...entry, registeredBy: row.registered_by });
     }
   }
 }

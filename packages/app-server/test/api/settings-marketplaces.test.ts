@@ -1,23 +1,19 @@
 import { beforeAll, expect, it } from 'vitest';
+import { appServerConfig } from '../../src/index.ts';
+import { PersonalMarketplaces, marketplacesOf } from '../../src/marketplaces/index.ts';
+import { gitUrlsOf } from '../../src/routes/app-conversation-api.ts';
 import { type Api, type TestUser, describeApi } from './harness.ts';
+import { acmeWithRoles } from './marketplace-org.ts';
 
 /** The personal marketplaces through OpenHands' settings: `registered_marketplaces` read and replaced whole. */
 describeApi(
   'settings: registered_marketplaces',
   (api) => {
-    let owner: TestUser;
     let admin: TestUser;
     let member: TestUser;
     let orgId: string;
     beforeAll(async () => {
-      [owner, admin, member] = await api().users(3);
-      orgId = (await post(api(), owner, '/api/v1/organizations', { name: 'Acme' })).body.id;
-      for (const [user, role] of [
-        [admin, 'admin'],
-        [member, 'member'],
-      ] as const) {
-        await post(api(), owner, `/api/v1/organizations/${orgId}/members`, { user_id: user.id, role });
-      }
+      ({ admin, member, orgId } = await acmeWithRoles(api()));
       const shared = await post(api(), admin, '/api/v1/marketplaces', {
         source: 'github:acme/shared',
         scope: 'organization',
@@ -146,6 +142,50 @@ describeApi(
       // The same name in two users' lists is no collision.
       expect((await save(bob, { registered_marketplaces: [{ source: 'github:acme/alice' }] })).status).toBe(200);
       expect(await personalNames(alice)).toEqual(['alice']);
+    });
+
+    it('puts the old list back when a write fails midway', async () => {
+      const user = await api().user();
+      const { repositories } = api();
+      const config = appServerConfig({ instance_marketplaces: ['github:acme/market#company##'] });
+      const { registry } = marketplacesOf(repositories, config, gitUrlsOf(config));
+      let creates = 0;
+      const failing: typeof repositories.marketplaces = Object.create(repositories.marketplaces);
+      failing.create = async (...args) => {
+        creates += 1;
+        if (creates === 2) throw new Error('the database went away');
+        return repositories.marketplaces.create(...args);
+      };
+      const real = new PersonalMarketplaces(registry, repositories.marketplaces);
+      await real.replace(user.id, [{ source: 'github:acme/one' }, { source: 'github:acme/two', auto_load: true }]);
+      const before = (await real.view({ userId: user.id, orgId: null })).registered;
+
+      const list = [
+        { source: 'github:acme/one', auto_load: true },
+        { source: 'github:acme/three' },
+        { source: 'github:acme/four' },
+      ];
+      await expect(new PersonalMarketplaces(registry, failing).replace(user.id, list)).rejects.toThrow(/went away/);
+      const after = (await real.view({ userId: user.id, orgId: null })).registered;
+      const shape = ({ name, source, auto_load }: { name: string; source: string; auto_load: boolean }) => ({
+        name,
+        source,
+        auto_load,
+      });
+      expect(after.map(shape)).toEqual(before.map(shape));
+    });
+
+    it('documents the fields with the marketplaces’ schemas (OpenAPI)', async () => {
+      const document = (await api().call('/openapi.json')).body;
+      const { schemas } = document.components;
+      for (const field of ['registered_marketplaces', 'inherited_marketplaces']) {
+        expect(schemas.Settings.properties[field].items.$ref).toBe('#/components/schemas/Marketplace');
+        expect(schemas.Settings.required).toContain(field);
+      }
+      const written = schemas.SettingsUpdate.properties.registered_marketplaces;
+      expect(written.items.$ref).toBe('#/components/schemas/MarketplaceRegistration');
+      expect(schemas.MarketplaceRegistration.required).toEqual(['source']);
+      expect(Object.keys(document.paths['/api/v1/settings'].post.responses)).toContain('409');
     });
 
     it('shares one list with /marketplaces, both ways', async () => {
