@@ -1,9 +1,32 @@
-import { beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { TestRepository, serveGitOverHttp, tempDir } from '../../../agent/test/git/support.ts';
+import type { AppServerConfig } from '../../src/index.ts';
 import { appServerConfig } from '../../src/index.ts';
 import { PersonalMarketplaces, marketplacesOf } from '../../src/marketplaces/index.ts';
 import { gitUrlsOf } from '../../src/routes/app-conversation-api.ts';
 import { type Api, type TestUser, describeApi } from './harness.ts';
 import { acmeWithRoles } from './marketplace-org.ts';
+
+const INSTANCE = ['github:acme/market#company##'];
+const options: { config: Partial<AppServerConfig> } = { config: { instance_marketplaces: INSTANCE } };
+let gitServer: Awaited<ReturnType<typeof serveGitOverHttp>> | undefined;
+let removeRemotes = async () => {};
+let reviewed: TestRepository;
+
+beforeAll(async () => {
+  const remotes = await tempDir('bosun-settings-marketplaces-');
+  removeRemotes = remotes.cleanup;
+  reviewed = await TestRepository.create(remotes.dir, 'acme/reviewed');
+  await reviewed.commit({
+    '.plugin/marketplace.json': JSON.stringify({ name: 'reviewed', plugins: [] }),
+  });
+  gitServer = await serveGitOverHttp(remotes.dir);
+  options.config = { instance_marketplaces: INSTANCE, git_github_url: gitServer.url, git_allow_private_hosts: true };
+});
+afterAll(async () => {
+  await gitServer?.close();
+  await removeRemotes();
+});
 
 /** The personal marketplaces through OpenHands' settings: `registered_marketplaces` read and replaced whole. */
 describeApi(
@@ -147,7 +170,7 @@ describeApi(
     it('puts the old list back when a write fails midway', async () => {
       const user = await api().user();
       const { repositories } = api();
-      const config = appServerConfig({ instance_marketplaces: ['github:acme/market#company##'] });
+      const config = appServerConfig({ instance_marketplaces: INSTANCE });
       const { registry } = marketplacesOf(repositories, config, gitUrlsOf(config));
       let creates = 0;
       const failing: typeof repositories.marketplaces = Object.create(repositories.marketplaces);
@@ -173,6 +196,23 @@ describeApi(
         auto_load,
       });
       expect(after.map(shape)).toEqual(before.map(shape));
+    });
+
+    it('keeps a reviewed entry’s approved commit when the list is posted back, drops it with follow', async () => {
+      const user = await api().user();
+      // Each database's run starts from a commit of its own (the repository is shared by both runs).
+      const reviewedSha = await reviewed.commit({ 'README.md': `${user.id}\n` });
+      const entry = { source: 'github:acme/reviewed', updates: 'review' };
+      expect((await save(user, { registered_marketplaces: [entry] })).status).toBe(200);
+      const settings = (await api().call('/api/v1/settings', { as: user })).body;
+      expect(settings.registered_marketplaces).toMatchObject([{ name: 'reviewed', approved_ref: reviewedSha }]);
+
+      await reviewed.commit({ 'README.md': 'moved on\n' });
+      expect((await save(user, { registered_marketplaces: settings.registered_marketplaces })).status).toBe(200);
+      expect((await settingsOf(user, false)).registered_marketplaces[0].approved_ref).toBe(reviewedSha);
+
+      expect((await save(user, { registered_marketplaces: [{ ...entry, updates: 'follow' }] })).status).toBe(200);
+      expect((await settingsOf(user, false)).registered_marketplaces[0]).toMatchObject({ approved_ref: null });
     });
 
     it('documents the fields with the marketplaces’ schemas (OpenAPI)', async () => {
@@ -202,7 +242,7 @@ describeApi(
       expect(await personalNames(user)).toEqual(['viaapi']);
     });
   },
-  { config: { instance_marketplaces: ['github:acme/market#company##'] } },
+  options,
 );
 
 const post = (api: Api, user: TestUser, path: string, body: unknown) =>
