@@ -1,9 +1,15 @@
 import { ConflictError, InputError } from '@bosun/http';
 import type { Marketplace, MarketplaceRegistration, ValidationError } from '@bosun/protocol';
-import type { MarketplaceChange, MarketplaceRow, NewMarketplace, Repositories } from '../data/index.ts';
+import type {
+  MarketplaceChange,
+  MarketplaceRow,
+  NewMarketplace,
+  PersonalListChange,
+  Repositories,
+} from '../data/index.ts';
 import { approvalChange } from './approval.ts';
 import { type ValidRegistration, validRegistration } from './registration.ts';
-import { type Caller, type MarketplaceRegistry, entryOf } from './registry.ts';
+import type { Caller, MarketplaceRegistry } from './registry.ts';
 
 /** The settings' view of the marketplaces: the caller's own, and those inherited (instance, organization). */
 export interface SettingsMarketplaces {
@@ -17,7 +23,7 @@ const AT = ['body', 'registered_marketplaces'];
  * A user's personal marketplaces as OpenHands' settings carry them: read beside the inherited ones, and written
  * as a whole list that replaces the old one. Each entry is validated as one registered through `/marketplaces`
  * (same rules, located under `body.registered_marketplaces.<i>`); a name given twice or taken by an inherited
- * marketplace is a 409. Every check runs before the first write, so a refused list changes nothing.
+ * marketplace is a 409. Every check runs before the write, which is one transaction: a refused list changes nothing.
  */
 export class PersonalMarketplaces {
   constructor(
@@ -40,21 +46,16 @@ export class PersonalMarketplaces {
       const why = taken.get(entry.name);
       if (why) throw new ConflictError(why);
     }
-    const owner = { scope: 'personal' as const, userId };
-    const before = await this.repository.list([owner]);
-    const plan = await this.plan(userId, before, wanted);
-    try {
-      for (const row of plan.removed) await this.repository.delete(owner, row.name);
-      for (const [name, change] of plan.changed) await this.repository.update(owner, name, change);
-      for (const entry of plan.added) await this.repository.create(owner, entry);
-    } catch (error) {
-      await this.restore(userId, before);
-      throw error;
-    }
+    const before = await this.repository.list([{ scope: 'personal', userId }]);
+    await this.repository.replacePersonal(userId, await this.plan(userId, before, wanted));
   }
 
   /** The writes from `before` to `wanted`: an entry of the same name and source is changed, else replaced. */
-  private async plan(userId: string, before: MarketplaceRow[], wanted: ValidRegistration[]) {
+  private async plan(
+    userId: string,
+    before: MarketplaceRow[],
+    wanted: ValidRegistration[],
+  ): Promise<PersonalListChange> {
     const byName = new Map(before.map((row) => [row.name, row]));
     const kept = (entry: ValidRegistration) => {
       const row = byName.get(entry.name);
@@ -84,19 +85,8 @@ export class PersonalMarketplaces {
       const approved_ref = entry.updates === 'review' ? await head(entry.ref) : null;
       added.push({ ...entry, approved_ref, registeredBy: userId });
     }
-    const removed = before.filter((row) => !wanted.some((entry) => kept(entry) === row));
+    const removed = before.filter((row) => !wanted.some((entry) => kept(entry) === row)).map((row) => row.name);
     return { removed, changed, added };
-  }
-
-  /** Puts the list back as it was after a write failed midway (a concurrent write, the database). */
-  private async restore(userId: string, before: MarketplaceRow[]): Promise<void> {
-    const owner = { scope: 'personal' as const, userId };
-    for (const row of await this.repository.list([owner])) await this.repository.delete(owner, row.name);
-    for (const row of before) {
-      const { name, source, ref, repo_path, auto_load, updates, approved_ref } = entryOf(row);
-      const entry = { name, source, ref, repo_path, auto_load, updates, approved_ref };
-      await this.repository.create(owner, { ...entry, registeredBy: row.registered_by });
-    }
   }
 }
 

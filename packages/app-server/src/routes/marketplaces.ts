@@ -15,7 +15,6 @@ import type { Caller } from '../marketplaces/registry.ts';
 import { gitUrlsOf } from './app-conversation-api.ts';
 import { conflictsAs409, shape } from './replies.ts';
 import { routeOptions } from './route-options.ts';
-import { offerToSettings } from './settings-marketplaces.ts';
 
 const route = routeOptions('Marketplaces');
 const writeResponses = { 403: 'HTTPError', 409: 'HTTPError' };
@@ -43,9 +42,8 @@ const callerOf = (request: FastifyRequest): Caller => {
  * Registered marketplaces (composed: instance < organization < personal) and the preview of one before it is
  * registered (`POST /skills/marketplace-skills`, as OpenHands' web UI calls it).
  */
-export function marketplaceApi({ registry, personal, git, table }: Marketplaces): ApiRoutes {
+export function marketplaceApi({ registry, git, table }: Marketplaces): ApiRoutes {
   return (api) => {
-    offerToSettings(api, personal);
     api.get<{ Querystring: { org_id?: string } }>(
       '/marketplaces',
       route('The marketplaces of the caller’s new conversations: instance, organization and own', {

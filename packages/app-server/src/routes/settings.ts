@@ -6,14 +6,13 @@ import { settingsPatch, settingsView } from '../settings/settings-view.ts';
 import type { IdentityRouteDeps } from './deps.ts';
 import { conflictsAs409, shape } from './replies.ts';
 import { routeOptions } from './route-options.ts';
-import { settingsMarketplacesOf } from './settings-marketplaces.ts';
 
 const route = routeOptions('Settings');
 
 /** `GET/POST /api/v1/settings`: the caller's settings, updated partially; never a secret's value. */
 export function settingsRoutes(
   app: FastifyInstance,
-  { settings, providerTokens, llmDefaults }: IdentityRouteDeps,
+  { settings, providerTokens, llmDefaults, marketplaces }: IdentityRouteDeps,
 ): void {
   app.get(
     '/settings',
@@ -23,13 +22,12 @@ export function settingsRoutes(
     async (request) => {
       const principal = principalOf(request);
       const { userId } = principal;
-      const personal = settingsMarketplacesOf(request.server);
-      const [stored, providers, marketplaces] = await Promise.all([
+      const [stored, providers, listed] = await Promise.all([
         settings.get(userId),
         providerTokens.list(userId),
-        personal?.view({ userId, orgId: principal.org?.id ?? null }) ?? { registered: [], inherited: [] },
+        marketplaces?.view({ userId, orgId: principal.org?.id ?? null }) ?? { registered: [], inherited: [] },
       ]);
-      return settingsView(stored ?? {}, llmDefaults, providers, marketplaces);
+      return settingsView(stored ?? {}, llmDefaults, providers, listed);
     },
   );
 
@@ -47,13 +45,12 @@ export function settingsRoutes(
       const patch = settingsPatch(request.body);
       const list = request.body.registered_marketplaces;
       if (list !== undefined) {
-        const personal = settingsMarketplacesOf(request.server);
-        if (!personal) {
+        if (!marketplaces) {
           throw new InputError([
             { loc: ['body', 'registered_marketplaces'], msg: 'this server has no marketplaces', type: 'value_error' },
           ]);
         }
-        await conflictsAs409(() => personal.replace(userId, list));
+        await conflictsAs409(() => marketplaces.replace(userId, list));
       }
       await settings.update(userId, patch);
       return { message: 'Settings stored' };

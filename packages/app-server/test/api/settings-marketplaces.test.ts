@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { TestRepository, serveGitOverHttp, tempDir } from '../../../agent/test/git/support.ts';
+import { MarketplaceNameTakenError } from '../../src/data/errors.ts';
 import type { AppServerConfig } from '../../src/index.ts';
 import { appServerConfig } from '../../src/index.ts';
 import { PersonalMarketplaces, marketplacesOf } from '../../src/marketplaces/index.ts';
@@ -167,35 +168,41 @@ describeApi(
       expect(await personalNames(alice)).toEqual(['alice']);
     });
 
-    it('puts the old list back when a write fails midway', async () => {
+    it('changes the list in one transaction: a write that fails midway leaves it as it was', async () => {
       const user = await api().user();
       const { repositories } = api();
       const config = appServerConfig({ instance_marketplaces: INSTANCE });
       const { registry } = marketplacesOf(repositories, config, gitUrlsOf(config));
-      let creates = 0;
-      const failing: typeof repositories.marketplaces = Object.create(repositories.marketplaces);
-      failing.create = async (...args) => {
-        creates += 1;
-        if (creates === 2) throw new Error('the database went away');
-        return repositories.marketplaces.create(...args);
-      };
-      const real = new PersonalMarketplaces(registry, repositories.marketplaces);
-      await real.replace(user.id, [{ source: 'github:acme/one' }, { source: 'github:acme/two', auto_load: true }]);
-      const before = (await real.view({ userId: user.id, orgId: null })).registered;
+      const personal = new PersonalMarketplaces(registry, repositories.marketplaces);
+      await personal.replace(user.id, [{ source: 'github:acme/one' }, { source: 'github:acme/two', auto_load: true }]);
+      const before = (await personal.view({ userId: user.id, orgId: null })).registered;
 
-      const list = [
-        { source: 'github:acme/one', auto_load: true },
-        { source: 'github:acme/three' },
-        { source: 'github:acme/four' },
-      ];
-      await expect(new PersonalMarketplaces(registry, failing).replace(user.id, list)).rejects.toThrow(/went away/);
-      const after = (await real.view({ userId: user.id, orgId: null })).registered;
+      // Removed, changed, then two new entries of one name: the second insert fails after the other writes.
+      const entry = {
+        source: 'github:acme/dup',
+        ref: null,
+        repo_path: null,
+        auto_load: false,
+        updates: 'follow' as const,
+      };
+      const added = [1, 2].map(() => ({ ...entry, name: 'dup', approved_ref: null, registeredBy: user.id }));
+      const plan = {
+        removed: ['one'],
+        changed: [['two', { auto_load: false }]] as [string, { auto_load: boolean }][],
+        added,
+      };
+      await expect(repositories.marketplaces.replacePersonal(user.id, plan)).rejects.toThrow(MarketplaceNameTakenError);
+      const after = (await personal.view({ userId: user.id, orgId: null })).registered;
       const shape = ({ name, source, auto_load }: { name: string; source: string; auto_load: boolean }) => ({
         name,
         source,
         auto_load,
       });
       expect(after.map(shape)).toEqual(before.map(shape));
+      expect(after.map(shape)).toEqual([
+        { name: 'one', source: 'github:acme/one', auto_load: false },
+        { name: 'two', source: 'github:acme/two', auto_load: true },
+      ]);
     });
 
     it('keeps a reviewed entry’s approved commit when the list is posted back, drops it with follow', async () => {
