@@ -61,5 +61,6 @@ export {
   type MarketplaceOwner,
   type MarketplaceRow,
   type NewMarketplace,
+  type PersonalListChange,
   ownerKeyOf,
 } from './repositories/marketplaces.ts';

@@ -5,16 +5,20 @@ import { type AutoLoad, autoLoadFor } from './auto-load.ts';
 import { disabledSkillsOf } from './disabled-skills.ts';
 import { MarketplaceGit } from './git-access.ts';
 import { instanceMarketplaces } from './instance.ts';
+import { PersonalMarketplaces } from './personal-list.ts';
 import { MarketplaceRegistry } from './registry.ts';
 import { skillsTable } from './skills-table.ts';
 
 export type { AutoLoad } from './auto-load.ts';
 export { disabledSkillsOf } from './disabled-skills.ts';
 export { MarketplaceGit } from './git-access.ts';
+export { PersonalMarketplaces, type SettingsMarketplaces } from './personal-list.ts';
 export { MarketplaceRegistry } from './registry.ts';
 
 export interface Marketplaces {
   registry: MarketplaceRegistry;
+  /** The user's own list as the settings read and replace it. */
+  personal: PersonalMarketplaces;
   git: MarketplaceGit;
   /** What a new conversation of the user in the organization auto-loads (see `autoLoadFor`). */
   autoLoad(userId: string, orgId: string | null): Promise<AutoLoad>;
@@ -41,6 +45,7 @@ export function marketplacesOf(
   });
   return {
     registry,
+    personal: new PersonalMarketplaces(registry, repositories.marketplaces),
     git,
     autoLoad: (userId, orgId) => autoLoadFor(registry, git, userId, orgId),
     async table(userId, orgId) {

@@ -81,3 +81,41 @@ export function registrationProblems(entry: Partial<MarketplaceSource>, at: (str
   add('repo_path', repoPathProblem(entry.repo_path));
   return problems;
 }
+
+/** A registration's fields once valid: the name derived when none is given, the defaults filled in. */
+export interface ValidRegistration extends MarketplaceSource {
+  name: string;
+  auto_load: boolean;
+  updates: 'follow' | 'review';
+}
+
+/** What a registration asks for (as `MarketplaceCreate` and the settings' `registered_marketplaces` carry it). */
+export interface RegistrationRequest {
+  source: string;
+  name?: string;
+  ref?: string | null;
+  repo_path?: string | null;
+  auto_load?: boolean;
+  updates?: 'follow' | 'review';
+}
+
+/** The registration `body` asks for, or its problems located under `at` (a derived name's under `source`). */
+export function validRegistration(
+  body: RegistrationRequest,
+  at: (string | number)[],
+): ValidRegistration | ValidationError[] {
+  const source = body.source.trim();
+  const problems = registrationProblems({ ...body, source }, at);
+  if (problems.length) return problems;
+  const name = body.name ?? nameFromSource(source);
+  const why = nameProblem(name);
+  if (why) return [{ loc: [...at, 'source'], msg: `the name derived, ${name}, ${why}`, type: 'value_error' }];
+  return {
+    name,
+    source,
+    ref: body.ref ?? null,
+    repo_path: body.repo_path ?? null,
+    auto_load: body.auto_load ?? false,
+    updates: body.updates ?? 'follow',
+  };
+}

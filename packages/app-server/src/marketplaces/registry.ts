@@ -9,8 +9,9 @@ import type {
   OrgRole,
 } from '@bosun/protocol';
 import type { MarketplaceOwner, MarketplaceRow, Repositories } from '../data/index.ts';
+import { approvalChange } from './approval.ts';
 import { type ComposedEntry, type MarketplaceEntry, compose, effective } from './composition.ts';
-import { nameFromSource, nameProblem, registrationProblems } from './registration.ts';
+import { registrationProblems, validRegistration } from './registration.ts';
 
 /** Who asks: the user, and the organization the request acts in (`X-Org-Id`, or its key's). */
 export interface Caller {
@@ -77,24 +78,12 @@ export class MarketplaceRegistry {
   }
 
   async create(caller: Caller, body: MarketplaceCreate): Promise<Marketplace> {
-    const source = body.source.trim();
-    const problems = registrationProblems({ ...body, source }, ['body']);
-    if (problems.length) throw new InputError(problems);
-    const name = body.name ?? nameFromSource(source);
-    const why = nameProblem(name);
-    if (why)
-      throw new InputError([
-        { loc: ['body', 'source'], msg: `the name derived, ${name}, ${why}`, type: 'value_error' },
-      ]);
-    const updates = body.updates ?? 'follow';
+    const valid = validRegistration(body, ['body']);
+    if (Array.isArray(valid)) throw new InputError(valid);
+    const { name, source, updates } = valid;
     const entry = {
-      name,
-      source,
-      ref: body.ref ?? null,
-      repo_path: body.repo_path ?? null,
-      auto_load: body.auto_load ?? false,
-      updates,
-      approved_ref: updates === 'review' ? await this.head(caller.userId, source, body.ref ?? null) : null,
+      ...valid,
+      approved_ref: updates === 'review' ? await this.head(caller.userId, source, valid.ref, ['body']) : null,
       registeredBy: caller.userId,
     };
     const { marketplaces } = this.deps.repositories;
@@ -130,14 +119,9 @@ export class MarketplaceRegistry {
     const { expected_version: _, ...change } = body;
     const current = await this.deps.repositories.marketplaces.get(owner, name);
     if (!current) throw new NotFoundError('Marketplace not found');
-    const ref = change.ref === undefined ? current.ref : change.ref;
-    const approved =
-      change.updates === 'follow'
-        ? { approved_ref: null }
-        : (change.updates === 'review' && current.updates !== 'review') ||
-            (current.updates === 'review' && change.ref !== undefined)
-          ? { approved_ref: await this.head(caller.userId, current.source, ref) }
-          : {};
+    const approved = await approvalChange(current, change, (ref) =>
+      this.head(caller.userId, current.source, ref, ['body']),
+    );
     const row = await this.deps.repositories.marketplaces.update(owner, name, { ...change, ...approved }, version);
     if (!row) throw new NotFoundError('Marketplace not found');
     return { ...entryOf(row), writable: true, overridden_by: null };
@@ -166,14 +150,14 @@ export class MarketplaceRegistry {
     return { ...entryOf(row), writable: true, overridden_by: null };
   }
 
-  /** The commit to start reviewing from: a ref that cannot be resolved is a 422 (nothing to approve yet). */
-  private async head(userId: string, source: string, ref: string | null): Promise<string> {
+  /** The commit to start reviewing from: a ref that cannot be resolved is a 422 at `at` (nothing to approve yet). */
+  async head(userId: string, source: string, ref: string | null, at: (string | number)[]): Promise<string> {
     try {
       return await this.deps.resolve(userId, source, ref);
     } catch (error) {
       throw new InputError([
         {
-          loc: ['body', ref ? 'ref' : 'source'],
+          loc: [...at, ref ? 'ref' : 'source'],
           msg: `cannot review updates: ${(error as Error).message}`,
           type: 'value_error',
         },
@@ -236,18 +220,28 @@ export class MarketplaceRegistry {
 
   /** A 409 when a personal entry would take a name the instance or one of the user's organizations has. */
   private async refuseInherited(userId: string, name: string): Promise<void> {
-    if (this.deps.instance.some((entry) => entry.name === name)) {
-      throw new ConflictError(`the instance has a marketplace named ${name}: choose another name`);
+    const taken = (await this.inheritedNames(userId)).get(name);
+    if (taken) throw new ConflictError(taken);
+  }
+
+  /** The names a personal entry may not take (the instance's, the user's organizations'), each with why. */
+  async inheritedNames(userId: string): Promise<Map<string, string>> {
+    const taken = new Map<string, string>();
+    for (const entry of this.deps.instance) {
+      taken.set(entry.name, `the instance has a marketplace named ${entry.name}: choose another name`);
     }
     const orgs = await this.deps.repositories.organizations.listForUser(userId);
     const owners = orgs.map((org) => ({ scope: 'organization' as const, orgId: org.id }));
-    const taken = (await this.deps.repositories.marketplaces.list(owners)).find((row) => row.name === name);
-    if (taken) {
-      const org = orgs.find((o) => o.id === taken.org_id);
-      throw new ConflictError(
-        `your organization ${org?.name ?? ''} has a marketplace named ${name}: choose another name`,
-      );
+    for (const row of await this.deps.repositories.marketplaces.list(owners)) {
+      const org = orgs.find((o) => o.id === row.org_id);
+      if (!taken.has(row.name)) {
+        taken.set(
+          row.name,
+          `your organization ${org?.name ?? ''} has a marketplace named ${row.name}: choose another name`,
+        );
+      }
     }
+    return taken;
   }
 
   private roleOf(userId: string, orgId: string): Promise<OrgRole | undefined> {

@@ -8,6 +8,7 @@ import type {
   SettingsStore,
   UsersStore,
 } from '../identity/stores.ts';
+import type { PersonalMarketplaces } from '../marketplaces/index.ts';
 import type { LlmDefaults } from '../settings/llm-defaults.ts';
 
 /** What the identity, settings, secrets and organization routes need. */
@@ -24,4 +25,6 @@ export interface IdentityRouteDeps {
   rateLimits: RateLimits;
   /** Whether the server is reached over HTTPS (the session cookie is then `Secure`). */
   secureCookies: boolean;
+  /** The users' own marketplaces as the settings carry them (absent: a server without marketplaces). */
+  marketplaces?: PersonalMarketplaces;
 }

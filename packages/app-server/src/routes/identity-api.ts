@@ -3,6 +3,8 @@ import type { ApiRoutes, AppContext, AppDependencies } from '../context.ts';
 import { type KeyRing, type Repositories, createRepositories } from '../data/index.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimiter, type RateLimits } from '../identity/rate-limits.ts';
 import { prepareOwnerSignIn } from '../identity/sign-in.ts';
+import { marketplacesOf } from '../marketplaces/index.ts';
+import { gitUrlsOf } from './app-conversation-api.ts';
 import type { IdentityRouteDeps } from './deps.ts';
 import { identityRoutes } from './identity-routes.ts';
 
@@ -16,9 +18,13 @@ export function identityApi(deps: IdentityRouteDeps): ApiRoutes {
  * configured). A server built without a database has no such routes.
  */
 export const identityApiOfServer: ApiRoutes = (api, context: AppContext) => {
-  const { services } = context;
+  const { services, config } = context;
   if (!services) return;
-  identityRoutes(api, identityRouteDeps(services.repositories, context.config, services.rateLimiter));
+  const { personal } = marketplacesOf(services.repositories, config, gitUrlsOf(config));
+  identityRoutes(api, {
+    ...identityRouteDeps(services.repositories, config, services.rateLimiter),
+    marketplaces: personal,
+  });
 };
 
 /** What those routes need, from the open database's repositories, the configuration and a rate limiter. */

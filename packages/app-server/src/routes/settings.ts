@@ -1,9 +1,10 @@
+import { InputError } from '@bosun/http';
 import type { SettingsUpdate } from '@bosun/protocol';
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../identity/authenticate.ts';
 import { settingsPatch, settingsView } from '../settings/settings-view.ts';
 import type { IdentityRouteDeps } from './deps.ts';
-import { shape } from './replies.ts';
+import { conflictsAs409, shape } from './replies.ts';
 import { routeOptions } from './route-options.ts';
 
 const route = routeOptions('Settings');
@@ -11,7 +12,7 @@ const route = routeOptions('Settings');
 /** `GET/POST /api/v1/settings`: the caller's settings, updated partially; never a secret's value. */
 export function settingsRoutes(
   app: FastifyInstance,
-  { settings, providerTokens, llmDefaults }: IdentityRouteDeps,
+  { settings, providerTokens, llmDefaults, marketplaces }: IdentityRouteDeps,
 ): void {
   app.get(
     '/settings',
@@ -19,21 +20,39 @@ export function settingsRoutes(
       response: { 200: 'Settings' },
     }),
     async (request) => {
-      const { userId } = principalOf(request);
-      const [stored, providers] = await Promise.all([settings.get(userId), providerTokens.list(userId)]);
-      return settingsView(stored ?? {}, llmDefaults, providers);
+      const principal = principalOf(request);
+      const { userId } = principal;
+      const [stored, providers, listed] = await Promise.all([
+        settings.get(userId),
+        providerTokens.list(userId),
+        marketplaces?.view({ userId, orgId: principal.org?.id ?? null }) ?? { registered: [], inherited: [] },
+      ]);
+      return settingsView(stored ?? {}, llmDefaults, providers, listed);
     },
   );
 
   app.post<{ Body: SettingsUpdate }>(
     '/settings',
     route('Change some settings (fields left out keep their value)', {
+      description:
+        '`registered_marketplaces` replaces the caller’s whole personal list, checked as a whole before any ' +
+        'change: a name given twice or taken by an inherited marketplace is a 409, and nothing is stored.',
       body: shape('SettingsUpdate'),
-      response: { 200: 'EditResponse' },
+      response: { 200: 'EditResponse', 409: 'HTTPError' },
     }),
     async (request) => {
       const { userId } = principalOf(request);
-      await settings.update(userId, settingsPatch(request.body));
+      const patch = settingsPatch(request.body);
+      const list = request.body.registered_marketplaces;
+      if (list !== undefined) {
+        if (!marketplaces) {
+          throw new InputError([
+            { loc: ['body', 'registered_marketplaces'], msg: 'this server has no marketplaces', type: 'value_error' },
+          ]);
+        }
+        await conflictsAs409(() => marketplaces.replace(userId, list));
+      }
+      await settings.update(userId, patch);
       return { message: 'Settings stored' };
     },
   );

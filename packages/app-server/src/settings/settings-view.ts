@@ -1,5 +1,5 @@
 import { InputError } from '@bosun/http';
-import type { Settings, SettingsUpdate } from '@bosun/protocol';
+import type { Marketplace, Settings, SettingsUpdate } from '@bosun/protocol';
 import { SETTINGS_READ_ONLY_FIELDS } from '@bosun/protocol';
 import type { StoredSettings } from '../identity/stores.ts';
 import { credentialKeyPaths } from './credential-keys.ts';
@@ -31,6 +31,7 @@ export function settingsView(
   stored: StoredSettings,
   defaults: LlmDefaults,
   providers: { provider: string; host: string | null }[],
+  marketplaces: { registered: Marketplace[]; inherited: Marketplace[] },
 ): Settings {
   const llm = effectiveLlm(stored, defaults);
   const own = Object.fromEntries(
@@ -46,6 +47,8 @@ export function settingsView(
     llm_api_key_set: llm.apiKey !== null,
     search_api_key_set: typeof stored.search_api_key === 'string',
     provider_tokens_set: Object.fromEntries(providers.map(({ provider, host }) => [provider, host])),
+    registered_marketplaces: marketplaces.registered,
+    inherited_marketplaces: marketplaces.inherited,
     v1_enabled: true,
   } as Settings;
 }
@@ -64,7 +67,8 @@ export function settingsPatch(update: SettingsUpdate): StoredSettings {
     })),
   );
   if (problems.length > 0) throw new InputError(problems);
-  const ignored = new Set<string>(SETTINGS_READ_ONLY_FIELDS);
+  // The personal marketplaces are rows of their own (the marketplaces registry), not part of the settings object.
+  const ignored = new Set<string>([...SETTINGS_READ_ONLY_FIELDS, 'registered_marketplaces']);
   const patch: StoredSettings = {};
   for (const [field, value] of Object.entries(update)) {
     if (ignored.has(field) || value === undefined) continue;

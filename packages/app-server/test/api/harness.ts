@@ -116,7 +116,11 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
       };
       const config = { log_level: 'info' as const, ...options.config };
       const limits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
-      const deps = identityRouteDeps(repositories, config, new RateLimiter(cache), limits);
+      const marketplaces = marketplacesOf(repositories, appServerConfig(config), gitUrlsOf(config));
+      const deps = {
+        ...identityRouteDeps(repositories, config, new RateLimiter(cache), limits),
+        marketplaces: marketplaces.personal,
+      };
       const logs: string[] = [];
       const startLimit = rateLimited(deps.rateLimiter, limits, 'sandbox_start');
       let url = '';
@@ -146,7 +150,6 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
       told.running = whenSandboxRuns(events, new PendingMessages({ repositories, sandboxes, log }), log);
       const eventDeps = { conversations: repositories.conversations, sandboxes, events };
       const identity = { apiKeys: repositories.apiKeys, sessions: repositories.sessions };
-      const marketplaces = marketplacesOf(repositories, appServerConfig(config), gitUrlsOf(config));
       const conversations = conversationApi({
         repositories,
         sandboxes,

@@ -5,6 +5,7 @@ import { type AppServerConfig, appServerConfig } from '../../src/index.ts';
 import { marketplacesOf } from '../../src/marketplaces/index.ts';
 import { gitUrlsOf } from '../../src/routes/app-conversation-api.ts';
 import { type Api, type TestUser, describeApi } from './harness.ts';
+import { acmeWithRoles } from './marketplace-org.ts';
 
 /** A marketplace with one plugin bringing a skill, a command and a hook. */
 const MARKET = {
@@ -61,14 +62,7 @@ describeApi(
     let member: TestUser;
     let orgId: string;
     beforeAll(async () => {
-      [owner, admin, member] = await api().users(3);
-      orgId = (await post(api(), owner, '/api/v1/organizations', { name: 'Acme' })).body.id;
-      for (const [user, role] of [
-        [admin, 'admin'],
-        [member, 'member'],
-      ] as const) {
-        await post(api(), owner, `/api/v1/organizations/${orgId}/members`, { user_id: user.id, role });
-      }
+      ({ owner, admin, member, orgId } = await acmeWithRoles(api()));
     });
 
     const list = async (user: TestUser) =>

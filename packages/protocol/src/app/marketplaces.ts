@@ -1,4 +1,4 @@
-import { type Static, Type } from '@sinclair/typebox';
+import { type Static, type TOptional, type TUnknown, Type } from '@sinclair/typebox';
 import { MarketplaceListing } from '../api/marketplaces.ts';
 import { PluginProblem } from '../api/plugins.ts';
 import { namedEnum, nullable, ref, strictObject } from '../schema/builders.ts';
@@ -107,6 +107,43 @@ export const Marketplace = strictObject(
   { description: 'A registered marketplace, as the caller sees it.' },
 );
 export type Marketplace = Static<typeof Marketplace>;
+
+/** What a registration's GET shows and a client may post back: accepted and ignored on a write. */
+const REGISTRATION_READ_ONLY = [
+  'scope',
+  'org_id',
+  'approved_ref',
+  'writable',
+  'overridden_by',
+  'registered_by',
+  'registered_at',
+  'updated_at',
+] as const;
+const registrationReadOnly = Object.fromEntries(
+  REGISTRATION_READ_ONLY.map((field) => [
+    field,
+    Type.Optional(Type.Unknown({ description: 'Read-only: accepted and ignored.' })),
+  ]),
+) as Record<(typeof REGISTRATION_READ_ONLY)[number], TOptional<TUnknown>>;
+
+export const MarketplaceRegistration = strictObject(
+  'MarketplaceRegistration',
+  {
+    source: MarketplaceCreate.properties.source,
+    name: MarketplaceCreate.properties.name,
+    ref: MarketplaceCreate.properties.ref,
+    repo_path: MarketplaceCreate.properties.repo_path,
+    auto_load: MarketplaceCreate.properties.auto_load,
+    updates: MarketplaceCreate.properties.updates,
+    ...registrationReadOnly,
+  },
+  {
+    description:
+      'A personal marketplace in the list `POST /settings` replaces (as OpenHands’ `registered_marketplaces`): ' +
+      'validated as `MarketplaceCreate`; the scope is always personal, and the fields a GET adds are ignored.',
+  },
+);
+export type MarketplaceRegistration = Static<typeof MarketplaceRegistration>;
 
 export const MarketplaceList = strictObject(
   'MarketplaceList',

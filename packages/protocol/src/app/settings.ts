@@ -1,6 +1,7 @@
 import { type Static, type TOptional, type TProperties, type TUnknown, Type } from '@sinclair/typebox';
 import { namedEnum, nullable, openObject, ref, strictObject } from '../schema/builders.ts';
 import { byProvider } from './common.ts';
+import { Marketplace, MarketplaceRegistration } from './marketplaces.ts';
 
 /**
  * A user's settings, as OpenHands' `GET/POST /api/v1/settings` carry them. The LLM fields start from the
@@ -53,6 +54,12 @@ export const Settings = strictObject(
     llm_api_key_set: Type.Boolean({ description: 'Whether an LLM API key is set (the user’s or the instance’s).' }),
     search_api_key_set: Type.Boolean({ description: 'Whether a search API key is set.' }),
     provider_tokens_set: ProviderTokensSet,
+    registered_marketplaces: Type.Array(ref(Marketplace), {
+      description: 'The caller’s own marketplaces (also `/marketplaces`); a POST of the list replaces it.',
+    }),
+    inherited_marketplaces: Type.Array(ref(Marketplace), {
+      description: 'The instance’s and the caller’s organization’s marketplaces: read-only here.',
+    }),
     v1_enabled: Type.Boolean(),
   },
   { description: 'A user’s settings. No secret value is ever part of it.' },
@@ -101,6 +108,12 @@ export const SettingsUpdate = strictObject(
     agent_settings_diff: openObject({ description: 'Deep-merged into `agent_settings`; a null value removes a key.' }),
     conversation_settings_diff: openObject({
       description: 'Deep-merged into `conversation_settings`; a null value removes a key.',
+    }),
+    registered_marketplaces: Type.Array(ref(MarketplaceRegistration), {
+      maxItems: 100,
+      description:
+        'Replaces the caller’s whole personal list: entries left out are removed, `auto_load` defaults to false. ' +
+        'A name taken twice, or by an inherited marketplace, is a 409 and nothing changes.',
     }),
     ...ignoredFields,
   }),

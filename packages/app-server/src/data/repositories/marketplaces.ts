@@ -25,6 +25,13 @@ export type MarketplaceChange = Partial<
   Pick<NewMarketplace, 'ref' | 'repo_path' | 'auto_load' | 'updates' | 'approved_ref'>
 >;
 
+/** From one personal list to another: the names removed, the entries changed in place, the new ones. */
+export interface PersonalListChange {
+  removed: string[];
+  changed: [string, MarketplaceChange][];
+  added: NewMarketplace[];
+}
+
 /** A write of an organization's marketplaces names the version it read (undefined: personal, no check). */
 export type ExpectedVersion = number | undefined;
 
@@ -72,34 +79,32 @@ export class MarketplacesRepository {
 
   /** Registers; MarketplaceNameTakenError when the owner has one of that name, StaleMarketplacesError (see above). */
   async create(owner: MarketplaceOwner, entry: NewMarketplace, expected?: ExpectedVersion): Promise<MarketplaceRow> {
-    const now = nowIso();
-    const row: MarketplaceRow = {
-      id: uuidv7(),
-      scope: owner.scope,
-      owner_key: ownerKeyOf(owner),
-      user_id: owner.scope === 'personal' ? owner.userId : null,
-      org_id: owner.scope === 'organization' ? owner.orgId : null,
-      name: entry.name,
-      source: entry.source,
-      ref: entry.ref,
-      repo_path: entry.repo_path,
-      auto_load: entry.auto_load ? 1 : 0,
-      updates: entry.updates,
-      approved_ref: entry.approved_ref,
-      registered_by: entry.registeredBy,
-      registered_at: now,
-      updated_at: now,
-    };
-    try {
-      await this.db.transaction().execute(async (trx) => {
+    const row = rowOf(owner, entry);
+    await nameTaken(entry.name, () =>
+      this.db.transaction().execute(async (trx) => {
         await raiseVersion(trx, owner, expected);
         await trx.insertInto('marketplaces').values(row).execute();
-      });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new MarketplaceNameTakenError(entry.name);
-      throw error;
-    }
+      }),
+    );
     return row;
+  }
+
+  /**
+   * A user's whole personal list changed at once, in one transaction: all of it or nothing (a name taken meanwhile
+   * is MarketplaceNameTakenError, and nothing is changed).
+   */
+  async replacePersonal(userId: string, plan: PersonalListChange): Promise<void> {
+    const owner: MarketplaceOwner = { scope: 'personal', userId };
+    await this.db.transaction().execute(async (trx) => {
+      for (const name of plan.removed)
+        await this.changed(trx, owner, name, (query) => query.deleteFrom('marketplaces'));
+      for (const [name, change] of plan.changed) {
+        await this.changed(trx, owner, name, (query) => query.updateTable('marketplaces').set(setOf(change)));
+      }
+      for (const entry of plan.added) {
+        await nameTaken(entry.name, () => trx.insertInto('marketplaces').values(rowOf(owner, entry)).execute());
+      }
+    });
   }
 
   /** Changes an entry; undefined when the owner has none of that name. */
@@ -109,14 +114,7 @@ export class MarketplacesRepository {
     change: MarketplaceChange,
     expected?: ExpectedVersion,
   ): Promise<MarketplaceRow | undefined> {
-    const set = {
-      ...(change.ref !== undefined ? { ref: change.ref } : {}),
-      ...(change.repo_path !== undefined ? { repo_path: change.repo_path } : {}),
-      ...(change.auto_load !== undefined ? { auto_load: change.auto_load ? 1 : 0 } : {}),
-      ...(change.updates !== undefined ? { updates: change.updates } : {}),
-      ...(change.approved_ref !== undefined ? { approved_ref: change.approved_ref } : {}),
-      updated_at: nowIso(),
-    };
+    const set = setOf(change);
     return this.db.transaction().execute(async (trx) => {
       const found = await this.changed(trx, owner, name, (query) => query.updateTable('marketplaces').set(set));
       if (!found) return undefined;
@@ -151,6 +149,50 @@ export class MarketplacesRepository {
       .where('name', '=', name)
       .executeTakeFirst();
     return Number(result.numUpdatedRows ?? result.numDeletedRows ?? 0) > 0;
+  }
+}
+
+/** The row of a new registration. */
+function rowOf(owner: MarketplaceOwner, entry: NewMarketplace): MarketplaceRow {
+  const now = nowIso();
+  return {
+    id: uuidv7(),
+    scope: owner.scope,
+    owner_key: ownerKeyOf(owner),
+    user_id: owner.scope === 'personal' ? owner.userId : null,
+    org_id: owner.scope === 'organization' ? owner.orgId : null,
+    name: entry.name,
+    source: entry.source,
+    ref: entry.ref,
+    repo_path: entry.repo_path,
+    auto_load: entry.auto_load ? 1 : 0,
+    updates: entry.updates,
+    approved_ref: entry.approved_ref,
+    registered_by: entry.registeredBy,
+    registered_at: now,
+    updated_at: now,
+  };
+}
+
+/** The columns a change sets. */
+function setOf(change: MarketplaceChange) {
+  return {
+    ...(change.ref !== undefined ? { ref: change.ref } : {}),
+    ...(change.repo_path !== undefined ? { repo_path: change.repo_path } : {}),
+    ...(change.auto_load !== undefined ? { auto_load: change.auto_load ? 1 : 0 } : {}),
+    ...(change.updates !== undefined ? { updates: change.updates } : {}),
+    ...(change.approved_ref !== undefined ? { approved_ref: change.approved_ref } : {}),
+    updated_at: nowIso(),
+  };
+}
+
+/** Runs an insert; a unique violation is MarketplaceNameTakenError. */
+async function nameTaken(name: string, insert: () => Promise<unknown>): Promise<void> {
+  try {
+    await insert();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new MarketplaceNameTakenError(name);
+    throw error;
   }
 }
 
