@@ -21,7 +21,7 @@ export { FileSandboxStore } from './store/file-store.ts';
 export { DatabaseSandboxStore, type DatabaseStoreOptions } from './store/database-store.ts';
 export type { LocalSpec } from './local/launcher.ts';
 export type { LifecycleOptions } from './lifecycle.ts';
-export { type WarmPoolConfig, servesWarm } from './local/warm-pools.ts';
+export { type WarmPoolConfig, servesWarm } from './warm-pools.ts';
 export { RuntimeApiConfig } from './service/config.ts';
 export {
   type BackendContext,

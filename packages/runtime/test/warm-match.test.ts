@@ -33,3 +33,25 @@ describe('the warm pool match rule', () => {
     expect(servesWarm(request({ network: { mode: 'open' } }), shape)).toBe(false);
   });
 });
+
+describe('the warm pool match rule for a backend that runs images', () => {
+  const kubeShape = {
+    sessionId: 'warm:default:1',
+    image: 'ghcr.io/bosun/bosun:1.0',
+    command: ['bosun'],
+    workingDir: '/workspace',
+    environment: { LOG_JSON: '1' },
+    resourceFactor: 1,
+    runAsUser: 10001,
+    runAsGroup: 10001,
+    network: { mode: 'none' } as const,
+  };
+  const kubeRequest = (change: object) => ({ ...kubeShape, sessionId: 'conversation-1', ...change });
+
+  it('serves the same image only, and compares the rest as for any backend', () => {
+    expect(servesWarm(kubeRequest({ environment: {} }), kubeShape)).toBe(true);
+    expect(servesWarm(kubeRequest({ image: 'ghcr.io/bosun/bosun:1.1' }), kubeShape)).toBe(false);
+    expect(servesWarm(kubeRequest({ runAsUser: 10002 }), kubeShape)).toBe(false);
+    expect(servesWarm(kubeRequest({ environment: { OTHER: 'x' } }), kubeShape)).toBe(false);
+  });
+});

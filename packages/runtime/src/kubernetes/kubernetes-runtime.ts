@@ -5,6 +5,7 @@ import { type LifecycleOptions, Sweeper } from '../lifecycle.ts';
 import type { Runtime, RuntimeHealth, RuntimeSandbox, SandboxStartSpec } from '../runtime.ts';
 import { SerialQueues } from '../serial-queues.ts';
 import { newSessionKey } from '../session-keys.ts';
+import { type WarmPoolConfig, warmSessionId } from '../warm-pools.ts';
 import type { KubeApi } from './kube-api.ts';
 import { KubeError } from './kube-error.ts';
 import { type KubeSpec, kubeSpecOf } from './kube-spec.ts';
@@ -13,23 +14,25 @@ import {
   type KubernetesRuntimeSettings,
   kubernetesConfigOf,
 } from './kubernetes-config.ts';
+import { kubernetesGuarantees } from './kubernetes-health.ts';
 import { rootConfigMap } from './manifests.ts';
-import {
-  ANNOTATION,
-  LABEL,
-  MANAGED,
-  type SandboxState,
-  objectName,
-  podName,
-  selectorOf,
-  sessionLabel,
-} from './names.ts';
+import { ANNOTATION, MANAGED, type SandboxState, objectName, podName, selectorOf } from './names.ts';
 import { LaunchAbandoned, type LaunchContext, LaunchFailure, launchSandbox } from './sandbox-launch.ts';
-import { type SandboxObjects, environmentOf, rootOf, snapshot } from './sandbox-objects.ts';
+import {
+  type SandboxObjects,
+  byCreation,
+  claimedSnapshot,
+  environmentOf,
+  rootOf,
+  rootOfSession,
+  snapshot,
+  waitingPool,
+} from './sandbox-objects.ts';
 import { deletePods, pauseSandbox, settleRoot } from './sandbox-state.ts';
 import { kubernetesSweepActions } from './sandbox-sweep.ts';
 import { SandboxUrls } from './sandbox-urls.ts';
 import { type ViewContext, viewOf } from './sandbox-view.ts';
+import { KubeWarmKeeper, kubePools } from './warm-keeper.ts';
 
 export interface KubernetesRuntimeOptions {
   settings: KubernetesRuntimeSettings;
@@ -39,16 +42,13 @@ export interface KubernetesRuntimeOptions {
   pollMs?: number;
   /** Idle sandboxes paused, long-dead ones deleted (MISSING with why), by the runtime itself; absent: never. */
   lifecycle?: LifecycleOptions;
+  /** Sandboxes started ahead of time, per shape (`servesWarm` says which starts one serves). */
+  warmPools?: readonly WarmPoolConfig[];
   logger?: { warn(message: string): void };
 }
 
 /** A sandbox id (what `start` makes): anything else is unknown, and never reaches a path or a selector. */
 const ID = /^[0-9a-f]{32}$/;
-
-const NOT_ENFORCED = [
-  'NetworkPolicy: enforced only by a network plugin that implements it (Calico, Cilium...); the API accepts it either way',
-  'disk: a workspace cannot outgrow its claim, but /tmp and the home directory count against the node, not a quota',
-];
 
 /**
  * Sandboxes as Kubernetes objects in one namespace (see README.md, "Kubernetes backend"): per sandbox a root
@@ -64,6 +64,7 @@ export class KubernetesRuntime implements Runtime {
   private readonly launch: LaunchContext;
   private readonly viewing: ViewContext;
   private readonly sweeper: Sweeper;
+  private readonly warm: KubeWarmKeeper;
 
   private constructor(
     private readonly api: KubeApi,
@@ -72,11 +73,17 @@ export class KubernetesRuntime implements Runtime {
     pollMs: number,
     private readonly logger: KubernetesRuntimeOptions['logger'],
     lifecycle: LifecycleOptions,
+    warmPools: readonly WarmPoolConfig[],
   ) {
     this.launch = { api, config, urls, pollMs, closed: () => this.closing };
     this.viewing = { config, urls, starting: (id) => this.launching.has(id) };
     const view = (objects: SandboxObjects) => this.viewAndReap(objects);
     this.sweeper = new Sweeper(lifecycle, kubernetesSweepActions({ api, config, queues: this.queues, view, logger }));
+    this.warm = new KubeWarmKeeper(kubePools(warmPools, config), {
+      ...{ api, queues: this.queues, viewing: this.viewing, logger },
+      startWaiting: (shape, pool) => this.startSandbox(shape, pool),
+      closing: () => this.closing,
+    });
   }
 
   /**
@@ -92,23 +99,31 @@ export class KubernetesRuntime implements Runtime {
     const kubeConfig = options.kubeConfig ?? loadKubeConfig(client, config.kubeconfig);
     const api = new KubeApi(client, kubeConfig, config.namespace);
     await api.list('v1', 'ConfigMap', { labelSelector: MANAGED });
-    return new KubernetesRuntime(api, config, urls, options.pollMs ?? 1000, options.logger, options.lifecycle ?? {});
+    const { pollMs = 1000, logger, lifecycle = {}, warmPools = [] } = options;
+    const runtime = new KubernetesRuntime(api, config, urls, pollMs, logger, lifecycle, warmPools);
+    await runtime.warm.adopt();
+    runtime.warm.refill();
+    return runtime;
   }
 
   async start(request: SandboxStartSpec): Promise<RuntimeSandbox> {
     const spec = kubeSpecOf(request, this.launch.config);
-    const same = await this.api.list<V1ConfigMap>('v1', 'ConfigMap', {
-      labelSelector: `${MANAGED},${LABEL.session}=${sessionLabel(spec.sessionId)}`,
-    });
-    const live = same.items.find((root) => root.metadata?.annotations?.[ANNOTATION.sessionId] === spec.sessionId);
+    const live = await rootOfSession(this.api, spec.sessionId);
     if (live) {
       throw new SandboxSpecError(`session_id: sandbox ${rootOf(live).id} already has session ${spec.sessionId}`);
     }
+    return (await this.warm.claim(spec)) ?? this.startSandbox(spec);
+  }
+
+  /** A new sandbox of `spec`, the caller's, or (with `pool`) waiting in that warm pool under a session id of its own. */
+  private async startSandbox(spec: KubeSpec, pool?: string): Promise<RuntimeSandbox> {
     const id = randomUUID().replaceAll('-', '');
+    const own = pool === undefined ? spec : { ...spec, sessionId: warmSessionId(pool, id) };
     this.launching.add(id);
     try {
-      const created = await this.api.create(rootConfigMap(this.api.namespace, id, spec, new Date().toISOString()));
-      return await this.queues.run(id, () => this.run(created, spec, spec.environment, 1));
+      const root = rootConfigMap(this.api.namespace, id, own, new Date().toISOString(), pool);
+      const created = await this.api.create(root);
+      return await this.queues.run(id, () => this.run(created, own, own.environment, 1));
     } finally {
       this.launching.delete(id);
     }
@@ -116,7 +131,7 @@ export class KubernetesRuntime implements Runtime {
 
   stop(id: string): Promise<void> {
     return this.queues.run(id, async () => {
-      if (!ID.test(id)) throw new SandboxNotFoundError(id);
+      await this.claimedObjects(id);
       // The garbage collector deletes its children (owner references), its pod and claim included.
       if (!(await this.api.delete('v1', 'ConfigMap', objectName(id)))) throw new SandboxNotFoundError(id);
     });
@@ -124,7 +139,7 @@ export class KubernetesRuntime implements Runtime {
 
   pause(id: string): Promise<RuntimeSandbox> {
     return this.queues.run(id, async () => {
-      const objects = await this.objects(id);
+      const objects = await this.claimedObjects(id);
       await pauseSandbox(this.api, objects.root, null, this.launch.config.stop_grace_seconds);
       return this.view(id);
     });
@@ -132,6 +147,7 @@ export class KubernetesRuntime implements Runtime {
 
   resume(id: string): Promise<RuntimeSandbox> {
     return this.queues.run(id, async () => {
+      await this.claimedObjects(id);
       const current = await this.view(id);
       if (current.status !== 'PAUSED' && current.status !== 'ERROR') {
         const why = `sandbox ${id} is ${current.status}: only a PAUSED or ERROR one resumes`;
@@ -153,7 +169,7 @@ export class KubernetesRuntime implements Runtime {
   async get(id: string): Promise<RuntimeSandbox | undefined> {
     if (!ID.test(id)) return undefined;
     const objects = (await snapshot(this.api, selectorOf(id))).get(id);
-    return objects && this.viewAndReap(objects);
+    return objects && !waitingPool(objects.root) ? this.viewAndReap(objects) : undefined;
   }
 
   async getBySession(sessionId: string): Promise<RuntimeSandbox | undefined> {
@@ -161,7 +177,7 @@ export class KubernetesRuntime implements Runtime {
   }
 
   async getManyBySession(sessionIds: readonly string[]): Promise<(RuntimeSandbox | undefined)[]> {
-    const all = [...(await snapshot(this.api, MANAGED)).values()];
+    const all = await claimedSnapshot(this.api);
     return Promise.all(
       sessionIds.map((sessionId) => {
         const objects = all.find(({ root }) => rootOf(root).sessionId === sessionId);
@@ -171,31 +187,35 @@ export class KubernetesRuntime implements Runtime {
   }
 
   async list(): Promise<RuntimeSandbox[]> {
-    const all = [...(await snapshot(this.api, MANAGED)).values()].sort((a, b) => created(a).localeCompare(created(b)));
+    const all = (await claimedSnapshot(this.api)).sort((a, b) => byCreation(a.root, b.root));
     const views = await Promise.all(all.map((objects) => this.viewAndReap(objects)));
     return views.filter(({ status }) => status === 'STARTING' || status === 'RUNNING');
   }
 
   async health(): Promise<RuntimeHealth> {
-    const { config } = this.launch;
-    return {
-      backend: 'kubernetes',
-      isolated: true,
-      enforced: [
-        `namespace: ${config.namespace}, one pod per sandbox with no service-account token`,
-        'user: never root, no capability, no privilege escalation, read-only root file system, seccomp RuntimeDefault',
-        `resources: cpu ${config.cpu_limit}, memory ${config.memory_limit} per resource factor (limits)`,
-        'network: a NetworkPolicy per sandbox (egress: DNS and the configured endpoints; ingress: the ingress controller)',
-      ],
-      notEnforced: NOT_ENFORCED,
-      running: (await this.list()).filter(({ status }) => status === 'RUNNING').length,
-    };
+    const running = (await this.list()).filter(({ status }) => status === 'RUNNING').length;
+    return { ...kubernetesGuarantees(this.launch.config), running, warm: await this.warm.counts() };
+  }
+
+  /**
+   * A warm pool added once the runtime runs (e.g. by an app whose sandboxes' environment names its own URL);
+   * filled in the background. Throws for a bad pool or a name already taken.
+   */
+  addWarmPool(config: WarmPoolConfig): void {
+    const [pool] = kubePools([config], this.launch.config);
+    if (pool) this.warm.add(pool);
+  }
+
+  /** The warm pools, as `/api/warm-runtime-configs` answers them. */
+  warmConfigs() {
+    return this.warm.wire();
   }
 
   /** Sandboxes outlive the runtime (they are the cluster's): closing only stops waiting for starts and sweeping. */
   async close(): Promise<void> {
     this.closing = true;
     await this.sweeper.stop();
+    await this.warm.idle();
     await this.queues.idle();
   }
 
@@ -244,6 +264,13 @@ export class KubernetesRuntime implements Runtime {
     return sandbox;
   }
 
+  /** A caller's sandbox (one waiting in a warm pool is nobody's yet: not found). */
+  private async claimedObjects(id: string): Promise<SandboxObjects> {
+    const objects = await this.objects(id);
+    if (waitingPool(objects.root) !== undefined) throw new SandboxNotFoundError(id);
+    return objects;
+  }
+
   private async objects(id: string): Promise<SandboxObjects> {
     if (!ID.test(id)) throw new SandboxNotFoundError(id);
     const objects = (await snapshot(this.api, selectorOf(id))).get(id);
@@ -264,8 +291,4 @@ export class KubernetesRuntime implements Runtime {
   private settle(root: V1ConfigMap, state: SandboxState, detail: string | null, generation?: number) {
     return settleRoot(this.api, root, { state, detail, ...(generation === undefined ? {} : { generation }) });
   }
-}
-
-function created(objects: SandboxObjects): string {
-  return objects.root.metadata?.annotations?.[ANNOTATION.createdAt] ?? '';
 }

@@ -11,17 +11,27 @@ import {
   childMeta,
   labelsOf,
   objectName,
+  sessionLabel,
 } from './names.ts';
 
-/** The sandbox's root: its spec (nothing secret) and lifecycle state; every other object of it is its child. */
-export function rootConfigMap(namespace: string, id: string, spec: KubeSpec, createdAt: string): V1ConfigMap & Named {
+/**
+ * The sandbox's root: its spec (nothing secret) and lifecycle state; every other object of it is its child. With
+ * `pool`, it waits in that warm pool (a label) until a start claims it.
+ */
+export function rootConfigMap(
+  namespace: string,
+  id: string,
+  spec: KubeSpec,
+  createdAt: string,
+  pool?: string,
+): V1ConfigMap & Named {
   return {
     apiVersion: 'v1',
     kind: 'ConfigMap',
     metadata: {
       name: objectName(id),
       namespace,
-      labels: labelsOf(id, spec.sessionId),
+      labels: { ...labelsOf(id, spec.sessionId), ...(pool === undefined ? {} : { [LABEL.warmPool]: pool }) },
       annotations: {
         [ANNOTATION.sessionId]: spec.sessionId,
         [ANNOTATION.state]: 'active' satisfies SandboxState,
@@ -31,6 +41,33 @@ export function rootConfigMap(namespace: string, id: string, spec: KubeSpec, cre
       },
     },
     data: { 'spec.json': JSON.stringify({ ...spec, environment: undefined }) },
+  };
+}
+
+/**
+ * A waiting sandbox's root as the caller's: out of its pool, under `sessionId` (label, annotation and spec), its
+ * lifecycle clock restarted. Its resourceVersion is kept, so of two claims of it only one is accepted.
+ */
+export function claimedRoot(root: V1ConfigMap, sessionId: string): V1ConfigMap & Named {
+  const metadata = root.metadata ?? {};
+  const labels: Record<string, string> = { ...metadata.labels, [LABEL.session]: sessionLabel(sessionId) };
+  delete labels[LABEL.warmPool];
+  const spec = { ...(JSON.parse(root.data?.['spec.json'] ?? '{}') as object), sessionId };
+  return {
+    ...root,
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: {
+      ...metadata,
+      name: metadata.name ?? '',
+      labels,
+      annotations: {
+        ...metadata.annotations,
+        [ANNOTATION.sessionId]: sessionId,
+        [ANNOTATION.changedAt]: new Date().toISOString(),
+      },
+    },
+    data: { ...root.data, 'spec.json': JSON.stringify(spec) },
   };
 }
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { V1ObjectMeta, V1OwnerReference } from '@kubernetes/client-node';
+import { isWarmSessionId } from '../warm-pools.ts';
 
 /** Labels and annotations Bosun puts on a sandbox's objects: they are its state (list and get after a restart). */
 export const LABEL = {
@@ -9,6 +10,8 @@ export const LABEL = {
   runtimeId: 'bosun.dev/runtime-id',
   /** A hash of the session id: a label value cannot hold every session id (128 characters, any first one). */
   session: 'bosun.dev/session',
+  /** On the root of a sandbox waiting in a warm pool (the pool's name); a claim removes it. */
+  warmPool: 'bosun.dev/warm-pool',
 } as const;
 
 export const ANNOTATION = {
@@ -51,13 +54,17 @@ export function selectorOf(id: string): string {
   return `${MANAGED},${LABEL.runtimeId}=${id}`;
 }
 
+/**
+ * The labels of each object of a sandbox. One waiting in a warm pool has no session label (its session id is not
+ * yet known): its root gets one when it is claimed, its other objects when they are next written.
+ */
 export function labelsOf(id: string, sessionId: string): Record<string, string> {
   return {
     [LABEL.name]: 'bosun-sandbox',
     [LABEL.component]: 'sandbox',
     [LABEL.managedBy]: 'bosun-runtime',
     [LABEL.runtimeId]: id,
-    [LABEL.session]: sessionLabel(sessionId),
+    ...(isWarmSessionId(sessionId) ? {} : { [LABEL.session]: sessionLabel(sessionId) }),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { V1ConfigMap, V1PersistentVolumeClaim, V1Pod, V1Secret } from '@kubernetes/client-node';
 import type { KubeApi, Named } from './kube-api.ts';
 import { KubeError } from './kube-error.ts';
-import { ANNOTATION, LABEL, type Root, SESSION_KEY_VARIABLE } from './names.ts';
+import { ANNOTATION, LABEL, MANAGED, type Root, SESSION_KEY_VARIABLE, sessionLabel } from './names.ts';
 
 /** What Kubernetes holds of one sandbox: the runtime's whole state of it. */
 export interface SandboxObjects {
@@ -55,6 +55,29 @@ export function rootOf(root: V1ConfigMap): Root {
     namespace: metadata.namespace ?? '',
     uid: metadata.uid ?? '',
   };
+}
+
+/** The sandboxes of callers (not those waiting in a warm pool), in four list calls. */
+export async function claimedSnapshot(api: KubeApi): Promise<SandboxObjects[]> {
+  return [...(await snapshot(api, MANAGED)).values()].filter(({ root }) => waitingPool(root) === undefined);
+}
+
+/** The root of the sandbox started under `sessionId`, if any (found by its session label). */
+export async function rootOfSession(api: KubeApi, sessionId: string): Promise<V1ConfigMap | undefined> {
+  const same = await api.list<V1ConfigMap>('v1', 'ConfigMap', {
+    labelSelector: `${MANAGED},${LABEL.session}=${sessionLabel(sessionId)}`,
+  });
+  return same.items.find((root) => root.metadata?.annotations?.[ANNOTATION.sessionId] === sessionId);
+}
+
+const createdOf = (root: V1ConfigMap) => root.metadata?.annotations?.[ANNOTATION.createdAt] ?? '';
+
+/** Oldest first. */
+export const byCreation = (a: V1ConfigMap, b: V1ConfigMap) => createdOf(a).localeCompare(createdOf(b));
+
+/** The warm pool a sandbox waits in (invisible to callers until claimed), or undefined for a caller's. */
+export function waitingPool(root: V1ConfigMap): string | undefined {
+  return root.metadata?.labels?.[LABEL.warmPool];
 }
 
 export function sessionKeyOf(secret: V1Secret | undefined): string | null {

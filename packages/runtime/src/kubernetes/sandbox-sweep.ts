@@ -6,7 +6,7 @@ import { sandboxActivity } from './ingress-probe.ts';
 import type { KubeApi } from './kube-api.ts';
 import type { KubernetesRuntimeConfig } from './kubernetes-config.ts';
 import { ANNOTATION, MANAGED, objectName } from './names.ts';
-import { type SandboxObjects, snapshot } from './sandbox-objects.ts';
+import { type SandboxObjects, snapshot, waitingPool } from './sandbox-objects.ts';
 import { deleteChildren, pauseSandbox, settleRoot } from './sandbox-state.ts';
 
 export interface SweepContext {
@@ -31,7 +31,8 @@ export function kubernetesSweepActions(context: SweepContext): SweepActions {
   const readRoot = (id: string) => api.read<V1ConfigMap>('v1', 'ConfigMap', objectName(id));
   return {
     async candidates(): Promise<SweepCandidate[]> {
-      const all = [...(await snapshot(api, MANAGED)).values()];
+      // Those waiting in a warm pool are meant to wait: never idle, never dead.
+      const all = [...(await snapshot(api, MANAGED)).values()].filter(({ root }) => !waitingPool(root));
       return Promise.all(
         all.map(async (objects): Promise<SweepCandidate> => {
           const sandbox = await context.view(objects);

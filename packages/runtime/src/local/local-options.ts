@@ -2,12 +2,12 @@ import { resolve } from 'node:path';
 import type { LifecycleOptions } from '../lifecycle.ts';
 import type { NetworkPolicy, RuntimeHealth } from '../runtime.ts';
 import type { SandboxStore } from '../store/sandbox-store.ts';
+import type { WarmPoolConfig } from '../warm-pools.ts';
 import { ownBosunCommand } from './bosun-command.ts';
 import { Cgroups, type ResourceLimits } from './cgroups.ts';
 import { describeHost, prepareRoot } from './host-report.ts';
 import { findHostTools } from './host-tools.ts';
 import type { LauncherOptions, LocalSpec } from './launcher.ts';
-import type { WarmPoolConfig } from './warm-pools.ts';
 
 export interface LocalRuntimeOptions {
   /** Where sandboxes live: `<root>/<id>/` (workspace, data, home, log). Never visible to a sandbox. */
@@ -38,7 +38,7 @@ export interface LocalRuntimeOptions {
   logger?: { warn(message: string): void };
   /** Where sandboxes' records are kept (default: `<root>/<id>/sandbox.json`); the runtime closes it. */
   store?: SandboxStore<LocalSpec>;
-  /** Sandboxes started ahead of time, per shape (see warm-pools.ts for when a start is served by one). */
+  /** Sandboxes started ahead of time, per shape (see ../warm-pools.ts for when a start is served by one). */
   warmPools?: readonly WarmPoolConfig[];
   /** Idle sandboxes paused, long-dead ones deleted (default: neither). */
   lifecycle?: LifecycleOptions;

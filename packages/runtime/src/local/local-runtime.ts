@@ -8,6 +8,7 @@ import { newSessionKey } from '../session-keys.ts';
 import { checkStartSpec } from '../spec.ts';
 import { FileSandboxStore } from '../store/file-store.ts';
 import type { SandboxStore } from '../store/sandbox-store.ts';
+import { type WarmPoolConfig, resolvePools, warmConfigWire } from '../warm-pools.ts';
 import { Entries, type Entry, halt, release, sweepCandidateOf, viewOf } from './entry.ts';
 import {
   LaunchError,
@@ -22,7 +23,6 @@ import { type SandboxLayout, sandboxLayout } from './layout.ts';
 import { type LocalRuntimeOptions, setUp } from './local-options.ts';
 import { localSpecOf } from './local-spec.ts';
 import { WarmKeeper } from './warm-keeper.ts';
-import { type WarmPoolConfig, resolvePools, warmConfigsWire } from './warm-pools.ts';
 
 const RESTARTED = 'the runtime restarted (its sandboxes stopped with it): resume it to start it again';
 
@@ -179,7 +179,9 @@ export class LocalRuntime implements Runtime {
 
   /** The warm pools, as `/api/warm-runtime-configs` answers them. */
   warmConfigs() {
-    return warmConfigsWire(this.warm.pools);
+    return this.warm.pools.map((pool) =>
+      warmConfigWire(pool, { run_as_user: pool.shape.uid, run_as_group: pool.shape.gid }),
+    );
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,7 @@
 import type { SerialQueues } from '../serial-queues.ts';
+import { type WarmPool, servesWarm, warmSessionId } from '../warm-pools.ts';
 import type { Entries, Entry } from './entry.ts';
 import type { LocalSpec } from './launcher.ts';
-import { type WarmPool, servesWarm, warmSessionId } from './warm-pools.ts';
 
 /** What the keeper needs of the runtime: its sandboxes, their queues, and starting and removing one. */
 export interface WarmHost {
@@ -18,16 +18,16 @@ export class WarmKeeper {
   private refilling: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly pools_: WarmPool[],
+    private readonly pools_: WarmPool<LocalSpec>[],
     private readonly host: WarmHost,
   ) {}
 
-  get pools(): readonly WarmPool[] {
+  get pools(): readonly WarmPool<LocalSpec>[] {
     return this.pools_;
   }
 
   /** One more pool (its name not yet taken), filled in the background. */
-  add(pool: WarmPool): void {
+  add(pool: WarmPool<LocalSpec>): void {
     if (this.pools_.some(({ name }) => name === pool.name)) {
       throw new Error(`warm pool ${pool.name}: the name is taken`);
     }

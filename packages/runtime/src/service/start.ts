@@ -62,8 +62,9 @@ export async function openRuntimeBackend(config: RuntimeApiConfig, context: Back
         settings: config.kubernetes as KubernetesRuntimeSettings,
         lifecycle: lifecycleOf(config),
         logger: context.logger,
+        warmPools: config.warm_pool_size > 0 ? [warmPoolOf(config)] : [],
       });
-      return { runtime };
+      return { runtime, warmConfigs: () => runtime.warmConfigs() };
     }
   }
 }

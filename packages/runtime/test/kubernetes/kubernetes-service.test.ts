@@ -83,6 +83,52 @@ describe('the runtime API service with runtime_backend kubernetes', () => {
     }
   });
 
+  it('keeps a warm pool of warm_pool_size and answers it at /api/warm-runtime-configs', async () => {
+    let service: RunningRuntimeApi | undefined;
+    try {
+      const extra = { warm_pool_size: 1, warm_pool_environment: ['POOL_MARK=warm-secret'] };
+      service = await startRuntimeApi(configOf({ ...settingsFor(standIn), kubeconfig }, extra));
+      const headers = { 'x-api-key': API_KEY, 'content-type': 'application/json' };
+      const configs = await fetch(`${service.url}/api/warm-runtime-configs`, { headers });
+      expect(configs.status).toBe(200);
+      const body = (await configs.json()) as { configs: object[] };
+      expect(body.configs).toEqual([
+        {
+          name: 'default',
+          count: 1,
+          command: ['bosun'],
+          working_dir: '/workspace',
+          environment_keys: ['POOL_MARK'],
+          resource_factor: 1,
+          image: 'ghcr.io/bosun/bosun:test',
+          run_as_user: 10001,
+          run_as_group: 10001,
+          network: { mode: 'none' },
+        },
+      ]);
+      expect(JSON.stringify(body)).not.toContain('warm-secret');
+      const unauthorized = await fetch(`${service.url}/api/warm-runtime-configs`);
+      expect(unauthorized.status).toBe(401);
+
+      let health: { warm?: Record<string, number> } = {};
+      for (let tries = 0; health.warm?.default !== 1; tries++) {
+        expect(tries).toBeLessThan(300);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        health = (await fetch(`${service.url}/health`).then((response) => response.json())) as typeof health;
+      }
+      const waiting = standIn.store
+        .all()
+        .find(({ object }) => object.metadata.labels?.['bosun.dev/warm-pool'] === 'default')!;
+      const claim = JSON.stringify({ session_id: 'service-warm', environment: { POOL_MARK: 'warm-secret' } });
+      const started = await fetch(`${service.url}/start`, { method: 'POST', headers, body: claim });
+      const info = (await started.json()) as { runtime_id: string; status: string; session_id: string };
+      expect(info).toMatchObject({ status: 'running', session_id: 'service-warm' });
+      expect(info.runtime_id).toBe(waiting.object.metadata.labels?.['bosun.dev/runtime-id']);
+    } finally {
+      await service?.close();
+    }
+  });
+
   it('refuses to start without the kubernetes settings, or with a bad one, naming it', async () => {
     await expect(startRuntimeApi(configOf(undefined))).rejects.toThrow(RuntimeApiStartError);
     await expect(startRuntimeApi(configOf(undefined))).rejects.toThrow(/runtime_backend kubernetes: .*kubernetes/);

@@ -1,7 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { SandboxStartSpec } from '../runtime.ts';
-import { checkStartSpec } from '../spec.ts';
-import type { LocalSpec } from './launcher.ts';
+import type { NetworkPolicy, SandboxStartSpec } from './runtime.ts';
+import { checkStartSpec } from './spec.ts';
 
 /** A warm pool: `count` sandboxes of one shape started ahead of time, each claimed by the first matching start. */
 export interface WarmPoolConfig {
@@ -11,20 +10,35 @@ export interface WarmPoolConfig {
   spec: Omit<SandboxStartSpec, 'sessionId'>;
 }
 
+/** What any backend's resolved spec has: the rule compares every other field of it as a whole. */
+export interface WarmComparable {
+  sessionId: string;
+  command: readonly string[];
+  workingDir: string;
+  environment: Readonly<Record<string, string>>;
+  resourceFactor: number;
+  network: NetworkPolicy;
+}
+
 /** A pool's shape as the runtime runs it, every default applied. */
-export interface WarmPool {
+export interface WarmPool<Spec> {
   name: string;
   count: number;
-  shape: LocalSpec;
+  shape: Spec;
 }
 
 /** The session id of a sandbox waiting in a pool: never a caller's (a caller's session id has no `:`). */
 export const warmSessionId = (pool: string, id: string) => `warm:${pool}:${id}`;
 
-/** The pools with their shapes resolved by `localSpec` (the runtime's defaults); a bad one is refused by name. */
-export function resolvePools(configs: readonly WarmPoolConfig[], localSpec: (spec: SandboxStartSpec) => LocalSpec) {
+export const isWarmSessionId = (sessionId: string) => sessionId.startsWith('warm:');
+
+/** The pools with their shapes resolved by `specOf` (the backend's defaults); a bad one is refused by name. */
+export function resolvePools<Spec>(
+  configs: readonly WarmPoolConfig[],
+  specOf: (spec: SandboxStartSpec) => Spec,
+): WarmPool<Spec>[] {
   const names = new Set<string>();
-  return configs.map(({ name, count, spec }): WarmPool => {
+  return configs.map(({ name, count, spec }) => {
     if (!/^[A-Za-z0-9_.-]{1,64}$/.test(name) || names.has(name)) {
       throw new Error(`warm pool ${JSON.stringify(name)}: a unique name of letters, digits, _ . or -`);
     }
@@ -33,7 +47,7 @@ export function resolvePools(configs: readonly WarmPoolConfig[], localSpec: (spe
     const request = { ...spec, sessionId: name };
     try {
       checkStartSpec(request);
-      return { name, count, shape: localSpec(request) };
+      return { name, count, shape: specOf(request) };
     } catch (error) {
       throw new Error(`warm pool ${name}: ${(error as Error).message}`);
     }
@@ -41,23 +55,19 @@ export function resolvePools(configs: readonly WarmPoolConfig[], localSpec: (spe
 }
 
 /**
- * Whether a start can be served by a sandbox of `shape` (both with every default applied, so an absent
- * `working_dir` equals `/workspace` and an absent command the runtime's own). Everything the process was started
- * with must be equal (command, working dir, user and group, resource factor, network policy), except:
+ * Whether a start can be served by a sandbox of `shape`, for any backend (both with every default applied, so an
+ * absent `working_dir` equals `/workspace` and an absent command the runtime's own). Everything the sandbox was
+ * started with must be equal (command, working dir, user and group, resource factor, network policy, and the image
+ * where the backend runs one), except:
  * - the environment: a variable with an empty value counts as absent, on either side; every other variable the
  *   start asks for must be in the shape with the same value; the shape may have more (the pool's configured
  *   defaults, which `/api/warm-runtime-configs` shows);
- * - the image, which the local backend does not run;
  * - a trailing `/` of the working dir.
  */
-export function servesWarm(request: LocalSpec, shape: LocalSpec): boolean {
-  const fixed = (spec: LocalSpec) => ({
-    command: spec.command,
-    workingDir: spec.workingDir.replace(/(.)\/+$/, '$1'),
-    uid: spec.uid,
-    gid: spec.gid,
-    resourceFactor: spec.resourceFactor,
-    network: spec.network,
+export function servesWarm<Spec extends WarmComparable>(request: Spec, shape: Spec): boolean {
+  const fixed = ({ sessionId: _session, environment: _environment, workingDir, ...rest }: Spec) => ({
+    ...rest,
+    workingDir: workingDir.replace(/(.)\/+$/, '$1'),
   });
   if (!isDeepStrictEqual(fixed(request), fixed(shape))) return false;
   return Object.entries(request.environment).every(
@@ -65,17 +75,20 @@ export function servesWarm(request: LocalSpec, shape: LocalSpec): boolean {
   );
 }
 
-/** The pools as `/api/warm-runtime-configs` answers them (OpenHands' shape; never a variable's value). */
-export function warmConfigsWire(pools: readonly WarmPool[]) {
-  return pools.map(({ name, count, shape }) => ({
+/**
+ * A pool as `/api/warm-runtime-configs` answers it (OpenHands' shape; never a variable's value), with the
+ * backend's own fields (`run_as_user`, `run_as_group`, `image`...).
+ */
+export function warmConfigWire<Spec extends WarmComparable>(pool: WarmPool<Spec>, own: Record<string, unknown>) {
+  const { name, count, shape } = pool;
+  return {
     name,
     count,
     command: shape.command,
     working_dir: shape.workingDir,
     environment_keys: Object.keys(shape.environment).sort(),
     resource_factor: shape.resourceFactor,
-    run_as_user: shape.uid,
-    run_as_group: shape.gid,
+    ...own,
     network: shape.network,
-  }));
+  };
 }
