@@ -54,6 +54,12 @@ export function resolvePools<Spec>(
   });
 }
 
+/** Adds `pool` to a runtime's pools, refused when its name is taken. */
+export function addPool<Spec>(pools: WarmPool<Spec>[], pool: WarmPool<Spec>): void {
+  if (pools.some(({ name }) => name === pool.name)) throw new Error(`warm pool ${pool.name}: the name is taken`);
+  pools.push(pool);
+}
+
 /**
  * Whether a start can be served by a sandbox of `shape`, for any backend (both with every default applied, so an
  * absent `working_dir` equals `/workspace` and an absent command the runtime's own). Everything the sandbox was

@@ -2,7 +2,14 @@ import { isDeepStrictEqual } from 'node:util';
 import type { V1ConfigMap, V1Secret } from '@kubernetes/client-node';
 import type { RuntimeSandbox } from '../runtime.ts';
 import type { SerialQueues } from '../serial-queues.ts';
-import { type WarmPool, type WarmPoolConfig, resolvePools, servesWarm, warmConfigWire } from '../warm-pools.ts';
+import {
+  type WarmPool,
+  type WarmPoolConfig,
+  addPool,
+  resolvePools,
+  servesWarm,
+  warmConfigWire,
+} from '../warm-pools.ts';
 import type { KubeApi } from './kube-api.ts';
 import { KubeError } from './kube-error.ts';
 import { type KubeSpec, kubeSpecOf } from './kube-spec.ts';
@@ -41,17 +48,15 @@ export class KubeWarmKeeper {
 
   /** One more pool (its name not yet taken), filled in the background. */
   add(pool: WarmPool<KubeSpec>): void {
-    if (this.pools_.some(({ name }) => name === pool.name)) {
-      throw new Error(`warm pool ${pool.name}: the name is taken`);
-    }
-    this.pools_.push(pool);
+    addPool(this.pools_, pool);
     this.refill();
   }
 
   /**
    * A RUNNING waiting sandbox whose pool serves `spec`, now the caller's: its root leaves the pool in one replace
    * carrying the resourceVersion it was seen with, so of two claims of it one wins and the other tries the next
-   * (none left: undefined, a cold start). Its pool is refilled in the background once the claim is answered.
+   * (none left: undefined, a cold start). Its pool is refilled in the background once the claim is answered (or
+   * found none).
    */
   async claim(spec: KubeSpec): Promise<RuntimeSandbox | undefined> {
     const pool = this.pools_.find(({ shape }) => servesWarm(spec, shape));
@@ -64,6 +69,8 @@ export class KubeWarmKeeper {
       setImmediate(() => this.refill());
       return claimed;
     }
+    // None ready: members that failed while waiting are replaced (nothing watches them in between).
+    setImmediate(() => this.refill());
     return undefined;
   }
 

@@ -1,5 +1,5 @@
 import type { SerialQueues } from '../serial-queues.ts';
-import { type WarmPool, servesWarm, warmSessionId } from '../warm-pools.ts';
+import { type WarmPool, addPool, servesWarm, warmSessionId } from '../warm-pools.ts';
 import type { Entries, Entry } from './entry.ts';
 import type { LocalSpec } from './launcher.ts';
 
@@ -28,10 +28,7 @@ export class WarmKeeper {
 
   /** One more pool (its name not yet taken), filled in the background. */
   add(pool: WarmPool<LocalSpec>): void {
-    if (this.pools_.some(({ name }) => name === pool.name)) {
-      throw new Error(`warm pool ${pool.name}: the name is taken`);
-    }
-    this.pools_.push(pool);
+    addPool(this.pools_, pool);
     this.refill();
   }
 

@@ -6,7 +6,7 @@ import { sessionLabel } from '../../src/kubernetes/names.ts';
 import type { RuntimeSandbox } from '../../src/runtime.ts';
 import type { WarmPoolConfig } from '../../src/warm-pools.ts';
 import type { KubeObject } from './support/kinds.ts';
-import { objectsOf, openRuntime, startStandIn, validateAll } from './support/kube-fixture.ts';
+import { NAMESPACE, objectsOf, openRuntime, startStandIn, validateAll } from './support/kube-fixture.ts';
 import type { KubeStandIn } from './support/kube-stand-in.ts';
 
 const POOL: WarmPoolConfig = { name: 'default', count: 1, spec: { environment: { POOL_MARK: 'warm', LMNR_X: '' } } };
@@ -151,6 +151,19 @@ describe('Kubernetes runtime: warm pool', () => {
     expect(started.status).toBe('RUNNING');
     expect(started.id).not.toBe(waiting);
     expect(waitingRoots().map(idOf)).toEqual([waiting]);
+  });
+
+  it('replaces a member whose pod went away while it waited, at the next start the pool serves', async () => {
+    const [root] = waitingRoots();
+    const dead = idOf(root!);
+    const pod = objectsOf(standIn, dead).get('Pod')![0]!;
+    standIn.remove('Pod', NAMESPACE, pod.metadata.name);
+    const started = await runtime.start({ sessionId: 'after-eviction', environment: { POOL_MARK: 'warm' } });
+    expect(started.status).toBe('RUNNING');
+    expect(started.id).not.toBe(dead);
+    await until(() => ready(runtime), 'the pool to be refilled');
+    expect(objectsOf(standIn, dead).size).toBe(0);
+    expect(waitingRoots().map(idOf)).not.toContain(dead);
   });
 });
 
