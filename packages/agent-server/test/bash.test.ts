@@ -126,6 +126,15 @@ describe('bash commands', () => {
     for (const body of [{}, { command: '' }, { command: 'x', timeout: 0 }, { command: 'x', extra: 1 }]) {
       expect((await execute(body)).status, JSON.stringify(body)).toBe(422);
     }
+    // A NUL character cannot reach a process's arguments or a path (the HTTP fuzzer found the 500).
+    for (const path of ['/api/bash/execute_bash_command', '/api/bash/start_bash_command']) {
+      const nul = await post(path, { command: 'echo a\u0000b' });
+      expect(nul.status, path).toBe(422);
+      expect((nul.body.detail as Json[])[0]).toMatchObject({ loc: ['body', 'command'] });
+      const inCwd = await post(path, { command: 'pwd', cwd: `${workspace}/a\u0000b` });
+      expect(inCwd.status, path).toBe(422);
+      expect((inCwd.body.detail as Json[])[0]).toMatchObject({ loc: ['body', 'cwd'] });
+    }
     expect((await get('/api/bash/bash_events/search?limit=101')).status).toBe(422);
     expect((await get('/api/bash/bash_events/search?page_id=ffffffffffffffffffffffffffffffff')).status).toBe(422);
     for (const [method, path] of [
@@ -193,6 +202,18 @@ describe('bash commands and the server’s life', () => {
     });
     await own.close();
     expect((await waiting).body).toMatchObject({ kind: 'BashOutput', exit_code: -1 });
+  });
+
+  it('ends a command Node cannot spawn at once, exit code -1 with why (no rejection left unhandled)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'bosun-bash-store-'));
+    try {
+      const store = new BashEventStore(join(dir, 'bash-events.sqlite'));
+      const { done } = new BashRunner(store).start({ command: 'echo a\u0000b', cwd: dir, timeout: 10 });
+      expect(await done).toMatchObject({ exit_code: -1, stderr: expect.stringMatching(/null bytes/) });
+      store.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('gives a command left without a final output (a crash) one with exit code -1 on restart', async () => {

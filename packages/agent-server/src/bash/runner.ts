@@ -79,12 +79,20 @@ export class BashRunner {
       this.record(output);
       return output;
     };
-    const child = spawn('bash', ['-c', command.command], {
-      cwd: command.cwd ?? undefined,
-      env: commandEnvironment(),
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    let child: ChildProcess;
+    try {
+      child = spawn('bash', ['-c', command.command], {
+        cwd: command.cwd ?? undefined,
+        env: commandEnvironment(),
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+    } catch (error) {
+      // Arguments Node refuses outright: the command ends at once, as one that could not start.
+      buffers.stderr = `${(error as Error).message}\n`;
+      resolve(emit(-1));
+      return;
+    }
     this.running.set(command.id, child);
     for (const stream of ['stdout', 'stderr'] as const) {
       child[stream]?.setEncoding('utf8');

@@ -24,6 +24,12 @@ const EventIds = Type.Array(Type.String({ maxLength: 36 }), { maxItems: 100, des
 
 /** The command of `request`, its `cwd` resolved inside the workspace (the workspace itself by default). */
 export function commandOf(request: ExecuteBashRequest, bounds: WorkspaceBounds, loc: string[]): CommandRequest {
+  // No process argument or path holds one: refused here, it would fail the spawn.
+  for (const field of ['command', 'cwd'] as const) {
+    if (request[field]?.includes('\0')) {
+      throw new InputError([{ loc: [...loc, field], msg: 'must not contain a NUL character', type: 'value_error' }]);
+    }
+  }
   const cwd = insideWorkspace(bounds, request.cwd ?? bounds.workspace, [...loc, 'cwd']);
   if (!statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) {
     throw new InputError([{ loc: [...loc, 'cwd'], msg: 'Not an existing directory', type: 'value_error' }]);
