@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RuntimeApiConfig } from '@bosun/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runtimeApiCaller } from '../../runtime/test/support/runtime-api-caller.ts';
 import { runCli } from './io.ts';
 import { type Started, killServers, startServer, stopServer } from './server-process.ts';
 
@@ -63,16 +64,7 @@ describe('bosun runtime-api', () => {
   let server: Started;
   let base: string;
   const dataDir = () => join(root, 'data');
-  const call = async (method: string, path: string, body?: unknown, key: string | null = KEY) => {
-    const headers: Record<string, string> = key === null ? {} : { 'X-API-Key': key };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers,
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  };
+  const call = runtimeApiCaller(() => base, KEY);
   const startIt = async () => {
     const config = join(root, 'runtime.yaml');
     await writeFile(
@@ -106,7 +98,7 @@ describe('bosun runtime-api', () => {
     const started = await call('POST', '/start', { session_id: 'cli-1' });
     expect(started.status).toBe(200);
     expect(started.body).toMatchObject({ session_id: 'cli-1', status: 'running' });
-    const { url, session_api_key: sessionKey } = started.body as { url: string; session_api_key: string };
+    const [url, sessionKey] = [String(started.body.url), String(started.body.session_api_key)];
     const tools = await fetch(`${url}/api/tools/`, { headers: { 'X-Session-API-Key': sessionKey } });
     expect(tools.status).toBe(200);
     expect((await call('GET', '/list')).body).toMatchObject({ total: 1 });

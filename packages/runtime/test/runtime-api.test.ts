@@ -12,6 +12,7 @@ import {
 } from '@bosun/runtime';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runtimeApiCaller } from './support/runtime-api-caller.ts';
 
 const API_KEY = 'runtime-api-test-key-0123456789';
 
@@ -24,16 +25,7 @@ describe('runtime API over the local runtime', () => {
   const logs: string[] = [];
   const keysSeen: string[] = [];
 
-  const call = async (method: string, path: string, body?: unknown, key: string | null = API_KEY) => {
-    const headers: Record<string, string> = key === null ? {} : { 'X-API-Key': key };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers,
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> & unknown[] };
-  };
+  const call = runtimeApiCaller(() => base, API_KEY);
 
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'bosun-runtime-api-'));
