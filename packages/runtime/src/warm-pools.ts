@@ -54,10 +54,45 @@ export function resolvePools<Spec>(
   });
 }
 
-/** Adds `pool` to a runtime's pools, refused when its name is taken. */
-export function addPool<Spec>(pools: WarmPool<Spec>[], pool: WarmPool<Spec>): void {
-  if (pools.some(({ name }) => name === pool.name)) throw new Error(`warm pool ${pool.name}: the name is taken`);
-  pools.push(pool);
+/**
+ * A runtime's warm pools, kept full by refills that run one after another (a refill never competes with itself):
+ * each backend says how its pools are filled (`fill`) and how a sandbox is claimed.
+ */
+export abstract class WarmKeeperBase<Spec> {
+  private refilling: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly pools_: WarmPool<Spec>[],
+    private readonly logger: { warn(message: string): void } | undefined,
+  ) {}
+
+  get pools(): readonly WarmPool<Spec>[] {
+    return this.pools_;
+  }
+
+  /** One more pool, filled in the background; refused when its name is taken. */
+  add(pool: WarmPool<Spec>): void {
+    if (this.pools_.some(({ name }) => name === pool.name)) {
+      throw new Error(`warm pool ${pool.name}: the name is taken`);
+    }
+    this.pools_.push(pool);
+    this.refill();
+  }
+
+  /** Starts what each pool lacks, once the refills asked for before have ended. */
+  refill(): void {
+    this.refilling = this.refilling
+      .then(() => this.fill())
+      .catch((error: Error) => this.logger?.warn(`warm pools: refilling failed: ${error.message}`));
+  }
+
+  /** Resolves once the refills asked for so far have ended. */
+  idle(): Promise<void> {
+    return this.refilling;
+  }
+
+  /** Starts what each pool lacks, one sandbox at a time. */
+  protected abstract fill(): Promise<void>;
 }
 
 /**

@@ -3,9 +3,9 @@ import type { V1ConfigMap, V1Secret } from '@kubernetes/client-node';
 import type { RuntimeSandbox } from '../runtime.ts';
 import type { SerialQueues } from '../serial-queues.ts';
 import {
+  WarmKeeperBase,
   type WarmPool,
   type WarmPoolConfig,
-  addPool,
   resolvePools,
   servesWarm,
   warmConfigWire,
@@ -34,22 +34,12 @@ export interface KubeWarmHost {
  * Keeps each warm pool of a Kubernetes runtime full and hands its sandboxes out. A waiting sandbox is a complete
  * one whose root has the pool's label; the cluster's objects are the pool, so a runtime opened later finds it.
  */
-export class KubeWarmKeeper {
-  private refilling: Promise<void> = Promise.resolve();
-
+export class KubeWarmKeeper extends WarmKeeperBase<KubeSpec> {
   constructor(
-    private readonly pools_: WarmPool<KubeSpec>[],
+    pools: WarmPool<KubeSpec>[],
     private readonly host: KubeWarmHost,
-  ) {}
-
-  get pools(): readonly WarmPool<KubeSpec>[] {
-    return this.pools_;
-  }
-
-  /** One more pool (its name not yet taken), filled in the background. */
-  add(pool: WarmPool<KubeSpec>): void {
-    addPool(this.pools_, pool);
-    this.refill();
+  ) {
+    super(pools, host.logger);
   }
 
   /**
@@ -59,7 +49,7 @@ export class KubeWarmKeeper {
    * found none).
    */
   async claim(spec: KubeSpec): Promise<RuntimeSandbox | undefined> {
-    const pool = this.pools_.find(({ shape }) => servesWarm(spec, shape));
+    const pool = this.pools.find(({ shape }) => servesWarm(spec, shape));
     if (!pool) return undefined;
     for (const root of await this.rootsOf(pool.name)) {
       const { id } = rootOf(root);
@@ -74,26 +64,22 @@ export class KubeWarmKeeper {
     return undefined;
   }
 
-  /** Starts what each pool lacks, one sandbox at a time; removes members that died while waiting. */
-  refill(): void {
-    this.refilling = this.refilling
-      .then(async () => {
-        for (const pool of this.pools_) {
-          let members = await this.liveMembers(pool.name);
-          while (!this.host.closing() && members < pool.count) {
-            const sandbox = await this.host.startWaiting(pool.shape, pool.name);
-            if (this.host.closing()) return;
-            // A pool whose shape cannot start waits for the next claim rather than trying forever.
-            if (sandbox.status !== 'RUNNING') {
-              this.host.logger?.warn(`warm pool ${pool.name}: a sandbox did not start: ${sandbox.statusDetail}`);
-              await this.remove(sandbox.id);
-              return;
-            }
-            members += 1;
-          }
+  /** Also removes members that died while waiting. */
+  protected async fill(): Promise<void> {
+    for (const pool of this.pools) {
+      let members = await this.liveMembers(pool.name);
+      while (!this.host.closing() && members < pool.count) {
+        const sandbox = await this.host.startWaiting(pool.shape, pool.name);
+        if (this.host.closing()) return;
+        // A pool whose shape cannot start waits for the next claim rather than trying forever.
+        if (sandbox.status !== 'RUNNING') {
+          this.host.logger?.warn(`warm pool ${pool.name}: a sandbox did not start: ${sandbox.statusDetail}`);
+          await this.remove(sandbox.id);
+          return;
         }
-      })
-      .catch((error: Error) => this.host.logger?.warn(`warm pools: refilling failed: ${error.message}`));
+        members += 1;
+      }
+    }
   }
 
   /**
@@ -106,7 +92,7 @@ export class KubeWarmKeeper {
     const kept = new Map<string, number>();
     for (const root of roots.items.sort(byCreation)) {
       const { id } = rootOf(root);
-      const pool = this.pools_.find(({ name }) => name === waitingPool(root));
+      const pool = this.pools.find(({ name }) => name === waitingPool(root));
       const secret = pool && (await api.read<V1Secret>('v1', 'Secret', objectName(id)));
       const spec = { ...(JSON.parse(root.data?.['spec.json'] ?? '{}') as object), environment: environmentOf(secret) };
       const count = kept.get(pool?.name ?? '') ?? 0;
@@ -120,21 +106,16 @@ export class KubeWarmKeeper {
 
   /** The pools as `/api/warm-runtime-configs` answers them (with the image this backend runs). */
   wire() {
-    return this.pools_.map((pool) => {
+    return this.pools.map((pool) => {
       const { image, runAsUser, runAsGroup } = pool.shape;
       return warmConfigWire(pool, { image, run_as_user: runAsUser, run_as_group: runAsGroup });
     });
   }
 
-  /** Resolves once the refills asked for so far have ended. */
-  idle(): Promise<void> {
-    return this.refilling;
-  }
-
   /** How many sandboxes are ready (RUNNING) in each pool. */
   async counts(): Promise<Record<string, number>> {
     const all = [...(await snapshot(this.host.api, MANAGED)).values()];
-    const counts: Record<string, number> = Object.fromEntries(this.pools_.map(({ name }) => [name, 0]));
+    const counts: Record<string, number> = Object.fromEntries(this.pools.map(({ name }) => [name, 0]));
     await Promise.all(
       all.map(async (objects) => {
         const pool = waitingPool(objects.root);

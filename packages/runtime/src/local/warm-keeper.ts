@@ -1,5 +1,5 @@
 import type { SerialQueues } from '../serial-queues.ts';
-import { type WarmPool, addPool, servesWarm, warmSessionId } from '../warm-pools.ts';
+import { WarmKeeperBase, type WarmPool, servesWarm, warmSessionId } from '../warm-pools.ts';
 import type { Entries, Entry } from './entry.ts';
 import type { LocalSpec } from './launcher.ts';
 
@@ -14,22 +14,12 @@ export interface WarmHost {
 }
 
 /** Keeps each warm pool full and hands its sandboxes out. */
-export class WarmKeeper {
-  private refilling: Promise<void> = Promise.resolve();
-
+export class WarmKeeper extends WarmKeeperBase<LocalSpec> {
   constructor(
-    private readonly pools_: WarmPool<LocalSpec>[],
+    pools: WarmPool<LocalSpec>[],
     private readonly host: WarmHost,
-  ) {}
-
-  get pools(): readonly WarmPool<LocalSpec>[] {
-    return this.pools_;
-  }
-
-  /** One more pool (its name not yet taken), filled in the background. */
-  add(pool: WarmPool<LocalSpec>): void {
-    addPool(this.pools_, pool);
-    this.refill();
+  ) {
+    super(pools, host.logger);
   }
 
   /**
@@ -50,29 +40,21 @@ export class WarmKeeper {
     return entry;
   }
 
-  /** Starts what each pool lacks, one sandbox at a time (a refill never competes with itself). */
-  refill(): void {
+  protected async fill(): Promise<void> {
     const { entries, queues } = this.host;
-    this.refilling = this.refilling.then(async () => {
-      for (const pool of this.pools) {
-        while (!this.host.closing() && entries.waiting(pool.name).length < pool.count) {
-          const entry = entries.add(pool.shape, pool.name);
-          entry.spec = { ...pool.shape, sessionId: warmSessionId(pool.name, entry.id) };
-          await queues.run(entry.id, () => this.host.run(entry));
-          // A pool whose shape cannot start waits for the next claim rather than trying forever.
-          if (entry.status !== 'RUNNING') {
-            this.host.logger?.warn(`warm pool ${pool.name}: a sandbox did not start: ${entry.statusDetail}`);
-            await queues.run(entry.id, () => this.host.remove(entry));
-            return;
-          }
+    for (const pool of this.pools) {
+      while (!this.host.closing() && entries.waiting(pool.name).length < pool.count) {
+        const entry = entries.add(pool.shape, pool.name);
+        entry.spec = { ...pool.shape, sessionId: warmSessionId(pool.name, entry.id) };
+        await queues.run(entry.id, () => this.host.run(entry));
+        // A pool whose shape cannot start waits for the next claim rather than trying forever.
+        if (entry.status !== 'RUNNING') {
+          this.host.logger?.warn(`warm pool ${pool.name}: a sandbox did not start: ${entry.statusDetail}`);
+          await queues.run(entry.id, () => this.host.remove(entry));
+          return;
         }
       }
-    });
-  }
-
-  /** Resolves once the refills asked for so far have ended. */
-  idle(): Promise<void> {
-    return this.refilling;
+    }
   }
 
   /** How many sandboxes are ready (RUNNING) in each pool. */
