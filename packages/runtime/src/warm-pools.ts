@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { NetworkPolicy, SandboxStartSpec } from './runtime.ts';
+import type { SerialQueues } from './serial-queues.ts';
 import { checkStartSpec } from './spec.ts';
 
 /** A warm pool: `count` sandboxes of one shape started ahead of time, each claimed by the first matching start. */
@@ -54,16 +55,23 @@ export function resolvePools<Spec>(
   });
 }
 
+/** What every warm keeper needs of its runtime (each backend's host adds how it starts and removes sandboxes). */
+export interface WarmHostBase {
+  queues: SerialQueues;
+  closing(): boolean;
+  logger: { warn(message: string): void } | undefined;
+}
+
 /**
  * A runtime's warm pools, kept full by refills that run one after another (a refill never competes with itself):
  * each backend says how its pools are filled (`fill`) and how a sandbox is claimed.
  */
-export abstract class WarmKeeperBase<Spec> {
+export abstract class WarmKeeperBase<Spec, Host extends WarmHostBase> {
   private refilling: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly pools_: WarmPool<Spec>[],
-    private readonly logger: { warn(message: string): void } | undefined,
+    protected readonly host: Host,
   ) {}
 
   get pools(): readonly WarmPool<Spec>[] {
@@ -83,7 +91,7 @@ export abstract class WarmKeeperBase<Spec> {
   refill(): void {
     this.refilling = this.refilling
       .then(() => this.fill())
-      .catch((error: Error) => this.logger?.warn(`warm pools: refilling failed: ${error.message}`));
+      .catch((error: Error) => this.host.logger?.warn(`warm pools: refilling failed: ${error.message}`));
   }
 
   /** Resolves once the refills asked for so far have ended. */

@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { V1ConfigMap, V1Secret } from '@kubernetes/client-node';
 import type { RuntimeSandbox } from '../runtime.ts';
-import type { SerialQueues } from '../serial-queues.ts';
 import {
+  type WarmHostBase,
   WarmKeeperBase,
   type WarmPool,
   type WarmPoolConfig,
@@ -20,28 +20,18 @@ import { byCreation, environmentOf, rootOf, snapshot, waitingPool } from './sand
 import { type ViewContext, viewOf } from './sandbox-view.ts';
 
 /** What the keeper needs of the runtime. */
-export interface KubeWarmHost {
+export interface KubeWarmHost extends WarmHostBase {
   api: KubeApi;
-  queues: SerialQueues;
   viewing: ViewContext;
   /** Starts a sandbox of `shape` waiting in pool `pool`; answers once it is RUNNING or is not going to be. */
   startWaiting(shape: KubeSpec, pool: string): Promise<RuntimeSandbox>;
-  closing(): boolean;
-  logger: { warn(message: string): void } | undefined;
 }
 
 /**
  * Keeps each warm pool of a Kubernetes runtime full and hands its sandboxes out. A waiting sandbox is a complete
  * one whose root has the pool's label; the cluster's objects are the pool, so a runtime opened later finds it.
  */
-export class KubeWarmKeeper extends WarmKeeperBase<KubeSpec> {
-  constructor(
-    pools: WarmPool<KubeSpec>[],
-    private readonly host: KubeWarmHost,
-  ) {
-    super(pools, host.logger);
-  }
-
+export class KubeWarmKeeper extends WarmKeeperBase<KubeSpec, KubeWarmHost> {
   /**
    * A RUNNING waiting sandbox whose pool serves `spec`, now the caller's: its root leaves the pool in one replace
    * carrying the resourceVersion it was seen with, so of two claims of it one wins and the other tries the next

@@ -1,27 +1,16 @@
-import type { SerialQueues } from '../serial-queues.ts';
-import { WarmKeeperBase, type WarmPool, servesWarm, warmSessionId } from '../warm-pools.ts';
+import { type WarmHostBase, WarmKeeperBase, servesWarm, warmSessionId } from '../warm-pools.ts';
 import type { Entries, Entry } from './entry.ts';
 import type { LocalSpec } from './launcher.ts';
 
-/** What the keeper needs of the runtime: its sandboxes, their queues, and starting and removing one. */
-export interface WarmHost {
+/** What the keeper needs of the runtime: its sandboxes, and starting and removing one. */
+export interface WarmHost extends WarmHostBase {
   entries: Entries;
-  queues: SerialQueues;
   run(entry: Entry): Promise<void>;
   remove(entry: Entry): Promise<void>;
-  closing(): boolean;
-  logger: { warn(message: string): void } | undefined;
 }
 
 /** Keeps each warm pool full and hands its sandboxes out. */
-export class WarmKeeper extends WarmKeeperBase<LocalSpec> {
-  constructor(
-    pools: WarmPool<LocalSpec>[],
-    private readonly host: WarmHost,
-  ) {
-    super(pools, host.logger);
-  }
-
+export class WarmKeeper extends WarmKeeperBase<LocalSpec, WarmHost> {
   /**
    * A RUNNING warm sandbox whose pool's shape serves the spec (see `servesWarm`), now the caller's (its key was
    * never handed out before); its pool is topped up again in the background, after the claim is answered. The
