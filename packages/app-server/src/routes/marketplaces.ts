@@ -33,7 +33,8 @@ const EntryParams = Type.Object(
 );
 type EntryParams = { scope: MarketplaceScope; name: string };
 
-const callerOf = (request: FastifyRequest): Caller => {
+/** Who asks about marketplaces: the user, in the organization the request acts in. */
+export const callerOf = (request: FastifyRequest): Caller => {
   const principal = principalOf(request);
   return { userId: principal.userId, orgId: principal.org?.id ?? null };
 };

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../identity/authenticate.ts';
 import { settingsPatch, settingsView } from '../settings/settings-view.ts';
 import type { IdentityRouteDeps } from './deps.ts';
+import { callerOf } from './marketplaces.ts';
 import { conflictsAs409, shape } from './replies.ts';
 import { routeOptions } from './route-options.ts';
 
@@ -20,12 +21,11 @@ export function settingsRoutes(
       response: { 200: 'Settings' },
     }),
     async (request) => {
-      const principal = principalOf(request);
-      const { userId } = principal;
+      const caller = callerOf(request);
       const [stored, providers, listed] = await Promise.all([
-        settings.get(userId),
-        providerTokens.list(userId),
-        marketplaces?.view({ userId, orgId: principal.org?.id ?? null }) ?? { registered: [], inherited: [] },
+        settings.get(caller.userId),
+        providerTokens.list(caller.userId),
+        marketplaces?.view(caller) ?? { registered: [], inherited: [] },
       ]);
       return settingsView(stored ?? {}, llmDefaults, providers, listed);
     },
