@@ -22,12 +22,8 @@ import { forAjv } from '../src/validation/for-ajv.ts';
  * (its action, observation and definition shapes) and one line in the list, as this test adds one.
  */
 
-const NoteAction = kindShape(
-  'NoteAction',
-  { text: Type.String({ description: 'The note.' }) },
-  { description: 'Write a note.' },
-);
-const NoteObservation = observation('NoteObservation', {}, 'The note was written.');
+const NoteAction = kindShape('NoteAction', 'Write a note.', { text: Type.String({ description: 'The note.' }) });
+const NoteObservation = observation('NoteObservation', 'The note was written.', {});
 const NoteTool = toolDefinition('NoteTool', 'Writes notes.');
 const noteShapes = toolShapes({ actions: [NoteAction], observations: [NoteObservation], definitions: [NoteTool] });
 

@@ -28,25 +28,24 @@ const commandFields = {
   ),
 };
 
-export const ExecuteBashRequest = strictObject('ExecuteBashRequest', commandFields, {
-  description: 'A command to run in its own process group, with the server’s environment less its secrets.',
-});
+export const ExecuteBashRequest = strictObject(
+  'ExecuteBashRequest',
+  'A command to run in its own process group, with the server’s environment less its secrets.',
+  commandFields,
+);
 export type ExecuteBashRequest = Static<typeof ExecuteBashRequest>;
 
-export const BashCommand = kindShape(
-  'BashCommand',
-  {
-    ...commandFields,
-    cwd: nullable(Type.String(), { description: 'The directory the command runs in.' }),
-    id: HEX_ID,
-    timestamp: Type.String({ format: 'date-time', description: 'When it started (UTC).' }),
-  },
-  { description: 'A command that was started.' },
-);
+export const BashCommand = kindShape('BashCommand', 'A command that was started.', {
+  ...commandFields,
+  cwd: nullable(Type.String(), { description: 'The directory the command runs in.' }),
+  id: HEX_ID,
+  timestamp: Type.String({ format: 'date-time', description: 'When it started (UTC).' }),
+});
 export type BashCommand = Static<typeof BashCommand>;
 
 export const BashOutput = kindShape(
   'BashOutput',
+  'Output of a command: a chunk of at most 1 MiB of each stream; the last one has the exit code.',
   {
     id: HEX_ID,
     timestamp: Type.String({ format: 'date-time', description: 'When it was recorded (UTC).' }),
@@ -58,16 +57,22 @@ export const BashOutput = kindShape(
     stdout: nullable(Type.String()),
     stderr: nullable(Type.String()),
   },
-  { description: 'Output of a command: a chunk of at most 1 MiB of each stream; the last one has the exit code.' },
 );
 export type BashOutput = Static<typeof BashOutput>;
 
-export const BashEvent = taggedUnion('BashEvent', 'kind', [BashCommand, BashOutput]);
+export const BashEvent = taggedUnion('BashEvent', 'A command started, or a chunk of its output.', 'kind', [
+  BashCommand,
+  BashOutput,
+]);
 export type BashEvent = Static<typeof BashEvent>;
 
-export const BashEventSortOrder = namedEnum('BashEventSortOrder', ['TIMESTAMP', 'TIMESTAMP_DESC']);
+export const BashEventSortOrder = namedEnum(
+  'BashEventSortOrder',
+  'The order of bash events: oldest first, or newest first.',
+  ['TIMESTAMP', 'TIMESTAMP_DESC'],
+);
 
-export const BashEventPage = strictObject('BashEventPage', {
+export const BashEventPage = strictObject('BashEventPage', 'A page of bash events.', {
   items: Type.Array(ref(BashEvent)),
   next_page_id: nullable(Type.String({ description: 'The id of the first event of the next page.' })),
 });
@@ -90,4 +95,6 @@ export const BashEventSearch = Type.Object(
 );
 export type BashEventSearch = Static<typeof BashEventSearch>;
 
-export const ClearedBashEvents = strictObject('ClearedBashEvents', { cleared_count: Type.Integer({ minimum: 0 }) });
+export const ClearedBashEvents = strictObject('ClearedBashEvents', 'How many bash events were cleared.', {
+  cleared_count: Type.Integer({ minimum: 0 }),
+});

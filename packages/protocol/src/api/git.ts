@@ -3,26 +3,23 @@ import { namedEnum, nullable, ref, strictObject } from '../schema/builders.ts';
 
 /** The Git state of a repository in the agent server's workspace (OpenHands' `/api/git`). */
 
-export const GitChangeStatus = namedEnum('GitChangeStatus', ['MOVED', 'ADDED', 'DELETED', 'UPDATED']);
+export const GitChangeStatus = namedEnum('GitChangeStatus', 'How a file differs from the reference.', [
+  'MOVED',
+  'ADDED',
+  'DELETED',
+  'UPDATED',
+]);
 
-export const GitChange = strictObject(
-  'GitChange',
-  {
-    status: ref(GitChangeStatus),
-    path: Type.String({ description: 'The file, relative to the repository root.' }),
-  },
-  { description: 'A file that differs from the reference (or is untracked).' },
-);
+export const GitChange = strictObject('GitChange', 'A file that differs from the reference (or is untracked).', {
+  status: ref(GitChangeStatus),
+  path: Type.String({ description: 'The file, relative to the repository root.' }),
+});
 export type GitChange = Static<typeof GitChange>;
 
-export const GitDiff = strictObject(
-  'GitDiff',
-  {
-    modified: nullable(Type.String({ description: 'The file as it is now (null when deleted).' })),
-    original: nullable(Type.String({ description: 'The file at the reference (null when new).' })),
-  },
-  { description: 'A file before and after its changes.' },
-);
+export const GitDiff = strictObject('GitDiff', 'A file before and after its changes.', {
+  modified: nullable(Type.String({ description: 'The file as it is now (null when deleted).' })),
+  original: nullable(Type.String({ description: 'The file at the reference (null when new).' })),
+});
 export type GitDiff = Static<typeof GitDiff>;
 
 /** A branch, tag or commit: never an option (a leading `-`), no spaces. */

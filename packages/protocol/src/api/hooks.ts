@@ -18,62 +18,54 @@ export const HOOK_EVENT_KEYS = {
 } as const;
 export type HookEventName = keyof typeof HOOK_EVENT_KEYS;
 
-export const HookDefinition = strictObject(
-  'HookDefinition',
-  {
-    type: withDefault(stringEnum(['command'], { description: 'Only command hooks are supported.' }), 'command'),
-    command: Type.String({
-      minLength: 1,
-      description:
-        'Run with `bash -c` in the workspace; gets the event as JSON on stdin. Exit code 2 blocks (stderr is ' +
-        'the reason); so does JSON on stdout with `decision: "block"` or `"deny"`, ' +
-        '`hookSpecificOutput.permissionDecision: "deny"` or `continue: false`.',
-    }),
-    timeout: Type.Optional(
-      nullable(
-        Type.Number({
-          exclusiveMinimum: 0,
-          maximum: 86_400,
-          description: 'Seconds before the command is killed (a timeout never blocks); default 60.',
-        }),
-      ),
+export const HookDefinition = strictObject('HookDefinition', 'One hook: a shell command.', {
+  type: withDefault(stringEnum(['command'], { description: 'Only command hooks are supported.' }), 'command'),
+  command: Type.String({
+    minLength: 1,
+    description:
+      'Run with `bash -c` in the workspace; gets the event as JSON on stdin. Exit code 2 blocks (stderr is ' +
+      'the reason); so does JSON on stdout with `decision: "block"` or `"deny"`, ' +
+      '`hookSpecificOutput.permissionDecision: "deny"` or `continue: false`.',
+  }),
+  timeout: Type.Optional(
+    nullable(
+      Type.Number({
+        exclusiveMinimum: 0,
+        maximum: 86_400,
+        description: 'Seconds before the command is killed (a timeout never blocks); default 60.',
+      }),
     ),
-    name: Type.Optional(nullable(Type.String({ description: 'A label for the server log.' }))),
-    if: Type.Optional(
-      nullable(
-        Type.String({
-          minLength: 1,
-          description:
-            'Tool events only (Claude Code): a permission rule, `Tool` or `Tool(specifier)`; the hook runs only ' +
-            'for the calls it selects. `Bash(git commit:*)`, `Bash(npm run *)`, `Edit(src/**)`, `Write(//etc/**)`; ' +
-            "tools by their Claude Code name (`Bash` = `terminal`, ...) or Bosun's.",
-        }),
-      ),
+  ),
+  name: Type.Optional(nullable(Type.String({ description: 'A label for the server log.' }))),
+  if: Type.Optional(
+    nullable(
+      Type.String({
+        minLength: 1,
+        description:
+          'Tool events only (Claude Code): a permission rule, `Tool` or `Tool(specifier)`; the hook runs only ' +
+          'for the calls it selects. `Bash(git commit:*)`, `Bash(npm run *)`, `Edit(src/**)`, `Write(//etc/**)`; ' +
+          "tools by their Claude Code name (`Bash` = `terminal`, ...) or Bosun's.",
+      }),
     ),
-    statusMessage: Type.Optional(
-      nullable(Type.String({ description: 'Accepted for Claude Code compatibility; only logged.' })),
-    ),
-  },
-  { description: 'One hook: a shell command.' },
-);
+  ),
+  statusMessage: Type.Optional(
+    nullable(Type.String({ description: 'Accepted for Claude Code compatibility; only logged.' })),
+  ),
+});
 export type HookDefinition = Static<typeof HookDefinition>;
 
-export const HookMatcher = strictObject(
-  'HookMatcher',
-  {
-    matcher: withDefault(
-      Type.String({
-        description:
-          'Tool events only: which tools. `*` or empty: all; letters, digits, `_`, `-` separated by `|` or `,`: ' +
-          'exact tool names (`terminal|file_editor`); anything else: a regular expression searched in the tool ' +
-          'name (`/.../` delimiters allowed).',
-      }),
-      '*',
-    ),
-    hooks: Type.Array(ref(HookDefinition)),
-  },
-  { description: 'Hooks that run, in order, for the tools `matcher` selects.' },
-);
+export const HookMatcher = strictObject('HookMatcher', 'Hooks that run, in order, for the tools `matcher` selects.', {
+  matcher: withDefault(
+    Type.String({
+      description:
+        'Tool events only: which tools. `*` or empty: all; letters, digits, `_`, `-` separated by `|` or `,`: ' +
+        'exact tool names (`terminal|file_editor`); anything else: a regular expression searched in the tool ' +
+        'name (`/.../` delimiters allowed).',
+    }),
+    '*',
+  ),
+  hooks: Type.Array(ref(HookDefinition)),
+});
 export type HookMatcher = Static<typeof HookMatcher>;
 
 const matchers = (event: string) =>
@@ -94,23 +86,22 @@ const eventProperties = {
   stop: matchers('Stop'),
 };
 
-export const HookEvents = strictObject('HookEvents', eventProperties, {
-  description: 'Hooks by event, under Claude Code names (`PreToolUse`) or OpenHands names (`pre_tool_use`).',
-});
+export const HookEvents = strictObject(
+  'HookEvents',
+  'Hooks by event, under Claude Code names (`PreToolUse`) or OpenHands names (`pre_tool_use`).',
+  eventProperties,
+);
 export type HookEvents = Static<typeof HookEvents>;
 
 export const HookConfig = strictObject(
   'HookConfig',
+  'Hooks by event: `PreToolUse`, `PostToolUse`, `UserPromptSubmit`, `SessionStart`, `SessionEnd`, `Stop` ' +
+    '(or `pre_tool_use`, ...). Unknown events are rejected.',
   {
     ...eventProperties,
     hooks: Type.Optional(
       ref(HookEvents, { description: 'The same map nested, as in Claude Code settings and plugin `hooks.json`.' }),
     ),
-  },
-  {
-    description:
-      'Hooks by event: `PreToolUse`, `PostToolUse`, `UserPromptSubmit`, `SessionStart`, `SessionEnd`, `Stop` ' +
-      '(or `pre_tool_use`, ...). Unknown events are rejected.',
   },
 );
 export type HookConfig = Static<typeof HookConfig>;

@@ -10,6 +10,7 @@ import { PluginProblem } from './plugins.ts';
 
 export const RegisteredMarketplace = strictObject(
   'RegisteredMarketplace',
+  'A marketplace of plugins registered for a conversation.',
   {
     name: Type.String({
       minLength: 1,
@@ -36,12 +37,12 @@ export const RegisteredMarketplace = strictObject(
       false,
     ),
   },
-  { description: 'A marketplace of plugins registered for a conversation.' },
 );
 export type RegisteredMarketplace = Static<typeof RegisteredMarketplace>;
 
 export const MarketplaceEntryContents = strictObject(
   'MarketplaceEntryContents',
+  "What an entry's plugin holds, read exactly as a conversation loads it.",
   {
     plugin: nullable(Type.String({ description: 'The name it loads under.' })),
     skills: Type.Array(Type.String()),
@@ -51,12 +52,12 @@ export const MarketplaceEntryContents = strictObject(
     mcp_servers: Type.Array(Type.String()),
     unsupported: Type.Array(Type.String({ description: 'Components Bosun does not load (`lspServers`, ...).' })),
   },
-  { description: "What an entry's plugin holds, read exactly as a conversation loads it." },
 );
 export type MarketplaceEntryContents = Static<typeof MarketplaceEntryContents>;
 
 export const MarketplaceEntry = strictObject(
   'MarketplaceEntry',
+  'A plugin listed by a marketplace, resolved to a fetchable source, with its problems.',
   {
     ...describedName(),
     version: nullable(Type.String()),
@@ -77,12 +78,12 @@ export const MarketplaceEntry = strictObject(
     ),
     problems: Type.Array(ref(PluginProblem, { description: 'Those of the entry, then those of its plugin.' })),
   },
-  { description: 'A plugin listed by a marketplace, resolved to a fetchable source, with its problems.' },
 );
 export type MarketplaceEntry = Static<typeof MarketplaceEntry>;
 
 export const MarketplaceListing = strictObject(
   'MarketplaceListing',
+  'A marketplace: its plugins and what is wrong with it (`bosun marketplace inspect --json`).',
   {
     name: nullable(Type.String()),
     owner: nullable(Type.String()),
@@ -92,6 +93,5 @@ export const MarketplaceListing = strictObject(
     entries: Type.Array(ref(MarketplaceEntry)),
     problems: Type.Array(ref(PluginProblem)),
   },
-  { description: 'A marketplace: its plugins and what is wrong with it (`bosun marketplace inspect --json`).' },
 );
 export type MarketplaceListing = Static<typeof MarketplaceListing>;

@@ -34,7 +34,7 @@ function authStrategy<S extends string, P extends TProperties>(
   description: string,
   fields: P,
 ) {
-  return strictObject($id, { strategy: tag(strategy), ...fields }, { description });
+  return strictObject($id, description, { strategy: tag(strategy), ...fields });
 }
 
 export const MCPAuthNone = authStrategy('MCPAuthNone', 'none', 'No auth.', {});
@@ -55,67 +55,63 @@ export const MCPAuthHeader = authStrategy('MCPAuthHeader', 'header', 'Arbitrary 
 
 export const MCPServerAuth = taggedUnion(
   'MCPServerAuth',
+  'How an HTTP server is authenticated (turned into request headers). OAuth is not supported.',
   'strategy',
   [MCPAuthNone, MCPAuthBearer, MCPAuthApiKey, MCPAuthBasic, MCPAuthHeader],
-  { description: 'How an HTTP server is authenticated (turned into request headers). OAuth is not supported.' },
 );
 export type MCPServerAuth = Static<typeof MCPServerAuth>;
 
 const transport = (description: string) => Type.Optional(nullable(stringEnum(MCP_TRANSPORTS), { description }));
 
-export const MCPServer = strictObject(
-  'MCPServer',
-  {
-    command: Type.Optional(
-      Type.String({ minLength: 1, description: 'stdio: the program to start (looked up in PATH).' }),
+export const MCPServer = strictObject('MCPServer', 'An MCP server: `command` (stdio) or `url` (HTTP), not both.', {
+  command: Type.Optional(
+    Type.String({ minLength: 1, description: 'stdio: the program to start (looked up in PATH).' }),
+  ),
+  args: Type.Optional(Type.Array(Type.String(), { description: 'stdio: its arguments.' })),
+  env: Type.Optional(
+    secretMap(
+      'stdio: environment variables, on top of a minimal inherited environment (HOME, PATH, SHELL, TERM, USER, LOGNAME).',
     ),
-    args: Type.Optional(Type.Array(Type.String(), { description: 'stdio: its arguments.' })),
-    env: Type.Optional(
-      secretMap(
-        'stdio: environment variables, on top of a minimal inherited environment (HOME, PATH, SHELL, TERM, USER, LOGNAME).',
-      ),
+  ),
+  cwd: Type.Optional(
+    nullable(
+      Type.String({ description: 'stdio: working directory, relative to the workspace (default: the workspace).' }),
     ),
-    cwd: Type.Optional(
-      nullable(
-        Type.String({ description: 'stdio: working directory, relative to the workspace (default: the workspace).' }),
-      ),
-    ),
-    url: Type.Optional(
-      Type.String({
-        pattern: '^https?://',
-        description: 'HTTP: the endpoint (streamable HTTP, or SSE with `transport: sse`).',
+  ),
+  url: Type.Optional(
+    Type.String({
+      pattern: '^https?://',
+      description: 'HTTP: the endpoint (streamable HTTP, or SSE with `transport: sse`).',
+    }),
+  ),
+  headers: Type.Optional(secretMap('HTTP: headers sent with every request.')),
+  auth: Type.Optional(nullable(ref(MCPServerAuth))),
+  transport: transport('`stdio` (default with `command`), `http`/`streamable-http` (default with `url`) or `sse`.'),
+  type: transport("Claude Code's name for `transport`."),
+  timeout: Type.Optional(
+    nullable(
+      Type.Number({
+        exclusiveMinimum: 0,
+        maximum: 3600,
+        description: 'Seconds allowed for each tool call; default 60.',
       }),
     ),
-    headers: Type.Optional(secretMap('HTTP: headers sent with every request.')),
-    auth: Type.Optional(nullable(ref(MCPServerAuth))),
-    transport: transport('`stdio` (default with `command`), `http`/`streamable-http` (default with `url`) or `sse`.'),
-    type: transport("Claude Code's name for `transport`."),
-    timeout: Type.Optional(
-      nullable(
-        Type.Number({
-          exclusiveMinimum: 0,
-          maximum: 3600,
-          description: 'Seconds allowed for each tool call; default 60.',
-        }),
-      ),
+  ),
+  startup_timeout: Type.Optional(
+    nullable(
+      Type.Number({
+        exclusiveMinimum: 0,
+        maximum: 3600,
+        description: 'Bosun: seconds allowed for starting the server and listing its tools; default 60.',
+      }),
     ),
-    startup_timeout: Type.Optional(
-      nullable(
-        Type.Number({
-          exclusiveMinimum: 0,
-          maximum: 3600,
-          description: 'Bosun: seconds allowed for starting the server and listing its tools; default 60.',
-        }),
-      ),
-    ),
-    sse_read_timeout: Type.Optional(nullable(Type.Number({ minimum: 0, description: 'Accepted; not used.' }))),
-    keep_alive: Type.Optional(nullable(Type.Boolean({ description: 'Accepted; not used.' }))),
-    description: Type.Optional(nullable(Type.String())),
-    icon: Type.Optional(nullable(Type.String())),
-    enabled: withDefault(Type.Boolean({ description: 'False: the server is not started.' }), true),
-  },
-  { description: 'An MCP server: `command` (stdio) or `url` (HTTP), not both.' },
-);
+  ),
+  sse_read_timeout: Type.Optional(nullable(Type.Number({ minimum: 0, description: 'Accepted; not used.' }))),
+  keep_alive: Type.Optional(nullable(Type.Boolean({ description: 'Accepted; not used.' }))),
+  description: Type.Optional(nullable(Type.String())),
+  icon: Type.Optional(nullable(Type.String())),
+  enabled: withDefault(Type.Boolean({ description: 'False: the server is not started.' }), true),
+});
 export type MCPServer = Static<typeof MCPServer>;
 
 /** Servers by name. */

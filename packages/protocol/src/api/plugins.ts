@@ -9,6 +9,7 @@ import { nullable, ref, strictObject, stringEnum } from '../schema/builders.ts';
 
 export const PluginProblem = strictObject(
   'PluginProblem',
+  'Something wrong with a plugin or a marketplace: never silent.',
   {
     severity: stringEnum(['error', 'warning'], {
       description: '`error`: that part (or the whole plugin) was not loaded; `warning`: loaded anyway.',
@@ -18,12 +19,12 @@ export const PluginProblem = strictObject(
     ),
     message: Type.String(),
   },
-  { description: 'Something wrong with a plugin or a marketplace: never silent.' },
 );
 export type PluginProblem = Static<typeof PluginProblem>;
 
 export const ResolvedPlugin = strictObject(
   'ResolvedPlugin',
+  'A plugin of a conversation, pinned to the commit it was loaded from.',
   {
     source: Type.String({ description: 'The source as given (credentials in a URL are redacted).' }),
     original_ref: nullable(Type.String({ description: 'The ref as given; null: the default branch.' })),
@@ -37,35 +38,27 @@ export const ResolvedPlugin = strictObject(
     name: nullable(Type.String({ description: 'The plugin name (manifest, else directory); null: not loaded.' })),
     problems: Type.Array(ref(PluginProblem)),
   },
-  { description: 'A plugin of a conversation, pinned to the commit it was loaded from.' },
 );
 export type ResolvedPlugin = Static<typeof ResolvedPlugin>;
 
-export const PluginComponent = strictObject(
-  'PluginComponent',
-  {
-    name: Type.String({ description: 'Skills by name; commands as `/plugin:command`; agents by name.' }),
-    description: nullable(Type.String()),
-    path: Type.String({ description: 'Relative to the plugin directory.' }),
-  },
-  { description: 'A skill, command or agent of a plugin.' },
-);
+export const PluginComponent = strictObject('PluginComponent', 'A skill, command or agent of a plugin.', {
+  name: Type.String({ description: 'Skills by name; commands as `/plugin:command`; agents by name.' }),
+  description: nullable(Type.String()),
+  path: Type.String({ description: 'Relative to the plugin directory.' }),
+});
 export type PluginComponent = Static<typeof PluginComponent>;
 
-export const PluginHookSummary = strictObject(
-  'PluginHookSummary',
-  {
-    event: Type.String({ description: 'Claude Code event name (`PreToolUse`, ...).' }),
-    matcher: Type.String(),
-    if: nullable(Type.String({ description: 'Its `if` rule: it runs only for the tool calls this selects.' })),
-    command: Type.String({ description: 'With `${CLAUDE_PLUGIN_ROOT}` substituted.' }),
-  },
-  { description: 'One command hook of a plugin.' },
-);
+export const PluginHookSummary = strictObject('PluginHookSummary', 'One command hook of a plugin.', {
+  event: Type.String({ description: 'Claude Code event name (`PreToolUse`, ...).' }),
+  matcher: Type.String(),
+  if: nullable(Type.String({ description: 'Its `if` rule: it runs only for the tool calls this selects.' })),
+  command: Type.String({ description: 'With `${CLAUDE_PLUGIN_ROOT}` substituted.' }),
+});
 export type PluginHookSummary = Static<typeof PluginHookSummary>;
 
 export const PluginInspection = strictObject(
   'PluginInspection',
+  'What a plugin contains and what is wrong with it (`bosun plugin inspect --json`).',
   {
     source: Type.String({ description: 'Credentials in a URL are redacted.' }),
     original_ref: nullable(Type.String()),
@@ -82,6 +75,5 @@ export const PluginInspection = strictObject(
     mcp_servers: Type.Array(Type.String(), { description: 'Names of the MCP servers of `.mcp.json`.' }),
     problems: Type.Array(ref(PluginProblem)),
   },
-  { description: 'What a plugin contains and what is wrong with it (`bosun plugin inspect --json`).' },
 );
 export type PluginInspection = Static<typeof PluginInspection>;

@@ -6,6 +6,7 @@ import { RegisteredMarketplace } from './marketplaces.ts';
 
 export const SkillRepository = strictObject(
   'SkillRepository',
+  'A repository of skills shared by an organization or a user.',
   {
     source: Type.String({
       minLength: 1,
@@ -15,40 +16,33 @@ export const SkillRepository = strictObject(
     scope: withDefault(stringEnum(['organization', 'user']), 'organization'),
     ref: Type.Optional(nullable(Type.String({ minLength: 1, description: 'Branch, tag or commit.' }))),
   },
-  { description: 'A repository of skills shared by an organization or a user.' },
 );
 export type SkillRepository = Static<typeof SkillRepository>;
 
-export const AgentContext = strictObject(
-  'AgentContext',
-  {
-    load_project_skills: withDefault(
-      Type.Boolean({
-        description: 'Load `AGENTS.md` (`CLAUDE.md`, `GEMINI.md`) and `.agents/skills/` from the workspace.',
-      }),
-      true,
-    ),
-    load_builtin_skills: withDefault(
-      Type.Boolean({ description: 'Load the skills that ship with Bosun (lowest precedence).' }),
-      false,
-    ),
-    skill_repositories: withDefault(Type.Array(ref(SkillRepository)), []),
-    disabled_skills: withDefault(
-      Type.Array(Type.String({ minLength: 1 }), { description: 'Skills never loaded.' }),
-      [],
-    ),
-    registered_marketplaces: withDefault(Type.Array(ref(RegisteredMarketplace)), []),
-    system_message_suffix: Type.Optional(nullable(Type.String({ description: 'Appended to the system prompt.' }))),
-    user_message_suffix: Type.Optional(
-      nullable(Type.String({ description: "Appended to each user message's `extended_content`." })),
-    ),
-  },
-  { description: 'Skills, their sources and marketplaces of the agent.' },
-);
+export const AgentContext = strictObject('AgentContext', 'Skills, their sources and marketplaces of the agent.', {
+  load_project_skills: withDefault(
+    Type.Boolean({
+      description: 'Load `AGENTS.md` (`CLAUDE.md`, `GEMINI.md`) and `.agents/skills/` from the workspace.',
+    }),
+    true,
+  ),
+  load_builtin_skills: withDefault(
+    Type.Boolean({ description: 'Load the skills that ship with Bosun (lowest precedence).' }),
+    false,
+  ),
+  skill_repositories: withDefault(Type.Array(ref(SkillRepository)), []),
+  disabled_skills: withDefault(Type.Array(Type.String({ minLength: 1 }), { description: 'Skills never loaded.' }), []),
+  registered_marketplaces: withDefault(Type.Array(ref(RegisteredMarketplace)), []),
+  system_message_suffix: Type.Optional(nullable(Type.String({ description: 'Appended to the system prompt.' }))),
+  user_message_suffix: Type.Optional(
+    nullable(Type.String({ description: "Appended to each user message's `extended_content`." })),
+  ),
+});
 export type AgentContext = Static<typeof AgentContext>;
 
 export const SkillDiagnostic = strictObject(
   'SkillDiagnostic',
+  'A problem found while loading skills, or why a skill was left out.',
   {
     file: Type.String({ description: 'The file, directory or repository the problem is about.' }),
     field: nullable(Type.String({ description: 'The frontmatter field, or null for the file as a whole.' })),
@@ -59,12 +53,12 @@ export const SkillDiagnostic = strictObject(
     message: Type.String(),
     skipped: Type.Optional(Type.Boolean({ description: 'The skill (or repository) was not loaded because of it.' })),
   },
-  { description: 'A problem found while loading skills, or why a skill was left out.' },
 );
 export type SkillDiagnostic = Static<typeof SkillDiagnostic>;
 
 export const ResolvedSkillRepository = strictObject(
   'ResolvedSkillRepository',
+  'A skills repository and the commit loaded from it.',
   {
     source: Type.String({ description: 'As given (credentials in it are redacted in responses).' }),
     scope: stringEnum(['organization', 'user']),
@@ -75,37 +69,31 @@ export const ResolvedSkillRepository = strictObject(
     ),
     error: nullable(Type.String({ description: 'Why the repository was not loaded.' })),
   },
-  { description: 'A skills repository and the commit loaded from it.' },
 );
 export type ResolvedSkillRepository = Static<typeof ResolvedSkillRepository>;
 
-export const OrgConfig = strictObject(
-  'OrgConfig',
-  {
-    repository: Type.String({ description: "Selected repository (e.g. 'owner/repo')." }),
-    provider: Type.String({ description: 'Git provider type: github, gitlab, azure, bitbucket.' }),
-    org_repo_url: Type.String({
-      description: "The organization's skills repository as a Git URL (credentials in it are used, never shown).",
-    }),
-    org_name: Type.String({ description: 'Organization name.' }),
-  },
-  { description: "OpenHands' organization skills configuration." },
-);
+export const OrgConfig = strictObject('OrgConfig', "OpenHands' organization skills configuration.", {
+  repository: Type.String({ description: "Selected repository (e.g. 'owner/repo')." }),
+  provider: Type.String({ description: 'Git provider type: github, gitlab, azure, bitbucket.' }),
+  org_repo_url: Type.String({
+    description: "The organization's skills repository as a Git URL (credentials in it are used, never shown).",
+  }),
+  org_name: Type.String({ description: 'Organization name.' }),
+});
 
-export const ExposedUrl = strictObject(
-  'ExposedUrl',
-  { name: Type.String(), url: Type.String(), port: Type.Integer() },
-  { description: 'A URL the sandbox exposes.' },
-);
+export const ExposedUrl = strictObject('ExposedUrl', 'A URL the sandbox exposes.', {
+  name: Type.String(),
+  url: Type.String(),
+  port: Type.Integer(),
+});
 
-export const SandboxConfig = strictObject(
-  'SandboxConfig',
-  { exposed_urls: withDefault(Type.Array(ref(ExposedUrl)), []) },
-  { description: 'What the sandbox exposes (becomes an always-on skill).' },
-);
+export const SandboxConfig = strictObject('SandboxConfig', 'What the sandbox exposes (becomes an always-on skill).', {
+  exposed_urls: withDefault(Type.Array(ref(ExposedUrl)), []),
+});
 
 export const SkillsRequest = strictObject(
   'SkillsRequest',
+  "What a conversation would load skills from (OpenHands' fields and Bosun's `agent_context` ones).",
   {
     load_public: withDefault(
       Type.Boolean({ description: "OpenHands' public skills: this server has no network source, so none load." }),
@@ -124,37 +112,32 @@ export const SkillsRequest = strictObject(
     registered_marketplaces: withDefault(Type.Array(ref(RegisteredMarketplace)), []),
     sandbox_config: Type.Optional(nullable(ref(SandboxConfig))),
   },
-  { description: "What a conversation would load skills from (OpenHands' fields and Bosun's `agent_context` ones)." },
 );
 export type SkillsRequest = Static<typeof SkillsRequest>;
 
-export const SkillInfo = strictObject(
-  'SkillInfo',
-  {
-    name: Type.String(),
-    type: stringEnum(['repo', 'knowledge', 'agentskills'], {
-      description: '`repo`: always in the system prompt; `knowledge`: triggered by keywords; `agentskills`: SKILL.md.',
-    }),
-    content: Type.String(),
-    triggers: Type.Array(Type.String()),
-    source: nullable(Type.String({ description: 'The file it was read from.' })),
-    description: nullable(Type.String()),
-    is_agentskills_format: Type.Boolean(),
-    disable_model_invocation: Type.Boolean(),
-    scope: stringEnum(['builtin', 'user', 'organization', 'project', 'plugin', 'sandbox']),
-  },
-  { description: 'A skill as a conversation would load it.' },
-);
+export const SkillInfo = strictObject('SkillInfo', 'A skill as a conversation would load it.', {
+  name: Type.String(),
+  type: stringEnum(['repo', 'knowledge', 'agentskills'], {
+    description: '`repo`: always in the system prompt; `knowledge`: triggered by keywords; `agentskills`: SKILL.md.',
+  }),
+  content: Type.String(),
+  triggers: Type.Array(Type.String()),
+  source: nullable(Type.String({ description: 'The file it was read from.' })),
+  description: nullable(Type.String()),
+  is_agentskills_format: Type.Boolean(),
+  disable_model_invocation: Type.Boolean(),
+  scope: stringEnum(['builtin', 'user', 'organization', 'project', 'plugin', 'sandbox']),
+});
 export type SkillInfo = Static<typeof SkillInfo>;
 
 export const SkillsResponse = strictObject(
   'SkillsResponse',
+  'The skills a conversation with these inputs would load.',
   {
     skills: Type.Array(ref(SkillInfo)),
     sources: Type.Record(Type.String(), Type.Integer(), { description: 'How many skills came from each source.' }),
     diagnostics: Type.Array(ref(SkillDiagnostic), { description: 'Every problem, and every skill left out with why.' }),
     repositories: Type.Array(ref(ResolvedSkillRepository)),
   },
-  { description: 'The skills a conversation with these inputs would load.' },
 );
 export type SkillsResponse = Static<typeof SkillsResponse>;

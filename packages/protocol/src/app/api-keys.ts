@@ -6,17 +6,13 @@ import { timestamp } from './common.ts';
 
 export const API_KEY_PREFIX = 'sk-bosun-';
 
-export const ApiKeyCreate = strictObject(
-  'ApiKeyCreate',
-  {
-    name: Type.Optional(nullable(Type.String({ minLength: 1, maxLength: 255 }))),
-    expires_at: Type.Optional(nullable(timestamp('When the key stops working; null for never.'))),
-    org_id: Type.Optional(
-      nullable(Type.String({ format: 'uuid', description: 'Bind the key to this organization (a member’s).' })),
-    ),
-  },
-  { description: 'A new API key.' },
-);
+export const ApiKeyCreate = strictObject('ApiKeyCreate', 'A new API key.', {
+  name: Type.Optional(nullable(Type.String({ minLength: 1, maxLength: 255 }))),
+  expires_at: Type.Optional(nullable(timestamp('When the key stops working; null for never.'))),
+  org_id: Type.Optional(
+    nullable(Type.String({ format: 'uuid', description: 'Bind the key to this organization (a member’s).' })),
+  ),
+});
 export type ApiKeyCreate = Static<typeof ApiKeyCreate>;
 
 const apiKeyFields = {
@@ -29,14 +25,13 @@ const apiKeyFields = {
   org_id: nullable(Type.String({ format: 'uuid' })),
 };
 
-export const ApiKey = strictObject('ApiKey', apiKeyFields, { description: 'An API key, without its secret.' });
+export const ApiKey = strictObject('ApiKey', 'An API key, without its secret.', apiKeyFields);
 export type ApiKey = Static<typeof ApiKey>;
 
-export const ApiKeyCreated = strictObject(
-  'ApiKeyCreated',
-  { ...apiKeyFields, key: Type.String({ description: 'The key: shown this once, never again.' }) },
-  { description: 'A new API key, with the key itself.' },
-);
+export const ApiKeyCreated = strictObject('ApiKeyCreated', 'A new API key, with the key itself.', {
+  ...apiKeyFields,
+  key: Type.String({ description: 'The key: shown this once, never again.' }),
+});
 export type ApiKeyCreated = Static<typeof ApiKeyCreated>;
 
 export const ApiKeyList = Type.Array(ref(ApiKey), { description: 'The caller’s API keys.' });

@@ -3,11 +3,9 @@ import { type Named, namedEnum, nullable, ref, strictObject } from '../schema/bu
 
 /** Shapes shared by the app server's resources. */
 
-export const EditResponse = strictObject(
-  'EditResponse',
-  { message: Type.String({ description: 'What was done, for a human.' }) },
-  { description: 'The answer to a change that returns nothing else.' },
-);
+export const EditResponse = strictObject('EditResponse', 'The answer to a change that returns nothing else.', {
+  message: Type.String({ description: 'What was done, for a human.' }),
+});
 export type EditResponse = Static<typeof EditResponse>;
 
 export const PROVIDER_TYPES = [
@@ -20,7 +18,7 @@ export const PROVIDER_TYPES = [
   'enterprise_sso',
 ] as const;
 
-export const ProviderType = namedEnum('ProviderType', PROVIDER_TYPES, { description: 'A Git hosting provider.' });
+export const ProviderType = namedEnum('ProviderType', 'A Git hosting provider.', PROVIDER_TYPES);
 export type ProviderType = Static<typeof ProviderType>;
 
 /** An object keyed by Git provider, each key optional and no other key allowed. */
@@ -64,9 +62,9 @@ export const nextPageId = () =>
 /** A page of `item`s, `{items, next_page_id}`, with any `extra` properties of this listing. */
 export function pageOf<T extends Named, P extends TProperties = Record<never, never>>(
   name: string,
-  item: T,
   description: string,
+  item: T,
   extra: P = {} as P,
 ) {
-  return strictObject(name, { items: Type.Array(ref(item)), next_page_id: nextPageId(), ...extra }, { description });
+  return strictObject(name, description, { items: Type.Array(ref(item)), next_page_id: nextPageId(), ...extra });
 }

@@ -29,27 +29,24 @@ export const START_TASK_STATUSES = [
   'ERROR',
 ] as const;
 
-export const AppConversationStartTaskStatus = namedEnum('AppConversationStartTaskStatus', START_TASK_STATUSES, {
-  description:
-    'Where a start is: WORKING (accepted), WAITING_FOR_SANDBOX, PREPARING_REPOSITORY, SETTING_UP_SKILLS, ' +
+export const AppConversationStartTaskStatus = namedEnum(
+  'AppConversationStartTaskStatus',
+  'Where a start is: WORKING (accepted), WAITING_FOR_SANDBOX, PREPARING_REPOSITORY, SETTING_UP_SKILLS, ' +
     'STARTING_CONVERSATION, then READY or ERROR (`detail` says why). Bosun runs no setup script or Git hook step.',
-});
+  START_TASK_STATUSES,
+);
 export type AppConversationStartTaskStatus = Static<typeof AppConversationStartTaskStatus>;
 
-export const PluginSpec = strictObject(
-  'PluginSpec',
-  {
-    source: Type.String({ minLength: 1, maxLength: 2048, description: '`github:owner/repo` or a Git URL.' }),
-    ref: Type.Optional(nullable(Type.String({ maxLength: 255, description: 'Branch, tag or commit.' }))),
-    repo_path: Type.Optional(
-      nullable(Type.String({ maxLength: 1024, description: 'The plugin inside the repository.' })),
-    ),
-    parameters: Type.Optional(
-      nullable(openObject({ description: 'Values of the plugin’s parameters (appended to the first message).' })),
-    ),
-  },
-  { description: 'A plugin to load into the conversation.' },
-);
+export const PluginSpec = strictObject('PluginSpec', 'A plugin to load into the conversation.', {
+  source: Type.String({ minLength: 1, maxLength: 2048, description: '`github:owner/repo` or a Git URL.' }),
+  ref: Type.Optional(nullable(Type.String({ maxLength: 255, description: 'Branch, tag or commit.' }))),
+  repo_path: Type.Optional(
+    nullable(Type.String({ maxLength: 1024, description: 'The plugin inside the repository.' })),
+  ),
+  parameters: Type.Optional(
+    nullable(openObject({ description: 'Values of the plugin’s parameters (appended to the first message).' })),
+  ),
+});
 export type PluginSpec = Static<typeof PluginSpec>;
 
 const SECRET_NAME = '^[A-Za-z_][A-Za-z0-9_]{0,127}$';
@@ -121,44 +118,41 @@ const startRequest = Type.Object(
 export const AppConversationStartRequest = startRequest as typeof startRequest & { $id: string };
 export type AppConversationStartRequest = Static<typeof AppConversationStartRequest>;
 
-export const AppConversationStartTask = strictObject(
-  'AppConversationStartTask',
-  {
-    id: Type.String({ format: 'uuid' }),
-    created_by_user_id: nullable(Type.String()),
-    status: ref(AppConversationStartTaskStatus),
-    detail: nullable(Type.String({ description: 'Why it is ERROR, for a person to act on.' })),
-    app_conversation_id: nullable(Type.String({ description: 'The conversation, once READY.' })),
-    sandbox_id: nullable(Type.String({ description: 'The sandbox, from WAITING_FOR_SANDBOX on.' })),
-    agent_server_url: nullable(
-      Type.String({ description: 'The sandbox’s agent server, from STARTING_CONVERSATION on.' }),
-    ),
-    request: ref(AppConversationStartRequest, { description: 'The request, its secrets masked.' }),
-    problems: Type.Array(Type.String(), {
-      description: 'Bosun: what went wrong without stopping the start (a plugin or skill that did not load).',
-    }),
-    ...timestamps(),
-  },
-  { description: 'A conversation being started.' },
-);
+export const AppConversationStartTask = strictObject('AppConversationStartTask', 'A conversation being started.', {
+  id: Type.String({ format: 'uuid' }),
+  created_by_user_id: nullable(Type.String()),
+  status: ref(AppConversationStartTaskStatus),
+  detail: nullable(Type.String({ description: 'Why it is ERROR, for a person to act on.' })),
+  app_conversation_id: nullable(Type.String({ description: 'The conversation, once READY.' })),
+  sandbox_id: nullable(Type.String({ description: 'The sandbox, from WAITING_FOR_SANDBOX on.' })),
+  agent_server_url: nullable(
+    Type.String({ description: 'The sandbox’s agent server, from STARTING_CONVERSATION on.' }),
+  ),
+  request: ref(AppConversationStartRequest, { description: 'The request, its secrets masked.' }),
+  problems: Type.Array(Type.String(), {
+    description: 'Bosun: what went wrong without stopping the start (a plugin or skill that did not load).',
+  }),
+  ...timestamps(),
+});
 export type AppConversationStartTask = Static<typeof AppConversationStartTask>;
 
 export const AppConversationStartTaskPage = pageOf(
   'AppConversationStartTaskPage',
-  AppConversationStartTask,
   'A page of the caller’s start tasks.',
+  AppConversationStartTask,
 );
 export type AppConversationStartTaskPage = Static<typeof AppConversationStartTaskPage>;
 
 export const AppConversationStartTaskSortOrder = namedEnum(
   'AppConversationStartTaskSortOrder',
+  'The order of start tasks.',
   ['CREATED_AT', 'CREATED_AT_DESC', 'UPDATED_AT', 'UPDATED_AT_DESC'],
-  { description: 'The order of start tasks.' },
 );
 export type AppConversationStartTaskSortOrder = Static<typeof AppConversationStartTaskSortOrder>;
 
 export const AppConversation = strictObject(
   'AppConversation',
+  'A conversation of the application, with its sandbox’s live status.',
   {
     id: Type.String({ format: 'uuid' }),
     created_by_user_id: nullable(Type.String()),
@@ -195,45 +189,40 @@ export const AppConversation = strictObject(
       description: 'Bosun: the plugins its agent server loaded at the start, each at its commit, with problems.',
     }),
   },
-  { description: 'A conversation of the application, with its sandbox’s live status.' },
 );
 export type AppConversation = Static<typeof AppConversation>;
 
 export const AppConversationPage = pageOf(
   'AppConversationPage',
-  AppConversation,
   'A page of conversations, newest first.',
+  AppConversation,
 );
 export type AppConversationPage = Static<typeof AppConversationPage>;
 
 export const AppConversationUpdateRequest = strictObject(
   'AppConversationUpdateRequest',
+  'Change a conversation (the title is also sent to its agent server while it runs).',
   {
     title: Type.Optional(nullable(Type.String({ minLength: 1, maxLength: 200 }))),
     selected_repository: Type.Optional(nullable(Type.String({ maxLength: 512 }))),
     selected_branch: Type.Optional(nullable(Type.String({ maxLength: 255 }))),
     git_provider: Type.Optional(nullable(ref(ProviderType))),
   },
-  { description: 'Change a conversation (the title is also sent to its agent server while it runs).' },
 );
 export type AppConversationUpdateRequest = Static<typeof AppConversationUpdateRequest>;
 
 export const AppSendMessageRequest = strictObject(
   'AppSendMessageRequest',
+  'A message to a conversation.',
   sendMessageFields('Run the agent after the message (default true).', true),
-  { description: 'A message to a conversation.' },
 );
 export type AppSendMessageRequest = Static<typeof AppSendMessageRequest>;
 
-export const AppSendMessageResponse = strictObject(
-  'AppSendMessageResponse',
-  {
-    success: Type.Boolean(),
-    sandbox_status: ref(SandboxStatus),
-    message: nullable(Type.String()),
-  },
-  { description: 'The message reached the agent.' },
-);
+export const AppSendMessageResponse = strictObject('AppSendMessageResponse', 'The message reached the agent.', {
+  success: Type.Boolean(),
+  sandbox_status: ref(SandboxStatus),
+  message: nullable(Type.String()),
+});
 export type AppSendMessageResponse = Static<typeof AppSendMessageResponse>;
 
 const FEATURE_FLAGS = [
@@ -253,20 +242,17 @@ const FEATURE_FLAGS = [
   'enable_agent_canvas_banner',
 ] as const;
 
-export const WebClientFeatureFlags = strictObject(
-  'WebClientFeatureFlags',
-  {
-    deployment_mode: nullable(stringEnum(['cloud', 'self_hosted'])),
-    ...(Object.fromEntries(FEATURE_FLAGS.map((name) => [name, Type.Boolean()])) as Record<
-      (typeof FEATURE_FLAGS)[number],
-      TBoolean
-    >),
-  },
-  { description: 'What the web client shows.' },
-);
+export const WebClientFeatureFlags = strictObject('WebClientFeatureFlags', 'What the web client shows.', {
+  deployment_mode: nullable(stringEnum(['cloud', 'self_hosted'])),
+  ...(Object.fromEntries(FEATURE_FLAGS.map((name) => [name, Type.Boolean()])) as Record<
+    (typeof FEATURE_FLAGS)[number],
+    TBoolean
+  >),
+});
 
 export const WebClientConfig = strictObject(
   'WebClientConfig',
+  'What the web client needs before sign-in (no secret).',
   {
     app_mode: stringEnum(['oss', 'saas']),
     posthog_client_key: Type.Null(),
@@ -287,6 +273,5 @@ export const WebClientConfig = strictObject(
     acp_providers: Type.Array(Type.String()),
     kind: Type.Literal('WebClientConfig'),
   },
-  { description: 'What the web client needs before sign-in (no secret).' },
 );
 export type WebClientConfig = Static<typeof WebClientConfig>;

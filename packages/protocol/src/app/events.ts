@@ -7,14 +7,16 @@ import { pageOf } from './common.ts';
 
 export const EVENT_SORT_ORDERS = ['TIMESTAMP', 'TIMESTAMP_DESC'] as const;
 
-export const EventSortOrder = namedEnum('EventSortOrder', EVENT_SORT_ORDERS, {
-  description: 'The conversation’s order (oldest first), or its reverse.',
-});
+export const EventSortOrder = namedEnum(
+  'EventSortOrder',
+  'The conversation’s order (oldest first), or its reverse.',
+  EVENT_SORT_ORDERS,
+);
 export type EventSortOrder = Static<typeof EventSortOrder>;
 
 export const EventPage = pageOf(
   'EventPage',
-  Event,
   'A page of a conversation’s events; `next_page_id` is the id of the next page’s first event.',
+  Event,
 );
 export type EventPage = Static<typeof EventPage>;

@@ -9,14 +9,10 @@ export type LaunchPlugin = {
   parameters: Record<string, string | number | boolean> | null;
 };
 
-export const LaunchProblem = strictObject(
-  'LaunchProblem',
-  {
-    loc: Type.Array(Type.Union([Type.String(), Type.Integer()]), { description: 'Where: `["plugins", 3, "ref"]`.' }),
-    msg: Type.String({ description: 'What is wrong, and what to do instead.' }),
-  },
-  { description: 'One problem of a launch link.' },
-);
+export const LaunchProblem = strictObject('LaunchProblem', 'One problem of a launch link.', {
+  loc: Type.Array(Type.Union([Type.String(), Type.Integer()]), { description: 'Where: `["plugins", 3, "ref"]`.' }),
+  msg: Type.String({ description: 'What is wrong, and what to do instead.' }),
+});
 export type LaunchProblem = Static<typeof LaunchProblem>;
 
 export const MAX_LAUNCH_PLUGINS = 100;

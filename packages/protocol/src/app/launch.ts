@@ -12,19 +12,16 @@ import { type LaunchPlugin, LaunchProblem, MAX_LAUNCH_PLUGINS, checkLaunchPlugin
 export const MAX_LAUNCH_PAYLOAD_BYTES = 256 * 1024;
 export const MAX_LAUNCH_MESSAGE = 5000;
 
-export const LaunchDecoded = strictObject(
-  'LaunchDecoded',
-  {
-    plugins: Type.Array(ref(PluginSpec), { description: 'The references without problems, every field present.' }),
-    message: nullable(Type.String({ description: 'The first message, as the link has it.' })),
-    problems: Type.Array(ref(LaunchProblem), { description: 'Every problem found; none for a good link.' }),
-  },
-  { description: 'What a launch link holds.' },
-);
+export const LaunchDecoded = strictObject('LaunchDecoded', 'What a launch link holds.', {
+  plugins: Type.Array(ref(PluginSpec), { description: 'The references without problems, every field present.' }),
+  message: nullable(Type.String({ description: 'The first message, as the link has it.' })),
+  problems: Type.Array(ref(LaunchProblem), { description: 'Every problem found; none for a good link.' }),
+});
 export type LaunchDecoded = { plugins: LaunchPlugin[]; message: string | null; problems: LaunchProblem[] };
 
 export const LaunchLinkRequest = strictObject(
   'LaunchLinkRequest',
+  'The plugins and message of a launch link to build.',
   {
     plugins: Type.Array(openObject({ description: 'A plugin reference {source, ref?, repo_path?, parameters?}.' }), {
       maxItems: 1000,
@@ -35,18 +32,13 @@ export const LaunchLinkRequest = strictObject(
       nullable(Type.String({ maxLength: 2048, description: 'Where the web UI is (default: this server).' })),
     ),
   },
-  { description: 'The plugins and message of a launch link to build.' },
 );
 export type LaunchLinkRequest = Static<typeof LaunchLinkRequest>;
 
-export const LaunchLink = strictObject(
-  'LaunchLink',
-  {
-    url: Type.String({ description: 'The link: `<base_url>/launch?plugins=...&message=...`.' }),
-    problems: Type.Array(ref(LaunchProblem), { description: 'Always empty: a request with problems is a 422.' }),
-  },
-  { description: 'A launch link.' },
-);
+export const LaunchLink = strictObject('LaunchLink', 'A launch link.', {
+  url: Type.String({ description: 'The link: `<base_url>/launch?plugins=...&message=...`.' }),
+  problems: Type.Array(ref(LaunchProblem), { description: 'Always empty: a request with problems is a 422.' }),
+});
 export type LaunchLink = Static<typeof LaunchLink>;
 
 /**

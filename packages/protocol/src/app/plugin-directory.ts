@@ -10,6 +10,7 @@ import { gitLocation, timestamp } from './common.ts';
 
 export const DirectoryPluginSource = strictObject(
   'DirectoryPluginSource',
+  'Where a plugin of the directory is: a plugin reference of a start request.',
   {
     ...gitLocation({
       source: '`github:owner/repo` or a Git URL.',
@@ -17,28 +18,24 @@ export const DirectoryPluginSource = strictObject(
       repo_path: 'The plugin inside the repository.',
     }),
   },
-  { description: 'Where a plugin of the directory is: a plugin reference of a start request.' },
 );
 export type DirectoryPluginSource = Static<typeof DirectoryPluginSource>;
 
-export const DirectoryPlugin = strictObject(
-  'DirectoryPlugin',
-  {
-    id: Type.String({ description: 'The plugin’s name in the marketplace (unique there).' }),
-    ...describedName(),
-    version: nullable(Type.String()),
-    tags: Type.Array(Type.String(), { description: 'Its entry’s `tags`, `keywords` and `category`.' }),
-    featured: Type.Boolean({ description: 'Listed in `plugin_directory_featured`.' }),
-    source: ref(DirectoryPluginSource),
-    launch_url: nullable(Type.String({ description: 'A launch link loading it with its parameters’ defaults.' })),
-    problems: Type.Array(Type.String(), { description: 'What is wrong with its entry or its plugin.' }),
-  },
-  { description: 'A plugin of the Plugin Directory.' },
-);
+export const DirectoryPlugin = strictObject('DirectoryPlugin', 'A plugin of the Plugin Directory.', {
+  id: Type.String({ description: 'The plugin’s name in the marketplace (unique there).' }),
+  ...describedName(),
+  version: nullable(Type.String()),
+  tags: Type.Array(Type.String(), { description: 'Its entry’s `tags`, `keywords` and `category`.' }),
+  featured: Type.Boolean({ description: 'Listed in `plugin_directory_featured`.' }),
+  source: ref(DirectoryPluginSource),
+  launch_url: nullable(Type.String({ description: 'A launch link loading it with its parameters’ defaults.' })),
+  problems: Type.Array(Type.String(), { description: 'What is wrong with its entry or its plugin.' }),
+});
 export type DirectoryPlugin = Static<typeof DirectoryPlugin>;
 
 export const DirectoryMarketplace = strictObject(
   'DirectoryMarketplace',
+  'The instance plugin marketplace the directory lists.',
   {
     name: nullable(Type.String()),
     description: nullable(Type.String()),
@@ -47,53 +44,52 @@ export const DirectoryMarketplace = strictObject(
     fetched_at: nullable(timestamp()),
     problems: Type.Array(Type.String()),
   },
-  { description: 'The instance plugin marketplace the directory lists.' },
 );
 export type DirectoryMarketplace = Static<typeof DirectoryMarketplace>;
 
 export const DirectoryPluginList = strictObject(
   'DirectoryPluginList',
+  'Plugins of the directory (all of them, or those matching a search).',
   {
     marketplace: nullable(ref(DirectoryMarketplace), { description: 'null: no marketplace is configured.' }),
     plugins: Type.Array(ref(DirectoryPlugin)),
   },
-  { description: 'Plugins of the directory (all of them, or those matching a search).' },
 );
 export type DirectoryPluginList = Static<typeof DirectoryPluginList>;
 
 export const PluginParameter = strictObject(
   'PluginParameter',
+  'A parameter of a plugin (its value is appended to the first message).',
   {
     type: Type.Union([Type.Literal('string'), Type.Literal('number'), Type.Literal('boolean')]),
     description: nullable(Type.String()),
     required: Type.Boolean(),
     default: Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]),
   },
-  { description: 'A parameter of a plugin (its value is appended to the first message).' },
 );
 export type PluginParameter = Static<typeof PluginParameter>;
 
-export const PluginExample = strictObject(
-  'PluginExample',
-  { title: Type.String(), prompt: Type.String() },
-  { description: 'An example first message.' },
-);
+export const PluginExample = strictObject('PluginExample', 'An example first message.', {
+  title: Type.String(),
+  prompt: Type.String(),
+});
 export type PluginExample = Static<typeof PluginExample>;
 
 export const DirectoryPluginConfig = strictObject(
   'DirectoryPluginConfig',
+  'How to launch a plugin: read from its `plugin.json` (else its marketplace entry).',
   {
     entry_command: nullable(Type.String({ description: 'The slash command that starts it (`/plugin:command`).' })),
     parameters: Type.Record(Type.String(), ref(PluginParameter)),
     examples: Type.Array(ref(PluginExample)),
     problems: Type.Array(Type.String(), { description: 'Fields of the manifest that were ignored, and why.' }),
   },
-  { description: 'How to launch a plugin: read from its `plugin.json` (else its marketplace entry).' },
 );
 export type DirectoryPluginConfig = Static<typeof DirectoryPluginConfig>;
 
 export const PluginTrustSource = strictObject(
   'PluginTrustSource',
+  'A plugin source at a commit, as trust is confirmed.',
   {
     source: Type.String({ minLength: 1, maxLength: 2048 }),
     commit: nullable(
@@ -103,37 +99,30 @@ export const PluginTrustSource = strictObject(
       }),
     ),
   },
-  { description: 'A plugin source at a commit, as trust is confirmed.' },
 );
 export type PluginTrustSource = Static<typeof PluginTrustSource>;
 
-export const PluginTrust = strictObject(
-  'PluginTrust',
-  {
-    id: Type.String({ format: 'uuid' }),
-    source: Type.String(),
-    commit: nullable(Type.String()),
-    confirmed_at: timestamp(),
-  },
-  { description: 'A trust confirmation of the caller.' },
-);
+export const PluginTrust = strictObject('PluginTrust', 'A trust confirmation of the caller.', {
+  id: Type.String({ format: 'uuid' }),
+  source: Type.String(),
+  commit: nullable(Type.String()),
+  confirmed_at: timestamp(),
+});
 export type PluginTrust = Static<typeof PluginTrust>;
 
-export const PluginTrustList = strictObject(
-  'PluginTrustList',
-  { items: Type.Array(ref(PluginTrust)) },
-  { description: 'The caller’s trust confirmations, newest first.' },
-);
+export const PluginTrustList = strictObject('PluginTrustList', 'The caller’s trust confirmations, newest first.', {
+  items: Type.Array(ref(PluginTrust)),
+});
 export type PluginTrustList = Static<typeof PluginTrustList>;
 
 export const PluginTrustRequired = strictObject(
   'PluginTrustRequired',
+  'A start refused: the plugins come from sources the caller has not confirmed trust in.',
   {
     detail: Type.String(),
     sources: Type.Array(ref(PluginTrustSource), {
       description: 'To confirm: send them back as `confirmed_plugin_sources`, or POST each to /plugin-trust.',
     }),
   },
-  { description: 'A start refused: the plugins come from sources the caller has not confirmed trust in.' },
 );
 export type PluginTrustRequired = Static<typeof PluginTrustRequired>;

@@ -7,15 +7,17 @@ import { pageOf, timestamp } from './common.ts';
 
 export const SANDBOX_STATUSES = ['STARTING', 'RUNNING', 'PAUSED', 'ERROR', 'MISSING'] as const;
 
-export const SandboxStatus = namedEnum('SandboxStatus', SANDBOX_STATUSES, {
-  description:
-    'STARTING: its agent server is starting; RUNNING: it answers; PAUSED: stopped, its workspace kept; ERROR: it ' +
+export const SandboxStatus = namedEnum(
+  'SandboxStatus',
+  'STARTING: its agent server is starting; RUNNING: it answers; PAUSED: stopped, its workspace kept; ERROR: it ' +
     'stopped by itself (`status_detail` says why); MISSING: its workspace is gone.',
-});
+  SANDBOX_STATUSES,
+);
 export type SandboxStatus = Static<typeof SandboxStatus>;
 
 export const SandboxInfo = strictObject(
   'SandboxInfo',
+  'A sandbox: an agent server with its own workspace and session key.',
   {
     id: Type.String(),
     created_by_user_id: nullable(Type.String()),
@@ -28,39 +30,30 @@ export const SandboxInfo = strictObject(
     exposed_urls: nullable(Type.Array(ref(ExposedUrl), { description: 'Its services, while it runs.' })),
     created_at: timestamp(),
   },
-  { description: 'A sandbox: an agent server with its own workspace and session key.' },
 );
 export type SandboxInfo = Static<typeof SandboxInfo>;
 
-export const SandboxPage = pageOf('SandboxPage', SandboxInfo, 'A page of the caller’s sandboxes, newest first.');
+export const SandboxPage = pageOf('SandboxPage', 'A page of the caller’s sandboxes, newest first.', SandboxInfo);
 export type SandboxPage = Static<typeof SandboxPage>;
 
 export const SandboxStartRequest = strictObject(
   'SandboxStartRequest',
+  'The spec to start from (default: the default spec); also accepted as a query parameter.',
   { sandbox_spec_id: Type.Optional(nullable(Type.String({ minLength: 1, maxLength: 255 }))) },
-  { description: 'The spec to start from (default: the default spec); also accepted as a query parameter.' },
 );
 export type SandboxStartRequest = Static<typeof SandboxStartRequest>;
 
-export const SuccessResponse = strictObject(
-  'SuccessResponse',
-  { success: Type.Boolean() },
-  { description: 'It was done.' },
-);
+export const SuccessResponse = strictObject('SuccessResponse', 'It was done.', { success: Type.Boolean() });
 export type SuccessResponse = Static<typeof SuccessResponse>;
 
-export const SandboxSpecInfo = strictObject(
-  'SandboxSpecInfo',
-  {
-    id: Type.String(),
-    command: nullable(Type.Array(Type.String(), { description: 'What starts the agent server.' })),
-    created_at: timestamp(),
-    initial_env: Type.Record(Type.String(), Type.String(), { description: 'Environment given to the sandbox.' }),
-    working_dir: Type.String({ description: 'The workspace, inside the sandbox.' }),
-  },
-  { description: 'What a sandbox starts from.' },
-);
+export const SandboxSpecInfo = strictObject('SandboxSpecInfo', 'What a sandbox starts from.', {
+  id: Type.String(),
+  command: nullable(Type.Array(Type.String(), { description: 'What starts the agent server.' })),
+  created_at: timestamp(),
+  initial_env: Type.Record(Type.String(), Type.String(), { description: 'Environment given to the sandbox.' }),
+  working_dir: Type.String({ description: 'The workspace, inside the sandbox.' }),
+});
 export type SandboxSpecInfo = Static<typeof SandboxSpecInfo>;
 
-export const SandboxSpecPage = pageOf('SandboxSpecPage', SandboxSpecInfo, 'A page of sandbox specs.');
+export const SandboxSpecPage = pageOf('SandboxSpecPage', 'A page of sandbox specs.', SandboxSpecInfo);
 export type SandboxSpecPage = Static<typeof SandboxSpecPage>;

@@ -16,44 +16,41 @@ const description = () => nullable(Type.String({ maxLength: 1000, description: '
 const secretValue = () =>
   Type.String({ minLength: 1, maxLength: 65536, writeOnly: true, description: 'Never returned.' });
 
-export const CustomSecretCreate = strictObject(
-  'CustomSecretCreate',
-  { name: secretName(), description: Type.Optional(description()), value: secretValue() },
-  { description: 'A new custom secret.' },
-);
+export const CustomSecretCreate = strictObject('CustomSecretCreate', 'A new custom secret.', {
+  name: secretName(),
+  description: Type.Optional(description()),
+  value: secretValue(),
+});
 export type CustomSecretCreate = Static<typeof CustomSecretCreate>;
 
 export const CustomSecretUpdate = strictObject(
   'CustomSecretUpdate',
+  'A change to a custom secret: a new name, description or value (fields left out are kept).',
   {
     name: Type.Optional(secretName()),
     description: Type.Optional(description()),
     value: Type.Optional(secretValue()),
   },
-  { description: 'A change to a custom secret: a new name, description or value (fields left out are kept).' },
 );
 export type CustomSecretUpdate = Static<typeof CustomSecretUpdate>;
 
-export const CustomSecretWithoutValue = strictObject(
-  'CustomSecretWithoutValue',
-  {
-    id: Type.String({ description: 'The secret’s id; paths take it or the name (as OpenHands does).' }),
-    ...describedName(),
-    ...timestamps(),
-  },
-  { description: 'A custom secret without its value.' },
-);
+export const CustomSecretWithoutValue = strictObject('CustomSecretWithoutValue', 'A custom secret without its value.', {
+  id: Type.String({ description: 'The secret’s id; paths take it or the name (as OpenHands does).' }),
+  ...describedName(),
+  ...timestamps(),
+});
 export type CustomSecretWithoutValue = Static<typeof CustomSecretWithoutValue>;
 
 export const CustomSecretPage = pageOf(
   'CustomSecretPage',
-  CustomSecretWithoutValue,
   'A page of custom secrets, by name.',
+  CustomSecretWithoutValue,
 );
 export type CustomSecretPage = Static<typeof CustomSecretPage>;
 
 export const ProviderToken = strictObject(
   'ProviderToken',
+  'A Git provider token; a null or absent token keeps the stored one (to change only the host).',
   {
     token: Type.Optional(
       nullable(Type.String({ minLength: 1, maxLength: 4096, writeOnly: true, description: 'Never returned.' })),
@@ -61,18 +58,13 @@ export const ProviderToken = strictObject(
     user_id: Type.Optional(nullable(Type.String())),
     host: Type.Optional(nullable(Type.String({ maxLength: 255, description: 'Null for the public host.' }))),
   },
-  { description: 'A Git provider token; a null or absent token keeps the stored one (to change only the host).' },
 );
 export type ProviderToken = Static<typeof ProviderToken>;
 
-export const POSTProviderModel = strictObject(
-  'POSTProviderModel',
-  {
-    provider_tokens: Type.Optional(
-      byProvider(ref(ProviderToken), 'Tokens by provider; the providers left out keep theirs.'),
-    ),
-    mcp_config: Type.Optional(Type.Unknown({ description: 'Accepted for compatibility; ignored.' })),
-  },
-  { description: 'Store Git provider tokens.' },
-);
+export const POSTProviderModel = strictObject('POSTProviderModel', 'Store Git provider tokens.', {
+  provider_tokens: Type.Optional(
+    byProvider(ref(ProviderToken), 'Tokens by provider; the providers left out keep theirs.'),
+  ),
+  mcp_config: Type.Optional(Type.Unknown({ description: 'Accepted for compatibility; ignored.' })),
+});
 export type POSTProviderModel = Static<typeof POSTProviderModel>;

@@ -11,8 +11,8 @@ import { Marketplace, MarketplaceRegistration } from './marketplaces.ts';
 
 export const SandboxGroupingStrategy = namedEnum(
   'SandboxGroupingStrategy',
+  'How new conversations pick a sandbox: one each (the default), or sharing one.',
   ['NO_GROUPING', 'GROUP_BY_NEWEST', 'LEAST_RECENTLY_USED', 'FEWEST_CONVERSATIONS', 'ADD_TO_ANY'],
-  { description: 'How new conversations pick a sandbox: one each (the default), or sharing one.' },
 );
 export type SandboxGroupingStrategy = Static<typeof SandboxGroupingStrategy>;
 
@@ -45,25 +45,21 @@ export const ProviderTokensSet = byProvider(
   'The Git providers with a token, each with its host (null for the public one).',
 );
 
-export const Settings = strictObject(
-  'Settings',
-  {
-    ...plainFields,
-    agent_settings: openObject({ description: 'Settings of the agent (tools, condenser, ...).' }),
-    conversation_settings: openObject({ description: 'Settings of new conversations.' }),
-    llm_api_key_set: Type.Boolean({ description: 'Whether an LLM API key is set (the user’s or the instance’s).' }),
-    search_api_key_set: Type.Boolean({ description: 'Whether a search API key is set.' }),
-    provider_tokens_set: ProviderTokensSet,
-    registered_marketplaces: Type.Array(ref(Marketplace), {
-      description: 'The caller’s own marketplaces (also `/marketplaces`); a POST of the list replaces it.',
-    }),
-    inherited_marketplaces: Type.Array(ref(Marketplace), {
-      description: 'The instance’s and the caller’s organization’s marketplaces: read-only here.',
-    }),
-    v1_enabled: Type.Boolean(),
-  },
-  { description: 'A user’s settings. No secret value is ever part of it.' },
-);
+export const Settings = strictObject('Settings', 'A user’s settings. No secret value is ever part of it.', {
+  ...plainFields,
+  agent_settings: openObject({ description: 'Settings of the agent (tools, condenser, ...).' }),
+  conversation_settings: openObject({ description: 'Settings of new conversations.' }),
+  llm_api_key_set: Type.Boolean({ description: 'Whether an LLM API key is set (the user’s or the instance’s).' }),
+  search_api_key_set: Type.Boolean({ description: 'Whether a search API key is set.' }),
+  provider_tokens_set: ProviderTokensSet,
+  registered_marketplaces: Type.Array(ref(Marketplace), {
+    description: 'The caller’s own marketplaces (also `/marketplaces`); a POST of the list replaces it.',
+  }),
+  inherited_marketplaces: Type.Array(ref(Marketplace), {
+    description: 'The instance’s and the caller’s organization’s marketplaces: read-only here.',
+  }),
+  v1_enabled: Type.Boolean(),
+});
 export type Settings = Static<typeof Settings>;
 
 /**
@@ -101,6 +97,10 @@ const writeOnlySecret = () =>
 
 export const SettingsUpdate = strictObject(
   'SettingsUpdate',
+  'A partial update: fields left out keep their value, null resets one to its default. `agent_settings` and ' +
+    '`conversation_settings` change only through their `*_diff` twins, deep-merged (a null removes a key): ' +
+    'sending them whole is a 422, as in OpenHands, so two clients never overwrite each other’s changes. ' +
+    'Unknown fields are a 422; the read-only fields of a GET are accepted and ignored.',
   optionalAll({
     ...plainFields,
     llm_api_key: writeOnlySecret(),
@@ -117,12 +117,5 @@ export const SettingsUpdate = strictObject(
     }),
     ...ignoredFields,
   }),
-  {
-    description:
-      'A partial update: fields left out keep their value, null resets one to its default. `agent_settings` and ' +
-      '`conversation_settings` change only through their `*_diff` twins, deep-merged (a null removes a key): ' +
-      'sending them whole is a 422, as in OpenHands, so two clients never overwrite each other’s changes. ' +
-      'Unknown fields are a 422; the read-only fields of a GET are accepted and ignored.',
-  },
 );
 export type SettingsUpdate = Static<typeof SettingsUpdate>;

@@ -13,17 +13,13 @@ export type SourceRule = { default: EventSource } | 'required';
 export function eventShape<K extends string, P extends TProperties>(
   kind: K,
   source: SourceRule,
-  fields: P,
   description: string,
+  fields: P,
 ) {
-  return kindShape(
-    kind,
-    {
-      id: Type.Optional(Type.String({ description: 'Unique event id (UUID or ULID).' })),
-      timestamp: Type.Optional(Type.String({ description: 'When the event happened (ISO-8601, UTC).' })),
-      source: source === 'required' ? sourceSchema() : withDefault(sourceSchema(), source.default),
-      ...fields,
-    },
-    { description },
-  );
+  return kindShape(kind, description, {
+    id: Type.Optional(Type.String({ description: 'Unique event id (UUID or ULID).' })),
+    timestamp: Type.Optional(Type.String({ description: 'When the event happened (ISO-8601, UTC).' })),
+    source: source === 'required' ? sourceSchema() : withDefault(sourceSchema(), source.default),
+    ...fields,
+  });
 }

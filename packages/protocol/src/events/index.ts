@@ -25,9 +25,7 @@ export const eventShapes = [
   conversationEvents.PauseEvent,
 ] as const;
 
-export const Event = taggedUnion('Event', 'kind', [...eventShapes], {
-  description: 'One event of a conversation, selected by `kind`.',
-});
+export const Event = taggedUnion('Event', 'One event of a conversation, selected by `kind`.', 'kind', [...eventShapes]);
 export type Event = Static<typeof Event>;
 export type EventKind = Event['kind'];
 

@@ -17,6 +17,7 @@ import { eventShape } from './common.ts';
 export const SystemPromptEvent = eventShape(
   'SystemPromptEvent',
   { default: 'agent' },
+  'The system prompt and the tools of the agent.',
   {
     system_prompt: ref(TextContent),
     tools: Type.Array(ref(ToolDefinition), { description: 'The tools available to the agent.' }),
@@ -26,12 +27,12 @@ export const SystemPromptEvent = eventShape(
       }),
     ),
   },
-  'The system prompt and the tools of the agent.',
 );
 
 export const MessageEvent = eventShape(
   'MessageEvent',
   'required',
+  'A message from the agent or the user that is not a tool call.',
   {
     llm_message: ref(Message),
     llm_response_id: Type.Optional(nullable(Type.String({ description: 'Null when the source is not `agent`.' }))),
@@ -43,44 +44,39 @@ export const MessageEvent = eventShape(
     sender: Type.Optional(nullable(Type.String({ description: 'Who sent it, in multi-agent setups.' }))),
     critic_result: Type.Optional(nullable(ref(CriticResult))),
   },
-  'A message from the agent or the user that is not a tool call.',
 );
 
-export const ActionEvent = eventShape(
-  'ActionEvent',
-  { default: 'agent' },
-  {
-    thought: Type.Array(ref(TextContent), { description: 'What the agent said before the action.' }),
-    reasoning_content: Type.Optional(nullable(Type.String())),
-    thinking_blocks: withDefault(Type.Array(ref(AnyThinkingBlock)), []),
-    responses_reasoning_item: Type.Optional(nullable(ref(ReasoningItemModel))),
-    action: Type.Optional(nullable(ref(Action), { description: 'Null when the tool call could not be executed.' })),
-    tool_name: Type.String(),
-    tool_call_id: Type.String({ description: 'The id the LLM API gave the call.' }),
-    tool_call: ref(MessageToolCall),
-    llm_response_id: Type.String({ description: 'Groups the actions of one LLM response (parallel calls).' }),
-    security_risk: withDefault(ref(SecurityRisk), 'UNKNOWN'),
-    critic_result: Type.Optional(nullable(ref(CriticResult))),
-    summary: Type.Optional(nullable(Type.String({ description: 'What the action does, in about 10 words.' }))),
-  },
-  'A tool call by the agent.',
-);
+export const ActionEvent = eventShape('ActionEvent', { default: 'agent' }, 'A tool call by the agent.', {
+  thought: Type.Array(ref(TextContent), { description: 'What the agent said before the action.' }),
+  reasoning_content: Type.Optional(nullable(Type.String())),
+  thinking_blocks: withDefault(Type.Array(ref(AnyThinkingBlock)), []),
+  responses_reasoning_item: Type.Optional(nullable(ref(ReasoningItemModel))),
+  action: Type.Optional(nullable(ref(Action), { description: 'Null when the tool call could not be executed.' })),
+  tool_name: Type.String(),
+  tool_call_id: Type.String({ description: 'The id the LLM API gave the call.' }),
+  tool_call: ref(MessageToolCall),
+  llm_response_id: Type.String({ description: 'Groups the actions of one LLM response (parallel calls).' }),
+  security_risk: withDefault(ref(SecurityRisk), 'UNKNOWN'),
+  critic_result: Type.Optional(nullable(ref(CriticResult))),
+  summary: Type.Optional(nullable(Type.String({ description: 'What the action does, in about 10 words.' }))),
+});
 
 export const ObservationEvent = eventShape(
   'ObservationEvent',
   { default: 'environment' },
+  'The result of a tool call.',
   {
     tool_name: Type.String(),
     tool_call_id: Type.String(),
     observation: ref(Observation),
     action_id: Type.String({ description: 'The id of the ActionEvent this answers.' }),
   },
-  'The result of a tool call.',
 );
 
 export const UserRejectObservation = eventShape(
   'UserRejectObservation',
   { default: 'environment' },
+  'An action was rejected and not executed.',
   {
     tool_name: Type.String(),
     tool_call_id: Type.String(),
@@ -93,16 +89,15 @@ export const UserRejectObservation = eventShape(
     ),
     action_id: Type.String(),
   },
-  'An action was rejected and not executed.',
 );
 
 export const AgentErrorEvent = eventShape(
   'AgentErrorEvent',
   { default: 'agent' },
+  'An error of the agent scaffold tied to a tool call; the conversation goes on.',
   {
     tool_name: Type.String(),
     tool_call_id: Type.String(),
     error: Type.String({ description: 'The error message.' }),
   },
-  'An error of the agent scaffold tied to a tool call; the conversation goes on.',
 );

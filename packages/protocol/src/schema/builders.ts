@@ -44,14 +44,14 @@ export function withDefault<T extends TSchema>(schema: T, value: Static<T>): T {
 
 /**
  * An object that rejects unknown properties. Properties carrying a `default` are optional on the wire and
- * present after parsing.
+ * present after parsing. Every named shape says what it is first, then what it holds.
  */
 export function strictObject<P extends TProperties>(
   $id: string,
+  description: string,
   properties: P,
-  options: { description?: string } = {},
 ): TObject<P> & { $id: string } {
-  const object = Type.Object(properties, { ...options, $id, additionalProperties: false });
+  const object = Type.Object(properties, { description, $id, additionalProperties: false });
   const schema = object as { required?: string[] };
   const required = (schema.required ?? []).filter((key) => !('default' in (properties[key] as object)));
   if (required.length > 0) schema.required = required;
@@ -69,19 +69,15 @@ export function defaultTag<K extends string>(value: K): TLiteral<K> {
   return withDefault(tag(value), value);
 }
 
-export interface TaggedUnionOptions {
-  description?: string;
-}
-
 /**
  * A union discriminated on `propertyName`: `oneOf` of references plus `discriminator` with an explicit
  * mapping (as OpenAPI client generators expect). Each variant must declare `propertyName` as a literal.
  */
 export function taggedUnion<V extends Named[]>(
   $id: string,
+  description: string,
   propertyName: string,
   variants: [...V],
-  options: TaggedUnionOptions = {},
 ): TUnsafe<Static<V[number]>> & { $id: string } {
   const mapping: Record<string, string> = {};
   for (const variant of variants) {
@@ -92,7 +88,7 @@ export function taggedUnion<V extends Named[]>(
     mapping[tagSchema.const] = variant.$id;
   }
   return Type.Unsafe<Static<V[number]>>({
-    ...options,
+    description,
     $id,
     type: 'object',
     oneOf: variants.map((variant) => ({ $ref: variant.$id })),
@@ -116,19 +112,15 @@ export function stringEnum<const V extends readonly string[]>(
 /** A named string enum, usable with `ref`. */
 export function namedEnum<const V extends readonly string[]>(
   $id: string,
+  description: string,
   values: V,
-  options: { description?: string } = {},
 ): TUnsafe<V[number]> & { $id: string } {
-  return stringEnum(values, { ...options, $id }) as TUnsafe<V[number]> & { $id: string };
+  return stringEnum(values, { description, $id }) as TUnsafe<V[number]> & { $id: string };
 }
 
 /** A shape of a `kind`-discriminated union: a strict object whose `kind` is its name. */
-export function kindShape<Kind extends string, P extends TProperties>(
-  kind: Kind,
-  properties: P,
-  options: { description?: string } = {},
-) {
-  const shape: unknown = strictObject(kind, { ...properties, kind: tag(kind) }, options);
+export function kindShape<Kind extends string, P extends TProperties>(kind: Kind, description: string, properties: P) {
+  const shape: unknown = strictObject(kind, description, { ...properties, kind: tag(kind) });
   return shape as TObject<P & { kind: TLiteral<Kind> }> & { $id: Kind };
 }
 

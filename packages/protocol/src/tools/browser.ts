@@ -59,16 +59,12 @@ export const BrowserStopRecordingAction = action(
   'Stop recording and save the recording.',
 );
 
-export const BrowserObservation = observation(
-  'BrowserObservation',
-  {
-    screenshot_data: Type.Optional(nullable(Type.String({ description: 'A PNG screenshot, base64-encoded.' }))),
-    full_output_save_dir: Type.Optional(
-      nullable(Type.String({ description: 'Where the untruncated output was saved.' })),
-    ),
-  },
-  'The result of a browser action.',
-);
+export const BrowserObservation = observation('BrowserObservation', 'The result of a browser action.', {
+  screenshot_data: Type.Optional(nullable(Type.String({ description: 'A PNG screenshot, base64-encoded.' }))),
+  full_output_save_dir: Type.Optional(
+    nullable(Type.String({ description: 'Where the untruncated output was saved.' })),
+  ),
+});
 
 export const BrowserClickTool = toolDefinition('BrowserClickTool', 'Clicks an element of the page.');
 export const BrowserCloseTabTool = toolDefinition('BrowserCloseTabTool', 'Closes a tab.');

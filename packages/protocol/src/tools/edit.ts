@@ -12,17 +12,13 @@ export const EditAction = action('EditAction', 'Replace text in a file.', {
   ),
 });
 
-export const EditObservation = observation(
-  'EditObservation',
-  {
-    file_path: Type.Optional(nullable(Type.String())),
-    is_new_file: withDefault(Type.Boolean(), false),
-    replacements_made: withDefault(Type.Integer({ minimum: 0 }), 0),
-    old_content: Type.Optional(nullable(Type.String())),
-    new_content: Type.Optional(nullable(Type.String())),
-  },
-  'The result of an edit.',
-);
+export const EditObservation = observation('EditObservation', 'The result of an edit.', {
+  file_path: Type.Optional(nullable(Type.String())),
+  is_new_file: withDefault(Type.Boolean(), false),
+  replacements_made: withDefault(Type.Integer({ minimum: 0 }), 0),
+  old_content: Type.Optional(nullable(Type.String())),
+  new_content: Type.Optional(nullable(Type.String())),
+});
 
 export const EditTool = toolDefinition('EditTool', 'Replaces text in a file.');
 

@@ -46,7 +46,7 @@ export function fileEditorObservationFields() {
 export function fileEditorTool<N extends string>(name: N, does: { action: string; observation: string; tool: string }) {
   const shapes = {
     action: action(`${name}Action` as const, does.action, fileEditorFields()),
-    observation: observation(`${name}Observation` as const, fileEditorObservationFields(), does.observation),
+    observation: observation(`${name}Observation` as const, does.observation, fileEditorObservationFields()),
     definition: toolDefinition(`${name}Tool` as const, does.tool),
   };
   return { ...shapes, shapes: singleTool(shapes.action, shapes.observation, shapes.definition) };

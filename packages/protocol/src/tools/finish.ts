@@ -5,7 +5,7 @@ export const FinishAction = action('FinishAction', 'End the run with a final mes
   message: Type.String({ description: 'Final message to send to the user.' }),
 });
 
-export const FinishObservation = observation('FinishObservation', {}, 'The run ended; `content` is the final message.');
+export const FinishObservation = observation('FinishObservation', 'The run ended; `content` is the final message.', {});
 
 export const FinishTool = toolDefinition('FinishTool', 'Ends the run with a final message.');
 

@@ -7,16 +7,12 @@ export const GlobAction = action('GlobAction', 'Find files by name pattern.', {
   path: Type.Optional(nullable(Type.String({ description: 'Directory to search; the workspace by default.' }))),
 });
 
-export const GlobObservation = observation(
-  'GlobObservation',
-  {
-    files: Type.Array(Type.String()),
-    pattern: Type.String(),
-    search_path: Type.String(),
-    truncated: withDefault(Type.Boolean(), false),
-  },
-  'Files matching a glob pattern.',
-);
+export const GlobObservation = observation('GlobObservation', 'Files matching a glob pattern.', {
+  files: Type.Array(Type.String()),
+  pattern: Type.String(),
+  search_path: Type.String(),
+  truncated: withDefault(Type.Boolean(), false),
+});
 
 export const GlobTool = toolDefinition('GlobTool', 'Finds files by name pattern.');
 

@@ -8,17 +8,13 @@ export const GrepAction = action('GrepAction', 'Find files whose content matches
   include: Type.Optional(nullable(Type.String({ description: 'Only search files matching this glob.' }))),
 });
 
-export const GrepObservation = observation(
-  'GrepObservation',
-  {
-    matches: Type.Array(Type.String(), { description: 'Paths of the files that match.' }),
-    pattern: Type.String(),
-    search_path: Type.String(),
-    include_pattern: Type.Optional(nullable(Type.String())),
-    truncated: withDefault(Type.Boolean(), false),
-  },
-  'Files whose content matches a pattern.',
-);
+export const GrepObservation = observation('GrepObservation', 'Files whose content matches a pattern.', {
+  matches: Type.Array(Type.String(), { description: 'Paths of the files that match.' }),
+  pattern: Type.String(),
+  search_path: Type.String(),
+  include_pattern: Type.Optional(nullable(Type.String())),
+  truncated: withDefault(Type.Boolean(), false),
+});
 
 export const GrepTool = toolDefinition('GrepTool', 'Finds files by content.');
 

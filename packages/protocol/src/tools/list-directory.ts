@@ -7,28 +7,20 @@ export const ListDirectoryAction = action('ListDirectoryAction', 'List a directo
   recursive: withDefault(Type.Boolean({ description: 'List subdirectories too.' }), false),
 });
 
-export const FileEntry = strictObject(
-  'FileEntry',
-  {
-    name: Type.String(),
-    path: Type.String(),
-    is_directory: Type.Boolean(),
-    size: Type.Integer({ minimum: 0 }),
-    modified_time: Type.String({ description: 'ISO-8601 timestamp.' }),
-  },
-  { description: 'One entry of a directory listing.' },
-);
+export const FileEntry = strictObject('FileEntry', 'One entry of a directory listing.', {
+  name: Type.String(),
+  path: Type.String(),
+  is_directory: Type.Boolean(),
+  size: Type.Integer({ minimum: 0 }),
+  modified_time: Type.String({ description: 'ISO-8601 timestamp.' }),
+});
 
-export const ListDirectoryObservation = observation(
-  'ListDirectoryObservation',
-  {
-    dir_path: Type.Optional(nullable(Type.String())),
-    entries: withDefault(Type.Array(ref(FileEntry)), []),
-    total_count: withDefault(Type.Integer({ minimum: 0 }), 0),
-    is_truncated: withDefault(Type.Boolean(), false),
-  },
-  'A directory listing.',
-);
+export const ListDirectoryObservation = observation('ListDirectoryObservation', 'A directory listing.', {
+  dir_path: Type.Optional(nullable(Type.String())),
+  entries: withDefault(Type.Array(ref(FileEntry)), []),
+  total_count: withDefault(Type.Integer({ minimum: 0 }), 0),
+  is_truncated: withDefault(Type.Boolean(), false),
+});
 
 export const ListDirectoryTool = toolDefinition('ListDirectoryTool', 'Lists a directory.');
 

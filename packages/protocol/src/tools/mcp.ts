@@ -8,11 +8,9 @@ export const MCPToolAction = action('MCPToolAction', 'A call of an MCP tool.', {
   data: withDefault(openObject({ description: "The MCP tool's arguments (validated by the tool)." }), {}),
 });
 
-export const MCPToolObservation = observation(
-  'MCPToolObservation',
-  { tool_name: Type.String({ description: 'The MCP tool that was called.' }) },
-  'The result of an MCP tool call.',
-);
+export const MCPToolObservation = observation('MCPToolObservation', 'The result of an MCP tool call.', {
+  tool_name: Type.String({ description: 'The MCP tool that was called.' }),
+});
 
 export const MCPTool = namedSchema<{ name: string; inputSchema: Record<string, unknown>; [key: string]: unknown }>({
   $id: 'MCPTool',

@@ -17,17 +17,13 @@ const lineRange = Type.Unsafe<[number, number]>({
   description: '`[first, last]` line shown.',
 });
 
-export const ReadFileObservation = observation(
-  'ReadFileObservation',
-  {
-    file_path: Type.String(),
-    file_content: withDefault(Type.String(), ''),
-    is_truncated: withDefault(Type.Boolean(), false),
-    lines_shown: Type.Optional(nullable(lineRange)),
-    total_lines: Type.Optional(nullable(Type.Integer({ minimum: 0 }))),
-  },
-  'The content of a file.',
-);
+export const ReadFileObservation = observation('ReadFileObservation', 'The content of a file.', {
+  file_path: Type.String(),
+  file_content: withDefault(Type.String(), ''),
+  is_truncated: withDefault(Type.Boolean(), false),
+  lines_shown: Type.Optional(nullable(lineRange)),
+  total_lines: Type.Optional(nullable(Type.Integer({ minimum: 0 }))),
+});
 
 export const ReadFileTool = toolDefinition('ReadFileTool', 'Reads a file.');
 

@@ -59,13 +59,14 @@ export function toolUnions<const T extends readonly ToolShapes[]>(tools: T) {
   const observations = tools.flatMap((tool) => tool.observations) as T[number]['observations'][number][];
   const definitions = tools.flatMap((tool) => tool.definitions) as T[number]['definitions'][number][];
   return {
-    Action: taggedUnion('Action', 'kind', actions, { description: 'What a tool call does, selected by `kind`.' }),
-    Observation: taggedUnion('Observation', 'kind', observations, {
-      description: 'What a tool call returned, selected by `kind`.',
-    }),
-    ToolDefinition: taggedUnion('ToolDefinition', 'kind', definitions, {
-      description: 'A tool available to the agent, selected by `kind`.',
-    }),
+    Action: taggedUnion('Action', 'What a tool call does, selected by `kind`.', 'kind', actions),
+    Observation: taggedUnion('Observation', 'What a tool call returned, selected by `kind`.', 'kind', observations),
+    ToolDefinition: taggedUnion(
+      'ToolDefinition',
+      'A tool available to the agent, selected by `kind`.',
+      'kind',
+      definitions,
+    ),
   };
 }
 
@@ -75,26 +76,23 @@ export function action<K extends string, P extends TProperties = Record<never, n
   description: string,
   fields: P = {} as P,
 ) {
-  return kindShape(kind, fields, { description });
+  return kindShape(kind, description, fields);
 }
 
 /**
  * An observation: `content` (what the LLM reads) and `is_error`, plus the tool's own structured fields.
  */
-export function observation<K extends string, P extends TProperties>(kind: K, fields: P, description: string) {
-  return kindShape(
-    kind,
-    {
-      content: withDefault(Type.Array(ref(MessageContent), { description: 'What the LLM reads.' }), []),
-      is_error: withDefault(Type.Boolean(), false),
-      ...fields,
-    },
-    { description },
-  );
+export function observation<K extends string, P extends TProperties>(kind: K, description: string, fields: P) {
+  return kindShape(kind, description, {
+    content: withDefault(Type.Array(ref(MessageContent), { description: 'What the LLM reads.' }), []),
+    is_error: withDefault(Type.Boolean(), false),
+    ...fields,
+  });
 }
 
 export const ToolAnnotations = strictObject(
   'ToolAnnotations',
+  'Hints about how a tool behaves (MCP tool annotations).',
   {
     title: Type.Optional(nullable(Type.String())),
     readOnlyHint: withDefault(Type.Boolean({ description: 'The tool does not change its environment.' }), false),
@@ -102,7 +100,6 @@ export const ToolAnnotations = strictObject(
     idempotentHint: withDefault(Type.Boolean({ description: 'Repeating a call has no further effect.' }), false),
     openWorldHint: withDefault(Type.Boolean({ description: 'The tool talks to the outside world.' }), true),
   },
-  { description: 'Hints about how a tool behaves (MCP tool annotations).' },
 );
 
 /**
@@ -114,17 +111,13 @@ export function toolDefinition<K extends string, P extends TProperties = Record<
   description: string,
   extra: P = {} as P,
 ) {
-  return kindShape(
-    kind,
-    {
-      title: Type.String({ description: 'The function name the LLM calls.' }),
-      description: Type.String({ description: 'What the tool does, as the LLM reads it.' }),
-      action_type: Type.String({ description: "The `kind` of the tool's actions." }),
-      observation_type: Type.Optional(nullable(Type.String({ description: "The `kind` of the tool's observations." }))),
-      annotations: Type.Optional(nullable(ref(ToolAnnotations))),
-      meta: Type.Optional(nullable(openObject())),
-      ...extra,
-    },
-    { description },
-  );
+  return kindShape(kind, description, {
+    title: Type.String({ description: 'The function name the LLM calls.' }),
+    description: Type.String({ description: 'What the tool does, as the LLM reads it.' }),
+    action_type: Type.String({ description: "The `kind` of the tool's actions." }),
+    observation_type: Type.Optional(nullable(Type.String({ description: "The `kind` of the tool's observations." }))),
+    annotations: Type.Optional(nullable(ref(ToolAnnotations))),
+    meta: Type.Optional(nullable(openObject())),
+    ...extra,
+  });
 }

@@ -5,7 +5,7 @@ export const ThinkAction = action('ThinkAction', 'Think out loud; changes nothin
   thought: Type.String({ description: 'The thought to log.' }),
 });
 
-export const ThinkObservation = observation('ThinkObservation', {}, 'The thought was logged.');
+export const ThinkObservation = observation('ThinkObservation', 'The thought was logged.', {});
 
 export const ThinkTool = toolDefinition('ThinkTool', 'Logs a thought.');
 

@@ -7,16 +7,12 @@ export const WriteFileAction = action('WriteFileAction', 'Write a whole file.', 
   content: Type.String({ description: 'The whole new content.' }),
 });
 
-export const WriteFileObservation = observation(
-  'WriteFileObservation',
-  {
-    file_path: Type.Optional(nullable(Type.String())),
-    is_new_file: withDefault(Type.Boolean(), false),
-    old_content: Type.Optional(nullable(Type.String())),
-    new_content: Type.Optional(nullable(Type.String())),
-  },
-  'The result of writing a file.',
-);
+export const WriteFileObservation = observation('WriteFileObservation', 'The result of writing a file.', {
+  file_path: Type.Optional(nullable(Type.String())),
+  is_new_file: withDefault(Type.Boolean(), false),
+  old_content: Type.Optional(nullable(Type.String())),
+  new_content: Type.Optional(nullable(Type.String())),
+});
 
 export const WriteFileTool = toolDefinition('WriteFileTool', 'Writes a file.');
 
