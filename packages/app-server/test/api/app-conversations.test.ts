@@ -3,18 +3,8 @@ import { AppServerClient } from '@bosun/client';
 import { beforeAll, expect, it } from 'vitest';
 import { startOnAgent } from '../events/support.ts';
 import { agentPid } from '../sandboxes/processes.ts';
+import { until } from '../support/until.ts';
 import { type Api, type TestUser, describeApi } from './harness.ts';
-
-/** Reads until `done` holds (the state that matters, never a fixed sleep), at most 20 s. */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** `count` conversations of `user` made through the repository, one second apart, the newest last. */
 async function conversations(api: Api, user: TestUser, titles: string[], sandboxId: string | null = null) {

@@ -5,6 +5,7 @@ import { AppServerClient } from '@bosun/client';
 import { expect, it } from 'vitest';
 import { sessionKeyHash } from '../../src/sandboxes/index.ts';
 import { agentPid } from '../sandboxes/processes.ts';
+import { until } from '../support/until.ts';
 import { type Api, type TestUser, describeApi } from './harness.ts';
 
 const alive = (pid: number) => {
@@ -21,16 +22,6 @@ async function agentStatus(url: string, key: string): Promise<number> {
   const response = await fetch(`${url}/api/conversations/search`, { headers: { 'x-session-api-key': key } });
   await response.text();
   return response.status;
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 async function started(api: Api, owner: TestUser) {

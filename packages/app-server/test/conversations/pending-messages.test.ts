@@ -5,7 +5,7 @@ import type { StoredEvent } from '@bosun/protocol';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PendingMessages } from '../../src/conversations/pending-messages.ts';
 import { type Api, type TestUser, describeApi } from '../api/harness.ts';
-import { until } from '../events/support.ts';
+import { until } from '../support/until.ts';
 import { agentOfConversation, eventsUntil } from './support.ts';
 
 let llm: LlmReplay;

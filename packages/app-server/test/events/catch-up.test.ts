@@ -5,7 +5,8 @@ import { type LlmReplay, startLlmReplay } from '@bosun/llm-replay';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LOCAL_SPEC, type Sandbox } from '../../src/sandboxes/index.ts';
 import { type Api, describeApi } from '../api/harness.ts';
-import { newConversation, until } from './support.ts';
+import { until } from '../support/until.ts';
+import { newConversation } from './support.ts';
 
 const agentOf = (sandbox: Sandbox) =>
   new AgentServerClient({ baseUrl: sandbox.agentServerUrl as string, sessionApiKey: sandbox.sessionApiKey as string });

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type RunningAppServer, appServerConfig, startAppServer } from '../../src/index.ts';
 import { SANDBOX_COMMAND } from '../sandboxes/bundle.ts';
 import { agentEnvironment, sandboxWorkspace } from '../sandboxes/processes.ts';
-import { until } from './support.ts';
+import { until } from '../support/until.ts';
 
 /**
  * The whole server as `bosun serve` runs it (SQLite, in-process cache), with a fast sweep: a sandbox it starts is

@@ -30,17 +30,6 @@ export async function newConversation(
   return id;
 }
 
-/** Waits until `read` answers what `done` accepts (20 s at most), checking every 50 ms. */
-export async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /**
  * Starts conversation `id` on the running sandbox's agent server directly (no LLM call: no message), as a client of
  * the agent server would, so the app may take the sandbox's reports of it.

@@ -7,8 +7,9 @@ import { type RunningAppServer, appServerConfig, startAppServer } from '../../sr
 import { sessionKeyHash } from '../../src/sandboxes/index.ts';
 import { REDIS_URL } from '../cache/redis-support.ts';
 import { describeEachDatabase } from '../support/databases.ts';
+import { until } from '../support/until.ts';
 import { INSTALLATION, SANDBOX_COMMAND } from './bundle.ts';
-import { agentStatus, connectProbe, shell, until } from './sandbox-shell.ts';
+import { agentStatus, connectProbe, shell } from './sandbox-shell.ts';
 
 /** Set in this process's environment, as an operator would for the app: never in a sandbox. */
 const JWT_SECRET = `app-jwt-secret-${randomUUID()}`;
@@ -143,7 +144,7 @@ describeEachDatabase('sandboxes of the app under bubblewrap', (each) => {
   it('is ERROR with why when its processes are killed, and the app answers on', async () => {
     // Every process of the sandbox (its agent server too): the call never gets its answer.
     await shell(sandbox, 'kill -9 -1').catch(() => undefined);
-    const failed = await until(current, (found) => found.status === 'ERROR', 'ERROR');
+    const failed = await until(current, (found) => found.status === 'ERROR', 'ERROR', 30_000);
     expect(failed.status_detail).toMatch(/its agent server (was killed by SIGKILL|exited with code)/);
     expect(failed).toMatchObject({ session_api_key: null, exposed_urls: null });
     expect((await fetch(`${running.url}/alive`)).status).toBe(200);

@@ -34,14 +34,3 @@ export async function agentStatus(sandbox: SandboxWire, key: string): Promise<nu
 
 // The runtime's tests probe the same way.
 export { connectProbe } from '../../../runtime/test/support/sandbox-shell.ts';
-
-/** Reads until `done` holds (the state that matters, never a fixed sleep), at most 30 s. */
-export async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

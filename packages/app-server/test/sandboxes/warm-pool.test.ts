@@ -1,7 +1,7 @@
 import { LocalRuntime } from '@bosun/runtime';
 import { beforeAll, expect, it } from 'vitest';
 import { type TestUser, describeApi } from '../api/harness.ts';
-import { until } from './sandbox-shell.ts';
+import { until } from '../support/until.ts';
 
 /**
  * `sandbox_warm_pool_size`: an embedded runtime keeps sandboxes started ahead, shaped as a new sandbox of a user on
@@ -22,7 +22,7 @@ describeApi(
       await api().call('/api/v1/settings', { method: 'POST', as: ownModel, body: settings });
       expect(api().runtime.runtime).toBeInstanceOf(LocalRuntime);
       await expect(api().sandboxes.warmUp(1)).resolves.toBe(true);
-      await until(warmReady, (ready) => ready === 1, 'a warm sandbox');
+      await until(warmReady, (ready) => ready === 1, 'a warm sandbox', 30_000);
     }, 90_000);
 
     const startAs = async (user: TestUser) => {
@@ -38,7 +38,7 @@ describeApi(
       expect(served.startedAt < served.asked).toBe(true);
       const listed = await api().call(`/api/v1/sandboxes?id=${served.id}`, { as: onDefaults });
       expect(listed.body[0]).toMatchObject({ status: 'RUNNING', session_api_key: expect.any(String) });
-      await until(warmReady, (ready) => ready === 1, 'a warm sandbox');
+      await until(warmReady, (ready) => ready === 1, 'a warm sandbox', 30_000);
     }, 90_000);
 
     it('starts cold the sandbox of a user whose LLM endpoint the pool does not reach', async () => {
