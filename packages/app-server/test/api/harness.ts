@@ -69,10 +69,13 @@ export interface Api {
   replicaCache(): Promise<Cache>;
   /** Every log line the server wrote. */
   logs: string[];
-  /** A new user with an API key (made through the repositories: there is no sign-up route). */
-  user(): Promise<TestUser>;
-  /** `count` new users. */
-  users<N extends number>(count: N): Promise<Tuple<TestUser, N>>;
+  /**
+   * A new user with an API key (made through the repositories: there is no sign-up route); with `settings`, posted
+   * as theirs (POST /api/v1/settings, which must take them).
+   */
+  user(settings?: object): Promise<TestUser>;
+  /** `count` new users (each with `settings`, when given). */
+  users<N extends number>(count: N, settings?: object): Promise<Tuple<TestUser, N>>;
   call(path: string, options?: CallOptions): Promise<Answer>;
 }
 
@@ -182,6 +185,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
       });
       await server.app.listen({ host: '127.0.0.1', port: 0 });
       url = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
+      const call = callOf(url);
       api = {
         dialect: each.dialect,
         dataDir: target.dataDir,
@@ -198,10 +202,12 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
           return replica;
         },
         logs,
-        user: () => newUser(repositories),
-        users: <N extends number>(count: N) =>
-          Promise.all(Array.from({ length: count }, () => newUser(repositories))) as Promise<Tuple<TestUser, N>>,
-        call: callOf(url),
+        user: (settings) => newUser(repositories, call, settings),
+        users: <N extends number>(count: N, settings?: object) =>
+          Promise.all(Array.from({ length: count }, () => newUser(repositories, call, settings))) as Promise<
+            Tuple<TestUser, N>
+          >,
+        call,
       };
     });
     // Closing stops every sandbox still running (each agent server has 10 s to stop, then its webhook posts end):
@@ -219,11 +225,16 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
   });
 }
 
-async function newUser(repositories: Repositories): Promise<TestUser> {
+async function newUser(repositories: Repositories, call: Api['call'], settings?: object): Promise<TestUser> {
   const email = `user-${randomUUID()}@example.test`;
-  const user = await repositories.users.create({ email, name: 'Test User' });
-  const { key } = await repositories.apiKeys.create({ userId: user.id, name: 'test' });
-  return { id: user.id, email, key, headers: { authorization: `Bearer ${key}` } };
+  const created = await repositories.users.create({ email, name: 'Test User' });
+  const { key } = await repositories.apiKeys.create({ userId: created.id, name: 'test' });
+  const user = { id: created.id, email, key, headers: { authorization: `Bearer ${key}` } };
+  if (settings) {
+    const answer = await call('/api/v1/settings', { method: 'POST', as: user, body: settings });
+    if (answer.status !== 200) throw new Error(`settings refused (${answer.status}): ${answer.text}`);
+  }
+  return user;
 }
 
 function callOf(url: string) {

@@ -55,9 +55,7 @@ describeApi(
   (api) => {
     let user: TestUser;
     beforeAll(async () => {
-      user = await api().user();
-      const settings = { llm_model: 'test-model', llm_base_url: llm.baseUrl, llm_api_key: 'llm-key' };
-      await api().call('/api/v1/settings', { method: 'POST', as: user, body: settings });
+      user = await api().user({ llm_model: 'test-model', llm_base_url: llm.baseUrl, llm_api_key: 'llm-key' });
     });
     const register = (body: object) =>
       api().call('/api/v1/marketplaces', { method: 'POST', as: user, body: { auto_load: true, ...body } });

@@ -42,9 +42,8 @@ describeApi('pending messages', (api) => {
     api().call(`/api/v1/conversations/${id}/pending-messages`, { method: 'POST', as, body });
 
   beforeAll(async () => {
-    [owner, stranger] = await api().users(2);
-    const settings = { llm_model: 'test-model', llm_base_url: llm.baseUrl, llm_api_key: 'llm-key' };
-    await api().call('/api/v1/settings', { method: 'POST', as: owner, body: settings });
+    owner = await api().user({ llm_model: 'test-model', llm_base_url: llm.baseUrl, llm_api_key: 'llm-key' });
+    stranger = await api().user();
   });
 
   it('delivers messages queued during the start after the initial message, in order, once', async () => {

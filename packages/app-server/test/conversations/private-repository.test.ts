@@ -31,8 +31,7 @@ describeApi(
   (api) => {
     let owner: TestUser;
     beforeAll(async () => {
-      owner = await api().user();
-      await api().call('/api/v1/settings', { method: 'POST', as: owner, body: { llm_model: 'test-model' } });
+      owner = await api().user({ llm_model: 'test-model' });
     });
 
     it('clones with the token, which stays in no file, command, event, task or log; without it the start says why', async () => {

@@ -55,10 +55,8 @@ describeApi(
     let sandboxId: string;
 
     beforeAll(async () => {
-      [owner, stranger] = await api().users(2);
       const settings = { llm_model: 'test-model', llm_base_url: llm.baseUrl, llm_api_key: 'llm-key-never-shown' };
-      await api().call('/api/v1/settings', { method: 'POST', as: owner, body: settings });
-      await api().call('/api/v1/settings', { method: 'POST', as: stranger, body: settings });
+      [owner, stranger] = await api().users(2, settings);
       await api().call('/api/v1/secrets/git-providers', {
         method: 'POST',
         as: owner,

@@ -36,9 +36,8 @@ describeApi(
     let owner: TestUser;
 
     beforeAll(async () => {
-      owner = await api().user();
       const settings = { llm_model: 'openai/replay', llm_base_url: llm.baseUrl, llm_api_key: 'sk-replay' };
-      await api().call('/api/v1/settings', { method: 'POST', as: owner, body: settings });
+      owner = await api().user(settings);
     });
 
     it('starts a conversation to READY in a sandbox of the service, whose agent reaches the model', async () => {

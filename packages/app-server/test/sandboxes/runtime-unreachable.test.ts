@@ -61,10 +61,9 @@ describeApi(
     const relay = () => services.at(-1)?.relay as Relay;
 
     beforeAll(async () => {
-      owner = await api().user();
       // A model is needed to start a conversation; none is called here.
       const settings = { llm_model: 'openai/never-called', llm_base_url: 'http://127.0.0.1:9', llm_api_key: 'sk-x' };
-      await api().call('/api/v1/settings', { method: 'POST', as: owner, body: settings });
+      owner = await api().user(settings);
     });
 
     it('answers reads with the last known status, 503 for changes, and goes on once the service is back', async () => {

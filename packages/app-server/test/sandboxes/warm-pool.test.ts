@@ -17,9 +17,8 @@ describeApi(
 
     beforeAll(async () => {
       onDefaults = await api().user();
-      ownModel = await api().user();
       const settings = { llm_model: 'openai/own', llm_base_url: 'http://127.0.0.1:9/v1', llm_api_key: 'sk-own' };
-      await api().call('/api/v1/settings', { method: 'POST', as: ownModel, body: settings });
+      ownModel = await api().user(settings);
       expect(api().runtime.runtime).toBeInstanceOf(LocalRuntime);
       await expect(api().sandboxes.warmUp(1)).resolves.toBe(true);
       await until(warmReady, (ready) => ready === 1, 'a warm sandbox', 30_000);
