@@ -1,15 +1,19 @@
 import { expect } from 'vitest';
-import { type Owned, type WrongUserCase, as, conversationUnchanged, sandboxUnchanged } from './ownership-support.ts';
+import {
+  type Owned,
+  type WrongUserCase,
+  as,
+  conversationUnchanged,
+  sandboxUnchanged,
+  strangerCalls,
+  strangerFinds,
+} from './ownership-support.ts';
 
 /** The routes of the application's conversations and their start tasks, as another user than the owner. */
 export const CONVERSATION_CASES: Record<string, WrongUserCase> = {
   'GET /api/v1/app-conversations': {
     expected: 'own',
-    attempt: async (api, { stranger, conversationId }) => {
-      const answer = await api.call(`/api/v1/app-conversations?ids=${conversationId}`, as(stranger));
-      expect(answer.body).toEqual([null]);
-      return answer;
-    },
+    attempt: strangerFinds([null], ({ conversationId }) => `?ids=${conversationId}`),
   },
   'POST /api/v1/app-conversations': {
     expected: 'own',
@@ -35,87 +39,48 @@ export const CONVERSATION_CASES: Record<string, WrongUserCase> = {
   },
   'GET /api/v1/app-conversations/search': {
     expected: 'own',
-    attempt: async (api, { stranger }) => {
-      const answer = await api.call('/api/v1/app-conversations/search', as(stranger));
-      expect(answer.body.items).toEqual([]);
-      return answer;
-    },
+    attempt: strangerFinds({ items: [] }),
   },
   'GET /api/v1/app-conversations/count': {
     expected: 'own',
-    attempt: async (api, { stranger }) => {
-      const answer = await api.call('/api/v1/app-conversations/count', as(stranger));
-      expect(answer.body).toBe(0);
-      return answer;
-    },
+    attempt: strangerFinds(0),
   },
   'PATCH /api/v1/app-conversations/{conversation_id}': {
     expected: 404,
-    attempt: (api, { stranger, conversationId }) =>
-      api.call(`/api/v1/app-conversations/${conversationId}`, {
-        method: 'PATCH',
-        ...as(stranger),
-        body: { title: 'taken over' },
-      }),
+    attempt: strangerCalls({ title: 'taken over' }),
     unchanged: conversationUnchanged,
   },
   'DELETE /api/v1/app-conversations/{conversation_id}': {
     expected: 404,
-    attempt: (api, { stranger, conversationId }) =>
-      api.call(`/api/v1/app-conversations/${conversationId}`, { method: 'DELETE', ...as(stranger) }),
+    attempt: strangerCalls(),
     unchanged: conversationUnchanged,
   },
   'POST /api/v1/app-conversations/{conversation_id}/send-message': {
     expected: 404,
-    attempt: (api, { stranger, conversationId }) =>
-      api.call(`/api/v1/app-conversations/${conversationId}/send-message`, {
-        method: 'POST',
-        ...as(stranger),
-        body: { content: [{ type: 'text', text: 'hello' }] },
-      }),
+    attempt: strangerCalls({ content: [{ type: 'text', text: 'hello' }] }),
     unchanged: conversationUnchanged,
   },
   'POST /api/v1/app-conversations/{conversation_id}/pause': {
     expected: 404,
-    attempt: (api, { stranger, conversationId }) =>
-      api.call(`/api/v1/app-conversations/${conversationId}/pause`, { method: 'POST', ...as(stranger) }),
+    attempt: strangerCalls(),
     unchanged: sandboxUnchanged,
   },
   'POST /api/v1/app-conversations/{conversation_id}/resume': {
     expected: 404,
-    attempt: (api, { stranger, conversationId }) =>
-      api.call(`/api/v1/app-conversations/${conversationId}/resume`, { method: 'POST', ...as(stranger) }),
+    attempt: strangerCalls(),
     unchanged: sandboxUnchanged,
   },
   'GET /api/v1/app-conversations/start-tasks': {
     expected: 'own',
-    attempt: async (api, { stranger, taskId }) => {
-      const answer = await api.call(`/api/v1/app-conversations/start-tasks?ids=${taskId}`, as(stranger));
-      expect(answer.body).toEqual([null]);
-      return answer;
-    },
+    attempt: strangerFinds([null], ({ taskId }) => `?ids=${taskId}`),
   },
   'GET /api/v1/app-conversations/start-tasks/search': {
     expected: 'own',
-    attempt: async (api, { stranger, conversationId }) => {
-      const answer = await api.call(
-        `/api/v1/app-conversations/start-tasks/search?conversation_id__eq=${conversationId}`,
-        as(stranger),
-      );
-      expect(answer.body.items).toEqual([]);
-      return answer;
-    },
+    attempt: strangerFinds({ items: [] }, ({ conversationId }) => `?conversation_id__eq=${conversationId}`),
   },
   'GET /api/v1/app-conversations/start-tasks/count': {
     expected: 'own',
-    attempt: async (api, { stranger, conversationId }) => {
-      const answer = await api.call(
-        `/api/v1/app-conversations/start-tasks/count?conversation_id__eq=${conversationId}`,
-        as(stranger),
-      );
-      expect(answer.body).toBe(0);
-      return answer;
-    },
+    attempt: strangerFinds(0, ({ conversationId }) => `?conversation_id__eq=${conversationId}`),
   },
   'POST /api/v1/webhooks/conversations': {
     // A user's API key is no sandbox's session key.

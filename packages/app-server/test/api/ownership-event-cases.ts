@@ -1,17 +1,15 @@
 import { expect } from 'vitest';
-import { type WrongUserCase, as } from './ownership-support.ts';
+import { type WrongUserCase, as, strangerCalls } from './ownership-support.ts';
 
 /** The wrong user on the routes of a conversation's events, and a user's API key on the events webhook. */
 export const EVENT_CASES: Record<string, WrongUserCase> = {
   'GET /api/v1/conversation/{conversation_id}/events/search': {
     expected: 404,
-    attempt: (api, { stranger, conversationId }) =>
-      api.call(`/api/v1/conversation/${conversationId}/events/search`, as(stranger)),
+    attempt: strangerCalls(),
   },
   'GET /api/v1/conversation/{conversation_id}/events/count': {
     expected: 404,
-    attempt: (api, { stranger, conversationId }) =>
-      api.call(`/api/v1/conversation/${conversationId}/events/count`, as(stranger)),
+    attempt: strangerCalls(),
   },
   'GET /api/v1/conversation/{conversation_id}/events': {
     expected: 404,

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { Api } from './harness.ts';
-import { type Owned, type WrongUserCase, as } from './ownership-support.ts';
+import { type Owned, type WrongUserCase, as, strangerCalls } from './ownership-support.ts';
 
 const SOURCE = 'github:acme/owner-trusted';
 
@@ -24,11 +24,11 @@ async function ownerTrustUnchanged(api: Api, owned: Owned) {
 export const PLUGIN_CASES: Record<string, WrongUserCase> = {
   'GET /api/v1/plugin-directory/plugins': {
     expected: 'own',
-    attempt: (api, { stranger }) => api.call('/api/v1/plugin-directory/plugins', as(stranger)),
+    attempt: strangerCalls(),
   },
   'GET /api/v1/plugin-directory/featured': {
     expected: 'own',
-    attempt: (api, { stranger }) => api.call('/api/v1/plugin-directory/featured', as(stranger)),
+    attempt: strangerCalls(),
   },
   'GET /api/v1/plugin-directory/plugins/{plugin_id}': {
     expected: 404,
@@ -41,7 +41,7 @@ export const PLUGIN_CASES: Record<string, WrongUserCase> = {
   'POST /api/v1/plugin-directory/refresh': {
     // Only the instance owner refreshes; the test users are not.
     expected: 403,
-    attempt: (api, { stranger }) => api.call('/api/v1/plugin-directory/refresh', { method: 'POST', ...as(stranger) }),
+    attempt: strangerCalls(),
   },
   'GET /api/v1/plugin-trust': {
     expected: 'own',
@@ -55,12 +55,7 @@ export const PLUGIN_CASES: Record<string, WrongUserCase> = {
   },
   'POST /api/v1/plugin-trust': {
     expected: 'own',
-    attempt: (api, { stranger }) =>
-      api.call('/api/v1/plugin-trust', {
-        method: 'POST',
-        ...as(stranger),
-        body: { source: 'github:x/y', commit: null },
-      }),
+    attempt: strangerCalls({ source: 'github:x/y', commit: null }),
   },
   'DELETE /api/v1/plugin-trust/{trust_id}': {
     expected: 404,

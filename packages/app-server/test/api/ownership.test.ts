@@ -6,7 +6,14 @@ import { LAUNCH_CASES } from './ownership-launch-cases.ts';
 import { MARKETPLACE_CASES } from './ownership-marketplace-cases.ts';
 import { PENDING_CASES } from './ownership-pending-cases.ts';
 import { PLUGIN_CASES } from './ownership-plugin-cases.ts';
-import { type Owned, type WrongUserCase, as, sandboxUnchanged } from './ownership-support.ts';
+import {
+  type Owned,
+  type WrongUserCase,
+  as,
+  sandboxUnchanged,
+  strangerCalls,
+  strangerFinds,
+} from './ownership-support.ts';
 
 /**
  * Every `/api/v1` route, run as another user than the one whose resources it names. The routes come from the
@@ -16,14 +23,14 @@ const CASES: Record<string, WrongUserCase> = {
   'GET /api/v1/auth/sign-in': { expected: 'public' },
   'POST /api/v1/auth/sign-out': {
     expected: 'own',
-    attempt: (api, { stranger }) => api.call('/api/v1/auth/sign-out', { method: 'POST', ...as(stranger) }),
+    attempt: strangerCalls(),
     unchanged: async (api, { owner }) => expect((await api.call('/api/v1/users/me', as(owner))).status).toBe(200),
   },
   'GET /api/v1/users/me': {
     expected: 'own',
-    attempt: (api, { stranger }) => api.call('/api/v1/users/me', as(stranger)),
+    attempt: strangerCalls(),
   },
-  'GET /api/v1/keys': { expected: 'own', attempt: (api, { stranger }) => api.call('/api/v1/keys', as(stranger)) },
+  'GET /api/v1/keys': { expected: 'own', attempt: strangerCalls() },
   'POST /api/v1/keys': {
     expected: 403,
     attempt: (api, { stranger, orgId }) =>
@@ -31,17 +38,16 @@ const CASES: Record<string, WrongUserCase> = {
   },
   'DELETE /api/v1/keys/{key_id}': {
     expected: 404,
-    attempt: (api, { stranger, keyId }) => api.call(`/api/v1/keys/${keyId}`, { method: 'DELETE', ...as(stranger) }),
+    attempt: strangerCalls(),
     unchanged: async (api, { owner }) => expect((await api.call('/api/v1/users/me', as(owner))).status).toBe(200),
   },
   'GET /api/v1/settings': {
     expected: 'own',
-    attempt: (api, { stranger }) => api.call('/api/v1/settings', as(stranger)),
+    attempt: strangerCalls(),
   },
   'POST /api/v1/settings': {
     expected: 'own',
-    attempt: (api, { stranger }) =>
-      api.call('/api/v1/settings', { method: 'POST', ...as(stranger), body: { llm_model: 'stranger/model' } }),
+    attempt: strangerCalls({ llm_model: 'stranger/model' }),
     unchanged: async (api, { owner, model }) =>
       expect((await api.call('/api/v1/settings', as(owner))).body.llm_model).toBe(model),
   },
@@ -60,7 +66,7 @@ const CASES: Record<string, WrongUserCase> = {
   },
   'GET /api/v1/secrets/search': {
     expected: 'own',
-    attempt: (api, { stranger }) => api.call('/api/v1/secrets/search', as(stranger)),
+    attempt: strangerCalls(),
   },
   'PUT /api/v1/secrets/{secret_id}': {
     expected: 404,
@@ -77,37 +83,31 @@ const CASES: Record<string, WrongUserCase> = {
   },
   'POST /api/v1/secrets/git-providers': {
     expected: 'own',
-    attempt: (api, { stranger }) =>
-      api.call('/api/v1/secrets/git-providers', {
-        method: 'POST',
-        ...as(stranger),
-        body: { provider_tokens: { github: { token: 'stranger-token' } } },
-      }),
+    attempt: strangerCalls({ provider_tokens: { github: { token: 'stranger-token' } } }),
     unchanged: async (api, { owner }) =>
       expect((await api.repositories.providerTokens.token(owner.id, 'github'))?.token).toBe('owner-token'),
   },
   'DELETE /api/v1/secrets/git-providers': {
     expected: 'own',
-    attempt: (api, { stranger }) => api.call('/api/v1/secrets/git-providers', { method: 'DELETE', ...as(stranger) }),
+    attempt: strangerCalls(),
     unchanged: async (api, { owner }) =>
       expect((await api.repositories.providerTokens.token(owner.id, 'github'))?.token).toBe('owner-token'),
   },
   'GET /api/v1/organizations': {
     expected: 'own',
-    attempt: (api, { stranger }) => api.call('/api/v1/organizations', as(stranger)),
+    attempt: strangerCalls(),
   },
   'POST /api/v1/organizations': {
     expected: 'own',
-    attempt: (api, { stranger }) =>
-      api.call('/api/v1/organizations', { method: 'POST', ...as(stranger), body: { name: 'Theirs' } }),
+    attempt: strangerCalls({ name: 'Theirs' }),
   },
   'GET /api/v1/organizations/{org_id}': {
     expected: 404,
-    attempt: (api, { stranger, orgId }) => api.call(`/api/v1/organizations/${orgId}`, as(stranger)),
+    attempt: strangerCalls(),
   },
   'GET /api/v1/organizations/{org_id}/members': {
     expected: 404,
-    attempt: (api, { stranger, orgId }) => api.call(`/api/v1/organizations/${orgId}/members`, as(stranger)),
+    attempt: strangerCalls(),
   },
   'POST /api/v1/organizations/{org_id}/members': {
     expected: 404,
@@ -121,64 +121,50 @@ const CASES: Record<string, WrongUserCase> = {
   },
   'PATCH /api/v1/organizations/{org_id}/members/{user_id}': {
     expected: 404,
-    attempt: (api, { stranger, owner, orgId }) =>
-      api.call(`/api/v1/organizations/${orgId}/members/${owner.id}`, {
-        method: 'PATCH',
-        ...as(stranger),
-        body: { role: 'member' },
-      }),
+    attempt: strangerCalls({ role: 'member' }),
     unchanged: ownerAlone,
   },
   'DELETE /api/v1/organizations/{org_id}/members/{user_id}': {
     expected: 404,
-    attempt: (api, { stranger, owner, orgId }) =>
-      api.call(`/api/v1/organizations/${orgId}/members/${owner.id}`, { method: 'DELETE', ...as(stranger) }),
+    attempt: strangerCalls(),
     unchanged: ownerAlone,
   },
   'POST /api/v1/organizations/{org_id}/leave': {
     expected: 404,
-    attempt: (api, { stranger, orgId }) =>
-      api.call(`/api/v1/organizations/${orgId}/leave`, { method: 'POST', ...as(stranger) }),
+    attempt: strangerCalls(),
     unchanged: ownerAlone,
   },
   'GET /api/v1/sandboxes/search': {
     expected: 'own',
-    attempt: (api, { stranger }) => api.call('/api/v1/sandboxes/search', as(stranger)),
+    attempt: strangerCalls(),
   },
   'GET /api/v1/sandboxes': {
     expected: 'own',
-    attempt: async (api, { stranger, sandboxId }) => {
-      const answer = await api.call(`/api/v1/sandboxes?id=${sandboxId}`, as(stranger));
-      expect(answer.body).toEqual([null]);
-      return answer;
-    },
+    attempt: strangerFinds([null], ({ sandboxId }) => `?id=${sandboxId}`),
   },
   'POST /api/v1/sandboxes': {
     expected: 'own',
-    attempt: (api, { stranger }) => api.call('/api/v1/sandboxes', { method: 'POST', ...as(stranger) }),
+    attempt: strangerCalls(),
     unchanged: sandboxUnchanged,
   },
   'POST /api/v1/sandboxes/{sandbox_id}/pause': {
     expected: 404,
-    attempt: (api, { stranger, sandboxId }) =>
-      api.call(`/api/v1/sandboxes/${sandboxId}/pause`, { method: 'POST', ...as(stranger) }),
+    attempt: strangerCalls(),
     unchanged: sandboxUnchanged,
   },
   'POST /api/v1/sandboxes/{sandbox_id}/resume': {
     expected: 404,
-    attempt: (api, { stranger, sandboxId }) =>
-      api.call(`/api/v1/sandboxes/${sandboxId}/resume`, { method: 'POST', ...as(stranger) }),
+    attempt: strangerCalls(),
     unchanged: sandboxUnchanged,
   },
   'DELETE /api/v1/sandboxes/{sandbox_id}': {
     expected: 404,
-    attempt: (api, { stranger, sandboxId }) =>
-      api.call(`/api/v1/sandboxes/${sandboxId}`, { method: 'DELETE', ...as(stranger) }),
+    attempt: strangerCalls(),
     unchanged: sandboxUnchanged,
   },
   'GET /api/v1/sandbox-specs/search': {
     expected: 'own',
-    attempt: (api, { stranger }) => api.call('/api/v1/sandbox-specs/search', as(stranger)),
+    attempt: strangerCalls(),
   },
   ...CONVERSATION_CASES,
   ...EVENT_CASES,
@@ -292,8 +278,8 @@ describeApi('every route, as the wrong user', (api) => {
 
   it.each(Object.entries(CASES).filter(([, c]) => c.attempt))(
     '%s',
-    async (_route, { expected, attempt, unchanged, echoes = [] }) => {
-      const answer = await (attempt as NonNullable<WrongUserCase['attempt']>)(api(), owned);
+    async (route, { expected, attempt, unchanged, echoes = [] }) => {
+      const answer = await (attempt as NonNullable<WrongUserCase['attempt']>)(api(), owned, route);
       if (expected === 'own') expect(answer.status).toBeLessThan(300);
       else expect(answer.status).toBe(expected);
       const theirs = (['keyId', 'orgName', 'secretName', 'model', 'sandboxId'] as const).filter(
