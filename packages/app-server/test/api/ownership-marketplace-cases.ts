@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { Api } from './harness.ts';
-import { type Owned, type WrongUserCase, as } from './ownership-support.ts';
+import { type Attempt, type Owned, type WrongUserCase, as, strangerCalls } from './ownership-support.ts';
 
 const NAME = 'owners-market';
 
@@ -31,6 +31,28 @@ async function entriesUnchanged(api: Api, { owner, orgId }: Owned) {
     expect(row).toMatchObject({ auto_load: 1, source: 'github:owner/market' });
   }
 }
+
+/**
+ * The stranger calls the case's route on the owner's entry of each scope, with the bodies given: the personal entry
+ * must answer 404; the organization's (`org_id` and `query` added) is the case's answer.
+ */
+const inBothScopes =
+  (personal: unknown, organization: { body?: unknown; query?: string }): Attempt =>
+  async (api, owned, route) => {
+    await ownersEntries(api, owned);
+    const [method, template] = route.split(' ') as [string, string];
+    const call = (scope: string, query: string, body: unknown) =>
+      api.call(`${template.replace('{scope}', scope).replace('{name}', NAME)}${query}`, {
+        method,
+        ...as(owned.stranger),
+        body,
+      });
+    const answer = await call('personal', '', personal);
+    expect(answer.status).toBe(404);
+    return call('organization', `?org_id=${owned.orgId}${organization.query ?? ''}`, organization.body);
+  };
+
+const approval = { approved_ref: 'b'.repeat(40), expected_version: '1' };
 
 /** Marketplaces: another user neither reads nor writes the owner's (nor their organization's) registrations. */
 export const MARKETPLACE_CASES: Record<string, WrongUserCase> = {
@@ -69,55 +91,17 @@ export const MARKETPLACE_CASES: Record<string, WrongUserCase> = {
   },
   'PATCH /api/v1/marketplaces/{scope}/{name}': {
     expected: 404,
-    attempt: async (api, owned) => {
-      await ownersEntries(api, owned);
-      const personal = await api.call(`/api/v1/marketplaces/personal/${NAME}`, {
-        method: 'PATCH',
-        ...as(owned.stranger),
-        body: { auto_load: false },
-      });
-      expect(personal.status).toBe(404);
-      return api.call(`/api/v1/marketplaces/organization/${NAME}?org_id=${owned.orgId}`, {
-        method: 'PATCH',
-        ...as(owned.stranger),
-        body: { auto_load: false, expected_version: '1' },
-      });
-    },
+    attempt: inBothScopes({ auto_load: false }, { body: { auto_load: false, expected_version: '1' } }),
     unchanged: entriesUnchanged,
   },
   'DELETE /api/v1/marketplaces/{scope}/{name}': {
     expected: 404,
-    attempt: async (api, owned) => {
-      await ownersEntries(api, owned);
-      const personal = await api.call(`/api/v1/marketplaces/personal/${NAME}`, {
-        method: 'DELETE',
-        ...as(owned.stranger),
-      });
-      expect(personal.status).toBe(404);
-      return api.call(`/api/v1/marketplaces/organization/${NAME}?org_id=${owned.orgId}&expected_version=1`, {
-        method: 'DELETE',
-        ...as(owned.stranger),
-      });
-    },
+    attempt: inBothScopes(undefined, { query: '&expected_version=1' }),
     unchanged: entriesUnchanged,
   },
   'POST /api/v1/marketplaces/{scope}/{name}/approve': {
     expected: 404,
-    attempt: async (api, owned) => {
-      await ownersEntries(api, owned);
-      const body = { approved_ref: 'b'.repeat(40), expected_version: '1' };
-      const personal = await api.call(`/api/v1/marketplaces/personal/${NAME}/approve`, {
-        method: 'POST',
-        ...as(owned.stranger),
-        body,
-      });
-      expect(personal.status).toBe(404);
-      return api.call(`/api/v1/marketplaces/organization/${NAME}/approve?org_id=${owned.orgId}`, {
-        method: 'POST',
-        ...as(owned.stranger),
-        body,
-      });
-    },
+    attempt: inBothScopes(approval, { body: approval }),
     unchanged: async (api, owned) => {
       await entriesUnchanged(api, owned);
       const row = await api.repositories.marketplaces.get({ scope: 'personal', userId: owned.owner.id }, NAME);
@@ -134,11 +118,6 @@ export const MARKETPLACE_CASES: Record<string, WrongUserCase> = {
   // A preview reads no one's data and fetches with the caller's own tokens only; here a bad path stops it early.
   'POST /api/v1/skills/marketplace-skills': {
     expected: 422,
-    attempt: (api, { stranger }) =>
-      api.call('/api/v1/skills/marketplace-skills', {
-        method: 'POST',
-        ...as(stranger),
-        body: { source: 'github:owner/market', repo_path: '../escape' },
-      }),
+    attempt: strangerCalls({ source: 'github:owner/market', repo_path: '../escape' }),
   },
 };

@@ -29,7 +29,7 @@ export interface WrongUserCase {
 }
 
 /** The stranger's request; `route` is the case's own (`strangerCalls` calls it). */
-type Attempt = (api: Api, owned: Owned, route: string) => Promise<Answer>;
+export type Attempt = (api: Api, owned: Owned, route: string) => Promise<Answer>;
 
 export const as = (user: TestUser) => ({ as: user });
 
