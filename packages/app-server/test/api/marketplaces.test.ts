@@ -1,9 +1,10 @@
 import { AppServerClient } from '@bosun/client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { TestRepository, serveGitOverHttp, tempDir } from '../../../agent/test/git/support.ts';
+import { TestRepository } from '../../../agent/test/git/support.ts';
 import { type AppServerConfig, appServerConfig } from '../../src/index.ts';
 import { marketplacesOf } from '../../src/marketplaces/index.ts';
 import { gitUrlsOf } from '../../src/routes/app-conversation-api.ts';
+import { gitRemotes } from '../support/git-remotes.ts';
 import { type Api, type TestUser, describeApi } from './harness.ts';
 import { acmeWithRoles } from './marketplace-org.ts';
 
@@ -22,34 +23,23 @@ const MARKET = {
   }),
 };
 
-const options: { config: Partial<AppServerConfig> } = { config: {} };
-let gitServer: Awaited<ReturnType<typeof serveGitOverHttp>>;
-let removeRemotes = async () => {};
 let marketSha = '';
 let moving: TestRepository;
 
-beforeAll(async () => {
-  const remotes = await tempDir('bosun-marketplaces-');
-  removeRemotes = remotes.cleanup;
-  const market = await TestRepository.create(remotes.dir, 'acme/market');
-  marketSha = await market.commit(MARKET);
-  moving = await TestRepository.create(remotes.dir, 'acme/moving');
-  await moving.commit(MARKET);
-  const nested = await TestRepository.create(remotes.dir, 'acme/nested');
-  await nested.commit(Object.fromEntries(Object.entries(MARKET).map(([path, text]) => [`sub/dir/${path}`, text])));
-  const empty = await TestRepository.create(remotes.dir, 'acme/empty');
-  await empty.commit({ 'README.md': '# nothing here\n' });
-  gitServer = await serveGitOverHttp(remotes.dir);
-  options.config = {
-    git_github_url: gitServer.url,
-    git_allow_private_hosts: true,
-    instance_marketplaces: ['github:acme/market#company##'],
-  };
-});
-afterAll(async () => {
-  await gitServer?.close();
-  await removeRemotes();
-});
+const { options } = gitRemotes(
+  'bosun-marketplaces-',
+  async (dir) => {
+    const market = await TestRepository.create(dir, 'acme/market');
+    marketSha = await market.commit(MARKET);
+    moving = await TestRepository.create(dir, 'acme/moving');
+    await moving.commit(MARKET);
+    const nested = await TestRepository.create(dir, 'acme/nested');
+    await nested.commit(Object.fromEntries(Object.entries(MARKET).map(([path, text]) => [`sub/dir/${path}`, text])));
+    const empty = await TestRepository.create(dir, 'acme/empty');
+    await empty.commit({ 'README.md': '# nothing here\n' });
+  },
+  { config: { git_allow_private_hosts: true, instance_marketplaces: ['github:acme/market#company##'] } },
+);
 
 const post = (api: Api, user: TestUser, path: string, body: unknown) =>
   api.call(path, { method: 'POST', as: user, body });

@@ -1,33 +1,27 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { TestRepository, serveGitOverHttp, tempDir } from '../../../agent/test/git/support.ts';
+import { TestRepository } from '../../../agent/test/git/support.ts';
 import { MarketplaceNameTakenError } from '../../src/data/errors.ts';
 import type { AppServerConfig } from '../../src/index.ts';
 import { appServerConfig } from '../../src/index.ts';
 import { PersonalMarketplaces, marketplacesOf } from '../../src/marketplaces/index.ts';
 import { gitUrlsOf } from '../../src/routes/app-conversation-api.ts';
+import { gitRemotes } from '../support/git-remotes.ts';
 import { type Api, type TestUser, describeApi } from './harness.ts';
 import { acmeWithRoles } from './marketplace-org.ts';
 
 const INSTANCE = ['github:acme/market#company##'];
-const options: { config: Partial<AppServerConfig> } = { config: { instance_marketplaces: INSTANCE } };
-let gitServer: Awaited<ReturnType<typeof serveGitOverHttp>> | undefined;
-let removeRemotes = async () => {};
 let reviewed: TestRepository;
 
-beforeAll(async () => {
-  const remotes = await tempDir('bosun-settings-marketplaces-');
-  removeRemotes = remotes.cleanup;
-  reviewed = await TestRepository.create(remotes.dir, 'acme/reviewed');
-  await reviewed.commit({
-    '.plugin/marketplace.json': JSON.stringify({ name: 'reviewed', plugins: [] }),
-  });
-  gitServer = await serveGitOverHttp(remotes.dir);
-  options.config = { instance_marketplaces: INSTANCE, git_github_url: gitServer.url, git_allow_private_hosts: true };
-});
-afterAll(async () => {
-  await gitServer?.close();
-  await removeRemotes();
-});
+const { options } = gitRemotes(
+  'bosun-settings-marketplaces-',
+  async (dir) => {
+    reviewed = await TestRepository.create(dir, 'acme/reviewed');
+    await reviewed.commit({
+      '.plugin/marketplace.json': JSON.stringify({ name: 'reviewed', plugins: [] }),
+    });
+  },
+  { config: { instance_marketplaces: INSTANCE, git_allow_private_hosts: true } },
+);
 
 /** The personal marketplaces through OpenHands' settings: `registered_marketplaces` read and replaced whole. */
 describeApi(

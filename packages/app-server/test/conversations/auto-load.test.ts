@@ -1,9 +1,9 @@
 import { type LlmReplay, startLlmReplay } from '@bosun/llm-replay';
 import type { StoredEvent } from '@bosun/protocol';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { TestRepository, serveGitOverHttp, tempDir } from '../../../agent/test/git/support.ts';
-import type { AppServerConfig } from '../../src/index.ts';
+import { TestRepository } from '../../../agent/test/git/support.ts';
 import { type TestUser, describeApi } from '../api/harness.ts';
+import { gitRemotes } from '../support/git-remotes.ts';
 import { agentOfConversation, eventsUntil, streamStart } from './support.ts';
 
 /** A marketplace of one plugin (`plugin`) bringing a skill and a hook. */
@@ -25,29 +25,26 @@ function marketplace(plugin: string): Record<string, string> {
 /** The system prompt event of a conversation, as text. */
 const systemPrompt = (events: StoredEvent[]) => JSON.stringify(events.find((e) => e.kind === 'SystemPromptEvent'));
 
-const options: { config: Partial<AppServerConfig> } = { config: {} };
-let gitServer: Awaited<ReturnType<typeof serveGitOverHttp>>;
 let llm: LlmReplay;
-let removeRemotes = async () => {};
 const commits: Record<string, string> = {};
 
+const remotes = gitRemotes(
+  'bosun-auto-load-',
+  async (dir) => {
+    for (const plugin of ['formatter', 'linter']) {
+      const repository = await TestRepository.create(dir, `acme/${plugin}-market`);
+      commits[plugin] = await repository.commit(marketplace(plugin));
+    }
+  },
+  { config: { git_allow_private_hosts: true } },
+);
 beforeAll(async () => {
-  const remotes = await tempDir('bosun-auto-load-');
-  removeRemotes = remotes.cleanup;
-  for (const plugin of ['formatter', 'linter']) {
-    const repository = await TestRepository.create(remotes.dir, `acme/${plugin}-market`);
-    commits[plugin] = await repository.commit(marketplace(plugin));
-  }
-  gitServer = await serveGitOverHttp(remotes.dir);
   llm = await startLlmReplay({
     script: { turns: [{ when: { last_user_message_contains: 'HELLO' }, content: 'Hi.', times: 20 }] },
   });
-  options.config = { git_github_url: gitServer.url, git_allow_private_hosts: true };
 });
 afterAll(async () => {
   await llm?.close();
-  await gitServer?.close();
-  await removeRemotes();
 });
 
 describeApi(
@@ -124,5 +121,5 @@ describeApi(
       ]);
     }, 180_000);
   },
-  options,
+  remotes.options,
 );

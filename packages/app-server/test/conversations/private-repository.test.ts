@@ -1,30 +1,20 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { serveGitOverHttp } from '../../../agent/test/git/support.ts';
-import type { AppServerConfig } from '../../src/index.ts';
+import { beforeAll, expect, it } from 'vitest';
 import { type TestUser, describeApi } from '../api/harness.ts';
-import { bareRepository, streamStart, tempDir } from './support.ts';
+import { gitRemotes } from '../support/git-remotes.ts';
+import { bareRepository, streamStart } from './support.ts';
 
 const TOKEN = 'ghp_private-repository-token';
-/** Filled in before the servers start (the Git server's port is known only then). */
-const options: { config: Partial<AppServerConfig> } = { config: {} };
-let git: Awaited<ReturnType<typeof serveGitOverHttp>>;
-let removeRemotes = async () => {};
-
-beforeAll(async () => {
-  const remotes = await tempDir('bosun-private-');
-  removeRemotes = remotes.remove;
-  for (const name of ['acme/private', 'acme/other']) {
-    await bareRepository(remotes.dir, name, { main: { 'SECRET-PLANS.md': 'plans\n' } });
-  }
-  git = await serveGitOverHttp(remotes.dir, { username: 'x-access-token', password: TOKEN });
-  options.config.git_github_url = git.url;
-});
-afterAll(async () => {
-  await git?.close();
-  await removeRemotes();
-});
+const remotes = gitRemotes(
+  'bosun-private-',
+  async (dir) => {
+    for (const name of ['acme/private', 'acme/other']) {
+      await bareRepository(dir, name, { main: { 'SECRET-PLANS.md': 'plans\n' } });
+    }
+  },
+  { credentials: { username: 'x-access-token', password: TOKEN } },
+);
 
 describeApi(
   'a private repository cloned with the user’s provider token',
@@ -42,7 +32,9 @@ describeApi(
       });
       const cloned = await streamStart(api(), owner, { selected_repository: 'acme/private' });
       expect(cloned.last, cloned.text).toMatchObject({ status: 'READY', problems: [] });
-      expect(git.requests.some((request) => request.authorized && request.path.includes('acme/private'))).toBe(true);
+      expect(
+        remotes.server().requests.some((request) => request.authorized && request.path.includes('acme/private')),
+      ).toBe(true);
 
       const sandboxId: string = cloned.last.sandbox_id;
       const workspace = await api().workspaceOf(sandboxId);
@@ -62,9 +54,11 @@ describeApi(
       await api().call('/api/v1/secrets/git-providers', { method: 'DELETE', as: owner });
       const refused = await streamStart(api(), owner, { sandbox_id: sandboxId, selected_repository: 'acme/other' });
       expect(refused.last.status).toBe('ERROR');
-      expect(refused.last.detail).toMatch(new RegExp(`^Could not clone acme/other from ${git.url}/acme/other\\.git: `));
+      expect(refused.last.detail).toMatch(
+        new RegExp(`^Could not clone acme/other from ${remotes.server().url}/acme/other\\.git: `),
+      );
       for (const text of [cloned.text, refused.text, api().logs.join('\n')]) expect(text).not.toContain(TOKEN);
     });
   },
-  options,
+  remotes.options,
 );

@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { AgentServerClient } from '@bosun/client';
@@ -20,12 +19,6 @@ const GIT_ENV = {
 
 async function git(cwd: string, ...args: string[]): Promise<string> {
   return (await exec('git', args, { cwd, env: GIT_ENV })).stdout.trim();
-}
-
-/** A temporary directory (real path). */
-export async function tempDir(prefix: string): Promise<{ dir: string; remove: () => Promise<void> }> {
-  const dir = await realpath(await mkdtemp(join(tmpdir(), prefix)));
-  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
 /** A bare repository `<root>/<name>.git` (default branch `main`) holding `files` on `main`, and more branches. */

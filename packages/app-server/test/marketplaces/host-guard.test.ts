@@ -1,23 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestRepository, serveGitOverHttp, tempDir } from '../../../agent/test/git/support.ts';
+import { describe, expect, it } from 'vitest';
+import { TestRepository } from '../../../agent/test/git/support.ts';
 import { MarketplaceGit } from '../../src/marketplaces/git-access.ts';
 import { HostGuard, isInternalAddress } from '../../src/marketplaces/host-guard.ts';
+import { gitRemotes } from '../support/git-remotes.ts';
 
 const providers = (github: string) => ({ github, gitlab: 'https://gitlab.com', bitbucket: 'https://bitbucket.org' });
 
 describe('the host guard of server-side fetches', () => {
-  let server: Awaited<ReturnType<typeof serveGitOverHttp>>;
-  let remove = async () => {};
   let sha = '';
-  beforeAll(async () => {
-    const remotes = await tempDir('bosun-guard-');
-    remove = remotes.cleanup;
-    sha = await (await TestRepository.create(remotes.dir, 'acme/market')).commit({ 'README.md': 'hi\n' });
-    server = await serveGitOverHttp(remotes.dir);
-  });
-  afterAll(async () => {
-    await server?.close();
-    await remove();
+  const remotes = gitRemotes('bosun-guard-', async (dir) => {
+    sha = await (await TestRepository.create(dir, 'acme/market')).commit({ 'README.md': 'hi\n' });
   });
 
   it('knows internal addresses, IPv4 mapped into IPv6 included', () => {
@@ -30,18 +22,18 @@ describe('the host guard of server-side fetches', () => {
 
   it('refuses a configured provider at a loopback address unless private hosts are allowed', async () => {
     const refusing = new MarketplaceGit({
-      providers: providers(server.url),
+      providers: providers(remotes.server().url),
       allowPrivateHosts: false,
       repositories: { providerTokens: { list: async () => [], token: async () => undefined } as never },
     });
     const cache = await refusing.cache(`${process.env.TMPDIR ?? '/tmp'}/bosun-guard-unused`);
-    const before = server.requests.length;
+    const before = remotes.server().requests.length;
     await expect(cache.resolve('github:acme/market', null)).rejects.toThrow(/resolves to an internal address/);
-    expect(server.requests.length).toBe(before);
+    expect(remotes.server().requests.length).toBe(before);
   });
 
   it('refuses a name any of whose addresses is internal, and pins Git to the addresses it checked', async () => {
-    const port = new URL(server.url).port;
+    const port = new URL(remotes.server().url).port;
     const mixed = new HostGuard({
       providers: providers(`http://git.example.test:${port}`),
       allowPrivateHosts: false,
