@@ -1,5 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type Cache, CacheClosedError, type JsonValue } from '../../src/cache/index.ts';
+import { openedPerTest } from '../support/per-test.ts';
 import { waitUntil } from './wait.ts';
 
 export interface CacheUnderTest {
@@ -13,16 +14,7 @@ export interface CacheUnderTest {
 /** What every Cache must do, whatever keeps the values. */
 export function cacheContract(name: string, open: () => Promise<CacheUnderTest>): void {
   describe(`${name}: the Cache contract`, () => {
-    let opened: CacheUnderTest[] = [];
-    async function fresh(): Promise<CacheUnderTest> {
-      const underTest = await open();
-      opened.push(underTest);
-      return underTest;
-    }
-    afterEach(async () => {
-      await Promise.all(opened.map((underTest) => underTest.dispose()));
-      opened = [];
-    });
+    const fresh = openedPerTest(open, (underTest) => underTest.dispose());
 
     describe('values', () => {
       it('keeps JSON values of every kind and answers undefined for a key never set', async () => {

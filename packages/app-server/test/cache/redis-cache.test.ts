@@ -1,9 +1,8 @@
-import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Cache, CacheUnavailableError, type JsonValue, openCache } from '../../src/cache/index.ts';
 import { RedisCache } from '../../src/cache/redis-cache.ts';
-import { startTcpProxy } from '../support/tcp-proxy.ts';
+import { closedPort, startTcpProxy } from '../support/tcp-proxy.ts';
 import { cacheContract } from './contract.ts';
 import { REDIS_URL, keysUnder, removeKeys, uniquePrefix, withAdmin } from './redis-support.ts';
 import { waitUntil } from './wait.ts';
@@ -25,15 +24,6 @@ cacheContract('Redis cache', async () => {
     },
   };
 });
-
-/** A loopback port with nothing listening. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('Redis cache between replicas', () => {
   const prefix = uniquePrefix();

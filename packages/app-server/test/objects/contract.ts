@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ObjectKeyError, type ObjectStore, ObjectStoreClosedError } from '../../src/objects/index.ts';
+import { openedPerTest } from '../support/per-test.ts';
 import { eachLimited, failingBody, sha256Of, streamedBody } from './bodies.ts';
 
 const BAD_KEYS: [string, string][] = [
@@ -23,16 +24,7 @@ const BAD_KEYS: [string, string][] = [
 /** What every ObjectStore must do, wherever the objects are kept. */
 export function objectStoreContract(name: string, open: () => Promise<ObjectStore>): void {
   describe(`${name}: the ObjectStore contract`, () => {
-    let opened: ObjectStore[] = [];
-    async function fresh(): Promise<ObjectStore> {
-      const store = await open();
-      opened.push(store);
-      return store;
-    }
-    afterEach(async () => {
-      await Promise.all(opened.map((store) => store.close()));
-      opened = [];
-    });
+    const fresh = openedPerTest(open, (store) => store.close());
 
     it('keeps a Buffer, a string and a stream, with their size and content type', async () => {
       const store = await fresh();

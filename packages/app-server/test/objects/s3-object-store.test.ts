@@ -1,7 +1,7 @@
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ObjectStore, ObjectStoreUnavailableError, openObjectStore } from '../../src/objects/index.ts';
 import { type TestS3Server, startS3Server } from '../support/s3-server.ts';
+import { closedPort } from '../support/tcp-proxy.ts';
 import { objectStoreContract } from './contract.ts';
 
 let server: TestS3Server;
@@ -26,15 +26,6 @@ function openS3(overrides: Partial<Record<string, string>> = {}): Promise<Object
 }
 
 objectStoreContract('S3', emptyStore);
-
-/** A loopback port with nothing listening. */
-async function closedPort(): Promise<number> {
-  const listener = createServer();
-  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
-  const { port } = listener.address() as { port: number };
-  await new Promise((resolve) => listener.close(resolve));
-  return port;
-}
 
 async function failure(attempt: () => Promise<unknown>): Promise<Error> {
   const error = await attempt().then(
