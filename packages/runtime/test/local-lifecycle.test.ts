@@ -10,6 +10,7 @@ import {
   SandboxSpecError,
 } from '@bosun/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { skipUnlessEnforced, withLocalRuntime } from './support/local-runtime.ts';
 import { reachable, sh, untilStatus } from './support/sandbox-shell.ts';
 
 const node = process.execPath;
@@ -100,47 +101,34 @@ describe('local runtime: lifecycle', () => {
 
 describe('local runtime: resource limits', () => {
   it('kills a sandbox that goes over its memory and says so', async (context) => {
-    const root = await mkdtemp(join(tmpdir(), 'bosun-runtime-'));
-    const runtime = await LocalRuntime.open({ root, limits: { memoryBytes: 64 * 2 ** 20 } });
-    try {
-      const health = await runtime.health();
-      if (!health.enforced.some((line) => line.startsWith('limit: memory'))) context.skip();
+    await withLocalRuntime({ limits: { memoryBytes: 64 * 2 ** 20 } }, async (runtime) => {
+      await skipUnlessEnforced(context, runtime, 'limit: memory');
       const hog = 'const kept = []; for (;;) kept.push(Buffer.alloc(1 << 22).fill(1));';
       const killed = await runtime.start({ sessionId: 'hog', command: [node, '-e', hog] });
       expect(killed.status).toBe('ERROR');
       expect(killed.statusDetail).toContain('was killed: it went over its memory limit of 64 MiB');
       expect(killed.isolation.join('\n')).toContain('memory: 64 MiB (cgroup v');
-    } finally {
-      await runtime.close();
-      await rm(root, { recursive: true, force: true });
-    }
+    });
   });
 });
 
 describe('local runtime: process limit', () => {
   it('keeps a sandbox from forking past its process limit', async (context) => {
-    const root = await mkdtemp(join(tmpdir(), 'bosun-runtime-'));
-    const runtime = await LocalRuntime.open({ root, limits: { processes: 16 } });
-    try {
-      if (!(await runtime.health()).enforced.some((line) => line.startsWith('limit: pids'))) context.skip();
+    await withLocalRuntime({ limits: { processes: 16 } }, async (runtime) => {
+      await skipUnlessEnforced(context, runtime, 'limit: pids');
       const forks = 'i=0; while [ $i -lt 100 ]; do sleep 30 & i=$((i+1)); done; echo all forked >&2';
       const stopped = await runtime.start({ sessionId: 'forks', command: ['/bin/sh', '-c', forks] });
       expect(stopped.status).toBe('ERROR');
       expect(stopped.statusDetail).toMatch(/fork/i);
       expect(stopped.statusDetail).not.toContain('all forked');
-    } finally {
-      await runtime.close();
-      await rm(root, { recursive: true, force: true });
-    }
+    });
   });
 });
 
 describe('local runtime: CPU limit', () => {
   it('gives a busy sandbox no more than its share of CPU time', async (context) => {
-    const root = await mkdtemp(join(tmpdir(), 'bosun-runtime-'));
-    const runtime = await LocalRuntime.open({ root, limits: { cpus: 0.1 } });
-    try {
-      if (!(await runtime.health()).enforced.some((line) => line.startsWith('limit: cpu'))) context.skip();
+    await withLocalRuntime({ limits: { cpus: 0.1 } }, async (runtime) => {
+      await skipUnlessEnforced(context, runtime, 'limit: cpu');
       // Busy for 1.5 s of wall time, then says how much CPU time it got (unthrottled: about as much).
       const busy = [
         'const start = Date.now(); while (Date.now() - start < 1500);',
@@ -151,10 +139,7 @@ describe('local runtime: CPU limit', () => {
       const cpuMs = Number(/cpu-ms (\d+)/.exec(`${ended.statusDetail}`)?.[1]);
       expect(cpuMs).toBeGreaterThan(0);
       expect(cpuMs).toBeLessThan(500);
-    } finally {
-      await runtime.close();
-      await rm(root, { recursive: true, force: true });
-    }
+    });
   });
 });
 
@@ -185,20 +170,14 @@ describe('local runtime without bubblewrap', () => {
 
 describe('local runtime: bubblewrap itself failing', () => {
   it('is ERROR with what bwrap said, and the runtime goes on', async () => {
-    const root = await mkdtemp(join(tmpdir(), 'bosun-runtime-'));
-    const runtime = await LocalRuntime.open({
-      root,
-      command: [node],
-      readOnlyPaths: [process.execPath, '/nonexistent-bosun-installation'],
-    });
-    try {
-      const failed = await runtime.start({ sessionId: 'no-mount' });
-      expect(failed.status).toBe('ERROR');
-      expect(failed.statusDetail).toContain("Can't find source path /nonexistent-bosun-installation");
-      expect((await runtime.health()).running).toBe(0);
-    } finally {
-      await runtime.close();
-      await rm(root, { recursive: true, force: true });
-    }
+    await withLocalRuntime(
+      { command: [node], readOnlyPaths: [process.execPath, '/nonexistent-bosun-installation'] },
+      async (runtime) => {
+        const failed = await runtime.start({ sessionId: 'no-mount' });
+        expect(failed.status).toBe('ERROR');
+        expect(failed.statusDetail).toContain("Can't find source path /nonexistent-bosun-installation");
+        expect((await runtime.health()).running).toBe(0);
+      },
+    );
   });
 });
