@@ -1,25 +1,8 @@
-import { execFile } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
 import { AgentServerClient } from '@bosun/client';
 import type { StoredEvent } from '@bosun/protocol';
 import { expect } from 'vitest';
+import { TestRepository } from '../../../agent/test/git/support.ts';
 import type { Api, TestUser } from '../api/harness.ts';
-
-const exec = promisify(execFile);
-const GIT_ENV = {
-  ...process.env,
-  GIT_AUTHOR_NAME: 'Test',
-  GIT_AUTHOR_EMAIL: 'test@example.invalid',
-  GIT_COMMITTER_NAME: 'Test',
-  GIT_COMMITTER_EMAIL: 'test@example.invalid',
-  GIT_CONFIG_NOSYSTEM: '1',
-};
-
-async function git(cwd: string, ...args: string[]): Promise<string> {
-  return (await exec('git', args, { cwd, env: GIT_ENV })).stdout.trim();
-}
 
 /** A bare repository `<root>/<name>.git` (default branch `main`) holding `files` on `main`, and more branches. */
 export async function bareRepository(
@@ -27,23 +10,9 @@ export async function bareRepository(
   name: string,
   branches: Record<string, Record<string, string>>,
 ): Promise<string> {
-  const bare = join(root, `${name}.git`);
-  const work = join(root, '.work', name);
-  await mkdir(bare, { recursive: true });
-  await git(bare, 'init', '-q', '--bare', '-b', 'main');
-  await mkdir(work, { recursive: true });
-  await git(work, 'init', '-q', '-b', 'main');
-  for (const [branch, files] of Object.entries(branches)) {
-    if (branch !== 'main') await git(work, 'checkout', '-q', '-b', branch);
-    for (const [path, content] of Object.entries(files)) {
-      await mkdir(dirname(join(work, path)), { recursive: true });
-      await writeFile(join(work, path), content);
-    }
-    await git(work, 'add', '-A');
-    await git(work, 'commit', '-q', '-m', `on ${branch}`);
-    await git(work, 'push', '-q', bare, `${branch}:${branch}`);
-  }
-  return bare;
+  const repository = await TestRepository.create(root, name);
+  for (const [branch, files] of Object.entries(branches)) await repository.commit(files, `on ${branch}`, branch);
+  return repository.bare;
 }
 
 /** Starts a conversation through `stream-start` and answers every task the stream carried (the last: READY or ERROR). */
