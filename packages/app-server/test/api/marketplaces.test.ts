@@ -5,8 +5,8 @@ import { type AppServerConfig, appServerConfig } from '../../src/index.ts';
 import { marketplacesOf } from '../../src/marketplaces/index.ts';
 import { gitUrlsOf } from '../../src/routes/app-conversation-api.ts';
 import { gitRemotes } from '../support/git-remotes.ts';
-import { type Api, type TestUser, describeApi } from './harness.ts';
-import { acmeWithRoles } from './marketplace-org.ts';
+import { type TestUser, describeApi } from './harness.ts';
+import { acmeWithRoles, post } from './marketplace-org.ts';
 
 /** A marketplace with one plugin bringing a skill, a command and a hook. */
 const MARKET = {
@@ -40,9 +40,6 @@ const { options } = gitRemotes(
   },
   { config: { git_allow_private_hosts: true, instance_marketplaces: ['github:acme/market#company##'] } },
 );
-
-const post = (api: Api, user: TestUser, path: string, body: unknown) =>
-  api.call(path, { method: 'POST', as: user, body });
 
 describeApi(
   'marketplaces: registration, composition, preview',

@@ -6,8 +6,8 @@ import { appServerConfig } from '../../src/index.ts';
 import { PersonalMarketplaces, marketplacesOf } from '../../src/marketplaces/index.ts';
 import { gitUrlsOf } from '../../src/routes/app-conversation-api.ts';
 import { gitRemotes } from '../support/git-remotes.ts';
-import { type Api, type TestUser, describeApi } from './harness.ts';
-import { acmeWithRoles } from './marketplace-org.ts';
+import { type TestUser, describeApi } from './harness.ts';
+import { acmeWithRoles, post } from './marketplace-org.ts';
 
 const INSTANCE = ['github:acme/market#company##'];
 let reviewed: TestRepository;
@@ -245,9 +245,6 @@ describeApi(
   },
   options,
 );
-
-const post = (api: Api, user: TestUser, path: string, body: unknown) =>
-  api.call(path, { method: 'POST', as: user, body });
 
 /** A GET's body as a client posts it back (the whole `agent_settings` is sent as its diff, as OpenHands requires). */
 function withoutWriteOnly(settings: Record<string, unknown>): Record<string, unknown> {
