@@ -1,7 +1,7 @@
 import { AppServerClient } from '@bosun/client';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { TestRepository } from '../../../agent/test/git/support.ts';
-import { type AppServerConfig, appServerConfig } from '../../src/index.ts';
+import { appServerConfig } from '../../src/index.ts';
 import { marketplacesOf } from '../../src/marketplaces/index.ts';
 import { gitUrlsOf } from '../../src/routes/app-conversation-api.ts';
 import { gitRemotes } from '../support/git-remotes.ts';

@@ -1,6 +1,5 @@
 import { expect } from 'vitest';
 import {
-  type Owned,
   type WrongUserCase,
   as,
   conversationUnchanged,

@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from 'vitest';
-import { type Answer, type Api, type TestUser, describeApi } from './harness.ts';
+import { type Api, type TestUser, describeApi } from './harness.ts';
 import { CONVERSATION_CASES } from './ownership-conversation-cases.ts';
 import { EVENT_CASES } from './ownership-event-cases.ts';
 import { LAUNCH_CASES } from './ownership-launch-cases.ts';

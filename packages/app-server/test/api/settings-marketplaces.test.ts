@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { TestRepository } from '../../../agent/test/git/support.ts';
 import { MarketplaceNameTakenError } from '../../src/data/errors.ts';
-import type { AppServerConfig } from '../../src/index.ts';
 import { appServerConfig } from '../../src/index.ts';
 import { PersonalMarketplaces, marketplacesOf } from '../../src/marketplaces/index.ts';
 import { gitUrlsOf } from '../../src/routes/app-conversation-api.ts';

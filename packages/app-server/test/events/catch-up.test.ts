@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { join, resolve } from 'node:path';
 import { AgentServerClient, AppServerClient } from '@bosun/client';
 import { type LlmReplay, startLlmReplay } from '@bosun/llm-replay';
 import { afterAll, beforeAll, expect, it } from 'vitest';
