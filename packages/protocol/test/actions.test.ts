@@ -1,43 +1,16 @@
 import { parseAction, parseEvent } from '@bosun/protocol';
 import { describe, expect, it } from 'vitest';
 import { actionCases } from './fixtures/actions.ts';
-import {
-  type Json,
-  type Problem,
-  clone,
-  describeShapes,
-  describeUnion,
-  minimalOf,
-  problems,
-  sorted,
-  withField,
-} from './fixtures/conformance.ts';
+import { type Json, type Problem, clone, problems, withField } from './fixtures/conformance.ts';
 import { eventCases } from './fixtures/events.ts';
-import {
-  ACTION_KINDS,
-  EVENT_KINDS,
-  FOREIGN_KINDS,
-  OBSERVATION_KINDS,
-  TOOL_DEFINITION_KINDS,
-} from './fixtures/kinds.ts';
+import { describeUnionSuite } from './fixtures/union-suite.ts';
 
-const minimal = (kind: string): Json => minimalOf(actionCases, kind);
-
-describe('Action fixtures', () => {
-  it('cover exactly the 28 kinds of the spec', () => {
-    expect(ACTION_KINDS).toHaveLength(28);
-    expect(sorted(actionCases.map((c) => c.name))).toEqual(sorted(ACTION_KINDS));
-  });
+const minimal = describeUnionSuite({
+  union: 'Action',
+  specCount: 28,
+  cases: actionCases,
+  parse: parseAction,
 });
-
-describeShapes('Action shapes', actionCases, { parse: parseAction }, true);
-
-describeUnion('Action', parseAction, ACTION_KINDS, [
-  ...FOREIGN_KINDS.Action,
-  ...EVENT_KINDS,
-  ...OBSERVATION_KINDS,
-  ...TOOL_DEFINITION_KINDS,
-]);
 
 /** The spec's "Limits" (and, for kinds it does not show, OpenHands' bounds): [kind, field, accepted, rejected]. */
 const LIMITS: [string, string, unknown[], [unknown, string][]][] = [

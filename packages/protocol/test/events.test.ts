@@ -1,42 +1,17 @@
 import { parseEvent } from '@bosun/protocol';
 import { describe, expect, it } from 'vitest';
-import {
-  type Json,
-  describeShapes,
-  describeUnion,
-  minimalOf,
-  problems,
-  sorted,
-  withField,
-  without,
-} from './fixtures/conformance.ts';
+import { type Json, problems, withField, without } from './fixtures/conformance.ts';
 import { SOURCES, SOURCE_RULES, eventCases } from './fixtures/events.ts';
-import {
-  ACTION_KINDS,
-  EVENT_KINDS,
-  FOREIGN_KINDS,
-  OBSERVATION_KINDS,
-  TOOL_DEFINITION_KINDS,
-} from './fixtures/kinds.ts';
+import { EVENT_KINDS } from './fixtures/kinds.ts';
+import { describeUnionSuite } from './fixtures/union-suite.ts';
 
-const minimal = (kind: string): Json => minimalOf(eventCases, kind);
-
-describe('Event fixtures', () => {
-  it('cover exactly the 14 kinds of the spec', () => {
-    expect(EVENT_KINDS).toHaveLength(14);
-    expect(sorted(eventCases.map((c) => c.name))).toEqual(sorted(EVENT_KINDS));
-    expect(sorted(Object.keys(SOURCE_RULES))).toEqual(sorted(EVENT_KINDS));
-  });
+const minimal = describeUnionSuite({
+  union: 'Event',
+  specCount: 14,
+  cases: eventCases,
+  parse: parseEvent,
+  alsoCovering: [Object.keys(SOURCE_RULES)],
 });
-
-describeShapes('Event shapes', eventCases, { parse: parseEvent }, true);
-
-describeUnion('Event', parseEvent, EVENT_KINDS, [
-  ...FOREIGN_KINDS.Event,
-  ...ACTION_KINDS,
-  ...OBSERVATION_KINDS,
-  ...TOOL_DEFINITION_KINDS,
-]);
 
 describe('Event source', () => {
   const rules = Object.entries(SOURCE_RULES);

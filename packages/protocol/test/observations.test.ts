@@ -1,44 +1,18 @@
 import { parseEvent, parseObservation } from '@bosun/protocol';
 import { describe, expect, it } from 'vitest';
-import {
-  type Json,
-  type Problem,
-  clone,
-  describeShapes,
-  describeUnion,
-  minimalOf,
-  problems,
-  sorted,
-  withField,
-} from './fixtures/conformance.ts';
+import { type Json, type Problem, clone, problems, withField } from './fixtures/conformance.ts';
 import { eventCases } from './fixtures/events.ts';
-import {
-  ACTION_KINDS,
-  EVENT_KINDS,
-  FOREIGN_KINDS,
-  OBSERVATION_KINDS,
-  TOOL_DEFINITION_KINDS,
-} from './fixtures/kinds.ts';
+import { OBSERVATION_KINDS } from './fixtures/kinds.ts';
 import { METADATA_DEFAULTS, observationCases } from './fixtures/observations.ts';
 import { text } from './fixtures/supporting.ts';
+import { describeUnionSuite } from './fixtures/union-suite.ts';
 
-const minimal = (kind: string): Json => minimalOf(observationCases, kind);
-
-describe('Observation fixtures', () => {
-  it('cover exactly the 14 kinds of the spec', () => {
-    expect(OBSERVATION_KINDS).toHaveLength(14);
-    expect(sorted(observationCases.map((c) => c.name))).toEqual(sorted(OBSERVATION_KINDS));
-  });
+const minimal = describeUnionSuite({
+  union: 'Observation',
+  specCount: 14,
+  cases: observationCases,
+  parse: parseObservation,
 });
-
-describeShapes('Observation shapes', observationCases, { parse: parseObservation }, true);
-
-describeUnion('Observation', parseObservation, OBSERVATION_KINDS, [
-  ...FOREIGN_KINDS.Observation,
-  ...EVENT_KINDS,
-  ...ACTION_KINDS,
-  ...TOOL_DEFINITION_KINDS,
-]);
 
 describe('Observation defaults', () => {
   it.each(OBSERVATION_KINDS.map((kind) => [kind]))('%s: content defaults to [] and is_error to false', (kind) => {

@@ -1,42 +1,17 @@
 import { parseEvent, parseToolDefinition } from '@bosun/protocol';
 import { describe, expect, it } from 'vitest';
-import {
-  type Json,
-  clone,
-  describeShapes,
-  describeUnion,
-  minimalOf,
-  problems,
-  sorted,
-  withField,
-} from './fixtures/conformance.ts';
-import {
-  ACTION_KINDS,
-  EVENT_KINDS,
-  FOREIGN_KINDS,
-  OBSERVATION_KINDS,
-  TOOL_DEFINITION_KINDS,
-} from './fixtures/kinds.ts';
+import { type Json, clone, problems, withField } from './fixtures/conformance.ts';
+import { TOOL_DEFINITION_KINDS } from './fixtures/kinds.ts';
 import { text } from './fixtures/supporting.ts';
 import { ANNOTATION_DEFAULTS, mcpTool, toolDefinitionCases } from './fixtures/tool-definitions.ts';
+import { describeUnionSuite } from './fixtures/union-suite.ts';
 
-const minimal = (kind: string): Json => minimalOf(toolDefinitionCases, kind);
-
-describe('ToolDefinition fixtures', () => {
-  it('cover exactly the 28 kinds of the spec', () => {
-    expect(TOOL_DEFINITION_KINDS).toHaveLength(28);
-    expect(sorted(toolDefinitionCases.map((c) => c.name))).toEqual(sorted(TOOL_DEFINITION_KINDS));
-  });
+const minimal = describeUnionSuite({
+  union: 'ToolDefinition',
+  specCount: 28,
+  cases: toolDefinitionCases,
+  parse: parseToolDefinition,
 });
-
-describeShapes('ToolDefinition shapes', toolDefinitionCases, { parse: parseToolDefinition }, true);
-
-describeUnion('ToolDefinition', parseToolDefinition, TOOL_DEFINITION_KINDS, [
-  ...FOREIGN_KINDS.ToolDefinition,
-  ...EVENT_KINDS,
-  ...ACTION_KINDS,
-  ...OBSERVATION_KINDS,
-]);
 
 describe('ToolDefinition annotations', () => {
   it('fills in the MCP defaults of omitted hints', () => {
