@@ -1,27 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { agentServerSchemas, protocolSchemas } from '@bosun/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVENT_KINDS } from '../../protocol/test/fixtures/kinds.ts';
 import { call } from './support/http.ts';
 import { type TestServer, startTestServer } from './support/server.ts';
 
 type Json = Record<string, unknown>;
-
-const EVENT_KINDS = [
-  'Condensation',
-  'CondensationRequest',
-  'CondensationSummaryEvent',
-  'ConversationErrorEvent',
-  'ConversationStateUpdateEvent',
-  'LLMCompletionLogEvent',
-  'ActionEvent',
-  'MessageEvent',
-  'AgentErrorEvent',
-  'ObservationEvent',
-  'UserRejectObservation',
-  'SystemPromptEvent',
-  'TokenEvent',
-  'PauseEvent',
-];
 
 let server: TestServer;
 let doc: Json;

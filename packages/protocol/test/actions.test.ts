@@ -12,6 +12,18 @@ const minimal = describeUnionSuite({
   parse: parseAction,
 });
 
+/** The limits of `tab_id`, the same in every Action that takes one: [field, accepted, rejected]. */
+const TAB_ID_LIMITS: [string, unknown[], [unknown, string][]] = [
+  'tab_id',
+  ['abcd', '0000'],
+  [
+    ['abc', 'string_too_short'],
+    ['abcde', 'string_too_long'],
+    ['', 'string_too_short'],
+    [1234, 'string_type'],
+  ],
+];
+
 /** The spec's "Limits" (and, for kinds it does not show, OpenHands' bounds): [kind, field, accepted, rejected]. */
 const LIMITS: [string, string, unknown[], [unknown, string][]][] = [
   [
@@ -51,28 +63,8 @@ const LIMITS: [string, string, unknown[], [unknown, string][]][] = [
       [1.5, 'int_type'],
     ],
   ],
-  [
-    'BrowserCloseTabAction',
-    'tab_id',
-    ['abcd', '0000'],
-    [
-      ['abc', 'string_too_short'],
-      ['abcde', 'string_too_long'],
-      ['', 'string_too_short'],
-      [1234, 'string_type'],
-    ],
-  ],
-  [
-    'BrowserSwitchTabAction',
-    'tab_id',
-    ['abcd', '0000'],
-    [
-      ['abc', 'string_too_short'],
-      ['abcde', 'string_too_long'],
-      ['', 'string_too_short'],
-      [1234, 'string_type'],
-    ],
-  ],
+  ['BrowserCloseTabAction', ...TAB_ID_LIMITS],
+  ['BrowserSwitchTabAction', ...TAB_ID_LIMITS],
   // (OpenHands) bounds of the kinds whose fields the spec does not show.
   ['PlanningFileEditorAction', 'insert_line', [0, null], [[-1, 'greater_than_equal']]],
   [
