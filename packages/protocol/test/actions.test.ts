@@ -1,16 +1,9 @@
-import { parseAction, parseEvent } from '@bosun/protocol';
+import { parseAction } from '@bosun/protocol';
 import { describe, expect, it } from 'vitest';
-import { actionCases } from './fixtures/actions.ts';
 import { type Json, type Problem, clone, problems, withField } from './fixtures/conformance.ts';
-import { eventCases } from './fixtures/events.ts';
-import { describeUnionSuite } from './fixtures/union-suite.ts';
+import { describeEveryKindInsideItsEvent, describeUnionSuite } from './fixtures/union-suite.ts';
 
-const minimal = describeUnionSuite({
-  union: 'Action',
-  specCount: 28,
-  cases: actionCases,
-  parse: parseAction,
-});
+const { minimal, fields } = describeUnionSuite('Action', 28);
 
 /** The limits of `tab_id`, the same in every Action that takes one: [field, accepted, rejected]. */
 const TAB_ID_LIMITS: [string, unknown[], [unknown, string][]] = [
@@ -113,7 +106,7 @@ describe('Action limits', () => {
 });
 
 describe('Action defaults', () => {
-  it.each([
+  fields.itDefaults([
     // The spec's Action table.
     ['BrowserClickAction', 'new_tab', false],
     ['BrowserNavigateAction', 'new_tab', false],
@@ -130,9 +123,7 @@ describe('Action defaults', () => {
     ['EditAction', 'expected_replacements', 1],
     ['ListDirectoryAction', 'dir_path', '.'],
     ['ListDirectoryAction', 'recursive', false],
-  ])('%s.%s defaults to %j', (kind, field, value) => {
-    expect((parseAction(minimal(kind)) as Json)[field]).toEqual(value);
-  });
+  ]);
 
   it('fills in the defaults of each task of TaskTrackerAction.task_list', () => {
     const parsed = parseAction({ kind: 'TaskTrackerAction', command: 'plan', task_list: [{ title: 'a' }] });
@@ -178,7 +169,7 @@ describe('Action enums', () => {
 });
 
 describe('Action nullable fields', () => {
-  it.each([
+  fields.itAcceptsNull([
     ['FileEditorAction', 'file_text'],
     ['FileEditorAction', 'old_str'],
     ['FileEditorAction', 'new_str'],
@@ -191,28 +182,25 @@ describe('Action nullable fields', () => {
     ['ReadFileAction', 'offset'],
     ['ReadFileAction', 'limit'],
     ['TerminalAction', 'timeout'],
-  ])('%s.%s accepts null', (kind, field) => {
-    expect((parseAction(withField(minimal(kind), field, null)) as Json)[field]).toBeNull();
-  });
+  ]);
 
-  it.each([
-    ['FinishAction', 'message', 'string_type'],
-    ['ThinkAction', 'thought', 'string_type'],
-    ['BrowserClickAction', 'index', 'int_type'],
-    ['BrowserClickAction', 'new_tab', 'bool_type'],
-    ['BrowserNavigateAction', 'url', 'string_type'],
-    ['BrowserSetStorageAction', 'storage_state', 'dict_type'],
-    ['BrowserCloseTabAction', 'tab_id', 'string_type'],
-    ['BrowserTypeAction', 'text', 'string_type'],
-    ['FileEditorAction', 'path', 'string_type'],
-    ['MCPToolAction', 'data', 'dict_type'],
-    ['TerminalAction', 'command', 'string_type'],
-    ['TaskTrackerAction', 'task_list', 'list_type'],
-  ])('%s.%s rejects null (%s)', (kind, field, type) => {
-    const found = problems(parseAction, withField(minimal(kind), field, null));
-    expect(found).toContainEqual({ loc: [field], type });
-    for (const problem of found) expect(problem.loc).toEqual([field]);
-  });
+  fields.itRejectsNull(
+    [
+      ['FinishAction', 'message', 'string_type'],
+      ['ThinkAction', 'thought', 'string_type'],
+      ['BrowserClickAction', 'index', 'int_type'],
+      ['BrowserClickAction', 'new_tab', 'bool_type'],
+      ['BrowserNavigateAction', 'url', 'string_type'],
+      ['BrowserSetStorageAction', 'storage_state', 'dict_type'],
+      ['BrowserCloseTabAction', 'tab_id', 'string_type'],
+      ['BrowserTypeAction', 'text', 'string_type'],
+      ['FileEditorAction', 'path', 'string_type'],
+      ['MCPToolAction', 'data', 'dict_type'],
+      ['TerminalAction', 'command', 'string_type'],
+      ['TaskTrackerAction', 'task_list', 'list_type'],
+    ],
+    { besideOthers: true },
+  );
 });
 
 describe('Action fields with arbitrary keys and wrong types', () => {
@@ -263,13 +251,4 @@ describe('Action fields with arbitrary keys and wrong types', () => {
   });
 });
 
-describe('Every Action kind inside an ActionEvent', () => {
-  const actionEvent = eventCases.find((c) => c.name === 'ActionEvent')?.minimal as Json;
-
-  it.each(actionCases.map((shape) => [shape.name, shape] as const))('%s', (_name, shape) => {
-    const parsed = parseEvent({ ...clone(actionEvent), action: clone(shape.maximal) });
-    expect((parsed as Json).action).toEqual(shape.maximal);
-    const defaulted = parseEvent({ ...clone(actionEvent), action: clone(shape.minimal) });
-    expect((defaulted as Json).action).toEqual({ ...shape.minimal, ...shape.defaults });
-  });
-});
+describeEveryKindInsideItsEvent('Action');

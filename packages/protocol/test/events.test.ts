@@ -1,17 +1,11 @@
 import { parseEvent } from '@bosun/protocol';
 import { describe, expect, it } from 'vitest';
-import { type Json, problems, withField, without } from './fixtures/conformance.ts';
-import { SOURCES, SOURCE_RULES, eventCases } from './fixtures/events.ts';
+import { problems, withField, without } from './fixtures/conformance.ts';
+import { SOURCES, SOURCE_RULES } from './fixtures/events.ts';
 import { EVENT_KINDS } from './fixtures/kinds.ts';
 import { describeUnionSuite } from './fixtures/union-suite.ts';
 
-const minimal = describeUnionSuite({
-  union: 'Event',
-  specCount: 14,
-  cases: eventCases,
-  parse: parseEvent,
-  alsoCovering: [Object.keys(SOURCE_RULES)],
-});
+const { minimal, fields } = describeUnionSuite('Event', 14, { alsoCovering: [Object.keys(SOURCE_RULES)] });
 
 describe('Event source', () => {
   const rules = Object.entries(SOURCE_RULES);
@@ -44,7 +38,7 @@ describe('Event source', () => {
 });
 
 describe('Event defaults stated by the spec', () => {
-  it.each([
+  fields.itDefaults([
     ['ActionEvent', 'source', 'agent'],
     ['ActionEvent', 'security_risk', 'UNKNOWN'],
     ['UserRejectObservation', 'rejection_reason', 'User rejected the action'],
@@ -55,9 +49,7 @@ describe('Event defaults stated by the spec', () => {
     ['SystemPromptEvent', 'source', 'agent'],
     ['AgentErrorEvent', 'source', 'agent'],
     ['ObservationEvent', 'source', 'environment'],
-  ])('%s.%s defaults to %j', (kind, field, value) => {
-    expect((parseEvent(minimal(kind)) as Json)[field]).toEqual(value);
-  });
+  ]);
 
   it.each([
     ['MessageEvent', 'source'],
@@ -127,7 +119,7 @@ describe('Event limits', () => {
 });
 
 describe('Event nullable fields', () => {
-  it.each([
+  fields.itAcceptsNull([
     ['Condensation', 'summary'],
     ['Condensation', 'summary_offset'],
     ['ActionEvent', 'reasoning_content'],
@@ -139,42 +131,38 @@ describe('Event nullable fields', () => {
     ['MessageEvent', 'sender'],
     ['MessageEvent', 'critic_result'],
     ['SystemPromptEvent', 'dynamic_context'],
-  ])('%s.%s accepts null', (kind, field) => {
-    expect((parseEvent(withField(minimal(kind), field, null)) as Json)[field]).toBeNull();
-  });
+  ]);
 
-  it.each([
-    ['Condensation', 'llm_response_id', 'string_type'],
-    ['Condensation', 'forgotten_event_ids', 'list_type'],
-    ['CondensationSummaryEvent', 'summary', 'string_type'],
-    ['ConversationErrorEvent', 'code', 'string_type'],
-    ['ConversationErrorEvent', 'detail', 'string_type'],
-    ['ConversationStateUpdateEvent', 'key', 'string_type'],
-    ['LLMCompletionLogEvent', 'filename', 'string_type'],
-    ['LLMCompletionLogEvent', 'model_name', 'string_type'],
-    ['ActionEvent', 'thought', 'list_type'],
-    ['ActionEvent', 'tool_name', 'string_type'],
-    ['ActionEvent', 'tool_call', 'dict_type'],
-    ['ActionEvent', 'llm_response_id', 'string_type'],
-    ['ActionEvent', 'security_risk', 'string_type'],
-    ['ActionEvent', 'thinking_blocks', 'list_type'],
-    ['MessageEvent', 'llm_message', 'dict_type'],
-    ['MessageEvent', 'activated_skills', 'list_type'],
-    ['MessageEvent', 'extended_content', 'list_type'],
-    ['AgentErrorEvent', 'error', 'string_type'],
-    ['ObservationEvent', 'observation', 'dict_type'],
-    ['ObservationEvent', 'action_id', 'string_type'],
-    ['UserRejectObservation', 'rejection_reason', 'string_type'],
-    ['UserRejectObservation', 'rejection_source', 'string_type'],
-    ['SystemPromptEvent', 'system_prompt', 'dict_type'],
-    ['SystemPromptEvent', 'tools', 'list_type'],
-    ['TokenEvent', 'prompt_token_ids', 'list_type'],
-  ])('%s.%s rejects null (%s)', (kind, field, type) => {
-    // An enum reports `enum` beside the type error; every problem is at the field itself.
-    const found = problems(parseEvent, withField(minimal(kind), field, null));
-    expect(found).toContainEqual({ loc: [field], type });
-    for (const problem of found) expect(problem.loc).toEqual([field]);
-  });
+  fields.itRejectsNull(
+    [
+      ['Condensation', 'llm_response_id', 'string_type'],
+      ['Condensation', 'forgotten_event_ids', 'list_type'],
+      ['CondensationSummaryEvent', 'summary', 'string_type'],
+      ['ConversationErrorEvent', 'code', 'string_type'],
+      ['ConversationErrorEvent', 'detail', 'string_type'],
+      ['ConversationStateUpdateEvent', 'key', 'string_type'],
+      ['LLMCompletionLogEvent', 'filename', 'string_type'],
+      ['LLMCompletionLogEvent', 'model_name', 'string_type'],
+      ['ActionEvent', 'thought', 'list_type'],
+      ['ActionEvent', 'tool_name', 'string_type'],
+      ['ActionEvent', 'tool_call', 'dict_type'],
+      ['ActionEvent', 'llm_response_id', 'string_type'],
+      ['ActionEvent', 'security_risk', 'string_type'],
+      ['ActionEvent', 'thinking_blocks', 'list_type'],
+      ['MessageEvent', 'llm_message', 'dict_type'],
+      ['MessageEvent', 'activated_skills', 'list_type'],
+      ['MessageEvent', 'extended_content', 'list_type'],
+      ['AgentErrorEvent', 'error', 'string_type'],
+      ['ObservationEvent', 'observation', 'dict_type'],
+      ['ObservationEvent', 'action_id', 'string_type'],
+      ['UserRejectObservation', 'rejection_reason', 'string_type'],
+      ['UserRejectObservation', 'rejection_source', 'string_type'],
+      ['SystemPromptEvent', 'system_prompt', 'dict_type'],
+      ['SystemPromptEvent', 'tools', 'list_type'],
+      ['TokenEvent', 'prompt_token_ids', 'list_type'],
+    ],
+    { besideOthers: true },
+  );
 
   it.each([[null], [0], [true], ['running'], [[1, 'two']], [{ nested: { deep: [null] } }]])(
     'ConversationStateUpdateEvent.value accepts any JSON value: %j',

@@ -6,12 +6,7 @@ import { text } from './fixtures/supporting.ts';
 import { ANNOTATION_DEFAULTS, mcpTool, toolDefinitionCases } from './fixtures/tool-definitions.ts';
 import { describeUnionSuite } from './fixtures/union-suite.ts';
 
-const minimal = describeUnionSuite({
-  union: 'ToolDefinition',
-  specCount: 28,
-  cases: toolDefinitionCases,
-  parse: parseToolDefinition,
-});
+const { minimal, fields } = describeUnionSuite('ToolDefinition', 28);
 
 describe('ToolDefinition annotations', () => {
   it('fills in the MCP defaults of omitted hints', () => {
@@ -41,23 +36,17 @@ describe('ToolDefinition annotations', () => {
 });
 
 describe('ToolDefinition nullable fields', () => {
-  it.each(
+  fields.itAcceptsNull(
     TOOL_DEFINITION_KINDS.flatMap((kind) =>
-      ['observation_type', 'annotations', 'meta'].map((field) => [kind, field] as const),
+      ['observation_type', 'annotations', 'meta'].map((field): [string, string] => [kind, field]),
     ),
-  )('%s.%s accepts null', (kind, field) => {
-    expect((parseToolDefinition(withField(minimal(kind), field, null)) as Json)[field]).toBeNull();
-  });
+  );
 
-  it.each([
-    ['title', 'string_type'],
-    ['description', 'string_type'],
-    ['action_type', 'string_type'],
-  ])('TerminalTool.%s rejects null (%s)', (field, type) => {
-    expect(problems(parseToolDefinition, withField(minimal('TerminalTool'), field, null))).toEqual([
-      { loc: [field], type },
-    ]);
-  });
+  fields.itRejectsNull([
+    ['TerminalTool', 'title', 'string_type'],
+    ['TerminalTool', 'description', 'string_type'],
+    ['TerminalTool', 'action_type', 'string_type'],
+  ]);
 
   it('meta accepts any keys', () => {
     const meta = { anything: { nested: [1, null] } };
