@@ -3,8 +3,16 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type LlmReplay, startLlmReplay } from '@bosun/llm-replay';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ConversationInfoBody, type EventBody, type Page, call } from './support/http.ts';
-import { type TestServer, startRequest, startTestServer } from './support/server.ts';
+import {
+  type ConversationInfoBody,
+  type EventBody,
+  type Page,
+  call,
+  createConversation,
+  sendMessage,
+} from './support/http.ts';
+import { startRequest, startTestServer } from './support/server.ts';
+import { testServerPerFile } from './support/shared-server.ts';
 import { WebhookReceiver } from './support/webhook-receiver.ts';
 
 /** The agent server posts every committed event, and each conversation's info when it changes, to the app. */
@@ -15,7 +23,6 @@ const headers = { 'X-Session-API-Key': KEY };
 
 let replay: LlmReplay;
 let receiver: WebhookReceiver;
-let server: TestServer;
 const logLines: string[] = [];
 
 beforeAll(async () => {
@@ -28,42 +35,26 @@ beforeAll(async () => {
     },
   });
   receiver = await new WebhookReceiver().start();
-  server = await startTestServer({
-    runner: undefined,
-    sessionApiKeys: [KEY, 'second-key'],
-    webhooks: { baseUrl: `${receiver.baseUrl}/`, flushMs: 30, batchSize: 16 },
-    logLevel: 'info',
-    logStream: { write: (line: string) => logLines.push(line) },
-  });
 });
 afterAll(async () => {
-  await server?.close();
   await receiver?.stop();
   await replay?.close();
 });
+const server = testServerPerFile(() => ({
+  runner: undefined,
+  sessionApiKeys: [KEY, 'second-key'],
+  webhooks: { baseUrl: `${receiver.baseUrl}/`, flushMs: 30, batchSize: 16 },
+  logLevel: 'info',
+  logStream: { write: (line: string) => logLines.push(line) },
+}));
 
-async function start(extra: Record<string, unknown> = {}): Promise<ConversationInfoBody> {
-  const reply = await call<ConversationInfoBody>(server.url, '/api/conversations', {
-    method: 'POST',
-    json: startRequest({
-      conversation_id: randomUUID(),
-      agent: { llm: { model: 'openai/replay', base_url: replay.baseUrl, api_key: LLM_KEY }, tools: [] },
-      ...extra,
-    }),
+const start = (extra: Record<string, unknown> = {}) =>
+  createConversation(
+    server.url,
+    { agent: { llm: { model: 'openai/replay', base_url: replay.baseUrl, api_key: LLM_KEY }, tools: [] }, ...extra },
     headers,
-  });
-  expect(reply.status, reply.text).toBe(201);
-  return reply.body;
-}
-
-async function send(id: string, text: string, run = false): Promise<void> {
-  const reply = await call(server.url, `/api/conversations/${id}/events`, {
-    method: 'POST',
-    json: { role: 'user', content: [{ type: 'text', text }], run },
-    headers,
-  });
-  expect(reply.status, reply.text).toBe(200);
-}
+  );
+const send = (id: string, text: string, run = false) => sendMessage(server.url, id, text, { run, headers });
 
 /** The ids of the conversation's log, in order, as the server serves them. */
 async function logIds(id: string): Promise<string[]> {
