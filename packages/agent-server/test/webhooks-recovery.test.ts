@@ -4,12 +4,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildAgentServer } from '../src/index.ts';
 import { type EventBody, type Page, call, createConversation, eventually, sendMessage } from './support/http.ts';
 import { startTestServer } from './support/server.ts';
 import { testServerPerFile } from './support/shared-server.ts';
-import { WebhookReceiver } from './support/webhook-receiver.ts';
+import { webhookReceiverPerFile } from './support/webhook-receiver.ts';
 
 /** Webhooks lose nothing and repeat nothing when the application fails, is down, or the server restarts. */
 
@@ -17,16 +17,10 @@ const KEY = 'recovery-key';
 const headers = { 'X-Session-API-Key': KEY };
 const backoff = { firstMs: 10, maxMs: 100 };
 
-let receiver: WebhookReceiver;
+const receiver = webhookReceiverPerFile();
 const logLines: string[] = [];
 const failures = () => logLines.filter((line) => line.includes('webhook post failed')).length;
 
-beforeAll(async () => {
-  receiver = await new WebhookReceiver().start();
-});
-afterAll(async () => {
-  await receiver?.stop();
-});
 const server = testServerPerFile(() => ({
   sessionApiKeys: [KEY],
   webhooks: { baseUrl: receiver.baseUrl, flushMs: 5, batchSize: 4, backoff },

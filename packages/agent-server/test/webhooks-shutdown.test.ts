@@ -1,11 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { type EventBody, type Page, call, createConversation, sendMessage } from './support/http.ts';
-import { WebhookReceiver } from './support/webhook-receiver.ts';
+import { tempDirPerFile } from './support/shared-server.ts';
+import { webhookReceiverPerFile } from './support/webhook-receiver.ts';
 
 /** SIGTERM posts what waits (within a short bound); what cannot be posted then is posted after the next start. */
 
@@ -13,18 +12,11 @@ const CLI = fileURLToPath(new URL('../../cli/bin/bosun.js', import.meta.url));
 const KEY = 'shutdown-key';
 const headers = { 'X-Session-API-Key': KEY };
 
-let receiver: WebhookReceiver;
-let root: string;
+const root = tempDirPerFile('bosun-webhooks-shutdown-');
+const receiver = webhookReceiverPerFile();
 const children: ChildProcess[] = [];
-
-beforeAll(async () => {
-  receiver = await new WebhookReceiver().start();
-  root = await mkdtemp(join(tmpdir(), 'bosun-webhooks-shutdown-'));
-});
-afterAll(async () => {
+afterAll(() => {
   for (const child of children) child.kill('SIGKILL');
-  await receiver?.stop();
-  await rm(root, { recursive: true, force: true });
 });
 
 interface Running {

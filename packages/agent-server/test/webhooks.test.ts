@@ -13,7 +13,7 @@ import {
 } from './support/http.ts';
 import { startRequest, startTestServer } from './support/server.ts';
 import { testServerPerFile } from './support/shared-server.ts';
-import { WebhookReceiver } from './support/webhook-receiver.ts';
+import { WebhookReceiver, webhookReceiverPerFile } from './support/webhook-receiver.ts';
 
 /** The agent server posts every committed event, and each conversation's info when it changes, to the app. */
 
@@ -22,7 +22,6 @@ const LLM_KEY = 'sk-webhook-llm-secret';
 const headers = { 'X-Session-API-Key': KEY };
 
 let replay: LlmReplay;
-let receiver: WebhookReceiver;
 const logLines: string[] = [];
 
 beforeAll(async () => {
@@ -34,12 +33,11 @@ beforeAll(async () => {
       ],
     },
   });
-  receiver = await new WebhookReceiver().start();
 });
 afterAll(async () => {
-  await receiver?.stop();
   await replay?.close();
 });
+const receiver = webhookReceiverPerFile();
 const server = testServerPerFile(() => ({
   runner: undefined,
   sessionApiKeys: [KEY, 'second-key'],
