@@ -64,6 +64,16 @@ async function expectQueryRejected(id: string, rest: string, field: string): Pro
   expect(reply.body).toMatchObject({ detail: [{ loc: ['query', field] }] });
 }
 
+/** A conversation with one message, and the id of an event of another conversation (unknown to the first). */
+async function conversationAndForeignEvent(): Promise<{ id: string; foreignId: string }> {
+  const { id } = await createConversation(base);
+  await sendMessage(base, id, 'x');
+  const other = await createConversation(base);
+  await sendMessage(base, other.id, 'y');
+  const [foreign] = await allEvents(base, other.id);
+  return { id, foreignId: foreign?.id as string };
+}
+
 /**
  * A conversation with a varied log: user messages, a run (state updates and an agent message with reasoning)
  * and a pause. Events are spaced a few milliseconds apart so their timestamps differ.
@@ -412,12 +422,8 @@ describe('GET /events/search', () => {
   });
 
   it('answers 422 for an unknown page_id, including one of another conversation', async () => {
-    const { id } = await createConversation(base);
-    await sendMessage(base, id, 'x');
-    const other = await createConversation(base);
-    await sendMessage(base, other.id, 'y');
-    const [foreign] = await allEvents(base, other.id);
-    for (const pageId of [randomUUID(), 'garbage', foreign?.id]) {
+    const { id, foreignId } = await conversationAndForeignEvent();
+    for (const pageId of [randomUUID(), 'garbage', foreignId]) {
       await expectQueryRejected(id, `/search?page_id=${pageId}`, 'page_id');
     }
   });
@@ -504,12 +510,8 @@ describe('GET /events/{event_id}', () => {
   });
 
   it('answers 404 (never a 500) for an unknown event id, of any shape', async () => {
-    const { id } = await createConversation(base);
-    await sendMessage(base, id, 'x');
-    const other = await createConversation(base);
-    await sendMessage(base, other.id, 'y');
-    const [foreign] = await allEvents(base, other.id);
-    for (const eventId of [randomUUID(), 'not-a-uuid', '12345', foreign?.id as string, "'; DROP TABLE events; --"]) {
+    const { id, foreignId } = await conversationAndForeignEvent();
+    for (const eventId of [randomUUID(), 'not-a-uuid', '12345', foreignId, "'; DROP TABLE events; --"]) {
       const reply = await call<{ detail: unknown }>(base, eventsPath(id, `/${encodeURIComponent(eventId)}`));
       expect(reply.status, eventId).toBe(404);
       expect(typeof reply.body.detail).toBe('string');
