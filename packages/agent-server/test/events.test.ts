@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { AgentRunner } from '../src/index.ts';
 import {
   type ConversationInfoBody,
@@ -13,7 +13,7 @@ import {
   sendMessage,
   sleep,
 } from './support/http.ts';
-import { type TestServer, startTestServer } from './support/server.ts';
+import { testServerPerFile } from './support/shared-server.ts';
 
 /** A runner that answers every run with one agent message (with reasoning), then goes idle. */
 const replyingRunner: AgentRunner = {
@@ -37,14 +37,10 @@ const replyingRunner: AgentRunner = {
   },
 };
 
-let server: TestServer;
+const server = testServerPerFile({ runner: replyingRunner });
 let base: string;
-beforeAll(async () => {
-  server = await startTestServer({ runner: replyingRunner });
+beforeAll(() => {
   base = server.url;
-});
-afterAll(async () => {
-  await server.close();
 });
 
 const MESSAGE_FQN = 'openhands.sdk.event.llm_convertible.message.MessageEvent';
