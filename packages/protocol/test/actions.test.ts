@@ -184,23 +184,20 @@ describe('Action nullable fields', () => {
     ['TerminalAction', 'timeout'],
   ]);
 
-  fields.itRejectsNull(
-    [
-      ['FinishAction', 'message', 'string_type'],
-      ['ThinkAction', 'thought', 'string_type'],
-      ['BrowserClickAction', 'index', 'int_type'],
-      ['BrowserClickAction', 'new_tab', 'bool_type'],
-      ['BrowserNavigateAction', 'url', 'string_type'],
-      ['BrowserSetStorageAction', 'storage_state', 'dict_type'],
-      ['BrowserCloseTabAction', 'tab_id', 'string_type'],
-      ['BrowserTypeAction', 'text', 'string_type'],
-      ['FileEditorAction', 'path', 'string_type'],
-      ['MCPToolAction', 'data', 'dict_type'],
-      ['TerminalAction', 'command', 'string_type'],
-      ['TaskTrackerAction', 'task_list', 'list_type'],
-    ],
-    { besideOthers: true },
-  );
+  fields.itRejectsNullAtField([
+    ['FinishAction', 'message', 'string_type'],
+    ['ThinkAction', 'thought', 'string_type'],
+    ['BrowserClickAction', 'index', 'int_type'],
+    ['BrowserClickAction', 'new_tab', 'bool_type'],
+    ['BrowserNavigateAction', 'url', 'string_type'],
+    ['BrowserSetStorageAction', 'storage_state', 'dict_type'],
+    ['BrowserCloseTabAction', 'tab_id', 'string_type'],
+    ['BrowserTypeAction', 'text', 'string_type'],
+    ['FileEditorAction', 'path', 'string_type'],
+    ['MCPToolAction', 'data', 'dict_type'],
+    ['TerminalAction', 'command', 'string_type'],
+    ['TaskTrackerAction', 'task_list', 'list_type'],
+  ]);
 });
 
 describe('Action fields with arbitrary keys and wrong types', () => {
