@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type LlmReplay, startLlmReplay } from '@bosun/llm-replay';
@@ -11,7 +10,7 @@ import {
   createConversation,
   sendMessage,
 } from './support/http.ts';
-import { startRequest, startTestServer } from './support/server.ts';
+import { startTestServer } from './support/server.ts';
 import { testServerPerFile } from './support/shared-server.ts';
 import { WebhookReceiver, webhookReceiverPerFile } from './support/webhook-receiver.ts';
 
@@ -166,16 +165,8 @@ describe('webhooks not configured', () => {
     const quiet = await new WebhookReceiver().start();
     const plain = await startTestServer();
     try {
-      const created = await call<ConversationInfoBody>(plain.url, '/api/conversations', {
-        method: 'POST',
-        json: startRequest({ conversation_id: randomUUID() }),
-      });
-      expect(created.status).toBe(201);
-      const sent = await call(plain.url, `/api/conversations/${created.body.id}/events`, {
-        method: 'POST',
-        json: { role: 'user', content: [{ type: 'text', text: 'hello' }] },
-      });
-      expect(sent.status).toBe(200);
+      const created = await createConversation(plain.url);
+      await sendMessage(plain.url, created.id, 'hello');
       expect(existsSync(join(plain.dataDir, 'webhooks.sqlite'))).toBe(false);
     } finally {
       // Closing flushes whatever a sender would have had: after it, nothing can be on its way.
