@@ -2,15 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { type LlmReplay, startLlmReplay } from '@bosun/llm-replay';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './support/http.ts';
-import { type TestServer, startRequest, startTestServer } from './support/server.ts';
+import { startRequest } from './support/server.ts';
+import { testServerPerFile } from './support/shared-server.ts';
 
 type Json = Record<string, unknown>;
 const KEY = 'ask-key';
 const headers = { 'X-Session-API-Key': KEY };
 
 let replay: LlmReplay;
-let server: TestServer;
-let conversationId: string;
 beforeAll(async () => {
   replay = await startLlmReplay({
     script: {
@@ -22,7 +21,12 @@ beforeAll(async () => {
     },
     apiKey: 'sk-ask-secret',
   });
-  server = await startTestServer({ sessionApiKeys: [KEY] });
+});
+afterAll(() => replay.close());
+const server = testServerPerFile({ sessionApiKeys: [KEY] });
+
+let conversationId: string;
+beforeAll(async () => {
   const started = await call<Json>(server.url, '/api/conversations', {
     method: 'POST',
     json: startRequest({
@@ -38,10 +42,6 @@ beforeAll(async () => {
     headers,
   });
   expect(sent.status).toBe(200);
-});
-afterAll(async () => {
-  await server.close();
-  await replay.close();
 });
 
 const ask = (id: string, json: unknown, extra: Record<string, string> = headers) =>

@@ -10,20 +10,20 @@ import {
   isFullState,
   socketUrl,
 } from './support/http.ts';
-import { type TestServer, startRequest, startTestServer } from './support/server.ts';
+import { startRequest } from './support/server.ts';
+import { testServerPerFile } from './support/shared-server.ts';
 
 const KEY = 'k1';
 const OTHER_KEY = 'second-key';
 const good = { 'X-Session-API-Key': KEY };
 
-let server: TestServer;
+const server = testServerPerFile({ sessionApiKeys: [KEY, OTHER_KEY] });
 let base: string;
 let conversationId: string;
 let eventId: string;
 const sockets: SocketClient[] = [];
 
 beforeAll(async () => {
-  server = await startTestServer({ sessionApiKeys: [KEY, OTHER_KEY] });
   base = server.url;
   conversationId = (await createConversation(base, {}, good)).id;
   const sent = await call(base, `/api/conversations/${conversationId}/events`, {
@@ -39,7 +39,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await Promise.all(sockets.map((s) => s.close()));
-  await server.close();
 });
 
 function socket(id: string, query: Record<string, string> = {}, headers: Record<string, string> = {}): SocketClient {

@@ -20,6 +20,14 @@ function startWithKwargs(kwargs: string): string {
   return JSON.stringify(body).replace('"__KWARGS__"', kwargs);
 }
 
+/** `POST /api/conversations` with a start request whose `system_prompt_kwargs` nests objects `depth` deep. */
+const postStartNested = (depth: number) =>
+  call(shared.server.url, '/api/conversations', {
+    method: 'POST',
+    raw: startWithKwargs(`{"deep":${nested(depth)}}`),
+    headers: JSON_TYPE,
+  });
+
 describe('an empty body is no body', () => {
   it.each([
     ['GET', '/alive'],
@@ -88,11 +96,7 @@ describe('numbers in the query', () => {
 
 describe('nesting depth', () => {
   it('a value nested thousands of levels deep in a free-form field is a 422, not a 500', async () => {
-    const reply = await call(shared.server.url, '/api/conversations', {
-      method: 'POST',
-      raw: startWithKwargs(`{"deep":${nested(5000)}}`),
-      headers: JSON_TYPE,
-    });
+    const reply = await postStartNested(5000);
     expect(reply.status, reply.text).toBe(422);
     expect(reply.body).toEqual({
       detail: [{ loc: ['body'], msg: expect.stringContaining('nested deeper than'), type: 'json_invalid' }],
@@ -110,11 +114,7 @@ describe('nesting depth', () => {
   });
 
   it('a modest nesting (a real tool schema, say) is accepted', async () => {
-    const reply = await call(shared.server.url, '/api/conversations', {
-      method: 'POST',
-      raw: startWithKwargs(`{"deep":${nested(60)}}`),
-      headers: JSON_TYPE,
-    });
+    const reply = await postStartNested(60);
     expect(reply.status, reply.text).toBe(201);
   });
 

@@ -1,26 +1,17 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CLOSE_AUTH_FAILED } from '../src/index.ts';
 import { SocketClient, call } from './support/http.ts';
-import { type TestServer, startTestServer } from './support/server.ts';
+import { tempDirPerFile, testServerPerFile } from './support/shared-server.ts';
 
 type Frame = Record<string, unknown>;
 const KEY = 'bash-socket-key';
 const headers = { 'X-Session-API-Key': KEY };
 
-let workspace: string;
-let server: TestServer;
+const workspace = tempDirPerFile('bosun-bash-socket-ws-');
+const server = testServerPerFile({ workspaceRoot: workspace, sessionApiKeys: [KEY] });
 let socketBase: string;
-beforeAll(async () => {
-  workspace = await mkdtemp(join(tmpdir(), 'bosun-bash-socket-ws-'));
-  server = await startTestServer({ workspaceRoot: workspace, sessionApiKeys: [KEY] });
+beforeAll(() => {
   socketBase = `${server.url.replace(/^http/, 'ws')}/sockets/bash-events`;
-});
-afterAll(async () => {
-  await server.close();
-  await rm(workspace, { recursive: true, force: true });
 });
 
 const finalOf = (commandId: unknown) => (frames: Frame[]) =>

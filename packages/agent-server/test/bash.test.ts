@@ -5,27 +5,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BashEventStore } from '../src/bash/event-store.ts';
 import { BashRunner } from '../src/bash/runner.ts';
 import { call, getWithBody } from './support/http.ts';
-import { type TestServer, startTestServer } from './support/server.ts';
+import { startTestServer } from './support/server.ts';
+import { tempDirPerFile, testServerPerFile } from './support/shared-server.ts';
 
 type Json = Record<string, unknown>;
 const KEY = 'bash-key';
 const headers = { 'X-Session-API-Key': KEY };
 
-let workspace: string;
-let dataDir: string;
-let server: TestServer;
-beforeAll(async () => {
-  workspace = await mkdtemp(join(tmpdir(), 'bosun-bash-ws-'));
-  dataDir = await mkdtemp(join(tmpdir(), 'bosun-bash-data-'));
+const workspace = tempDirPerFile('bosun-bash-ws-');
+const dataDir = tempDirPerFile('bosun-bash-data-');
+beforeAll(() => {
   process.env.BOSUN_TEST_SECRET_FOR_BASH = 'must-not-leak';
-  server = await startTestServer({ dataDir, workspaceRoot: workspace, sessionApiKeys: [KEY] });
 });
-afterAll(async () => {
-  await server.close();
+afterAll(() => {
   delete process.env.BOSUN_TEST_SECRET_FOR_BASH;
-  await rm(workspace, { recursive: true, force: true });
-  await rm(dataDir, { recursive: true, force: true });
 });
+const serverOptions = { dataDir, workspaceRoot: workspace, sessionApiKeys: [KEY] };
+const server = testServerPerFile(serverOptions);
 
 const post = (path: string, json: unknown) => call<Json>(server.url, path, { method: 'POST', json, headers });
 const get = (path: string) => call<Json>(server.url, path, { headers });
@@ -179,7 +175,8 @@ describe('bash events', () => {
     expect((await get('/api/bash/bash_events/ffffffffffffffffffffffffffffffff')).status).toBe(404);
 
     await server.close();
-    server = await startTestServer({ dataDir, workspaceRoot: workspace, sessionApiKeys: [KEY] });
+    // The file's server again, over the same data directory.
+    Object.assign(server, await startTestServer(serverOptions));
     expect((await get(`/api/bash/bash_events/${first.body.id}`)).body).toEqual(first.body);
 
     const total = ((await get('/api/bash/bash_events/search?limit=100')).body.items as Json[]).length;

@@ -1,22 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NOT_APPLICABLE_ROUTES } from '../src/routes/not-applicable.ts';
 import { type ConversationInfoBody, allEvents, call, createConversation, sendMessage } from './support/http.ts';
-import { type TestServer, startTestServer } from './support/server.ts';
+import { startTestServer } from './support/server.ts';
+import { testServerPerFile } from './support/shared-server.ts';
 
 const KEY = { 'X-Session-API-Key': 'k1' };
 
 /** A server without session keys (the routes' behaviour), and one with (their auth). */
-let server: TestServer;
-let keyed: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ defaultLlm: { model: 'default-model', api_key: 'sk-x' } });
-  keyed = await startTestServer({ sessionApiKeys: ['k1'], defaultLlm: { model: 'default-model', api_key: 'sk-x' } });
-});
-afterAll(async () => {
-  await server.close();
-  await keyed.close();
-});
+const server = testServerPerFile({ defaultLlm: { model: 'default-model', api_key: 'sk-x' } });
+const keyed = testServerPerFile({ sessionApiKeys: ['k1'], defaultLlm: { model: 'default-model', api_key: 'sk-x' } });
 
 const post = <T = unknown>(path: string, json?: unknown, headers: Record<string, string> = {}) =>
   call<T>(server.url, path, { method: 'POST', headers, ...(json === undefined ? {} : { json }) });

@@ -9,6 +9,7 @@ import {
   createConversation,
   eventually,
   sendMessage,
+  untilStatus,
 } from './support/http.ts';
 import { type TestServer, startRequest, startTestServer } from './support/server.ts';
 
@@ -561,20 +562,14 @@ describe('POST /api/conversations/{id}/run and /pause', () => {
     const base = await ownServer({ runner });
     const info = await createConversation(base);
     expect((await call(base, `/api/conversations/${info.id}/run`, { method: 'POST' })).status).toBe(200);
-    await eventually(
-      async () =>
-        (await call<ConversationInfoBody>(base, `/api/conversations/${info.id}`)).body.execution_status === 'running',
-    );
+    await untilStatus(base, info.id, 'running');
     const busy = await call<{ detail: string }>(base, `/api/conversations/${info.id}/run`, { method: 'POST' });
     expect(busy.status).toBe(409);
     expect(busy.body.detail).toMatch(/already running/);
     // A message sent while running is appended; the running agent picks it up.
     await sendMessage(base, info.id, 'while running', { run: true });
     release();
-    await eventually(
-      async () =>
-        (await call<ConversationInfoBody>(base, `/api/conversations/${info.id}`)).body.execution_status === 'idle',
-    );
+    await untilStatus(base, info.id, 'idle');
     expect((await call(base, `/api/conversations/${info.id}/run`, { method: 'POST' })).status).toBe(200);
   });
 
@@ -587,10 +582,7 @@ describe('POST /api/conversations/{id}/run and /pause', () => {
     const base = await ownServer({ runner });
     const info = await createConversation(base);
     expect((await call(base, `/api/conversations/${info.id}/run`, { method: 'POST' })).status).toBe(200);
-    await eventually(
-      async () =>
-        (await call<ConversationInfoBody>(base, `/api/conversations/${info.id}`)).body.execution_status === 'error',
-    );
+    await untilStatus(base, info.id, 'error');
     const errors = await allEvents(base, info.id, 'kind=ConversationErrorEvent');
     expect(errors).toEqual([expect.objectContaining({ code: 'TypeError', detail: 'the agent broke' })]);
     // An errored conversation can run again.

@@ -1,8 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildAgentServer } from '../src/index.ts';
-import { type ConversationInfoBody, type Reply, SocketClient, call, socketUrl } from './support/http.ts';
-import { type TestServer, startRequest, startTestServer } from './support/server.ts';
+import {
+  type ConversationInfoBody,
+  type Reply,
+  SocketClient,
+  call,
+  createConversation,
+  socketUrl,
+} from './support/http.ts';
+import { startRequest, startTestServer } from './support/server.ts';
+import { testServerPerFile } from './support/shared-server.ts';
 
 /** The app's web client calls the agent server from its own origin: CORS for the listed origins only. */
 
@@ -11,25 +19,14 @@ const APP = 'https://app.example.com';
 const LOCAL_APP = 'http://localhost:3001';
 const OTHER = 'https://elsewhere.example.org';
 
-let server: TestServer;
-let conversationId: string;
-
-beforeAll(async () => {
-  // Written as an operator might (upper case, default port): compared as browsers send it.
-  server = await startTestServer({
-    sessionApiKeys: [KEY],
-    allowCorsOrigins: ['HTTPS://App.Example.com:443', LOCAL_APP],
-  });
-  const created = await call<ConversationInfoBody>(server.url, '/api/conversations', {
-    method: 'POST',
-    json: startRequest({ conversation_id: randomUUID() }),
-    headers: { 'X-Session-API-Key': KEY },
-  });
-  expect(created.status).toBe(201);
-  conversationId = created.body.id;
+// Written as an operator might (upper case, default port): compared as browsers send it.
+const server = testServerPerFile({
+  sessionApiKeys: [KEY],
+  allowCorsOrigins: ['HTTPS://App.Example.com:443', LOCAL_APP],
 });
-afterAll(async () => {
-  await server?.close();
+let conversationId: string;
+beforeAll(async () => {
+  conversationId = (await createConversation(server.url, {}, { 'X-Session-API-Key': KEY })).id;
 });
 
 const header = (reply: Reply, name: string) => (reply.headers as Headers).get(name);

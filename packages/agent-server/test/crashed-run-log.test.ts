@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentRunner } from '../src/index.ts';
-import { type ConversationInfoBody, call, createConversation, eventually } from './support/http.ts';
+import { call, createConversation, untilStatus } from './support/http.ts';
 import { startTestServer } from './support/server.ts';
 
 /** A run that crashes is an event for the client and, for whoever operates the server, a log line with its stack. */
@@ -21,11 +21,7 @@ describe('a crashed run', () => {
     try {
       const info = await createConversation(server.url);
       expect((await call(server.url, `/api/conversations/${info.id}/run`, { method: 'POST' })).status).toBe(200);
-      await eventually(
-        async () =>
-          (await call<ConversationInfoBody>(server.url, `/api/conversations/${info.id}`)).body.execution_status ===
-          'error',
-      );
+      await untilStatus(server.url, info.id, 'error');
       const crashes = logs.map((line) => JSON.parse(line)).filter((line) => line.msg === 'run crashed');
       expect(crashes).toEqual([
         expect.objectContaining({

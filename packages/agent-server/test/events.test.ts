@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { AgentRunner } from '../src/index.ts';
 import {
   type ConversationInfoBody,
@@ -13,7 +13,7 @@ import {
   sendMessage,
   sleep,
 } from './support/http.ts';
-import { type TestServer, startTestServer } from './support/server.ts';
+import { testServerPerFile } from './support/shared-server.ts';
 
 /** A runner that answers every run with one agent message (with reasoning), then goes idle. */
 const replyingRunner: AgentRunner = {
@@ -37,14 +37,10 @@ const replyingRunner: AgentRunner = {
   },
 };
 
-let server: TestServer;
+const server = testServerPerFile({ runner: replyingRunner });
 let base: string;
-beforeAll(async () => {
-  server = await startTestServer({ runner: replyingRunner });
+beforeAll(() => {
   base = server.url;
-});
-afterAll(async () => {
-  await server.close();
 });
 
 const MESSAGE_FQN = 'openhands.sdk.event.llm_convertible.message.MessageEvent';
@@ -55,6 +51,23 @@ function eventsPath(id: string, rest = ''): string {
 
 async function search(id: string, query: string): Promise<{ status: number; body: Page<EventBody>; text: string }> {
   return call<Page<EventBody>>(base, eventsPath(id, `/search?${query}`));
+}
+
+/** `GET /api/conversations/{id}/events{rest}` answers 422 and names the query parameter `field`. */
+async function expectQueryRejected(id: string, rest: string, field: string): Promise<void> {
+  const reply = await call(base, eventsPath(id, rest));
+  expect(reply.status, rest).toBe(422);
+  expect(reply.body).toMatchObject({ detail: [{ loc: ['query', field] }] });
+}
+
+/** A conversation with one message, and the id of an event of another conversation (unknown to the first). */
+async function conversationAndForeignEvent(): Promise<{ id: string; foreignId: string }> {
+  const { id } = await createConversation(base);
+  await sendMessage(base, id, 'x');
+  const other = await createConversation(base);
+  await sendMessage(base, other.id, 'y');
+  const [foreign] = await allEvents(base, other.id);
+  return { id, foreignId: foreign?.id as string };
 }
 
 /**
@@ -309,9 +322,7 @@ describe('GET /events/search', () => {
     }
     const combined = await search(id, 'source=user&kind=MessageEvent');
     expect(combined.body.items).toEqual(events.filter((e) => e.source === 'user' && e.kind === 'MessageEvent'));
-    const bad = await search(id, 'source=martians');
-    expect(bad.status).toBe(422);
-    expect(bad.body).toMatchObject({ detail: [{ loc: ['query', 'source'] }] });
+    await expectQueryRejected(id, '/search?source=martians', 'source');
   });
 
   it('filters by body: a case-insensitive substring of message text and reasoning', async () => {
@@ -358,12 +369,8 @@ describe('GET /events/search', () => {
     expect(await byTime('timestamp__gte=2000-01-01T00:00:00Z')).toEqual(ids(events));
     expect(await byTime('timestamp__lt=2000-01-01T00:00:00Z')).toEqual([]);
 
-    const bad = await search(id, 'timestamp__gte=yesterday');
-    expect(bad.status).toBe(422);
-    expect(bad.body).toMatchObject({ detail: [{ loc: ['query', 'timestamp__gte'] }] });
-    const badLt = await search(id, 'timestamp__lt=2024-13-45T99:00:00Z');
-    expect(badLt.status).toBe(422);
-    expect(badLt.body).toMatchObject({ detail: [{ loc: ['query', 'timestamp__lt'] }] });
+    await expectQueryRejected(id, '/search?timestamp__gte=yesterday', 'timestamp__gte');
+    await expectQueryRejected(id, '/search?timestamp__lt=2024-13-45T99:00:00Z', 'timestamp__lt');
   });
 
   it('sorts newest first with TIMESTAMP_DESC, and answers 422 for an unknown sort order', async () => {
@@ -378,9 +385,7 @@ describe('GET /events/search', () => {
     expect(ids(next.body.items)).toEqual(ids([...events].reverse().slice(3, 6)));
     const filtered = await search(id, 'sort_order=TIMESTAMP_DESC&kind=MessageEvent');
     expect(filtered.body.items).toEqual(events.filter((e) => e.kind === 'MessageEvent').reverse());
-    const bad = await search(id, 'sort_order=NEWEST');
-    expect(bad.status).toBe(422);
-    expect(bad.body).toMatchObject({ detail: [{ loc: ['query', 'sort_order'] }] });
+    await expectQueryRejected(id, '/search?sort_order=NEWEST', 'sort_order');
   });
 
   it('pages with page_id: next_page_id is the id of the first item of the next page', async () => {
@@ -413,15 +418,9 @@ describe('GET /events/search', () => {
   });
 
   it('answers 422 for an unknown page_id, including one of another conversation', async () => {
-    const { id } = await createConversation(base);
-    await sendMessage(base, id, 'x');
-    const other = await createConversation(base);
-    await sendMessage(base, other.id, 'y');
-    const [foreign] = await allEvents(base, other.id);
-    for (const pageId of [randomUUID(), 'garbage', foreign?.id]) {
-      const reply = await search(id, `page_id=${pageId}`);
-      expect(reply.status).toBe(422);
-      expect(reply.body).toMatchObject({ detail: [{ loc: ['query', 'page_id'] }] });
+    const { id, foreignId } = await conversationAndForeignEvent();
+    for (const pageId of [randomUUID(), 'garbage', foreignId]) {
+      await expectQueryRejected(id, `/search?page_id=${pageId}`, 'page_id');
     }
   });
 
@@ -437,9 +436,7 @@ describe('GET /events/search', () => {
     expect(limited.body.next_page_id).toBe(events[4]?.id);
     const filtered = await search(id, `after_event_id=${events[1]?.id}&kind=MessageEvent`);
     expect(ids(filtered.body.items)).toEqual(ids(events.slice(2).filter((e) => e.kind === 'MessageEvent')));
-    const unknown = await search(id, `after_event_id=${randomUUID()}`);
-    expect(unknown.status).toBe(422);
-    expect(unknown.body).toMatchObject({ detail: [{ loc: ['query', 'after_event_id'] }] });
+    await expectQueryRejected(id, `/search?after_event_id=${randomUUID()}`, 'after_event_id');
   });
 
   it('bounds limit to 1..100, defaulting to 100', async () => {
@@ -454,11 +451,8 @@ describe('GET /events/search', () => {
     expect(hundred.body.items).toHaveLength(100);
     const one = await search(id, 'limit=1');
     expect(one.body).toEqual({ items: [events[0]], next_page_id: events[1]?.id });
-    for (const limit of ['0', '101', '-5', '1.5', 'ten']) {
-      const reply = await search(id, `limit=${limit}`);
-      expect(reply.status, limit).toBe(422);
-      expect(reply.body).toMatchObject({ detail: [{ loc: ['query', 'limit'] }] });
-    }
+    for (const limit of ['0', '101', '-5', '1.5', 'ten'])
+      await expectQueryRejected(id, `/search?limit=${limit}`, 'limit');
   });
 
   it('answers 404 for an unknown conversation and 422 for a non-UUID one', async () => {
@@ -495,9 +489,7 @@ describe('GET /events/count', () => {
     expect(empty.status).toBe(200);
     expect(empty.text).toBe('0');
     expect((await call(base, eventsPath(randomUUID(), '/count'))).status).toBe(404);
-    const bad = await call(base, eventsPath(id, '/count?source=nobody'));
-    expect(bad.status).toBe(422);
-    expect(bad.body).toMatchObject({ detail: [{ loc: ['query', 'source'] }] });
+    await expectQueryRejected(id, '/count?source=nobody', 'source');
     const badTime = await call(base, eventsPath(id, '/count?timestamp__gte=soon'));
     expect(badTime.status).toBe(422);
   });
@@ -514,12 +506,8 @@ describe('GET /events/{event_id}', () => {
   });
 
   it('answers 404 (never a 500) for an unknown event id, of any shape', async () => {
-    const { id } = await createConversation(base);
-    await sendMessage(base, id, 'x');
-    const other = await createConversation(base);
-    await sendMessage(base, other.id, 'y');
-    const [foreign] = await allEvents(base, other.id);
-    for (const eventId of [randomUUID(), 'not-a-uuid', '12345', foreign?.id as string, "'; DROP TABLE events; --"]) {
+    const { id, foreignId } = await conversationAndForeignEvent();
+    for (const eventId of [randomUUID(), 'not-a-uuid', '12345', foreignId, "'; DROP TABLE events; --"]) {
       const reply = await call<{ detail: unknown }>(base, eventsPath(id, `/${encodeURIComponent(eventId)}`));
       expect(reply.status, eventId).toBe(404);
       expect(typeof reply.body.detail).toBe('string');

@@ -2,33 +2,26 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { call } from './support/http.ts';
-import { type TestServer, startRequest, startTestServer } from './support/server.ts';
+import { startRequest } from './support/server.ts';
+import { tempDirPerFile, testServerPerFile } from './support/shared-server.ts';
 
 type Json = Record<string, unknown>;
 const KEY = 'files-key';
 const headers = { 'X-Session-API-Key': KEY };
 
-let workspace: string;
-let outside: string;
-let server: TestServer;
+const workspace = tempDirPerFile('bosun-files-ws-');
+const outside = tempDirPerFile('bosun-files-outside-');
 beforeAll(async () => {
-  workspace = await mkdtemp(join(tmpdir(), 'bosun-files-ws-'));
-  outside = await mkdtemp(join(tmpdir(), 'bosun-files-outside-'));
   await writeFile(join(outside, 'secret.txt'), 'outside');
   await symlink(outside, join(workspace, 'escape'));
-  // The data directory inside the workspace: still out of reach.
-  server = await startTestServer({
-    dataDir: join(workspace, '.data'),
-    workspaceRoot: workspace,
-    sessionApiKeys: [KEY],
-  });
 });
-afterAll(async () => {
-  await server.close();
-  await rm(workspace, { recursive: true, force: true });
-  await rm(outside, { recursive: true, force: true });
+// The data directory inside the workspace: still out of reach.
+const server = testServerPerFile({
+  dataDir: join(workspace, '.data'),
+  workspaceRoot: workspace,
+  sessionApiKeys: [KEY],
 });
 
 function upload(

@@ -1,26 +1,22 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { call } from './support/http.ts';
-import { type TestServer, startTestServer } from './support/server.ts';
+import { tempDirPerFile, testServerPerFile } from './support/shared-server.ts';
 
 type Json = Record<string, unknown>;
 const KEY = 'git-key';
 const headers = { 'X-Session-API-Key': KEY };
 
-let workspace: string;
-let repo: string;
-let server: TestServer;
+const workspace = tempDirPerFile('bosun-git-ws-');
+const repo = join(workspace, 'repo');
 let firstCommit: string;
 
 const git = (...args: string[]) =>
   execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.com', ...args], { cwd: repo }).toString();
 
 beforeAll(async () => {
-  workspace = await mkdtemp(join(tmpdir(), 'bosun-git-ws-'));
-  repo = join(workspace, 'repo');
   await mkdir(join(repo, 'sub'), { recursive: true });
   git('init', '-q', '-b', 'main');
   await writeFile(join(repo, 'kept.txt'), 'kept\n');
@@ -36,12 +32,8 @@ beforeAll(async () => {
   git('mv', 'moved.txt', 'renamed.txt');
   await writeFile(join(repo, 'untracked.txt'), 'new\n');
   await writeFile(join(repo, 'sub', 'inner.txt'), 'inner changed\n');
-  server = await startTestServer({ workspaceRoot: workspace, sessionApiKeys: [KEY] });
 });
-afterAll(async () => {
-  await server.close();
-  await rm(workspace, { recursive: true, force: true });
-});
+const server = testServerPerFile({ workspaceRoot: workspace, sessionApiKeys: [KEY] });
 
 const get = <T = Json>(path: string, query: Record<string, string>) =>
   call<T>(server.url, `${path}?${new URLSearchParams(query)}`, { headers });

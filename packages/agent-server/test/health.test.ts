@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call } from './support/http.ts';
-import { type TestServer, startRequest, startTestServer } from './support/server.ts';
+import { startRequest } from './support/server.ts';
+import { testServerPerFile } from './support/shared-server.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = testServerPerFile();
 
 describe('server details', () => {
   it('GET /alive answers 200 {"status":"ok"}', async () => {

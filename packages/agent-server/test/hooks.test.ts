@@ -1,24 +1,15 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call } from './support/http.ts';
-import { type TestServer, startTestServer } from './support/server.ts';
+import { tempDirPerFile, testServerPerFile } from './support/shared-server.ts';
 
 type Json = Record<string, unknown>;
 const KEY = 'hooks-key';
 const headers = { 'X-Session-API-Key': KEY };
 
-let workspace: string;
-let server: TestServer;
-beforeAll(async () => {
-  workspace = await mkdtemp(join(tmpdir(), 'bosun-hooks-ws-'));
-  server = await startTestServer({ workspaceRoot: workspace, sessionApiKeys: [KEY] });
-});
-afterAll(async () => {
-  await server.close();
-  await rm(workspace, { recursive: true, force: true });
-});
+const workspace = tempDirPerFile('bosun-hooks-ws-');
+const server = testServerPerFile({ workspaceRoot: workspace, sessionApiKeys: [KEY] });
 
 async function project(name: string, hooksFile?: string): Promise<string> {
   const dir = join(workspace, name);

@@ -1,13 +1,13 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { generateApi } from 'swagger-typescript-api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call } from './support/http.ts';
-import { type TestServer, startRequest, startTestServer } from './support/server.ts';
+import { startRequest } from './support/server.ts';
+import { tempDirPerFile, testServerPerFile } from './support/shared-server.ts';
 
 const TSC = resolve(import.meta.dirname, '../../../node_modules/.bin/tsc');
 
@@ -44,16 +44,8 @@ const TSCONFIG = {
   files: ['client.ts', 'usage.ts'],
 };
 
-let server: TestServer;
-let dir: string;
-beforeAll(async () => {
-  server = await startTestServer({ sessionApiKeys: ['k1'] });
-  dir = await mkdtemp(join(tmpdir(), 'bosun-openapi-client-'));
-});
-afterAll(async () => {
-  await server.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const server = testServerPerFile({ sessionApiKeys: ['k1'] });
+const dir = tempDirPerFile('bosun-openapi-client-');
 
 describe('a client generated from the live OpenAPI document', () => {
   it('type-checks strictly and calls the server with its session key', async () => {

@@ -1,39 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { agentServerSchemas, protocolSchemas } from '@bosun/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { EVENT_KINDS } from '../../protocol/test/fixtures/kinds.ts';
 import { call } from './support/http.ts';
-import { type TestServer, startTestServer } from './support/server.ts';
+import { testServerPerFile } from './support/shared-server.ts';
 
 type Json = Record<string, unknown>;
 
-const EVENT_KINDS = [
-  'Condensation',
-  'CondensationRequest',
-  'CondensationSummaryEvent',
-  'ConversationErrorEvent',
-  'ConversationStateUpdateEvent',
-  'LLMCompletionLogEvent',
-  'ActionEvent',
-  'MessageEvent',
-  'AgentErrorEvent',
-  'ObservationEvent',
-  'UserRejectObservation',
-  'SystemPromptEvent',
-  'TokenEvent',
-  'PauseEvent',
-];
-
-let server: TestServer;
+// With session keys: the document and the docs page stay public.
+const server = testServerPerFile({ sessionApiKeys: ['k1'] });
 let doc: Json;
 beforeAll(async () => {
-  // With session keys: the document and the docs page stay public.
-  server = await startTestServer({ sessionApiKeys: ['k1'] });
   const reply = await call<Json>(server.url, '/openapi.json');
   expect(reply.status).toBe(200);
   doc = reply.body;
-});
-afterAll(async () => {
-  await server.close();
 });
 
 const OPENHANDS = JSON.parse(

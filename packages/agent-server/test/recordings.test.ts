@@ -2,17 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RECORDINGS_DIR } from '@bosun/agent';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call, createConversation } from './support/http.ts';
-import { type TestServer, startTestServer } from './support/server.ts';
+import { testServerPerFile } from './support/shared-server.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = testServerPerFile();
 
 const PLAYER = '<!doctype html><html><body><script>const FRAMES = [];</script></body></html>\n';
 

@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call } from './support/http.ts';
-import { type TestServer, startTestServer } from './support/server.ts';
+import { testServerPerFile } from './support/shared-server.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ sessionApiKeys: ['root-key'] });
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = testServerPerFile({ sessionApiKeys: ['root-key'] });
 
 describe('GET /', () => {
   it('answers the server info, as /server_info does, without a key (OpenHands without static files)', async () => {

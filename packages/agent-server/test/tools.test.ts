@@ -1,15 +1,9 @@
 import { TOOL_NAMES } from '@bosun/agent';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call } from './support/http.ts';
-import { type TestServer, startTestServer } from './support/server.ts';
+import { testServerPerFile } from './support/shared-server.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ sessionApiKeys: ['k1'] });
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = testServerPerFile({ sessionApiKeys: ['k1'] });
 
 describe('GET /api/tools/', () => {
   it("lists the tool registry's names (what agent.tools takes), behind the session key", async () => {

@@ -4,11 +4,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildAgentServer } from '../src/index.ts';
-import { type ConversationInfoBody, type EventBody, type Page, call, eventually } from './support/http.ts';
-import { type TestServer, startRequest, startTestServer } from './support/server.ts';
-import { WebhookReceiver } from './support/webhook-receiver.ts';
+import { type EventBody, type Page, call, createConversation, eventually, sendMessage } from './support/http.ts';
+import { startTestServer } from './support/server.ts';
+import { testServerPerFile } from './support/shared-server.ts';
+import { webhookReceiverPerFile } from './support/webhook-receiver.ts';
 
 /** Webhooks lose nothing and repeat nothing when the application fails, is down, or the server restarts. */
 
@@ -16,42 +17,21 @@ const KEY = 'recovery-key';
 const headers = { 'X-Session-API-Key': KEY };
 const backoff = { firstMs: 10, maxMs: 100 };
 
-let receiver: WebhookReceiver;
-let server: TestServer;
+const receiver = webhookReceiverPerFile();
 const logLines: string[] = [];
 const failures = () => logLines.filter((line) => line.includes('webhook post failed')).length;
 
-beforeAll(async () => {
-  receiver = await new WebhookReceiver().start();
-  server = await startTestServer({
-    sessionApiKeys: [KEY],
-    webhooks: { baseUrl: receiver.baseUrl, flushMs: 5, batchSize: 4, backoff },
-    logLevel: 'warn',
-    logStream: { write: (line: string) => logLines.push(line) },
-  });
-});
-afterAll(async () => {
-  await server?.close();
-  await receiver?.stop();
-});
+const server = testServerPerFile(() => ({
+  sessionApiKeys: [KEY],
+  webhooks: { baseUrl: receiver.baseUrl, flushMs: 5, batchSize: 4, backoff },
+  logLevel: 'warn',
+  logStream: { write: (line: string) => logLines.push(line) },
+}));
 
-async function start(base = server.url): Promise<string> {
-  const reply = await call<ConversationInfoBody>(base, '/api/conversations', {
-    method: 'POST',
-    json: startRequest({ conversation_id: randomUUID() }),
-    headers,
-  });
-  expect(reply.status, reply.text).toBe(201);
-  return reply.body.id;
-}
+const start = async (base = server.url) => (await createConversation(base, {}, headers)).id;
 
 async function send(id: string, text: string, base = server.url): Promise<string> {
-  const reply = await call<{ id?: string }>(base, `/api/conversations/${id}/events`, {
-    method: 'POST',
-    json: { role: 'user', content: [{ type: 'text', text }] },
-    headers,
-  });
-  expect(reply.status, reply.text).toBe(200);
+  await sendMessage(base, id, text, { headers });
   const events = await logEvents(id, base);
   return (events.findLast((event) => JSON.stringify(event).includes(text)) as EventBody).id;
 }

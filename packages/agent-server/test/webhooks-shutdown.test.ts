@@ -1,13 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ConversationInfoBody, type EventBody, type Page, call } from './support/http.ts';
-import { startRequest } from './support/server.ts';
-import { WebhookReceiver } from './support/webhook-receiver.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type EventBody, type Page, call, createConversation, sendMessage } from './support/http.ts';
+import { tempDirPerFile } from './support/shared-server.ts';
+import { webhookReceiverPerFile } from './support/webhook-receiver.ts';
 
 /** SIGTERM posts what waits (within a short bound); what cannot be posted then is posted after the next start. */
 
@@ -15,18 +12,11 @@ const CLI = fileURLToPath(new URL('../../cli/bin/bosun.js', import.meta.url));
 const KEY = 'shutdown-key';
 const headers = { 'X-Session-API-Key': KEY };
 
-let receiver: WebhookReceiver;
-let root: string;
+const root = tempDirPerFile('bosun-webhooks-shutdown-');
+const receiver = webhookReceiverPerFile();
 const children: ChildProcess[] = [];
-
-beforeAll(async () => {
-  receiver = await new WebhookReceiver().start();
-  root = await mkdtemp(join(tmpdir(), 'bosun-webhooks-shutdown-'));
-});
-afterAll(async () => {
+afterAll(() => {
   for (const child of children) child.kill('SIGKILL');
-  await receiver?.stop();
-  await rm(root, { recursive: true, force: true });
 });
 
 interface Running {
@@ -71,24 +61,8 @@ function startServer(dataDir: string, flushMs: number): Promise<Running> {
   });
 }
 
-async function startConversation(base: string): Promise<string> {
-  const reply = await call<ConversationInfoBody>(base, '/api/conversations', {
-    method: 'POST',
-    json: startRequest({ conversation_id: randomUUID() }),
-    headers,
-  });
-  expect(reply.status, reply.text).toBe(201);
-  return reply.body.id;
-}
-
-async function send(base: string, id: string, text: string): Promise<void> {
-  const reply = await call(base, `/api/conversations/${id}/events`, {
-    method: 'POST',
-    json: { role: 'user', content: [{ type: 'text', text }] },
-    headers,
-  });
-  expect(reply.status, reply.text).toBe(200);
-}
+const startConversation = async (base: string) => (await createConversation(base, {}, headers)).id;
+const send = (base: string, id: string, text: string) => sendMessage(base, id, text, { headers });
 
 async function logIds(base: string, id: string): Promise<string[]> {
   const reply = await call<Page<EventBody>>(base, `/api/conversations/${id}/events/search?limit=100`, { headers });

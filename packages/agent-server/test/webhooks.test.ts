@@ -1,11 +1,18 @@
-import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type LlmReplay, startLlmReplay } from '@bosun/llm-replay';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ConversationInfoBody, type EventBody, type Page, call } from './support/http.ts';
-import { type TestServer, startRequest, startTestServer } from './support/server.ts';
-import { WebhookReceiver } from './support/webhook-receiver.ts';
+import {
+  type ConversationInfoBody,
+  type EventBody,
+  type Page,
+  call,
+  createConversation,
+  sendMessage,
+} from './support/http.ts';
+import { startTestServer } from './support/server.ts';
+import { testServerPerFile } from './support/shared-server.ts';
+import { WebhookReceiver, webhookReceiverPerFile } from './support/webhook-receiver.ts';
 
 /** The agent server posts every committed event, and each conversation's info when it changes, to the app. */
 
@@ -14,8 +21,6 @@ const LLM_KEY = 'sk-webhook-llm-secret';
 const headers = { 'X-Session-API-Key': KEY };
 
 let replay: LlmReplay;
-let receiver: WebhookReceiver;
-let server: TestServer;
 const logLines: string[] = [];
 
 beforeAll(async () => {
@@ -27,43 +32,26 @@ beforeAll(async () => {
       ],
     },
   });
-  receiver = await new WebhookReceiver().start();
-  server = await startTestServer({
-    runner: undefined,
-    sessionApiKeys: [KEY, 'second-key'],
-    webhooks: { baseUrl: `${receiver.baseUrl}/`, flushMs: 30, batchSize: 16 },
-    logLevel: 'info',
-    logStream: { write: (line: string) => logLines.push(line) },
-  });
 });
 afterAll(async () => {
-  await server?.close();
-  await receiver?.stop();
   await replay?.close();
 });
+const receiver = webhookReceiverPerFile();
+const server = testServerPerFile(() => ({
+  runner: undefined,
+  sessionApiKeys: [KEY, 'second-key'],
+  webhooks: { baseUrl: `${receiver.baseUrl}/`, flushMs: 30, batchSize: 16 },
+  logLevel: 'info',
+  logStream: { write: (line: string) => logLines.push(line) },
+}));
 
-async function start(extra: Record<string, unknown> = {}): Promise<ConversationInfoBody> {
-  const reply = await call<ConversationInfoBody>(server.url, '/api/conversations', {
-    method: 'POST',
-    json: startRequest({
-      conversation_id: randomUUID(),
-      agent: { llm: { model: 'openai/replay', base_url: replay.baseUrl, api_key: LLM_KEY }, tools: [] },
-      ...extra,
-    }),
+const start = (extra: Record<string, unknown> = {}) =>
+  createConversation(
+    server.url,
+    { agent: { llm: { model: 'openai/replay', base_url: replay.baseUrl, api_key: LLM_KEY }, tools: [] }, ...extra },
     headers,
-  });
-  expect(reply.status, reply.text).toBe(201);
-  return reply.body;
-}
-
-async function send(id: string, text: string, run = false): Promise<void> {
-  const reply = await call(server.url, `/api/conversations/${id}/events`, {
-    method: 'POST',
-    json: { role: 'user', content: [{ type: 'text', text }], run },
-    headers,
-  });
-  expect(reply.status, reply.text).toBe(200);
-}
+  );
+const send = (id: string, text: string, run = false) => sendMessage(server.url, id, text, { run, headers });
 
 /** The ids of the conversation's log, in order, as the server serves them. */
 async function logIds(id: string): Promise<string[]> {
@@ -177,16 +165,8 @@ describe('webhooks not configured', () => {
     const quiet = await new WebhookReceiver().start();
     const plain = await startTestServer();
     try {
-      const created = await call<ConversationInfoBody>(plain.url, '/api/conversations', {
-        method: 'POST',
-        json: startRequest({ conversation_id: randomUUID() }),
-      });
-      expect(created.status).toBe(201);
-      const sent = await call(plain.url, `/api/conversations/${created.body.id}/events`, {
-        method: 'POST',
-        json: { role: 'user', content: [{ type: 'text', text: 'hello' }] },
-      });
-      expect(sent.status).toBe(200);
+      const created = await createConversation(plain.url);
+      await sendMessage(plain.url, created.id, 'hello');
       expect(existsSync(join(plain.dataDir, 'webhooks.sqlite'))).toBe(false);
     } finally {
       // Closing flushes whatever a sender would have had: after it, nothing can be on its way.

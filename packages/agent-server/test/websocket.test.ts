@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLOSE_INVALID_REQUEST, CLOSE_NOT_FOUND } from '../src/index.ts';
 import {
   type ConversationInfoBody,
@@ -14,21 +14,17 @@ import {
   sleep,
   socketUrl,
 } from './support/http.ts';
-import { type TestServer, startTestServer } from './support/server.ts';
+import { testServerPerFile } from './support/shared-server.ts';
 
-let server: TestServer;
+const server = testServerPerFile();
 let base: string;
 const sockets: SocketClient[] = [];
 
-beforeAll(async () => {
-  server = await startTestServer();
+beforeAll(() => {
   base = server.url;
 });
 afterEach(async () => {
   await Promise.all(sockets.splice(0).map((s) => s.close()));
-});
-afterAll(async () => {
-  await server.close();
 });
 
 function connect(id: string, query: Record<string, string> = {}): SocketClient {

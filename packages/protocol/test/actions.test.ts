@@ -1,43 +1,21 @@
-import { parseAction, parseEvent } from '@bosun/protocol';
+import { parseAction } from '@bosun/protocol';
 import { describe, expect, it } from 'vitest';
-import { actionCases } from './fixtures/actions.ts';
-import {
-  type Json,
-  type Problem,
-  clone,
-  describeShapes,
-  describeUnion,
-  minimalOf,
-  problems,
-  sorted,
-  withField,
-} from './fixtures/conformance.ts';
-import { eventCases } from './fixtures/events.ts';
-import {
-  ACTION_KINDS,
-  EVENT_KINDS,
-  FOREIGN_KINDS,
-  OBSERVATION_KINDS,
-  TOOL_DEFINITION_KINDS,
-} from './fixtures/kinds.ts';
+import { type Json, type Problem, clone, problems, withField } from './fixtures/conformance.ts';
+import { describeEveryKindInsideItsEvent, describeUnionSuite } from './fixtures/union-suite.ts';
 
-const minimal = (kind: string): Json => minimalOf(actionCases, kind);
+const { minimal, fields } = describeUnionSuite('Action', 28);
 
-describe('Action fixtures', () => {
-  it('cover exactly the 28 kinds of the spec', () => {
-    expect(ACTION_KINDS).toHaveLength(28);
-    expect(sorted(actionCases.map((c) => c.name))).toEqual(sorted(ACTION_KINDS));
-  });
-});
-
-describeShapes('Action shapes', actionCases, { parse: parseAction }, true);
-
-describeUnion('Action', parseAction, ACTION_KINDS, [
-  ...FOREIGN_KINDS.Action,
-  ...EVENT_KINDS,
-  ...OBSERVATION_KINDS,
-  ...TOOL_DEFINITION_KINDS,
-]);
+/** The limits of `tab_id`, the same in every Action that takes one: [field, accepted, rejected]. */
+const TAB_ID_LIMITS: [string, unknown[], [unknown, string][]] = [
+  'tab_id',
+  ['abcd', '0000'],
+  [
+    ['abc', 'string_too_short'],
+    ['abcde', 'string_too_long'],
+    ['', 'string_too_short'],
+    [1234, 'string_type'],
+  ],
+];
 
 /** The spec's "Limits" (and, for kinds it does not show, OpenHands' bounds): [kind, field, accepted, rejected]. */
 const LIMITS: [string, string, unknown[], [unknown, string][]][] = [
@@ -78,28 +56,8 @@ const LIMITS: [string, string, unknown[], [unknown, string][]][] = [
       [1.5, 'int_type'],
     ],
   ],
-  [
-    'BrowserCloseTabAction',
-    'tab_id',
-    ['abcd', '0000'],
-    [
-      ['abc', 'string_too_short'],
-      ['abcde', 'string_too_long'],
-      ['', 'string_too_short'],
-      [1234, 'string_type'],
-    ],
-  ],
-  [
-    'BrowserSwitchTabAction',
-    'tab_id',
-    ['abcd', '0000'],
-    [
-      ['abc', 'string_too_short'],
-      ['abcde', 'string_too_long'],
-      ['', 'string_too_short'],
-      [1234, 'string_type'],
-    ],
-  ],
+  ['BrowserCloseTabAction', ...TAB_ID_LIMITS],
+  ['BrowserSwitchTabAction', ...TAB_ID_LIMITS],
   // (OpenHands) bounds of the kinds whose fields the spec does not show.
   ['PlanningFileEditorAction', 'insert_line', [0, null], [[-1, 'greater_than_equal']]],
   [
@@ -148,7 +106,7 @@ describe('Action limits', () => {
 });
 
 describe('Action defaults', () => {
-  it.each([
+  fields.itDefaults([
     // The spec's Action table.
     ['BrowserClickAction', 'new_tab', false],
     ['BrowserNavigateAction', 'new_tab', false],
@@ -165,9 +123,7 @@ describe('Action defaults', () => {
     ['EditAction', 'expected_replacements', 1],
     ['ListDirectoryAction', 'dir_path', '.'],
     ['ListDirectoryAction', 'recursive', false],
-  ])('%s.%s defaults to %j', (kind, field, value) => {
-    expect((parseAction(minimal(kind)) as Json)[field]).toEqual(value);
-  });
+  ]);
 
   it('fills in the defaults of each task of TaskTrackerAction.task_list', () => {
     const parsed = parseAction({ kind: 'TaskTrackerAction', command: 'plan', task_list: [{ title: 'a' }] });
@@ -213,7 +169,7 @@ describe('Action enums', () => {
 });
 
 describe('Action nullable fields', () => {
-  it.each([
+  fields.itAcceptsNull([
     ['FileEditorAction', 'file_text'],
     ['FileEditorAction', 'old_str'],
     ['FileEditorAction', 'new_str'],
@@ -226,11 +182,9 @@ describe('Action nullable fields', () => {
     ['ReadFileAction', 'offset'],
     ['ReadFileAction', 'limit'],
     ['TerminalAction', 'timeout'],
-  ])('%s.%s accepts null', (kind, field) => {
-    expect((parseAction(withField(minimal(kind), field, null)) as Json)[field]).toBeNull();
-  });
+  ]);
 
-  it.each([
+  fields.itRejectsNullAtField([
     ['FinishAction', 'message', 'string_type'],
     ['ThinkAction', 'thought', 'string_type'],
     ['BrowserClickAction', 'index', 'int_type'],
@@ -243,11 +197,7 @@ describe('Action nullable fields', () => {
     ['MCPToolAction', 'data', 'dict_type'],
     ['TerminalAction', 'command', 'string_type'],
     ['TaskTrackerAction', 'task_list', 'list_type'],
-  ])('%s.%s rejects null (%s)', (kind, field, type) => {
-    const found = problems(parseAction, withField(minimal(kind), field, null));
-    expect(found).toContainEqual({ loc: [field], type });
-    for (const problem of found) expect(problem.loc).toEqual([field]);
-  });
+  ]);
 });
 
 describe('Action fields with arbitrary keys and wrong types', () => {
@@ -298,13 +248,4 @@ describe('Action fields with arbitrary keys and wrong types', () => {
   });
 });
 
-describe('Every Action kind inside an ActionEvent', () => {
-  const actionEvent = eventCases.find((c) => c.name === 'ActionEvent')?.minimal as Json;
-
-  it.each(actionCases.map((shape) => [shape.name, shape] as const))('%s', (_name, shape) => {
-    const parsed = parseEvent({ ...clone(actionEvent), action: clone(shape.maximal) });
-    expect((parsed as Json).action).toEqual(shape.maximal);
-    const defaulted = parseEvent({ ...clone(actionEvent), action: clone(shape.minimal) });
-    expect((defaulted as Json).action).toEqual({ ...shape.minimal, ...shape.defaults });
-  });
-});
+describeEveryKindInsideItsEvent('Action');

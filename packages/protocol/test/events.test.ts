@@ -1,42 +1,11 @@
 import { parseEvent } from '@bosun/protocol';
 import { describe, expect, it } from 'vitest';
-import {
-  type Json,
-  describeShapes,
-  describeUnion,
-  minimalOf,
-  problems,
-  sorted,
-  withField,
-  without,
-} from './fixtures/conformance.ts';
-import { SOURCES, SOURCE_RULES, eventCases } from './fixtures/events.ts';
-import {
-  ACTION_KINDS,
-  EVENT_KINDS,
-  FOREIGN_KINDS,
-  OBSERVATION_KINDS,
-  TOOL_DEFINITION_KINDS,
-} from './fixtures/kinds.ts';
+import { problems, withField, without } from './fixtures/conformance.ts';
+import { SOURCES, SOURCE_RULES } from './fixtures/events.ts';
+import { EVENT_KINDS } from './fixtures/kinds.ts';
+import { describeUnionSuite } from './fixtures/union-suite.ts';
 
-const minimal = (kind: string): Json => minimalOf(eventCases, kind);
-
-describe('Event fixtures', () => {
-  it('cover exactly the 14 kinds of the spec', () => {
-    expect(EVENT_KINDS).toHaveLength(14);
-    expect(sorted(eventCases.map((c) => c.name))).toEqual(sorted(EVENT_KINDS));
-    expect(sorted(Object.keys(SOURCE_RULES))).toEqual(sorted(EVENT_KINDS));
-  });
-});
-
-describeShapes('Event shapes', eventCases, { parse: parseEvent }, true);
-
-describeUnion('Event', parseEvent, EVENT_KINDS, [
-  ...FOREIGN_KINDS.Event,
-  ...ACTION_KINDS,
-  ...OBSERVATION_KINDS,
-  ...TOOL_DEFINITION_KINDS,
-]);
+const { minimal, fields } = describeUnionSuite('Event', 14, { alsoCovering: [Object.keys(SOURCE_RULES)] });
 
 describe('Event source', () => {
   const rules = Object.entries(SOURCE_RULES);
@@ -69,7 +38,7 @@ describe('Event source', () => {
 });
 
 describe('Event defaults stated by the spec', () => {
-  it.each([
+  fields.itDefaults([
     ['ActionEvent', 'source', 'agent'],
     ['ActionEvent', 'security_risk', 'UNKNOWN'],
     ['UserRejectObservation', 'rejection_reason', 'User rejected the action'],
@@ -80,9 +49,7 @@ describe('Event defaults stated by the spec', () => {
     ['SystemPromptEvent', 'source', 'agent'],
     ['AgentErrorEvent', 'source', 'agent'],
     ['ObservationEvent', 'source', 'environment'],
-  ])('%s.%s defaults to %j', (kind, field, value) => {
-    expect((parseEvent(minimal(kind)) as Json)[field]).toEqual(value);
-  });
+  ]);
 
   it.each([
     ['MessageEvent', 'source'],
@@ -152,7 +119,7 @@ describe('Event limits', () => {
 });
 
 describe('Event nullable fields', () => {
-  it.each([
+  fields.itAcceptsNull([
     ['Condensation', 'summary'],
     ['Condensation', 'summary_offset'],
     ['ActionEvent', 'reasoning_content'],
@@ -164,11 +131,9 @@ describe('Event nullable fields', () => {
     ['MessageEvent', 'sender'],
     ['MessageEvent', 'critic_result'],
     ['SystemPromptEvent', 'dynamic_context'],
-  ])('%s.%s accepts null', (kind, field) => {
-    expect((parseEvent(withField(minimal(kind), field, null)) as Json)[field]).toBeNull();
-  });
+  ]);
 
-  it.each([
+  fields.itRejectsNullAtField([
     ['Condensation', 'llm_response_id', 'string_type'],
     ['Condensation', 'forgotten_event_ids', 'list_type'],
     ['CondensationSummaryEvent', 'summary', 'string_type'],
@@ -194,12 +159,7 @@ describe('Event nullable fields', () => {
     ['SystemPromptEvent', 'system_prompt', 'dict_type'],
     ['SystemPromptEvent', 'tools', 'list_type'],
     ['TokenEvent', 'prompt_token_ids', 'list_type'],
-  ])('%s.%s rejects null (%s)', (kind, field, type) => {
-    // An enum reports `enum` beside the type error; every problem is at the field itself.
-    const found = problems(parseEvent, withField(minimal(kind), field, null));
-    expect(found).toContainEqual({ loc: [field], type });
-    for (const problem of found) expect(problem.loc).toEqual([field]);
-  });
+  ]);
 
   it.each([[null], [0], [true], ['running'], [[1, 'two']], [{ nested: { deep: [null] } }]])(
     'ConversationStateUpdateEvent.value accepts any JSON value: %j',

@@ -1,51 +1,19 @@
-import { parseEvent, parseObservation } from '@bosun/protocol';
+import { parseObservation } from '@bosun/protocol';
 import { describe, expect, it } from 'vitest';
-import {
-  type Json,
-  type Problem,
-  clone,
-  describeShapes,
-  describeUnion,
-  minimalOf,
-  problems,
-  sorted,
-  withField,
-} from './fixtures/conformance.ts';
-import { eventCases } from './fixtures/events.ts';
-import {
-  ACTION_KINDS,
-  EVENT_KINDS,
-  FOREIGN_KINDS,
-  OBSERVATION_KINDS,
-  TOOL_DEFINITION_KINDS,
-} from './fixtures/kinds.ts';
-import { METADATA_DEFAULTS, observationCases } from './fixtures/observations.ts';
+import { type Json, type Problem, problems, withField } from './fixtures/conformance.ts';
+import { OBSERVATION_KINDS } from './fixtures/kinds.ts';
+import { METADATA_DEFAULTS } from './fixtures/observations.ts';
 import { text } from './fixtures/supporting.ts';
+import { describeEveryKindInsideItsEvent, describeUnionSuite } from './fixtures/union-suite.ts';
 
-const minimal = (kind: string): Json => minimalOf(observationCases, kind);
-
-describe('Observation fixtures', () => {
-  it('cover exactly the 14 kinds of the spec', () => {
-    expect(OBSERVATION_KINDS).toHaveLength(14);
-    expect(sorted(observationCases.map((c) => c.name))).toEqual(sorted(OBSERVATION_KINDS));
-  });
-});
-
-describeShapes('Observation shapes', observationCases, { parse: parseObservation }, true);
-
-describeUnion('Observation', parseObservation, OBSERVATION_KINDS, [
-  ...FOREIGN_KINDS.Observation,
-  ...EVENT_KINDS,
-  ...ACTION_KINDS,
-  ...TOOL_DEFINITION_KINDS,
-]);
+const { minimal, fields } = describeUnionSuite('Observation', 14);
 
 describe('Observation defaults', () => {
   it.each(OBSERVATION_KINDS.map((kind) => [kind]))('%s: content defaults to [] and is_error to false', (kind) => {
     expect(parseObservation(minimal(kind))).toMatchObject({ content: [], is_error: false });
   });
 
-  it.each([
+  fields.itDefaults([
     ['FileEditorObservation', 'prev_exist', true],
     ['PlanningFileEditorObservation', 'prev_exist', true],
     ['EditObservation', 'is_new_file', false],
@@ -58,9 +26,7 @@ describe('Observation defaults', () => {
     ['TaskTrackerObservation', 'task_list', []],
     ['TerminalObservation', 'timeout', false],
     ['TerminalObservation', 'metadata', METADATA_DEFAULTS],
-  ])('%s.%s defaults to %j', (kind, field, value) => {
-    expect((parseObservation(minimal(kind)) as Json)[field]).toEqual(value);
-  });
+  ]);
 
   it('fills in the omitted fields of TerminalObservation.metadata', () => {
     const parsed = parseObservation({ kind: 'TerminalObservation', command: 'ls', metadata: { exit_code: 0 } });
@@ -120,7 +86,7 @@ describe('Observation limits (OpenHands)', () => {
 });
 
 describe('Observation nullable fields', () => {
-  it.each([
+  fields.itAcceptsNull([
     ['TerminalObservation', 'command'],
     ['TerminalObservation', 'exit_code'],
     ['TerminalObservation', 'full_output_save_dir'],
@@ -135,11 +101,9 @@ describe('Observation nullable fields', () => {
     ['ReadFileObservation', 'lines_shown'],
     ['ReadFileObservation', 'total_lines'],
     ['GrepObservation', 'include_pattern'],
-  ])('%s.%s accepts null', (kind, field) => {
-    expect((parseObservation(withField(minimal(kind), field, null)) as Json)[field]).toBeNull();
-  });
+  ]);
 
-  it.each([
+  fields.itRejectsNull([
     ['MCPToolObservation', 'tool_name', 'string_type'],
     ['ThinkObservation', 'content', 'list_type'],
     ['ThinkObservation', 'is_error', 'bool_type'],
@@ -147,9 +111,7 @@ describe('Observation nullable fields', () => {
     ['GrepObservation', 'matches', 'list_type'],
     ['ReadFileObservation', 'file_path', 'string_type'],
     ['TerminalObservation', 'metadata', 'dict_type'],
-  ])('%s.%s rejects null (%s)', (kind, field, type) => {
-    expect(problems(parseObservation, withField(minimal(kind), field, null))).toEqual([{ loc: [field], type }]);
-  });
+  ]);
 
   it.each([['username'], ['hostname'], ['working_dir'], ['py_interpreter_path']])(
     'TerminalObservation.metadata.%s accepts null',
@@ -205,13 +167,4 @@ describe('Observation wrong types report where they are', () => {
   });
 });
 
-describe('Every Observation kind inside an ObservationEvent', () => {
-  const observationEvent = eventCases.find((c) => c.name === 'ObservationEvent')?.minimal as Json;
-
-  it.each(observationCases.map((shape) => [shape.name, shape] as const))('%s', (_name, shape) => {
-    const parsed = parseEvent({ ...clone(observationEvent), observation: clone(shape.maximal) });
-    expect((parsed as Json).observation).toEqual(shape.maximal);
-    const defaulted = parseEvent({ ...clone(observationEvent), observation: clone(shape.minimal) });
-    expect((defaulted as Json).observation).toEqual({ ...shape.minimal, ...shape.defaults });
-  });
-});
+describeEveryKindInsideItsEvent('Observation');

@@ -24,8 +24,8 @@ import {
   minimalOf,
   problems,
   sorted,
-  withField,
 } from './fixtures/conformance.ts';
+import { fieldTables } from './fixtures/field-tables.ts';
 import { SUPPORTING_SHAPES } from './fixtures/kinds.ts';
 import { SECURITY_RISKS, supportingCases, text, toolCall } from './fixtures/supporting.ts';
 
@@ -49,6 +49,7 @@ const parserOf =
     parse(SCHEMAS[name] as TSchema, value);
 
 const minimal = (name: string): Json => minimalOf(supportingCases, name);
+const fields = fieldTables(parserOf, minimal);
 
 describe('Supporting shape fixtures', () => {
   it('cover every supporting shape of the spec (SecurityRisk is an enum, tested below)', () => {
@@ -92,16 +93,14 @@ describe('Supporting shape limits', () => {
 });
 
 describe('Supporting shape defaults', () => {
-  it.each([
+  fields.itDefaults([
     ['TextContent', 'type', 'text'],
     ['TextContent', 'cache_prompt', false],
     ['ImageContent', 'type', 'image'],
     ['ImageContent', 'cache_prompt', false],
     ['ThinkingBlock', 'type', 'thinking'],
     ['RedactedThinkingBlock', 'type', 'redacted_thinking'],
-  ])('%s.%s defaults to %j', (name, field, value) => {
-    expect((parserOf(name)(minimal(name)) as Json)[field]).toEqual(value);
-  });
+  ]);
 
   it('{"text": "x"} parses to a TextContent with its defaults', () => {
     expect(parse(TextContent, { text: 'x' })).toEqual({ type: 'text', text: 'x', cache_prompt: false });
@@ -255,7 +254,7 @@ describe('Supporting shape enums and types', () => {
 });
 
 describe('Supporting shape nullable fields', () => {
-  it.each([
+  fields.itAcceptsNull([
     ['ThinkingBlock', 'signature'],
     ['ReasoningItemModel', 'id'],
     ['ReasoningItemModel', 'content'],
@@ -268,11 +267,9 @@ describe('Supporting shape nullable fields', () => {
     ['Message', 'name'],
     ['Message', 'reasoning_content'],
     ['Message', 'responses_reasoning_item'],
-  ])('%s.%s accepts null', (name, field) => {
-    expect((parserOf(name)(withField(minimal(name), field, null)) as Json)[field]).toBeNull();
-  });
+  ]);
 
-  it.each([
+  fields.itRejectsNull([
     ['TextContent', 'text', 'string_type'],
     ['TextContent', 'cache_prompt', 'bool_type'],
     ['ImageContent', 'image_urls', 'list_type'],
@@ -286,9 +283,7 @@ describe('Supporting shape nullable fields', () => {
     ['Message', 'thinking_blocks', 'list_type'],
     ['ValidationError', 'loc', 'list_type'],
     ['ValidationError', 'msg', 'string_type'],
-  ])('%s.%s rejects null (%s)', (name, field, type) => {
-    expect(problems(parserOf(name), withField(minimal(name), field, null))).toEqual([{ loc: [field], type }]);
-  });
+  ]);
 });
 
 describe('HTTPValidationError', () => {

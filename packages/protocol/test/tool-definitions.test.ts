@@ -1,42 +1,12 @@
 import { parseEvent, parseToolDefinition } from '@bosun/protocol';
 import { describe, expect, it } from 'vitest';
-import {
-  type Json,
-  clone,
-  describeShapes,
-  describeUnion,
-  minimalOf,
-  problems,
-  sorted,
-  withField,
-} from './fixtures/conformance.ts';
-import {
-  ACTION_KINDS,
-  EVENT_KINDS,
-  FOREIGN_KINDS,
-  OBSERVATION_KINDS,
-  TOOL_DEFINITION_KINDS,
-} from './fixtures/kinds.ts';
+import { type Json, clone, problems, withField } from './fixtures/conformance.ts';
+import { TOOL_DEFINITION_KINDS } from './fixtures/kinds.ts';
 import { text } from './fixtures/supporting.ts';
 import { ANNOTATION_DEFAULTS, mcpTool, toolDefinitionCases } from './fixtures/tool-definitions.ts';
+import { describeUnionSuite } from './fixtures/union-suite.ts';
 
-const minimal = (kind: string): Json => minimalOf(toolDefinitionCases, kind);
-
-describe('ToolDefinition fixtures', () => {
-  it('cover exactly the 28 kinds of the spec', () => {
-    expect(TOOL_DEFINITION_KINDS).toHaveLength(28);
-    expect(sorted(toolDefinitionCases.map((c) => c.name))).toEqual(sorted(TOOL_DEFINITION_KINDS));
-  });
-});
-
-describeShapes('ToolDefinition shapes', toolDefinitionCases, { parse: parseToolDefinition }, true);
-
-describeUnion('ToolDefinition', parseToolDefinition, TOOL_DEFINITION_KINDS, [
-  ...FOREIGN_KINDS.ToolDefinition,
-  ...EVENT_KINDS,
-  ...ACTION_KINDS,
-  ...OBSERVATION_KINDS,
-]);
+const { minimal, fields } = describeUnionSuite('ToolDefinition', 28);
 
 describe('ToolDefinition annotations', () => {
   it('fills in the MCP defaults of omitted hints', () => {
@@ -66,23 +36,17 @@ describe('ToolDefinition annotations', () => {
 });
 
 describe('ToolDefinition nullable fields', () => {
-  it.each(
+  fields.itAcceptsNull(
     TOOL_DEFINITION_KINDS.flatMap((kind) =>
-      ['observation_type', 'annotations', 'meta'].map((field) => [kind, field] as const),
+      ['observation_type', 'annotations', 'meta'].map((field): [string, string] => [kind, field]),
     ),
-  )('%s.%s accepts null', (kind, field) => {
-    expect((parseToolDefinition(withField(minimal(kind), field, null)) as Json)[field]).toBeNull();
-  });
+  );
 
-  it.each([
-    ['title', 'string_type'],
-    ['description', 'string_type'],
-    ['action_type', 'string_type'],
-  ])('TerminalTool.%s rejects null (%s)', (field, type) => {
-    expect(problems(parseToolDefinition, withField(minimal('TerminalTool'), field, null))).toEqual([
-      { loc: [field], type },
-    ]);
-  });
+  fields.itRejectsNull([
+    ['TerminalTool', 'title', 'string_type'],
+    ['TerminalTool', 'description', 'string_type'],
+    ['TerminalTool', 'action_type', 'string_type'],
+  ]);
 
   it('meta accepts any keys', () => {
     const meta = { anything: { nested: [1, null] } };

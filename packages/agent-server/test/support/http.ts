@@ -156,6 +156,14 @@ export async function eventually(check: () => Promise<boolean> | boolean, timeou
   }
 }
 
+/** Resolves once the conversation's `execution_status` is `status` (polled over REST), or fails as `eventually`. */
+export async function untilStatus(base: string, conversationId: string, status: string): Promise<void> {
+  await eventually(
+    async () =>
+      (await call<ConversationInfoBody>(base, `/api/conversations/${conversationId}`)).body.execution_status === status,
+  );
+}
+
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The `ws://` URL of a conversation's event socket. */

@@ -1,5 +1,6 @@
 import { type IncomingHttpHeaders, type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
 
 /** A post the receiver accepted (answered 200). */
 export interface ReceivedPost {
@@ -112,4 +113,14 @@ export class WebhookReceiver {
       });
     }
   }
+}
+
+/** A receiver for the calling file's tests: started before them, stopped after them. */
+export function webhookReceiverPerFile(): WebhookReceiver {
+  const receiver = new WebhookReceiver();
+  beforeAll(async () => {
+    await receiver.start();
+  });
+  afterAll(() => receiver.stop());
+  return receiver;
 }
