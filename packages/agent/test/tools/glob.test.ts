@@ -4,7 +4,7 @@ import { createGlobTool } from '../../src/tools/glob/index.ts';
 import { MAX_SEARCH_RESULTS } from '../../src/tools/shared/newest-first.ts';
 import { ripgrepFor } from '../../src/tools/shared/ripgrep.ts';
 import { relativeTo, writeFixture } from './search-fixture.ts';
-import { type Sandbox, expectWellDefined, sandbox, textOf, valid } from './support.ts';
+import { type Sandbox, sandbox, textOf, valid } from './support.ts';
 
 const ripgrep = await ripgrepFor('auto');
 
@@ -44,16 +44,6 @@ const CASES: ReadonlyArray<readonly [string, string[]]> = [
 ];
 
 describe('glob', () => {
-  it('is described for the LLM', () => {
-    expectWellDefined(createGlobTool(), {
-      name: 'glob',
-      kind: 'GlobTool',
-      actionKind: 'GlobAction',
-      observationKind: 'GlobObservation',
-      readOnly: true,
-    });
-  });
-
   for (const implementation of implementations) {
     describe(implementation.name, () => {
       it.each(CASES)(

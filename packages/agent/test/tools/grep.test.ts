@@ -4,7 +4,7 @@ import { createGrepTool } from '../../src/tools/grep/index.ts';
 import { MAX_SEARCH_RESULTS } from '../../src/tools/shared/newest-first.ts';
 import { ripgrepFor } from '../../src/tools/shared/ripgrep.ts';
 import { relativeTo, writeFixture } from './search-fixture.ts';
-import { type Sandbox, expectWellDefined, sandbox, textOf, valid } from './support.ts';
+import { type Sandbox, sandbox, textOf, valid } from './support.ts';
 
 const ripgrep = await ripgrepFor('auto');
 
@@ -35,16 +35,6 @@ const CASES: ReadonlyArray<readonly [string, string | undefined, string[]]> = [
 ];
 
 describe('grep', () => {
-  it('is described for the LLM', () => {
-    expectWellDefined(createGrepTool(), {
-      name: 'grep',
-      kind: 'GrepTool',
-      actionKind: 'GrepAction',
-      observationKind: 'GrepObservation',
-      readOnly: true,
-    });
-  });
-
   for (const implementation of implementations) {
     describe(implementation.name, () => {
       it.each(CASES)(
