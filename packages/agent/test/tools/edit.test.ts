@@ -2,7 +2,7 @@ import { symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { createEditTool } from '../../src/tools/edit/index.ts';
-import { textOf, toolTest } from './support.ts';
+import { expectError, textOf, toolTest } from './support.ts';
 
 const it = toolTest(
   createEditTool,
@@ -32,8 +32,7 @@ describe('edit', () => {
   it('replaces several occurrences when that many are expected, and only then', async ({ box, run }) => {
     await box.write('a.txt', 'foo\nbar foo\nfoo\n');
     const wrong = await run('a.txt', 'foo', 'baz');
-    expect(wrong.is_error).toBe(true);
-    expect(textOf(wrong)).toContain('Expected 1 occurrence but found 3');
+    expectError(wrong, 'Expected 1 occurrence but found 3');
     expect(textOf(wrong)).toContain('lines [1, 2, 3]');
     expect(textOf(await run('a.txt', 'foo', 'baz', 2))).toContain('Expected 2 occurrences but found 3');
     expect(await box.read('a.txt')).toBe('foo\nbar foo\nfoo\n');
@@ -51,8 +50,7 @@ describe('edit', () => {
     });
     expect(await box.read('new/dir/file.ts')).toBe('export {};\n');
     const again = await run('new/dir/file.ts', '', 'x');
-    expect(again.is_error).toBe(true);
-    expect(textOf(again)).toContain('Cannot create a file that already exists');
+    expectError(again, 'Cannot create a file that already exists');
   });
 
   it('reports what it cannot do', async ({ box, run }) => {

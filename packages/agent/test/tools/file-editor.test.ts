@@ -1,16 +1,27 @@
 import { mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ActionOf, ObservationOf } from '@bosun/protocol';
+import type { ActionOf, Observation, ObservationOf } from '@bosun/protocol';
 import { describe, expect } from 'vitest';
 import { createFileEditorTool } from '../../src/tools/file-editor/index.ts';
 import { MAX_OUTPUT_CHARS } from '../../src/tools/shared/text.ts';
-import { type Act, sandboxFor, textOf, toolTest } from './support.ts';
+import { type Act, type Sandbox, expectError, sandboxFor, textOf, toolTest } from './support.ts';
 
 type Args = Omit<ActionOf<'FileEditorAction'>, 'kind'>;
 
 const runner = (act: Act<ActionOf<'FileEditorAction'>, ObservationOf<'FileEditorObservation'>>) => (args: Args) =>
   act({ kind: 'FileEditorAction', ...args });
 const it = toolTest(createFileEditorTool, runner);
+
+/** `call` on the file `name`, holding `content`, is refused with `message`, and the file keeps its content. */
+async function expectRefusedLeaving(
+  box: Sandbox,
+  [name, content]: [string, string],
+  call: (path: string) => Promise<Observation>,
+  message: string,
+) {
+  expectError(await call(await box.write(name, content)), message);
+  expect(await box.read(name)).toBe(content);
+}
 
 const numbered = (lines: string[], first = 1) => lines.map((line, i) => `${String(first + i).padStart(6)}\t${line}`);
 
@@ -63,8 +74,7 @@ describe('file_editor', () => {
     ])('refuses the view_range %j clearly', async ([viewRange, message], { box, run }) => {
       const path = await box.write('a.txt', 'l1\nl2\nl3\n');
       const observation = await run({ command: 'view', path, view_range: viewRange });
-      expect(observation.is_error).toBe(true);
-      expect(textOf(observation)).toContain(`Invalid \`view_range\` parameter: [${viewRange.join(', ')}].`);
+      expectError(observation, `Invalid \`view_range\` parameter: [${viewRange.join(', ')}].`);
       expect(textOf(observation)).toContain(message);
     });
 
@@ -72,8 +82,7 @@ describe('file_editor', () => {
       const path = await box.write('empty.txt', '');
       expect(textOf(await run({ command: 'view', path }))).toBe(`The file ${path} is empty.`);
       const ranged = await run({ command: 'view', path, view_range: [1, 1] });
-      expect(ranged.is_error).toBe(true);
-      expect(textOf(ranged)).toContain('is empty');
+      expectError(ranged, 'is empty');
     });
 
     it('truncates huge files at 16,000 characters with a note, on a line boundary', async ({ box, run }) => {
@@ -118,8 +127,7 @@ describe('file_editor', () => {
 
     it('refuses a view_range on a directory', async ({ box, run }) => {
       const observation = await run({ command: 'view', path: box.workspace, view_range: [1, 2] });
-      expect(observation.is_error).toBe(true);
-      expect(textOf(observation)).toContain('not allowed when `path` points to a directory');
+      expectError(observation, 'not allowed when `path` points to a directory');
     });
 
     it('refuses binary files with a clear message', async ({ box, run }) => {
@@ -133,8 +141,7 @@ describe('file_editor', () => {
         );
       }
       const edit = await run({ command: 'str_replace', path, old_str: 'E', new_str: 'X' });
-      expect(edit.is_error).toBe(true);
-      expect(textOf(edit)).toContain('appears to be binary');
+      expectError(edit, 'appears to be binary');
     });
 
     it('shows an image file as image content', async ({ box, run }) => {
@@ -152,8 +159,7 @@ describe('file_editor', () => {
     it('refuses files over 10 MB', async ({ box, run }) => {
       const path = await box.write('big.log', 'x'.repeat(10 * 1024 * 1024 + 1));
       const observation = await run({ command: 'view', path });
-      expect(observation.is_error).toBe(true);
-      expect(textOf(observation)).toContain('is too large (10.0 MB); the maximum is 10.0 MB');
+      expectError(observation, 'is too large (10.0 MB); the maximum is 10.0 MB');
     });
 
     it('says when the path does not exist', async ({ box, run }) => {
@@ -238,21 +244,19 @@ describe('file_editor', () => {
     });
 
     it('refuses to overwrite an existing file', async ({ box, run }) => {
-      const path = await box.write('a.txt', 'keep me');
-      const observation = await run({ command: 'create', path, file_text: 'overwritten' });
-      expect(observation.is_error).toBe(true);
-      expect(textOf(observation)).toContain(
-        `File already exists at: ${path}. Cannot overwrite files using command \`create\`.`,
+      await expectRefusedLeaving(
+        box,
+        ['a.txt', 'keep me'],
+        (path) => run({ command: 'create', path, file_text: 'overwritten' }),
+        `File already exists at: ${box.path('a.txt')}. Cannot overwrite files using command \`create\`.`,
       );
-      expect(await box.read('a.txt')).toBe('keep me');
       const directory = await run({ command: 'create', path: box.workspace, file_text: 'x' });
       expect(textOf(directory)).toContain('is a directory');
     });
 
     it('requires file_text', async ({ box, run }) => {
       const observation = await run({ command: 'create', path: box.path('a.txt') });
-      expect(observation.is_error).toBe(true);
-      expect(textOf(observation)).toMatch(/^Parameter `file_text` is required for command: create\.\n\nHint: /);
+      expectError(observation, /^Parameter `file_text` is required for command: create\.\n\nHint: /);
     });
   });
 
@@ -276,20 +280,19 @@ describe('file_editor', () => {
     });
 
     it('refuses a non-unique old_str, listing the lines of each occurrence', async ({ box, run }) => {
-      const path = await box.write('a.py', 'x = 1\nprint(x)\ny = 2\nprint(x)\n\nprint(x)\n');
-      const observation = await run({ command: 'str_replace', path, old_str: 'print(x)', new_str: 'print(y)' });
-      expect(observation.is_error).toBe(true);
-      expect(textOf(observation)).toContain(
+      await expectRefusedLeaving(
+        box,
+        ['a.py', 'x = 1\nprint(x)\ny = 2\nprint(x)\n\nprint(x)\n'],
+        (path) => run({ command: 'str_replace', path, old_str: 'print(x)', new_str: 'print(y)' }),
         'No replacement was performed. Multiple occurrences of old_str `print(x)` in lines [2, 4, 6]. Please ensure it is unique',
       );
-      expect(await box.read('a.py')).toBe('x = 1\nprint(x)\ny = 2\nprint(x)\n\nprint(x)\n');
     });
 
     it('says when old_str is not found', async ({ box, run }) => {
       const path = await box.write('a.py', 'def f():\n    return 1\n');
       const observation = await run({ command: 'str_replace', path, old_str: 'return 2', new_str: 'return 3' });
-      expect(observation.is_error).toBe(true);
-      expect(textOf(observation)).toContain(
+      expectError(
+        observation,
         `No replacement was performed, old_str \`return 2\` did not appear verbatim in ${path}.`,
       );
     });
@@ -365,13 +368,12 @@ describe('file_editor', () => {
     });
 
     it('refuses a line past the end, naming the valid range', async ({ box, run }) => {
-      const path = await box.write('a.txt', 'one\ntwo\nthree\n');
-      const observation = await run({ command: 'insert', path, insert_line: 4, new_str: 'x' });
-      expect(observation.is_error).toBe(true);
-      expect(textOf(observation)).toContain(
+      await expectRefusedLeaving(
+        box,
+        ['a.txt', 'one\ntwo\nthree\n'],
+        (path) => run({ command: 'insert', path, insert_line: 4, new_str: 'x' }),
         'Invalid `insert_line` parameter: 4. It should be within the range of allowed values: [0, 3]',
       );
-      expect(await box.read('a.txt')).toBe('one\ntwo\nthree\n');
     });
 
     it('requires insert_line and new_str', async ({ box, run }) => {
@@ -398,15 +400,13 @@ describe('file_editor', () => {
       await run({ command: 'undo_edit', path });
       expect(await box.read('a.txt')).toBe('v1\n');
       const none = await run({ command: 'undo_edit', path });
-      expect(none.is_error).toBe(true);
-      expect(textOf(none)).toContain(`No edit history found for ${path}.`);
+      expectError(none, `No edit history found for ${path}.`);
     });
 
     it('says there is no history for a file never edited', async ({ box, run }) => {
       const path = await box.write('a.txt', 'v1\n');
       const observation = await run({ command: 'undo_edit', path });
-      expect(observation.is_error).toBe(true);
-      expect(textOf(observation)).toMatch(/^No edit history found for /);
+      expectError(observation, /^No edit history found for /);
     });
 
     it('removes a file it created, and keeps histories per tool instance', async ({ box, run }) => {

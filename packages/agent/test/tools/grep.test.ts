@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createGrepTool } from '../../src/tools/grep/index.ts';
 import { MAX_SEARCH_RESULTS } from '../../src/tools/shared/newest-first.ts';
 import * as search from './search-fixture.ts';
-import { type Sandbox, sandbox, textOf, valid } from './support.ts';
+import { type Sandbox, expectError, sandbox, textOf, valid } from './support.ts';
 
 function runner(box: Sandbox, setting: string | false) {
   const tool = createGrepTool({ ripgrep: setting });
@@ -109,7 +109,6 @@ describe('grep', () => {
     const observation = await runner(box, search.ripgrep!)('(?i)NEEDLE HERE');
     expect(search.relativeTo(box, observation.matches)).toEqual(['README.md']);
     const pure = await runner(box, false)('(?i)NEEDLE HERE');
-    expect(pure.is_error).toBe(true);
-    expect(textOf(pure)).toMatch(/^Invalid regex pattern/);
+    expectError(pure, /^Invalid regex pattern/);
   });
 });

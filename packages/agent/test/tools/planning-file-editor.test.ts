@@ -2,7 +2,7 @@ import { symlink } from 'node:fs/promises';
 import type { ActionOf } from '@bosun/protocol';
 import { describe, expect } from 'vitest';
 import { createPlanningFileEditorTool, planPath, planTemplate } from '../../src/tools/planning-file-editor/index.ts';
-import { textOf, toolTest } from './support.ts';
+import { expectError, textOf, toolTest } from './support.ts';
 
 type Args = Omit<ActionOf<'PlanningFileEditorAction'>, 'kind'>;
 
@@ -65,7 +65,6 @@ describe('planning_file_editor', () => {
   it('refuses paths outside the workspace, also when viewing', async ({ box, run }) => {
     await symlink(box.outside, box.path('escape'));
     const observation = await run({ command: 'view', path: box.path('escape') });
-    expect(observation.is_error).toBe(true);
-    expect(textOf(observation)).toContain('outside the workspace');
+    expectError(observation, 'outside the workspace');
   });
 });

@@ -100,6 +100,12 @@ export function textOf(observation: Observation): string {
     .join('\n');
 }
 
+/** Asserts that `observation` is an error whose text contains `message` (or matches it). */
+export function expectError(observation: Observation, message: string | RegExp): void {
+  expect(observation.is_error).toBe(true);
+  expect(textOf(observation)).toMatch(message);
+}
+
 /** Asserts that `observation` is a valid wire Observation and returns it. */
 export function valid<O extends Observation>(observation: O): O {
   const result = safeParse(ObservationSchema, structuredClone(observation));

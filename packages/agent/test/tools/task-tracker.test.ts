@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { ActionOf } from '@bosun/protocol';
 import { describe, expect } from 'vitest';
 import { TASKS_FILE, createTaskTrackerTool } from '../../src/tools/task-tracker/index.ts';
-import { textOf, toolTest } from './support.ts';
+import { expectError, textOf, toolTest } from './support.ts';
 
 type Args = Omit<ActionOf<'TaskTrackerAction'>, 'kind'>;
 
@@ -69,8 +69,7 @@ describe('task_tracker', () => {
     await run({ command: 'plan', task_list: TASKS });
     await writeFile(join(box.stateDir, TASKS_FILE), '[{"title": 3}]');
     const corrupt = await run({ command: 'view', task_list: [] });
-    expect(corrupt.is_error).toBe(true);
-    expect(textOf(corrupt)).toContain('is not a valid task list; use the "plan" command to replace it');
+    expectError(corrupt, 'is not a valid task list; use the "plan" command to replace it');
     expect((await run({ command: 'plan', task_list: TASKS })).is_error).toBe(false);
   });
 });
