@@ -67,3 +67,11 @@ export async function stream(url: string, body: Record<string, unknown>, headers
 export function payloads(events: ParsedEvent[]): Json[] {
   return events.filter((e) => e.data !== '[DONE]').map((e) => JSON.parse(e.data));
 }
+
+/** One API of the servers a test starts (`path` under their `/v1`), called with the same headers every time. */
+export function endpoint(path: string, headers?: Record<string, string>) {
+  return {
+    postJson: (server: LlmReplay, body: unknown) => postJson(server.baseUrl + path, body, headers),
+    stream: (server: LlmReplay, body: Record<string, unknown>) => stream(server.baseUrl + path, body, headers),
+  };
+}
