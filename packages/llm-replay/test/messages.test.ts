@@ -20,8 +20,7 @@ const fullTurn = {
 
 describe('Anthropic Messages, non-streaming', () => {
   it('answers text with end_turn and usage', async () => {
-    const server = await start({ turns: [{ content: 'Hello!' }] });
-    const { status, headers: responseHeaders, body } = await api.postJson(server, user('hi'));
+    const { status, headers: responseHeaders, body } = await api.ask({ turns: [{ content: 'Hello!' }] }, user('hi'));
     expect(status).toBe(200);
     expect(responseHeaders.get('request-id')).toMatch(/^req_/);
     expect(body.id).toMatch(/^msg_01[1-9A-HJ-NP-Za-km-z]{22}$/);
@@ -38,8 +37,7 @@ describe('Anthropic Messages, non-streaming', () => {
   });
 
   it('answers thinking, redacted_thinking, text and parallel tool_use blocks with stop_reason tool_use', async () => {
-    const server = await start({ turns: [fullTurn] });
-    const { body } = await api.postJson(server, user('go'));
+    const { body } = await api.ask({ turns: [fullTurn] }, user('go'));
     expect(body.content.map((b: Json) => b.type)).toEqual([
       'thinking',
       'redacted_thinking',
@@ -60,17 +58,19 @@ describe('Anthropic Messages, non-streaming', () => {
   });
 
   it('turns string arguments into input: parsed when a JSON object, else the raw string', async () => {
-    const server = await start({
-      turns: [
-        {
-          tool_calls: [
-            { name: 'a', arguments: '{"x": 1}' },
-            { name: 'b', arguments: '{"x": ' },
-          ],
-        },
-      ],
-    });
-    const { body } = await api.postJson(server, user('go'));
+    const { body } = await api.ask(
+      {
+        turns: [
+          {
+            tool_calls: [
+              { name: 'a', arguments: '{"x": 1}' },
+              { name: 'b', arguments: '{"x": ' },
+            ],
+          },
+        ],
+      },
+      user('go'),
+    );
     expect(body.content.map((b: Json) => b.input)).toEqual([{ x: 1 }, '{"x": ']);
   });
 
@@ -114,8 +114,7 @@ describe('Anthropic Messages, non-streaming', () => {
 
 describe('Anthropic Messages, streaming', () => {
   it('streams message_start, content blocks with their deltas, message_delta and message_stop', async () => {
-    const server = await start({ turns: [fullTurn] });
-    const result = await api.stream(server, user('go'));
+    const result = await api.askStreaming({ turns: [fullTurn] }, user('go'));
     expect(result.contentType).toMatch(/^text\/event-stream/);
     const events = payloads(result.events);
     result.events.forEach((event, i) => {
@@ -167,8 +166,7 @@ describe('Anthropic Messages, streaming', () => {
   });
 
   it('streams plain text with end_turn', async () => {
-    const server = await start({ turns: [{ content: 'One two three.' }] });
-    const events = payloads((await api.stream(server, user('hi'))).events);
+    const events = payloads((await api.askStreaming({ turns: [{ content: 'One two three.' }] }, user('hi'))).events);
     const text = events.filter((e) => e.delta?.type === 'text_delta').map((e) => e.delta.text);
     expect(text.length).toBeGreaterThan(1);
     expect(text.join('')).toBe('One two three.');

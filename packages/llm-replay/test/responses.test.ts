@@ -17,8 +17,7 @@ const toolTurn = {
 
 describe('Responses API, non-streaming', () => {
   it('answers text as a message output item', async () => {
-    const server = await start({ turns: [{ content: 'Hello!' }] });
-    const { status, body } = await api.postJson(server, request('hi'));
+    const { status, body } = await api.ask({ turns: [{ content: 'Hello!' }] }, request('hi'));
     expect(status).toBe(200);
     expect(body.id).toMatch(/^resp_[0-9a-f]{48}$/);
     expect(body).toMatchObject({ object: 'response', status: 'completed', model: 'gpt-test', error: null });
@@ -37,8 +36,10 @@ describe('Responses API, non-streaming', () => {
   });
 
   it('emits reasoning, message and parallel function_call items', async () => {
-    const server = await start({ turns: [toolTurn, { ...toolTurn, reasoning_signature: 'opaque-blob' }] });
-    const { body } = await api.postJson(server, request('go'));
+    const { server, body } = await api.ask(
+      { turns: [toolTurn, { ...toolTurn, reasoning_signature: 'opaque-blob' }] },
+      request('go'),
+    );
     expect(body.output.map((item: Json) => item.type)).toEqual([
       'reasoning',
       'message',
@@ -61,8 +62,7 @@ describe('Responses API, non-streaming', () => {
   });
 
   it('reports finish_reason "length" as an incomplete response', async () => {
-    const server = await start({ turns: [{ content: 'cut sho', finish_reason: 'length' }] });
-    const { body } = await api.postJson(server, request('x'));
+    const { body } = await api.ask({ turns: [{ content: 'cut sho', finish_reason: 'length' }] }, request('x'));
     expect(body.status).toBe('incomplete');
     expect(body.incomplete_details).toEqual({ reason: 'max_output_tokens' });
   });
@@ -89,8 +89,7 @@ describe('Responses API, non-streaming', () => {
 
 describe('Responses API, streaming', () => {
   it('streams the named events with increasing sequence numbers and a final response.completed', async () => {
-    const server = await start({ turns: [toolTurn] });
-    const result = await api.stream(server, request('go'));
+    const result = await api.askStreaming({ turns: [toolTurn] }, request('go'));
     expect(result.contentType).toMatch(/^text\/event-stream/);
     expect(result.text).not.toContain('[DONE]');
     const events = payloads(result.events);
