@@ -1,36 +1,29 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { scratchDir } from './scratch.ts';
 import { killServers, startAgentServer, stopServer } from './server-process.ts';
 
 /** `bosun agent-server` reads a --config file under its flags and BOSUN_* variables, and refuses bad values. */
 
-let root: string;
-
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'bosun-cli-config-'));
-});
-
-afterAll(async () => {
-  killServers();
-  await rm(root, { recursive: true, force: true });
-});
+const scratch = scratchDir('bosun-cli-config-');
+afterAll(() => killServers());
 
 describe('bosun agent-server configuration', () => {
   it('takes settings from a YAML file, with BOSUN_* variables over it', async () => {
-    const config = join(root, 'server.yaml');
-    await writeFile(
-      config,
-      ['port: 0', `data_dir: ${join(root, 'data')}`, 'llm_model: file-model', 'session_api_keys: [file-key]'].join(
-        '\n',
-      ),
+    const config = await scratch.write(
+      'server.yaml',
+      [
+        'port: 0',
+        `data_dir: ${join(scratch.dir, 'data')}`,
+        'llm_model: file-model',
+        'session_api_keys: [file-key]',
+      ].join('\n'),
     );
     const started = await startAgentServer(['--config', config], { BOSUN_LLM_MODEL: 'env-model' });
     if (!('url' in started)) throw new Error(started.output);
     try {
       expect(started.output()).toContain('Default model: env-model');
-      expect(started.output()).toContain(`(data in ${join(root, 'data')})`);
+      expect(started.output()).toContain(`(data in ${join(scratch.dir, 'data')})`);
       const search = `${started.url}/api/conversations/search`;
       expect((await fetch(search)).status).toBe(401);
       expect((await fetch(search, { headers: { 'X-Session-API-Key': 'file-key' } })).status).toBe(200);
@@ -40,9 +33,8 @@ describe('bosun agent-server configuration', () => {
   });
 
   it('refuses a bad value before starting, naming the key and where it came from', async () => {
-    const config = join(root, 'bad.json');
-    await writeFile(config, JSON.stringify({ workspace_root: '' }));
-    const refused = await startAgentServer(['--config', config, '--data-dir', join(root, 'never')], {
+    const config = await scratch.write('bad.json', JSON.stringify({ workspace_root: '' }));
+    const refused = await startAgentServer(['--config', config, '--data-dir', join(scratch.dir, 'never')], {
       BOSUN_PORT: 'eighty',
     });
     expect(refused).toEqual({

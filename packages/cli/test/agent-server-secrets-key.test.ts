@@ -1,22 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { scratchDir } from './scratch.ts';
 import { type Started, killServers, startAgentServer, stopServer } from './server-process.ts';
 
 /** `bosun agent-server` takes its secrets key from a flag or the environment, and refuses a wrong one clearly. */
 
-let root: string;
-
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'bosun-cli-secrets-'));
-});
-
-afterAll(async () => {
-  killServers();
-  await rm(root, { recursive: true, force: true });
-});
+const scratch = scratchDir('bosun-cli-secrets-');
+afterAll(() => killServers());
 
 /** Starts the server on a free port over `dataDir`. */
 function start(dataDir: string, args: string[], env: Record<string, string>): Promise<Started> {
@@ -25,10 +17,10 @@ function start(dataDir: string, args: string[], env: Record<string, string>): Pr
 
 describe('bosun agent-server secrets key', () => {
   it('uses --secrets-key-file, refuses another key with a clear message, and rotates with BOSUN_SECRETS_KEY_PREVIOUS', async () => {
-    const dataDir = join(root, 'data');
+    const dataDir = join(scratch.dir, 'data');
     const oldKey = randomBytes(32).toString('base64');
     const newKey = randomBytes(32).toString('base64');
-    const keyFile = join(root, 'old.key');
+    const keyFile = join(scratch.dir, 'old.key');
     await writeFile(keyFile, `${oldKey}\n`, { mode: 0o600 });
 
     const first = await start(dataDir, ['--secrets-key-file', keyFile], {});
@@ -38,7 +30,7 @@ describe('bosun agent-server secrets key', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
         agent: { llm: { model: 'test-model', api_key: 'sk-cli-secret' }, tools: [] },
-        workspace: { working_dir: join(root, 'workspace') },
+        workspace: { working_dir: join(scratch.dir, 'workspace') },
       }),
     });
     expect(created.status).toBe(201);
@@ -60,7 +52,7 @@ describe('bosun agent-server secrets key', () => {
   });
 
   it('says what is wrong with a malformed key', async () => {
-    const started = await start(join(root, 'other'), [], { BOSUN_SECRETS_KEY: 'hunter2' });
+    const started = await start(join(scratch.dir, 'other'), [], { BOSUN_SECRETS_KEY: 'hunter2' });
     expect(started).toMatchObject({ code: 1 });
     expect((started as { output: string }).output).toMatch(
       /^bosun agent-server: BOSUN_SECRETS_KEY must be 32 random bytes in base64/,

@@ -1,11 +1,11 @@
-import { chmod, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RuntimeApiConfig } from '@bosun/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runtimeApiCaller } from '../../runtime/test/support/runtime-api-caller.ts';
 import { runCli } from './io.ts';
+import { scratchDir } from './scratch.ts';
 import { type Started, killServers, startServer, stopServer } from './server-process.ts';
 
 /** `bosun runtime-api`: its settings, and the command as a real process serving real sandboxes. */
@@ -17,16 +17,9 @@ const OLDER_KEY = 'runtime-api-cli-test-older-key-01';
 const start = (args: string[], env: Record<string, string>) =>
   startServer(CLI, ['runtime-api', ...args], env, /Sandboxes isolated|NOT isolated/);
 
-let root: string;
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'bosun-runtime-api-cli-'));
-  // Sandboxes run as another user, who must traverse to their workspaces.
-  await chmod(root, 0o711);
-});
-afterAll(async () => {
-  killServers();
-  await rm(root, { recursive: true, force: true });
-});
+// Sandboxes run as another user, who must traverse to their workspaces.
+const scratch = scratchDir('bosun-runtime-api-cli-', { mode: 0o711 });
+afterAll(() => killServers());
 
 describe('bosun runtime-api settings', () => {
   it('lists every setting, the API key with no flag (one key: the app calls it runtime_api_key too)', async () => {
@@ -40,8 +33,7 @@ describe('bosun runtime-api settings', () => {
   });
 
   it('refuses a bad value at start, naming the key and where it came from', async () => {
-    const config = join(root, 'bad.yaml');
-    await writeFile(config, 'sandbox_network: sideways\n');
+    const config = await scratch.write('bad.yaml', 'sandbox_network: sideways\n');
     process.env.BOSUN_IDLE_SECONDS = '-5';
     const bad = await runCli(['runtime-api', '--port', 'nope', '--config', config]).finally(() => {
       delete process.env.BOSUN_IDLE_SECONDS;
@@ -54,7 +46,7 @@ describe('bosun runtime-api settings', () => {
 
   it('refuses to start without its API key, saying where to give it', async () => {
     expect(process.env.BOSUN_RUNTIME_API_KEY).toBeUndefined();
-    const missing = await runCli(['runtime-api', '--port', '0', '--data-dir', join(root, 'no-key')]);
+    const missing = await runCli(['runtime-api', '--port', '0', '--data-dir', join(scratch.dir, 'no-key')]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('runtime_api_key: required, in BOSUN_RUNTIME_API_KEY');
   });
@@ -63,12 +55,11 @@ describe('bosun runtime-api settings', () => {
 describe('bosun runtime-api', () => {
   let server: Started;
   let base: string;
-  const dataDir = () => join(root, 'data');
+  const dataDir = () => join(scratch.dir, 'data');
   const call = runtimeApiCaller(() => base, KEY);
   const startIt = async () => {
-    const config = join(root, 'runtime.yaml');
-    await writeFile(
-      config,
+    const config = await scratch.write(
+      'runtime.yaml',
       ['port: 0', `data_dir: ${dataDir()}`, 'sandbox_memory_mb: 1024', 'log_level: warn'].join('\n'),
     );
     server = await start(['--config', config, '--idle-seconds', '600'], {

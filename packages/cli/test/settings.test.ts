@@ -1,28 +1,16 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentServerConfig } from '@bosun/agent-server';
 import { Type } from '@sinclair/typebox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { matches } from '../src/config/check.ts';
 import { settingsHelp } from '../src/config/settings-help.ts';
 import { SettingsError, loadSettings, settingsOf } from '../src/config/settings.ts';
+import { scratchDir } from './scratch.ts';
 
 /** The agent server's settings: flags over BOSUN_* variables over a --config file over defaults; bad values named. */
 
-let root: string;
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'bosun-settings-'));
-});
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
-
-async function file(name: string, text: string): Promise<string> {
-  const path = join(root, name);
-  await writeFile(path, text);
-  return path;
-}
+const scratch = scratchDir('bosun-settings-');
+const file = (name: string, text: string) => scratch.write(name, text);
 
 const load = (flags: Record<string, string>, env: Record<string, string> = {}) =>
   loadSettings(AgentServerConfig, { flags, env });
@@ -101,7 +89,7 @@ describe('agent server settings', () => {
   });
 
   it('refuse a file that cannot be used, saying why', async () => {
-    const missing = join(root, 'missing.yaml');
+    const missing = join(scratch.dir, 'missing.yaml');
     expect(await problems({ config: missing })).toEqual([`--config: cannot read ${missing} (ENOENT)`]);
     const typo = await file('typo.yaml', 'prot: 8000\n');
     expect(await problems({ config: typo })).toEqual([

@@ -1,19 +1,13 @@
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from './io.ts';
+import { scratchDir } from './scratch.ts';
 
-let root: string;
-beforeAll(async () => {
-  root = await realpath(await mkdtemp(join(tmpdir(), 'bosun-skills-lint-')));
-});
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
+const scratch = scratchDir('bosun-skills-lint-');
 
 async function tree(name: string, files: Record<string, string>): Promise<string> {
-  const dir = join(root, name);
+  const dir = join(scratch.dir, name);
   for (const [path, content] of Object.entries(files)) {
     await mkdir(dirname(join(dir, path)), { recursive: true });
     await writeFile(join(dir, path), content);
@@ -86,9 +80,9 @@ describe('bosun skills lint', () => {
   });
 
   it('exits 2 for a missing path, no path, or an unknown subcommand; 1 for a directory without skills', async () => {
-    const missing = await runCli(['skills', 'lint', join(root, 'nope')]);
+    const missing = await runCli(['skills', 'lint', join(scratch.dir, 'nope')]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain(`${join(root, 'nope')}: cannot read: ENOENT`);
+    expect(missing.stderr).toContain(`${join(scratch.dir, 'nope')}: cannot read: ENOENT`);
     expect((await runCli(['skills', 'lint'])).stderr).toContain('no path given');
     expect((await runCli(['skills', 'frob'])).code).toBe(2);
     const empty = await tree('empty', { 'README.md': 'nothing' });

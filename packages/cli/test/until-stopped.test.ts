@@ -1,19 +1,12 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { scratchDir } from './scratch.ts';
 
 const MODULE = fileURLToPath(new URL('../src/until-stopped.ts', import.meta.url));
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'bosun-until-stopped-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const scratch = scratchDir('bosun-until-stopped-');
 
 /** Runs `code` (an ES module that may import this module as `MODULE`) in a process; its exit and output. */
 async function runModule(code: string): Promise<{ exitCode: number | null; signal: string | null; output: string }> {
@@ -37,7 +30,7 @@ async function runModule(code: string): Promise<{ exitCode: number | null; signa
  */
 describe('closeWithin', () => {
   it('ends a process that a blocked filesystem call keeps alive after close, at the deadline', async () => {
-    const fifo = join(dir, 'fifo');
+    const fifo = join(scratch.dir, 'fifo');
     await new Promise((resolve) => spawn('mkfifo', [fifo]).once('exit', resolve));
     const code = `
       import { open } from 'node:fs/promises';

@@ -1,10 +1,9 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from './io.ts';
+import { scratchDir } from './scratch.ts';
 
 const pause = { kind: 'PauseEvent' };
 const message = {
@@ -14,19 +13,8 @@ const message = {
   llm_message: { role: 'user', content: [{ type: 'text', text: 'hi' }] },
 };
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'bosun-validate-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-
-async function file(name: string, text: string): Promise<string> {
-  const path = join(dir, name);
-  await writeFile(path, text);
-  return path;
-}
+const scratch = scratchDir('bosun-validate-');
+const file = (name: string, text: string) => scratch.write(name, text);
 
 describe('bosun validate', () => {
   it('accepts valid JSON Lines and exits 0', async () => {
@@ -93,7 +81,7 @@ describe('bosun validate', () => {
   });
 
   it('exits 2 for a missing file or no file', async () => {
-    const missing = await runCli(['validate', join(dir, 'nope.jsonl')]);
+    const missing = await runCli(['validate', join(scratch.dir, 'nope.jsonl')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('cannot read: ENOENT');
     const none = await runCli(['validate']);

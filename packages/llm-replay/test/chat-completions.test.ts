@@ -1,16 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { stream, type Json, closeServers, payloads, postJson, start } from './support.ts';
+import { type Json, closeServers, endpoint, payloads, start } from './support.ts';
 
 afterEach(closeServers);
 
 const user = (text: string) => ({ model: 'gpt-test', messages: [{ role: 'user', content: text }] });
-const path = '/chat/completions';
+const api = endpoint('/chat/completions');
 
 describe('Chat Completions, non-streaming', () => {
   it('answers text with the real response shape', async () => {
     const server = await start({ turns: [{ content: 'Hello!' }] });
     const before = Math.floor(Date.now() / 1000);
-    const { status, headers, body } = await postJson(server.baseUrl + path, user('hi'));
+    const { status, headers, body } = await api.postJson(server, user('hi'));
     expect(status).toBe(200);
     expect(headers.get('content-type')).toBe('application/json');
     expect(headers.get('x-request-id')).toMatch(/^req_/);
@@ -32,19 +32,21 @@ describe('Chat Completions, non-streaming', () => {
   });
 
   it('makes parallel tool calls, each with its own id, sending string arguments as they are', async () => {
-    const server = await start({
-      turns: [
-        {
-          content: null,
-          tool_calls: [
-            { name: 'terminal', arguments: { command: 'ls' } },
-            { name: 'terminal', arguments: '{"command": ' },
-            { name: 'finish', id: 'call_fixed' },
-          ],
-        },
-      ],
-    });
-    const { body } = await postJson(server.baseUrl + path, user('go'));
+    const { body } = await api.ask(
+      {
+        turns: [
+          {
+            content: null,
+            tool_calls: [
+              { name: 'terminal', arguments: { command: 'ls' } },
+              { name: 'terminal', arguments: '{"command": ' },
+              { name: 'finish', id: 'call_fixed' },
+            ],
+          },
+        ],
+      },
+      user('go'),
+    );
     const choice = body.choices[0];
     expect(choice.finish_reason).toBe('tool_calls');
     expect(choice.message.content).toBeNull();
@@ -59,26 +61,32 @@ describe('Chat Completions, non-streaming', () => {
   });
 
   it('puts reasoning in reasoning_content and counts it in the usage', async () => {
-    const server = await start({ turns: [{ content: 'Yes.', reasoning: 'The user asked a yes/no question.' }] });
-    const { body } = await postJson(server.baseUrl + path, user('?'));
+    const { body } = await api.ask(
+      { turns: [{ content: 'Yes.', reasoning: 'The user asked a yes/no question.' }] },
+      user('?'),
+    );
     expect(body.choices[0].message.reasoning_content).toBe('The user asked a yes/no question.');
     expect(body.usage.completion_tokens_details.reasoning_tokens).toBeGreaterThan(0);
   });
 
   it('returns token ids as vLLM does and takes the usage from them', async () => {
-    const server = await start({ turns: [{ content: 'ok', token_ids: { prompt: [1, 2, 3], response: [7, 8] } }] });
-    const { body } = await postJson(server.baseUrl + path, user('x'));
+    const { body } = await api.ask(
+      { turns: [{ content: 'ok', token_ids: { prompt: [1, 2, 3], response: [7, 8] } }] },
+      user('x'),
+    );
     expect(body.prompt_token_ids).toEqual([1, 2, 3]);
     expect(body.choices[0].token_ids).toEqual([7, 8]);
     expect(body.usage).toMatchObject({ prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 });
   });
 
   it('applies usage overrides and the script model', async () => {
-    const server = await start({
-      model: 'scripted-model',
-      turns: [{ content: 'ok', usage: { prompt_tokens: 1000, completion_tokens: 5, cached_tokens: 900 } }],
-    });
-    const { body } = await postJson(server.baseUrl + path, user('x'));
+    const { body } = await api.ask(
+      {
+        model: 'scripted-model',
+        turns: [{ content: 'ok', usage: { prompt_tokens: 1000, completion_tokens: 5, cached_tokens: 900 } }],
+      },
+      user('x'),
+    );
     expect(body.model).toBe('scripted-model');
     expect(body.usage).toMatchObject({ prompt_tokens: 1000, completion_tokens: 5, total_tokens: 1005 });
     expect(body.usage.prompt_tokens_details.cached_tokens).toBe(900);
@@ -87,8 +95,10 @@ describe('Chat Completions, non-streaming', () => {
 
 describe('Chat Completions, streaming', () => {
   it('streams text as data-only chunks, the usage chunk last when asked, then [DONE]', async () => {
-    const server = await start({ turns: [{ content: 'Hello there, how are you?' }] });
-    const result = await stream(server.baseUrl + path, { ...user('hi'), stream_options: { include_usage: true } });
+    const result = await api.askStreaming(
+      { turns: [{ content: 'Hello there, how are you?' }] },
+      { ...user('hi'), stream_options: { include_usage: true } },
+    );
     expect(result.status).toBe(200);
     expect(result.contentType).toMatch(/^text\/event-stream/);
     expect(result.events.every((e) => e.event === undefined)).toBe(true);
@@ -110,8 +120,7 @@ describe('Chat Completions, streaming', () => {
   });
 
   it('sends no usage fields without stream_options.include_usage', async () => {
-    const server = await start({ turns: [{ content: 'Hi' }] });
-    const { events } = await stream(server.baseUrl + path, user('hi'));
+    const { events } = await api.askStreaming({ turns: [{ content: 'Hi' }] }, user('hi'));
     const chunks = payloads(events);
     expect(chunks.every((c) => !('usage' in c))).toBe(true);
     expect(chunks.at(-1).choices[0].finish_reason).toBe('stop');
@@ -119,19 +128,21 @@ describe('Chat Completions, streaming', () => {
   });
 
   it('streams reasoning_content and parallel tool_calls deltas that accumulate by index', async () => {
-    const server = await start({
-      turns: [
-        {
-          content: null,
-          reasoning: 'I should list the files first.',
-          tool_calls: [
-            { name: 'terminal', arguments: { command: 'ls -la /tmp' } },
-            { name: 'read_file', arguments: { path: '/etc/hostname', view_range: [1, 20] } },
-          ],
-        },
-      ],
-    });
-    const { events } = await stream(server.baseUrl + path, user('look around'));
+    const { events } = await api.askStreaming(
+      {
+        turns: [
+          {
+            content: null,
+            reasoning: 'I should list the files first.',
+            tool_calls: [
+              { name: 'terminal', arguments: { command: 'ls -la /tmp' } },
+              { name: 'read_file', arguments: { path: '/etc/hostname', view_range: [1, 20] } },
+            ],
+          },
+        ],
+      },
+      user('look around'),
+    );
     const chunks = payloads(events);
     const reasoning = chunks.map((c) => c.choices[0]?.delta.reasoning_content ?? '').join('');
     expect(reasoning).toBe('I should list the files first.');
@@ -159,8 +170,14 @@ describe('Chat Completions, streaming', () => {
   });
 
   it('streams token ids: prompt ids on the first chunk, response ids on the finishing choice', async () => {
-    const server = await start({ turns: [{ content: 'a b', token_ids: { prompt: [5, 6], response: [9, 10, 11] } }] });
-    const chunks = payloads((await stream(server.baseUrl + path, user('x'))).events);
+    const chunks = payloads(
+      (
+        await api.askStreaming(
+          { turns: [{ content: 'a b', token_ids: { prompt: [5, 6], response: [9, 10, 11] } }] },
+          user('x'),
+        )
+      ).events,
+    );
     expect(chunks[0].prompt_token_ids).toEqual([5, 6]);
     expect(chunks.flatMap((c) => c.choices[0]?.token_ids ?? [])).toEqual([9, 10, 11]);
   });

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { stream, type Json, closeServers, payloads, postJson, start } from './support.ts';
+import { type Json, closeServers, endpoint, payloads, start } from './support.ts';
 
 afterEach(closeServers);
 
-const path = '/v1/messages';
 const headers = { 'x-api-key': 'sk-ant-secret', 'anthropic-version': '2023-06-01' };
+const api = endpoint('/messages', headers);
 const request = (messages: unknown[]) => ({ model: 'claude-test', max_tokens: 1024, messages });
 const user = (text: string) => request([{ role: 'user', content: text }]);
 
@@ -20,8 +20,7 @@ const fullTurn = {
 
 describe('Anthropic Messages, non-streaming', () => {
   it('answers text with end_turn and usage', async () => {
-    const server = await start({ turns: [{ content: 'Hello!' }] });
-    const { status, headers: responseHeaders, body } = await postJson(server.url + path, user('hi'), headers);
+    const { status, headers: responseHeaders, body } = await api.ask({ turns: [{ content: 'Hello!' }] }, user('hi'));
     expect(status).toBe(200);
     expect(responseHeaders.get('request-id')).toMatch(/^req_/);
     expect(body.id).toMatch(/^msg_01[1-9A-HJ-NP-Za-km-z]{22}$/);
@@ -38,8 +37,7 @@ describe('Anthropic Messages, non-streaming', () => {
   });
 
   it('answers thinking, redacted_thinking, text and parallel tool_use blocks with stop_reason tool_use', async () => {
-    const server = await start({ turns: [fullTurn] });
-    const { body } = await postJson(server.url + path, user('go'), headers);
+    const { body } = await api.ask({ turns: [fullTurn] }, user('go'));
     expect(body.content.map((b: Json) => b.type)).toEqual([
       'thinking',
       'redacted_thinking',
@@ -60,29 +58,31 @@ describe('Anthropic Messages, non-streaming', () => {
   });
 
   it('turns string arguments into input: parsed when a JSON object, else the raw string', async () => {
-    const server = await start({
-      turns: [
-        {
-          tool_calls: [
-            { name: 'a', arguments: '{"x": 1}' },
-            { name: 'b', arguments: '{"x": ' },
-          ],
-        },
-      ],
-    });
-    const { body } = await postJson(server.url + path, user('go'), headers);
+    const { body } = await api.ask(
+      {
+        turns: [
+          {
+            tool_calls: [
+              { name: 'a', arguments: '{"x": 1}' },
+              { name: 'b', arguments: '{"x": ' },
+            ],
+          },
+        ],
+      },
+      user('go'),
+    );
     expect(body.content.map((b: Json) => b.input)).toEqual([{ x: 1 }, '{"x": ']);
   });
 
   it('answers scripted errors in the Anthropic error shape and redacts x-api-key', async () => {
     const server = await start({ turns: [{ error: { status: 529 } }, { error: { status: 429 } }] });
-    const overloaded = await postJson(server.url + path, user('x'), headers);
+    const overloaded = await api.postJson(server, user('x'));
     expect(overloaded.status).toBe(529);
     expect(overloaded.body).toEqual({
       type: 'error',
       error: { type: 'overloaded_error', message: expect.stringContaining('llm-replay') },
     });
-    const limited = await postJson(server.url + path, user('x'), headers);
+    const limited = await api.postJson(server, user('x'));
     expect(limited.body.error.type).toBe('rate_limit_error');
     const recorded = server.requests();
     expect(recorded.map((r) => r.headers['x-api-key'])).toEqual(['[REDACTED]', '[REDACTED]']);
@@ -107,15 +107,14 @@ describe('Anthropic Messages, non-streaming', () => {
         ],
       },
     ];
-    const { body } = await postJson(server.url + path, request(messages), headers);
+    const { body } = await api.postJson(server, request(messages));
     expect(body.content[0].text).toBe('right');
   });
 });
 
 describe('Anthropic Messages, streaming', () => {
   it('streams message_start, content blocks with their deltas, message_delta and message_stop', async () => {
-    const server = await start({ turns: [fullTurn] });
-    const result = await stream(server.url + path, user('go'), headers);
+    const result = await api.askStreaming({ turns: [fullTurn] }, user('go'));
     expect(result.contentType).toMatch(/^text\/event-stream/);
     const events = payloads(result.events);
     result.events.forEach((event, i) => {
@@ -167,8 +166,7 @@ describe('Anthropic Messages, streaming', () => {
   });
 
   it('streams plain text with end_turn', async () => {
-    const server = await start({ turns: [{ content: 'One two three.' }] });
-    const events = payloads((await stream(server.url + path, user('hi'), headers)).events);
+    const events = payloads((await api.askStreaming({ turns: [{ content: 'One two three.' }] }, user('hi'))).events);
     const text = events.filter((e) => e.delta?.type === 'text_delta').map((e) => e.delta.text);
     expect(text.length).toBeGreaterThan(1);
     expect(text.join('')).toBe('One two three.');

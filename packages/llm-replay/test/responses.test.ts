@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { stream, type Json, closeServers, payloads, postJson, start } from './support.ts';
+import { type Json, closeServers, endpoint, payloads, start } from './support.ts';
 
 afterEach(closeServers);
 
-const path = '/responses';
+const api = endpoint('/responses');
 const request = (input: unknown) => ({ model: 'gpt-test', input });
 
 const toolTurn = {
@@ -17,8 +17,7 @@ const toolTurn = {
 
 describe('Responses API, non-streaming', () => {
   it('answers text as a message output item', async () => {
-    const server = await start({ turns: [{ content: 'Hello!' }] });
-    const { status, body } = await postJson(server.baseUrl + path, request('hi'));
+    const { status, body } = await api.ask({ turns: [{ content: 'Hello!' }] }, request('hi'));
     expect(status).toBe(200);
     expect(body.id).toMatch(/^resp_[0-9a-f]{48}$/);
     expect(body).toMatchObject({ object: 'response', status: 'completed', model: 'gpt-test', error: null });
@@ -37,8 +36,10 @@ describe('Responses API, non-streaming', () => {
   });
 
   it('emits reasoning, message and parallel function_call items', async () => {
-    const server = await start({ turns: [toolTurn, { ...toolTurn, reasoning_signature: 'opaque-blob' }] });
-    const { body } = await postJson(server.baseUrl + path, request('go'));
+    const { server, body } = await api.ask(
+      { turns: [toolTurn, { ...toolTurn, reasoning_signature: 'opaque-blob' }] },
+      request('go'),
+    );
     expect(body.output.map((item: Json) => item.type)).toEqual([
       'reasoning',
       'message',
@@ -56,13 +57,12 @@ describe('Responses API, non-streaming', () => {
     expect(first.id).toMatch(/^fc_/);
     expect(first.call_id).not.toBe(second.call_id);
     expect(body.usage.output_tokens_details.reasoning_tokens).toBeGreaterThan(0);
-    const again = await postJson(server.baseUrl + path, request('go'));
+    const again = await api.postJson(server, request('go'));
     expect(again.body.output[0].encrypted_content).toBe('opaque-blob');
   });
 
   it('reports finish_reason "length" as an incomplete response', async () => {
-    const server = await start({ turns: [{ content: 'cut sho', finish_reason: 'length' }] });
-    const { body } = await postJson(server.baseUrl + path, request('x'));
+    const { body } = await api.ask({ turns: [{ content: 'cut sho', finish_reason: 'length' }] }, request('x'));
     expect(body.status).toBe('incomplete');
     expect(body.incomplete_details).toEqual({ reason: 'max_output_tokens' });
   });
@@ -79,12 +79,9 @@ describe('Responses API, non-streaming', () => {
       { type: 'function_call', call_id: 'call_1', name: 'terminal', arguments: '{}' },
       { type: 'function_call_output', call_id: 'call_1', output: 'total 42' },
     ];
-    const first = await postJson(server.baseUrl + path, request(input));
+    const first = await api.postJson(server, request(input));
     expect(first.body.output[0].content[0].text).toBe('after tool');
-    const second = await postJson(
-      server.baseUrl + path,
-      request([{ type: 'message', role: 'user', content: 'deploy' }]),
-    );
+    const second = await api.postJson(server, request([{ type: 'message', role: 'user', content: 'deploy' }]));
     expect(second.body.output[0].content[0].text).toBe('deploying');
     expect(server.requests().map((r) => r.turn_index)).toEqual([0, 1]);
   });
@@ -92,8 +89,7 @@ describe('Responses API, non-streaming', () => {
 
 describe('Responses API, streaming', () => {
   it('streams the named events with increasing sequence numbers and a final response.completed', async () => {
-    const server = await start({ turns: [toolTurn] });
-    const result = await stream(server.baseUrl + path, request('go'));
+    const result = await api.askStreaming({ turns: [toolTurn] }, request('go'));
     expect(result.contentType).toMatch(/^text\/event-stream/);
     expect(result.text).not.toContain('[DONE]');
     const events = payloads(result.events);

@@ -67,3 +67,22 @@ export async function stream(url: string, body: Record<string, unknown>, headers
 export function payloads(events: ParsedEvent[]): Json[] {
   return events.filter((e) => e.data !== '[DONE]').map((e) => JSON.parse(e.data));
 }
+
+/** One API of the servers a test starts (`path` under their `/v1`), called with the same headers every time. */
+export function endpoint(path: string, headers?: Record<string, string>) {
+  const api = {
+    postJson: (server: LlmReplay, body: unknown) => postJson(server.baseUrl + path, body, headers),
+    stream: (server: LlmReplay, body: Record<string, unknown>) => stream(server.baseUrl + path, body, headers),
+    /** Starts a server playing `script` and POSTs `body` to it: the server and its answer. */
+    async ask(script: Script, body: unknown) {
+      const server = await start(script);
+      return { server, ...(await api.postJson(server, body)) };
+    },
+    /** Starts a server playing `script` and streams `body` from it: the server and the stream. */
+    async askStreaming(script: Script, body: Record<string, unknown>) {
+      const server = await start(script);
+      return { server, ...(await api.stream(server, body)) };
+    },
+  };
+  return api;
+}

@@ -23,24 +23,22 @@ export function system(id = 'sys'): Event {
   });
 }
 
-export function user(text: string, id = nextId('u')): Event {
+/** A text message from `source`; the agent's ones name the LLM response they came in. */
+function message(source: 'user' | 'agent', text: string, id: string, extra: Record<string, unknown> = {}): Event {
+  const role = source === 'user' ? 'user' : 'assistant';
   return parseEvent({
     kind: 'MessageEvent',
     id,
-    source: 'user',
-    llm_message: { role: 'user', content: [{ type: 'text', text }] },
+    source,
+    llm_message: { role, content: [{ type: 'text', text }] },
+    ...extra,
   });
 }
 
-export function assistant(text: string, id = nextId('m')): Event {
-  return parseEvent({
-    kind: 'MessageEvent',
-    id,
-    source: 'agent',
-    llm_message: { role: 'assistant', content: [{ type: 'text', text }] },
-    llm_response_id: `resp-${id}`,
-  });
-}
+export const user = (text: string, id = nextId('u')): Event => message('user', text, id);
+
+export const assistant = (text: string, id = nextId('m')): Event =>
+  message('agent', text, id, { llm_response_id: `resp-${id}` });
 
 /** One ActionEvent per call, all of LLM response `responseId` (the ids are `<callId>-action`). */
 export function actions(responseId: string, ...callIds: string[]): Event[] {
@@ -58,37 +56,22 @@ export function actions(responseId: string, ...callIds: string[]): Event[] {
   );
 }
 
-export function observation(callId: string, text = `result of ${callId}`): Event {
-  return parseEvent({
-    kind: 'ObservationEvent',
-    id: `${callId}-obs`,
-    tool_name: 'think',
-    tool_call_id: callId,
+/** What answers the think call `callId`: an event of `kind`, with the id `<callId>-<suffix>`. */
+function answer(kind: string, callId: string, suffix: string, fields: Record<string, unknown>): Event {
+  return parseEvent({ kind, id: `${callId}-${suffix}`, tool_name: 'think', tool_call_id: callId, ...fields });
+}
+
+export const observation = (callId: string, text = `result of ${callId}`): Event =>
+  answer('ObservationEvent', callId, 'obs', {
     action_id: `${callId}-action`,
     observation: { kind: 'ThinkObservation', content: [{ type: 'text', text }] },
   });
-}
 
-export function rejection(callId: string): Event {
-  return parseEvent({
-    kind: 'UserRejectObservation',
-    id: `${callId}-rejected`,
-    tool_name: 'think',
-    tool_call_id: callId,
-    action_id: `${callId}-action`,
-    rejection_reason: 'not now',
-  });
-}
+export const rejection = (callId: string): Event =>
+  answer('UserRejectObservation', callId, 'rejected', { action_id: `${callId}-action`, rejection_reason: 'not now' });
 
-export function agentError(callId: string): Event {
-  return parseEvent({
-    kind: 'AgentErrorEvent',
-    id: `${callId}-error`,
-    tool_name: 'think',
-    tool_call_id: callId,
-    error: `error of ${callId}`,
-  });
-}
+export const agentError = (callId: string): Event =>
+  answer('AgentErrorEvent', callId, 'error', { error: `error of ${callId}` });
 
 /** A call and its result: `[action, observation]`. */
 export function call(callId: string): Event[] {

@@ -137,6 +137,14 @@ describe('planForgetting', () => {
     ...call('c4'),
     ...call('c5'),
   ];
+  /** The system prompt, a user message, then parallel calls p1 and p2 and their results (p2's given). */
+  const parallel = (p2Result = observation('p2')): Event[] => [
+    system(),
+    user('Go.', 'u'),
+    ...actions('r1', 'p1', 'p2'),
+    observation('p1'),
+    p2Result,
+  ];
 
   it('forgets the middle between the first keepFirst and the last keepLast events', () => {
     const plan = planForgetting(conversation(), { keepFirst: 2, keepLast: 4 });
@@ -156,15 +164,7 @@ describe('planForgetting', () => {
   });
 
   it('forgets parallel calls and all their results together', () => {
-    const view = [
-      system(),
-      user('Go.', 'u'),
-      ...actions('r1', 'p1', 'p2'),
-      observation('p1'),
-      agentError('p2'),
-      ...call('c1'),
-      ...call('c2'),
-    ];
+    const view = [...parallel(agentError('p2')), ...call('c1'), ...call('c2')];
     const plan = planForgetting(view, { keepFirst: 2, keepLast: 3 });
     expect(ids(plan?.forgotten ?? [])).toEqual(['p1-action', 'p2-action', 'p1-obs', 'p2-error']);
   });
@@ -176,8 +176,7 @@ describe('planForgetting', () => {
   });
 
   it('forgets a whole trailing unit when keeping it would leave nothing to forget', () => {
-    const view = [system(), user('Go.', 'u'), ...actions('r1', 'p1', 'p2'), observation('p1'), observation('p2')];
-    const plan = planForgetting(view, { keepFirst: 2, keepLast: 1 });
+    const plan = planForgetting(parallel(), { keepFirst: 2, keepLast: 1 });
     expect(ids(plan?.forgotten ?? [])).toEqual(['p1-action', 'p2-action', 'p1-obs', 'p2-obs']);
   });
 
@@ -187,15 +186,7 @@ describe('planForgetting', () => {
   });
 
   it('a plan applied as a Condensation leaves a view whose messages have no orphan call or result', () => {
-    const view = [
-      system(),
-      user('Go.', 'u'),
-      ...actions('r1', 'p1', 'p2'),
-      observation('p1'),
-      observation('p2'),
-      ...call('c1'),
-      ...call('c2'),
-    ];
+    const view = [...parallel(), ...call('c1'), ...call('c2')];
     for (let keepFirst = 0; keepFirst < view.length; keepFirst++) {
       for (let keepLast = 0; keepLast < view.length; keepLast++) {
         const plan = planForgetting(view, { keepFirst, keepLast });

@@ -1,14 +1,12 @@
 import { parseCriticAnswer } from '@bosun/agent';
 import { describe, expect, it } from 'vitest';
 
+/** The answer the critic gave: its score clamped to 0..1, its message, and the score as it was given. */
+const answer = (score: number, message: string, rawScore = score) => ({ ok: true, score, message, rawScore });
+
 describe('parseCriticAnswer', () => {
   it('reads a strict JSON answer', () => {
-    expect(parseCriticAnswer('{"score": 0.8, "message": "Right command."}')).toEqual({
-      ok: true,
-      score: 0.8,
-      message: 'Right command.',
-      rawScore: 0.8,
-    });
+    expect(parseCriticAnswer('{"score": 0.8, "message": "Right command."}')).toEqual(answer(0.8, 'Right command.'));
     expect(parseCriticAnswer('  {"score": 0, "message": "Wrong file."}\n')).toMatchObject({ ok: true, score: 0 });
     expect(parseCriticAnswer('{"score": 1, "message": "ok"}')).toMatchObject({ ok: true, score: 1 });
   });
@@ -32,12 +30,7 @@ describe('parseCriticAnswer', () => {
   });
 
   it('clamps scores outside 0..1 and keeps the raw score', () => {
-    expect(parseCriticAnswer('{"score": 1.7, "message": "Great."}')).toEqual({
-      ok: true,
-      score: 1,
-      message: 'Great.',
-      rawScore: 1.7,
-    });
+    expect(parseCriticAnswer('{"score": 1.7, "message": "Great."}')).toEqual(answer(1, 'Great.', 1.7));
     expect(parseCriticAnswer('{"score": -3, "message": "Harmful."}')).toMatchObject({
       ok: true,
       score: 0,

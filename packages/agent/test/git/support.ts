@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { GitCache, type GitCacheOptions } from '@bosun/agent';
+import { onTestFinished } from 'vitest';
 
 /**
  * Real Git repositories for tests: bare remotes built from commits written here, and a smart-HTTP server
@@ -31,6 +33,19 @@ export async function git(cwd: string, ...args: string[]): Promise<string> {
 export async function tempDir(prefix = 'bosun-git-'): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const dir = await realpath(await mkdtemp(join(tmpdir(), prefix)));
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * A temporary directory for the current test (removed when it ends) with a GitCache in its `cache` folder, its
+ * other options made from the directory.
+ */
+export async function scratchWithCache(
+  prefix: string,
+  options: (dir: string) => Omit<GitCacheOptions, 'dir'> = () => ({}),
+): Promise<{ dir: string; cache: GitCache }> {
+  const { dir, cleanup } = await tempDir(prefix);
+  onTestFinished(cleanup);
+  return { dir, cache: new GitCache({ dir: join(dir, 'cache'), ...options(dir) }) };
 }
 
 /**

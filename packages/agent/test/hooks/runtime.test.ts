@@ -32,7 +32,13 @@ async function setup(hooks: HookConfig, responses: Partial<LLMResponse>[]) {
   });
   // The messages of each LLM request.
   const requests = () => provider.requests.map((request) => request.messages);
-  return { box, runtime, session: new RunSession(agent, { maxIterations: 30 }), requests };
+  const session = new RunSession(agent, { maxIterations: 30 });
+  /** Sends `message` as the user and runs the loop until it stops. */
+  const say = async (message: string) => {
+    await session.userMessage(message);
+    await session.run(runtime);
+  };
+  return { box, runtime, session, requests, say };
 }
 
 /** A `write_file` tool call writing the file's own name into it. */
@@ -46,7 +52,7 @@ const text = (message: Message) => message.content.map((block) => (block.type ==
 
 describe('hooks in the run loop', () => {
   it(`Stop: sends the agent back at most ${MAX_STOP_ROUNDS} times, with stop_hook_active from the second time`, async () => {
-    const { box, runtime, session } = await setup(
+    const { box, session, say } = await setup(
       {
         Stop: [
           {
@@ -60,8 +66,7 @@ describe('hooks in the run loop', () => {
       } as HookConfig,
       Array.from({ length: MAX_STOP_ROUNDS + 2 }, (_, i) => ({ content: `answer ${i}` })),
     );
-    await session.userMessage('work');
-    await session.run(runtime);
+    await say('work');
     expect(session.current).toBe('finished');
     const feedback = session.events.filter(
       (e) =>
@@ -102,7 +107,7 @@ describe('hooks in the run loop', () => {
   });
 
   it('PreToolUse blocks one action of a response (recorded as blocked); PostToolUse adds context to the other', async () => {
-    const { box, runtime, session } = await setup(
+    const { box, session, say } = await setup(
       {
         PreToolUse: [
           {
@@ -119,8 +124,7 @@ describe('hooks in the run loop', () => {
       } as HookConfig,
       [{ toolCalls: [writeCall('c1', 'secret.txt'), writeCall('c2', 'ok.txt')] }, { content: 'done' }],
     );
-    await session.userMessage('write');
-    await session.run(runtime);
+    await say('write');
     expect(session.current).toBe('finished');
     const rejection = session.events.find((e) => e.kind === 'UserRejectObservation');
     expect(rejection).toMatchObject({ tool_call_id: 'c1', rejection_source: 'hook', rejection_reason: 'no secrets' });
@@ -135,7 +139,7 @@ describe('hooks in the run loop', () => {
   });
 
   it('a Claude Code hook (`Write` matcher, `if` on a path) guards only the calls its rule selects', async () => {
-    const { box, runtime, session } = await setup(
+    const { box, session, say } = await setup(
       {
         PreToolUse: [
           {
@@ -146,8 +150,7 @@ describe('hooks in the run loop', () => {
       } as HookConfig,
       [{ toolCalls: [writeCall('c1', 'docs/api.md'), writeCall('c2', 'notes.md')] }, { content: 'done' }],
     );
-    await session.userMessage('write');
-    await session.run(runtime);
+    await say('write');
     expect(session.current).toBe('finished');
     const rejections = session.events.filter((e) => e.kind === 'UserRejectObservation');
     expect(rejections).toEqual([
@@ -158,33 +161,30 @@ describe('hooks in the run loop', () => {
   });
 
   it('a blocked last user message ends the run finished without an LLM call, and is never shown to the LLM', async () => {
-    const { runtime, session, requests } = await setup({}, [{ content: 'hello back' }]);
+    const { runtime, session, requests, say } = await setup({}, [{ content: 'hello back' }]);
     const blocked = await session.userMessage('my password is hunter2');
     session.blocked = { [blocked.id]: 'contains a password' };
     await session.run(runtime);
     expect(session.current).toBe('finished');
     expect(requests()).toHaveLength(0);
 
-    await session.userMessage('hello');
-    await session.run(runtime);
+    await say('hello');
     expect(requests()).toHaveLength(1);
     const sent = (requests()[0] ?? []).filter((m) => m.role === 'user').map(text);
     expect(sent).toEqual(['hello']);
   });
 
   it('SessionStart says startup on the first run and resume after; SessionEnd gets the final status', async () => {
-    const { box, runtime, session } = await setup(
+    const { box, runtime, say } = await setup(
       {
         SessionStart: [{ hooks: [{ command: `grep -o '"source":"[a-z]*"' | head -1 | cut -d'"' -f4 >> starts.txt` }] }],
         SessionEnd: [{ hooks: [{ command: `grep -o '"reason":"[a-z]*"' | head -1 | cut -d'"' -f4 >> ends.txt` }] }],
       } as HookConfig,
       [{ content: 'one' }, { content: 'two' }],
     );
-    await session.userMessage('first');
-    await session.run(runtime);
+    await say('first');
     await runtime.hooks.settled();
-    await session.userMessage('second');
-    await session.run(runtime);
+    await say('second');
     await runtime.hooks.settled();
     expect((await box.read('starts.txt')).trim().split('\n')).toEqual(['startup', 'resume']);
     expect((await box.read('ends.txt')).trim().split('\n')).toEqual(['finished', 'finished']);

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import {
   type FetchedPlugin,
-  GitCache,
+  type GitCache,
   fetchMarketplacePlugins,
   hooksFor,
   inspectMarketplace,
@@ -9,18 +9,15 @@ import {
   pluginInspection,
   readMarketplace,
 } from '@bosun/agent';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TestRepository, tempDir } from '../git/support.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { TestRepository, scratchWithCache } from '../git/support.ts';
 import { OFFICIAL_MARKETPLACE, SKILLS_MARKETPLACE } from './fixtures.ts';
 
 let dir: string;
-let cleanup: () => Promise<void>;
 let cache: GitCache;
 beforeEach(async () => {
-  ({ dir, cleanup } = await tempDir('bosun-claude-marketplace-'));
-  cache = new GitCache({ dir: join(dir, 'cache') });
+  ({ dir, cache } = await scratchWithCache('bosun-claude-marketplace-'));
 });
-afterEach(() => cleanup());
 
 async function marketplace(name: string, files: Record<string, string>) {
   const repo = await TestRepository.create(join(dir, 'remotes'), name);

@@ -1,15 +1,15 @@
 import { join } from 'node:path';
 import {
-  GitCache,
+  type GitCache,
   autoLoadSelection,
   fetchMarketplacePlugins,
   marketplaceListing,
   parseMarketplace,
   readMarketplace,
 } from '@bosun/agent';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 
-import { TestRepository, tempDir } from '../git/support.ts';
+import { TestRepository, scratchWithCache } from '../git/support.ts';
 import { versionedPlugin } from '../plugins/fixtures.ts';
 
 const SHA = 'a'.repeat(40);
@@ -80,13 +80,10 @@ describe('parsing marketplace.json', () => {
 
 describe('marketplaces in Git repositories', () => {
   let dir: string;
-  let cleanup: () => Promise<void>;
   let cache: GitCache;
   beforeEach(async () => {
-    ({ dir, cleanup } = await tempDir('bosun-marketplace-'));
-    cache = new GitCache({ dir: join(dir, 'cache') });
+    ({ dir, cache } = await scratchWithCache('bosun-marketplace-'));
   });
-  afterEach(() => cleanup());
 
   it('lists entries resolved against the marketplace commit, and loads what auto_load selects', async () => {
     const remotes = join(dir, 'remotes');

@@ -1,7 +1,7 @@
-import { createServer } from 'node:net';
 import { describe, expect, it, onTestFinished } from 'vitest';
 // @ts-expect-error: a plain ESM fixture without types.
 import { startHttpMcpServer, startSseMcpServer } from '../../../../test/fixtures/mcp/http-server.mjs';
+import { closedPort } from '../../../app-server/test/support/tcp-proxy.ts';
 import { parseToolCall } from '../../src/loop/tool-arguments.ts';
 import { connect, textOf, toolContext } from './support.ts';
 
@@ -15,15 +15,6 @@ async function httpServer(options: { token?: string } = {}): Promise<HttpFixture
   const server = (await startHttpMcpServer(options)) as HttpFixture;
   onTestFinished(() => server.close());
   return server;
-}
-
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 describe('a streamable HTTP MCP server', () => {

@@ -1,21 +1,20 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GitCache, fetchPlugin, gitAuthFromSecrets, pluginReferenceProblems } from '@bosun/agent';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 
-import { TestRepository, serveGitOverHttp, tempDir } from '../git/support.ts';
+import { TestRepository, scratchWithCache, serveGitOverHttp } from '../git/support.ts';
 import { FULL_PLUGIN, versionedPlugin } from './fixtures.ts';
 
 let dir: string;
-let cleanup: () => Promise<void>;
 let cache: GitCache;
 let remotes: string;
 beforeEach(async () => {
-  ({ dir, cleanup } = await tempDir('bosun-plugin-fetch-'));
+  ({ dir, cache } = await scratchWithCache('bosun-plugin-fetch-', (dir) => ({
+    providers: { github: `file://${join(dir, 'remotes')}` },
+  })));
   remotes = join(dir, 'remotes');
-  cache = new GitCache({ dir: join(dir, 'cache'), providers: { github: `file://${remotes}` } });
 });
-afterEach(() => cleanup());
 
 const skillText = async (fetched: Awaited<ReturnType<typeof fetchPlugin>>) =>
   readFile(join(fetched.plugin?.skills[0]?.dir ?? '', 'SKILL.md'), 'utf8');

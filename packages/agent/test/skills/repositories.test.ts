@@ -14,7 +14,13 @@ async function gitWorld() {
     const sha = await repo.commit(files);
     return { repo, sha };
   };
-  return { root, cache, repository };
+  /** Loads `repos` as organization skill repositories, in this order. */
+  const loadOrganization = (...repos: TestRepository[]) =>
+    loadSkillRepositories(
+      repos.map((repo) => ({ source: repo.url, scope: 'organization' as const })),
+      { git: cache },
+    );
+  return { root, cache, repository, loadOrganization };
 }
 
 const context = (fields: Record<string, unknown>) => parse(AgentContext, fields);
@@ -22,13 +28,13 @@ const names = (loaded: { skills: { name: string }[] }) => loaded.skills.map((ski
 
 describe('organization and user skill repositories', () => {
   it('loads skills/<name>/SKILL.md of a bare repository by file:// URL, recording the commit', async () => {
-    const { cache, repository } = await gitWorld();
+    const { repository, loadOrganization } = await gitWorld();
     const { repo, sha } = await repository('acme/.agents', {
       'skills/review/SKILL.md': validSkill('review'),
       'skills/review/references/checklist.md': '- tests',
       'README.md': 'Our skills',
     });
-    const loaded = await loadSkillRepositories([{ source: repo.url, scope: 'organization' }], { git: cache });
+    const loaded = await loadOrganization(repo);
     expect(names(loaded.organization)).toEqual(['review']);
     expect(loaded.organization.problems).toEqual([]);
     expect(loaded.organization.skills[0]).toMatchObject({
@@ -118,7 +124,7 @@ describe('organization and user skill repositories', () => {
 
 describe('precedence and conflicts', () => {
   it('within a scope the first repository listed wins a name; the other definition is reported with both files', async () => {
-    const { cache, repository } = await gitWorld();
+    const { repository, loadOrganization } = await gitWorld();
     const { repo: first } = await repository('acme/.agents', {
       'skills/review/SKILL.md': validSkill('review', 'Acme.'),
     });
@@ -126,13 +132,7 @@ describe('precedence and conflicts', () => {
       'skills/review/SKILL.md': validSkill('review', 'Beta.'),
       'skills/other/SKILL.md': validSkill('other'),
     });
-    const loaded = await loadSkillRepositories(
-      [
-        { source: first.url, scope: 'organization' },
-        { source: second.url, scope: 'organization' },
-      ],
-      { git: cache },
-    );
+    const loaded = await loadOrganization(first, second);
     expect(loaded.organization.skills.map((s) => [s.name, s.description])).toEqual([
       ['review', 'Acme.'],
       ['other', 'Does other work. Use when asked for other.'],
@@ -144,7 +144,7 @@ describe('precedence and conflicts', () => {
   });
 
   it('a name defined in both the current and the legacy .bosun repository is an error naming both files; the current one is used', async () => {
-    const { cache, repository } = await gitWorld();
+    const { repository, loadOrganization } = await gitWorld();
     const { repo: legacy, sha: legacySha } = await repository('acme/.bosun', {
       'skills/review/SKILL.md': validSkill('review', 'Legacy.'),
       'skills/old-only/SKILL.md': validSkill('old-only'),
@@ -153,13 +153,7 @@ describe('precedence and conflicts', () => {
       'skills/review/SKILL.md': validSkill('review', 'Current.'),
     });
     // Listed legacy first: the current repository still wins.
-    const loaded = await loadSkillRepositories(
-      [
-        { source: legacy.url, scope: 'organization' },
-        { source: current.url, scope: 'organization' },
-      ],
-      { git: cache },
-    );
+    const loaded = await loadOrganization(legacy, current);
     expect(loaded.organization.skills.map((s) => [s.name, s.description])).toEqual([
       ['review', 'Current.'],
       ['old-only', 'Does old-only work. Use when asked for old-only.'],

@@ -1,32 +1,18 @@
 import { symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { createEditTool } from '../../src/tools/edit/index.ts';
-import { expectWellDefined, sandbox, textOf, valid } from './support.ts';
+import { expectError, textOf, toolTest } from './support.ts';
 
-async function setup() {
-  const box = await sandbox();
-  const tool = createEditTool();
-  const run = async (file_path: string, old_string: string, new_string: string, expected_replacements = 1) =>
-    valid(
-      await tool.execute({ kind: 'EditAction', file_path, old_string, new_string, expected_replacements }, box.context),
-    );
-  return { box, run };
-}
+const it = toolTest(
+  createEditTool,
+  (act) =>
+    (file_path: string, old_string: string, new_string: string, expected_replacements = 1) =>
+      act({ kind: 'EditAction', file_path, old_string, new_string, expected_replacements }),
+);
 
 describe('edit', () => {
-  it('is described for the LLM', () => {
-    expectWellDefined(createEditTool(), {
-      name: 'edit',
-      kind: 'EditTool',
-      actionKind: 'EditAction',
-      observationKind: 'EditObservation',
-      readOnly: false,
-    });
-  });
-
-  it('replaces the one occurrence and shows the edited region', async () => {
-    const { box, run } = await setup();
+  it('replaces the one occurrence and shows the edited region', async ({ box, run }) => {
     const path = await box.write('app.py', 'def f():\n    return 1\n');
     const observation = await run('app.py', 'return 1', 'return 2');
     expect(observation).toMatchObject({
@@ -43,12 +29,10 @@ describe('edit', () => {
     expect(await box.read('app.py')).toBe('def f():\n    return 2\n');
   });
 
-  it('replaces several occurrences when that many are expected, and only then', async () => {
-    const { box, run } = await setup();
+  it('replaces several occurrences when that many are expected, and only then', async ({ box, run }) => {
     await box.write('a.txt', 'foo\nbar foo\nfoo\n');
     const wrong = await run('a.txt', 'foo', 'baz');
-    expect(wrong.is_error).toBe(true);
-    expect(textOf(wrong)).toContain('Expected 1 occurrence but found 3');
+    expectError(wrong, 'Expected 1 occurrence but found 3');
     expect(textOf(wrong)).toContain('lines [1, 2, 3]');
     expect(textOf(await run('a.txt', 'foo', 'baz', 2))).toContain('Expected 2 occurrences but found 3');
     expect(await box.read('a.txt')).toBe('foo\nbar foo\nfoo\n');
@@ -56,8 +40,7 @@ describe('edit', () => {
     expect(await box.read('a.txt')).toBe('baz\nbar baz\nbaz\n');
   });
 
-  it('creates a missing file from an empty old_string, and refuses to on an existing one', async () => {
-    const { box, run } = await setup();
+  it('creates a missing file from an empty old_string, and refuses to on an existing one', async ({ box, run }) => {
     const created = await run('new/dir/file.ts', '', 'export {};\n');
     expect(created).toMatchObject({
       is_error: false,
@@ -67,12 +50,10 @@ describe('edit', () => {
     });
     expect(await box.read('new/dir/file.ts')).toBe('export {};\n');
     const again = await run('new/dir/file.ts', '', 'x');
-    expect(again.is_error).toBe(true);
-    expect(textOf(again)).toContain('Cannot create a file that already exists');
+    expectError(again, 'Cannot create a file that already exists');
   });
 
-  it('reports what it cannot do', async () => {
-    const { box, run } = await setup();
+  it('reports what it cannot do', async ({ box, run }) => {
     await box.write('a.txt', 'hello\n');
     await box.write('bin.dat', new Uint8Array([104, 0, 105]));
     await writeFile(join(box.outside, 'o.txt'), 'hello\n');

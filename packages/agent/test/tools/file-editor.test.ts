@@ -1,36 +1,33 @@
 import { mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ActionOf } from '@bosun/protocol';
-import { describe, expect, it } from 'vitest';
+import type { ActionOf, Observation, ObservationOf } from '@bosun/protocol';
+import { describe, expect } from 'vitest';
 import { createFileEditorTool } from '../../src/tools/file-editor/index.ts';
 import { MAX_OUTPUT_CHARS } from '../../src/tools/shared/text.ts';
-import { expectWellDefined, sandbox, textOf, valid } from './support.ts';
+import { type Act, type Sandbox, expectError, sandboxFor, textOf, toolTest } from './support.ts';
 
 type Args = Omit<ActionOf<'FileEditorAction'>, 'kind'>;
 
-async function setup(options: { mask?: (text: string) => string } = {}) {
-  const box = await sandbox(options);
-  const tool = createFileEditorTool();
-  const run = async (args: Args) => valid(await tool.execute({ kind: 'FileEditorAction', ...args }, box.context));
-  return { box, tool, run };
+const runner = (act: Act<ActionOf<'FileEditorAction'>, ObservationOf<'FileEditorObservation'>>) => (args: Args) =>
+  act({ kind: 'FileEditorAction', ...args });
+const it = toolTest(createFileEditorTool, runner);
+
+/** `call` on the file `name`, holding `content`, is refused with `message`, and the file keeps its content. */
+async function expectRefusedLeaving(
+  box: Sandbox,
+  [name, content]: [string, string],
+  call: (path: string) => Promise<Observation>,
+  message: string,
+) {
+  expectError(await call(await box.write(name, content)), message);
+  expect(await box.read(name)).toBe(content);
 }
 
 const numbered = (lines: string[], first = 1) => lines.map((line, i) => `${String(first + i).padStart(6)}\t${line}`);
 
 describe('file_editor', () => {
-  it('is described for the LLM', () => {
-    expectWellDefined(createFileEditorTool(), {
-      name: 'file_editor',
-      kind: 'FileEditorTool',
-      actionKind: 'FileEditorAction',
-      observationKind: 'FileEditorObservation',
-      readOnly: false,
-    });
-  });
-
   describe('view', () => {
-    it('shows a file with line numbers', async () => {
-      const { box, run } = await setup();
+    it('shows a file with line numbers', async ({ box, run }) => {
       const path = await box.write('a.py', 'one\ntwo\nthree\n');
       const observation = await run({ command: 'view', path });
       expect(observation).toMatchObject({
@@ -47,8 +44,7 @@ describe('file_editor', () => {
       );
     });
 
-    it('shows a line range, -1 meaning to the end', async () => {
-      const { box, run } = await setup();
+    it('shows a line range, -1 meaning to the end', async ({ box, run }) => {
       const path = await box.write('a.txt', 'l1\nl2\nl3\nl4\nl5\n');
       expect(textOf(await run({ command: 'view', path, view_range: [2, 3] }))).toContain(
         numbered(['l2', 'l3'], 2).join('\n'),
@@ -60,8 +56,7 @@ describe('file_editor', () => {
       expect(single).toContain(numbered(['l5'], 5).join('\n'));
     });
 
-    it('clamps an end past the file with a note', async () => {
-      const { box, run } = await setup();
+    it('clamps an end past the file with a note', async ({ box, run }) => {
       const path = await box.write('a.txt', 'l1\nl2\nl3\n');
       const observation = await run({ command: 'view', path, view_range: [2, 10] });
       expect(observation.is_error).toBe(false);
@@ -69,33 +64,28 @@ describe('file_editor', () => {
       expect(textOf(observation)).toContain(numbered(['l2', 'l3'], 2).join('\n'));
     });
 
-    it.each([
+    it.for<[number[], string]>([
       [[0, 2], 'Its first element `0` should be within the range of lines of the file: [1, 3].'],
       [[4, 5], 'Its first element `4` should be within the range of lines of the file: [1, 3].'],
       [[3, 2], 'Its second element `2` should be greater than or equal to the first element `3`'],
       [[2, -2], 'Its second element `-2` should be greater than or equal to the first element `2`'],
       [[1], 'It should be a list of two integers.'],
       [[1, 2, 3], 'It should be a list of two integers.'],
-    ])('refuses the view_range %j clearly', async (viewRange, message) => {
-      const { box, run } = await setup();
+    ])('refuses the view_range %j clearly', async ([viewRange, message], { box, run }) => {
       const path = await box.write('a.txt', 'l1\nl2\nl3\n');
       const observation = await run({ command: 'view', path, view_range: viewRange });
-      expect(observation.is_error).toBe(true);
-      expect(textOf(observation)).toContain(`Invalid \`view_range\` parameter: [${viewRange.join(', ')}].`);
+      expectError(observation, `Invalid \`view_range\` parameter: [${viewRange.join(', ')}].`);
       expect(textOf(observation)).toContain(message);
     });
 
-    it('says when a file is empty', async () => {
-      const { box, run } = await setup();
+    it('says when a file is empty', async ({ box, run }) => {
       const path = await box.write('empty.txt', '');
       expect(textOf(await run({ command: 'view', path }))).toBe(`The file ${path} is empty.`);
       const ranged = await run({ command: 'view', path, view_range: [1, 1] });
-      expect(ranged.is_error).toBe(true);
-      expect(textOf(ranged)).toContain('is empty');
+      expectError(ranged, 'is empty');
     });
 
-    it('truncates huge files at 16,000 characters with a note, on a line boundary', async () => {
-      const { box, run } = await setup();
+    it('truncates huge files at 16,000 characters with a note, on a line boundary', async ({ box, run }) => {
       const lines = Array.from({ length: 5000 }, (_, i) => `line number ${i + 1} of a very long file`);
       const path = await box.write('huge.txt', `${lines.join('\n')}\n`);
       const text = textOf(await run({ command: 'view', path }));
@@ -110,14 +100,15 @@ describe('file_editor', () => {
       expect(ranged).not.toContain('<response clipped>');
     });
 
-    it('lists a directory two levels deep, without hidden items', async () => {
-      const { box, run } = await setup();
-      await box.write('README.md', '# hi');
-      await box.write('src/index.ts', '');
-      await box.write('src/lib/deep/too-deep.ts', '');
-      await box.write('.env', 'SECRET=1');
-      await box.write('src/.hidden', '');
-      await box.write('node_modules/pkg/index.js', '');
+    it('lists a directory two levels deep, without hidden items', async ({ box, run }) => {
+      await box.writeAll({
+        'README.md': '# hi',
+        'src/index.ts': '',
+        'src/lib/deep/too-deep.ts': '',
+        '.env': 'SECRET=1',
+        'src/.hidden': '',
+        'node_modules/pkg/index.js': '',
+      });
       const observation = await run({ command: 'view', path: box.workspace });
       const ws = box.workspace;
       expect(textOf(observation)).toBe(
@@ -134,15 +125,12 @@ describe('file_editor', () => {
       );
     });
 
-    it('refuses a view_range on a directory', async () => {
-      const { box, run } = await setup();
+    it('refuses a view_range on a directory', async ({ box, run }) => {
       const observation = await run({ command: 'view', path: box.workspace, view_range: [1, 2] });
-      expect(observation.is_error).toBe(true);
-      expect(textOf(observation)).toContain('not allowed when `path` points to a directory');
+      expectError(observation, 'not allowed when `path` points to a directory');
     });
 
-    it('refuses binary files with a clear message', async () => {
-      const { box, run } = await setup();
+    it('refuses binary files with a clear message', async ({ box, run }) => {
       const path = await box.write('blob.bin', new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 0x00, 0x01, 0x02]));
       const latin1 = await box.write('latin1.txt', new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a]));
       for (const target of [path, latin1]) {
@@ -153,12 +141,10 @@ describe('file_editor', () => {
         );
       }
       const edit = await run({ command: 'str_replace', path, old_str: 'E', new_str: 'X' });
-      expect(edit.is_error).toBe(true);
-      expect(textOf(edit)).toContain('appears to be binary');
+      expectError(edit, 'appears to be binary');
     });
 
-    it('shows an image file as image content', async () => {
-      const { box, run } = await setup();
+    it('shows an image file as image content', async ({ box, run }) => {
       const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00]);
       const path = await box.write('pic.png', png);
       const observation = await run({ command: 'view', path });
@@ -170,16 +156,13 @@ describe('file_editor', () => {
       });
     });
 
-    it('refuses files over 10 MB', async () => {
-      const { box, run } = await setup();
+    it('refuses files over 10 MB', async ({ box, run }) => {
       const path = await box.write('big.log', 'x'.repeat(10 * 1024 * 1024 + 1));
       const observation = await run({ command: 'view', path });
-      expect(observation.is_error).toBe(true);
-      expect(textOf(observation)).toContain('is too large (10.0 MB); the maximum is 10.0 MB');
+      expectError(observation, 'is too large (10.0 MB); the maximum is 10.0 MB');
     });
 
-    it('says when the path does not exist', async () => {
-      const { box, run } = await setup();
+    it('says when the path does not exist', async ({ box, run }) => {
       const observation = await run({ command: 'view', path: box.path('nope.txt') });
       expect(observation.is_error).toBe(true);
       expect(textOf(observation)).toBe(
@@ -188,7 +171,10 @@ describe('file_editor', () => {
     });
 
     it('masks secrets in what it returns', async () => {
-      const { box, run } = await setup({ mask: (text) => text.replaceAll('hunter2', '<secret-hidden>') });
+      const { box, act } = await sandboxFor(createFileEditorTool(), {
+        mask: (text) => text.replaceAll('hunter2', '<secret-hidden>'),
+      });
+      const run = runner(act);
       const path = await box.write('config.ini', 'password=hunter2\n');
       expect(textOf(await run({ command: 'view', path }))).toContain('password=<secret-hidden>');
       const edited = await run({ command: 'str_replace', path, old_str: 'password', new_str: 'pass' });
@@ -199,8 +185,7 @@ describe('file_editor', () => {
   });
 
   describe('paths', () => {
-    it('requires an absolute path, suggesting the workspace one', async () => {
-      const { box, run } = await setup();
+    it('requires an absolute path, suggesting the workspace one', async ({ box, run }) => {
       await box.write('src/a.ts', 'x');
       const observation = await run({ command: 'view', path: 'src/a.ts' });
       expect(observation.is_error).toBe(true);
@@ -212,8 +197,10 @@ describe('file_editor', () => {
       expect(textOf(await run({ command: 'view', path: '../outside/x.txt' }))).not.toContain('Maybe you meant');
     });
 
-    it('refuses paths outside the workspace, through ".." or symbolic links, for every command', async () => {
-      const { box, run } = await setup();
+    it('refuses paths outside the workspace, through ".." or symbolic links, for every command', async ({
+      box,
+      run,
+    }) => {
       await writeFile(join(box.outside, 'secret.txt'), 'top secret\n');
       await symlink(box.outside, box.path('escape'));
       await symlink(join(box.outside, 'secret.txt'), box.path('secret-link'));
@@ -241,8 +228,7 @@ describe('file_editor', () => {
   });
 
   describe('create', () => {
-    it('creates a file and its parent directories', async () => {
-      const { box, run } = await setup();
+    it('creates a file and its parent directories', async ({ box, run }) => {
       const path = box.path('deep/er/new.ts');
       const observation = await run({ command: 'create', path, file_text: 'export {};\n' });
       expect(observation).toMatchObject({
@@ -257,30 +243,25 @@ describe('file_editor', () => {
       expect(await box.read('deep/er/new.ts')).toBe('export {};\n');
     });
 
-    it('refuses to overwrite an existing file', async () => {
-      const { box, run } = await setup();
-      const path = await box.write('a.txt', 'keep me');
-      const observation = await run({ command: 'create', path, file_text: 'overwritten' });
-      expect(observation.is_error).toBe(true);
-      expect(textOf(observation)).toContain(
-        `File already exists at: ${path}. Cannot overwrite files using command \`create\`.`,
+    it('refuses to overwrite an existing file', async ({ box, run }) => {
+      await expectRefusedLeaving(
+        box,
+        ['a.txt', 'keep me'],
+        (path) => run({ command: 'create', path, file_text: 'overwritten' }),
+        `File already exists at: ${box.path('a.txt')}. Cannot overwrite files using command \`create\`.`,
       );
-      expect(await box.read('a.txt')).toBe('keep me');
       const directory = await run({ command: 'create', path: box.workspace, file_text: 'x' });
       expect(textOf(directory)).toContain('is a directory');
     });
 
-    it('requires file_text', async () => {
-      const { box, run } = await setup();
+    it('requires file_text', async ({ box, run }) => {
       const observation = await run({ command: 'create', path: box.path('a.txt') });
-      expect(observation.is_error).toBe(true);
-      expect(textOf(observation)).toMatch(/^Parameter `file_text` is required for command: create\.\n\nHint: /);
+      expectError(observation, /^Parameter `file_text` is required for command: create\.\n\nHint: /);
     });
   });
 
   describe('str_replace', () => {
-    it('replaces the single occurrence and shows a snippet of the edited region', async () => {
-      const { box, run } = await setup();
+    it('replaces the single occurrence and shows a snippet of the edited region', async ({ box, run }) => {
       const lines = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`);
       const path = await box.write('a.txt', `${lines.join('\n')}\n`);
       const observation = await run({ command: 'str_replace', path, old_str: 'line 10\n', new_str: 'ten\nTEN\n' });
@@ -298,29 +279,28 @@ describe('file_editor', () => {
       );
     });
 
-    it('refuses a non-unique old_str, listing the lines of each occurrence', async () => {
-      const { box, run } = await setup();
-      const path = await box.write('a.py', 'x = 1\nprint(x)\ny = 2\nprint(x)\n\nprint(x)\n');
-      const observation = await run({ command: 'str_replace', path, old_str: 'print(x)', new_str: 'print(y)' });
-      expect(observation.is_error).toBe(true);
-      expect(textOf(observation)).toContain(
+    it('refuses a non-unique old_str, listing the lines of each occurrence', async ({ box, run }) => {
+      await expectRefusedLeaving(
+        box,
+        ['a.py', 'x = 1\nprint(x)\ny = 2\nprint(x)\n\nprint(x)\n'],
+        (path) => run({ command: 'str_replace', path, old_str: 'print(x)', new_str: 'print(y)' }),
         'No replacement was performed. Multiple occurrences of old_str `print(x)` in lines [2, 4, 6]. Please ensure it is unique',
       );
-      expect(await box.read('a.py')).toBe('x = 1\nprint(x)\ny = 2\nprint(x)\n\nprint(x)\n');
     });
 
-    it('says when old_str is not found', async () => {
-      const { box, run } = await setup();
+    it('says when old_str is not found', async ({ box, run }) => {
       const path = await box.write('a.py', 'def f():\n    return 1\n');
       const observation = await run({ command: 'str_replace', path, old_str: 'return 2', new_str: 'return 3' });
-      expect(observation.is_error).toBe(true);
-      expect(textOf(observation)).toContain(
+      expectError(
+        observation,
         `No replacement was performed, old_str \`return 2\` did not appear verbatim in ${path}.`,
       );
     });
 
-    it('falls back to old_str without surrounding whitespace, and matches \\n against CRLF files', async () => {
-      const { box, run } = await setup();
+    it('falls back to old_str without surrounding whitespace, and matches \\n against CRLF files', async ({
+      box,
+      run,
+    }) => {
       const path = await box.write('a.py', 'def f():\n    return 1\n');
       const trimmed = await run({ command: 'str_replace', path, old_str: '  return 1  \n', new_str: ' return 2 ' });
       expect(trimmed.is_error).toBe(false);
@@ -332,15 +312,13 @@ describe('file_editor', () => {
       expect(await box.read('win.txt')).toBe('A\r\nB\r\nc\r\n');
     });
 
-    it('keeps a byte order mark', async () => {
-      const { box, run } = await setup();
+    it('keeps a byte order mark', async ({ box, run }) => {
       const path = await box.write('bom.txt', '\uFEFFfirst\nsecond\n');
       await run({ command: 'str_replace', path, old_str: 'second', new_str: '2nd' });
       expect(await readFile(path)).toEqual(Buffer.from('\uFEFFfirst\n2nd\n'));
     });
 
-    it('deletes old_str when new_str is not given, and refuses identical or empty strings', async () => {
-      const { box, run } = await setup();
+    it('deletes old_str when new_str is not given, and refuses identical or empty strings', async ({ box, run }) => {
       const path = await box.write('a.txt', 'keep\ndrop\nkeep too\n');
       expect((await run({ command: 'str_replace', path, old_str: 'drop\n' })).is_error).toBe(false);
       expect(await box.read('a.txt')).toBe('keep\nkeep too\n');
@@ -352,8 +330,7 @@ describe('file_editor', () => {
       expect(textOf(missing)).toMatch(/^Parameter `old_str` is required for command: str_replace\./);
     });
 
-    it('refuses directories for every command but view', async () => {
-      const { box, run } = await setup();
+    it('refuses directories for every command but view', async ({ box, run }) => {
       await mkdir(box.path('dir'));
       const observation = await run({ command: 'str_replace', path: box.path('dir'), old_str: 'a', new_str: 'b' });
       expect(textOf(observation)).toContain('is a directory and only the `view` command can be used on directories');
@@ -361,8 +338,7 @@ describe('file_editor', () => {
   });
 
   describe('insert', () => {
-    it('inserts after the given line, 0 meaning the top', async () => {
-      const { box, run } = await setup();
+    it('inserts after the given line, 0 meaning the top', async ({ box, run }) => {
       const path = await box.write('a.txt', 'one\ntwo\nthree\n');
       const observation = await run({ command: 'insert', path, insert_line: 2, new_str: 'two and a half' });
       expect(await box.read('a.txt')).toBe('one\ntwo\ntwo and a half\nthree\n');
@@ -376,8 +352,7 @@ describe('file_editor', () => {
       expect(await box.read('a.txt')).toBe('zero\none\ntwo\ntwo and a half\nthree\n');
     });
 
-    it('appends after the last line, keeping the file newline convention', async () => {
-      const { box, run } = await setup();
+    it('appends after the last line, keeping the file newline convention', async ({ box, run }) => {
       const path = await box.write('a.txt', 'one\ntwo\n');
       await run({ command: 'insert', path, insert_line: 2, new_str: 'three\nfour' });
       expect(await box.read('a.txt')).toBe('one\ntwo\nthree\nfour\n');
@@ -392,19 +367,16 @@ describe('file_editor', () => {
       expect(await box.read('crlf.txt')).toBe('a\r\nx\r\ny\r\nb\r\n');
     });
 
-    it('refuses a line past the end, naming the valid range', async () => {
-      const { box, run } = await setup();
-      const path = await box.write('a.txt', 'one\ntwo\nthree\n');
-      const observation = await run({ command: 'insert', path, insert_line: 4, new_str: 'x' });
-      expect(observation.is_error).toBe(true);
-      expect(textOf(observation)).toContain(
+    it('refuses a line past the end, naming the valid range', async ({ box, run }) => {
+      await expectRefusedLeaving(
+        box,
+        ['a.txt', 'one\ntwo\nthree\n'],
+        (path) => run({ command: 'insert', path, insert_line: 4, new_str: 'x' }),
         'Invalid `insert_line` parameter: 4. It should be within the range of allowed values: [0, 3]',
       );
-      expect(await box.read('a.txt')).toBe('one\ntwo\nthree\n');
     });
 
-    it('requires insert_line and new_str', async () => {
-      const { box, run } = await setup();
+    it('requires insert_line and new_str', async ({ box, run }) => {
       const path = await box.write('a.txt', 'one\n');
       expect(textOf(await run({ command: 'insert', path, new_str: 'x' }))).toMatch(
         /^Parameter `insert_line` is required for command: insert\./,
@@ -416,8 +388,7 @@ describe('file_editor', () => {
   });
 
   describe('undo_edit', () => {
-    it('reverts edits one by one, then says there is no history', async () => {
-      const { box, run } = await setup();
+    it('reverts edits one by one, then says there is no history', async ({ box, run }) => {
       const path = await box.write('a.txt', 'v1\n');
       await run({ command: 'str_replace', path, old_str: 'v1', new_str: 'v2' });
       await run({ command: 'insert', path, insert_line: 1, new_str: 'more' });
@@ -429,20 +400,16 @@ describe('file_editor', () => {
       await run({ command: 'undo_edit', path });
       expect(await box.read('a.txt')).toBe('v1\n');
       const none = await run({ command: 'undo_edit', path });
-      expect(none.is_error).toBe(true);
-      expect(textOf(none)).toContain(`No edit history found for ${path}.`);
+      expectError(none, `No edit history found for ${path}.`);
     });
 
-    it('says there is no history for a file never edited', async () => {
-      const { box, run } = await setup();
+    it('says there is no history for a file never edited', async ({ box, run }) => {
       const path = await box.write('a.txt', 'v1\n');
       const observation = await run({ command: 'undo_edit', path });
-      expect(observation.is_error).toBe(true);
-      expect(textOf(observation)).toMatch(/^No edit history found for /);
+      expectError(observation, /^No edit history found for /);
     });
 
-    it('removes a file it created, and keeps histories per tool instance', async () => {
-      const { box, run } = await setup();
+    it('removes a file it created, and keeps histories per tool instance', async ({ box, run }) => {
       const path = box.path('new.txt');
       await run({ command: 'create', path, file_text: 'hello\n' });
       const other = createFileEditorTool();
@@ -455,8 +422,7 @@ describe('file_editor', () => {
     });
   });
 
-  it('returns errors as observations for every bad call, never throwing', async () => {
-    const { box, run } = await setup();
+  it('returns errors as observations for every bad call, never throwing', async ({ box, run }) => {
     const cases: Args[] = [
       { command: 'view', path: '' },
       { command: 'insert', path: box.workspace, insert_line: 0, new_str: 'x' },
@@ -466,8 +432,7 @@ describe('file_editor', () => {
     for (const args of cases) expect((await run(args)).is_error, JSON.stringify(args)).toBe(true);
   });
 
-  it('clips long error messages', async () => {
-    const { box, run } = await setup();
+  it('clips long error messages', async ({ box, run }) => {
     const path = await box.write('a.txt', 'x\n');
     const observation = await run({ command: 'str_replace', path, old_str: 'y'.repeat(40_000), new_str: 'z' });
     expect(observation.is_error).toBe(true);

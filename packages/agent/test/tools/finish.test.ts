@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createFinishTool } from '../../src/tools/finish/index.ts';
-import { expectWellDefined, sandbox, valid } from './support.ts';
+import { sandbox, valid } from './support.ts';
 
 describe('finish', () => {
-  it('is described for the LLM', () => {
-    expectWellDefined(createFinishTool(), {
-      name: 'finish',
-      kind: 'FinishTool',
-      actionKind: 'FinishAction',
-      observationKind: 'FinishObservation',
-      readOnly: true,
-    });
-  });
-
   it('returns the final message as the content, masked', async () => {
     const box = await sandbox({ mask: (text) => text.replaceAll('tok-123', '<secret-hidden>') });
     const observation = valid(

@@ -1,17 +1,8 @@
-import { utimes } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { createGlobTool } from '../../src/tools/glob/index.ts';
 import { MAX_SEARCH_RESULTS } from '../../src/tools/shared/newest-first.ts';
-import { ripgrepFor } from '../../src/tools/shared/ripgrep.ts';
-import { relativeTo, writeFixture } from './search-fixture.ts';
-import { type Sandbox, expectWellDefined, sandbox, textOf, valid } from './support.ts';
-
-const ripgrep = await ripgrepFor('auto');
-
-const implementations = [
-  { name: 'pure Node', setting: false as const },
-  ...(ripgrep ? [{ name: 'ripgrep', setting: ripgrep }] : []),
-];
+import * as search from './search-fixture.ts';
+import { type Sandbox, sandbox, textOf, valid } from './support.ts';
 
 function runner(box: Sandbox, setting: string | false) {
   const tool = createGlobTool({ ripgrep: setting });
@@ -44,23 +35,12 @@ const CASES: ReadonlyArray<readonly [string, string[]]> = [
 ];
 
 describe('glob', () => {
-  it('is described for the LLM', () => {
-    expectWellDefined(createGlobTool(), {
-      name: 'glob',
-      kind: 'GlobTool',
-      actionKind: 'GlobAction',
-      observationKind: 'GlobObservation',
-      readOnly: true,
-    });
-  });
-
-  for (const implementation of implementations) {
+  for (const implementation of search.implementations) {
     describe(implementation.name, () => {
       it.each(CASES)(
         '%s finds files newest first, skipping hidden, node_modules and links',
         async (pattern, expected) => {
-          const box = await sandbox();
-          await writeFixture(box);
+          const box = await search.fixtureSandbox();
           const observation = await runner(box, implementation.setting)(pattern);
           expect(observation).toMatchObject({
             kind: 'GlobObservation',
@@ -69,40 +49,32 @@ describe('glob', () => {
             search_path: box.workspace,
             truncated: false,
           });
-          expect(relativeTo(box, observation.files)).toEqual(expected);
+          expect(search.relativeTo(box, observation.files)).toEqual(expected);
         },
       );
 
       it('searches a given path, relative or absolute, and absolute patterns', async () => {
-        const box = await sandbox();
-        await writeFixture(box);
+        const box = await search.fixtureSandbox();
         const run = runner(box, implementation.setting);
         const relative = await run('*.ts', 'src/util');
         expect(relative.search_path).toBe(box.path('src/util'));
-        expect(relativeTo(box, relative.files)).toEqual(['src/util/strings.test.ts', 'src/util/strings.ts']);
-        expect(relativeTo(box, (await run('**/*.ts', box.path('src'))).files)).toHaveLength(4);
+        expect(search.relativeTo(box, relative.files)).toEqual(['src/util/strings.test.ts', 'src/util/strings.ts']);
+        expect(search.relativeTo(box, (await run('**/*.ts', box.path('src'))).files)).toHaveLength(4);
         const absolute = await run(`${box.workspace}/src/*.ts`);
         expect(absolute.search_path).toBe(box.path('src'));
-        expect(relativeTo(box, absolute.files)).toEqual(['src/index.ts', 'src/[special].ts']);
-        expect(relativeTo(box, (await run(box.path('README.md'))).files)).toEqual(['README.md']);
+        expect(search.relativeTo(box, absolute.files)).toEqual(['src/index.ts', 'src/[special].ts']);
+        expect(search.relativeTo(box, (await run(box.path('README.md'))).files)).toEqual(['README.md']);
       });
 
       it(`returns the ${MAX_SEARCH_RESULTS} newest files and says it truncated`, async () => {
         const box = await sandbox();
-        for (let i = 0; i < 130; i++) {
-          const path = await box.write(`many/f${i}.txt`, '');
-          await utimes(path, 1_700_000_000 + i, 1_700_000_000 + i);
-        }
+        await search.writeNumberedFiles(box, 130, () => '');
         const observation = await runner(box, implementation.setting)('many/*.txt');
-        expect(observation.truncated).toBe(true);
-        expect(observation.files).toHaveLength(MAX_SEARCH_RESULTS);
-        expect(relativeTo(box, observation.files.slice(0, 2))).toEqual(['many/f129.txt', 'many/f128.txt']);
-        expect(textOf(observation)).toContain('[Results truncated to the 100 most recently modified files.');
+        search.expectNewestNumberedFiles(box, observation, observation.files, 130);
       });
 
       it('reports bad patterns and paths as errors', async () => {
-        const box = await sandbox();
-        await writeFixture(box);
+        const box = await search.fixtureSandbox();
         const run = runner(box, implementation.setting);
         const cases: Array<[string, string | undefined, RegExp]> = [
           ['src/[a', undefined, /unclosed character class/],
@@ -115,9 +87,7 @@ describe('glob', () => {
         ];
         for (const [pattern, path, message] of cases) {
           const observation = await run(pattern, path);
-          expect(observation.is_error, `${pattern} in ${path}`).toBe(true);
-          expect(textOf(observation)).toMatch(message);
-          expect(observation.files).toEqual([]);
+          search.expectRefused(observation, observation.files, message, `${pattern} in ${path}`);
         }
       });
     });
@@ -130,8 +100,7 @@ describe('glob', () => {
   });
 
   it('lists what it found for the LLM', async () => {
-    const box = await sandbox();
-    await writeFixture(box);
+    const box = await search.fixtureSandbox();
     const observation = await runner(box, false)('src/*.ts');
     expect(textOf(observation)).toBe(
       `Found 2 file(s) matching pattern 'src/*.ts' in '${box.workspace}':\n${box.path('src/index.ts')}\n${box.path('src/[special].ts')}`,
@@ -139,8 +108,7 @@ describe('glob', () => {
   });
 
   it('stops when the run is aborted', async () => {
-    const box = await sandbox();
-    await writeFixture(box);
+    const box = await search.fixtureSandbox();
     const controller = new AbortController();
     controller.abort();
     const tool = createGlobTool({ ripgrep: false });
@@ -152,11 +120,10 @@ describe('glob', () => {
     expect(textOf(observation)).toBe('The operation was cancelled.');
   });
 
-  it.runIf(ripgrep)('gives the same results with ripgrep and without, for every case', async () => {
-    const box = await sandbox();
-    await writeFixture(box);
+  it.runIf(search.ripgrep)('gives the same results with ripgrep and without, for every case', async () => {
+    const box = await search.fixtureSandbox();
     const pure = runner(box, false);
-    const rg = runner(box, ripgrep!);
+    const rg = runner(box, search.ripgrep!);
     for (const [pattern] of CASES) {
       const [viaRipgrep, viaNode] = [await rg(pattern), await pure(pattern)];
       expect([viaRipgrep.is_error, viaRipgrep.files], pattern).toEqual([viaNode.is_error, viaNode.files]);

@@ -1,17 +1,8 @@
-import { utimes } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { createGrepTool } from '../../src/tools/grep/index.ts';
 import { MAX_SEARCH_RESULTS } from '../../src/tools/shared/newest-first.ts';
-import { ripgrepFor } from '../../src/tools/shared/ripgrep.ts';
-import { relativeTo, writeFixture } from './search-fixture.ts';
-import { type Sandbox, expectWellDefined, sandbox, textOf, valid } from './support.ts';
-
-const ripgrep = await ripgrepFor('auto');
-
-const implementations = [
-  { name: 'pure Node', setting: false as const },
-  ...(ripgrep ? [{ name: 'ripgrep', setting: ripgrep }] : []),
-];
+import * as search from './search-fixture.ts';
+import { type Sandbox, expectError, sandbox, textOf, valid } from './support.ts';
 
 function runner(box: Sandbox, setting: string | false) {
   const tool = createGrepTool({ ripgrep: setting });
@@ -35,23 +26,12 @@ const CASES: ReadonlyArray<readonly [string, string | undefined, string[]]> = [
 ];
 
 describe('grep', () => {
-  it('is described for the LLM', () => {
-    expectWellDefined(createGrepTool(), {
-      name: 'grep',
-      kind: 'GrepTool',
-      actionKind: 'GrepAction',
-      observationKind: 'GrepObservation',
-      readOnly: true,
-    });
-  });
-
-  for (const implementation of implementations) {
+  for (const implementation of search.implementations) {
     describe(implementation.name, () => {
       it.each(CASES)(
         '/%s/ (include %s) finds files case-insensitively, newest first, skipping hidden, dependencies and binaries',
         async (pattern, include, expected) => {
-          const box = await sandbox();
-          await writeFixture(box);
+          const box = await search.fixtureSandbox();
           const observation = await runner(box, implementation.setting)(pattern, include ? { include } : {});
           expect(observation).toMatchObject({
             kind: 'GrepObservation',
@@ -61,37 +41,31 @@ describe('grep', () => {
             include_pattern: include ?? null,
             truncated: false,
           });
-          expect(relativeTo(box, observation.matches)).toEqual(expected);
+          expect(search.relativeTo(box, observation.matches)).toEqual(expected);
         },
       );
 
       it('searches a given directory or a single file', async () => {
-        const box = await sandbox();
-        await writeFixture(box);
+        const box = await search.fixtureSandbox();
         const run = runner(box, implementation.setting);
         const inSrc = await run('needle', { path: 'src' });
         expect(inSrc.search_path).toBe(box.path('src'));
-        expect(relativeTo(box, inSrc.matches)).toEqual(['src/index.ts', 'src/util/strings.ts']);
-        expect(relativeTo(box, (await run('needle', { path: box.path('README.md') })).matches)).toEqual(['README.md']);
+        expect(search.relativeTo(box, inSrc.matches)).toEqual(['src/index.ts', 'src/util/strings.ts']);
+        expect(search.relativeTo(box, (await run('needle', { path: box.path('README.md') })).matches)).toEqual([
+          'README.md',
+        ]);
         expect((await run('absent', { path: 'README.md' })).matches).toEqual([]);
       });
 
       it(`returns the ${MAX_SEARCH_RESULTS} newest matching files and says it truncated`, async () => {
         const box = await sandbox();
-        for (let i = 0; i < 120; i++) {
-          const path = await box.write(`many/f${i}.txt`, `line\nmatch ${i}\n`);
-          await utimes(path, 1_700_000_000 + i, 1_700_000_000 + i);
-        }
+        await search.writeNumberedFiles(box, 120, (i) => `line\nmatch ${i}\n`);
         const observation = await runner(box, implementation.setting)('match \\d+');
-        expect(observation.truncated).toBe(true);
-        expect(observation.matches).toHaveLength(MAX_SEARCH_RESULTS);
-        expect(relativeTo(box, observation.matches.slice(0, 2))).toEqual(['many/f119.txt', 'many/f118.txt']);
-        expect(textOf(observation)).toContain('[Results truncated to the 100 most recently modified files.');
+        search.expectNewestNumberedFiles(box, observation, observation.matches, 120);
       });
 
       it('reports bad patterns, includes and paths as errors', async () => {
-        const box = await sandbox();
-        await writeFixture(box);
+        const box = await search.fixtureSandbox();
         const run = runner(box, implementation.setting);
         const cases: Array<[string, { path?: string; include?: string }, RegExp]> = [
           ['(unclosed', {}, /Invalid regex pattern|regex parse error/],
@@ -103,17 +77,14 @@ describe('grep', () => {
         ];
         for (const [pattern, options, message] of cases) {
           const observation = await run(pattern, options);
-          expect(observation.is_error, `${pattern} ${JSON.stringify(options)}`).toBe(true);
-          expect(textOf(observation)).toMatch(message);
-          expect(observation.matches).toEqual([]);
+          search.expectRefused(observation, observation.matches, message, `${pattern} ${JSON.stringify(options)}`);
         }
       });
     });
   }
 
   it('lists what it found for the LLM, with the filter', async () => {
-    const box = await sandbox();
-    await writeFixture(box);
+    const box = await search.fixtureSandbox();
     const observation = await runner(box, false)('needle', { include: '*.md' });
     expect(textOf(observation)).toBe(
       `Found 1 file(s) containing pattern 'needle' in '${box.workspace}' (filtered by '*.md'):\n${box.path('README.md')}`,
@@ -122,11 +93,10 @@ describe('grep', () => {
     expect(textOf(none)).toBe(`No files found containing pattern 'absent' in directory '${box.workspace}'`);
   });
 
-  it.runIf(ripgrep)('gives the same results with ripgrep and without, for every case', async () => {
-    const box = await sandbox();
-    await writeFixture(box);
+  it.runIf(search.ripgrep)('gives the same results with ripgrep and without, for every case', async () => {
+    const box = await search.fixtureSandbox();
     const pure = runner(box, false);
-    const rg = runner(box, ripgrep!);
+    const rg = runner(box, search.ripgrep!);
     for (const [pattern, include] of CASES) {
       const options = include ? { include } : {};
       const [viaRipgrep, viaNode] = [await rg(pattern, options), await pure(pattern, options)];
@@ -134,13 +104,11 @@ describe('grep', () => {
     }
   });
 
-  it.runIf(ripgrep)('uses ripgrep for patterns only its regex syntax accepts', async () => {
-    const box = await sandbox();
-    await writeFixture(box);
-    const observation = await runner(box, ripgrep!)('(?i)NEEDLE HERE');
-    expect(relativeTo(box, observation.matches)).toEqual(['README.md']);
+  it.runIf(search.ripgrep)('uses ripgrep for patterns only its regex syntax accepts', async () => {
+    const box = await search.fixtureSandbox();
+    const observation = await runner(box, search.ripgrep!)('(?i)NEEDLE HERE');
+    expect(search.relativeTo(box, observation.matches)).toEqual(['README.md']);
     const pure = await runner(box, false)('(?i)NEEDLE HERE');
-    expect(pure.is_error).toBe(true);
-    expect(textOf(pure)).toMatch(/^Invalid regex pattern/);
+    expectError(pure, /^Invalid regex pattern/);
   });
 });

@@ -1,33 +1,18 @@
 import { mkdir, symlink, utimes } from 'node:fs/promises';
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { MAX_ENTRIES, createListDirectoryTool } from '../../src/tools/list-directory/index.ts';
-import { expectWellDefined, sandbox, textOf, valid } from './support.ts';
+import { textOf, toolTest } from './support.ts';
 
-async function setup() {
-  const box = await sandbox();
-  const tool = createListDirectoryTool();
-  const run = async (dir_path = '.', recursive = false) =>
-    valid(await tool.execute({ kind: 'ListDirectoryAction', dir_path, recursive }, box.context));
-  return { box, run };
-}
+const it = toolTest(
+  createListDirectoryTool,
+  (act) =>
+    (dir_path = '.', recursive = false) =>
+      act({ kind: 'ListDirectoryAction', dir_path, recursive }),
+);
 
 describe('list_directory', () => {
-  it('is described for the LLM', () => {
-    expectWellDefined(createListDirectoryTool(), {
-      name: 'list_directory',
-      kind: 'ListDirectoryTool',
-      actionKind: 'ListDirectoryAction',
-      observationKind: 'ListDirectoryObservation',
-      readOnly: true,
-    });
-  });
-
-  it('lists entries with size and ISO modification time, directories first', async () => {
-    const { box, run } = await setup();
-    await box.write('b.txt', 'hello');
-    await box.write('a.md', '');
-    await box.write('.env', 'X=1');
-    await box.write('src/index.ts', '');
+  it('lists entries with size and ISO modification time, directories first', async ({ box, run }) => {
+    await box.writeAll({ 'b.txt': 'hello', 'a.md': '', '.env': 'X=1', 'src/index.ts': '' });
     await utimes(box.path('b.txt'), new Date('2024-01-02T03:04:05Z'), new Date('2024-01-02T03:04:05Z'));
     const observation = await run();
     expect(observation).toMatchObject({
@@ -50,12 +35,8 @@ describe('list_directory', () => {
     );
   });
 
-  it('lists two levels deep when recursive, without entering .git or node_modules', async () => {
-    const { box, run } = await setup();
-    await box.write('src/a/deep.ts', '');
-    await box.write('src/b.ts', '');
-    await box.write('node_modules/pkg/index.js', '');
-    await box.write('.git/HEAD', 'ref');
+  it('lists two levels deep when recursive, without entering .git or node_modules', async ({ box, run }) => {
+    await box.writeAll({ 'src/a/deep.ts': '', 'src/b.ts': '', 'node_modules/pkg/index.js': '', '.git/HEAD': 'ref' });
     const observation = await run('.', true);
     expect(observation.entries.map((entry) => entry.path.slice(box.workspace.length + 1))).toEqual([
       '.git',
@@ -69,8 +50,7 @@ describe('list_directory', () => {
     expect(nested.entries.map((entry) => entry.name)).toEqual(['a', 'b.ts']);
   });
 
-  it(`returns at most ${MAX_ENTRIES} entries but counts them all`, async () => {
-    const { box, run } = await setup();
+  it(`returns at most ${MAX_ENTRIES} entries but counts them all`, async ({ box, run }) => {
     await Promise.all(
       Array.from({ length: MAX_ENTRIES + 20 }, (_, i) => box.write(`many/f${String(i).padStart(4, '0')}`, '')),
     );
@@ -80,8 +60,7 @@ describe('list_directory', () => {
     expect(textOf(observation)).toContain(`(${MAX_ENTRIES + 20} entries, showing the first ${MAX_ENTRIES})`);
   });
 
-  it('says when a directory is empty, missing, a file or outside the workspace', async () => {
-    const { box, run } = await setup();
+  it('says when a directory is empty, missing, a file or outside the workspace', async ({ box, run }) => {
     await box.write('file.txt', '');
     await symlink(box.outside, box.path('escape'));
     expect(textOf(await run('file.txt'))).toBe(`Path is not a directory: ${box.path('file.txt')}`);

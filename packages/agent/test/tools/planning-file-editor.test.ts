@@ -1,32 +1,18 @@
 import { symlink } from 'node:fs/promises';
 import type { ActionOf } from '@bosun/protocol';
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { createPlanningFileEditorTool, planPath, planTemplate } from '../../src/tools/planning-file-editor/index.ts';
-import { expectWellDefined, sandbox, textOf, valid } from './support.ts';
+import { expectError, textOf, toolTest } from './support.ts';
 
 type Args = Omit<ActionOf<'PlanningFileEditorAction'>, 'kind'>;
 
-async function setup() {
-  const box = await sandbox();
-  const tool = createPlanningFileEditorTool();
-  const run = async (args: Args) =>
-    valid(await tool.execute({ kind: 'PlanningFileEditorAction', ...args }, box.context));
-  return { box, run, plan: planPath(box.workspace) };
-}
+const it = toolTest(
+  createPlanningFileEditorTool,
+  (act) => (args: Args) => act({ kind: 'PlanningFileEditorAction', ...args }),
+).extend<{ plan: string }>({ plan: async ({ box }, use) => use(planPath(box.workspace)) });
 
 describe('planning_file_editor', () => {
-  it('is described for the LLM', () => {
-    expectWellDefined(createPlanningFileEditorTool(), {
-      name: 'planning_file_editor',
-      kind: 'PlanningFileEditorTool',
-      actionKind: 'PlanningFileEditorAction',
-      observationKind: 'PlanningFileEditorObservation',
-      readOnly: false,
-    });
-  });
-
-  it('creates the plan with its section headers on first use and views any file', async () => {
-    const { box, run, plan } = await setup();
+  it('creates the plan with its section headers on first use and views any file', async ({ box, run, plan }) => {
     const source = await box.write('src/app.ts', 'export const x = 1;\n');
     const observation = await run({ command: 'view', path: source });
     expect(observation).toMatchObject({ kind: 'PlanningFileEditorObservation', is_error: false, path: source });
@@ -38,15 +24,13 @@ describe('planning_file_editor', () => {
     );
   });
 
-  it('keeps an existing plan', async () => {
-    const { box, run } = await setup();
+  it('keeps an existing plan', async ({ box, run }) => {
     await box.write('.agents_tmp/PLAN.md', '# my plan\n');
     await run({ command: 'view', path: box.workspace });
     expect(await box.read('.agents_tmp/PLAN.md')).toBe('# my plan\n');
   });
 
-  it('edits the plan: str_replace, insert, undo', async () => {
-    const { box, run, plan } = await setup();
+  it('edits the plan: str_replace, insert, undo', async ({ box, run, plan }) => {
     await run({ command: 'view', path: plan });
     const replaced = await run({
       command: 'str_replace',
@@ -61,8 +45,7 @@ describe('planning_file_editor', () => {
     expect(await box.read('.agents_tmp/PLAN.md')).toMatch(/^# 1\. OBJECTIVE\nShip the feature\.\n/);
   });
 
-  it('refuses to edit or create any other file', async () => {
-    const { box, run, plan } = await setup();
+  it('refuses to edit or create any other file', async ({ box, run, plan }) => {
     const other = await box.write('README.md', 'original\n');
     const attempts: Args[] = [
       { command: 'str_replace', path: other, old_str: 'original', new_str: 'changed' },
@@ -79,11 +62,9 @@ describe('planning_file_editor', () => {
     expect(await box.read('README.md')).toBe('original\n');
   });
 
-  it('refuses paths outside the workspace, also when viewing', async () => {
-    const { box, run } = await setup();
+  it('refuses paths outside the workspace, also when viewing', async ({ box, run }) => {
     await symlink(box.outside, box.path('escape'));
     const observation = await run({ command: 'view', path: box.path('escape') });
-    expect(observation.is_error).toBe(true);
-    expect(textOf(observation)).toContain('outside the workspace');
+    expectError(observation, 'outside the workspace');
   });
 });

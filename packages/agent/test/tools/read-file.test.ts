@@ -1,30 +1,18 @@
 import { symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import type { ActionOf, ObservationOf } from '@bosun/protocol';
+import { describe, expect } from 'vitest';
 import { DEFAULT_READ_LINES, MAX_LINE_CHARS, createReadFileTool } from '../../src/tools/read-file/index.ts';
-import { expectWellDefined, sandbox, textOf, valid } from './support.ts';
+import { type Act, sandboxFor, textOf, toolTest } from './support.ts';
 
-async function setup(options: { mask?: (text: string) => string } = {}) {
-  const box = await sandbox(options);
-  const tool = createReadFileTool();
-  const run = async (file_path: string, range: { offset?: number; limit?: number } = {}) =>
-    valid(await tool.execute({ kind: 'ReadFileAction', file_path, ...range }, box.context));
-  return { box, run };
-}
+const runner =
+  (act: Act<ActionOf<'ReadFileAction'>, ObservationOf<'ReadFileObservation'>>) =>
+  (file_path: string, range: { offset?: number; limit?: number } = {}) =>
+    act({ kind: 'ReadFileAction', file_path, ...range });
+const it = toolTest(createReadFileTool, runner);
 
 describe('read_file', () => {
-  it('is described for the LLM', () => {
-    expectWellDefined(createReadFileTool(), {
-      name: 'read_file',
-      kind: 'ReadFileTool',
-      actionKind: 'ReadFileAction',
-      observationKind: 'ReadFileObservation',
-      readOnly: true,
-    });
-  });
-
-  it('reads a whole file, by absolute or workspace-relative path', async () => {
-    const { box, run } = await setup();
+  it('reads a whole file, by absolute or workspace-relative path', async ({ box, run }) => {
     const path = await box.write('src/a.txt', 'alpha\nbeta\n');
     for (const given of [path, 'src/a.txt']) {
       const observation = await run(given);
@@ -41,8 +29,7 @@ describe('read_file', () => {
     }
   });
 
-  it('reads lines from offset (0-based) up to limit, saying how to read on', async () => {
-    const { box, run } = await setup();
+  it('reads lines from offset (0-based) up to limit, saying how to read on', async ({ box, run }) => {
     const lines = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`);
     const path = await box.write('a.txt', `${lines.join('\n')}\n`);
     const observation = await run(path, { offset: 3, limit: 4 });
@@ -60,8 +47,7 @@ describe('read_file', () => {
     expect(tail).toMatchObject({ is_truncated: false, lines_shown: [9, 10], file_content: 'line 9\nline 10\n' });
   });
 
-  it(`returns ${DEFAULT_READ_LINES} lines by default and cuts very long lines`, async () => {
-    const { box, run } = await setup();
+  it(`returns ${DEFAULT_READ_LINES} lines by default and cuts very long lines`, async ({ box, run }) => {
     const path = await box.write('big.txt', `${Array.from({ length: 1500 }, (_, i) => `l${i}`).join('\n')}\n`);
     expect(await run(path)).toMatchObject({ is_truncated: true, lines_shown: [1, 1000], total_lines: 1500 });
     const wide = await box.write('wide.txt', `${'w'.repeat(MAX_LINE_CHARS + 500)}\nshort\n`);
@@ -71,8 +57,7 @@ describe('read_file', () => {
     expect(textOf(observation)).not.toContain('w'.repeat(MAX_LINE_CHARS + 1));
   });
 
-  it('stops early on a huge read, at a whole line', async () => {
-    const { box, run } = await setup();
+  it('stops early on a huge read, at a whole line', async ({ box, run }) => {
     const line = 'x'.repeat(1000);
     const path = await box.write('huge.txt', `${Array.from({ length: 900 }, () => line).join('\n')}\n`);
     const observation = await run(path);
@@ -82,8 +67,7 @@ describe('read_file', () => {
     expect(textOf(observation)).toContain(`offset=${last}`);
   });
 
-  it('reports an offset past the end and an empty file', async () => {
-    const { box, run } = await setup();
+  it('reports an offset past the end and an empty file', async ({ box, run }) => {
     const path = await box.write('a.txt', 'one\ntwo\n');
     const beyond = await run(path, { offset: 2 });
     expect(beyond.is_error).toBe(true);
@@ -92,8 +76,7 @@ describe('read_file', () => {
     expect(await run(empty)).toMatchObject({ is_error: false, total_lines: 0, file_content: '', lines_shown: null });
   });
 
-  it('refuses missing files, directories, binary files and paths outside the workspace', async () => {
-    const { box, run } = await setup();
+  it('refuses missing files, directories, binary files and paths outside the workspace', async ({ box, run }) => {
     await box.write('bin.dat', new Uint8Array([1, 2, 0, 3]));
     await writeFile(join(box.outside, 'secret.txt'), 'secret');
     await symlink(join(box.outside, 'secret.txt'), box.path('link.txt'));
@@ -113,7 +96,10 @@ describe('read_file', () => {
   });
 
   it('masks secrets', async () => {
-    const { box, run } = await setup({ mask: (text) => text.replaceAll('s3cr3t', '<secret-hidden>') });
+    const { box, act } = await sandboxFor(createReadFileTool(), {
+      mask: (text) => text.replaceAll('s3cr3t', '<secret-hidden>'),
+    });
+    const run = runner(act);
     const path = await box.write('.env', 'TOKEN=s3cr3t\n');
     const observation = await run(path);
     expect(textOf(observation)).toContain('TOKEN=<secret-hidden>');

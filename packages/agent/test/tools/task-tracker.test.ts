@@ -1,18 +1,13 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ActionOf } from '@bosun/protocol';
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { TASKS_FILE, createTaskTrackerTool } from '../../src/tools/task-tracker/index.ts';
-import { expectWellDefined, sandbox, textOf, valid } from './support.ts';
+import { expectError, textOf, toolTest } from './support.ts';
 
 type Args = Omit<ActionOf<'TaskTrackerAction'>, 'kind'>;
 
-async function setup() {
-  const box = await sandbox();
-  const tool = createTaskTrackerTool();
-  const run = async (args: Args) => valid(await tool.execute({ kind: 'TaskTrackerAction', ...args }, box.context));
-  return { box, run };
-}
+const it = toolTest(createTaskTrackerTool, (act) => (args: Args) => act({ kind: 'TaskTrackerAction', ...args }));
 
 const TASKS: Args['task_list'] = [
   { title: 'Reproduce the bug', notes: 'see issue 12', status: 'done' },
@@ -21,18 +16,7 @@ const TASKS: Args['task_list'] = [
 ];
 
 describe('task_tracker', () => {
-  it('is described for the LLM', () => {
-    expectWellDefined(createTaskTrackerTool(), {
-      name: 'task_tracker',
-      kind: 'TaskTrackerTool',
-      actionKind: 'TaskTrackerAction',
-      observationKind: 'TaskTrackerObservation',
-      readOnly: false,
-    });
-  });
-
-  it('says there is no list yet', async () => {
-    const { run } = await setup();
+  it('says there is no list yet', async ({ run }) => {
     expect(await run({ command: 'view', task_list: [] })).toMatchObject({
       is_error: false,
       command: 'view',
@@ -41,8 +25,7 @@ describe('task_tracker', () => {
     });
   });
 
-  it('replaces the list with plan, persists it to TASKS.json and renders it readably', async () => {
-    const { box, run } = await setup();
+  it('replaces the list with plan, persists it to TASKS.json and renders it readably', async ({ box, run }) => {
     const planned = await run({ command: 'plan', task_list: TASKS });
     expect(planned).toMatchObject({ is_error: false, command: 'plan', task_list: TASKS });
     const rendered = [
@@ -66,31 +49,27 @@ describe('task_tracker', () => {
     ]);
   });
 
-  it('reads the list a previous tool instance saved (a restarted conversation)', async () => {
-    const { box, run } = await setup();
+  it('reads the list a previous tool instance saved (a restarted conversation)', async ({ box, run }) => {
     await run({ command: 'plan', task_list: TASKS });
     const restarted = createTaskTrackerTool();
     const viewed = await restarted.execute({ kind: 'TaskTrackerAction', command: 'view', task_list: [] }, box.context);
     expect(viewed.task_list).toEqual(TASKS);
   });
 
-  it('clears the list with an empty plan', async () => {
-    const { run } = await setup();
+  it('clears the list with an empty plan', async ({ run }) => {
     await run({ command: 'plan', task_list: TASKS });
     expect(textOf(await run({ command: 'plan', task_list: [] }))).toBe('Task list has been updated with 0 item(s).');
     expect((await run({ command: 'view', task_list: [] })).task_list).toEqual([]);
   });
 
-  it('reports an untitled task and a corrupt saved list as errors', async () => {
-    const { box, run } = await setup();
+  it('reports an untitled task and a corrupt saved list as errors', async ({ box, run }) => {
     const untitled = await run({ command: 'plan', task_list: [{ title: '  ', notes: '', status: 'todo' }] });
     expect(untitled.is_error).toBe(true);
     expect(textOf(untitled)).toBe('Task 1 has an empty title; every task needs one.');
     await run({ command: 'plan', task_list: TASKS });
     await writeFile(join(box.stateDir, TASKS_FILE), '[{"title": 3}]');
     const corrupt = await run({ command: 'view', task_list: [] });
-    expect(corrupt.is_error).toBe(true);
-    expect(textOf(corrupt)).toContain('is not a valid task list; use the "plan" command to replace it');
+    expectError(corrupt, 'is not a valid task list; use the "plan" command to replace it');
     expect((await run({ command: 'plan', task_list: TASKS })).is_error).toBe(false);
   });
 });

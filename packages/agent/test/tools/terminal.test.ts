@@ -51,6 +51,12 @@ function text(observation: TerminalObservation): string {
   return first && first.type === 'text' ? first.text : '';
 }
 
+/** Asserts that the command finished with exit code `code`, its output containing `output`. */
+function expectExit(observation: TerminalObservation, code: number, output: string): void {
+  expect(observation.exit_code).toBe(code);
+  expect(text(observation)).toContain(output);
+}
+
 async function run(tool: Tool<TerminalAction, TerminalObservation>, command: string, extra?: Partial<TerminalAction>) {
   return tool.execute(action(command, extra), context());
 }
@@ -114,8 +120,7 @@ describe('terminal tool', () => {
 
     expect((await run(tool, 'false')).exit_code).toBe(1);
     const missing = await run(tool, 'ls /definitely/not/here');
-    expect(missing.exit_code).toBe(2);
-    expect(text(missing)).toContain('No such file or directory');
+    expectExit(missing, 2, 'No such file or directory');
     expect((await run(tool, '(exit 42)')).exit_code).toBe(42);
   });
 
@@ -137,8 +142,7 @@ describe('terminal tool', () => {
   it('reports a syntax error instead of waiting for more input', async () => {
     const tool = terminal();
     const broken = await run(tool, 'echo "unbalanced');
-    expect(broken.exit_code).toBe(2);
-    expect(text(broken)).toContain('unexpected EOF');
+    expectExit(broken, 2, 'unexpected EOF');
     expect((await run(tool, 'echo fine')).exit_code).toBe(0);
   });
 
@@ -146,12 +150,10 @@ describe('terminal tool', () => {
     const tool = terminal();
     const slow = await run(tool, 'echo started; sleep 100', { timeout: 1 });
     expect(slow.timeout).toBe(true);
-    expect(slow.exit_code).toBe(130);
-    expect(text(slow)).toContain('started');
+    expectExit(slow, 130, 'started');
     expect(text(slow)).toContain('timed out after 1 seconds');
     const next = await run(tool, 'echo still alive');
-    expect(next.exit_code).toBe(0);
-    expect(text(next)).toContain('still alive');
+    expectExit(next, 0, 'still alive');
   });
 
   it('returns at the soft timeout and continues reading with an empty command', async () => {
@@ -167,8 +169,7 @@ describe('terminal tool', () => {
     await writeFile(join(workspace, 'go'), '');
     const rest = await readUntilFinished(tool);
     const last = rest.at(-1)!;
-    expect(last.exit_code).toBe(7);
-    expect(text(last)).toContain('[Below is the output of the previous command.]');
+    expectExit(last, 7, '[Below is the output of the previous command.]');
     const all = [first, ...rest].map(text).join('\n');
     expect(all).toContain('waiting');
     expect(all).toContain('finished');
@@ -181,8 +182,7 @@ describe('terminal tool', () => {
     await writeFile(join(workspace, 'go'), '');
     await new Promise((resolve) => setTimeout(resolve, 500));
     const last = (await readUntilFinished(tool)).at(-1)!;
-    expect(last.exit_code).toBe(0);
-    expect(text(last)).toContain('done-now');
+    expectExit(last, 0, 'done-now');
     const nothing = await run(tool, '');
     expect(nothing.is_error).toBe(true);
     expect(text(nothing)).toContain('No previous running command');
@@ -192,19 +192,16 @@ describe('terminal tool', () => {
     const tool = terminal({ softTimeoutMs: 400 });
     expect((await run(tool, 'sleep 100')).exit_code).toBe(-1);
     const interrupted = await run(tool, 'C-c', { is_input: true, ...FINISHES });
-    expect(interrupted.exit_code).toBe(130);
-    expect(text(interrupted)).toContain('[Command finished with exit code 130]');
+    expectExit(interrupted, 130, '[Command finished with exit code 130]');
     expect((await run(tool, 'echo ok')).exit_code).toBe(0);
   });
 
   it('sends text to a program waiting for input', async () => {
     const tool = terminal({ softTimeoutMs: 400 });
     const prompt = await run(tool, 'read -r -p "name? " name; echo "hello $name"');
-    expect(prompt.exit_code).toBe(-1);
-    expect(text(prompt)).toContain('name?');
+    expectExit(prompt, -1, 'name?');
     const answered = await run(tool, 'bosun', { is_input: true, ...FINISHES });
-    expect(answered.exit_code).toBe(0);
-    expect(text(answered)).toContain('hello bosun');
+    expectExit(answered, 0, 'hello bosun');
     const stray = await run(tool, 'C-c', { is_input: true });
     expect(stray.is_error).toBe(true);
     expect(text(stray)).toContain('No previous running command to interact with.');
@@ -215,8 +212,7 @@ describe('terminal tool', () => {
     expect((await run(tool, 'echo busy; sleep 100')).exit_code).toBe(-1);
     const refused = await run(tool, 'echo other');
     expect(refused.is_error).toBe(true);
-    expect(refused.exit_code).toBe(-1);
-    expect(text(refused)).toContain('Your command "echo other" is NOT executed');
+    expectExit(refused, -1, 'Your command "echo other" is NOT executed');
     expect(text(refused)).not.toContain('other\n');
     const stopped = await run(tool, 'C-c', FINISHES);
     expect(stopped.exit_code).toBe(130);
@@ -286,21 +282,18 @@ describe('terminal tool', () => {
     const tool = terminal();
     const before = await run(tool, 'cd sub && export KEPT=yes');
     const reset = await run(tool, 'echo "[$KEPT]"; pwd', { reset: true });
-    expect(reset.exit_code).toBe(0);
-    expect(text(reset)).toContain('Terminal session has been reset');
+    expectExit(reset, 0, 'Terminal session has been reset');
     expect(text(reset)).toContain(`[]\n${workspace}`);
     expect(reset.metadata.pid).not.toBe(before.metadata.pid);
     expect(await waitGone(before.metadata.pid)).toBe(true);
     const resetOnly = await run(tool, '', { reset: true });
-    expect(resetOnly.exit_code).toBe(0);
-    expect(text(resetOnly)).toContain('Terminal session has been reset');
+    expectExit(resetOnly, 0, 'Terminal session has been reset');
   });
 
   it('starts a new shell after the shell exited', async () => {
     const tool = terminal();
     const exited = await run(tool, 'exit 3');
-    expect(exited.exit_code).toBe(3);
-    expect(text(exited)).toContain('The shell exited');
+    expectExit(exited, 3, 'The shell exited');
     const next = await run(tool, 'echo reborn');
     expect(next.exit_code).toBe(0);
     expect(next.metadata.pid).not.toBe(exited.metadata.pid);
@@ -314,8 +307,7 @@ describe('terminal tool', () => {
     const started = Date.now();
     const aborted = await tool.execute(action('sleep 100'), context(controller.signal));
     expect(Date.now() - started).toBeLessThan(10_000);
-    expect(aborted.exit_code).toBe(130);
-    expect(text(aborted)).toContain('interrupted with Ctrl-C');
+    expectExit(aborted, 130, 'interrupted with Ctrl-C');
     expect((await run(tool, 'echo ok')).exit_code).toBe(0);
   });
 

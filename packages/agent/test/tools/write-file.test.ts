@@ -1,30 +1,16 @@
 import { stat, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { createWriteFileTool } from '../../src/tools/write-file/index.ts';
-import { expectWellDefined, sandbox, textOf, valid } from './support.ts';
+import { textOf, toolTest } from './support.ts';
 
-async function setup() {
-  const box = await sandbox();
-  const tool = createWriteFileTool();
-  const run = async (file_path: string, content: string) =>
-    valid(await tool.execute({ kind: 'WriteFileAction', file_path, content }, box.context));
-  return { box, run };
-}
+const it = toolTest(
+  createWriteFileTool,
+  (act) => (file_path: string, content: string) => act({ kind: 'WriteFileAction', file_path, content }),
+);
 
 describe('write_file', () => {
-  it('is described for the LLM', () => {
-    expectWellDefined(createWriteFileTool(), {
-      name: 'write_file',
-      kind: 'WriteFileTool',
-      actionKind: 'WriteFileAction',
-      observationKind: 'WriteFileObservation',
-      readOnly: false,
-    });
-  });
-
-  it('creates a new file with its parent directories', async () => {
-    const { box, run } = await setup();
+  it('creates a new file with its parent directories', async ({ box, run }) => {
     const observation = await run('pkg/src/new.ts', 'export const a = 1;\n');
     expect(observation).toMatchObject({
       kind: 'WriteFileObservation',
@@ -40,8 +26,7 @@ describe('write_file', () => {
     expect(await box.read('pkg/src/new.ts')).toBe('export const a = 1;\n');
   });
 
-  it('overwrites an existing file, reporting the old content', async () => {
-    const { box, run } = await setup();
+  it('overwrites an existing file, reporting the old content', async ({ box, run }) => {
     const path = await box.write('a.txt', 'old\n');
     const observation = await run(path, 'new\ncontent\n');
     expect(observation).toMatchObject({ is_new_file: false, old_content: 'old\n', new_content: 'new\ncontent\n' });
@@ -51,8 +36,7 @@ describe('write_file', () => {
     expect(await run('blob.bin', 'text now')).toMatchObject({ is_error: false, old_content: null });
   });
 
-  it('refuses directories and paths outside the workspace', async () => {
-    const { box, run } = await setup();
+  it('refuses directories and paths outside the workspace', async ({ box, run }) => {
     await symlink(box.outside, box.path('escape'));
     const cases: Array<[string, RegExp]> = [
       ['.', /Path is a directory/],

@@ -1,5 +1,5 @@
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closedPort } from '../../../../app-server/test/support/tcp-proxy.ts';
 import { normalizeUrl } from '../../../src/tools/browser/navigation.ts';
 import { type Harness, browserHarness, indexOf, textOf } from './harness.ts';
 import { type TestSite, startTestSite } from './site.ts';
@@ -190,11 +190,11 @@ describe('browser navigation, forms and tabs', () => {
     // The browser is still usable afterwards.
     expect(await browser.text('browser_navigate', { url: `${site.url}/about` })).toContain('Title: About');
 
-    const closedPort = await freePort();
-    const refused = await browser.call('browser_navigate', { url: `http://127.0.0.1:${closedPort}/` });
+    const port = await closedPort();
+    const refused = await browser.call('browser_navigate', { url: `http://127.0.0.1:${port}/` });
     expect(refused.is_error).toBe(true);
     expect(refused.content[0]).toMatchObject({
-      text: `Could not open http://127.0.0.1:${closedPort}/: net::ERR_CONNECTION_REFUSED.`,
+      text: `Could not open http://127.0.0.1:${port}/: net::ERR_CONNECTION_REFUSED.`,
     });
 
     const notFound = await browser.call('browser_navigate', { url: `${site.url}/nowhere` });
@@ -232,12 +232,3 @@ describe('normalizeUrl', () => {
     expect(() => normalizeUrl('javascript:alert(1)')).toThrow("Cannot open 'javascript:' URLs");
   });
 });
-
-/** A port nothing listens on (it was free a moment ago). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
