@@ -4,11 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closedPort } from '../../agent/test/support/closed-port.ts';
 import { type RunningAppServer, StartError, appServerConfig, startAppServer } from '../src/index.ts';
 import { call } from './support/app.ts';
 import { POSTGRES_SERVER } from './support/databases.ts';
 import { startS3Server } from './support/s3-server.ts';
-import { closedPort, startTcpProxy } from './support/tcp-proxy.ts';
+import { startTcpProxy } from './support/tcp-proxy.ts';
 
 /**
  * The start-up sequence: open what the configuration names (SQLite in the data directory by default; the real

@@ -1,8 +1,9 @@
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
+import { closedPort } from '../../../agent/test/support/closed-port.ts';
 import { type Cache, CacheUnavailableError, type JsonValue, openCache } from '../../src/cache/index.ts';
 import { RedisCache } from '../../src/cache/redis-cache.ts';
-import { closedPort, startTcpProxy } from '../support/tcp-proxy.ts';
+import { startTcpProxy } from '../support/tcp-proxy.ts';
 import { cacheContract } from './contract.ts';
 import { REDIS_URL, keysUnder, removeKeys, uniquePrefix, withAdmin } from './redis-support.ts';
 import { waitUntil } from './wait.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closedPort } from '../../../agent/test/support/closed-port.ts';
 import { type ObjectStore, ObjectStoreUnavailableError, openObjectStore } from '../../src/objects/index.ts';
 import { type TestS3Server, startS3Server } from '../support/s3-server.ts';
-import { closedPort } from '../support/tcp-proxy.ts';
 import { objectStoreContract } from './contract.ts';
 
 let server: TestS3Server;

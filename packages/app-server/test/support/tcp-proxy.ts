@@ -42,12 +42,3 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     close: stop,
   };
 }
-
-/** A port nothing listens on: one that was just free. */
-export async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
