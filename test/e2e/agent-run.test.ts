@@ -6,16 +6,11 @@ import {
   type ActionEventBody,
   type EventBody,
   type ObservationEventBody,
-  allEvents,
-  api,
-  finishedEvents,
   ofKind,
   outline,
   recordedRequests,
-  startConversation,
   startStack,
   textOf,
-  waitForStatus,
 } from './support.ts';
 
 interface ChatMessage {
@@ -53,11 +48,11 @@ describe('an agent run through the HTTP API', () => {
       };
     });
     const file = join(server.workspace, 'notes.txt');
-    const created = await startConversation(server, llm, { message: 'Write the notes, show them, then fix them.' });
+    const created = await server.startConversation(llm, { message: 'Write the notes, show them, then fix them.' });
     expect(created.execution_status).toBe('running');
-    await waitForStatus(server, created.id, 'finished');
+    await server.waitForStatus(created.id, 'finished');
 
-    const events = await allEvents(server, created.id);
+    const events = await server.allEvents(created.id);
     expect(outline(events)).toEqual([
       'SystemPromptEvent',
       'MessageEvent:user',
@@ -228,8 +223,8 @@ describe('an agent run through the HTTP API', () => {
         { tool_calls: [{ name: 'finish', arguments: { message: 'Both done.' } }] },
       ],
     }));
-    const created = await startConversation(server, llm, { message: 'Do two things.' });
-    const events = await finishedEvents(server, created.id);
+    const created = await server.startConversation(llm, { message: 'Do two things.' });
+    const events = await server.finishedEvents(created.id);
     expect(outline(events)).toEqual([
       'SystemPromptEvent',
       'MessageEvent:user',
@@ -267,9 +262,9 @@ describe('an agent run through the HTTP API', () => {
 
   it('ends the run with an agent message when the LLM answers in plain text', async () => {
     const { server, llm } = await startStack({ turns: [{ content: 'The answer is 42.' }] });
-    const created = await startConversation(server, llm, { message: 'What is the answer?' });
-    await waitForStatus(server, created.id, 'finished');
-    const events = await allEvents(server, created.id);
+    const created = await server.startConversation(llm, { message: 'What is the answer?' });
+    await server.waitForStatus(created.id, 'finished');
+    const events = await server.allEvents(created.id);
     expect(outline(events)).toEqual([
       'SystemPromptEvent',
       'MessageEvent:user',
@@ -308,8 +303,8 @@ describe('an agent run through the HTTP API', () => {
         },
       ],
     }));
-    const created = await startConversation(server, llm, { message: 'Write outside.' });
-    const events = await finishedEvents(server, created.id);
+    const created = await server.startConversation(llm, { message: 'Write outside.' });
+    const events = await server.finishedEvents(created.id);
     expect(outline(events)).toEqual([
       'SystemPromptEvent',
       'MessageEvent:user',
@@ -342,20 +337,20 @@ describe('an agent run through the HTTP API', () => {
         },
       ],
     });
-    const created = await startConversation(server, llm);
+    const created = await server.startConversation(llm);
     expect(created.execution_status).toBe('idle');
-    expect(outline(await allEvents(server, created.id))).toEqual(['SystemPromptEvent']);
+    expect(outline(await server.allEvents(created.id))).toEqual(['SystemPromptEvent']);
 
     const send = (text: string) =>
-      api(server, 'POST', `/api/conversations/${created.id}/events`, {
+      server.api('POST', `/api/conversations/${created.id}/events`, {
         role: 'user',
         content: [{ type: 'text', text }],
         run: true,
       });
     expect((await send('the first question')).status).toBe(200);
-    await waitForStatus(server, created.id, 'finished');
+    await server.waitForStatus(created.id, 'finished');
     expect((await send('the second question')).status).toBe(200);
-    const events = await finishedEvents(server, created.id);
+    const events = await server.finishedEvents(created.id);
     expect(outline(events)).toEqual([
       'SystemPromptEvent',
       'MessageEvent:user',

@@ -5,15 +5,11 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import {
   type ActionEventBody,
   type ObservationEventBody,
-  allEvents,
-  api,
   ofKind,
   outline,
   recordedRequests,
-  startConversation,
   startStack,
   textOf,
-  waitForStatus,
   withoutStats,
 } from './support.ts';
 
@@ -70,13 +66,13 @@ describe('the browser through the agent server', () => {
         },
       ],
     });
-    const created = await startConversation(server, llm, {
+    const created = await server.startConversation(llm, {
       message: 'Greet Ada on the greeter site and record it.',
       tools: [{ name: 'browser_tool_set' }],
     });
-    await waitForStatus(server, created.id, 'finished', 60_000);
+    await server.waitForStatus(created.id, 'finished', 60_000);
 
-    const events = await allEvents(server, created.id);
+    const events = await server.allEvents(created.id);
     const browserSteps = outline(withoutStats(events)).filter((label) => label.includes('browser_'));
     expect(browserSteps).toEqual([
       'ActionEvent:browser_navigate',
@@ -133,7 +129,7 @@ describe('the browser through the agent server', () => {
     // The recording the agent made is the user's to download.
     const stop = observations[6] as ObservationEventBody;
     const name = /\((recording-[^)]+\.html)\)/.exec(textOf(stop.observation.content))?.[1];
-    const list = await api<{ items: { name: string }[] }>(server, 'GET', `/api/conversations/${created.id}/recordings`);
+    const list = await server.api<{ items: { name: string }[] }>('GET', `/api/conversations/${created.id}/recordings`);
     expect(list.body.items.map((item) => item.name)).toEqual([name]);
     const download = await fetch(`${server.url}/api/conversations/${created.id}/recordings/${name}`);
     expect(download.status).toBe(200);
@@ -154,13 +150,13 @@ describe('the browser through the agent server', () => {
         { tool_calls: [{ name: 'finish', arguments: { message: 'Opened.' } }] },
       ],
     });
-    const created = await startConversation(server, llm, {
+    const created = await server.startConversation(llm, {
       message: 'Open it.',
       tools: [{ name: 'browser_tool_set' }],
     });
-    await waitForStatus(server, created.id, 'finished', 60_000);
+    await server.waitForStatus(created.id, 'finished', 60_000);
     expect(ourChromiums()).toHaveLength(1);
-    expect((await api(server, 'DELETE', `/api/conversations/${created.id}`)).status).toBe(200);
+    expect((await server.api('DELETE', `/api/conversations/${created.id}`)).status).toBe(200);
     expect(ourChromiums()).toEqual([]);
   });
 });

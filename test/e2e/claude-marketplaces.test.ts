@@ -3,16 +3,7 @@ import { startLlmReplay } from '@bosun/llm-replay';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { TestRepository } from '../../packages/agent/test/git/support.ts';
 import { OFFICIAL_MARKETPLACE, SKILLS_MARKETPLACE } from '../../packages/agent/test/marketplaces/fixtures.ts';
-import {
-  type ActionEventBody,
-  type EventBody,
-  allEvents,
-  api,
-  llmConfig,
-  ofKind,
-  restartableServer,
-  waitForStatus,
-} from './support.ts';
+import { type ActionEventBody, type EventBody, llmConfig, ofKind, restartableServer } from './support.ts';
 
 type Problem = { severity: string; message: string };
 
@@ -38,8 +29,7 @@ describe('marketplaces shaped like anthropics/skills and anthropics/claude-plugi
     await stack.start();
     const { server } = stack;
 
-    const reply = await api<{ id: string; resolved_plugins: { name: string; problems: Problem[] }[] }>(
-      server,
+    const reply = await server.api<{ id: string; resolved_plugins: { name: string; problems: Problem[] }[] }>(
       'POST',
       '/api/conversations',
       {
@@ -67,9 +57,9 @@ describe('marketplaces shaped like anthropics/skills and anthropics/claude-plugi
       ['commit-guard', []],
     ]);
     const id = reply.body.id;
-    await waitForStatus(server, id, 'finished');
+    await server.waitForStatus(id, 'finished');
 
-    const events = await allEvents(server, id);
+    const events = await server.allEvents(id);
     expect(ofKind(events, 'ConversationErrorEvent')).toEqual([]);
     const state = ofKind<EventBody & { key: string; value: { skills: { name: string }[] } }>(
       events,

@@ -1,17 +1,12 @@
-import type { RecordedRequest } from '@bosun/llm-replay';
+import type { LlmReplay, RecordedRequest } from '@bosun/llm-replay';
 import { describe, expect, it } from 'vitest';
 import {
   type ActionEventBody,
   type E2EServer,
   type EventBody,
-  allEvents,
-  api,
-  conversation,
   ofKind,
   recordedRequests,
-  startConversation,
   startStack,
-  waitForStatus,
 } from './support.ts';
 
 /** How llm-replay tells the condenser's summary requests from the agent's steps. */
@@ -62,13 +57,8 @@ const condenser = (extra: Record<string, unknown> = {}) => ({
   condenser: { kind: 'LLMSummarizingCondenser', keep_first: 2, ...extra },
 });
 
-async function startWithCondenser(
-  server: E2EServer,
-  llm: Parameters<typeof startConversation>[1],
-  message: string,
-  extra: Record<string, unknown>,
-) {
-  const reply = await api<{ id: string }>(server, 'POST', '/api/conversations', {
+async function startWithCondenser(server: E2EServer, llm: LlmReplay, message: string, extra: Record<string, unknown>) {
+  const reply = await server.api<{ id: string }>('POST', '/api/conversations', {
     agent: {
       llm: { model: 'test-model', base_url: llm.baseUrl, api_key: 'k', num_retries: 0, timeout: 20 },
       tools: [],
@@ -96,7 +86,7 @@ describe('condensation', () => {
       turns: [think('t1'), think('t2'), think('t3'), think('t4'), summaryTurn('SUMMARY-1: did t1 to t3.'), finish],
     });
     const created = await startWithCondenser(server, llm, 'Go.', condenser({ max_size: 8 }));
-    await waitForStatus(server, created.id, 'finished');
+    await server.waitForStatus(created.id, 'finished');
 
     const requests = await recordedRequests(llm);
     expect(requests.map((r) => r.turn_index)).toEqual([0, 1, 2, 3, 4, 5]);
@@ -128,7 +118,7 @@ describe('condensation', () => {
       ...thinkPair('t3'),
     ]);
 
-    const events = await allEvents(server, created.id);
+    const events = await server.allEvents(created.id);
     const [condensation, ...others] = ofKind<CondensationBody>(events, 'Condensation');
     expect(others).toEqual([]);
     expect(condensation).toMatchObject({
@@ -144,7 +134,7 @@ describe('condensation', () => {
       events.findIndex((e) => e.id === t4Result),
     );
     // Usage of the summary call is kept under the condenser's usage id, with its response id.
-    const info = await conversation(server, created.id);
+    const info = await server.conversation(created.id);
     const usage = (info.stats as { usage_to_metrics: Record<string, { accumulated_token_usage: unknown }> })
       .usage_to_metrics;
     expect(Object.keys(usage).sort()).toEqual(['condenser', 'default']);
@@ -167,7 +157,7 @@ describe('condensation', () => {
       ],
     });
     const created = await startWithCondenser(server, llm, 'Go.', condenser({ max_size: 8 }));
-    await waitForStatus(server, created.id, 'finished');
+    await server.waitForStatus(created.id, 'finished');
 
     const requests = await recordedRequests(llm);
     expect(requests.map(isSummaryRequest)).toEqual([false, false, false, false, true, false, false, true, false]);
@@ -186,7 +176,7 @@ describe('condensation', () => {
     expect(secondPrompt).not.toContain('thought t6');
     expect(messagesOf(requests[8])).toEqual([...head, { role: 'user', content: 'SUMMARY-2' }, ...thinkPair('t6')]);
 
-    const events = await allEvents(server, created.id);
+    const events = await server.allEvents(created.id);
     const [one, two] = ofKind<CondensationBody>(events, 'Condensation');
     expect(two?.forgotten_event_ids).toEqual([`${one?.id}-summary`, ...idsOfCalls(events, 't4', 't5')]);
     expect(two).toMatchObject({ summary: 'SUMMARY-2', summary_offset: 2 });
@@ -199,16 +189,16 @@ describe('condensation', () => {
       turns: [think('t1'), think('t2'), think('t3'), { content: 'Done.' }],
     });
     const created = await startWithCondenser(server, llm, 'Go.', condenser({ max_size: 100 }));
-    await waitForStatus(server, created.id, 'finished');
-    const before = await allEvents(server, created.id);
+    await server.waitForStatus(created.id, 'finished');
+    const before = await server.allEvents(created.id);
 
     llm.setScript({ turns: [summaryTurn('SUMMARY-2: did t1 and t2.'), { content: 'Still done.' }] });
-    const condense = await api(server, 'POST', `/api/conversations/${created.id}/condense`);
+    const condense = await server.api('POST', `/api/conversations/${created.id}/condense`);
     expect(condense.status, condense.text).toBe(200);
     expect(condense.body).toEqual({ success: true });
 
     // Synchronous: the condensation is in the log when the request returns, after everything that was there.
-    const afterCondense = await allEvents(server, created.id);
+    const afterCondense = await server.allEvents(created.id);
     expect(afterCondense.slice(0, before.length)).toEqual(before);
     expect(afterCondense.slice(before.length).map((e) => [e.kind, e.key ?? null])).toEqual([
       ['CondensationRequest', null],
@@ -222,15 +212,15 @@ describe('condensation', () => {
       summary: 'SUMMARY-2: did t1 and t2.',
       summary_offset: 2,
     });
-    expect((await conversation(server, created.id)).execution_status).toBe('finished');
+    expect((await server.conversation(created.id)).execution_status).toBe('finished');
 
-    const message = await api(server, 'POST', `/api/conversations/${created.id}/events`, {
+    const message = await server.api('POST', `/api/conversations/${created.id}/events`, {
       role: 'user',
       content: [{ type: 'text', text: 'Anything else?' }],
       run: true,
     });
     expect(message.status, message.text).toBe(200);
-    await waitForStatus(server, created.id, 'finished');
+    await server.waitForStatus(created.id, 'finished');
 
     const requests = await recordedRequests(llm);
     expect(requests.map(isSummaryRequest)).toEqual([false, false, false, false, true, false]);
@@ -243,7 +233,7 @@ describe('condensation', () => {
       { role: 'assistant', content: 'Done.' },
       { role: 'user', content: 'Anything else?' },
     ]);
-    const final = await allEvents(server, created.id);
+    const final = await server.allEvents(created.id);
     expect(final.slice(0, afterCondense.length)).toEqual(afterCondense);
   });
 
@@ -251,44 +241,44 @@ describe('condensation', () => {
     const { server, llm } = await startStack({
       turns: [{ content: 'Hi.' }, { content: 'Hi again.' }, { content: '3' }],
     });
-    const plain = await startConversation(server, llm, { message: 'Hello.' });
-    await waitForStatus(server, plain.id, 'finished');
+    const plain = await server.startConversation(llm, { message: 'Hello.' });
+    await server.waitForStatus(plain.id, 'finished');
     const small = await startWithCondenser(server, llm, 'Hello.', condenser({ max_size: 100, keep_first: 4 }));
-    await waitForStatus(server, small.id, 'finished');
-    const eventsBefore = await allEvents(server, small.id);
+    await server.waitForStatus(small.id, 'finished');
+    const eventsBefore = await server.allEvents(small.id);
 
-    const unknown = await api(server, 'POST', '/api/conversations/00000000-0000-4000-8000-000000000000/condense');
+    const unknown = await server.api('POST', '/api/conversations/00000000-0000-4000-8000-000000000000/condense');
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual({ detail: expect.stringContaining('not found') });
 
-    const none = await api<{ detail: string }>(server, 'POST', `/api/conversations/${plain.id}/condense`);
+    const none = await server.api<{ detail: string }>('POST', `/api/conversations/${plain.id}/condense`);
     expect(none.status, none.text).toBe(409);
     expect(none.body.detail).toMatch(/no condenser.*agent\.condenser/);
 
-    const nothing = await api<{ detail: string }>(server, 'POST', `/api/conversations/${small.id}/condense`);
+    const nothing = await server.api<{ detail: string }>('POST', `/api/conversations/${small.id}/condense`);
     expect(nothing.status, nothing.text).toBe(409);
     expect(nothing.body.detail).toMatch(/^Nothing to condense/);
-    expect(await allEvents(server, small.id)).toEqual(eventsBefore);
+    expect(await server.allEvents(small.id)).toEqual(eventsBefore);
 
-    const bad = await api(server, 'POST', '/api/conversations/not-a-uuid/condense');
+    const bad = await server.api('POST', '/api/conversations/not-a-uuid/condense');
     expect(bad.status).toBe(422);
     expect((await recordedRequests(llm)).filter(isSummaryRequest)).toEqual([]);
 
     // keep_first 2 leaves the agent's answer to forget, but the script has no summary turn: the LLM fails.
     const failing = await startWithCondenser(server, llm, 'Hello.', condenser({ max_size: 100 }));
-    await waitForStatus(server, failing.id, 'finished');
-    const failed = await api<{ detail: string }>(server, 'POST', `/api/conversations/${failing.id}/condense`);
+    await server.waitForStatus(failing.id, 'finished');
+    const failed = await server.api<{ detail: string }>('POST', `/api/conversations/${failing.id}/condense`);
     expect(failed.status, failed.text).toBe(502);
     expect(failed.body.detail).toMatch(/^The condenser's LLM call failed: .*no scripted turn matched/);
     expect((await recordedRequests(llm)).filter(isSummaryRequest)).toHaveLength(1);
     // The request stays pending: the next step condenses before calling the agent's LLM.
-    expect((await allEvents(server, failing.id)).at(-1)?.kind).toBe('CondensationRequest');
+    expect((await server.allEvents(failing.id)).at(-1)?.kind).toBe('CondensationRequest');
   });
 
   it('rejects a condenser whose keep_first leaves no room (422), and redacts its LLM key', async () => {
     const { server, llm } = await startStack({ turns: [] });
     const agent = { llm: { model: 'test-model', base_url: llm.baseUrl }, tools: [] };
-    const invalid = await api<{ detail: { loc: unknown[]; msg: string }[] }>(server, 'POST', '/api/conversations', {
+    const invalid = await server.api<{ detail: { loc: unknown[]; msg: string }[] }>('POST', '/api/conversations', {
       agent: { ...agent, condenser: { kind: 'LLMSummarizingCondenser', max_size: 8, keep_first: 3 } },
       workspace: { working_dir: server.workspace },
     });
@@ -296,13 +286,13 @@ describe('condensation', () => {
     expect(invalid.body.detail).toEqual([
       expect.objectContaining({ loc: ['body', 'agent', 'condenser', 'keep_first'] }),
     ]);
-    const unknownField = await api(server, 'POST', '/api/conversations', {
+    const unknownField = await server.api('POST', '/api/conversations', {
       agent: { ...agent, condenser: { kind: 'LLMSummarizingCondenser', max_events: 8 } },
       workspace: { working_dir: server.workspace },
     });
     expect(unknownField.status, unknownField.text).toBe(422);
 
-    const created = await api<{ agent: { condenser: Record<string, unknown> } }>(server, 'POST', '/api/conversations', {
+    const created = await server.api<{ agent: { condenser: Record<string, unknown> } }>('POST', '/api/conversations', {
       agent: {
         ...agent,
         condenser: { kind: 'LLMSummarizingCondenser', llm: { model: 'small', api_key: 'condenser-secret' } },
@@ -338,7 +328,7 @@ describe('condensation', () => {
       turns: [think('t1'), think('t2'), think('t3'), contextError, summaryTurn('SUMMARY-3: did t1.'), finish],
     });
     const created = await startWithCondenser(server, llm, 'Go.', condenser({ max_size: 100 }));
-    await waitForStatus(server, created.id, 'finished');
+    await server.waitForStatus(created.id, 'finished');
 
     const requests = await recordedRequests(llm);
     expect(requests.map((r) => r.turn_index)).toEqual([0, 1, 2, 3, 4, 5]);
@@ -360,7 +350,7 @@ describe('condensation', () => {
       ...thinkPair('t3'),
     ]);
 
-    const events = await allEvents(server, created.id);
+    const events = await server.allEvents(created.id);
     expect(ofKind(events, 'ConversationErrorEvent')).toEqual([]);
     const kinds = events.map((e) => e.kind);
     const requestAt = kinds.indexOf('CondensationRequest');
@@ -383,9 +373,9 @@ describe('condensation', () => {
       ],
     });
     const created = await startWithCondenser(server, llm, 'Go.', {});
-    await waitForStatus(server, created.id, 'error');
+    await server.waitForStatus(created.id, 'error');
     const [error] = ofKind<EventBody & { code: string; detail: string }>(
-      await allEvents(server, created.id),
+      await server.allEvents(created.id),
       'ConversationErrorEvent',
     );
     expect(error).toMatchObject({ code: 'LLMContextWindowExceedError' });

@@ -6,20 +6,13 @@ import {
   type ActionEventBody,
   type E2EServer,
   type EventBody,
-  allEvents,
-  api,
-  conversation,
-  finishedEvents,
   llmConfig,
   ofKind,
   outline,
   recordedRequests,
   restartableServer,
   sleep,
-  startConversation,
   startStack,
-  waitFor,
-  waitForStatus,
   withoutStats,
 } from './support.ts';
 
@@ -35,8 +28,7 @@ const terminal = (command: string, extra: Record<string, unknown> = {}) => ({
 const finish = (message: string) => ({ tool_calls: [{ name: 'finish', arguments: { message } }] });
 
 function respond(server: E2EServer, id: string, body: unknown) {
-  return api<{ success?: boolean; detail?: unknown }>(
-    server,
+  return server.api<{ success?: boolean; detail?: unknown }>(
     'POST',
     `/api/conversations/${id}/events/respond_to_confirmation`,
     body,
@@ -45,7 +37,7 @@ function respond(server: E2EServer, id: string, body: unknown) {
 
 /** Waits for exactly `status`, passing through any other (a deadline moves on from `waiting_for_confirmation`). */
 function until(server: E2EServer, id: string, status: string) {
-  return waitFor(server, id, (info) => info.execution_status === status);
+  return server.waitFor(id, (info) => info.execution_status === status);
 }
 
 /** The events from the last `waiting_for_confirmation` status on (the tail of the log after the wait). */
@@ -61,14 +53,14 @@ describe('confirmation mode', () => {
         finish('Both written.'),
       ],
     });
-    const created = await startConversation(server, llm, {
+    const created = await server.startConversation(llm, {
       message: 'Write two files.',
       extra: { confirmation_policy: ALWAYS },
     });
     expect(created.confirmation_policy).toEqual(ALWAYS);
-    await waitForStatus(server, created.id, 'waiting_for_confirmation');
+    await server.waitForStatus(created.id, 'waiting_for_confirmation');
 
-    const waiting = withoutStats(await allEvents(server, created.id));
+    const waiting = withoutStats(await server.allEvents(created.id));
     expect(outline(waiting)).toEqual([
       'SystemPromptEvent',
       'MessageEvent:user',
@@ -85,9 +77,9 @@ describe('confirmation mode', () => {
     const accepted = await respond(server, created.id, { accept: true });
     expect(accepted.status, accepted.text).toBe(200);
     expect(accepted.body).toEqual({ success: true });
-    await waitForStatus(server, created.id, 'finished');
+    await server.waitForStatus(created.id, 'finished');
 
-    const events = await allEvents(server, created.id);
+    const events = await server.allEvents(created.id);
     expect(labelsFrom(events, waiting.length)).toEqual([
       'status:running',
       'ObservationEvent:TerminalObservation',
@@ -117,18 +109,18 @@ describe('confirmation mode', () => {
         finish('Understood, nothing written.'),
       ],
     });
-    const created = await startConversation(server, llm, {
+    const created = await server.startConversation(llm, {
       message: 'Write two files.',
       extra: { confirmation_policy: ALWAYS },
     });
-    await waitForStatus(server, created.id, 'waiting_for_confirmation');
-    const waiting = withoutStats(await allEvents(server, created.id));
+    await server.waitForStatus(created.id, 'waiting_for_confirmation');
+    const waiting = withoutStats(await server.allEvents(created.id));
 
     const rejected = await respond(server, created.id, { accept: false, reason: 'Not in this folder.' });
     expect(rejected.status, rejected.text).toBe(200);
-    expect((await conversation(server, created.id)).execution_status).toBe('idle');
+    expect((await server.conversation(created.id)).execution_status).toBe('idle');
 
-    const events = withoutStats(await allEvents(server, created.id));
+    const events = withoutStats(await server.allEvents(created.id));
     expect(labelsFrom(events, waiting.length)).toEqual([
       'UserRejectObservation',
       'UserRejectObservation',
@@ -152,8 +144,8 @@ describe('confirmation mode', () => {
     expect((await respond(server, created.id, { accept: false })).status).toBe(409);
 
     // The next run starts from the rejections: the LLM reads one tool result per call.
-    expect((await api(server, 'POST', `/api/conversations/${created.id}/run`)).status).toBe(200);
-    await waitForStatus(server, created.id, 'finished');
+    expect((await server.api('POST', `/api/conversations/${created.id}/run`)).status).toBe(200);
+    await server.waitForStatus(created.id, 'finished');
     const second = (await recordedRequests(llm))[1]?.body as ChatBody;
     const results = second.messages.filter((m) => m.role === 'tool');
     expect(results.map((m) => m.tool_call_id)).toEqual(actions.map((a) => a.tool_call_id));
@@ -165,20 +157,20 @@ describe('confirmation mode', () => {
     const { server, llm } = await startStack({
       turns: [{ tool_calls: [terminal('echo no > no.txt')] }, finish('Understood, I left it.')],
     });
-    const created = await startConversation(server, llm, {
+    const created = await server.startConversation(llm, {
       message: 'Write no.txt.',
       extra: { confirmation_policy: ALWAYS },
     });
-    await waitForStatus(server, created.id, 'waiting_for_confirmation');
-    const waiting = withoutStats(await allEvents(server, created.id));
-    const sent = await api(server, 'POST', `/api/conversations/${created.id}/events`, {
+    await server.waitForStatus(created.id, 'waiting_for_confirmation');
+    const waiting = withoutStats(await server.allEvents(created.id));
+    const sent = await server.api('POST', `/api/conversations/${created.id}/events`, {
       role: 'user',
       content: [{ type: 'text', text: 'Actually, leave it.' }],
       run: true,
     });
     expect(sent.status, sent.text).toBe(200);
-    await waitForStatus(server, created.id, 'finished');
-    expect(labelsFrom(await allEvents(server, created.id), waiting.length)).toEqual([
+    await server.waitForStatus(created.id, 'finished');
+    expect(labelsFrom(await server.allEvents(created.id), waiting.length)).toEqual([
       'UserRejectObservation',
       'status:idle',
       'MessageEvent:user',
@@ -200,12 +192,12 @@ describe('confirmation mode', () => {
     const { server, llm } = await startStack({
       turns: [{ tool_calls: [{ name: 'think', arguments: { thought: 'Plan first.' } }] }, finish('Done.')],
     });
-    const created = await startConversation(server, llm, {
+    const created = await server.startConversation(llm, {
       message: 'Think, then finish.',
       extra: { confirmation_policy: ALWAYS },
     });
-    await waitForStatus(server, created.id, 'finished');
-    expect(outline(withoutStats(await allEvents(server, created.id)))).toEqual([
+    await server.waitForStatus(created.id, 'finished');
+    expect(outline(withoutStats(await server.allEvents(created.id)))).toEqual([
       'SystemPromptEvent',
       'MessageEvent:user',
       'status:running',
@@ -228,7 +220,7 @@ describe('confirmation mode', () => {
         finish('Cleaned up.'),
       ],
     });
-    const created = await startConversation(server, llm, {
+    const created = await server.startConversation(llm, {
       message: 'Look around.',
       extra: {
         confirmation_policy: { kind: 'ConfirmRisky' },
@@ -237,8 +229,8 @@ describe('confirmation mode', () => {
     });
     expect(created.confirmation_policy).toEqual({ kind: 'ConfirmRisky', threshold: 'HIGH', confirm_unknown: true });
     expect(created.security_analyzer).toEqual({ kind: 'RuleBasedSecurityAnalyzer' });
-    await waitForStatus(server, created.id, 'waiting_for_confirmation');
-    let events = withoutStats(await allEvents(server, created.id));
+    await server.waitForStatus(created.id, 'waiting_for_confirmation');
+    let events = withoutStats(await server.allEvents(created.id));
     expect(outline(events).slice(3)).toEqual([
       'ActionEvent:terminal',
       'ObservationEvent:TerminalObservation',
@@ -254,27 +246,27 @@ describe('confirmation mode', () => {
     ]);
     // Rejected without a reason: the default one.
     expect((await respond(server, created.id, { accept: false })).status).toBe(200);
-    events = withoutStats(await allEvents(server, created.id));
+    events = withoutStats(await server.allEvents(created.id));
     expect(ofKind(events, 'UserRejectObservation')).toEqual([
       expect.objectContaining({ rejection_reason: 'User rejected the action', rejection_source: 'user' }),
     ]);
 
     // From MEDIUM on: the deletion waits now.
-    const policy = await api(server, 'POST', `/api/conversations/${created.id}/confirmation_policy`, {
+    const policy = await server.api('POST', `/api/conversations/${created.id}/confirmation_policy`, {
       policy: { kind: 'ConfirmRisky', threshold: 'MEDIUM' },
     });
     expect(policy.status, policy.text).toBe(200);
-    const sent = await api(server, 'POST', `/api/conversations/${created.id}/events`, {
+    const sent = await server.api('POST', `/api/conversations/${created.id}/events`, {
       role: 'user',
       content: [{ type: 'text', text: 'Clean up build2.' }],
       run: true,
     });
     expect(sent.status, sent.text).toBe(200);
-    await waitForStatus(server, created.id, 'waiting_for_confirmation');
-    const pending = ofKind<ActionEventBody>(await allEvents(server, created.id), 'ActionEvent').at(-1);
+    await server.waitForStatus(created.id, 'waiting_for_confirmation');
+    const pending = ofKind<ActionEventBody>(await server.allEvents(created.id), 'ActionEvent').at(-1);
     expect(pending).toMatchObject({ security_risk: 'MEDIUM', action: { command: 'rm -rf build2' } });
     expect((await respond(server, created.id, { accept: true })).status).toBe(200);
-    await waitForStatus(server, created.id, 'finished');
+    await server.waitForStatus(created.id, 'finished');
   });
 
   it('ConfirmRisky: an UNKNOWN risk waits when confirm_unknown is true and runs when it is false', async () => {
@@ -286,28 +278,28 @@ describe('confirmation mode', () => {
         finish('Done.'),
       ],
     });
-    const created = await startConversation(server, llm, {
+    const created = await server.startConversation(llm, {
       message: 'Echo twice.',
       extra: { confirmation_policy: { kind: 'ConfirmRisky', threshold: 'HIGH', confirm_unknown: true } },
     });
-    await waitForStatus(server, created.id, 'waiting_for_confirmation');
-    const [first] = ofKind<ActionEventBody>(await allEvents(server, created.id), 'ActionEvent');
+    await server.waitForStatus(created.id, 'waiting_for_confirmation');
+    const [first] = ofKind<ActionEventBody>(await server.allEvents(created.id), 'ActionEvent');
     expect(first?.security_risk).toBe('UNKNOWN');
     expect(JSON.parse(first?.tool_call.arguments ?? '{}')).toMatchObject({ security_risk: 'LOW' });
     expect(first?.action).not.toHaveProperty('security_risk');
 
-    const changed = await api(server, 'POST', `/api/conversations/${created.id}/confirmation_policy`, {
+    const changed = await server.api('POST', `/api/conversations/${created.id}/confirmation_policy`, {
       policy: { kind: 'ConfirmRisky', confirm_unknown: false },
     });
     expect(changed.status).toBe(200);
-    expect((await conversation(server, created.id)).confirmation_policy).toEqual({
+    expect((await server.conversation(created.id)).confirmation_policy).toEqual({
       kind: 'ConfirmRisky',
       threshold: 'HIGH',
       confirm_unknown: false,
     });
     // Accepting runs the pending action; the next UNKNOWN one no longer waits.
     expect((await respond(server, created.id, { accept: true })).status).toBe(200);
-    const events = await finishedEvents(server, created.id);
+    const events = await server.finishedEvents(created.id);
     expect(outline(events).filter((label) => label === 'status:waiting_for_confirmation')).toHaveLength(1);
     expect(ofKind(events, 'ObservationEvent')).toHaveLength(3);
     expect(ofKind(events, 'ConversationStateUpdateEvent').map((e) => e.key)).toContain('confirmation_policy');
@@ -321,33 +313,33 @@ describe('confirmation mode', () => {
         finish('Done.'),
       ],
     });
-    const created = await startConversation(server, llm, {
+    const created = await server.startConversation(llm, {
       extra: { confirmation_policy: { kind: 'ConfirmRisky' } },
     });
-    const set = await api(server, 'POST', `/api/conversations/${created.id}/security_analyzer`, {
+    const set = await server.api('POST', `/api/conversations/${created.id}/security_analyzer`, {
       security_analyzer: { kind: 'LLMSecurityAnalyzer' },
     });
     expect(set.status, set.text).toBe(200);
-    expect((await conversation(server, created.id)).security_analyzer).toEqual({ kind: 'LLMSecurityAnalyzer' });
-    await api(server, 'POST', `/api/conversations/${created.id}/events`, {
+    expect((await server.conversation(created.id)).security_analyzer).toEqual({ kind: 'LLMSecurityAnalyzer' });
+    await server.api('POST', `/api/conversations/${created.id}/events`, {
       role: 'user',
       content: [{ type: 'text', text: 'Echo.' }],
       run: true,
     });
-    await waitForStatus(server, created.id, 'waiting_for_confirmation');
-    const actions = ofKind<ActionEventBody>(await allEvents(server, created.id), 'ActionEvent');
+    await server.waitForStatus(created.id, 'waiting_for_confirmation');
+    const actions = ofKind<ActionEventBody>(await server.allEvents(created.id), 'ActionEvent');
     expect(actions.map((a) => a.security_risk)).toEqual(['LOW', 'HIGH']);
-    expect(ofKind(await allEvents(server, created.id), 'ObservationEvent')).toHaveLength(1);
+    expect(ofKind(await server.allEvents(created.id), 'ObservationEvent')).toHaveLength(1);
     expect((await respond(server, created.id, { accept: true })).status).toBe(200);
-    await waitForStatus(server, created.id, 'finished');
+    await server.waitForStatus(created.id, 'finished');
 
     // Removing the analyzer: back to UNKNOWN.
-    const removed = await api(server, 'POST', `/api/conversations/${created.id}/security_analyzer`, {
+    const removed = await server.api('POST', `/api/conversations/${created.id}/security_analyzer`, {
       security_analyzer: null,
     });
     expect(removed.status).toBe(200);
-    expect((await conversation(server, created.id)).security_analyzer).toBeNull();
-    const keys = ofKind(await allEvents(server, created.id), 'ConversationStateUpdateEvent').map((e) => e.key);
+    expect((await server.conversation(created.id)).security_analyzer).toBeNull();
+    const keys = ofKind(await server.allEvents(created.id), 'ConversationStateUpdateEvent').map((e) => e.key);
     expect(keys.filter((key) => key === 'security_analyzer')).toHaveLength(2);
   });
 
@@ -355,14 +347,14 @@ describe('confirmation mode', () => {
     const { server, llm } = await startStack({
       turns: [{ tool_calls: [terminal('echo late > late.txt')] }, finish('No answer, so I stopped there.')],
     });
-    const created = await startConversation(server, llm, {
+    const created = await server.startConversation(llm, {
       message: 'Write late.txt.',
       extra: { confirmation_policy: ALWAYS, confirmation_timeout_seconds: 0.5 },
     });
     expect(created).toMatchObject({ confirmation_timeout_seconds: 0.5, on_confirmation_timeout: 'deny' });
     await until(server, created.id, 'finished');
 
-    const events = withoutStats(await allEvents(server, created.id));
+    const events = withoutStats(await server.allEvents(created.id));
     expect(outline(events).slice(3)).toEqual([
       'ActionEvent:terminal',
       'status:waiting_for_confirmation',
@@ -387,12 +379,12 @@ describe('confirmation mode', () => {
     const { server, llm } = await startStack({
       turns: [{ tool_calls: [terminal('echo later > later.txt')] }, finish('Written.')],
     });
-    const created = await startConversation(server, llm, {
+    const created = await server.startConversation(llm, {
       message: 'Write later.txt.',
       extra: { confirmation_policy: ALWAYS, confirmation_timeout_seconds: 0.4, on_confirmation_timeout: 'pause' },
     });
     await until(server, created.id, 'paused');
-    const paused = withoutStats(await allEvents(server, created.id));
+    const paused = withoutStats(await server.allEvents(created.id));
     expect(outline(paused).slice(3)).toEqual([
       'ActionEvent:terminal',
       'status:waiting_for_confirmation',
@@ -402,21 +394,21 @@ describe('confirmation mode', () => {
     expect(ofKind(paused, 'UserRejectObservation')).toHaveLength(0);
 
     // No deadline any more; a plain run from paused does not accept the pending action: it waits again.
-    const policy = await api(server, 'POST', `/api/conversations/${created.id}/confirmation_policy`, {
+    const policy = await server.api('POST', `/api/conversations/${created.id}/confirmation_policy`, {
       policy: ALWAYS,
       confirmation_timeout_seconds: null,
     });
     expect(policy.status, policy.text).toBe(200);
-    expect(await conversation(server, created.id)).toMatchObject({ confirmation_timeout_seconds: null });
-    expect((await api(server, 'POST', `/api/conversations/${created.id}/run`)).status).toBe(200);
-    await waitForStatus(server, created.id, 'waiting_for_confirmation');
+    expect(await server.conversation(created.id)).toMatchObject({ confirmation_timeout_seconds: null });
+    expect((await server.api('POST', `/api/conversations/${created.id}/run`)).status).toBe(200);
+    await server.waitForStatus(created.id, 'waiting_for_confirmation');
     expect(existsSync(join(server.workspace, 'later.txt'))).toBe(false);
     expect(llm.requests()).toHaveLength(1);
 
     expect((await respond(server, created.id, { accept: true })).status).toBe(200);
-    await waitForStatus(server, created.id, 'finished');
+    await server.waitForStatus(created.id, 'finished');
     expect(existsSync(join(server.workspace, 'later.txt'))).toBe(true);
-    expect(labelsFrom(await allEvents(server, created.id), paused.length)).toEqual([
+    expect(labelsFrom(await server.allEvents(created.id), paused.length)).toEqual([
       'state:confirmation_policy',
       'state:confirmation_timeout_seconds',
       'status:running',
@@ -431,7 +423,7 @@ describe('confirmation mode', () => {
 
   it('answers 409 when nothing waits, 404 for an unknown conversation, 422 for bad bodies', async () => {
     const { server, llm } = await startStack({ turns: [finish('Unused.')] });
-    const created = await startConversation(server, llm);
+    const created = await server.startConversation(llm);
     const idle = await respond(server, created.id, { accept: true });
     expect(idle.status).toBe(409);
     expect(idle.body.detail).toMatch(/not waiting for confirmation \(it is idle\)/);
@@ -445,7 +437,7 @@ describe('confirmation mode', () => {
           : route === 'security_analyzer'
             ? { security_analyzer: null }
             : { secrets: {} };
-      expect((await api(server, 'POST', `/api/conversations/${unknown}/${route}`, body)).status).toBe(404);
+      expect((await server.api('POST', `/api/conversations/${unknown}/${route}`, body)).status).toBe(404);
     }
 
     const bad: [string, unknown, (string | number)[]][] = [
@@ -474,8 +466,7 @@ describe('confirmation mode', () => {
       ['security_analyzer', { security_analyzer: { kind: 'GraySwanAnalyzer' } }, ['body', 'security_analyzer']],
     ];
     for (const [route, body, loc] of bad) {
-      const reply = await api<{ detail: { loc: (string | number)[] }[] }>(
-        server,
+      const reply = await server.api<{ detail: { loc: (string | number)[] }[] }>(
         'POST',
         `/api/conversations/${created.id}/${route}`,
         body,
@@ -487,7 +478,7 @@ describe('confirmation mode', () => {
       ).toContainEqual(loc);
     }
     // A bad start request is a 422 too.
-    const start = await api(server, 'POST', '/api/conversations', {
+    const start = await server.api('POST', '/api/conversations', {
       agent: { llm: { model: 'm' } },
       workspace: { working_dir: server.workspace },
       security_analyzer: { kind: 'InvariantAnalyzer' },
@@ -504,7 +495,7 @@ describe('the confirmation deadline across a restart (re-armed from the logged t
     onTestFinished(() => llm.close());
     const stack = await restartableServer();
     await stack.start();
-    const reply = await api<{ id: string }>(stack.server, 'POST', '/api/conversations', {
+    const reply = await stack.server.api<{ id: string }>('POST', '/api/conversations', {
       agent: { llm: llmConfig(llm), tools: [{ name: 'terminal' }] },
       workspace: { working_dir: stack.server.workspace },
       confirmation_policy: ALWAYS,
@@ -512,9 +503,9 @@ describe('the confirmation deadline across a restart (re-armed from the logged t
       initial_message: { role: 'user', content: [{ type: 'text', text: 'Write x.txt.' }] },
     });
     expect(reply.status, reply.text).toBe(201);
-    const info = await waitForStatus(stack.server, reply.body.id, 'waiting_for_confirmation');
+    const info = await stack.server.waitForStatus(reply.body.id, 'waiting_for_confirmation');
     const waitingAt = Date.parse(
-      withoutStats(await allEvents(stack.server, info.id)).find((e) => e.value === 'waiting_for_confirmation')
+      withoutStats(await stack.server.allEvents(info.id)).find((e) => e.value === 'waiting_for_confirmation')
         ?.timestamp as string,
     );
     await stack.stop();
@@ -527,7 +518,7 @@ describe('the confirmation deadline across a restart (re-armed from the logged t
     await stack.start();
     const startedAt = Date.now();
     await until(stack.server, id, 'finished');
-    const events = withoutStats(await allEvents(stack.server, id));
+    const events = withoutStats(await stack.server.allEvents(id));
     const [rejection] = ofKind(events, 'UserRejectObservation');
     expect(String(rejection?.rejection_reason)).toMatch(/confirmation deadline/);
     expect(Date.parse(rejection?.timestamp as string)).toBeGreaterThanOrEqual(startedAt - 5);
@@ -537,9 +528,9 @@ describe('the confirmation deadline across a restart (re-armed from the logged t
   it('a deadline still running at restart fires after the time that was left, not a full new period', async () => {
     const { stack, id, waitingAt } = await waitingConversation(2.5);
     await stack.start();
-    expect((await conversation(stack.server, id)).execution_status).toBe('waiting_for_confirmation');
+    expect((await stack.server.conversation(id)).execution_status).toBe('waiting_for_confirmation');
     await until(stack.server, id, 'finished');
-    const [rejection] = ofKind(await allEvents(stack.server, id), 'UserRejectObservation');
+    const [rejection] = ofKind(await stack.server.allEvents(id), 'UserRejectObservation');
     const waited = Date.parse(rejection?.timestamp as string) - waitingAt;
     expect(waited).toBeGreaterThanOrEqual(2450);
     expect(waited).toBeLessThan(4500);

@@ -7,18 +7,12 @@ import {
   type ActionEventBody,
   type EventBody,
   type ObservationEventBody,
-  allEvents,
-  api,
-  conversation,
-  finishedEvents,
   ofKind,
   outline,
   recordedRequests,
-  startConversation,
   startLoggedStack,
   startStack,
   textOf,
-  waitForStatus,
   withoutStats,
 } from './support.ts';
 
@@ -71,7 +65,7 @@ describe('hooks', () => {
         },
       ],
     };
-    const created = await startConversation(server, llm, {
+    const created = await server.startConversation(llm, {
       message: 'Clean, fetch, write.',
       extra: { hook_config: hookConfig },
     });
@@ -81,9 +75,9 @@ describe('hooks', () => {
         { matcher: 'terminal|file_editor', hooks: [{ ...hookConfig.PreToolUse[1]?.hooks[0] }] },
       ],
     });
-    const info = await waitForStatus(server, created.id, 'finished');
+    const info = await server.waitForStatus(created.id, 'finished');
 
-    const events = withoutStats(await allEvents(server, created.id));
+    const events = withoutStats(await server.allEvents(created.id));
     expect(outline(events)).toEqual([
       'SystemPromptEvent',
       'MessageEvent:user',
@@ -146,12 +140,12 @@ describe('hooks', () => {
         },
       ],
     };
-    const created = await startConversation(server, llm, {
+    const created = await server.startConversation(llm, {
       message: 'My password is hunter2, use it.',
       extra: { hook_config: hookConfig },
     });
-    let info = await waitForStatus(server, created.id, 'finished');
-    let events = withoutStats(await allEvents(server, created.id));
+    let info = await server.waitForStatus(created.id, 'finished');
+    let events = withoutStats(await server.allEvents(created.id));
     expect(outline(events)).toEqual(['SystemPromptEvent', 'MessageEvent:user', 'status:running', 'status:finished']);
     const blocked = events[1] as EventBody;
     expect(textOf((blocked.llm_message as { content: unknown }).content)).toBe('My password is hunter2, use it.');
@@ -161,14 +155,14 @@ describe('hooks', () => {
     expect(await recordedRequests(llm)).toHaveLength(0);
 
     // The next message is not blocked: its context goes in `extended_content`, and the LLM never sees the first.
-    const sent = await api(server, 'POST', `/api/conversations/${created.id}/events`, {
+    const sent = await server.api('POST', `/api/conversations/${created.id}/events`, {
       role: 'user',
       content: [{ type: 'text', text: 'Hello there.' }],
       run: true,
     });
     expect(sent.status, sent.text).toBe(200);
-    info = await waitForStatus(server, created.id, 'finished');
-    events = withoutStats(await allEvents(server, created.id));
+    info = await server.waitForStatus(created.id, 'finished');
+    events = withoutStats(await server.allEvents(created.id));
     const hello = events.filter((e) => e.kind === 'MessageEvent' && e.source === 'user')[1] as EventBody;
     expect(hello.extended_content).toEqual([
       { type: 'text', text: 'The user is on the night shift.', cache_prompt: false },
@@ -207,8 +201,8 @@ describe('hooks', () => {
         },
       ],
     };
-    const created = await startConversation(server, llm, { message: 'Fix it.', extra: { hook_config: hookConfig } });
-    const events = await finishedEvents(server, created.id);
+    const created = await server.startConversation(llm, { message: 'Fix it.', extra: { hook_config: hookConfig } });
+    const events = await server.finishedEvents(created.id);
     expect(outline(events)).toEqual([
       'SystemPromptEvent',
       'MessageEvent:user',
@@ -265,10 +259,10 @@ describe('hooks', () => {
         },
       ],
     };
-    const created = await startConversation(server, llm, { message: 'Say hi.', extra: { hook_config: hookConfig } });
-    await waitForStatus(server, created.id, 'finished');
+    const created = await server.startConversation(llm, { message: 'Say hi.', extra: { hook_config: hookConfig } });
+    await server.waitForStatus(created.id, 'finished');
 
-    const events = await allEvents(server, created.id);
+    const events = await server.allEvents(created.id);
     const action = ofKind<ActionEventBody>(events, 'ActionEvent')[0] as ActionEventBody;
     const input = JSON.parse(await readFile(join(server.workspace, 'post-input.json'), 'utf8'));
     // Claude Code's names.
@@ -325,8 +319,8 @@ describe('hooks', () => {
       SessionStart: [{ hooks: [command('no-such-hook-binary')] }],
     };
     const started = Date.now();
-    const created = await startConversation(server, llm, { message: 'Run it.', extra: { hook_config: hookConfig } });
-    await waitForStatus(server, created.id, 'finished');
+    const created = await server.startConversation(llm, { message: 'Run it.', extra: { hook_config: hookConfig } });
+    await server.waitForStatus(created.id, 'finished');
     expect(existsSync(join(server.workspace, 'ran.txt'))).toBe(true);
     // Each hook run is in the server log (no event kind for it); failures are warnings.
     const runs = logs
@@ -343,18 +337,18 @@ describe('hooks', () => {
       [40, expect.stringMatching(/^invalid JSON on stdout/)],
     ]);
     expect(runs.map((line) => line.hook.event)).toEqual(expect.arrayContaining(['SessionStart', 'Stop']));
-    const events = await allEvents(server, created.id);
+    const events = await server.allEvents(created.id);
     expect(ofKind(events, 'UserRejectObservation')).toEqual([]);
     expect(ofKind(events, 'ObservationEvent')).toHaveLength(2);
     // Two actions, each waited for the timed-out hook once: well under its 30 s sleep.
     expect(Date.now() - started).toBeLessThan(15_000);
-    expect((await conversation(server, created.id)).blocked_actions).toEqual({});
+    expect((await server.conversation(created.id)).blocked_actions).toEqual({});
   });
 
   it('rejects unknown hook events, invalid matchers and unreadable `if` rules with 422', async () => {
     const { server, llm } = await startStack({ turns: [] });
     const start = (hookConfig: unknown) =>
-      api<{ detail: { loc: unknown[]; type: string; msg: string }[] }>(server, 'POST', '/api/conversations', {
+      server.api<{ detail: { loc: unknown[]; type: string; msg: string }[] }>('POST', '/api/conversations', {
         agent: { llm: { model: 'test-model', base_url: llm.baseUrl, api_key: 'k' } },
         workspace: { working_dir: server.workspace },
         hook_config: hookConfig,

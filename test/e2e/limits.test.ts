@@ -1,16 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type EventBody,
-  allEvents,
-  ofKind,
-  outline,
-  recordedRequests,
-  sleep,
-  startConversation,
-  startStack,
-  waitForStatus,
-  withoutStats,
-} from './support.ts';
+import { type EventBody, ofKind, outline, recordedRequests, sleep, startStack, withoutStats } from './support.ts';
 
 type ErrorEventBody = EventBody & { code: string; detail: string };
 
@@ -24,9 +13,9 @@ describe('run limits', () => {
         { tool_calls: [{ name: 'think', arguments: { thought: 'And so on.' } }] },
       ],
     });
-    const created = await startConversation(server, llm, { message: 'Never stop.', extra: { max_iterations: 2 } });
-    await waitForStatus(server, created.id, 'error');
-    const events = withoutStats(await allEvents(server, created.id));
+    const created = await server.startConversation(llm, { message: 'Never stop.', extra: { max_iterations: 2 } });
+    await server.waitForStatus(created.id, 'error');
+    const events = withoutStats(await server.allEvents(created.id));
     expect(outline(events)).toEqual([
       'SystemPromptEvent',
       'MessageEvent:user',
@@ -50,9 +39,9 @@ describe('run limits', () => {
       repeat_last: true,
       turns: [{ tool_calls: [{ name: 'think', arguments: { thought: 'Same thought, again.' } }] }],
     });
-    const created = await startConversation(server, llm, { message: 'Loop forever.' });
-    await waitForStatus(server, created.id, 'stuck');
-    const events = withoutStats(await allEvents(server, created.id));
+    const created = await server.startConversation(llm, { message: 'Loop forever.' });
+    await server.waitForStatus(created.id, 'stuck');
+    const events = withoutStats(await server.allEvents(created.id));
     const round = ['ActionEvent:think', 'ObservationEvent:ThinkObservation'];
     expect(outline(events)).toEqual([
       'SystemPromptEvent',
@@ -77,12 +66,12 @@ describe('run limits', () => {
       repeat_last: true,
       turns: [{ tool_calls: [{ name: 'think', arguments: { thought: 'Same thought, again.' } }] }],
     });
-    const created = await startConversation(server, llm, {
+    const created = await server.startConversation(llm, {
       message: 'Loop forever.',
       extra: { stuck_detection: false, max_iterations: 6 },
     });
-    await waitForStatus(server, created.id, 'error');
-    const events = await allEvents(server, created.id);
+    await server.waitForStatus(created.id, 'error');
+    const events = await server.allEvents(created.id);
     expect(ofKind(events, 'ObservationEvent')).toHaveLength(6);
     expect(ofKind<ErrorEventBody>(events, 'ConversationErrorEvent').map((e) => e.code)).toEqual([
       'MaxIterationsReached',

@@ -8,8 +8,6 @@ import {
   type ActionEventBody,
   type EventBody,
   type ObservationEventBody,
-  api,
-  finishedEvents,
   llmConfig,
   ofKind,
   outline,
@@ -70,7 +68,7 @@ describe('a plugin in a conversation', () => {
     await stack.start();
     const { server } = stack;
 
-    const reply = await api<{ id: string; resolved_plugins: unknown[] }>(server, 'POST', '/api/conversations', {
+    const reply = await server.api<{ id: string; resolved_plugins: unknown[] }>('POST', '/api/conversations', {
       agent: { llm: llmConfig(llm), tools: [{ name: 'terminal' }], agent_context: { load_project_skills: false } },
       workspace: { working_dir: server.workspace },
       plugins: [{ source: 'github:acme/glossary-kit', ref: 'main' }],
@@ -89,7 +87,7 @@ describe('a plugin in a conversation', () => {
       },
     ]);
     const id = reply.body.id;
-    const events = await finishedEvents(server, id);
+    const events = await server.finishedEvents(id);
     expect(outline(events)).toEqual([
       'SystemPromptEvent',
       'state:skills',

@@ -5,15 +5,7 @@ import { type LlmReplay, startLlmReplay } from '@bosun/llm-replay';
 import Database from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { SecretsKeyring } from '../../packages/agent-server/src/store/sealed-secrets.ts';
-import {
-  type E2EServer,
-  type ServerOptions,
-  api,
-  llmConfig,
-  restartableServer,
-  startConversation,
-  waitForStatus,
-} from './support.ts';
+import { type E2EServer, type ServerOptions, llmConfig, restartableServer } from './support.ts';
 
 /** Every secret a conversation record can hold; none may be readable in the database files. */
 const SECRETS = {
@@ -39,7 +31,7 @@ async function keyedLlm(): Promise<LlmReplay> {
 /** A conversation holding every kind of secret (MCP servers disabled: only their configuration matters here). */
 async function secretConversation(server: E2EServer, llm: LlmReplay): Promise<string> {
   const llmSettings = { ...llmConfig(llm), api_key: SECRETS.llmKey, aws_secret_access_key: SECRETS.awsSecret };
-  const created = await startConversation(server, llm, {
+  const created = await server.startConversation(llm, {
     extra: {
       agent: {
         llm: llmSettings,
@@ -76,13 +68,13 @@ function expectNoSecretIn(bytes: string): void {
 
 /** Runs the conversation once more: it finishes only if its api_key reached the LLM (else a 401 errors it). */
 async function runOnce(server: E2EServer, id: string): Promise<void> {
-  const sent = await api(server, 'POST', `/api/conversations/${id}/events`, {
+  const sent = await server.api('POST', `/api/conversations/${id}/events`, {
     role: 'user',
     content: [{ type: 'text', text: 'Once more.' }],
     run: true,
   });
   expect(sent.status, sent.text).toBe(200);
-  await waitForStatus(server, id, 'finished');
+  await server.waitForStatus(id, 'finished');
 }
 
 /** The `data` column of every conversation row, read with SQLite directly. */
@@ -122,7 +114,7 @@ describe('secrets at rest', () => {
     const stack = await restartableServer(settings);
     await stack.start();
     const id = await secretConversation(stack.server, llm);
-    const record = (await api<Record<string, unknown>>(stack.server, 'GET', `/api/conversations/${id}`)).body;
+    const record = (await stack.server.api<Record<string, unknown>>('GET', `/api/conversations/${id}`)).body;
     await stack.stop();
     // What the code before sealing wrote: the record as plain JSON (here recovered from the sealed row).
     const plain = plainRecord(stack.server.dataDir, settings, id);
@@ -132,7 +124,7 @@ describe('secrets at rest', () => {
 
     await stack.start();
     expectNoSecretIn(databaseBytes(stack.server.dataDir));
-    expect((await api(stack.server, 'GET', `/api/conversations/${id}`)).body).toEqual(record);
+    expect((await stack.server.api('GET', `/api/conversations/${id}`)).body).toEqual(record);
     await runOnce(stack.server, id);
   });
 

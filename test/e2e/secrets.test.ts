@@ -3,15 +3,11 @@ import { describe, expect, it } from 'vitest';
 import {
   type EventBody,
   type ObservationEventBody,
-  allEvents,
-  api,
   ofKind,
   outline,
   recordedRequests,
-  startConversation,
   startStack,
   textOf,
-  waitForStatus,
   withoutStats,
 } from './support.ts';
 
@@ -42,13 +38,13 @@ describe('secrets', () => {
         { tool_calls: [{ name: 'finish', arguments: { message: 'Checked the tokens.' } }] },
       ],
     });
-    const created = await startConversation(server, llm, {
+    const created = await server.startConversation(llm, {
       message: 'Print my token.',
       extra: { secrets: { MY_TOKEN: TOKEN, OTHER_TOKEN: { value: OTHER, description: 'another one' } } },
     });
-    await waitForStatus(server, created.id, 'finished');
+    await server.waitForStatus(created.id, 'finished');
 
-    const events = await allEvents(server, created.id);
+    const events = await server.allEvents(created.id);
     expect(outline(withoutStats(events))).toEqual([
       'SystemPromptEvent',
       'MessageEvent:user',
@@ -83,16 +79,16 @@ describe('secrets', () => {
     expect(JSON.stringify(systemPrompt.dynamic_context)).toContain('MY_TOKEN, OTHER_TOKEN');
 
     // The conversation, as every endpoint shows it.
-    const info = await api<{ secret_registry: unknown }>(server, 'GET', `/api/conversations/${created.id}`);
+    const info = await server.api<{ secret_registry: unknown }>('GET', `/api/conversations/${created.id}`);
     expect(info.body.secret_registry).toEqual({
       secret_sources: {
         MY_TOKEN: { kind: 'StaticSecret', value: '**********' },
         OTHER_TOKEN: { kind: 'StaticSecret', value: '**********' },
       },
     });
-    await api(server, 'GET', '/api/conversations/search');
-    await api(server, 'GET', `/api/conversations?ids=${created.id}`);
-    for (const event of events) await api(server, 'GET', `/api/conversations/${created.id}/events/${event.id}`);
+    await server.api('GET', '/api/conversations/search');
+    await server.api('GET', `/api/conversations?ids=${created.id}`);
+    for (const event of events) await server.api('GET', `/api/conversations/${created.id}/events/${event.id}`);
 
     const everything = [JSON.stringify(events), ...server.bodies];
     expect(server.bodies.length).toBeGreaterThan(events.length);

@@ -8,15 +8,11 @@ import {
   type E2EServer,
   type EventBody,
   type ObservationEventBody,
-  allEvents,
-  api,
-  conversation,
   llmConfig,
   ofKind,
   recordedRequests,
   restartableServer,
   textOf,
-  waitForStatus,
 } from './support.ts';
 
 interface ChatMessage {
@@ -65,7 +61,7 @@ async function startWith(
   message: string | null,
   agentContext: Record<string, unknown> = {},
 ) {
-  const reply = await api<{ id: string }>(stack.server, 'POST', '/api/conversations', {
+  const reply = await stack.server.api<{ id: string }>('POST', '/api/conversations', {
     agent: { llm: llmConfig(stack.llm), tools: [{ name: 'terminal' }], agent_context: agentContext },
     workspace: { working_dir: stack.server.workspace },
     ...(message ? { initial_message: { role: 'user', content: [{ type: 'text', text: message }] } } : {}),
@@ -102,7 +98,7 @@ describe('skills in a conversation', () => {
       '.agents/skills/pdf-tools/scripts/extract.py': 'print("text")',
     });
     const id = await startWith(stack, 'Read report.pdf.');
-    await waitForStatus(server, id, 'finished');
+    await server.waitForStatus(id, 'finished');
 
     const requests = (await recordedRequests(llm)).map((r) => r.body as ChatBody);
     expect(requests).toHaveLength(3);
@@ -128,7 +124,7 @@ describe('skills in a conversation', () => {
       "[An error occurred during execution.]\nThere is no skill 'nope'. Available skills: pdf-tools.",
     );
 
-    const events = await allEvents(server, id);
+    const events = await server.allEvents(id);
     const systemPrompt = ofKind(events, 'SystemPromptEvent')[0] as EventBody & { tools: Record<string, unknown>[] };
     expect(systemPrompt.tools).toContainEqual(
       expect.objectContaining({ kind: 'MCPToolDefinition', title: 'invoke_skill', action_type: 'MCPToolAction' }),
@@ -166,16 +162,16 @@ describe('skills in a conversation', () => {
       user_message_suffix: 'Be brief.',
       system_message_suffix: 'Sign every answer.',
     });
-    await waitForStatus(server, id, 'finished');
-    const sent = await api(server, 'POST', `/api/conversations/${id}/events`, {
+    await server.waitForStatus(id, 'finished');
+    const sent = await server.api('POST', `/api/conversations/${id}/events`, {
       role: 'user',
       content: [{ type: 'text', text: 'kubectl again please' }],
       run: true,
     });
     expect(sent.status, sent.text).toBe(200);
-    await waitForStatus(server, id, 'finished');
+    await server.waitForStatus(id, 'finished');
 
-    const messages = ofKind(await allEvents(server, id), 'MessageEvent').filter(
+    const messages = ofKind(await server.allEvents(id), 'MessageEvent').filter(
       (e) => e.source === 'user',
     ) as (EventBody & {
       activated_skills: string[];
@@ -186,7 +182,7 @@ describe('skills in a conversation', () => {
     expect(messages[0]?.extended_content[0]?.text).toContain('keyword match for "kubectl"');
     expect(messages[0]?.extended_content[0]?.text).toContain('Never delete namespaces.');
     expect(messages[1]?.extended_content.map((c) => c.text)).toEqual(['Be brief.']);
-    expect((await conversation(server, id)).activated_knowledge_skills).toEqual(['k8s']);
+    expect((await server.conversation(id)).activated_knowledge_skills).toEqual(['k8s']);
 
     const first = (await recordedRequests(llm))[0]?.body as ChatBody;
     const user = first.messages.find((m) => m.role === 'user');
@@ -208,15 +204,15 @@ describe('skills in a conversation', () => {
         `Use the token ${secret}.`,
       ),
     });
-    const reply = await api<{ id: string }>(server, 'POST', '/api/conversations', {
+    const reply = await server.api<{ id: string }>('POST', '/api/conversations', {
       agent: { llm: llmConfig(llm), tools: [{ name: 'terminal' }] },
       workspace: { working_dir: server.workspace },
       secrets: { DEPLOY_TOKEN: secret },
       initial_message: { role: 'user', content: [{ type: 'text', text: 'deploy it' }], run: true },
     });
     expect(reply.status, reply.text).toBe(201);
-    await waitForStatus(server, reply.body.id, 'finished');
-    const events = JSON.stringify(await allEvents(server, reply.body.id));
+    await server.waitForStatus(reply.body.id, 'finished');
+    const events = JSON.stringify(await server.allEvents(reply.body.id));
     expect(events).toContain('Use the token <secret-hidden>.');
     expect(events).not.toContain(secret);
     expect(JSON.stringify(await recordedRequests(llm))).not.toContain(secret);
@@ -250,8 +246,8 @@ describe('skills in a conversation', () => {
         { source: 'github:me/.agents', scope: 'user' },
       ],
     });
-    await waitForStatus(server, id, 'finished');
-    const report = skillsReport(await allEvents(server, id));
+    await server.waitForStatus(id, 'finished');
+    const report = skillsReport(await server.allEvents(id));
     expect(report.skills.map((s) => [s.name, s.scope])).toEqual([
       ['notes', 'user'],
       ['review', 'organization'],
@@ -265,13 +261,13 @@ describe('skills in a conversation', () => {
     await org.commit({ 'skills/review/SKILL.md': skillMd('review', 'Review a change.', '', 'Rewritten.') });
     await stack.stop();
     await stack.start();
-    const sent = await api(server, 'POST', `/api/conversations/${id}/events`, {
+    const sent = await server.api('POST', `/api/conversations/${id}/events`, {
       role: 'user',
       content: [{ type: 'text', text: 'And the second change.' }],
       run: true,
     });
     expect(sent.status, sent.text).toBe(200);
-    await waitForStatus(server, id, 'finished');
+    await server.waitForStatus(id, 'finished');
     const last = (await recordedRequests(llm)).at(-1)?.body as ChatBody;
     const toolResults = last.messages.filter((m) => m.role === 'tool').map((m) => contentText(m.content));
     expect(toolResults).toHaveLength(2);
@@ -286,8 +282,8 @@ describe('skills in a conversation', () => {
     const id = await startWith(stack, 'Hello.', {
       skill_repositories: [{ source: 'github:acme/missing', scope: 'organization' }],
     });
-    await waitForStatus(server, id, 'finished');
-    const report = skillsReport(await allEvents(server, id));
+    await server.waitForStatus(id, 'finished');
+    const report = skillsReport(await server.allEvents(id));
     expect(report.skills).toEqual([]);
     expect(report.diagnostics.map((d) => [d.severity, d.message])).toEqual([
       ['error', expect.stringMatching(/^cannot be fetched: \S/)],

@@ -1,15 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  allEvents,
-  api,
-  conversation,
-  outline,
-  sleep,
-  startConversation,
-  startStack,
-  waitForStatus,
-  withoutStats,
-} from './support.ts';
+import { outline, sleep, startStack, withoutStats } from './support.ts';
 
 /** Transitions of the state machine (packages/agent/README.md) that no other end-to-end test walks through. */
 describe('status transitions', () => {
@@ -21,19 +11,19 @@ describe('status transitions', () => {
         { tool_calls: [{ name: 'finish', arguments: { message: 'Unstuck.' } }] },
       ],
     });
-    const created = await startConversation(server, llm, { message: 'Loop forever.' });
-    await waitForStatus(server, created.id, 'stuck');
-    const stuck = withoutStats(await allEvents(server, created.id));
+    const created = await server.startConversation(llm, { message: 'Loop forever.' });
+    await server.waitForStatus(created.id, 'stuck');
+    const stuck = withoutStats(await server.allEvents(created.id));
 
-    const sent = await api(server, 'POST', `/api/conversations/${created.id}/events`, {
+    const sent = await server.api('POST', `/api/conversations/${created.id}/events`, {
       role: 'user',
       content: [{ type: 'text', text: 'Please stop repeating yourself.' }],
     });
     expect(sent.status).toBe(200);
-    expect((await conversation(server, created.id)).execution_status).toBe('idle');
-    expect((await api(server, 'POST', `/api/conversations/${created.id}/run`)).status).toBe(200);
-    await waitForStatus(server, created.id, 'finished');
-    expect(outline(withoutStats(await allEvents(server, created.id))).slice(stuck.length)).toEqual([
+    expect((await server.conversation(created.id)).execution_status).toBe('idle');
+    expect((await server.api('POST', `/api/conversations/${created.id}/run`)).status).toBe(200);
+    await server.waitForStatus(created.id, 'finished');
+    expect(outline(withoutStats(await server.allEvents(created.id))).slice(stuck.length)).toEqual([
       'MessageEvent:user',
       'status:idle',
       'status:running',
@@ -47,17 +37,17 @@ describe('status transitions', () => {
     const { server, llm } = await startStack({
       turns: [{ tool_calls: [{ name: 'terminal', arguments: { command: 'echo hi' } }] }],
     });
-    const created = await startConversation(server, llm, {
+    const created = await server.startConversation(llm, {
       message: 'Say hi.',
       extra: { confirmation_policy: { kind: 'AlwaysConfirm' } },
     });
-    await waitForStatus(server, created.id, 'waiting_for_confirmation');
-    const waiting = withoutStats(await allEvents(server, created.id));
-    expect((await api(server, 'POST', `/api/conversations/${created.id}/pause`)).status).toBe(200);
-    expect((await conversation(server, created.id)).execution_status).toBe('paused');
-    expect((await api(server, 'POST', `/api/conversations/${created.id}/run`)).status).toBe(200);
-    await waitForStatus(server, created.id, 'waiting_for_confirmation');
-    expect(outline(withoutStats(await allEvents(server, created.id))).slice(waiting.length)).toEqual([
+    await server.waitForStatus(created.id, 'waiting_for_confirmation');
+    const waiting = withoutStats(await server.allEvents(created.id));
+    expect((await server.api('POST', `/api/conversations/${created.id}/pause`)).status).toBe(200);
+    expect((await server.conversation(created.id)).execution_status).toBe('paused');
+    expect((await server.api('POST', `/api/conversations/${created.id}/run`)).status).toBe(200);
+    await server.waitForStatus(created.id, 'waiting_for_confirmation');
+    expect(outline(withoutStats(await server.allEvents(created.id))).slice(waiting.length)).toEqual([
       'PauseEvent',
       'status:paused',
       'status:running',
@@ -70,14 +60,14 @@ describe('status transitions', () => {
     const { server, llm } = await startStack({
       turns: [{ tool_calls: [{ name: 'finish', arguments: { message: 'Done.' } }] }],
     });
-    const created = await startConversation(server, llm, { message: 'Finish.' });
-    await waitForStatus(server, created.id, 'finished');
-    const before = await allEvents(server, created.id);
-    const run = await api(server, 'POST', `/api/conversations/${created.id}/run`);
+    const created = await server.startConversation(llm, { message: 'Finish.' });
+    await server.waitForStatus(created.id, 'finished');
+    const before = await server.allEvents(created.id);
+    const run = await server.api('POST', `/api/conversations/${created.id}/run`);
     expect(run.status).toBe(200);
     await sleep(200);
-    expect(await allEvents(server, created.id)).toEqual(before);
-    expect((await conversation(server, created.id)).execution_status).toBe('finished');
+    expect(await server.allEvents(created.id)).toEqual(before);
+    expect((await server.conversation(created.id)).execution_status).toBe('finished');
     expect(llm.requests()).toHaveLength(1);
   });
 
@@ -88,9 +78,9 @@ describe('status transitions', () => {
         { tool_calls: [{ name: 'finish', arguments: { message: 'Acted.' } }] },
       ],
     });
-    const created = await startConversation(server, llm, { message: 'Act.' });
-    await waitForStatus(server, created.id, 'finished');
-    expect(outline(withoutStats(await allEvents(server, created.id)))).toEqual([
+    const created = await server.startConversation(llm, { message: 'Act.' });
+    await server.waitForStatus(created.id, 'finished');
+    expect(outline(withoutStats(await server.allEvents(created.id)))).toEqual([
       'SystemPromptEvent',
       'MessageEvent:user',
       'status:running',

@@ -1,16 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type ActionEventBody,
-  type EventBody,
-  allEvents,
-  finishedEvents,
-  ofKind,
-  outline,
-  startConversation,
-  startStack,
-  waitForStatus,
-  withoutStats,
-} from './support.ts';
+import { type ActionEventBody, type EventBody, ofKind, outline, startStack, withoutStats } from './support.ts';
 
 const ENCRYPTED = 'encrypted-reasoning-state-5f1d2c';
 
@@ -36,9 +25,9 @@ describe('telemetry events', () => {
         { reasoning: 'Wrap up.', tool_calls: [{ name: 'finish', arguments: { message: 'Logged.' } }] },
       ],
     });
-    const created = await startConversation(server, llm, { model, logCompletions: true, message: 'Log it.' });
-    await waitForStatus(server, created.id, 'finished');
-    const events = await allEvents(server, created.id);
+    const created = await server.startConversation(llm, { model, logCompletions: true, message: 'Log it.' });
+    await server.waitForStatus(created.id, 'finished');
+    const events = await server.allEvents(created.id);
     expect(outline(withoutStats(events))).toEqual([
       'SystemPromptEvent',
       'MessageEvent:user',
@@ -92,8 +81,8 @@ describe('telemetry events', () => {
         { tool_calls: [{ name: 'finish', arguments: { message: 'Tokens seen.' } }] },
       ],
     });
-    const created = await startConversation(server, llm, { message: 'Tokens, please.' });
-    const events = await finishedEvents(server, created.id);
+    const created = await server.startConversation(llm, { message: 'Tokens, please.' });
+    const events = await server.finishedEvents(created.id);
     expect(outline(events)).toEqual([
       'SystemPromptEvent',
       'MessageEvent:user',

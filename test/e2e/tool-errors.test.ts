@@ -1,14 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type ActionEventBody,
-  type EventBody,
-  finishedEvents,
-  ofKind,
-  outline,
-  recordedRequests,
-  startConversation,
-  startStack,
-} from './support.ts';
+import { type ActionEventBody, type EventBody, ofKind, outline, recordedRequests, startStack } from './support.ts';
 
 type ChatBody = { messages: { role: string; content: string | null; tool_call_id?: string }[] };
 type AgentErrorBody = EventBody & { tool_name: string; tool_call_id: string; error: string };
@@ -26,8 +17,8 @@ describe('invalid tool calls', () => {
         { tool_calls: [{ id: 'call_finish', name: 'finish', arguments: { message: 'Gave up gracefully.' } }] },
       ],
     });
-    const created = await startConversation(server, llm, { message: 'Try things.' });
-    const events = await finishedEvents(server, created.id);
+    const created = await server.startConversation(llm, { message: 'Try things.' });
+    const events = await server.finishedEvents(created.id);
     expect(outline(events)).toEqual([
       'SystemPromptEvent',
       'MessageEvent:user',

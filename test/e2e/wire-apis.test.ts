@@ -4,11 +4,9 @@ import {
   type ActionEventBody,
   type EventBody,
   type ObservationEventBody,
-  finishedEvents,
   ofKind,
   outline,
   recordedRequests,
-  startConversation,
   startStack,
   textOf,
 } from './support.ts';
@@ -38,8 +36,8 @@ async function runSmallScript(model: string): Promise<Run> {
       },
     ],
   });
-  const created = await startConversation(server, llm, { model, message: 'Say the magic number.' });
-  const events = await finishedEvents(server, created.id);
+  const created = await server.startConversation(llm, { model, message: 'Say the magic number.' });
+  const events = await server.finishedEvents(created.id);
   expect(outline(events)).toEqual([
     'SystemPromptEvent',
     'MessageEvent:user',

@@ -1,0 +1,71 @@
+/** The events of the agent server's API as the end-to-end tests read them, and helpers over lists of them. */
+
+export interface EventBody {
+  id: string;
+  kind: string;
+  source: string;
+  timestamp: string;
+  [key: string]: unknown;
+}
+
+export type ActionEventBody = EventBody & {
+  kind: 'ActionEvent';
+  thought: { type: string; text: string }[];
+  action: ({ kind: string } & Record<string, unknown>) | null;
+  tool_name: string;
+  tool_call_id: string;
+  tool_call: { id: string; name: string; arguments: string; origin: string };
+  llm_response_id: string;
+  summary?: string | null;
+  reasoning_content?: string | null;
+  thinking_blocks: Record<string, unknown>[];
+  responses_reasoning_item?: Record<string, unknown> | null;
+};
+
+export type ObservationEventBody = EventBody & {
+  kind: 'ObservationEvent';
+  tool_name: string;
+  tool_call_id: string;
+  action_id: string;
+  observation: { kind: string; content: { type: string; text: string }[]; is_error: boolean } & Record<string, unknown>;
+};
+
+/** Every status a run ends in (the run loop has stopped). */
+export const SETTLED = ['finished', 'error', 'stuck', 'paused', 'idle', 'waiting_for_confirmation'];
+
+/** The events without the usage bookkeeping (`stats` updates), for order checks. */
+export function withoutStats(events: EventBody[]): EventBody[] {
+  return events.filter((event) => !(event.kind === 'ConversationStateUpdateEvent' && event.key === 'stats'));
+}
+
+/** A compact label per event: `ActionEvent:terminal`, `ObservationEvent:TerminalObservation`, `status:finished`. */
+export function outline(events: EventBody[]): string[] {
+  return events.map((event) => {
+    switch (event.kind) {
+      case 'ActionEvent':
+        return `ActionEvent:${event.tool_name}`;
+      case 'ObservationEvent':
+        return `ObservationEvent:${(event as ObservationEventBody).observation.kind}`;
+      case 'MessageEvent':
+        return `MessageEvent:${event.source}`;
+      case 'ConversationStateUpdateEvent':
+        return event.key === 'execution_status' ? `status:${event.value}` : `state:${event.key}`;
+      default:
+        return event.kind;
+    }
+  });
+}
+
+export function ofKind<T extends EventBody = EventBody>(events: EventBody[], kind: string): T[] {
+  return events.filter((event) => event.kind === kind) as T[];
+}
+
+/** The text of a content list (`[{type: 'text', text}]`). */
+export function textOf(content: unknown): string {
+  return (content as { type: string; text?: string }[])
+    .filter((block) => block.type === 'text')
+    .map((block) => block.text ?? '')
+    .join('\n');
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
