@@ -5,7 +5,11 @@ import { describe, expect, it } from 'vitest';
 import {
   type ActionEventBody,
   type EventBody,
+  FINISHING,
+  OPENING,
   type ObservationEventBody,
+  actionsOf,
+  observationsOf,
   ofKind,
   outline,
   recordedRequests,
@@ -54,9 +58,7 @@ describe('an agent run through the HTTP API', () => {
 
     const events = await server.allEvents(created.id);
     expect(outline(events)).toEqual([
-      'SystemPromptEvent',
-      'MessageEvent:user',
-      'status:running',
+      ...OPENING,
       'state:stats',
       'ActionEvent:file_editor',
       'ObservationEvent:FileEditorObservation',
@@ -67,9 +69,7 @@ describe('an agent run through the HTTP API', () => {
       'ActionEvent:file_editor',
       'ObservationEvent:FileEditorObservation',
       'state:stats',
-      'ActionEvent:finish',
-      'ObservationEvent:FinishObservation',
-      'status:finished',
+      ...FINISHING,
     ]);
     // Ids are unique, timestamps never go back.
     expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
@@ -90,8 +90,8 @@ describe('an agent run through the HTTP API', () => {
       llm_message: { role: 'user', content: [{ type: 'text', text: 'Write the notes, show them, then fix them.' }] },
     });
 
-    const actions = ofKind<ActionEventBody>(events, 'ActionEvent');
-    const observations = ofKind<ObservationEventBody>(events, 'ObservationEvent');
+    const actions = actionsOf(events);
+    const observations = observationsOf(events);
     const stats = events.filter((e) => e.kind === 'ConversationStateUpdateEvent' && e.key === 'stats');
     expect(actions).toHaveLength(4);
     expect(observations).toHaveLength(4);
@@ -224,24 +224,17 @@ describe('an agent run through the HTTP API', () => {
       ],
     }));
     const created = await server.startConversation(llm, { message: 'Do two things.' });
-    const events = await server.finishedEvents(created.id);
+    const events = await server.settledEvents(created.id);
     expect(outline(events)).toEqual([
-      'SystemPromptEvent',
-      'MessageEvent:user',
-      'status:running',
+      ...OPENING,
       'ActionEvent:terminal',
       'ActionEvent:file_editor',
       'ObservationEvent:TerminalObservation',
       'ObservationEvent:FileEditorObservation',
-      'ActionEvent:finish',
-      'ObservationEvent:FinishObservation',
-      'status:finished',
+      ...FINISHING,
     ]);
-    const [terminal, editor] = ofKind<ActionEventBody>(events, 'ActionEvent') as [ActionEventBody, ActionEventBody];
-    const [terminalObs, editorObs] = ofKind<ObservationEventBody>(events, 'ObservationEvent') as [
-      ObservationEventBody,
-      ObservationEventBody,
-    ];
+    const [terminal, editor] = actionsOf(events) as [ActionEventBody, ActionEventBody];
+    const [terminalObs, editorObs] = observationsOf(events) as [ObservationEventBody, ObservationEventBody];
     expect(terminal.llm_response_id).toBe(editor.llm_response_id);
     expect(terminal.thought).toEqual([{ type: 'text', text: 'Two things at once.', cache_prompt: false }]);
     expect(editor.thought).toEqual([]);
@@ -265,14 +258,7 @@ describe('an agent run through the HTTP API', () => {
     const created = await server.startConversation(llm, { message: 'What is the answer?' });
     await server.waitForStatus(created.id, 'finished');
     const events = await server.allEvents(created.id);
-    expect(outline(events)).toEqual([
-      'SystemPromptEvent',
-      'MessageEvent:user',
-      'status:running',
-      'state:stats',
-      'MessageEvent:agent',
-      'status:finished',
-    ]);
+    expect(outline(events)).toEqual([...OPENING, 'state:stats', 'MessageEvent:agent', 'status:finished']);
     const answer = events[4] as EventBody;
     expect(answer).toMatchObject({
       source: 'agent',
@@ -304,18 +290,14 @@ describe('an agent run through the HTTP API', () => {
       ],
     }));
     const created = await server.startConversation(llm, { message: 'Write outside.' });
-    const events = await server.finishedEvents(created.id);
+    const events = await server.settledEvents(created.id);
     expect(outline(events)).toEqual([
-      'SystemPromptEvent',
-      'MessageEvent:user',
-      'status:running',
+      ...OPENING,
       'ActionEvent:file_editor',
       'ObservationEvent:FileEditorObservation',
-      'ActionEvent:finish',
-      'ObservationEvent:FinishObservation',
-      'status:finished',
+      ...FINISHING,
     ]);
-    const [observation] = ofKind<ObservationEventBody>(events, 'ObservationEvent');
+    const [observation] = observationsOf(events);
     expect(observation?.observation.is_error).toBe(true);
     expect(textOf(observation?.observation.content)).toContain('outside the workspace');
     expect(ofKind(events, 'AgentErrorEvent')).toEqual([]);
@@ -350,19 +332,15 @@ describe('an agent run through the HTTP API', () => {
     expect((await send('the first question')).status).toBe(200);
     await server.waitForStatus(created.id, 'finished');
     expect((await send('the second question')).status).toBe(200);
-    const events = await server.finishedEvents(created.id);
+    const events = await server.settledEvents(created.id);
     expect(outline(events)).toEqual([
-      'SystemPromptEvent',
-      'MessageEvent:user',
-      'status:running',
+      ...OPENING,
       'MessageEvent:agent',
       'status:finished',
       'MessageEvent:user',
       'status:idle',
       'status:running',
-      'ActionEvent:finish',
-      'ObservationEvent:FinishObservation',
-      'status:finished',
+      ...FINISHING,
     ]);
     const requests = await recordedRequests(llm);
     expect(requests.map((r) => r.turn_index)).toEqual([0, 1]);

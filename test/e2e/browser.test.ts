@@ -5,7 +5,8 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import {
   type ActionEventBody,
   type ObservationEventBody,
-  ofKind,
+  actionsOf,
+  observationsOf,
   outline,
   recordedRequests,
   startStack,
@@ -83,7 +84,7 @@ describe('the browser through the agent server', () => {
       'ActionEvent:browser_get_content',
       'ActionEvent:browser_stop_recording',
     ]);
-    const observations = ofKind<ObservationEventBody>(events, 'ObservationEvent');
+    const observations = observationsOf(events);
     expect(observations.map((o) => [o.tool_name, o.observation.kind, o.observation.is_error])).toEqual([
       ['browser_navigate', 'BrowserObservation', false],
       ['browser_get_state', 'BrowserObservation', false],
@@ -123,7 +124,7 @@ describe('the browser through the agent server', () => {
     );
     expect(offered).toContain('browser_get_content');
     // The action is the Action's fields only (`security_risk` is the ActionEvent's).
-    const navigate = ofKind<ActionEventBody>(events, 'ActionEvent')[0] as ActionEventBody;
+    const navigate = actionsOf(events)[0] as ActionEventBody;
     expect(navigate.action).toEqual({ kind: 'BrowserNavigateAction', url: site, new_tab: false });
 
     // The recording the agent made is the user's to download.

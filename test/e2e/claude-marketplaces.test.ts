@@ -3,7 +3,7 @@ import { startLlmReplay } from '@bosun/llm-replay';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { TestRepository } from '../../packages/agent/test/git/support.ts';
 import { OFFICIAL_MARKETPLACE, SKILLS_MARKETPLACE } from '../../packages/agent/test/marketplaces/fixtures.ts';
-import { type ActionEventBody, type EventBody, llmConfig, ofKind, restartableServer } from './support.ts';
+import { type ActionEventBody, type EventBody, actionsOf, llmConfig, ofKind, restartableServer } from './support.ts';
 
 type Problem = { severity: string; message: string };
 
@@ -69,7 +69,7 @@ describe('marketplaces shaped like anthropics/skills and anthropics/claude-plugi
       ['claude-api', 'mcp-builder', 'pdf', 'skill-creator', 'webapp-testing', 'xlsx'].sort(),
     );
     // The commit guard ran for the commit only: the first command ran, the second was rejected by the hook.
-    const actions = ofKind<ActionEventBody>(events, 'ActionEvent');
+    const actions = actionsOf(events);
     expect(ofKind(events, 'UserRejectObservation')).toEqual([
       expect.objectContaining({
         action_id: actions[1]?.id,

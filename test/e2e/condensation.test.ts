@@ -1,13 +1,6 @@
 import type { LlmReplay, RecordedRequest } from '@bosun/llm-replay';
 import { describe, expect, it } from 'vitest';
-import {
-  type ActionEventBody,
-  type E2EServer,
-  type EventBody,
-  ofKind,
-  recordedRequests,
-  startStack,
-} from './support.ts';
+import { type E2EServer, type EventBody, actionsOf, ofKind, recordedRequests, startStack } from './support.ts';
 
 /** How llm-replay tells the condenser's summary requests from the agent's steps. */
 const SUMMARIZE = { last_user_message_contains: 'Summarize the following events' };
@@ -74,7 +67,7 @@ async function startWithCondenser(server: E2EServer, llm: LlmReplay, message: st
 /** The ids of the ActionEvents and results of the think calls `names`. */
 function idsOfCalls(events: EventBody[], ...names: string[]): string[] {
   return names.flatMap((name) => {
-    const action = ofKind<ActionEventBody>(events, 'ActionEvent').find((a) => a.tool_call_id === `call_${name}`);
+    const action = actionsOf(events).find((a) => a.tool_call_id === `call_${name}`);
     const result = events.find((e) => e.kind === 'ObservationEvent' && e.tool_call_id === `call_${name}`);
     return [action?.id as string, result?.id as string];
   });

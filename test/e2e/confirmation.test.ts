@@ -6,6 +6,9 @@ import {
   type ActionEventBody,
   type E2EServer,
   type EventBody,
+  FINISHING,
+  OPENING,
+  actionsOf,
   llmConfig,
   ofKind,
   outline,
@@ -58,19 +61,16 @@ describe('confirmation mode', () => {
       extra: { confirmation_policy: ALWAYS },
     });
     expect(created.confirmation_policy).toEqual(ALWAYS);
-    await server.waitForStatus(created.id, 'waiting_for_confirmation');
 
-    const waiting = withoutStats(await server.allEvents(created.id));
+    const waiting = await server.settledEvents(created.id, 'waiting_for_confirmation');
     expect(outline(waiting)).toEqual([
-      'SystemPromptEvent',
-      'MessageEvent:user',
-      'status:running',
+      ...OPENING,
       'ActionEvent:terminal',
       'ActionEvent:terminal',
       'status:waiting_for_confirmation',
     ]);
     // Pending: stored, not run. Without an analyzer every risk is UNKNOWN.
-    expect(ofKind<ActionEventBody>(waiting, 'ActionEvent').map((a) => a.security_risk)).toEqual(['UNKNOWN', 'UNKNOWN']);
+    expect(actionsOf(waiting).map((a) => a.security_risk)).toEqual(['UNKNOWN', 'UNKNOWN']);
     expect(existsSync(join(server.workspace, 'one.txt'))).toBe(false);
     expect(llm.requests()).toHaveLength(1);
 
@@ -84,11 +84,9 @@ describe('confirmation mode', () => {
       'status:running',
       'ObservationEvent:TerminalObservation',
       'ObservationEvent:TerminalObservation',
-      'ActionEvent:finish',
-      'ObservationEvent:FinishObservation',
-      'status:finished',
+      ...FINISHING,
     ]);
-    const [first, second] = ofKind<ActionEventBody>(events, 'ActionEvent');
+    const [first, second] = actionsOf(events);
     const observations = ofKind(events, 'ObservationEvent');
     expect(observations[0]).toMatchObject({ action_id: first?.id });
     expect(observations[1]).toMatchObject({ action_id: second?.id });
@@ -113,8 +111,7 @@ describe('confirmation mode', () => {
       message: 'Write two files.',
       extra: { confirmation_policy: ALWAYS },
     });
-    await server.waitForStatus(created.id, 'waiting_for_confirmation');
-    const waiting = withoutStats(await server.allEvents(created.id));
+    const waiting = await server.settledEvents(created.id, 'waiting_for_confirmation');
 
     const rejected = await respond(server, created.id, { accept: false, reason: 'Not in this folder.' });
     expect(rejected.status, rejected.text).toBe(200);
@@ -126,7 +123,7 @@ describe('confirmation mode', () => {
       'UserRejectObservation',
       'status:idle',
     ]);
-    const actions = ofKind<ActionEventBody>(events, 'ActionEvent');
+    const actions = actionsOf(events);
     const rejections = ofKind(events, 'UserRejectObservation');
     rejections.forEach((rejection, index) => {
       expect(rejection).toMatchObject({
@@ -161,8 +158,7 @@ describe('confirmation mode', () => {
       message: 'Write no.txt.',
       extra: { confirmation_policy: ALWAYS },
     });
-    await server.waitForStatus(created.id, 'waiting_for_confirmation');
-    const waiting = withoutStats(await server.allEvents(created.id));
+    const waiting = await server.settledEvents(created.id, 'waiting_for_confirmation');
     const sent = await server.api('POST', `/api/conversations/${created.id}/events`, {
       role: 'user',
       content: [{ type: 'text', text: 'Actually, leave it.' }],
@@ -175,9 +171,7 @@ describe('confirmation mode', () => {
       'status:idle',
       'MessageEvent:user',
       'status:running',
-      'ActionEvent:finish',
-      'ObservationEvent:FinishObservation',
-      'status:finished',
+      ...FINISHING,
     ]);
     expect(existsSync(join(server.workspace, 'no.txt'))).toBe(false);
     const second = (await recordedRequests(llm))[1]?.body as ChatBody;
@@ -198,14 +192,10 @@ describe('confirmation mode', () => {
     });
     await server.waitForStatus(created.id, 'finished');
     expect(outline(withoutStats(await server.allEvents(created.id)))).toEqual([
-      'SystemPromptEvent',
-      'MessageEvent:user',
-      'status:running',
+      ...OPENING,
       'ActionEvent:think',
       'ObservationEvent:ThinkObservation',
-      'ActionEvent:finish',
-      'ObservationEvent:FinishObservation',
-      'status:finished',
+      ...FINISHING,
     ]);
   });
 
@@ -229,8 +219,7 @@ describe('confirmation mode', () => {
     });
     expect(created.confirmation_policy).toEqual({ kind: 'ConfirmRisky', threshold: 'HIGH', confirm_unknown: true });
     expect(created.security_analyzer).toEqual({ kind: 'RuleBasedSecurityAnalyzer' });
-    await server.waitForStatus(created.id, 'waiting_for_confirmation');
-    let events = withoutStats(await server.allEvents(created.id));
+    let events = await server.settledEvents(created.id, 'waiting_for_confirmation');
     expect(outline(events).slice(3)).toEqual([
       'ActionEvent:terminal',
       'ObservationEvent:TerminalObservation',
@@ -239,11 +228,7 @@ describe('confirmation mode', () => {
       'ActionEvent:terminal',
       'status:waiting_for_confirmation',
     ]);
-    expect(ofKind<ActionEventBody>(events, 'ActionEvent').map((a) => a.security_risk)).toEqual([
-      'LOW',
-      'MEDIUM',
-      'HIGH',
-    ]);
+    expect(actionsOf(events).map((a) => a.security_risk)).toEqual(['LOW', 'MEDIUM', 'HIGH']);
     // Rejected without a reason: the default one.
     expect((await respond(server, created.id, { accept: false })).status).toBe(200);
     events = withoutStats(await server.allEvents(created.id));
@@ -299,7 +284,7 @@ describe('confirmation mode', () => {
     });
     // Accepting runs the pending action; the next UNKNOWN one no longer waits.
     expect((await respond(server, created.id, { accept: true })).status).toBe(200);
-    const events = await server.finishedEvents(created.id);
+    const events = await server.settledEvents(created.id);
     expect(outline(events).filter((label) => label === 'status:waiting_for_confirmation')).toHaveLength(1);
     expect(ofKind(events, 'ObservationEvent')).toHaveLength(3);
     expect(ofKind(events, 'ConversationStateUpdateEvent').map((e) => e.key)).toContain('confirmation_policy');
@@ -361,9 +346,7 @@ describe('confirmation mode', () => {
       'UserRejectObservation',
       'status:idle',
       'status:running',
-      'ActionEvent:finish',
-      'ObservationEvent:FinishObservation',
-      'status:finished',
+      ...FINISHING,
     ]);
     const [rejection] = ofKind(events, 'UserRejectObservation');
     expect(rejection).toMatchObject({ rejection_source: 'user' });
@@ -415,9 +398,7 @@ describe('confirmation mode', () => {
       'status:waiting_for_confirmation',
       'status:running',
       'ObservationEvent:TerminalObservation',
-      'ActionEvent:finish',
-      'ObservationEvent:FinishObservation',
-      'status:finished',
+      ...FINISHING,
     ]);
   });
 

@@ -33,6 +33,12 @@ export type ObservationEventBody = EventBody & {
 /** Every status a run ends in (the run loop has stopped). */
 export const SETTLED = ['finished', 'error', 'stuck', 'paused', 'idle', 'waiting_for_confirmation'];
 
+/** How the outline of a run started by a user message opens: the system prompt, the message, the run starting. */
+export const OPENING = ['SystemPromptEvent', 'MessageEvent:user', 'status:running'];
+
+/** How the outline of a run that the agent ends with the finish tool closes. */
+export const FINISHING = ['ActionEvent:finish', 'ObservationEvent:FinishObservation', 'status:finished'];
+
 /** The events without the usage bookkeeping (`stats` updates), for order checks. */
 export function withoutStats(events: EventBody[]): EventBody[] {
   return events.filter((event) => !(event.kind === 'ConversationStateUpdateEvent' && event.key === 'stats'));
@@ -59,6 +65,10 @@ export function outline(events: EventBody[]): string[] {
 export function ofKind<T extends EventBody = EventBody>(events: EventBody[], kind: string): T[] {
   return events.filter((event) => event.kind === kind) as T[];
 }
+
+export const actionsOf = (events: EventBody[]) => ofKind<ActionEventBody>(events, 'ActionEvent');
+
+export const observationsOf = (events: EventBody[]) => ofKind<ObservationEventBody>(events, 'ObservationEvent');
 
 /** The text of a content list (`[{type: 'text', text}]`). */
 export function textOf(content: unknown): string {

@@ -6,7 +6,10 @@ import { describe, expect, it } from 'vitest';
 import {
   type ActionEventBody,
   type EventBody,
-  type ObservationEventBody,
+  FINISHING,
+  OPENING,
+  actionsOf,
+  observationsOf,
   ofKind,
   outline,
   recordedRequests,
@@ -76,23 +79,18 @@ describe('hooks', () => {
       ],
     });
     const info = await server.waitForStatus(created.id, 'finished');
-
     const events = withoutStats(await server.allEvents(created.id));
     expect(outline(events)).toEqual([
-      'SystemPromptEvent',
-      'MessageEvent:user',
-      'status:running',
+      ...OPENING,
       'ActionEvent:terminal',
       'ActionEvent:terminal',
       'ActionEvent:terminal',
       'UserRejectObservation',
       'UserRejectObservation',
       'ObservationEvent:TerminalObservation',
-      'ActionEvent:finish',
-      'ObservationEvent:FinishObservation',
-      'status:finished',
+      ...FINISHING,
     ]);
-    const actions = ofKind<ActionEventBody>(events, 'ActionEvent');
+    const actions = actionsOf(events);
     const rejections = ofKind(events, 'UserRejectObservation');
     expect(rejections).toEqual([
       expect.objectContaining({
@@ -146,7 +144,7 @@ describe('hooks', () => {
     });
     let info = await server.waitForStatus(created.id, 'finished');
     let events = withoutStats(await server.allEvents(created.id));
-    expect(outline(events)).toEqual(['SystemPromptEvent', 'MessageEvent:user', 'status:running', 'status:finished']);
+    expect(outline(events)).toEqual([...OPENING, 'status:finished']);
     const blocked = events[1] as EventBody;
     expect(textOf((blocked.llm_message as { content: unknown }).content)).toBe('My password is hunter2, use it.');
     expect(blocked.extended_content).toEqual([]);
@@ -202,19 +200,15 @@ describe('hooks', () => {
       ],
     };
     const created = await server.startConversation(llm, { message: 'Fix it.', extra: { hook_config: hookConfig } });
-    const events = await server.finishedEvents(created.id);
+    const events = await server.settledEvents(created.id);
     expect(outline(events)).toEqual([
-      'SystemPromptEvent',
-      'MessageEvent:user',
-      'status:running',
+      ...OPENING,
       'ActionEvent:finish',
       'ObservationEvent:FinishObservation',
       'MessageEvent:environment',
       'ActionEvent:terminal',
       'ObservationEvent:TerminalObservation',
-      'ActionEvent:finish',
-      'ObservationEvent:FinishObservation',
-      'status:finished',
+      ...FINISHING,
     ]);
     const feedback = events[5] as EventBody;
     expect(feedback.llm_message).toEqual({
@@ -263,7 +257,7 @@ describe('hooks', () => {
     await server.waitForStatus(created.id, 'finished');
 
     const events = await server.allEvents(created.id);
-    const action = ofKind<ActionEventBody>(events, 'ActionEvent')[0] as ActionEventBody;
+    const action = actionsOf(events)[0] as ActionEventBody;
     const input = JSON.parse(await readFile(join(server.workspace, 'post-input.json'), 'utf8'));
     // Claude Code's names.
     expect(input).toMatchObject({
@@ -285,7 +279,7 @@ describe('hooks', () => {
     });
     expect(textOf(input.tool_response.content)).toContain('hi');
 
-    const observations = ofKind<ObservationEventBody>(events, 'ObservationEvent');
+    const observations = observationsOf(events);
     expect(observations[0]?.observation.content.at(-1)).toEqual({
       type: 'text',
       text: '[PostToolUse hook context] Remember to log this.',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type EventBody, ofKind, outline, recordedRequests, sleep, startStack, withoutStats } from './support.ts';
+import { type EventBody, OPENING, ofKind, outline, recordedRequests, sleep, startStack } from './support.ts';
 
 type ErrorEventBody = EventBody & { code: string; detail: string };
 
@@ -14,12 +14,9 @@ describe('run limits', () => {
       ],
     });
     const created = await server.startConversation(llm, { message: 'Never stop.', extra: { max_iterations: 2 } });
-    await server.waitForStatus(created.id, 'error');
-    const events = withoutStats(await server.allEvents(created.id));
+    const events = await server.settledEvents(created.id, 'error');
     expect(outline(events)).toEqual([
-      'SystemPromptEvent',
-      'MessageEvent:user',
-      'status:running',
+      ...OPENING,
       'ActionEvent:think',
       'ObservationEvent:ThinkObservation',
       'ActionEvent:think',
@@ -40,13 +37,10 @@ describe('run limits', () => {
       turns: [{ tool_calls: [{ name: 'think', arguments: { thought: 'Same thought, again.' } }] }],
     });
     const created = await server.startConversation(llm, { message: 'Loop forever.' });
-    await server.waitForStatus(created.id, 'stuck');
-    const events = withoutStats(await server.allEvents(created.id));
+    const events = await server.settledEvents(created.id, 'stuck');
     const round = ['ActionEvent:think', 'ObservationEvent:ThinkObservation'];
     expect(outline(events)).toEqual([
-      'SystemPromptEvent',
-      'MessageEvent:user',
-      'status:running',
+      ...OPENING,
       ...round,
       ...round,
       ...round,

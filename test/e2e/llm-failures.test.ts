@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { type EventBody, ofKind, outline, recordedRequests, startStack, withoutStats } from './support.ts';
+import {
+  type EventBody,
+  FINISHING,
+  OPENING,
+  ofKind,
+  outline,
+  recordedRequests,
+  startStack,
+  withoutStats,
+} from './support.ts';
 
 const finishTurn = { tool_calls: [{ name: 'finish', arguments: { message: 'All good.' } }] };
 
@@ -24,14 +33,10 @@ describe('LLM failures', () => {
 
     const events = withoutStats(await server.allEvents(created.id));
     expect(outline(events)).toEqual([
-      'SystemPromptEvent',
-      'MessageEvent:user',
-      'status:running',
+      ...OPENING,
       'ActionEvent:think',
       'ObservationEvent:ThinkObservation',
-      'ActionEvent:finish',
-      'ObservationEvent:FinishObservation',
-      'status:finished',
+      ...FINISHING,
     ]);
   });
 
@@ -42,13 +47,7 @@ describe('LLM failures', () => {
     expect(await recordedRequests(llm)).toHaveLength(2); // the call and one retry
 
     const failed = withoutStats(await server.allEvents(created.id));
-    expect(outline(failed)).toEqual([
-      'SystemPromptEvent',
-      'MessageEvent:user',
-      'status:running',
-      'ConversationErrorEvent',
-      'status:error',
-    ]);
+    expect(outline(failed)).toEqual([...OPENING, 'ConversationErrorEvent', 'status:error']);
     const [error] = ofKind<EventBody & { code: string; detail: string }>(failed, 'ConversationErrorEvent');
     expect(error).toMatchObject({ source: 'environment', code: 'LLMServiceUnavailableError' });
     expect(error?.detail).toMatch(/500/);
@@ -61,13 +60,8 @@ describe('LLM failures', () => {
     expect((await server.api<{ execution_status: string }>('GET', `/api/conversations/${created.id}`)).body).toEqual(
       expect.objectContaining({ execution_status: 'running' }),
     );
-    const events = await server.finishedEvents(created.id);
-    expect(outline(events.slice(failed.length))).toEqual([
-      'status:running',
-      'ActionEvent:finish',
-      'ObservationEvent:FinishObservation',
-      'status:finished',
-    ]);
+    const events = await server.settledEvents(created.id);
+    expect(outline(events.slice(failed.length))).toEqual(['status:running', ...FINISHING]);
     expect(events.slice(0, failed.length)).toEqual(failed);
     const requests = await recordedRequests(llm);
     // Two failed attempts on the first script's turn 0, then turn 0 of the new script.

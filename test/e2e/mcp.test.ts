@@ -4,10 +4,11 @@ import { fileURLToPath } from 'node:url';
 import { startLlmReplay } from '@bosun/llm-replay';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import {
-  type ActionEventBody,
   type EventBody,
-  type ObservationEventBody,
+  FINISHING,
+  actionsOf,
   llmConfig,
+  observationsOf,
   ofKind,
   outline,
   recordedRequests,
@@ -87,9 +88,7 @@ describe('MCP servers in a conversation', () => {
       'AgentErrorEvent',
       'ActionEvent:slow_sleep',
       'ObservationEvent:MCPToolObservation',
-      'ActionEvent:finish',
-      'ObservationEvent:FinishObservation',
-      'status:finished',
+      ...FINISHING,
     ]);
 
     // The system prompt lists the MCP tools (the second server's colliding names are prefixed) and says which
@@ -104,14 +103,14 @@ describe('MCP servers in a conversation', () => {
     expect(failure).toMatchObject({ source: 'environment', code: 'MCPServerError' });
     expect(failure?.detail).toMatch(/^MCP server 'broken' is not available \(its tools are missing\): .*ENOENT/);
 
-    const actions = ofKind<ActionEventBody>(events, 'ActionEvent');
+    const actions = actionsOf(events);
     expect(actions[0]).toMatchObject({
       tool_name: 'echo',
       action: { kind: 'MCPToolAction', data: { text: 'hello' } },
       summary: 'Echo hello',
     });
     expect(actions[3]).toMatchObject({ tool_name: 'add', action: null });
-    const observations = ofKind<ObservationEventBody>(events, 'ObservationEvent');
+    const observations = observationsOf(events);
     const [echo, add, env, slow] = observations.map((event) => event.observation);
     expect(echo).toEqual({
       kind: 'MCPToolObservation',
@@ -200,14 +199,8 @@ describe('MCP servers in a conversation', () => {
     expect(accepted.status, accepted.text).toBe(200);
     await server.waitFor(id, (info) => info.execution_status === 'finished');
     const events = withoutStats(await server.allEvents(id));
-    expect(outline(events).slice(-5)).toEqual([
-      'status:running',
-      'ObservationEvent:MCPToolObservation',
-      'ActionEvent:finish',
-      'ObservationEvent:FinishObservation',
-      'status:finished',
-    ]);
-    const [observation] = ofKind<ObservationEventBody>(events, 'ObservationEvent');
+    expect(outline(events).slice(-5)).toEqual(['status:running', 'ObservationEvent:MCPToolObservation', ...FINISHING]);
+    const [observation] = observationsOf(events);
     expect(textOf(observation?.observation.content)).toBe('stdio echo: after restart');
     expect(await pids()).toHaveLength(2);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ofKind, outline, recordedRequests, sleep, startStack, withoutStats } from './support.ts';
+import { FINISHING, OPENING, ofKind, outline, recordedRequests, sleep, startStack, withoutStats } from './support.ts';
 
 describe('pause', () => {
   it('pauses while the LLM call is in flight: that step completes, no further call; run resumes', async () => {
@@ -27,9 +27,7 @@ describe('pause', () => {
     expect(llm.requests()).toHaveLength(1);
     const atPause = withoutStats(await server.allEvents(created.id));
     expect(outline(atPause)).toEqual([
-      'SystemPromptEvent',
-      'MessageEvent:user',
-      'status:running',
+      ...OPENING,
       'PauseEvent',
       'status:paused',
       'ActionEvent:think',
@@ -47,13 +45,8 @@ describe('pause', () => {
       run = await server.api('POST', `/api/conversations/${created.id}/run`);
     }
     expect(run.status, run.text).toBe(200);
-    const events = await server.finishedEvents(created.id);
-    expect(outline(events.slice(atPause.length))).toEqual([
-      'status:running',
-      'ActionEvent:finish',
-      'ObservationEvent:FinishObservation',
-      'status:finished',
-    ]);
+    const events = await server.settledEvents(created.id);
+    expect(outline(events.slice(atPause.length))).toEqual(['status:running', ...FINISHING]);
     const requests = await recordedRequests(llm);
     expect(requests.map((r) => r.turn_index)).toEqual([0, 1]);
     const resumed = (requests[1]?.body as { messages: { role: string; content: string }[] }).messages;

@@ -5,10 +5,11 @@ import { startLlmReplay } from '@bosun/llm-replay';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { TestRepository } from '../../packages/agent/test/git/support.ts';
 import {
-  type ActionEventBody,
   type EventBody,
-  type ObservationEventBody,
+  FINISHING,
+  actionsOf,
   llmConfig,
+  observationsOf,
   ofKind,
   outline,
   recordedRequests,
@@ -87,7 +88,7 @@ describe('a plugin in a conversation', () => {
       },
     ]);
     const id = reply.body.id;
-    const events = await server.finishedEvents(id);
+    const events = await server.settledEvents(id);
     expect(outline(events)).toEqual([
       'SystemPromptEvent',
       'state:skills',
@@ -99,9 +100,7 @@ describe('a plugin in a conversation', () => {
       'UserRejectObservation',
       'ActionEvent:lookup',
       'ObservationEvent:MCPToolObservation',
-      'ActionEvent:finish',
-      'ObservationEvent:FinishObservation',
-      'status:finished',
+      ...FINISHING,
     ]);
     // What the conversation loaded: the plugin's skill and command, as plugin skills.
     const skills = ofKind<EventBody & { key: string; value: { skills: { name: string; scope: string }[] } }>(
@@ -120,9 +119,9 @@ describe('a plugin in a conversation', () => {
     expect(message?.activated_skills).toEqual(['glossary-kit:define']);
     expect(textOf(message?.extended_content)).toContain('DEFINE-COMMAND-BODY: define $ARGUMENTS.');
 
-    const observations = ofKind<ObservationEventBody>(events, 'ObservationEvent');
+    const observations = observationsOf(events);
     expect(textOf(observations[0]?.observation.content)).toContain('GLOSSARY-SKILL-BODY');
-    const actions = ofKind<ActionEventBody>(events, 'ActionEvent');
+    const actions = actionsOf(events);
     expect(ofKind(events, 'UserRejectObservation')).toEqual([
       expect.objectContaining({
         action_id: actions[1]?.id,

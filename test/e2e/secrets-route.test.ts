@@ -1,15 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Script } from '@bosun/llm-replay';
 import { describe, expect, it } from 'vitest';
-import {
-  type ObservationEventBody,
-  ofKind,
-  outline,
-  recordedRequests,
-  startLoggedStack,
-  textOf,
-  withoutStats,
-} from './support.ts';
+import { observationsOf, outline, recordedRequests, startLoggedStack, textOf, withoutStats } from './support.ts';
 
 const TOKEN = 'late-s3cr3t-7f2a9c';
 const OTHER = 'other-s3cr3t-b41e07';
@@ -55,7 +47,7 @@ describe('POST /api/conversations/{id}/secrets', () => {
     await server.waitForStatus(created.id, 'finished');
 
     const events = await server.allEvents(created.id);
-    const outputs = ofKind<ObservationEventBody>(events, 'ObservationEvent')
+    const outputs = observationsOf(events)
       .filter((o) => o.tool_name === 'terminal')
       .map((o) => textOf(o.observation.content));
     expect(outputs[0]).toContain('before:[]');

@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   type EventBody,
-  type ObservationEventBody,
-  ofKind,
+  FINISHING,
+  OPENING,
+  observationsOf,
   outline,
   recordedRequests,
   startStack,
@@ -46,9 +47,7 @@ describe('secrets', () => {
 
     const events = await server.allEvents(created.id);
     expect(outline(withoutStats(events))).toEqual([
-      'SystemPromptEvent',
-      'MessageEvent:user',
-      'status:running',
+      ...OPENING,
       'ActionEvent:terminal',
       'ObservationEvent:TerminalObservation',
       'ActionEvent:terminal',
@@ -57,13 +56,14 @@ describe('secrets', () => {
       'ObservationEvent:TerminalObservation',
       'ActionEvent:terminal',
       'ObservationEvent:TerminalObservation',
-      'ActionEvent:finish',
-      'ObservationEvent:FinishObservation',
-      'status:finished',
+      ...FINISHING,
     ]);
-    const [echo, upper, digest, encoded] = ofKind<ObservationEventBody>(events, 'ObservationEvent').map((o) =>
-      textOf(o.observation.content),
-    ) as [string, string, string, string];
+    const [echo, upper, digest, encoded] = observationsOf(events).map((o) => textOf(o.observation.content)) as [
+      string,
+      string,
+      string,
+      string,
+    ];
     expect(echo).toMatch(/^<secret-hidden>\n/);
     // Common transformations of a value are masked too (here, upper case), not only the exact value.
     expect(upper).toContain('OTHER=<secret-hidden>');

@@ -155,9 +155,9 @@ export class E2EServer {
     return info;
   }
 
-  /** Waits until conversation `id` has finished; its events then, without the stats updates. */
-  async finishedEvents(id: string): Promise<EventBody[]> {
-    await this.waitForStatus(id, 'finished');
+  /** Waits until the run of conversation `id` has stopped with `status`; its events then, without the stats updates. */
+  async settledEvents(id: string, status = 'finished'): Promise<EventBody[]> {
+    await this.waitForStatus(id, status);
     return withoutStats(await this.allEvents(id));
   }
 

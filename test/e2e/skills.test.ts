@@ -4,11 +4,11 @@ import { type LlmReplay, type Script, startLlmReplay } from '@bosun/llm-replay';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { TestRepository } from '../../packages/agent/test/git/support.ts';
 import {
-  type ActionEventBody,
   type E2EServer,
   type EventBody,
-  type ObservationEventBody,
+  actionsOf,
   llmConfig,
+  observationsOf,
   ofKind,
   recordedRequests,
   restartableServer,
@@ -129,13 +129,13 @@ describe('skills in a conversation', () => {
     expect(systemPrompt.tools).toContainEqual(
       expect.objectContaining({ kind: 'MCPToolDefinition', title: 'invoke_skill', action_type: 'MCPToolAction' }),
     );
-    const [invoke] = ofKind<ActionEventBody>(events, 'ActionEvent');
+    const [invoke] = actionsOf(events);
     expect(invoke).toMatchObject({
       tool_name: 'invoke_skill',
       action: { kind: 'MCPToolAction', data: { name: 'pdf-tools' } },
       security_risk: 'UNKNOWN',
     });
-    const [observation] = ofKind<ObservationEventBody>(events, 'ObservationEvent');
+    const [observation] = observationsOf(events);
     expect(observation?.observation).toMatchObject({
       kind: 'MCPToolObservation',
       tool_name: 'invoke_skill',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { outline, sleep, startStack, withoutStats } from './support.ts';
+import { FINISHING, OPENING, outline, sleep, startStack, withoutStats } from './support.ts';
 
 /** Transitions of the state machine (packages/agent/README.md) that no other end-to-end test walks through. */
 describe('status transitions', () => {
@@ -12,8 +12,7 @@ describe('status transitions', () => {
       ],
     });
     const created = await server.startConversation(llm, { message: 'Loop forever.' });
-    await server.waitForStatus(created.id, 'stuck');
-    const stuck = withoutStats(await server.allEvents(created.id));
+    const stuck = await server.settledEvents(created.id, 'stuck');
 
     const sent = await server.api('POST', `/api/conversations/${created.id}/events`, {
       role: 'user',
@@ -27,9 +26,7 @@ describe('status transitions', () => {
       'MessageEvent:user',
       'status:idle',
       'status:running',
-      'ActionEvent:finish',
-      'ObservationEvent:FinishObservation',
-      'status:finished',
+      ...FINISHING,
     ]);
   });
 
@@ -41,8 +38,7 @@ describe('status transitions', () => {
       message: 'Say hi.',
       extra: { confirmation_policy: { kind: 'AlwaysConfirm' } },
     });
-    await server.waitForStatus(created.id, 'waiting_for_confirmation');
-    const waiting = withoutStats(await server.allEvents(created.id));
+    const waiting = await server.settledEvents(created.id, 'waiting_for_confirmation');
     expect((await server.api('POST', `/api/conversations/${created.id}/pause`)).status).toBe(200);
     expect((await server.conversation(created.id)).execution_status).toBe('paused');
     expect((await server.api('POST', `/api/conversations/${created.id}/run`)).status).toBe(200);
@@ -81,14 +77,10 @@ describe('status transitions', () => {
     const created = await server.startConversation(llm, { message: 'Act.' });
     await server.waitForStatus(created.id, 'finished');
     expect(outline(withoutStats(await server.allEvents(created.id)))).toEqual([
-      'SystemPromptEvent',
-      'MessageEvent:user',
-      'status:running',
+      ...OPENING,
       'MessageEvent:agent',
       'MessageEvent:environment',
-      'ActionEvent:finish',
-      'ObservationEvent:FinishObservation',
-      'status:finished',
+      ...FINISHING,
     ]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type ActionEventBody, type EventBody, ofKind, outline, startStack, withoutStats } from './support.ts';
+import { type EventBody, FINISHING, OPENING, actionsOf, ofKind, outline, startStack, withoutStats } from './support.ts';
 
 const ENCRYPTED = 'encrypted-reasoning-state-5f1d2c';
 
@@ -29,19 +29,15 @@ describe('telemetry events', () => {
     await server.waitForStatus(created.id, 'finished');
     const events = await server.allEvents(created.id);
     expect(outline(withoutStats(events))).toEqual([
-      'SystemPromptEvent',
-      'MessageEvent:user',
-      'status:running',
+      ...OPENING,
       'LLMCompletionLogEvent',
       'ActionEvent:think',
       'ObservationEvent:ThinkObservation',
       'LLMCompletionLogEvent',
-      'ActionEvent:finish',
-      'ObservationEvent:FinishObservation',
-      'status:finished',
+      ...FINISHING,
     ]);
     const logs = ofKind<EventBody & { log_data: string }>(events, 'LLMCompletionLogEvent');
-    const actions = ofKind<ActionEventBody>(events, 'ActionEvent');
+    const actions = actionsOf(events);
     expect(logs).toHaveLength(llm.requests().length);
     for (const [i, log] of logs.entries()) {
       expect(log).toMatchObject({ source: 'environment', model_name: model, usage_id: 'default' });
@@ -82,17 +78,13 @@ describe('telemetry events', () => {
       ],
     });
     const created = await server.startConversation(llm, { message: 'Tokens, please.' });
-    const events = await server.finishedEvents(created.id);
+    const events = await server.settledEvents(created.id);
     expect(outline(events)).toEqual([
-      'SystemPromptEvent',
-      'MessageEvent:user',
-      'status:running',
+      ...OPENING,
       'TokenEvent',
       'ActionEvent:think',
       'ObservationEvent:ThinkObservation',
-      'ActionEvent:finish',
-      'ObservationEvent:FinishObservation',
-      'status:finished',
+      ...FINISHING,
     ]);
     expect(events[3]).toMatchObject({
       kind: 'TokenEvent',

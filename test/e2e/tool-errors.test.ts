@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { type ActionEventBody, type EventBody, ofKind, outline, recordedRequests, startStack } from './support.ts';
+import {
+  type ActionEventBody,
+  type EventBody,
+  FINISHING,
+  OPENING,
+  actionsOf,
+  ofKind,
+  outline,
+  recordedRequests,
+  startStack,
+} from './support.ts';
 
 type ChatBody = { messages: { role: string; content: string | null; tool_call_id?: string }[] };
 type AgentErrorBody = EventBody & { tool_name: string; tool_call_id: string; error: string };
@@ -18,24 +28,20 @@ describe('invalid tool calls', () => {
       ],
     });
     const created = await server.startConversation(llm, { message: 'Try things.' });
-    const events = await server.finishedEvents(created.id);
+    const events = await server.settledEvents(created.id);
     expect(outline(events)).toEqual([
-      'SystemPromptEvent',
-      'MessageEvent:user',
-      'status:running',
+      ...OPENING,
       'ActionEvent:terminal',
       'AgentErrorEvent',
       'ActionEvent:file_editor',
       'AgentErrorEvent',
       'ActionEvent:teleport',
       'AgentErrorEvent',
-      'ActionEvent:finish',
-      'ObservationEvent:FinishObservation',
-      'status:finished',
+      ...FINISHING,
     ]);
     expect(ofKind(events, 'ObservationEvent')).toHaveLength(1);
 
-    const actions = ofKind<ActionEventBody>(events, 'ActionEvent');
+    const actions = actionsOf(events);
     const errors = ofKind<AgentErrorBody>(events, 'AgentErrorEvent');
     const [badJson, noPath, unknown] = actions as [ActionEventBody, ActionEventBody, ActionEventBody];
     expect(badJson).toMatchObject({

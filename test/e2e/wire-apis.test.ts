@@ -3,8 +3,11 @@ import { describe, expect, it } from 'vitest';
 import {
   type ActionEventBody,
   type EventBody,
+  FINISHING,
+  OPENING,
   type ObservationEventBody,
-  ofKind,
+  actionsOf,
+  observationsOf,
   outline,
   recordedRequests,
   startStack,
@@ -37,22 +40,15 @@ async function runSmallScript(model: string): Promise<Run> {
     ],
   });
   const created = await server.startConversation(llm, { model, message: 'Say the magic number.' });
-  const events = await server.finishedEvents(created.id);
+  const events = await server.settledEvents(created.id);
   expect(outline(events)).toEqual([
-    'SystemPromptEvent',
-    'MessageEvent:user',
-    'status:running',
+    ...OPENING,
     'ActionEvent:terminal',
     'ObservationEvent:TerminalObservation',
-    'ActionEvent:finish',
-    'ObservationEvent:FinishObservation',
-    'status:finished',
+    ...FINISHING,
   ]);
-  const [action, finish] = ofKind<ActionEventBody>(events, 'ActionEvent') as [ActionEventBody, ActionEventBody];
-  const [observation, finished] = ofKind<ObservationEventBody>(events, 'ObservationEvent') as [
-    ObservationEventBody,
-    ObservationEventBody,
-  ];
+  const [action, finish] = actionsOf(events) as [ActionEventBody, ActionEventBody];
+  const [observation, finished] = observationsOf(events) as [ObservationEventBody, ObservationEventBody];
   expect(action).toMatchObject({
     thought: [{ type: 'text', text: 'Checking the shell.' }],
     action: { kind: 'TerminalAction', command: 'echo wire-$((40+2))' },
