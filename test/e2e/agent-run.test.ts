@@ -323,15 +323,9 @@ describe('an agent run through the HTTP API', () => {
     expect(created.execution_status).toBe('idle');
     expect(outline(await server.allEvents(created.id))).toEqual(['SystemPromptEvent']);
 
-    const send = (text: string) =>
-      server.api('POST', `/api/conversations/${created.id}/events`, {
-        role: 'user',
-        content: [{ type: 'text', text }],
-        run: true,
-      });
-    expect((await send('the first question')).status).toBe(200);
+    await server.sendMessage(created.id, 'the first question');
     await server.waitForStatus(created.id, 'finished');
-    expect((await send('the second question')).status).toBe(200);
+    await server.sendMessage(created.id, 'the second question');
     const events = await server.settledEvents(created.id);
     expect(outline(events)).toEqual([
       ...OPENING,

@@ -42,6 +42,16 @@ const thinkPair = (n: string): ChatMessage[] => [
   { role: 'tool', tool_call_id: `call_${n}`, content: THOUGHT_LOGGED },
 ];
 
+/** The think calls `names` with their results, in order. */
+const thinkPairs = (...names: string[]): ChatMessage[] => names.flatMap(thinkPair);
+/** The messages every request starts with (the system prompt of the `first` request, the user's 'Go.'), then `rest`. */
+const withHead = (first: ChatMessage[], ...rest: ChatMessage[]) => [
+  first[0],
+  { role: 'user', content: 'Go.' },
+  ...rest,
+];
+const summary = (content: string): ChatMessage => ({ role: 'user', content });
+
 const messagesOf = (request: RecordedRequest | undefined) => (request?.body as ChatBody).messages;
 const isSummaryRequest = (request: RecordedRequest) =>
   messagesOf(request).at(-1)?.content?.startsWith('Summarize the following events') ?? false;
@@ -96,20 +106,9 @@ describe('condensation', () => {
     // The agent's next request: exactly system, first user message, summary, then t4's call and result.
     const first = messagesOf(requests[0]);
     const after = messagesOf(requests[5]);
-    expect(after).toEqual([
-      first[0],
-      { role: 'user', content: 'Go.' },
-      { role: 'user', content: 'SUMMARY-1: did t1 to t3.' },
-      ...thinkPair('t4'),
-    ]);
+    expect(after).toEqual(withHead(first, summary('SUMMARY-1: did t1 to t3.'), ...thinkPair('t4')));
     // Before, the LLM saw everything.
-    expect(messagesOf(requests[3])).toEqual([
-      first[0],
-      { role: 'user', content: 'Go.' },
-      ...thinkPair('t1'),
-      ...thinkPair('t2'),
-      ...thinkPair('t3'),
-    ]);
+    expect(messagesOf(requests[3])).toEqual(withHead(first, ...thinkPairs('t1', 't2', 't3')));
 
     const events = await server.allEvents(created.id);
     const [condensation, ...others] = ofKind<CondensationBody>(events, 'Condensation');
@@ -155,19 +154,13 @@ describe('condensation', () => {
     const requests = await recordedRequests(llm);
     expect(requests.map(isSummaryRequest)).toEqual([false, false, false, false, true, false, false, true, false]);
     const first = messagesOf(requests[0]);
-    const head = [first[0], { role: 'user', content: 'Go.' }];
-    expect(messagesOf(requests[5])).toEqual([...head, { role: 'user', content: 'SUMMARY-1' }, ...thinkPair('t4')]);
-    expect(messagesOf(requests[6])).toEqual([
-      ...head,
-      { role: 'user', content: 'SUMMARY-1' },
-      ...thinkPair('t4'),
-      ...thinkPair('t5'),
-    ]);
+    expect(messagesOf(requests[5])).toEqual(withHead(first, summary('SUMMARY-1'), ...thinkPair('t4')));
+    expect(messagesOf(requests[6])).toEqual(withHead(first, summary('SUMMARY-1'), ...thinkPairs('t4', 't5')));
     const secondPrompt = messagesOf(requests[7])[0]?.content as string;
     expect(secondPrompt).toContain('<PREVIOUS SUMMARY>\nSUMMARY-1\n</PREVIOUS SUMMARY>');
     expect(secondPrompt).toContain('thought t5');
     expect(secondPrompt).not.toContain('thought t6');
-    expect(messagesOf(requests[8])).toEqual([...head, { role: 'user', content: 'SUMMARY-2' }, ...thinkPair('t6')]);
+    expect(messagesOf(requests[8])).toEqual(withHead(first, summary('SUMMARY-2'), ...thinkPair('t6')));
 
     const events = await server.allEvents(created.id);
     const [one, two] = ofKind<CondensationBody>(events, 'Condensation');
@@ -207,25 +200,21 @@ describe('condensation', () => {
     });
     expect((await server.conversation(created.id)).execution_status).toBe('finished');
 
-    const message = await server.api('POST', `/api/conversations/${created.id}/events`, {
-      role: 'user',
-      content: [{ type: 'text', text: 'Anything else?' }],
-      run: true,
-    });
-    expect(message.status, message.text).toBe(200);
+    await server.sendMessage(created.id, 'Anything else?');
     await server.waitForStatus(created.id, 'finished');
 
     const requests = await recordedRequests(llm);
     expect(requests.map(isSummaryRequest)).toEqual([false, false, false, false, true, false]);
     const first = messagesOf(requests[0]);
-    expect(messagesOf(requests[5])).toEqual([
-      first[0],
-      { role: 'user', content: 'Go.' },
-      { role: 'user', content: 'SUMMARY-2: did t1 and t2.' },
-      ...thinkPair('t3'),
-      { role: 'assistant', content: 'Done.' },
-      { role: 'user', content: 'Anything else?' },
-    ]);
+    expect(messagesOf(requests[5])).toEqual(
+      withHead(
+        first,
+        summary('SUMMARY-2: did t1 and t2.'),
+        ...thinkPair('t3'),
+        { role: 'assistant', content: 'Done.' },
+        { role: 'user', content: 'Anything else?' },
+      ),
+    );
     const final = await server.allEvents(created.id);
     expect(final.slice(0, afterCondense.length)).toEqual(afterCondense);
   });
@@ -328,20 +317,8 @@ describe('condensation', () => {
     expect(requests.map(isSummaryRequest)).toEqual([false, false, false, false, true, false]);
     const first = messagesOf(requests[0]);
     // The rejected request had everything; the retry has the head, the summary and the newer half.
-    expect(messagesOf(requests[3])).toEqual([
-      first[0],
-      { role: 'user', content: 'Go.' },
-      ...thinkPair('t1'),
-      ...thinkPair('t2'),
-      ...thinkPair('t3'),
-    ]);
-    expect(messagesOf(requests[5])).toEqual([
-      first[0],
-      { role: 'user', content: 'Go.' },
-      { role: 'user', content: 'SUMMARY-3: did t1.' },
-      ...thinkPair('t2'),
-      ...thinkPair('t3'),
-    ]);
+    expect(messagesOf(requests[3])).toEqual(withHead(first, ...thinkPairs('t1', 't2', 't3')));
+    expect(messagesOf(requests[5])).toEqual(withHead(first, summary('SUMMARY-3: did t1.'), ...thinkPairs('t2', 't3')));
 
     const events = await server.allEvents(created.id);
     expect(ofKind(events, 'ConversationErrorEvent')).toEqual([]);

@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { startLlmReplay } from '@bosun/llm-replay';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import {
-  type ActionEventBody,
   type E2EServer,
   type EventBody,
   FINISHING,
@@ -159,12 +158,7 @@ describe('confirmation mode', () => {
       extra: { confirmation_policy: ALWAYS },
     });
     const waiting = await server.settledEvents(created.id, 'waiting_for_confirmation');
-    const sent = await server.api('POST', `/api/conversations/${created.id}/events`, {
-      role: 'user',
-      content: [{ type: 'text', text: 'Actually, leave it.' }],
-      run: true,
-    });
-    expect(sent.status, sent.text).toBe(200);
+    await server.sendMessage(created.id, 'Actually, leave it.');
     await server.waitForStatus(created.id, 'finished');
     expect(labelsFrom(await server.allEvents(created.id), waiting.length)).toEqual([
       'UserRejectObservation',
@@ -241,14 +235,9 @@ describe('confirmation mode', () => {
       policy: { kind: 'ConfirmRisky', threshold: 'MEDIUM' },
     });
     expect(policy.status, policy.text).toBe(200);
-    const sent = await server.api('POST', `/api/conversations/${created.id}/events`, {
-      role: 'user',
-      content: [{ type: 'text', text: 'Clean up build2.' }],
-      run: true,
-    });
-    expect(sent.status, sent.text).toBe(200);
+    await server.sendMessage(created.id, 'Clean up build2.');
     await server.waitForStatus(created.id, 'waiting_for_confirmation');
-    const pending = ofKind<ActionEventBody>(await server.allEvents(created.id), 'ActionEvent').at(-1);
+    const pending = actionsOf(await server.allEvents(created.id)).at(-1);
     expect(pending).toMatchObject({ security_risk: 'MEDIUM', action: { command: 'rm -rf build2' } });
     expect((await respond(server, created.id, { accept: true })).status).toBe(200);
     await server.waitForStatus(created.id, 'finished');
@@ -268,7 +257,7 @@ describe('confirmation mode', () => {
       extra: { confirmation_policy: { kind: 'ConfirmRisky', threshold: 'HIGH', confirm_unknown: true } },
     });
     await server.waitForStatus(created.id, 'waiting_for_confirmation');
-    const [first] = ofKind<ActionEventBody>(await server.allEvents(created.id), 'ActionEvent');
+    const [first] = actionsOf(await server.allEvents(created.id));
     expect(first?.security_risk).toBe('UNKNOWN');
     expect(JSON.parse(first?.tool_call.arguments ?? '{}')).toMatchObject({ security_risk: 'LOW' });
     expect(first?.action).not.toHaveProperty('security_risk');
@@ -306,13 +295,9 @@ describe('confirmation mode', () => {
     });
     expect(set.status, set.text).toBe(200);
     expect((await server.conversation(created.id)).security_analyzer).toEqual({ kind: 'LLMSecurityAnalyzer' });
-    await server.api('POST', `/api/conversations/${created.id}/events`, {
-      role: 'user',
-      content: [{ type: 'text', text: 'Echo.' }],
-      run: true,
-    });
+    await server.sendMessage(created.id, 'Echo.');
     await server.waitForStatus(created.id, 'waiting_for_confirmation');
-    const actions = ofKind<ActionEventBody>(await server.allEvents(created.id), 'ActionEvent');
+    const actions = actionsOf(await server.allEvents(created.id));
     expect(actions.map((a) => a.security_risk)).toEqual(['LOW', 'HIGH']);
     expect(ofKind(await server.allEvents(created.id), 'ObservationEvent')).toHaveLength(1);
     expect((await respond(server, created.id, { accept: true })).status).toBe(200);

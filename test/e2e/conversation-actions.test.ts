@@ -51,11 +51,7 @@ describe('GET /api/conversations/{id}/agent_final_response', () => {
     await server.waitForStatus(created.id, 'finished');
     const path = `/api/conversations/${created.id}/agent_final_response`;
     expect((await server.api('GET', path)).body).toEqual({ response: 'Plain answer.' });
-    await server.api('POST', `/api/conversations/${created.id}/events`, {
-      role: 'user',
-      content: [{ type: 'text', text: 'Again.' }],
-      run: true,
-    });
+    await server.sendMessage(created.id, 'Again.');
     await server.waitForStatus(created.id, 'finished');
     expect((await server.api('GET', path)).body).toEqual({ response: 'Finished answer.' });
   });
@@ -138,11 +134,7 @@ describe('POST /api/conversations/{id}/load_plugin', () => {
       expect.objectContaining({ marketplace: 'acme', name: 'guard', resolved_ref: sha, problems: [] }),
     ]);
 
-    await server.api('POST', `/api/conversations/${created.id}/events`, {
-      role: 'user',
-      content: [{ type: 'text', text: 'Try the terminal.' }],
-      run: true,
-    });
+    await server.sendMessage(created.id, 'Try the terminal.');
     await server.waitForStatus(created.id, 'finished');
     const events = await server.allEvents(created.id, 100);
     expect(ofKind(events, 'UserRejectObservation')).toEqual([

@@ -153,12 +153,7 @@ describe('hooks', () => {
     expect(await recordedRequests(llm)).toHaveLength(0);
 
     // The next message is not blocked: its context goes in `extended_content`, and the LLM never sees the first.
-    const sent = await server.api('POST', `/api/conversations/${created.id}/events`, {
-      role: 'user',
-      content: [{ type: 'text', text: 'Hello there.' }],
-      run: true,
-    });
-    expect(sent.status, sent.text).toBe(200);
+    await server.sendMessage(created.id, 'Hello there.');
     info = await server.waitForStatus(created.id, 'finished');
     events = withoutStats(await server.allEvents(created.id));
     const hello = events.filter((e) => e.kind === 'MessageEvent' && e.source === 'user')[1] as EventBody;

@@ -49,12 +49,7 @@ async function pluginStack(options: { github?: string; turns?: unknown[] } = {})
 }
 
 async function runMessage(server: E2EServer, id: string, text: string) {
-  const reply = await server.api('POST', `/api/conversations/${id}/events`, {
-    role: 'user',
-    content: [{ type: 'text', text }],
-    run: true,
-  });
-  expect(reply.status, reply.text).toBe(200);
+  await server.sendMessage(id, text);
   return server.waitForStatus(id, 'finished');
 }
 

@@ -68,12 +68,7 @@ function expectNoSecretIn(bytes: string): void {
 
 /** Runs the conversation once more: it finishes only if its api_key reached the LLM (else a 401 errors it). */
 async function runOnce(server: E2EServer, id: string): Promise<void> {
-  const sent = await server.api('POST', `/api/conversations/${id}/events`, {
-    role: 'user',
-    content: [{ type: 'text', text: 'Once more.' }],
-    run: true,
-  });
-  expect(sent.status, sent.text).toBe(200);
+  await server.sendMessage(id, 'Once more.');
   await server.waitForStatus(id, 'finished');
 }
 

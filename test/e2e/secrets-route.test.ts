@@ -38,12 +38,7 @@ describe('POST /api/conversations/{id}/secrets', () => {
       },
     });
 
-    const sent = await server.api('POST', `/api/conversations/${created.id}/events`, {
-      role: 'user',
-      content: [{ type: 'text', text: 'Now use it.' }],
-      run: true,
-    });
-    expect(sent.status).toBe(200);
+    await server.sendMessage(created.id, 'Now use it.');
     await server.waitForStatus(created.id, 'finished');
 
     const events = await server.allEvents(created.id);

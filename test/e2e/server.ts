@@ -99,6 +99,17 @@ export class E2EServer {
     return reply.body;
   }
 
+  /** Sends the user message `text` to conversation `id` with `run: true` (200: it is stored and a run starts). */
+  async sendMessage(id: string, text: string): Promise<Reply> {
+    const reply = await this.api('POST', `/api/conversations/${id}/events`, {
+      role: 'user',
+      content: [{ type: 'text', text }],
+      run: true,
+    });
+    expect(reply.status, reply.text).toBe(200);
+    return reply;
+  }
+
   async conversation(id: string): Promise<ConversationInfo> {
     const reply = await this.api<ConversationInfo>('GET', `/api/conversations/${id}`);
     expect(reply.status, reply.text).toBe(200);

@@ -163,12 +163,7 @@ describe('skills in a conversation', () => {
       system_message_suffix: 'Sign every answer.',
     });
     await server.waitForStatus(id, 'finished');
-    const sent = await server.api('POST', `/api/conversations/${id}/events`, {
-      role: 'user',
-      content: [{ type: 'text', text: 'kubectl again please' }],
-      run: true,
-    });
-    expect(sent.status, sent.text).toBe(200);
+    await server.sendMessage(id, 'kubectl again please');
     await server.waitForStatus(id, 'finished');
 
     const messages = ofKind(await server.allEvents(id), 'MessageEvent').filter(
@@ -261,12 +256,7 @@ describe('skills in a conversation', () => {
     await org.commit({ 'skills/review/SKILL.md': skillMd('review', 'Review a change.', '', 'Rewritten.') });
     await stack.stop();
     await stack.start();
-    const sent = await server.api('POST', `/api/conversations/${id}/events`, {
-      role: 'user',
-      content: [{ type: 'text', text: 'And the second change.' }],
-      run: true,
-    });
-    expect(sent.status, sent.text).toBe(200);
+    await server.sendMessage(id, 'And the second change.');
     await server.waitForStatus(id, 'finished');
     const last = (await recordedRequests(llm)).at(-1)?.body as ChatBody;
     const toolResults = last.messages.filter((m) => m.role === 'tool').map((m) => contentText(m.content));
