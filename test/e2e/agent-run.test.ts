@@ -16,6 +16,7 @@ import {
   startStack,
   textOf,
 } from './support.ts';
+import { finish, terminal } from './turns.ts';
 
 interface ChatMessage {
   role: string;
@@ -38,7 +39,7 @@ describe('an agent run through the HTTP API', () => {
       return {
         turns: [
           { content: 'I will create the file.', tool_calls: [{ name: 'file_editor', arguments: createArgs(file) }] },
-          { tool_calls: [{ name: 'terminal', arguments: { command: 'cat notes.txt && echo ok' } }] },
+          terminal('cat notes.txt && echo ok'),
           {
             tool_calls: [
               {
@@ -47,7 +48,7 @@ describe('an agent run through the HTTP API', () => {
               },
             ],
           },
-          { tool_calls: [{ name: 'finish', arguments: { message: 'The notes now say hello bosun.' } }] },
+          finish('The notes now say hello bosun.'),
         ],
       };
     });
@@ -97,7 +98,12 @@ describe('an agent run through the HTTP API', () => {
     expect(observations).toHaveLength(4);
 
     // Each action: as the LLM sent it, and answered by the observation right after it.
-    const [create, cat, edit, finish] = actions as [ActionEventBody, ActionEventBody, ActionEventBody, ActionEventBody];
+    const [create, cat, edit, finishing] = actions as [
+      ActionEventBody,
+      ActionEventBody,
+      ActionEventBody,
+      ActionEventBody,
+    ];
     expect(create).toMatchObject({
       source: 'agent',
       thought: [{ type: 'text', text: 'I will create the file.' }],
@@ -124,7 +130,7 @@ describe('an agent run through the HTTP API', () => {
       tool_name: 'file_editor',
       action: { kind: 'FileEditorAction', command: 'str_replace', path: file, old_str: 'world', new_str: 'bosun' },
     });
-    expect(finish).toMatchObject({
+    expect(finishing).toMatchObject({
       tool_name: 'finish',
       action: { kind: 'FinishAction', message: 'The notes now say hello bosun.' },
     });
@@ -220,7 +226,7 @@ describe('an agent run through the HTTP API', () => {
             },
           ],
         },
-        { tool_calls: [{ name: 'finish', arguments: { message: 'Both done.' } }] },
+        finish('Both done.'),
       ],
     }));
     const created = await server.startConversation(llm, { message: 'Do two things.' });

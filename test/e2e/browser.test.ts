@@ -13,6 +13,7 @@ import {
   textOf,
   withoutStats,
 } from './support.ts';
+import { finish } from './turns.ts';
 
 /** A greeter site on 127.0.0.1: a form, and the page it submits to. */
 async function startGreeter(): Promise<string> {
@@ -146,10 +147,7 @@ describe('the browser through the agent server', () => {
   it('closes the browser when the conversation is deleted', async () => {
     const site = await startGreeter();
     const { server, llm } = await startStack({
-      turns: [
-        { tool_calls: [{ name: 'browser_navigate', arguments: { url: site } }] },
-        { tool_calls: [{ name: 'finish', arguments: { message: 'Opened.' } }] },
-      ],
+      turns: [{ tool_calls: [{ name: 'browser_navigate', arguments: { url: site } }] }, finish('Opened.')],
     });
     const created = await server.startConversation(llm, {
       message: 'Open it.',

@@ -4,6 +4,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { TestRepository } from '../../packages/agent/test/git/support.ts';
 import { OFFICIAL_MARKETPLACE, SKILLS_MARKETPLACE } from '../../packages/agent/test/marketplaces/fixtures.ts';
 import { type ActionEventBody, type EventBody, actionsOf, llmConfig, ofKind, restartableServer } from './support.ts';
+import { finish, terminal } from './turns.ts';
 
 type Problem = { severity: string; message: string };
 
@@ -18,11 +19,7 @@ describe('marketplaces shaped like anthropics/skills and anthropics/claude-plugi
     await official.commit(OFFICIAL_MARKETPLACE);
     const llm = await startLlmReplay({
       script: {
-        turns: [
-          { tool_calls: [{ name: 'terminal', arguments: { command: 'echo listed > notes.txt' } }] },
-          { tool_calls: [{ name: 'terminal', arguments: { command: 'git add . && git commit -m wip' } }] },
-          { tool_calls: [{ name: 'finish', arguments: { message: 'Done.' } }] },
-        ],
+        turns: [terminal('echo listed > notes.txt'), terminal('git add . && git commit -m wip'), finish('Done.')],
       },
     });
     onTestFinished(() => llm.close());

@@ -17,6 +17,7 @@ import {
   startStack,
   withoutStats,
 } from './support.ts';
+import { finish, think } from './turns.ts';
 
 interface ChatBody {
   messages: { role: string; content: string | null; tool_call_id?: string }[];
@@ -27,7 +28,6 @@ const terminal = (command: string, extra: Record<string, unknown> = {}) => ({
   name: 'terminal',
   arguments: { command, ...extra },
 });
-const finish = (message: string) => ({ tool_calls: [{ name: 'finish', arguments: { message } }] });
 
 function respond(server: E2EServer, id: string, body: unknown) {
   return server.api<{ success?: boolean; detail?: unknown }>(
@@ -178,7 +178,7 @@ describe('confirmation mode', () => {
 
   it('AlwaysConfirm: a single think or finish call never waits', async () => {
     const { server, llm } = await startStack({
-      turns: [{ tool_calls: [{ name: 'think', arguments: { thought: 'Plan first.' } }] }, finish('Done.')],
+      turns: [think('Plan first.'), finish('Done.')],
     });
     const created = await server.startConversation(llm, {
       message: 'Think, then finish.',

@@ -12,13 +12,12 @@ import {
   sleep,
   startStack,
 } from './support.ts';
+import { finish, terminal } from './turns.ts';
 
 /** Waits until the scripted LLM has received a request. */
 async function waitForRequests(llm: LlmReplay): Promise<void> {
   while ((await recordedRequests(llm)).length === 0) await sleep(25);
 }
-
-const finish = (message: string) => ({ tool_calls: [{ name: 'finish', arguments: { message } }] });
 
 describe('POST /api/conversations/{id}/interrupt', () => {
   it('cancels the LLM call in flight: paused at once, no error, and the conversation goes on', async () => {
@@ -84,11 +83,7 @@ describe('POST /api/conversations/{id}/load_plugin', () => {
   it("loads a registered marketplace's plugin into a conversation: its hook acts from the next run on", async () => {
     const llm = await startLlmReplay({
       script: {
-        turns: [
-          finish('Before.'),
-          { tool_calls: [{ name: 'terminal', arguments: { command: 'echo hi' } }] },
-          finish('After.'),
-        ],
+        turns: [finish('Before.'), terminal('echo hi'), finish('After.')],
       },
     });
     onTestFinished(() => llm.close());

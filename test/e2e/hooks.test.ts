@@ -18,13 +18,13 @@ import {
   textOf,
   withoutStats,
 } from './support.ts';
+import { finish } from './turns.ts';
 
 interface ChatBody {
   messages: { role: string; content: string | { type: string; text?: string }[] | null; tool_call_id?: string }[];
 }
 
 const terminal = (command: string) => ({ name: 'terminal', arguments: { command } });
-const finish = (message: string) => ({ tool_calls: [{ name: 'finish', arguments: { message } }] });
 const command = (text: string, extra: Record<string, unknown> = {}) => ({ type: 'command', command: text, ...extra });
 /** The text of a Chat Completions message's content (a string or parts). */
 const contentText = (content: ChatBody['messages'][number]['content']) =>

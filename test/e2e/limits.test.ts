@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type EventBody, OPENING, ofKind, outline, recordedRequests, sleep, startStack } from './support.ts';
+import { think } from './turns.ts';
 
 type ErrorEventBody = EventBody & { code: string; detail: string };
 
@@ -7,11 +8,7 @@ describe('run limits', () => {
   it('stops with MaxIterationsReached after max_iterations steps', async () => {
     const { server, llm } = await startStack({
       repeat_last: true,
-      turns: [
-        { tool_calls: [{ name: 'think', arguments: { thought: 'First.' } }] },
-        { tool_calls: [{ name: 'think', arguments: { thought: 'Second.' } }] },
-        { tool_calls: [{ name: 'think', arguments: { thought: 'And so on.' } }] },
-      ],
+      turns: [think('First.'), think('Second.'), think('And so on.')],
     });
     const created = await server.startConversation(llm, { message: 'Never stop.', extra: { max_iterations: 2 } });
     const events = await server.settledEvents(created.id, 'error');
@@ -34,7 +31,7 @@ describe('run limits', () => {
   it('stops as stuck when the agent repeats the same call with the same result', async () => {
     const { server, llm } = await startStack({
       repeat_last: true,
-      turns: [{ tool_calls: [{ name: 'think', arguments: { thought: 'Same thought, again.' } }] }],
+      turns: [think('Same thought, again.')],
     });
     const created = await server.startConversation(llm, { message: 'Loop forever.' });
     const events = await server.settledEvents(created.id, 'stuck');
@@ -58,7 +55,7 @@ describe('run limits', () => {
   it('does not stop a repeating agent when stuck_detection is off (max_iterations still applies)', async () => {
     const { server, llm } = await startStack({
       repeat_last: true,
-      turns: [{ tool_calls: [{ name: 'think', arguments: { thought: 'Same thought, again.' } }] }],
+      turns: [think('Same thought, again.')],
     });
     const created = await server.startConversation(llm, {
       message: 'Loop forever.',

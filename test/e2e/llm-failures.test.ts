@@ -9,8 +9,9 @@ import {
   startStack,
   withoutStats,
 } from './support.ts';
+import { finish, think } from './turns.ts';
 
-const finishTurn = { tool_calls: [{ name: 'finish', arguments: { message: 'All good.' } }] };
+const finishTurn = finish('All good.');
 
 describe('LLM failures', () => {
   it('retries a 429 and a 500, then goes on as if nothing happened', async () => {
@@ -18,7 +19,7 @@ describe('LLM failures', () => {
       turns: [
         { error: { status: 429, headers: { 'retry-after': '0' } } },
         { error: { status: 500 } },
-        { tool_calls: [{ name: 'think', arguments: { thought: 'Made it through.' } }] },
+        think('Made it through.'),
         finishTurn,
       ],
     });

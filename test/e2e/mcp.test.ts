@@ -17,6 +17,7 @@ import {
   textOf,
   withoutStats,
 } from './support.ts';
+import { finish } from './turns.ts';
 
 /** The test MCP server (plain ESM over stdio), shared with the agent's unit tests. */
 const STDIO_SERVER = fileURLToPath(new URL('../fixtures/mcp/stdio-server.mjs', import.meta.url));
@@ -155,7 +156,7 @@ describe('MCP servers in a conversation', () => {
       script: {
         turns: [
           { tool_calls: [{ id: 'call_echo', name: 'echo', arguments: { text: 'after restart' } }] },
-          { tool_calls: [{ name: 'finish', arguments: { message: 'Done.' } }] },
+          finish('Done.'),
         ],
       },
     });

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { FINISHING, OPENING, ofKind, outline, recordedRequests, sleep, startStack, withoutStats } from './support.ts';
+import { finish } from './turns.ts';
 
 describe('pause', () => {
   it('pauses while the LLM call is in flight: that step completes, no further call; run resumes', async () => {
     const { server, llm } = await startStack({
       turns: [
         { delay_ms: 2000, tool_calls: [{ name: 'think', arguments: { thought: 'A slow thought.' } }] },
-        { tool_calls: [{ name: 'finish', arguments: { message: 'Resumed and done.' } }] },
+        finish('Resumed and done.'),
       ],
     });
     const created = await server.startConversation(llm, { message: 'Think slowly.' });

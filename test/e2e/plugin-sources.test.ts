@@ -4,6 +4,7 @@ import { type LlmReplay, startLlmReplay } from '@bosun/llm-replay';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { TestRepository, serveGitOverHttp, tempDir } from '../../packages/agent/test/git/support.ts';
 import { type ConversationInfo, type E2EServer, ofKind, restartableServer } from './support.ts';
+import { finish, terminal } from './turns.ts';
 
 /** A plugin whose PreToolUse hook blocks every terminal call, saying which version it is. */
 function guardPlugin(version: string): Record<string, string> {
@@ -19,9 +20,6 @@ function guardPlugin(version: string): Record<string, string> {
     'hooks/guard.sh': `echo "guard ${version}: no terminal (root $CLAUDE_PLUGIN_ROOT)" >&2\nexit 2\n`,
   };
 }
-
-const terminal = (command: string) => ({ tool_calls: [{ name: 'terminal', arguments: { command } }] });
-const finish = { tool_calls: [{ name: 'finish', arguments: { message: 'done' } }] };
 
 interface ResolvedPluginBody {
   source: string;
@@ -60,7 +58,7 @@ async function rejections(server: E2EServer, id: string): Promise<string[]> {
 describe('plugins of conversations', () => {
   it("loads a plugin's hook from a branch; a conversation keeps its commit when the branch moves, across a restart", async () => {
     const stack = await pluginStack({
-      turns: [terminal('echo a1'), finish, terminal('echo b1'), finish, terminal('echo a2'), finish],
+      turns: [terminal('echo a1'), finish(), terminal('echo b1'), finish(), terminal('echo a2'), finish()],
     });
     const { server, llm } = stack;
     const repo = await TestRepository.create(stack.remotes, 'acme/guard');
@@ -96,7 +94,7 @@ describe('plugins of conversations', () => {
   });
 
   it('loads a pinned commit from a monorepo directory, and auto-loads a marketplace plugin', async () => {
-    const stack = await pluginStack({ turns: [terminal('echo hi'), finish] });
+    const stack = await pluginStack({ turns: [terminal('echo hi'), finish()] });
     const repo = await TestRepository.create(stack.remotes, 'acme/mono');
     const files: Record<string, string> = {
       '.claude-plugin/marketplace.json': JSON.stringify({

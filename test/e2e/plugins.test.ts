@@ -16,6 +16,7 @@ import {
   restartableServer,
   textOf,
 } from './support.ts';
+import { finish, terminal } from './turns.ts';
 
 /** The dependency-free stdio MCP server the test plugin ships (`${CLAUDE_PLUGIN_ROOT}/server.mjs`). */
 const MCP_SERVER = fileURLToPath(new URL('../fixtures/plugins/mcp-server.mjs', import.meta.url));
@@ -59,9 +60,9 @@ describe('a plugin in a conversation', () => {
       script: {
         turns: [
           { content: 'Loading the skill.', tool_calls: [{ name: 'invoke_skill', arguments: { name: 'glossary' } }] },
-          { tool_calls: [{ name: 'terminal', arguments: { command: 'cat /etc/hostname' } }] },
+          terminal('cat /etc/hostname'),
           { tool_calls: [{ name: 'lookup', arguments: { word: 'keel' } }] },
-          { tool_calls: [{ name: 'finish', arguments: { message: 'A keel is the spine of a ship.' } }] },
+          finish('A keel is the spine of a ship.'),
         ],
       },
     });

@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { SecretsKeyring } from '../../packages/agent-server/src/store/sealed-secrets.ts';
 import { type E2EServer, type ServerOptions, llmConfig, restartableServer } from './support.ts';
+import { finish } from './turns.ts';
 
 /** Every secret a conversation record can hold; none may be readable in the database files. */
 const SECRETS = {
@@ -19,11 +20,13 @@ const SECRETS = {
 };
 
 const newKey = () => randomBytes(32).toString('base64');
-const finish = { tool_calls: [{ name: 'finish', arguments: { message: 'done' } }] };
 
 /** A scripted LLM that answers only requests carrying the conversation's api_key (else 401, as a provider). */
 async function keyedLlm(): Promise<LlmReplay> {
-  const llm = await startLlmReplay({ script: { turns: [finish, finish, finish, finish] }, apiKey: SECRETS.llmKey });
+  const llm = await startLlmReplay({
+    script: { turns: [finish(), finish(), finish(), finish()] },
+    apiKey: SECRETS.llmKey,
+  });
   onTestFinished(() => llm.close());
   return llm;
 }

@@ -2,13 +2,12 @@ import { createHash } from 'node:crypto';
 import type { Script } from '@bosun/llm-replay';
 import { describe, expect, it } from 'vitest';
 import { observationsOf, outline, recordedRequests, startLoggedStack, textOf, withoutStats } from './support.ts';
+import { finish, terminal } from './turns.ts';
 
 const TOKEN = 'late-s3cr3t-7f2a9c';
 const OTHER = 'other-s3cr3t-b41e07';
 
 const loggedStack = (script: Script) => startLoggedStack(script, 'trace');
-
-const terminal = (command: string) => ({ tool_calls: [{ name: 'terminal', arguments: { command } }] });
 
 describe('POST /api/conversations/{id}/secrets', () => {
   it('adds secrets to a running shell, masks them, and never shows them in events, responses, LLM requests or logs', async () => {
@@ -16,10 +15,10 @@ describe('POST /api/conversations/{id}/secrets', () => {
       turns: [
         // The shell starts here, without the secret, and keeps a variable of its own.
         terminal('export KEPT=still-here; echo "before:[$LATE_TOKEN]"'),
-        { tool_calls: [{ name: 'finish', arguments: { message: 'First part done.' } }] },
+        finish('First part done.'),
         terminal('echo "after:[$LATE_TOKEN] kept:[$KEPT]"'),
         terminal('printf %s "$LATE_TOKEN" | sha256sum; echo "other=$OTHER_TOKEN"'),
-        { tool_calls: [{ name: 'finish', arguments: { message: 'Used the token.' } }] },
+        finish('Used the token.'),
       ],
     });
     const created = await server.startConversation(llm, { message: 'Print the token.' });

@@ -11,6 +11,7 @@ import {
   textOf,
   withoutStats,
 } from './support.ts';
+import { finish, terminal } from './turns.ts';
 
 const TOKEN = 's3cr3t-value-123';
 const OTHER = 'an0ther-s3cret-456';
@@ -32,11 +33,11 @@ describe('secrets', () => {
   it('gives the terminal the secrets but never shows their values in events, responses or LLM requests', async () => {
     const { server, llm } = await startStack({
       turns: [
-        { tool_calls: [{ name: 'terminal', arguments: { command: 'echo $MY_TOKEN' } }] },
-        { tool_calls: [{ name: 'terminal', arguments: { command: 'echo "other=$OTHER_TOKEN" | tr a-z A-Z' } }] },
-        { tool_calls: [{ name: 'terminal', arguments: { command: 'printf %s "$MY_TOKEN" | sha256sum' } }] },
+        terminal('echo $MY_TOKEN'),
+        terminal('echo "other=$OTHER_TOKEN" | tr a-z A-Z'),
+        terminal('printf %s "$MY_TOKEN" | sha256sum'),
         { tool_calls: [{ name: 'terminal', arguments: { command: ENCODINGS } }] },
-        { tool_calls: [{ name: 'finish', arguments: { message: 'Checked the tokens.' } }] },
+        finish('Checked the tokens.'),
       ],
     });
     const created = await server.startConversation(llm, {

@@ -14,6 +14,7 @@ import {
   restartableServer,
   textOf,
 } from './support.ts';
+import { finish } from './turns.ts';
 
 interface ChatMessage {
   role: string;
@@ -27,7 +28,6 @@ interface ChatBody {
 
 const contentText = (content: ChatMessage['content']) =>
   typeof content === 'string' ? content : content ? textOf(content) : '';
-const finish = (message: string) => ({ tool_calls: [{ name: 'finish', arguments: { message } }] });
 const skillMd = (name: string, description: string, extra = '', body = `Instructions of ${name}.`) =>
   `---\nname: ${name}\ndescription: ${description}\n${extra}---\n${body}\n`;
 

@@ -1,15 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { FINISHING, OPENING, outline, sleep, startStack, withoutStats } from './support.ts';
+import { finish, terminal } from './turns.ts';
 
 /** Transitions of the state machine (packages/agent/README.md) that no other end-to-end test walks through. */
 describe('status transitions', () => {
   it('a user message reopens a stuck conversation: stuck -> idle (with its state event), then it runs again', async () => {
     const think = { tool_calls: [{ name: 'think', arguments: { thought: 'Same thought, again.' } }] };
     const { server, llm } = await startStack({
-      turns: [
-        { ...think, times: 4, when: { last_user_message_contains: 'Loop' } },
-        { tool_calls: [{ name: 'finish', arguments: { message: 'Unstuck.' } }] },
-      ],
+      turns: [{ ...think, times: 4, when: { last_user_message_contains: 'Loop' } }, finish('Unstuck.')],
     });
     const created = await server.startConversation(llm, { message: 'Loop forever.' });
     const stuck = await server.settledEvents(created.id, 'stuck');
@@ -32,7 +30,7 @@ describe('status transitions', () => {
 
   it('pausing while actions wait for confirmation: waiting -> paused; a run from paused asks again', async () => {
     const { server, llm } = await startStack({
-      turns: [{ tool_calls: [{ name: 'terminal', arguments: { command: 'echo hi' } }] }],
+      turns: [terminal('echo hi')],
     });
     const created = await server.startConversation(llm, {
       message: 'Say hi.',
@@ -54,7 +52,7 @@ describe('status transitions', () => {
 
   it('POST /run on a finished conversation answers 200 and changes nothing (a new message reopens it)', async () => {
     const { server, llm } = await startStack({
-      turns: [{ tool_calls: [{ name: 'finish', arguments: { message: 'Done.' } }] }],
+      turns: [finish('Done.')],
     });
     const created = await server.startConversation(llm, { message: 'Finish.' });
     await server.waitForStatus(created.id, 'finished');
@@ -69,10 +67,7 @@ describe('status transitions', () => {
 
   it('a response with neither text nor a tool call: the agent is nudged and the run goes on (running stays)', async () => {
     const { server, llm } = await startStack({
-      turns: [
-        { content: '', reasoning: 'Thinking without acting.' },
-        { tool_calls: [{ name: 'finish', arguments: { message: 'Acted.' } }] },
-      ],
+      turns: [{ content: '', reasoning: 'Thinking without acting.' }, finish('Acted.')],
     });
     const created = await server.startConversation(llm, { message: 'Act.' });
     await server.waitForStatus(created.id, 'finished');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type EventBody, FINISHING, OPENING, actionsOf, ofKind, outline, startStack, withoutStats } from './support.ts';
+import { finish } from './turns.ts';
 
 const ENCRYPTED = 'encrypted-reasoning-state-5f1d2c';
 
@@ -74,7 +75,7 @@ describe('telemetry events', () => {
           token_ids: { prompt: [101, 2023, 2003], response: [7592, 999] },
           tool_calls: [{ name: 'think', arguments: { thought: 'Counting tokens.' } }],
         },
-        { tool_calls: [{ name: 'finish', arguments: { message: 'Tokens seen.' } }] },
+        finish('Tokens seen.'),
       ],
     });
     const created = await server.startConversation(llm, { message: 'Tokens, please.' });
