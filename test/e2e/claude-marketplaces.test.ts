@@ -3,7 +3,15 @@ import { startLlmReplay } from '@bosun/llm-replay';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { TestRepository } from '../../packages/agent/test/git/support.ts';
 import { OFFICIAL_MARKETPLACE, SKILLS_MARKETPLACE } from '../../packages/agent/test/marketplaces/fixtures.ts';
-import { type ActionEventBody, type EventBody, actionsOf, llmConfig, ofKind, restartableServer } from './support.ts';
+import {
+  type ActionEventBody,
+  type EventBody,
+  actionsOf,
+  hookRejection,
+  llmConfig,
+  ofKind,
+  restartableServer,
+} from './support.ts';
 import { finish, terminal } from './turns.ts';
 
 type Problem = { severity: string; message: string };
@@ -68,11 +76,7 @@ describe('marketplaces shaped like anthropics/skills and anthropics/claude-plugi
     // The commit guard ran for the commit only: the first command ran, the second was rejected by the hook.
     const actions = actionsOf(events);
     expect(ofKind(events, 'UserRejectObservation')).toEqual([
-      expect.objectContaining({
-        action_id: actions[1]?.id,
-        rejection_source: 'hook',
-        rejection_reason: 'commit-guard: run the tests first',
-      }),
+      hookRejection(actions[1], 'commit-guard: run the tests first'),
     ]);
     expect(ofKind(events, 'ObservationEvent').map((e) => (e as ActionEventBody).tool_name)).toEqual([
       'terminal',

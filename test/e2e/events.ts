@@ -1,3 +1,5 @@
+import { expect } from 'vitest';
+
 /** The events of the agent server's API as the end-to-end tests read them, and helpers over lists of them. */
 
 export interface EventBody {
@@ -69,6 +71,10 @@ export function ofKind<T extends EventBody = EventBody>(events: EventBody[], kin
 export const actionsOf = (events: EventBody[]) => ofKind<ActionEventBody>(events, 'ActionEvent');
 
 export const observationsOf = (events: EventBody[]) => ofKind<ObservationEventBody>(events, 'ObservationEvent');
+
+/** What the UserRejectObservation holds when a hook rejected `action`, saying `reason`. */
+export const hookRejection = (action: EventBody | undefined, reason: unknown) =>
+  expect.objectContaining({ action_id: action?.id, rejection_source: 'hook', rejection_reason: reason });
 
 /** The text of a content list (`[{type: 'text', text}]`). */
 export function textOf(content: unknown): string {

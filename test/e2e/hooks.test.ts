@@ -9,6 +9,7 @@ import {
   FINISHING,
   OPENING,
   actionsOf,
+  hookRejection,
   observationsOf,
   ofKind,
   outline,
@@ -101,11 +102,7 @@ describe('hooks', () => {
         rejection_source: 'hook',
         rejection_reason: 'rm is not allowed here',
       }),
-      expect.objectContaining({
-        action_id: actions[1]?.id,
-        rejection_source: 'hook',
-        rejection_reason: 'No network access.',
-      }),
+      hookRejection(actions[1], 'No network access.'),
     ]);
     expect(info.blocked_actions).toEqual({
       [actions[0]?.id as string]: 'rm is not allowed here',

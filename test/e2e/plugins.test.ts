@@ -8,6 +8,7 @@ import {
   type EventBody,
   FINISHING,
   actionsOf,
+  hookRejection,
   llmConfig,
   observationsOf,
   ofKind,
@@ -124,11 +125,7 @@ describe('a plugin in a conversation', () => {
     expect(textOf(observations[0]?.observation.content)).toContain('GLOSSARY-SKILL-BODY');
     const actions = actionsOf(events);
     expect(ofKind(events, 'UserRejectObservation')).toEqual([
-      expect.objectContaining({
-        action_id: actions[1]?.id,
-        rejection_source: 'hook',
-        rejection_reason: 'glossary-kit: the terminal is closed',
-      }),
+      hookRejection(actions[1], 'glossary-kit: the terminal is closed'),
     ]);
     expect(observations[1]?.observation).toMatchObject({
       kind: 'MCPToolObservation',
