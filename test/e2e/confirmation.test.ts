@@ -17,17 +17,13 @@ import {
   startStack,
   withoutStats,
 } from './support.ts';
-import { finish, think } from './turns.ts';
+import { finish, terminal, terminalCall, think } from './turns.ts';
 
 interface ChatBody {
   messages: { role: string; content: string | null; tool_call_id?: string }[];
 }
 
 const ALWAYS = { kind: 'AlwaysConfirm' };
-const terminal = (command: string, extra: Record<string, unknown> = {}) => ({
-  name: 'terminal',
-  arguments: { command, ...extra },
-});
 
 function respond(server: E2EServer, id: string, body: unknown) {
   return server.api<{ success?: boolean; detail?: unknown }>(
@@ -51,7 +47,7 @@ describe('confirmation mode', () => {
   it('AlwaysConfirm: parallel actions wait as pending; accept runs them in order and the run goes on', async () => {
     const { server, llm } = await startStack({
       turns: [
-        { content: 'Two files.', tool_calls: [terminal('echo one > one.txt'), terminal('echo two > two.txt')] },
+        { content: 'Two files.', tool_calls: [terminalCall('echo one > one.txt'), terminalCall('echo two > two.txt')] },
         finish('Both written.'),
       ],
     });
@@ -102,7 +98,7 @@ describe('confirmation mode', () => {
   it('reject: one UserRejectObservation per pending action (user, with the reason), then idle; the LLM reads them', async () => {
     const { server, llm } = await startStack({
       turns: [
-        { tool_calls: [terminal('echo one > one.txt'), terminal('echo two > two.txt')] },
+        { tool_calls: [terminalCall('echo one > one.txt'), terminalCall('echo two > two.txt')] },
         finish('Understood, nothing written.'),
       ],
     });
@@ -151,7 +147,7 @@ describe('confirmation mode', () => {
 
   it('a user message sent while actions wait rejects them first (it is not an answer); the LLM reads both', async () => {
     const { server, llm } = await startStack({
-      turns: [{ tool_calls: [terminal('echo no > no.txt')] }, finish('Understood, I left it.')],
+      turns: [terminal('echo no > no.txt'), finish('Understood, I left it.')],
     });
     const created = await server.startConversation(llm, {
       message: 'Write no.txt.',
@@ -196,11 +192,11 @@ describe('confirmation mode', () => {
   it('ConfirmRisky with the rule-based analyzer: LOW and MEDIUM run, HIGH waits; a lower threshold waits for MEDIUM', async () => {
     const { server, llm } = await startStack({
       turns: [
-        { tool_calls: [terminal('ls -la')] },
-        { tool_calls: [terminal('mkdir -p build && rm -rf build')] },
+        terminal('ls -la'),
+        terminal('mkdir -p build && rm -rf build'),
         // HIGH, and harmless even if it ran: the workspace is not a git repository.
-        { tool_calls: [terminal('git push --force origin main')] },
-        { tool_calls: [terminal('rm -rf build2')], when: { last_user_message_contains: 'Clean up' } },
+        terminal('git push --force origin main'),
+        { tool_calls: [terminalCall('rm -rf build2')], when: { last_user_message_contains: 'Clean up' } },
         finish('Cleaned up.'),
       ],
     });
@@ -247,8 +243,8 @@ describe('confirmation mode', () => {
     const { server, llm } = await startStack({
       turns: [
         // No analyzer: the risk stays UNKNOWN, the LLM's own estimate stays in tool_call.arguments only.
-        { tool_calls: [terminal('echo first', { security_risk: 'LOW' })] },
-        { tool_calls: [terminal('echo second', { security_risk: 'LOW' })] },
+        terminal('echo first', { security_risk: 'LOW' }),
+        terminal('echo second', { security_risk: 'LOW' }),
         finish('Done.'),
       ],
     });
@@ -282,8 +278,8 @@ describe('confirmation mode', () => {
   it('the LLM analyzer takes the risk the LLM gave: LOW runs, HIGH waits (analyzer set through the route)', async () => {
     const { server, llm } = await startStack({
       turns: [
-        { tool_calls: [terminal('echo low', { security_risk: 'LOW' })] },
-        { tool_calls: [terminal('echo high', { security_risk: 'HIGH' })] },
+        terminal('echo low', { security_risk: 'LOW' }),
+        terminal('echo high', { security_risk: 'HIGH' }),
         finish('Done.'),
       ],
     });
@@ -315,7 +311,7 @@ describe('confirmation mode', () => {
 
   it('a deadline with deny rejects the waiting actions, saying the deadline passed, and the agent goes on', async () => {
     const { server, llm } = await startStack({
-      turns: [{ tool_calls: [terminal('echo late > late.txt')] }, finish('No answer, so I stopped there.')],
+      turns: [terminal('echo late > late.txt'), finish('No answer, so I stopped there.')],
     });
     const created = await server.startConversation(llm, {
       message: 'Write late.txt.',
@@ -345,7 +341,7 @@ describe('confirmation mode', () => {
 
   it('a deadline with pause pauses (PauseEvent); the next run asks again; accepting then runs the action', async () => {
     const { server, llm } = await startStack({
-      turns: [{ tool_calls: [terminal('echo later > later.txt')] }, finish('Written.')],
+      turns: [terminal('echo later > later.txt'), finish('Written.')],
     });
     const created = await server.startConversation(llm, {
       message: 'Write later.txt.',
@@ -456,7 +452,7 @@ describe('confirmation mode', () => {
 describe('the confirmation deadline across a restart (re-armed from the logged time it started waiting)', () => {
   async function waitingConversation(seconds: number) {
     const llm = await startLlmReplay({
-      script: { turns: [{ tool_calls: [terminal('echo x > x.txt')] }, finish('Stopped.')] },
+      script: { turns: [terminal('echo x > x.txt'), finish('Stopped.')] },
     });
     onTestFinished(() => llm.close());
     const stack = await restartableServer();

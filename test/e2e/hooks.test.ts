@@ -19,13 +19,12 @@ import {
   textOf,
   withoutStats,
 } from './support.ts';
-import { finish } from './turns.ts';
+import { finish, terminal, terminalCall } from './turns.ts';
 
 interface ChatBody {
   messages: { role: string; content: string | { type: string; text?: string }[] | null; tool_call_id?: string }[];
 }
 
-const terminal = (command: string) => ({ name: 'terminal', arguments: { command } });
 const command = (text: string, extra: Record<string, unknown> = {}) => ({ type: 'command', command: text, ...extra });
 /** The text of a Chat Completions message's content (a string or parts). */
 const contentText = (content: ChatBody['messages'][number]['content']) =>
@@ -43,7 +42,11 @@ describe('hooks', () => {
       turns: [
         {
           content: 'Three things.',
-          tool_calls: [terminal('rm -rf build'), terminal('curl https://example.com'), terminal('echo ok > ok.txt')],
+          tool_calls: [
+            terminalCall('rm -rf build'),
+            terminalCall('curl https://example.com'),
+            terminalCall('echo ok > ok.txt'),
+          ],
         },
         finish('Done what was allowed.'),
       ],
@@ -174,7 +177,7 @@ describe('hooks', () => {
       turns: [
         finish('All done.'),
         {
-          tool_calls: [terminal('echo tested > tests.txt')],
+          tool_calls: [terminalCall('echo tested > tests.txt')],
           when: { last_user_message_contains: '[Stop hook feedback]' },
         },
         finish('Tests pass; done.'),
@@ -230,7 +233,7 @@ describe('hooks', () => {
 
   it('PostToolUse gets the action and its observation under both vocabularies; its context reaches the LLM with the result', async () => {
     const { server, llm } = await startStack({
-      turns: [{ tool_calls: [terminal('echo hi')] }, finish('Said hi.')],
+      turns: [terminal('echo hi'), finish('Said hi.')],
     });
     const hookConfig = {
       post_tool_use: [
@@ -288,7 +291,7 @@ describe('hooks', () => {
 
   it('hooks that time out, fail or print bad JSON never block; the server log shows each run', async () => {
     const { server, llm, logs } = await loggedStack({
-      turns: [{ tool_calls: [terminal('echo ran > ran.txt')] }, finish('Ran it.')],
+      turns: [terminal('echo ran > ran.txt'), finish('Ran it.')],
     });
     const hookConfig = {
       PreToolUse: [
