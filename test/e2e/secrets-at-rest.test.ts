@@ -75,6 +75,17 @@ async function runOnce(server: E2EServer, id: string): Promise<void> {
   await server.waitForStatus(id, 'finished');
 }
 
+/**
+ * A server on `settings` (a test may change them before it starts the server again) holding a conversation with
+ * every kind of secret.
+ */
+async function serverWithSecrets(settings: ServerOptions = {}) {
+  const llm = await keyedLlm();
+  const stack = await restartableServer(settings);
+  await stack.start();
+  return { stack, id: await secretConversation(stack.server, llm) };
+}
+
 /** The `data` column of every conversation row, read with SQLite directly. */
 function storedRecords(dataDir: string): string[] {
   const db = new Database(join(dataDir, 'bosun.db'), { readonly: true });
@@ -87,10 +98,7 @@ function storedRecords(dataDir: string): string[] {
 
 describe('secrets at rest', () => {
   it('keeps no secret readable in bosun.db or its WAL; the conversation runs with them after a restart', async () => {
-    const llm = await keyedLlm();
-    const stack = await restartableServer({ secretsKey: { key: newKey() } });
-    await stack.start();
-    const id = await secretConversation(stack.server, llm);
+    const { stack, id } = await serverWithSecrets({ secretsKey: { key: newKey() } });
     await runOnce(stack.server, id);
 
     const bytes = databaseBytes(stack.server.dataDir);
@@ -107,11 +115,8 @@ describe('secrets at rest', () => {
   });
 
   it('seals, on first start, the plain secrets of a database written before sealing existed', async () => {
-    const llm = await keyedLlm();
     const settings: ServerOptions = { secretsKey: { key: newKey() } };
-    const stack = await restartableServer(settings);
-    await stack.start();
-    const id = await secretConversation(stack.server, llm);
+    const { stack, id } = await serverWithSecrets(settings);
     const record = (await stack.server.api<Record<string, unknown>>('GET', `/api/conversations/${id}`)).body;
     await stack.stop();
     // What the code before sealing wrote: the record as plain JSON (here recovered from the sealed row).
@@ -127,11 +132,8 @@ describe('secrets at rest', () => {
   });
 
   it('refuses to start with a wrong key, saying so, and leaves the sealed data untouched', async () => {
-    const llm = await keyedLlm();
     const settings: ServerOptions = { secretsKey: { key: newKey() } };
-    const stack = await restartableServer(settings);
-    await stack.start();
-    const id = await secretConversation(stack.server, llm);
+    const { stack, id } = await serverWithSecrets(settings);
     await stack.stop();
     const before = storedRecords(stack.server.dataDir);
 
@@ -146,12 +148,9 @@ describe('secrets at rest', () => {
   });
 
   it('rotates the key: started with the previous key too, it re-seals everything with the new one', async () => {
-    const llm = await keyedLlm();
     const oldKey = newKey();
     const settings: ServerOptions = { secretsKey: { key: oldKey } };
-    const stack = await restartableServer(settings);
-    await stack.start();
-    const id = await secretConversation(stack.server, llm);
+    const { stack, id } = await serverWithSecrets(settings);
     await stack.stop();
     const before = storedRecords(stack.server.dataDir);
 
@@ -173,10 +172,7 @@ describe('secrets at rest', () => {
   });
 
   it('without a configured key, generates one into <data-dir>/secrets.key (mode 0600) and keeps using it', async () => {
-    const llm = await keyedLlm();
-    const stack = await restartableServer();
-    await stack.start();
-    const id = await secretConversation(stack.server, llm);
+    const { stack, id } = await serverWithSecrets();
     const keyFile = join(stack.server.dataDir, 'secrets.key');
     expect(statSync(keyFile).mode & 0o777).toBe(0o600);
     expect(Buffer.from(readFileSync(keyFile, 'utf8').trim(), 'base64')).toHaveLength(32);

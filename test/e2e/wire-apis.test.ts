@@ -23,8 +23,8 @@ interface Run {
   requests: RecordedRequest[];
 }
 
-/** The same small script on any wire API: a terminal call (with reasoning), then finish. */
-async function runSmallScript(model: string): Promise<Run> {
+/** The same small script on any wire API: a terminal call (with reasoning), then finish; both requests to `path`. */
+async function runSmallScript(model: string, path: string, api: string): Promise<Run> {
   const { server, llm } = await startStack({
     turns: [
       {
@@ -60,16 +60,20 @@ async function runSmallScript(model: string): Promise<Run> {
   expect(textOf(finished.observation.content)).toBe(`Finished on ${model}.`);
   const requests = await recordedRequests(llm);
   expect(requests.map((r) => r.turn_index)).toEqual([0, 1]);
+  expect(requests.map((r) => [r.path, r.api])).toEqual([
+    [path, api],
+    [path, api],
+  ]);
   return { events, action, observation, requests };
 }
 
 describe('the three wire APIs', () => {
   it('Chat Completions: reasoning_content on the action', async () => {
-    const { action, observation, requests } = await runSmallScript('test-model');
-    expect(requests.map((r) => [r.path, r.api])).toEqual([
-      ['/v1/chat/completions', 'chat_completions'],
-      ['/v1/chat/completions', 'chat_completions'],
-    ]);
+    const { action, observation, requests } = await runSmallScript(
+      'test-model',
+      '/v1/chat/completions',
+      'chat_completions',
+    );
     expect(action.llm_response_id).toMatch(/^chatcmpl-/);
     expect(action.tool_call.origin).toBe('completion');
     expect(action.reasoning_content).toBe('Reasoning about test-model.');
@@ -95,11 +99,7 @@ describe('the three wire APIs', () => {
 
   it('Responses: the reasoning item, encrypted content included, is passed back on the next request', async () => {
     const model = 'openai/responses/test-model';
-    const { action, observation, requests } = await runSmallScript(model);
-    expect(requests.map((r) => [r.path, r.api])).toEqual([
-      ['/v1/responses', 'responses'],
-      ['/v1/responses', 'responses'],
-    ]);
+    const { action, observation, requests } = await runSmallScript(model, '/v1/responses', 'responses');
     expect(action.llm_response_id).toMatch(/^resp_/);
     expect(action.tool_call.origin).toBe('responses');
     const item = action.responses_reasoning_item as Record<string, unknown>;
@@ -140,11 +140,7 @@ describe('the three wire APIs', () => {
 
   it('Anthropic Messages: thinking blocks with their signature are passed back on the next request', async () => {
     const model = 'anthropic/claude-test';
-    const { action, observation, requests } = await runSmallScript(model);
-    expect(requests.map((r) => [r.path, r.api])).toEqual([
-      ['/v1/messages', 'messages'],
-      ['/v1/messages', 'messages'],
-    ]);
+    const { action, observation, requests } = await runSmallScript(model, '/v1/messages', 'messages');
     expect(requests[0]?.headers['anthropic-version']).toBe('2023-06-01');
     expect(requests[0]?.headers['x-api-key']).toBe('[REDACTED]');
     expect(action.llm_response_id).toMatch(/^msg_/);
