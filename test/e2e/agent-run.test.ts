@@ -289,10 +289,7 @@ describe('an agent run through the HTTP API', () => {
             },
           ],
         },
-        {
-          when: { last_tool_result_contains: 'outside the workspace' },
-          tool_calls: [{ name: 'finish', arguments: { message: 'Could not write there.' } }],
-        },
+        { ...finish('Could not write there.'), when: { last_tool_result_contains: 'outside the workspace' } },
       ],
     }));
     const created = await server.startConversation(llm, { message: 'Write outside.' });
@@ -319,10 +316,7 @@ describe('an agent run through the HTTP API', () => {
     const { server, llm } = await startStack({
       turns: [
         { when: { last_user_message_contains: 'first' }, content: 'First answer.' },
-        {
-          when: { last_user_message_contains: 'second' },
-          tool_calls: [{ name: 'finish', arguments: { message: 'Second answer.' } }],
-        },
+        { ...finish('Second answer.'), when: { last_user_message_contains: 'second' } },
       ],
     });
     const created = await server.startConversation(llm);

@@ -62,10 +62,7 @@ describe('the browser through the agent server', () => {
         },
         { when: { last_tool_result_contains: 'Title: Hello' }, tool_calls: [{ name: 'browser_get_content' }] },
         { when: { last_tool_result_contains: '# Hello, Ada!' }, tool_calls: [{ name: 'browser_stop_recording' }] },
-        {
-          when: { last_tool_result_contains: 'Recording saved to' },
-          tool_calls: [{ name: 'finish', arguments: { message: 'The site says: Hello, Ada!' } }],
-        },
+        { ...finish('The site says: Hello, Ada!'), when: { last_tool_result_contains: 'Recording saved to' } },
       ],
     });
     const created = await server.startConversation(llm, {

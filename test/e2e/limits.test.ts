@@ -4,6 +4,9 @@ import { think } from './turns.ts';
 
 type ErrorEventBody = EventBody & { code: string; detail: string };
 
+/** An agent that makes the same call again and again. */
+const REPEATING = { repeat_last: true, turns: [think('Same thought, again.')] };
+
 describe('run limits', () => {
   it('stops with MaxIterationsReached after max_iterations steps', async () => {
     const { server, llm } = await startStack({
@@ -29,10 +32,7 @@ describe('run limits', () => {
   });
 
   it('stops as stuck when the agent repeats the same call with the same result', async () => {
-    const { server, llm } = await startStack({
-      repeat_last: true,
-      turns: [think('Same thought, again.')],
-    });
+    const { server, llm } = await startStack(REPEATING);
     const created = await server.startConversation(llm, { message: 'Loop forever.' });
     const events = await server.settledEvents(created.id, 'stuck');
     const round = ['ActionEvent:think', 'ObservationEvent:ThinkObservation'];
@@ -53,10 +53,7 @@ describe('run limits', () => {
   });
 
   it('does not stop a repeating agent when stuck_detection is off (max_iterations still applies)', async () => {
-    const { server, llm } = await startStack({
-      repeat_last: true,
-      turns: [think('Same thought, again.')],
-    });
+    const { server, llm } = await startStack(REPEATING);
     const created = await server.startConversation(llm, {
       message: 'Loop forever.',
       extra: { stuck_detection: false, max_iterations: 6 },

@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { llmConfig, startStack } from './support.ts';
+import { terminal } from './turns.ts';
 
 describe('ConversationInfo.metrics', () => {
   it('adds up the usage and cost of every LLM call of the conversation', async () => {
     const { server, llm } = await startStack({
       turns: [
-        {
-          tool_calls: [{ name: 'terminal', arguments: { command: 'echo hi' } }],
-          usage: { prompt_tokens: 100, completion_tokens: 10 },
-        },
+        { ...terminal('echo hi'), usage: { prompt_tokens: 100, completion_tokens: 10 } },
         { content: 'Done.', usage: { prompt_tokens: 200, completion_tokens: 20 } },
       ],
     });

@@ -1,14 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { FINISHING, OPENING, ofKind, outline, recordedRequests, sleep, startStack, withoutStats } from './support.ts';
-import { finish } from './turns.ts';
+import { finish, think } from './turns.ts';
 
 describe('pause', () => {
   it('pauses while the LLM call is in flight: that step completes, no further call; run resumes', async () => {
     const { server, llm } = await startStack({
-      turns: [
-        { delay_ms: 2000, tool_calls: [{ name: 'think', arguments: { thought: 'A slow thought.' } }] },
-        finish('Resumed and done.'),
-      ],
+      turns: [{ ...think('A slow thought.'), delay_ms: 2000 }, finish('Resumed and done.')],
     });
     const created = await server.startConversation(llm, { message: 'Think slowly.' });
     const deadline = Date.now() + 10_000;

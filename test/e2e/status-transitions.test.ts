@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { FINISHING, OPENING, outline, sleep, startStack, withoutStats } from './support.ts';
-import { finish, terminal } from './turns.ts';
+import { finish, terminal, think } from './turns.ts';
 
 /** Transitions of the state machine (packages/agent/README.md) that no other end-to-end test walks through. */
 describe('status transitions', () => {
   it('a user message reopens a stuck conversation: stuck -> idle (with its state event), then it runs again', async () => {
-    const think = { tool_calls: [{ name: 'think', arguments: { thought: 'Same thought, again.' } }] };
     const { server, llm } = await startStack({
-      turns: [{ ...think, times: 4, when: { last_user_message_contains: 'Loop' } }, finish('Unstuck.')],
+      turns: [
+        { ...think('Same thought, again.'), times: 4, when: { last_user_message_contains: 'Loop' } },
+        finish('Unstuck.'),
+      ],
     });
     const created = await server.startConversation(llm, { message: 'Loop forever.' });
     const stuck = await server.settledEvents(created.id, 'stuck');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type EventBody, FINISHING, OPENING, actionsOf, ofKind, outline, startStack, withoutStats } from './support.ts';
-import { finish } from './turns.ts';
+import { finish, think } from './turns.ts';
 
 const ENCRYPTED = 'encrypted-reasoning-state-5f1d2c';
 
@@ -23,7 +23,7 @@ describe('telemetry events', () => {
           reasoning_signature: ENCRYPTED,
           tool_calls: [{ name: 'think', arguments: { thought: 'Step one.' } }],
         },
-        { reasoning: 'Wrap up.', tool_calls: [{ name: 'finish', arguments: { message: 'Logged.' } }] },
+        { ...finish('Logged.'), reasoning: 'Wrap up.' },
       ],
     });
     const created = await server.startConversation(llm, { model, logCompletions: true, message: 'Log it.' });
@@ -71,10 +71,7 @@ describe('telemetry events', () => {
   it('records the token ids of a Chat Completions answer as a TokenEvent', async () => {
     const { server, llm } = await startStack({
       turns: [
-        {
-          token_ids: { prompt: [101, 2023, 2003], response: [7592, 999] },
-          tool_calls: [{ name: 'think', arguments: { thought: 'Counting tokens.' } }],
-        },
+        { ...think('Counting tokens.'), token_ids: { prompt: [101, 2023, 2003], response: [7592, 999] } },
         finish('Tokens seen.'),
       ],
     });

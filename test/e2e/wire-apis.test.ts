@@ -13,6 +13,7 @@ import {
   startStack,
   textOf,
 } from './support.ts';
+import { finish } from './turns.ts';
 
 const SIGNATURE = 'opaque-signature-0123456789';
 
@@ -33,10 +34,7 @@ async function runSmallScript(model: string, path: string, api: string): Promise
         reasoning_signature: SIGNATURE,
         tool_calls: [{ name: 'terminal', arguments: { command: 'echo wire-$((40+2))' } }],
       },
-      {
-        when: { last_tool_result_contains: 'wire-42' },
-        tool_calls: [{ name: 'finish', arguments: { message: `Finished on ${model}.` } }],
-      },
+      { ...finish(`Finished on ${model}.`), when: { last_tool_result_contains: 'wire-42' } },
     ],
   });
   const created = await server.startConversation(llm, { model, message: 'Say the magic number.' });
@@ -47,7 +45,7 @@ async function runSmallScript(model: string, path: string, api: string): Promise
     'ObservationEvent:TerminalObservation',
     ...FINISHING,
   ]);
-  const [action, finish] = actionsOf(events) as [ActionEventBody, ActionEventBody];
+  const [action, finishing] = actionsOf(events) as [ActionEventBody, ActionEventBody];
   const [observation, finished] = observationsOf(events) as [ObservationEventBody, ObservationEventBody];
   expect(action).toMatchObject({
     thought: [{ type: 'text', text: 'Checking the shell.' }],
@@ -56,7 +54,7 @@ async function runSmallScript(model: string, path: string, api: string): Promise
   });
   expect(observation.action_id).toBe(action.id);
   expect(textOf(observation.observation.content)).toContain('wire-42');
-  expect(finish.llm_response_id).not.toBe(action.llm_response_id);
+  expect(finishing.llm_response_id).not.toBe(action.llm_response_id);
   expect(textOf(finished.observation.content)).toBe(`Finished on ${model}.`);
   const requests = await recordedRequests(llm);
   expect(requests.map((r) => r.turn_index)).toEqual([0, 1]);
