@@ -1,14 +1,10 @@
 import { expect } from 'vitest';
+import type { EventBody } from '../../packages/agent-server/test/support/http.ts';
 
 /** The events of the agent server's API as the end-to-end tests read them, and helpers over lists of them. */
 
-export interface EventBody {
-  id: string;
-  kind: string;
-  source: string;
-  timestamp: string;
-  [key: string]: unknown;
-}
+/** An event as the API returns it (the agent server's own tests read them the same way). */
+export type { EventBody };
 
 export type ActionEventBody = EventBody & {
   kind: 'ActionEvent';

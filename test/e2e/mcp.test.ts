@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startLlmReplay } from '@bosun/llm-replay';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { isRunning } from '../../packages/agent/src/tools/terminal/processes.ts';
 import {
   type EventBody,
   FINISHING,
@@ -164,14 +165,6 @@ describe('MCP servers in a conversation', () => {
     const { root, server, start, stop } = await restartableServer();
     const pidFile = join(root, 'pids');
     const pids = async () => (await readFile(pidFile, 'utf8')).trim().split('\n').map(Number);
-    const alive = (pid: number) => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
 
     await start();
     const created = await server.api<{ id: string }>('POST', '/api/conversations', {
@@ -187,11 +180,11 @@ describe('MCP servers in a conversation', () => {
     const id = created.body.id;
     await server.waitForStatus(id, 'waiting_for_confirmation');
     const [first] = await pids();
-    expect(alive(first as number)).toBe(true);
+    expect(await isRunning(first as number)).toBe(true);
 
     await stop();
     // Stopping the agent server stopped the MCP server it had started.
-    expect(alive(first as number)).toBe(false);
+    expect(await isRunning(first as number)).toBe(false);
 
     await start();
     const accepted = await server.api('POST', `/api/conversations/${id}/events/respond_to_confirmation`, {
