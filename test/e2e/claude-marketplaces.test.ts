@@ -8,7 +8,6 @@ import {
   type EventBody,
   actionsOf,
   hookRejection,
-  llmConfig,
   ofKind,
   restartableServer,
 } from './support.ts';
@@ -34,34 +33,28 @@ describe('marketplaces shaped like anthropics/skills and anthropics/claude-plugi
     await stack.start();
     const { server } = stack;
 
-    const reply = await server.api<{ id: string; resolved_plugins: { name: string; problems: Problem[] }[] }>(
-      'POST',
-      '/api/conversations',
-      {
-        agent: {
-          llm: llmConfig(llm),
-          tools: [{ name: 'terminal' }],
-          agent_context: {
-            load_project_skills: false,
-            registered_marketplaces: [
-              { name: 'anthropic-agent-skills', source: skills.url, auto_load: true },
-              { name: 'claude-plugins-official', source: official.url, auto_load: true },
-            ],
-          },
+    const created = await server.startConversation(llm, {
+      message: 'Commit the notes.',
+      tools: [{ name: 'terminal' }],
+      agent: {
+        agent_context: {
+          load_project_skills: false,
+          registered_marketplaces: [
+            { name: 'anthropic-agent-skills', source: skills.url, auto_load: true },
+            { name: 'claude-plugins-official', source: official.url, auto_load: true },
+          ],
         },
-        workspace: { working_dir: server.workspace },
-        initial_message: { role: 'user', content: [{ type: 'text', text: 'Commit the notes.' }] },
       },
-    );
-    expect(reply.status, reply.text).toBe(201);
-    expect(reply.body.resolved_plugins.map((p) => [p.name, p.problems.map((x) => x.severity)])).toEqual([
+    });
+    const resolved = created.resolved_plugins as { name: string; problems: Problem[] }[];
+    expect(resolved.map((p) => [p.name, p.problems.map((x) => x.severity)])).toEqual([
       ['document-skills', []],
       ['example-skills', []],
       ['claude-api', []],
       ['typescript-lsp', ['warning']],
       ['commit-guard', []],
     ]);
-    const id = reply.body.id;
+    const id = created.id;
     await server.waitForStatus(id, 'finished');
 
     const events = await server.allEvents(id);

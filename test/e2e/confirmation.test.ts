@@ -8,7 +8,6 @@ import {
   FINISHING,
   OPENING,
   actionsOf,
-  llmConfig,
   ofKind,
   outline,
   recordedRequests,
@@ -457,15 +456,12 @@ describe('the confirmation deadline across a restart (re-armed from the logged t
     onTestFinished(() => llm.close());
     const stack = await restartableServer();
     await stack.start();
-    const reply = await stack.server.api<{ id: string }>('POST', '/api/conversations', {
-      agent: { llm: llmConfig(llm), tools: [{ name: 'terminal' }] },
-      workspace: { working_dir: stack.server.workspace },
-      confirmation_policy: ALWAYS,
-      confirmation_timeout_seconds: seconds,
-      initial_message: { role: 'user', content: [{ type: 'text', text: 'Write x.txt.' }] },
+    const created = await stack.server.startConversation(llm, {
+      message: 'Write x.txt.',
+      tools: [{ name: 'terminal' }],
+      extra: { confirmation_policy: ALWAYS, confirmation_timeout_seconds: seconds },
     });
-    expect(reply.status, reply.text).toBe(201);
-    const info = await stack.server.waitForStatus(reply.body.id, 'waiting_for_confirmation');
+    const info = await stack.server.waitForStatus(created.id, 'waiting_for_confirmation');
     const waitingAt = Date.parse(
       withoutStats(await stack.server.allEvents(info.id)).find((e) => e.value === 'waiting_for_confirmation')
         ?.timestamp as string,

@@ -104,13 +104,8 @@ describe('POST /api/conversations/{id}/load_plugin', () => {
     });
     const created = await server.startConversation(llm, {
       message: 'First.',
-      extra: {
-        agent: {
-          llm: llmConfig(llm),
-          tools: [{ name: 'terminal' }],
-          agent_context: { registered_marketplaces: [{ name: 'acme', source: 'github:acme/market' }] },
-        },
-      },
+      tools: [{ name: 'terminal' }],
+      agent: { agent_context: { registered_marketplaces: [{ name: 'acme', source: 'github:acme/market' }] } },
     });
     await server.waitForStatus(created.id, 'finished');
     const load = (plugin_ref: string) =>

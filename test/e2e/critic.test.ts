@@ -45,13 +45,7 @@ async function startWithCritic(
   critic: Record<string, unknown> | null,
   tools: { name: string }[] = [{ name: 'terminal' }],
 ) {
-  const reply = await server.api<{ id: string }>('POST', '/api/conversations', {
-    agent: { llm: llmConfig(llm, { numRetries: 0 }), tools, critic },
-    workspace: { working_dir: server.workspace },
-    initial_message: { role: 'user', content: [{ type: 'text', text: message }] },
-  });
-  expect(reply.status, reply.text).toBe(201);
-  return reply.body;
+  return server.startConversation(llm, { message, numRetries: 0, tools, agent: { critic } });
 }
 
 describe('critic', () => {

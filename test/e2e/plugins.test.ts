@@ -9,7 +9,6 @@ import {
   FINISHING,
   actionsOf,
   hookRejection,
-  llmConfig,
   observationsOf,
   ofKind,
   outline,
@@ -71,14 +70,13 @@ describe('a plugin in a conversation', () => {
     await stack.start();
     const { server } = stack;
 
-    const reply = await server.api<{ id: string; resolved_plugins: unknown[] }>('POST', '/api/conversations', {
-      agent: { llm: llmConfig(llm), tools: [{ name: 'terminal' }], agent_context: { load_project_skills: false } },
-      workspace: { working_dir: server.workspace },
-      plugins: [{ source: 'github:acme/glossary-kit', ref: 'main' }],
-      initial_message: { role: 'user', content: [{ type: 'text', text: '/glossary-kit:define keel' }] },
+    const created = await server.startConversation(llm, {
+      message: '/glossary-kit:define keel',
+      tools: [{ name: 'terminal' }],
+      agent: { agent_context: { load_project_skills: false } },
+      extra: { plugins: [{ source: 'github:acme/glossary-kit', ref: 'main' }] },
     });
-    expect(reply.status, reply.text).toBe(201);
-    expect(reply.body.resolved_plugins).toEqual([
+    expect(created.resolved_plugins).toEqual([
       {
         source: 'github:acme/glossary-kit',
         original_ref: 'main',
@@ -89,7 +87,7 @@ describe('a plugin in a conversation', () => {
         problems: [],
       },
     ]);
-    const id = reply.body.id;
+    const id = created.id;
     const events = await server.settledEvents(id);
     expect(outline(events)).toEqual([
       'SystemPromptEvent',

@@ -45,6 +45,9 @@ export interface StartOptions extends LlmOptions {
   /** The first user message; it starts a run. */
   message?: string;
   tools?: { name: string }[];
+  /** More fields of the agent (agent_context, mcp_config, critic, …). */
+  agent?: Record<string, unknown>;
+  /** More fields of the request (confirmation_policy, secrets, plugins, …). */
   extra?: Record<string, unknown>;
 }
 
@@ -88,7 +91,7 @@ export class E2EServer {
   /** `POST /api/conversations` (201) with an agent on llm-replay in the server's workspace. */
   async startConversation(llm: LlmReplay, options: StartOptions = {}): Promise<ConversationInfo> {
     const reply = await this.api<ConversationInfo>('POST', '/api/conversations', {
-      agent: { llm: llmConfig(llm, options), tools: options.tools ?? TOOLS },
+      agent: { llm: llmConfig(llm, options), tools: options.tools ?? TOOLS, ...options.agent },
       workspace: { working_dir: this.workspace },
       ...(options.message !== undefined
         ? { initial_message: { role: 'user', content: [{ type: 'text', text: options.message }] } }

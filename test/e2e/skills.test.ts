@@ -61,13 +61,12 @@ async function startWith(
   message: string | null,
   agentContext: Record<string, unknown> = {},
 ) {
-  const reply = await stack.server.api<{ id: string }>('POST', '/api/conversations', {
-    agent: { llm: llmConfig(stack.llm), tools: [{ name: 'terminal' }], agent_context: agentContext },
-    workspace: { working_dir: stack.server.workspace },
-    ...(message ? { initial_message: { role: 'user', content: [{ type: 'text', text: message }] } } : {}),
+  const created = await stack.server.startConversation(stack.llm, {
+    message: message ?? undefined,
+    tools: [{ name: 'terminal' }],
+    agent: { agent_context: agentContext },
   });
-  expect(reply.status, reply.text).toBe(201);
-  return reply.body.id;
+  return created.id;
 }
 
 const skillsReport = (events: EventBody[]) =>
