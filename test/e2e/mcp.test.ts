@@ -50,10 +50,10 @@ describe('MCP servers in a conversation', () => {
         { tool_calls: [{ id: 'call_finish', name: 'finish', arguments: { message: 'The MCP server answered.' } }] },
       ],
     });
-    const reply = await server.api<{ id: string }>('POST', '/api/conversations', {
+    const { id } = await server.startConversation(llm, {
+      message: 'Use the MCP server.',
+      tools: [{ name: 'terminal' }],
       agent: {
-        llm: llmConfig(llm),
-        tools: [{ name: 'terminal' }],
         mcp_config: {
           calc: {
             command: process.execPath,
@@ -66,12 +66,8 @@ describe('MCP servers in a conversation', () => {
           slow: { command: process.execPath, args: [STDIO_SERVER, '--name', 'slow'], timeout: 1 },
         },
       },
-      workspace: { working_dir: server.workspace },
-      secrets: { MCP_GREETING: GREETING },
-      initial_message: { role: 'user', content: [{ type: 'text', text: 'Use the MCP server.' }] },
+      extra: { secrets: { MCP_GREETING: GREETING } },
     });
-    expect(reply.status, reply.text).toBe(201);
-    const id = reply.body.id;
     await server.waitForStatus(id, 'finished');
 
     const events = await server.allEvents(id);
