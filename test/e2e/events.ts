@@ -1,9 +1,10 @@
 import { expect } from 'vitest';
 import type { EventBody } from '../../packages/agent-server/test/support/http.ts';
 
-/** The events of the agent server's API as the end-to-end tests read them, and helpers over lists of them. */
-
-/** An event as the API returns it (the agent server's own tests read them the same way). */
+/*
+ * The events of the agent server's API as the end-to-end tests read them, and helpers over lists of them. An event
+ * is the agent server tests' EventBody: the API returns the same thing to both.
+ */
 export type { EventBody };
 
 export type ActionEventBody = EventBody & {
