@@ -5,18 +5,18 @@ import { describe, expect, it } from 'vitest';
 import {
   type ActionEventBody,
   type EventBody,
+  FINISHING,
+  OPENING,
   type ObservationEventBody,
-  allEvents,
-  api,
-  finishedEvents,
+  actionsOf,
+  observationsOf,
   ofKind,
   outline,
   recordedRequests,
-  startConversation,
   startStack,
   textOf,
-  waitForStatus,
 } from './support.ts';
+import { finish, terminal } from './turns.ts';
 
 interface ChatMessage {
   role: string;
@@ -39,7 +39,7 @@ describe('an agent run through the HTTP API', () => {
       return {
         turns: [
           { content: 'I will create the file.', tool_calls: [{ name: 'file_editor', arguments: createArgs(file) }] },
-          { tool_calls: [{ name: 'terminal', arguments: { command: 'cat notes.txt && echo ok' } }] },
+          terminal('cat notes.txt && echo ok'),
           {
             tool_calls: [
               {
@@ -48,20 +48,18 @@ describe('an agent run through the HTTP API', () => {
               },
             ],
           },
-          { tool_calls: [{ name: 'finish', arguments: { message: 'The notes now say hello bosun.' } }] },
+          finish('The notes now say hello bosun.'),
         ],
       };
     });
     const file = join(server.workspace, 'notes.txt');
-    const created = await startConversation(server, llm, { message: 'Write the notes, show them, then fix them.' });
+    const created = await server.startConversation(llm, { message: 'Write the notes, show them, then fix them.' });
     expect(created.execution_status).toBe('running');
-    await waitForStatus(server, created.id, 'finished');
+    await server.waitForStatus(created.id, 'finished');
 
-    const events = await allEvents(server, created.id);
+    const events = await server.allEvents(created.id);
     expect(outline(events)).toEqual([
-      'SystemPromptEvent',
-      'MessageEvent:user',
-      'status:running',
+      ...OPENING,
       'state:stats',
       'ActionEvent:file_editor',
       'ObservationEvent:FileEditorObservation',
@@ -72,9 +70,7 @@ describe('an agent run through the HTTP API', () => {
       'ActionEvent:file_editor',
       'ObservationEvent:FileEditorObservation',
       'state:stats',
-      'ActionEvent:finish',
-      'ObservationEvent:FinishObservation',
-      'status:finished',
+      ...FINISHING,
     ]);
     // Ids are unique, timestamps never go back.
     expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
@@ -95,14 +91,19 @@ describe('an agent run through the HTTP API', () => {
       llm_message: { role: 'user', content: [{ type: 'text', text: 'Write the notes, show them, then fix them.' }] },
     });
 
-    const actions = ofKind<ActionEventBody>(events, 'ActionEvent');
-    const observations = ofKind<ObservationEventBody>(events, 'ObservationEvent');
+    const actions = actionsOf(events);
+    const observations = observationsOf(events);
     const stats = events.filter((e) => e.kind === 'ConversationStateUpdateEvent' && e.key === 'stats');
     expect(actions).toHaveLength(4);
     expect(observations).toHaveLength(4);
 
     // Each action: as the LLM sent it, and answered by the observation right after it.
-    const [create, cat, edit, finish] = actions as [ActionEventBody, ActionEventBody, ActionEventBody, ActionEventBody];
+    const [create, cat, edit, finishing] = actions as [
+      ActionEventBody,
+      ActionEventBody,
+      ActionEventBody,
+      ActionEventBody,
+    ];
     expect(create).toMatchObject({
       source: 'agent',
       thought: [{ type: 'text', text: 'I will create the file.' }],
@@ -129,7 +130,7 @@ describe('an agent run through the HTTP API', () => {
       tool_name: 'file_editor',
       action: { kind: 'FileEditorAction', command: 'str_replace', path: file, old_str: 'world', new_str: 'bosun' },
     });
-    expect(finish).toMatchObject({
+    expect(finishing).toMatchObject({
       tool_name: 'finish',
       action: { kind: 'FinishAction', message: 'The notes now say hello bosun.' },
     });
@@ -225,28 +226,21 @@ describe('an agent run through the HTTP API', () => {
             },
           ],
         },
-        { tool_calls: [{ name: 'finish', arguments: { message: 'Both done.' } }] },
+        finish('Both done.'),
       ],
     }));
-    const created = await startConversation(server, llm, { message: 'Do two things.' });
-    const events = await finishedEvents(server, created.id);
+    const created = await server.startConversation(llm, { message: 'Do two things.' });
+    const events = await server.settledEvents(created.id);
     expect(outline(events)).toEqual([
-      'SystemPromptEvent',
-      'MessageEvent:user',
-      'status:running',
+      ...OPENING,
       'ActionEvent:terminal',
       'ActionEvent:file_editor',
       'ObservationEvent:TerminalObservation',
       'ObservationEvent:FileEditorObservation',
-      'ActionEvent:finish',
-      'ObservationEvent:FinishObservation',
-      'status:finished',
+      ...FINISHING,
     ]);
-    const [terminal, editor] = ofKind<ActionEventBody>(events, 'ActionEvent') as [ActionEventBody, ActionEventBody];
-    const [terminalObs, editorObs] = ofKind<ObservationEventBody>(events, 'ObservationEvent') as [
-      ObservationEventBody,
-      ObservationEventBody,
-    ];
+    const [terminal, editor] = actionsOf(events) as [ActionEventBody, ActionEventBody];
+    const [terminalObs, editorObs] = observationsOf(events) as [ObservationEventBody, ObservationEventBody];
     expect(terminal.llm_response_id).toBe(editor.llm_response_id);
     expect(terminal.thought).toEqual([{ type: 'text', text: 'Two things at once.', cache_prompt: false }]);
     expect(editor.thought).toEqual([]);
@@ -267,17 +261,10 @@ describe('an agent run through the HTTP API', () => {
 
   it('ends the run with an agent message when the LLM answers in plain text', async () => {
     const { server, llm } = await startStack({ turns: [{ content: 'The answer is 42.' }] });
-    const created = await startConversation(server, llm, { message: 'What is the answer?' });
-    await waitForStatus(server, created.id, 'finished');
-    const events = await allEvents(server, created.id);
-    expect(outline(events)).toEqual([
-      'SystemPromptEvent',
-      'MessageEvent:user',
-      'status:running',
-      'state:stats',
-      'MessageEvent:agent',
-      'status:finished',
-    ]);
+    const created = await server.startConversation(llm, { message: 'What is the answer?' });
+    await server.waitForStatus(created.id, 'finished');
+    const events = await server.allEvents(created.id);
+    expect(outline(events)).toEqual([...OPENING, 'state:stats', 'MessageEvent:agent', 'status:finished']);
     const answer = events[4] as EventBody;
     expect(answer).toMatchObject({
       source: 'agent',
@@ -302,25 +289,18 @@ describe('an agent run through the HTTP API', () => {
             },
           ],
         },
-        {
-          when: { last_tool_result_contains: 'outside the workspace' },
-          tool_calls: [{ name: 'finish', arguments: { message: 'Could not write there.' } }],
-        },
+        { ...finish('Could not write there.'), when: { last_tool_result_contains: 'outside the workspace' } },
       ],
     }));
-    const created = await startConversation(server, llm, { message: 'Write outside.' });
-    const events = await finishedEvents(server, created.id);
+    const created = await server.startConversation(llm, { message: 'Write outside.' });
+    const events = await server.settledEvents(created.id);
     expect(outline(events)).toEqual([
-      'SystemPromptEvent',
-      'MessageEvent:user',
-      'status:running',
+      ...OPENING,
       'ActionEvent:file_editor',
       'ObservationEvent:FileEditorObservation',
-      'ActionEvent:finish',
-      'ObservationEvent:FinishObservation',
-      'status:finished',
+      ...FINISHING,
     ]);
-    const [observation] = ofKind<ObservationEventBody>(events, 'ObservationEvent');
+    const [observation] = observationsOf(events);
     expect(observation?.observation.is_error).toBe(true);
     expect(textOf(observation?.observation.content)).toContain('outside the workspace');
     expect(ofKind(events, 'AgentErrorEvent')).toEqual([]);
@@ -336,38 +316,25 @@ describe('an agent run through the HTTP API', () => {
     const { server, llm } = await startStack({
       turns: [
         { when: { last_user_message_contains: 'first' }, content: 'First answer.' },
-        {
-          when: { last_user_message_contains: 'second' },
-          tool_calls: [{ name: 'finish', arguments: { message: 'Second answer.' } }],
-        },
+        { ...finish('Second answer.'), when: { last_user_message_contains: 'second' } },
       ],
     });
-    const created = await startConversation(server, llm);
+    const created = await server.startConversation(llm);
     expect(created.execution_status).toBe('idle');
-    expect(outline(await allEvents(server, created.id))).toEqual(['SystemPromptEvent']);
+    expect(outline(await server.allEvents(created.id))).toEqual(['SystemPromptEvent']);
 
-    const send = (text: string) =>
-      api(server, 'POST', `/api/conversations/${created.id}/events`, {
-        role: 'user',
-        content: [{ type: 'text', text }],
-        run: true,
-      });
-    expect((await send('the first question')).status).toBe(200);
-    await waitForStatus(server, created.id, 'finished');
-    expect((await send('the second question')).status).toBe(200);
-    const events = await finishedEvents(server, created.id);
+    await server.sendMessage(created.id, 'the first question');
+    await server.waitForStatus(created.id, 'finished');
+    await server.sendMessage(created.id, 'the second question');
+    const events = await server.settledEvents(created.id);
     expect(outline(events)).toEqual([
-      'SystemPromptEvent',
-      'MessageEvent:user',
-      'status:running',
+      ...OPENING,
       'MessageEvent:agent',
       'status:finished',
       'MessageEvent:user',
       'status:idle',
       'status:running',
-      'ActionEvent:finish',
-      'ObservationEvent:FinishObservation',
-      'status:finished',
+      ...FINISHING,
     ]);
     const requests = await recordedRequests(llm);
     expect(requests.map((r) => r.turn_index)).toEqual([0, 1]);

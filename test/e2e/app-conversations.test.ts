@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestRepository, tempDir } from '../../packages/agent/test/git/support.ts';
 import { REDIS_URL } from '../../packages/app-server/test/cache/redis-support.ts';
 import { type Started, killServers, startAppServer } from '../../packages/cli/test/server-process.ts';
+import { finish, terminal } from './turns.ts';
 
 /**
  * Conversations through the application, end to end and through HTTP only: `bosun serve` as a process (so it can
@@ -30,9 +31,6 @@ interface App {
   started: Started & { child: import('node:child_process').ChildProcess };
   call(path: string, init?: { method?: string; body?: unknown }): Promise<{ status: number; body: Json }>;
 }
-
-const terminal = (command: string) => ({ tool_calls: [{ name: 'terminal', arguments: { command } }] });
-const finish = (message: string) => ({ tool_calls: [{ name: 'finish', arguments: { message } }] });
 
 function script() {
   return {

@@ -5,17 +5,15 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import {
   type ActionEventBody,
   type ObservationEventBody,
-  allEvents,
-  api,
-  ofKind,
+  actionsOf,
+  observationsOf,
   outline,
   recordedRequests,
-  startConversation,
   startStack,
   textOf,
-  waitForStatus,
   withoutStats,
 } from './support.ts';
+import { finish } from './turns.ts';
 
 /** A greeter site on 127.0.0.1: a form, and the page it submits to. */
 async function startGreeter(): Promise<string> {
@@ -64,19 +62,16 @@ describe('the browser through the agent server', () => {
         },
         { when: { last_tool_result_contains: 'Title: Hello' }, tool_calls: [{ name: 'browser_get_content' }] },
         { when: { last_tool_result_contains: '# Hello, Ada!' }, tool_calls: [{ name: 'browser_stop_recording' }] },
-        {
-          when: { last_tool_result_contains: 'Recording saved to' },
-          tool_calls: [{ name: 'finish', arguments: { message: 'The site says: Hello, Ada!' } }],
-        },
+        { ...finish('The site says: Hello, Ada!'), when: { last_tool_result_contains: 'Recording saved to' } },
       ],
     });
-    const created = await startConversation(server, llm, {
+    const created = await server.startConversation(llm, {
       message: 'Greet Ada on the greeter site and record it.',
       tools: [{ name: 'browser_tool_set' }],
     });
-    await waitForStatus(server, created.id, 'finished', 60_000);
+    await server.waitForStatus(created.id, 'finished', 60_000);
 
-    const events = await allEvents(server, created.id);
+    const events = await server.allEvents(created.id);
     const browserSteps = outline(withoutStats(events)).filter((label) => label.includes('browser_'));
     expect(browserSteps).toEqual([
       'ActionEvent:browser_navigate',
@@ -87,7 +82,7 @@ describe('the browser through the agent server', () => {
       'ActionEvent:browser_get_content',
       'ActionEvent:browser_stop_recording',
     ]);
-    const observations = ofKind<ObservationEventBody>(events, 'ObservationEvent');
+    const observations = observationsOf(events);
     expect(observations.map((o) => [o.tool_name, o.observation.kind, o.observation.is_error])).toEqual([
       ['browser_navigate', 'BrowserObservation', false],
       ['browser_get_state', 'BrowserObservation', false],
@@ -127,13 +122,13 @@ describe('the browser through the agent server', () => {
     );
     expect(offered).toContain('browser_get_content');
     // The action is the Action's fields only (`security_risk` is the ActionEvent's).
-    const navigate = ofKind<ActionEventBody>(events, 'ActionEvent')[0] as ActionEventBody;
+    const navigate = actionsOf(events)[0] as ActionEventBody;
     expect(navigate.action).toEqual({ kind: 'BrowserNavigateAction', url: site, new_tab: false });
 
     // The recording the agent made is the user's to download.
     const stop = observations[6] as ObservationEventBody;
     const name = /\((recording-[^)]+\.html)\)/.exec(textOf(stop.observation.content))?.[1];
-    const list = await api<{ items: { name: string }[] }>(server, 'GET', `/api/conversations/${created.id}/recordings`);
+    const list = await server.api<{ items: { name: string }[] }>('GET', `/api/conversations/${created.id}/recordings`);
     expect(list.body.items.map((item) => item.name)).toEqual([name]);
     const download = await fetch(`${server.url}/api/conversations/${created.id}/recordings/${name}`);
     expect(download.status).toBe(200);
@@ -149,18 +144,15 @@ describe('the browser through the agent server', () => {
   it('closes the browser when the conversation is deleted', async () => {
     const site = await startGreeter();
     const { server, llm } = await startStack({
-      turns: [
-        { tool_calls: [{ name: 'browser_navigate', arguments: { url: site } }] },
-        { tool_calls: [{ name: 'finish', arguments: { message: 'Opened.' } }] },
-      ],
+      turns: [{ tool_calls: [{ name: 'browser_navigate', arguments: { url: site } }] }, finish('Opened.')],
     });
-    const created = await startConversation(server, llm, {
+    const created = await server.startConversation(llm, {
       message: 'Open it.',
       tools: [{ name: 'browser_tool_set' }],
     });
-    await waitForStatus(server, created.id, 'finished', 60_000);
+    await server.waitForStatus(created.id, 'finished', 60_000);
     expect(ourChromiums()).toHaveLength(1);
-    expect((await api(server, 'DELETE', `/api/conversations/${created.id}`)).status).toBe(200);
+    expect((await server.api('DELETE', `/api/conversations/${created.id}`)).status).toBe(200);
     expect(ourChromiums()).toEqual([]);
   });
 });

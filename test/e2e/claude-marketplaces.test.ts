@@ -6,13 +6,12 @@ import { OFFICIAL_MARKETPLACE, SKILLS_MARKETPLACE } from '../../packages/agent/t
 import {
   type ActionEventBody,
   type EventBody,
-  allEvents,
-  api,
-  llmConfig,
+  actionsOf,
+  hookRejection,
   ofKind,
   restartableServer,
-  waitForStatus,
 } from './support.ts';
+import { finish, terminal } from './turns.ts';
 
 type Problem = { severity: string; message: string };
 
@@ -27,49 +26,38 @@ describe('marketplaces shaped like anthropics/skills and anthropics/claude-plugi
     await official.commit(OFFICIAL_MARKETPLACE);
     const llm = await startLlmReplay({
       script: {
-        turns: [
-          { tool_calls: [{ name: 'terminal', arguments: { command: 'echo listed > notes.txt' } }] },
-          { tool_calls: [{ name: 'terminal', arguments: { command: 'git add . && git commit -m wip' } }] },
-          { tool_calls: [{ name: 'finish', arguments: { message: 'Done.' } }] },
-        ],
+        turns: [terminal('echo listed > notes.txt'), terminal('git add . && git commit -m wip'), finish('Done.')],
       },
     });
     onTestFinished(() => llm.close());
     await stack.start();
     const { server } = stack;
 
-    const reply = await api<{ id: string; resolved_plugins: { name: string; problems: Problem[] }[] }>(
-      server,
-      'POST',
-      '/api/conversations',
-      {
-        agent: {
-          llm: llmConfig(llm),
-          tools: [{ name: 'terminal' }],
-          agent_context: {
-            load_project_skills: false,
-            registered_marketplaces: [
-              { name: 'anthropic-agent-skills', source: skills.url, auto_load: true },
-              { name: 'claude-plugins-official', source: official.url, auto_load: true },
-            ],
-          },
+    const created = await server.startConversation(llm, {
+      message: 'Commit the notes.',
+      tools: [{ name: 'terminal' }],
+      agent: {
+        agent_context: {
+          load_project_skills: false,
+          registered_marketplaces: [
+            { name: 'anthropic-agent-skills', source: skills.url, auto_load: true },
+            { name: 'claude-plugins-official', source: official.url, auto_load: true },
+          ],
         },
-        workspace: { working_dir: server.workspace },
-        initial_message: { role: 'user', content: [{ type: 'text', text: 'Commit the notes.' }] },
       },
-    );
-    expect(reply.status, reply.text).toBe(201);
-    expect(reply.body.resolved_plugins.map((p) => [p.name, p.problems.map((x) => x.severity)])).toEqual([
+    });
+    const resolved = created.resolved_plugins as { name: string; problems: Problem[] }[];
+    expect(resolved.map((p) => [p.name, p.problems.map((x) => x.severity)])).toEqual([
       ['document-skills', []],
       ['example-skills', []],
       ['claude-api', []],
       ['typescript-lsp', ['warning']],
       ['commit-guard', []],
     ]);
-    const id = reply.body.id;
-    await waitForStatus(server, id, 'finished');
+    const id = created.id;
+    await server.waitForStatus(id, 'finished');
 
-    const events = await allEvents(server, id);
+    const events = await server.allEvents(id);
     expect(ofKind(events, 'ConversationErrorEvent')).toEqual([]);
     const state = ofKind<EventBody & { key: string; value: { skills: { name: string }[] } }>(
       events,
@@ -79,13 +67,9 @@ describe('marketplaces shaped like anthropics/skills and anthropics/claude-plugi
       ['claude-api', 'mcp-builder', 'pdf', 'skill-creator', 'webapp-testing', 'xlsx'].sort(),
     );
     // The commit guard ran for the commit only: the first command ran, the second was rejected by the hook.
-    const actions = ofKind<ActionEventBody>(events, 'ActionEvent');
+    const actions = actionsOf(events);
     expect(ofKind(events, 'UserRejectObservation')).toEqual([
-      expect.objectContaining({
-        action_id: actions[1]?.id,
-        rejection_source: 'hook',
-        rejection_reason: 'commit-guard: run the tests first',
-      }),
+      hookRejection(actions[1], 'commit-guard: run the tests first'),
     ]);
     expect(ofKind(events, 'ObservationEvent').map((e) => (e as ActionEventBody).tool_name)).toEqual([
       'terminal',

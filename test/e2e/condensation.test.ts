@@ -1,18 +1,6 @@
-import type { RecordedRequest } from '@bosun/llm-replay';
+import type { LlmReplay, RecordedRequest } from '@bosun/llm-replay';
 import { describe, expect, it } from 'vitest';
-import {
-  type ActionEventBody,
-  type E2EServer,
-  type EventBody,
-  allEvents,
-  api,
-  conversation,
-  ofKind,
-  recordedRequests,
-  startConversation,
-  startStack,
-  waitForStatus,
-} from './support.ts';
+import { type E2EServer, type EventBody, actionsOf, ofKind, recordedRequests, startStack } from './support.ts';
 
 /** How llm-replay tells the condenser's summary requests from the agent's steps. */
 const SUMMARIZE = { last_user_message_contains: 'Summarize the following events' };
@@ -54,6 +42,16 @@ const thinkPair = (n: string): ChatMessage[] => [
   { role: 'tool', tool_call_id: `call_${n}`, content: THOUGHT_LOGGED },
 ];
 
+/** The think calls `names` with their results, in order. */
+const thinkPairs = (...names: string[]): ChatMessage[] => names.flatMap(thinkPair);
+/** The messages every request starts with (the system prompt of the `first` request, the user's 'Go.'), then `rest`. */
+const withHead = (first: ChatMessage[], ...rest: ChatMessage[]) => [
+  first[0],
+  { role: 'user', content: 'Go.' },
+  ...rest,
+];
+const summary = (content: string): ChatMessage => ({ role: 'user', content });
+
 const messagesOf = (request: RecordedRequest | undefined) => (request?.body as ChatBody).messages;
 const isSummaryRequest = (request: RecordedRequest) =>
   messagesOf(request).at(-1)?.content?.startsWith('Summarize the following events') ?? false;
@@ -62,13 +60,8 @@ const condenser = (extra: Record<string, unknown> = {}) => ({
   condenser: { kind: 'LLMSummarizingCondenser', keep_first: 2, ...extra },
 });
 
-async function startWithCondenser(
-  server: E2EServer,
-  llm: Parameters<typeof startConversation>[1],
-  message: string,
-  extra: Record<string, unknown>,
-) {
-  const reply = await api<{ id: string }>(server, 'POST', '/api/conversations', {
+async function startWithCondenser(server: E2EServer, llm: LlmReplay, message: string, extra: Record<string, unknown>) {
+  const reply = await server.api<{ id: string }>('POST', '/api/conversations', {
     agent: {
       llm: { model: 'test-model', base_url: llm.baseUrl, api_key: 'k', num_retries: 0, timeout: 20 },
       tools: [],
@@ -84,7 +77,7 @@ async function startWithCondenser(
 /** The ids of the ActionEvents and results of the think calls `names`. */
 function idsOfCalls(events: EventBody[], ...names: string[]): string[] {
   return names.flatMap((name) => {
-    const action = ofKind<ActionEventBody>(events, 'ActionEvent').find((a) => a.tool_call_id === `call_${name}`);
+    const action = actionsOf(events).find((a) => a.tool_call_id === `call_${name}`);
     const result = events.find((e) => e.kind === 'ObservationEvent' && e.tool_call_id === `call_${name}`);
     return [action?.id as string, result?.id as string];
   });
@@ -96,7 +89,7 @@ describe('condensation', () => {
       turns: [think('t1'), think('t2'), think('t3'), think('t4'), summaryTurn('SUMMARY-1: did t1 to t3.'), finish],
     });
     const created = await startWithCondenser(server, llm, 'Go.', condenser({ max_size: 8 }));
-    await waitForStatus(server, created.id, 'finished');
+    await server.waitForStatus(created.id, 'finished');
 
     const requests = await recordedRequests(llm);
     expect(requests.map((r) => r.turn_index)).toEqual([0, 1, 2, 3, 4, 5]);
@@ -113,22 +106,11 @@ describe('condensation', () => {
     // The agent's next request: exactly system, first user message, summary, then t4's call and result.
     const first = messagesOf(requests[0]);
     const after = messagesOf(requests[5]);
-    expect(after).toEqual([
-      first[0],
-      { role: 'user', content: 'Go.' },
-      { role: 'user', content: 'SUMMARY-1: did t1 to t3.' },
-      ...thinkPair('t4'),
-    ]);
+    expect(after).toEqual(withHead(first, summary('SUMMARY-1: did t1 to t3.'), ...thinkPair('t4')));
     // Before, the LLM saw everything.
-    expect(messagesOf(requests[3])).toEqual([
-      first[0],
-      { role: 'user', content: 'Go.' },
-      ...thinkPair('t1'),
-      ...thinkPair('t2'),
-      ...thinkPair('t3'),
-    ]);
+    expect(messagesOf(requests[3])).toEqual(withHead(first, ...thinkPairs('t1', 't2', 't3')));
 
-    const events = await allEvents(server, created.id);
+    const events = await server.allEvents(created.id);
     const [condensation, ...others] = ofKind<CondensationBody>(events, 'Condensation');
     expect(others).toEqual([]);
     expect(condensation).toMatchObject({
@@ -144,7 +126,7 @@ describe('condensation', () => {
       events.findIndex((e) => e.id === t4Result),
     );
     // Usage of the summary call is kept under the condenser's usage id, with its response id.
-    const info = await conversation(server, created.id);
+    const info = await server.conversation(created.id);
     const usage = (info.stats as { usage_to_metrics: Record<string, { accumulated_token_usage: unknown }> })
       .usage_to_metrics;
     expect(Object.keys(usage).sort()).toEqual(['condenser', 'default']);
@@ -167,26 +149,20 @@ describe('condensation', () => {
       ],
     });
     const created = await startWithCondenser(server, llm, 'Go.', condenser({ max_size: 8 }));
-    await waitForStatus(server, created.id, 'finished');
+    await server.waitForStatus(created.id, 'finished');
 
     const requests = await recordedRequests(llm);
     expect(requests.map(isSummaryRequest)).toEqual([false, false, false, false, true, false, false, true, false]);
     const first = messagesOf(requests[0]);
-    const head = [first[0], { role: 'user', content: 'Go.' }];
-    expect(messagesOf(requests[5])).toEqual([...head, { role: 'user', content: 'SUMMARY-1' }, ...thinkPair('t4')]);
-    expect(messagesOf(requests[6])).toEqual([
-      ...head,
-      { role: 'user', content: 'SUMMARY-1' },
-      ...thinkPair('t4'),
-      ...thinkPair('t5'),
-    ]);
+    expect(messagesOf(requests[5])).toEqual(withHead(first, summary('SUMMARY-1'), ...thinkPair('t4')));
+    expect(messagesOf(requests[6])).toEqual(withHead(first, summary('SUMMARY-1'), ...thinkPairs('t4', 't5')));
     const secondPrompt = messagesOf(requests[7])[0]?.content as string;
     expect(secondPrompt).toContain('<PREVIOUS SUMMARY>\nSUMMARY-1\n</PREVIOUS SUMMARY>');
     expect(secondPrompt).toContain('thought t5');
     expect(secondPrompt).not.toContain('thought t6');
-    expect(messagesOf(requests[8])).toEqual([...head, { role: 'user', content: 'SUMMARY-2' }, ...thinkPair('t6')]);
+    expect(messagesOf(requests[8])).toEqual(withHead(first, summary('SUMMARY-2'), ...thinkPair('t6')));
 
-    const events = await allEvents(server, created.id);
+    const events = await server.allEvents(created.id);
     const [one, two] = ofKind<CondensationBody>(events, 'Condensation');
     expect(two?.forgotten_event_ids).toEqual([`${one?.id}-summary`, ...idsOfCalls(events, 't4', 't5')]);
     expect(two).toMatchObject({ summary: 'SUMMARY-2', summary_offset: 2 });
@@ -199,16 +175,16 @@ describe('condensation', () => {
       turns: [think('t1'), think('t2'), think('t3'), { content: 'Done.' }],
     });
     const created = await startWithCondenser(server, llm, 'Go.', condenser({ max_size: 100 }));
-    await waitForStatus(server, created.id, 'finished');
-    const before = await allEvents(server, created.id);
+    await server.waitForStatus(created.id, 'finished');
+    const before = await server.allEvents(created.id);
 
     llm.setScript({ turns: [summaryTurn('SUMMARY-2: did t1 and t2.'), { content: 'Still done.' }] });
-    const condense = await api(server, 'POST', `/api/conversations/${created.id}/condense`);
+    const condense = await server.api('POST', `/api/conversations/${created.id}/condense`);
     expect(condense.status, condense.text).toBe(200);
     expect(condense.body).toEqual({ success: true });
 
     // Synchronous: the condensation is in the log when the request returns, after everything that was there.
-    const afterCondense = await allEvents(server, created.id);
+    const afterCondense = await server.allEvents(created.id);
     expect(afterCondense.slice(0, before.length)).toEqual(before);
     expect(afterCondense.slice(before.length).map((e) => [e.kind, e.key ?? null])).toEqual([
       ['CondensationRequest', null],
@@ -222,28 +198,24 @@ describe('condensation', () => {
       summary: 'SUMMARY-2: did t1 and t2.',
       summary_offset: 2,
     });
-    expect((await conversation(server, created.id)).execution_status).toBe('finished');
+    expect((await server.conversation(created.id)).execution_status).toBe('finished');
 
-    const message = await api(server, 'POST', `/api/conversations/${created.id}/events`, {
-      role: 'user',
-      content: [{ type: 'text', text: 'Anything else?' }],
-      run: true,
-    });
-    expect(message.status, message.text).toBe(200);
-    await waitForStatus(server, created.id, 'finished');
+    await server.sendMessage(created.id, 'Anything else?');
+    await server.waitForStatus(created.id, 'finished');
 
     const requests = await recordedRequests(llm);
     expect(requests.map(isSummaryRequest)).toEqual([false, false, false, false, true, false]);
     const first = messagesOf(requests[0]);
-    expect(messagesOf(requests[5])).toEqual([
-      first[0],
-      { role: 'user', content: 'Go.' },
-      { role: 'user', content: 'SUMMARY-2: did t1 and t2.' },
-      ...thinkPair('t3'),
-      { role: 'assistant', content: 'Done.' },
-      { role: 'user', content: 'Anything else?' },
-    ]);
-    const final = await allEvents(server, created.id);
+    expect(messagesOf(requests[5])).toEqual(
+      withHead(
+        first,
+        summary('SUMMARY-2: did t1 and t2.'),
+        ...thinkPair('t3'),
+        { role: 'assistant', content: 'Done.' },
+        { role: 'user', content: 'Anything else?' },
+      ),
+    );
+    const final = await server.allEvents(created.id);
     expect(final.slice(0, afterCondense.length)).toEqual(afterCondense);
   });
 
@@ -251,44 +223,44 @@ describe('condensation', () => {
     const { server, llm } = await startStack({
       turns: [{ content: 'Hi.' }, { content: 'Hi again.' }, { content: '3' }],
     });
-    const plain = await startConversation(server, llm, { message: 'Hello.' });
-    await waitForStatus(server, plain.id, 'finished');
+    const plain = await server.startConversation(llm, { message: 'Hello.' });
+    await server.waitForStatus(plain.id, 'finished');
     const small = await startWithCondenser(server, llm, 'Hello.', condenser({ max_size: 100, keep_first: 4 }));
-    await waitForStatus(server, small.id, 'finished');
-    const eventsBefore = await allEvents(server, small.id);
+    await server.waitForStatus(small.id, 'finished');
+    const eventsBefore = await server.allEvents(small.id);
 
-    const unknown = await api(server, 'POST', '/api/conversations/00000000-0000-4000-8000-000000000000/condense');
+    const unknown = await server.api('POST', '/api/conversations/00000000-0000-4000-8000-000000000000/condense');
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual({ detail: expect.stringContaining('not found') });
 
-    const none = await api<{ detail: string }>(server, 'POST', `/api/conversations/${plain.id}/condense`);
+    const none = await server.api<{ detail: string }>('POST', `/api/conversations/${plain.id}/condense`);
     expect(none.status, none.text).toBe(409);
     expect(none.body.detail).toMatch(/no condenser.*agent\.condenser/);
 
-    const nothing = await api<{ detail: string }>(server, 'POST', `/api/conversations/${small.id}/condense`);
+    const nothing = await server.api<{ detail: string }>('POST', `/api/conversations/${small.id}/condense`);
     expect(nothing.status, nothing.text).toBe(409);
     expect(nothing.body.detail).toMatch(/^Nothing to condense/);
-    expect(await allEvents(server, small.id)).toEqual(eventsBefore);
+    expect(await server.allEvents(small.id)).toEqual(eventsBefore);
 
-    const bad = await api(server, 'POST', '/api/conversations/not-a-uuid/condense');
+    const bad = await server.api('POST', '/api/conversations/not-a-uuid/condense');
     expect(bad.status).toBe(422);
     expect((await recordedRequests(llm)).filter(isSummaryRequest)).toEqual([]);
 
     // keep_first 2 leaves the agent's answer to forget, but the script has no summary turn: the LLM fails.
     const failing = await startWithCondenser(server, llm, 'Hello.', condenser({ max_size: 100 }));
-    await waitForStatus(server, failing.id, 'finished');
-    const failed = await api<{ detail: string }>(server, 'POST', `/api/conversations/${failing.id}/condense`);
+    await server.waitForStatus(failing.id, 'finished');
+    const failed = await server.api<{ detail: string }>('POST', `/api/conversations/${failing.id}/condense`);
     expect(failed.status, failed.text).toBe(502);
     expect(failed.body.detail).toMatch(/^The condenser's LLM call failed: .*no scripted turn matched/);
     expect((await recordedRequests(llm)).filter(isSummaryRequest)).toHaveLength(1);
     // The request stays pending: the next step condenses before calling the agent's LLM.
-    expect((await allEvents(server, failing.id)).at(-1)?.kind).toBe('CondensationRequest');
+    expect((await server.allEvents(failing.id)).at(-1)?.kind).toBe('CondensationRequest');
   });
 
   it('rejects a condenser whose keep_first leaves no room (422), and redacts its LLM key', async () => {
     const { server, llm } = await startStack({ turns: [] });
     const agent = { llm: { model: 'test-model', base_url: llm.baseUrl }, tools: [] };
-    const invalid = await api<{ detail: { loc: unknown[]; msg: string }[] }>(server, 'POST', '/api/conversations', {
+    const invalid = await server.api<{ detail: { loc: unknown[]; msg: string }[] }>('POST', '/api/conversations', {
       agent: { ...agent, condenser: { kind: 'LLMSummarizingCondenser', max_size: 8, keep_first: 3 } },
       workspace: { working_dir: server.workspace },
     });
@@ -296,13 +268,13 @@ describe('condensation', () => {
     expect(invalid.body.detail).toEqual([
       expect.objectContaining({ loc: ['body', 'agent', 'condenser', 'keep_first'] }),
     ]);
-    const unknownField = await api(server, 'POST', '/api/conversations', {
+    const unknownField = await server.api('POST', '/api/conversations', {
       agent: { ...agent, condenser: { kind: 'LLMSummarizingCondenser', max_events: 8 } },
       workspace: { working_dir: server.workspace },
     });
     expect(unknownField.status, unknownField.text).toBe(422);
 
-    const created = await api<{ agent: { condenser: Record<string, unknown> } }>(server, 'POST', '/api/conversations', {
+    const created = await server.api<{ agent: { condenser: Record<string, unknown> } }>('POST', '/api/conversations', {
       agent: {
         ...agent,
         condenser: { kind: 'LLMSummarizingCondenser', llm: { model: 'small', api_key: 'condenser-secret' } },
@@ -338,29 +310,17 @@ describe('condensation', () => {
       turns: [think('t1'), think('t2'), think('t3'), contextError, summaryTurn('SUMMARY-3: did t1.'), finish],
     });
     const created = await startWithCondenser(server, llm, 'Go.', condenser({ max_size: 100 }));
-    await waitForStatus(server, created.id, 'finished');
+    await server.waitForStatus(created.id, 'finished');
 
     const requests = await recordedRequests(llm);
     expect(requests.map((r) => r.turn_index)).toEqual([0, 1, 2, 3, 4, 5]);
     expect(requests.map(isSummaryRequest)).toEqual([false, false, false, false, true, false]);
     const first = messagesOf(requests[0]);
     // The rejected request had everything; the retry has the head, the summary and the newer half.
-    expect(messagesOf(requests[3])).toEqual([
-      first[0],
-      { role: 'user', content: 'Go.' },
-      ...thinkPair('t1'),
-      ...thinkPair('t2'),
-      ...thinkPair('t3'),
-    ]);
-    expect(messagesOf(requests[5])).toEqual([
-      first[0],
-      { role: 'user', content: 'Go.' },
-      { role: 'user', content: 'SUMMARY-3: did t1.' },
-      ...thinkPair('t2'),
-      ...thinkPair('t3'),
-    ]);
+    expect(messagesOf(requests[3])).toEqual(withHead(first, ...thinkPairs('t1', 't2', 't3')));
+    expect(messagesOf(requests[5])).toEqual(withHead(first, summary('SUMMARY-3: did t1.'), ...thinkPairs('t2', 't3')));
 
-    const events = await allEvents(server, created.id);
+    const events = await server.allEvents(created.id);
     expect(ofKind(events, 'ConversationErrorEvent')).toEqual([]);
     const kinds = events.map((e) => e.kind);
     const requestAt = kinds.indexOf('CondensationRequest');
@@ -383,9 +343,9 @@ describe('condensation', () => {
       ],
     });
     const created = await startWithCondenser(server, llm, 'Go.', {});
-    await waitForStatus(server, created.id, 'error');
+    await server.waitForStatus(created.id, 'error');
     const [error] = ofKind<EventBody & { code: string; detail: string }>(
-      await allEvents(server, created.id),
+      await server.allEvents(created.id),
       'ConversationErrorEvent',
     );
     expect(error).toMatchObject({ code: 'LLMContextWindowExceedError' });

@@ -3,40 +3,29 @@ import { join } from 'node:path';
 import { startLlmReplay } from '@bosun/llm-replay';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import {
-  type ActionEventBody,
   type E2EServer,
   type EventBody,
-  allEvents,
-  api,
-  conversation,
-  finishedEvents,
-  llmConfig,
+  FINISHING,
+  OPENING,
+  actionsOf,
   ofKind,
   outline,
   recordedRequests,
   restartableServer,
   sleep,
-  startConversation,
   startStack,
-  waitFor,
-  waitForStatus,
   withoutStats,
 } from './support.ts';
+import { finish, terminal, terminalCall, think } from './turns.ts';
 
 interface ChatBody {
   messages: { role: string; content: string | null; tool_call_id?: string }[];
 }
 
 const ALWAYS = { kind: 'AlwaysConfirm' };
-const terminal = (command: string, extra: Record<string, unknown> = {}) => ({
-  name: 'terminal',
-  arguments: { command, ...extra },
-});
-const finish = (message: string) => ({ tool_calls: [{ name: 'finish', arguments: { message } }] });
 
 function respond(server: E2EServer, id: string, body: unknown) {
-  return api<{ success?: boolean; detail?: unknown }>(
-    server,
+  return server.api<{ success?: boolean; detail?: unknown }>(
     'POST',
     `/api/conversations/${id}/events/respond_to_confirmation`,
     body,
@@ -45,7 +34,7 @@ function respond(server: E2EServer, id: string, body: unknown) {
 
 /** Waits for exactly `status`, passing through any other (a deadline moves on from `waiting_for_confirmation`). */
 function until(server: E2EServer, id: string, status: string) {
-  return waitFor(server, id, (info) => info.execution_status === status);
+  return server.waitFor(id, (info) => info.execution_status === status);
 }
 
 /** The events from the last `waiting_for_confirmation` status on (the tail of the log after the wait). */
@@ -57,46 +46,41 @@ describe('confirmation mode', () => {
   it('AlwaysConfirm: parallel actions wait as pending; accept runs them in order and the run goes on', async () => {
     const { server, llm } = await startStack({
       turns: [
-        { content: 'Two files.', tool_calls: [terminal('echo one > one.txt'), terminal('echo two > two.txt')] },
+        { content: 'Two files.', tool_calls: [terminalCall('echo one > one.txt'), terminalCall('echo two > two.txt')] },
         finish('Both written.'),
       ],
     });
-    const created = await startConversation(server, llm, {
+    const created = await server.startConversation(llm, {
       message: 'Write two files.',
       extra: { confirmation_policy: ALWAYS },
     });
     expect(created.confirmation_policy).toEqual(ALWAYS);
-    await waitForStatus(server, created.id, 'waiting_for_confirmation');
 
-    const waiting = withoutStats(await allEvents(server, created.id));
+    const waiting = await server.settledEvents(created.id, 'waiting_for_confirmation');
     expect(outline(waiting)).toEqual([
-      'SystemPromptEvent',
-      'MessageEvent:user',
-      'status:running',
+      ...OPENING,
       'ActionEvent:terminal',
       'ActionEvent:terminal',
       'status:waiting_for_confirmation',
     ]);
     // Pending: stored, not run. Without an analyzer every risk is UNKNOWN.
-    expect(ofKind<ActionEventBody>(waiting, 'ActionEvent').map((a) => a.security_risk)).toEqual(['UNKNOWN', 'UNKNOWN']);
+    expect(actionsOf(waiting).map((a) => a.security_risk)).toEqual(['UNKNOWN', 'UNKNOWN']);
     expect(existsSync(join(server.workspace, 'one.txt'))).toBe(false);
     expect(llm.requests()).toHaveLength(1);
 
     const accepted = await respond(server, created.id, { accept: true });
     expect(accepted.status, accepted.text).toBe(200);
     expect(accepted.body).toEqual({ success: true });
-    await waitForStatus(server, created.id, 'finished');
+    await server.waitForStatus(created.id, 'finished');
 
-    const events = await allEvents(server, created.id);
+    const events = await server.allEvents(created.id);
     expect(labelsFrom(events, waiting.length)).toEqual([
       'status:running',
       'ObservationEvent:TerminalObservation',
       'ObservationEvent:TerminalObservation',
-      'ActionEvent:finish',
-      'ObservationEvent:FinishObservation',
-      'status:finished',
+      ...FINISHING,
     ]);
-    const [first, second] = ofKind<ActionEventBody>(events, 'ActionEvent');
+    const [first, second] = actionsOf(events);
     const observations = ofKind(events, 'ObservationEvent');
     expect(observations[0]).toMatchObject({ action_id: first?.id });
     expect(observations[1]).toMatchObject({ action_id: second?.id });
@@ -113,28 +97,27 @@ describe('confirmation mode', () => {
   it('reject: one UserRejectObservation per pending action (user, with the reason), then idle; the LLM reads them', async () => {
     const { server, llm } = await startStack({
       turns: [
-        { tool_calls: [terminal('echo one > one.txt'), terminal('echo two > two.txt')] },
+        { tool_calls: [terminalCall('echo one > one.txt'), terminalCall('echo two > two.txt')] },
         finish('Understood, nothing written.'),
       ],
     });
-    const created = await startConversation(server, llm, {
+    const created = await server.startConversation(llm, {
       message: 'Write two files.',
       extra: { confirmation_policy: ALWAYS },
     });
-    await waitForStatus(server, created.id, 'waiting_for_confirmation');
-    const waiting = withoutStats(await allEvents(server, created.id));
+    const waiting = await server.settledEvents(created.id, 'waiting_for_confirmation');
 
     const rejected = await respond(server, created.id, { accept: false, reason: 'Not in this folder.' });
     expect(rejected.status, rejected.text).toBe(200);
-    expect((await conversation(server, created.id)).execution_status).toBe('idle');
+    expect((await server.conversation(created.id)).execution_status).toBe('idle');
 
-    const events = withoutStats(await allEvents(server, created.id));
+    const events = withoutStats(await server.allEvents(created.id));
     expect(labelsFrom(events, waiting.length)).toEqual([
       'UserRejectObservation',
       'UserRejectObservation',
       'status:idle',
     ]);
-    const actions = ofKind<ActionEventBody>(events, 'ActionEvent');
+    const actions = actionsOf(events);
     const rejections = ofKind(events, 'UserRejectObservation');
     rejections.forEach((rejection, index) => {
       expect(rejection).toMatchObject({
@@ -152,8 +135,8 @@ describe('confirmation mode', () => {
     expect((await respond(server, created.id, { accept: false })).status).toBe(409);
 
     // The next run starts from the rejections: the LLM reads one tool result per call.
-    expect((await api(server, 'POST', `/api/conversations/${created.id}/run`)).status).toBe(200);
-    await waitForStatus(server, created.id, 'finished');
+    expect((await server.api('POST', `/api/conversations/${created.id}/run`)).status).toBe(200);
+    await server.waitForStatus(created.id, 'finished');
     const second = (await recordedRequests(llm))[1]?.body as ChatBody;
     const results = second.messages.filter((m) => m.role === 'tool');
     expect(results.map((m) => m.tool_call_id)).toEqual(actions.map((a) => a.tool_call_id));
@@ -163,29 +146,21 @@ describe('confirmation mode', () => {
 
   it('a user message sent while actions wait rejects them first (it is not an answer); the LLM reads both', async () => {
     const { server, llm } = await startStack({
-      turns: [{ tool_calls: [terminal('echo no > no.txt')] }, finish('Understood, I left it.')],
+      turns: [terminal('echo no > no.txt'), finish('Understood, I left it.')],
     });
-    const created = await startConversation(server, llm, {
+    const created = await server.startConversation(llm, {
       message: 'Write no.txt.',
       extra: { confirmation_policy: ALWAYS },
     });
-    await waitForStatus(server, created.id, 'waiting_for_confirmation');
-    const waiting = withoutStats(await allEvents(server, created.id));
-    const sent = await api(server, 'POST', `/api/conversations/${created.id}/events`, {
-      role: 'user',
-      content: [{ type: 'text', text: 'Actually, leave it.' }],
-      run: true,
-    });
-    expect(sent.status, sent.text).toBe(200);
-    await waitForStatus(server, created.id, 'finished');
-    expect(labelsFrom(await allEvents(server, created.id), waiting.length)).toEqual([
+    const waiting = await server.settledEvents(created.id, 'waiting_for_confirmation');
+    await server.sendMessage(created.id, 'Actually, leave it.');
+    await server.waitForStatus(created.id, 'finished');
+    expect(labelsFrom(await server.allEvents(created.id), waiting.length)).toEqual([
       'UserRejectObservation',
       'status:idle',
       'MessageEvent:user',
       'status:running',
-      'ActionEvent:finish',
-      'ObservationEvent:FinishObservation',
-      'status:finished',
+      ...FINISHING,
     ]);
     expect(existsSync(join(server.workspace, 'no.txt'))).toBe(false);
     const second = (await recordedRequests(llm))[1]?.body as ChatBody;
@@ -198,37 +173,33 @@ describe('confirmation mode', () => {
 
   it('AlwaysConfirm: a single think or finish call never waits', async () => {
     const { server, llm } = await startStack({
-      turns: [{ tool_calls: [{ name: 'think', arguments: { thought: 'Plan first.' } }] }, finish('Done.')],
+      turns: [think('Plan first.'), finish('Done.')],
     });
-    const created = await startConversation(server, llm, {
+    const created = await server.startConversation(llm, {
       message: 'Think, then finish.',
       extra: { confirmation_policy: ALWAYS },
     });
-    await waitForStatus(server, created.id, 'finished');
-    expect(outline(withoutStats(await allEvents(server, created.id)))).toEqual([
-      'SystemPromptEvent',
-      'MessageEvent:user',
-      'status:running',
+    await server.waitForStatus(created.id, 'finished');
+    expect(outline(withoutStats(await server.allEvents(created.id)))).toEqual([
+      ...OPENING,
       'ActionEvent:think',
       'ObservationEvent:ThinkObservation',
-      'ActionEvent:finish',
-      'ObservationEvent:FinishObservation',
-      'status:finished',
+      ...FINISHING,
     ]);
   });
 
   it('ConfirmRisky with the rule-based analyzer: LOW and MEDIUM run, HIGH waits; a lower threshold waits for MEDIUM', async () => {
     const { server, llm } = await startStack({
       turns: [
-        { tool_calls: [terminal('ls -la')] },
-        { tool_calls: [terminal('mkdir -p build && rm -rf build')] },
+        terminal('ls -la'),
+        terminal('mkdir -p build && rm -rf build'),
         // HIGH, and harmless even if it ran: the workspace is not a git repository.
-        { tool_calls: [terminal('git push --force origin main')] },
-        { tool_calls: [terminal('rm -rf build2')], when: { last_user_message_contains: 'Clean up' } },
+        terminal('git push --force origin main'),
+        { tool_calls: [terminalCall('rm -rf build2')], when: { last_user_message_contains: 'Clean up' } },
         finish('Cleaned up.'),
       ],
     });
-    const created = await startConversation(server, llm, {
+    const created = await server.startConversation(llm, {
       message: 'Look around.',
       extra: {
         confirmation_policy: { kind: 'ConfirmRisky' },
@@ -237,8 +208,7 @@ describe('confirmation mode', () => {
     });
     expect(created.confirmation_policy).toEqual({ kind: 'ConfirmRisky', threshold: 'HIGH', confirm_unknown: true });
     expect(created.security_analyzer).toEqual({ kind: 'RuleBasedSecurityAnalyzer' });
-    await waitForStatus(server, created.id, 'waiting_for_confirmation');
-    let events = withoutStats(await allEvents(server, created.id));
+    let events = await server.settledEvents(created.id, 'waiting_for_confirmation');
     expect(outline(events).slice(3)).toEqual([
       'ActionEvent:terminal',
       'ObservationEvent:TerminalObservation',
@@ -247,67 +217,58 @@ describe('confirmation mode', () => {
       'ActionEvent:terminal',
       'status:waiting_for_confirmation',
     ]);
-    expect(ofKind<ActionEventBody>(events, 'ActionEvent').map((a) => a.security_risk)).toEqual([
-      'LOW',
-      'MEDIUM',
-      'HIGH',
-    ]);
+    expect(actionsOf(events).map((a) => a.security_risk)).toEqual(['LOW', 'MEDIUM', 'HIGH']);
     // Rejected without a reason: the default one.
     expect((await respond(server, created.id, { accept: false })).status).toBe(200);
-    events = withoutStats(await allEvents(server, created.id));
+    events = withoutStats(await server.allEvents(created.id));
     expect(ofKind(events, 'UserRejectObservation')).toEqual([
       expect.objectContaining({ rejection_reason: 'User rejected the action', rejection_source: 'user' }),
     ]);
 
     // From MEDIUM on: the deletion waits now.
-    const policy = await api(server, 'POST', `/api/conversations/${created.id}/confirmation_policy`, {
+    const policy = await server.api('POST', `/api/conversations/${created.id}/confirmation_policy`, {
       policy: { kind: 'ConfirmRisky', threshold: 'MEDIUM' },
     });
     expect(policy.status, policy.text).toBe(200);
-    const sent = await api(server, 'POST', `/api/conversations/${created.id}/events`, {
-      role: 'user',
-      content: [{ type: 'text', text: 'Clean up build2.' }],
-      run: true,
-    });
-    expect(sent.status, sent.text).toBe(200);
-    await waitForStatus(server, created.id, 'waiting_for_confirmation');
-    const pending = ofKind<ActionEventBody>(await allEvents(server, created.id), 'ActionEvent').at(-1);
+    await server.sendMessage(created.id, 'Clean up build2.');
+    await server.waitForStatus(created.id, 'waiting_for_confirmation');
+    const pending = actionsOf(await server.allEvents(created.id)).at(-1);
     expect(pending).toMatchObject({ security_risk: 'MEDIUM', action: { command: 'rm -rf build2' } });
     expect((await respond(server, created.id, { accept: true })).status).toBe(200);
-    await waitForStatus(server, created.id, 'finished');
+    await server.waitForStatus(created.id, 'finished');
   });
 
   it('ConfirmRisky: an UNKNOWN risk waits when confirm_unknown is true and runs when it is false', async () => {
     const { server, llm } = await startStack({
       turns: [
         // No analyzer: the risk stays UNKNOWN, the LLM's own estimate stays in tool_call.arguments only.
-        { tool_calls: [terminal('echo first', { security_risk: 'LOW' })] },
-        { tool_calls: [terminal('echo second', { security_risk: 'LOW' })] },
+        terminal('echo first', { security_risk: 'LOW' }),
+        terminal('echo second', { security_risk: 'LOW' }),
         finish('Done.'),
       ],
     });
-    const created = await startConversation(server, llm, {
+    const created = await server.startConversation(llm, {
       message: 'Echo twice.',
       extra: { confirmation_policy: { kind: 'ConfirmRisky', threshold: 'HIGH', confirm_unknown: true } },
     });
-    await waitForStatus(server, created.id, 'waiting_for_confirmation');
-    const [first] = ofKind<ActionEventBody>(await allEvents(server, created.id), 'ActionEvent');
+    await server.waitForStatus(created.id, 'waiting_for_confirmation');
+    const [first] = actionsOf(await server.allEvents(created.id));
     expect(first?.security_risk).toBe('UNKNOWN');
     expect(JSON.parse(first?.tool_call.arguments ?? '{}')).toMatchObject({ security_risk: 'LOW' });
     expect(first?.action).not.toHaveProperty('security_risk');
 
-    const changed = await api(server, 'POST', `/api/conversations/${created.id}/confirmation_policy`, {
+    const changed = await server.api('POST', `/api/conversations/${created.id}/confirmation_policy`, {
       policy: { kind: 'ConfirmRisky', confirm_unknown: false },
     });
     expect(changed.status).toBe(200);
-    expect((await conversation(server, created.id)).confirmation_policy).toEqual({
+    expect((await server.conversation(created.id)).confirmation_policy).toEqual({
       kind: 'ConfirmRisky',
       threshold: 'HIGH',
       confirm_unknown: false,
     });
     // Accepting runs the pending action; the next UNKNOWN one no longer waits.
     expect((await respond(server, created.id, { accept: true })).status).toBe(200);
-    const events = await finishedEvents(server, created.id);
+    const events = await server.settledEvents(created.id);
     expect(outline(events).filter((label) => label === 'status:waiting_for_confirmation')).toHaveLength(1);
     expect(ofKind(events, 'ObservationEvent')).toHaveLength(3);
     expect(ofKind(events, 'ConversationStateUpdateEvent').map((e) => e.key)).toContain('confirmation_policy');
@@ -316,62 +277,56 @@ describe('confirmation mode', () => {
   it('the LLM analyzer takes the risk the LLM gave: LOW runs, HIGH waits (analyzer set through the route)', async () => {
     const { server, llm } = await startStack({
       turns: [
-        { tool_calls: [terminal('echo low', { security_risk: 'LOW' })] },
-        { tool_calls: [terminal('echo high', { security_risk: 'HIGH' })] },
+        terminal('echo low', { security_risk: 'LOW' }),
+        terminal('echo high', { security_risk: 'HIGH' }),
         finish('Done.'),
       ],
     });
-    const created = await startConversation(server, llm, {
+    const created = await server.startConversation(llm, {
       extra: { confirmation_policy: { kind: 'ConfirmRisky' } },
     });
-    const set = await api(server, 'POST', `/api/conversations/${created.id}/security_analyzer`, {
+    const set = await server.api('POST', `/api/conversations/${created.id}/security_analyzer`, {
       security_analyzer: { kind: 'LLMSecurityAnalyzer' },
     });
     expect(set.status, set.text).toBe(200);
-    expect((await conversation(server, created.id)).security_analyzer).toEqual({ kind: 'LLMSecurityAnalyzer' });
-    await api(server, 'POST', `/api/conversations/${created.id}/events`, {
-      role: 'user',
-      content: [{ type: 'text', text: 'Echo.' }],
-      run: true,
-    });
-    await waitForStatus(server, created.id, 'waiting_for_confirmation');
-    const actions = ofKind<ActionEventBody>(await allEvents(server, created.id), 'ActionEvent');
+    expect((await server.conversation(created.id)).security_analyzer).toEqual({ kind: 'LLMSecurityAnalyzer' });
+    await server.sendMessage(created.id, 'Echo.');
+    await server.waitForStatus(created.id, 'waiting_for_confirmation');
+    const actions = actionsOf(await server.allEvents(created.id));
     expect(actions.map((a) => a.security_risk)).toEqual(['LOW', 'HIGH']);
-    expect(ofKind(await allEvents(server, created.id), 'ObservationEvent')).toHaveLength(1);
+    expect(ofKind(await server.allEvents(created.id), 'ObservationEvent')).toHaveLength(1);
     expect((await respond(server, created.id, { accept: true })).status).toBe(200);
-    await waitForStatus(server, created.id, 'finished');
+    await server.waitForStatus(created.id, 'finished');
 
     // Removing the analyzer: back to UNKNOWN.
-    const removed = await api(server, 'POST', `/api/conversations/${created.id}/security_analyzer`, {
+    const removed = await server.api('POST', `/api/conversations/${created.id}/security_analyzer`, {
       security_analyzer: null,
     });
     expect(removed.status).toBe(200);
-    expect((await conversation(server, created.id)).security_analyzer).toBeNull();
-    const keys = ofKind(await allEvents(server, created.id), 'ConversationStateUpdateEvent').map((e) => e.key);
+    expect((await server.conversation(created.id)).security_analyzer).toBeNull();
+    const keys = ofKind(await server.allEvents(created.id), 'ConversationStateUpdateEvent').map((e) => e.key);
     expect(keys.filter((key) => key === 'security_analyzer')).toHaveLength(2);
   });
 
   it('a deadline with deny rejects the waiting actions, saying the deadline passed, and the agent goes on', async () => {
     const { server, llm } = await startStack({
-      turns: [{ tool_calls: [terminal('echo late > late.txt')] }, finish('No answer, so I stopped there.')],
+      turns: [terminal('echo late > late.txt'), finish('No answer, so I stopped there.')],
     });
-    const created = await startConversation(server, llm, {
+    const created = await server.startConversation(llm, {
       message: 'Write late.txt.',
       extra: { confirmation_policy: ALWAYS, confirmation_timeout_seconds: 0.5 },
     });
     expect(created).toMatchObject({ confirmation_timeout_seconds: 0.5, on_confirmation_timeout: 'deny' });
     await until(server, created.id, 'finished');
 
-    const events = withoutStats(await allEvents(server, created.id));
+    const events = withoutStats(await server.allEvents(created.id));
     expect(outline(events).slice(3)).toEqual([
       'ActionEvent:terminal',
       'status:waiting_for_confirmation',
       'UserRejectObservation',
       'status:idle',
       'status:running',
-      'ActionEvent:finish',
-      'ObservationEvent:FinishObservation',
-      'status:finished',
+      ...FINISHING,
     ]);
     const [rejection] = ofKind(events, 'UserRejectObservation');
     expect(rejection).toMatchObject({ rejection_source: 'user' });
@@ -385,14 +340,14 @@ describe('confirmation mode', () => {
 
   it('a deadline with pause pauses (PauseEvent); the next run asks again; accepting then runs the action', async () => {
     const { server, llm } = await startStack({
-      turns: [{ tool_calls: [terminal('echo later > later.txt')] }, finish('Written.')],
+      turns: [terminal('echo later > later.txt'), finish('Written.')],
     });
-    const created = await startConversation(server, llm, {
+    const created = await server.startConversation(llm, {
       message: 'Write later.txt.',
       extra: { confirmation_policy: ALWAYS, confirmation_timeout_seconds: 0.4, on_confirmation_timeout: 'pause' },
     });
     await until(server, created.id, 'paused');
-    const paused = withoutStats(await allEvents(server, created.id));
+    const paused = withoutStats(await server.allEvents(created.id));
     expect(outline(paused).slice(3)).toEqual([
       'ActionEvent:terminal',
       'status:waiting_for_confirmation',
@@ -402,36 +357,34 @@ describe('confirmation mode', () => {
     expect(ofKind(paused, 'UserRejectObservation')).toHaveLength(0);
 
     // No deadline any more; a plain run from paused does not accept the pending action: it waits again.
-    const policy = await api(server, 'POST', `/api/conversations/${created.id}/confirmation_policy`, {
+    const policy = await server.api('POST', `/api/conversations/${created.id}/confirmation_policy`, {
       policy: ALWAYS,
       confirmation_timeout_seconds: null,
     });
     expect(policy.status, policy.text).toBe(200);
-    expect(await conversation(server, created.id)).toMatchObject({ confirmation_timeout_seconds: null });
-    expect((await api(server, 'POST', `/api/conversations/${created.id}/run`)).status).toBe(200);
-    await waitForStatus(server, created.id, 'waiting_for_confirmation');
+    expect(await server.conversation(created.id)).toMatchObject({ confirmation_timeout_seconds: null });
+    expect((await server.api('POST', `/api/conversations/${created.id}/run`)).status).toBe(200);
+    await server.waitForStatus(created.id, 'waiting_for_confirmation');
     expect(existsSync(join(server.workspace, 'later.txt'))).toBe(false);
     expect(llm.requests()).toHaveLength(1);
 
     expect((await respond(server, created.id, { accept: true })).status).toBe(200);
-    await waitForStatus(server, created.id, 'finished');
+    await server.waitForStatus(created.id, 'finished');
     expect(existsSync(join(server.workspace, 'later.txt'))).toBe(true);
-    expect(labelsFrom(await allEvents(server, created.id), paused.length)).toEqual([
+    expect(labelsFrom(await server.allEvents(created.id), paused.length)).toEqual([
       'state:confirmation_policy',
       'state:confirmation_timeout_seconds',
       'status:running',
       'status:waiting_for_confirmation',
       'status:running',
       'ObservationEvent:TerminalObservation',
-      'ActionEvent:finish',
-      'ObservationEvent:FinishObservation',
-      'status:finished',
+      ...FINISHING,
     ]);
   });
 
   it('answers 409 when nothing waits, 404 for an unknown conversation, 422 for bad bodies', async () => {
     const { server, llm } = await startStack({ turns: [finish('Unused.')] });
-    const created = await startConversation(server, llm);
+    const created = await server.startConversation(llm);
     const idle = await respond(server, created.id, { accept: true });
     expect(idle.status).toBe(409);
     expect(idle.body.detail).toMatch(/not waiting for confirmation \(it is idle\)/);
@@ -445,7 +398,7 @@ describe('confirmation mode', () => {
           : route === 'security_analyzer'
             ? { security_analyzer: null }
             : { secrets: {} };
-      expect((await api(server, 'POST', `/api/conversations/${unknown}/${route}`, body)).status).toBe(404);
+      expect((await server.api('POST', `/api/conversations/${unknown}/${route}`, body)).status).toBe(404);
     }
 
     const bad: [string, unknown, (string | number)[]][] = [
@@ -474,8 +427,7 @@ describe('confirmation mode', () => {
       ['security_analyzer', { security_analyzer: { kind: 'GraySwanAnalyzer' } }, ['body', 'security_analyzer']],
     ];
     for (const [route, body, loc] of bad) {
-      const reply = await api<{ detail: { loc: (string | number)[] }[] }>(
-        server,
+      const reply = await server.api<{ detail: { loc: (string | number)[] }[] }>(
         'POST',
         `/api/conversations/${created.id}/${route}`,
         body,
@@ -487,7 +439,7 @@ describe('confirmation mode', () => {
       ).toContainEqual(loc);
     }
     // A bad start request is a 422 too.
-    const start = await api(server, 'POST', '/api/conversations', {
+    const start = await server.api('POST', '/api/conversations', {
       agent: { llm: { model: 'm' } },
       workspace: { working_dir: server.workspace },
       security_analyzer: { kind: 'InvariantAnalyzer' },
@@ -499,22 +451,19 @@ describe('confirmation mode', () => {
 describe('the confirmation deadline across a restart (re-armed from the logged time it started waiting)', () => {
   async function waitingConversation(seconds: number) {
     const llm = await startLlmReplay({
-      script: { turns: [{ tool_calls: [terminal('echo x > x.txt')] }, finish('Stopped.')] },
+      script: { turns: [terminal('echo x > x.txt'), finish('Stopped.')] },
     });
     onTestFinished(() => llm.close());
     const stack = await restartableServer();
     await stack.start();
-    const reply = await api<{ id: string }>(stack.server, 'POST', '/api/conversations', {
-      agent: { llm: llmConfig(llm), tools: [{ name: 'terminal' }] },
-      workspace: { working_dir: stack.server.workspace },
-      confirmation_policy: ALWAYS,
-      confirmation_timeout_seconds: seconds,
-      initial_message: { role: 'user', content: [{ type: 'text', text: 'Write x.txt.' }] },
+    const created = await stack.server.startConversation(llm, {
+      message: 'Write x.txt.',
+      tools: [{ name: 'terminal' }],
+      extra: { confirmation_policy: ALWAYS, confirmation_timeout_seconds: seconds },
     });
-    expect(reply.status, reply.text).toBe(201);
-    const info = await waitForStatus(stack.server, reply.body.id, 'waiting_for_confirmation');
+    const info = await stack.server.waitForStatus(created.id, 'waiting_for_confirmation');
     const waitingAt = Date.parse(
-      withoutStats(await allEvents(stack.server, info.id)).find((e) => e.value === 'waiting_for_confirmation')
+      withoutStats(await stack.server.allEvents(info.id)).find((e) => e.value === 'waiting_for_confirmation')
         ?.timestamp as string,
     );
     await stack.stop();
@@ -527,7 +476,7 @@ describe('the confirmation deadline across a restart (re-armed from the logged t
     await stack.start();
     const startedAt = Date.now();
     await until(stack.server, id, 'finished');
-    const events = withoutStats(await allEvents(stack.server, id));
+    const events = withoutStats(await stack.server.allEvents(id));
     const [rejection] = ofKind(events, 'UserRejectObservation');
     expect(String(rejection?.rejection_reason)).toMatch(/confirmation deadline/);
     expect(Date.parse(rejection?.timestamp as string)).toBeGreaterThanOrEqual(startedAt - 5);
@@ -537,9 +486,9 @@ describe('the confirmation deadline across a restart (re-armed from the logged t
   it('a deadline still running at restart fires after the time that was left, not a full new period', async () => {
     const { stack, id, waitingAt } = await waitingConversation(2.5);
     await stack.start();
-    expect((await conversation(stack.server, id)).execution_status).toBe('waiting_for_confirmation');
+    expect((await stack.server.conversation(id)).execution_status).toBe('waiting_for_confirmation');
     await until(stack.server, id, 'finished');
-    const [rejection] = ofKind(await allEvents(stack.server, id), 'UserRejectObservation');
+    const [rejection] = ofKind(await stack.server.allEvents(id), 'UserRejectObservation');
     const waited = Date.parse(rejection?.timestamp as string) - waitingAt;
     expect(waited).toBeGreaterThanOrEqual(2450);
     expect(waited).toBeLessThan(4500);

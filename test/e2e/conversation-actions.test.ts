@@ -4,47 +4,41 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { TestRepository } from '../../packages/agent/test/git/support.ts';
 import {
   type ConversationInfo,
-  allEvents,
-  api,
   llmConfig,
   ofKind,
   outline,
   recordedRequests,
   restartableServer,
   sleep,
-  startConversation,
   startStack,
-  waitFor,
-  waitForStatus,
 } from './support.ts';
+import { finish, terminal } from './turns.ts';
 
 /** Waits until the scripted LLM has received a request. */
 async function waitForRequests(llm: LlmReplay): Promise<void> {
   while ((await recordedRequests(llm)).length === 0) await sleep(25);
 }
 
-const finish = (message: string) => ({ tool_calls: [{ name: 'finish', arguments: { message } }] });
-
 describe('POST /api/conversations/{id}/interrupt', () => {
   it('cancels the LLM call in flight: paused at once, no error, and the conversation goes on', async () => {
     const { server, llm } = await startStack({ turns: [{ hang: true }, finish('Went on.')] });
-    const created = await startConversation(server, llm, { message: 'Go.', timeout: 600, numRetries: 0 });
+    const created = await server.startConversation(llm, { message: 'Go.', timeout: 600, numRetries: 0 });
     // The agent is waiting for an LLM answer that never comes.
     await waitForRequests(llm);
 
-    const reply = await api(server, 'POST', `/api/conversations/${created.id}/interrupt`);
+    const reply = await server.api('POST', `/api/conversations/${created.id}/interrupt`);
     expect(reply.status, reply.text).toBe(200);
     // The run has ended when interrupt answers.
     expect(server.agentServer?.service.get(created.id)?.activeRun).toBeUndefined();
-    const info = await waitFor(server, created.id, () => true);
+    const info = await server.waitFor(created.id, () => true);
     expect(info.execution_status).toBe('paused');
-    const events = await allEvents(server, created.id);
+    const events = await server.allEvents(created.id);
     expect(ofKind(events, 'ConversationErrorEvent')).toEqual([]);
     expect(outline(events).slice(-2)).toEqual(['PauseEvent', 'status:paused']);
 
-    expect((await api(server, 'POST', `/api/conversations/${created.id}/run`)).status).toBe(200);
-    await waitForStatus(server, created.id, 'finished');
-    const final = await api(server, 'GET', `/api/conversations/${created.id}/agent_final_response`);
+    expect((await server.api('POST', `/api/conversations/${created.id}/run`)).status).toBe(200);
+    await server.waitForStatus(created.id, 'finished');
+    const final = await server.api('GET', `/api/conversations/${created.id}/agent_final_response`);
     expect(final.body).toEqual({ response: 'Went on.' });
   });
 });
@@ -52,39 +46,35 @@ describe('POST /api/conversations/{id}/interrupt', () => {
 describe('GET /api/conversations/{id}/agent_final_response', () => {
   it("is the finish message, else the agent's last message", async () => {
     const { server, llm } = await startStack({ turns: [{ content: 'Plain answer.' }, finish('Finished answer.')] });
-    const created = await startConversation(server, llm, { message: 'First.' });
-    await waitForStatus(server, created.id, 'finished');
+    const created = await server.startConversation(llm, { message: 'First.' });
+    await server.waitForStatus(created.id, 'finished');
     const path = `/api/conversations/${created.id}/agent_final_response`;
-    expect((await api(server, 'GET', path)).body).toEqual({ response: 'Plain answer.' });
-    await api(server, 'POST', `/api/conversations/${created.id}/events`, {
-      role: 'user',
-      content: [{ type: 'text', text: 'Again.' }],
-      run: true,
-    });
-    await waitForStatus(server, created.id, 'finished');
-    expect((await api(server, 'GET', path)).body).toEqual({ response: 'Finished answer.' });
+    expect((await server.api('GET', path)).body).toEqual({ response: 'Plain answer.' });
+    await server.sendMessage(created.id, 'Again.');
+    await server.waitForStatus(created.id, 'finished');
+    expect((await server.api('GET', path)).body).toEqual({ response: 'Finished answer.' });
   });
 });
 
 describe('POST /api/conversations/{id}/switch_llm', () => {
   it('the next run calls the new LLM; 409 while a run is in progress', async () => {
     const { server, llm } = await startStack({ turns: [{ hang: true }] });
-    const created = await startConversation(server, llm, { message: 'Go.', timeout: 600, numRetries: 0 });
+    const created = await server.startConversation(llm, { message: 'Go.', timeout: 600, numRetries: 0 });
     await waitForRequests(llm);
     const other = await startLlmReplay({ script: { turns: [finish('From the other LLM.')] } });
     onTestFinished(() => other.close());
     const switchTo = { llm: llmConfig(other, { model: 'other-model' }) };
-    const busy = await api(server, 'POST', `/api/conversations/${created.id}/switch_llm`, switchTo);
+    const busy = await server.api('POST', `/api/conversations/${created.id}/switch_llm`, switchTo);
     expect(busy.status).toBe(409);
 
-    expect((await api(server, 'POST', `/api/conversations/${created.id}/interrupt`)).status).toBe(200);
-    const reply = await api(server, 'POST', `/api/conversations/${created.id}/switch_llm`, switchTo);
+    expect((await server.api('POST', `/api/conversations/${created.id}/interrupt`)).status).toBe(200);
+    const reply = await server.api('POST', `/api/conversations/${created.id}/switch_llm`, switchTo);
     expect(reply.status, reply.text).toBe(200);
-    expect((await api(server, 'POST', `/api/conversations/${created.id}/run`)).status).toBe(200);
-    await waitForStatus(server, created.id, 'finished');
+    expect((await server.api('POST', `/api/conversations/${created.id}/run`)).status).toBe(200);
+    await server.waitForStatus(created.id, 'finished');
     expect(await recordedRequests(other)).toHaveLength(1);
     expect((await recordedRequests(other))[0]?.body).toMatchObject({ model: 'other-model' });
-    const info = (await waitFor(server, created.id, () => true)) as ConversationInfo & { metrics: object };
+    const info = (await server.waitFor(created.id, () => true)) as ConversationInfo & { metrics: object };
     expect(info.metrics).toMatchObject({ model_name: 'other-model' });
   });
 });
@@ -93,11 +83,7 @@ describe('POST /api/conversations/{id}/load_plugin', () => {
   it("loads a registered marketplace's plugin into a conversation: its hook acts from the next run on", async () => {
     const llm = await startLlmReplay({
       script: {
-        turns: [
-          finish('Before.'),
-          { tool_calls: [{ name: 'terminal', arguments: { command: 'echo hi' } }] },
-          finish('After.'),
-        ],
+        turns: [finish('Before.'), terminal('echo hi'), finish('After.')],
       },
     });
     onTestFinished(() => llm.close());
@@ -116,19 +102,14 @@ describe('POST /api/conversations/{id}/load_plugin', () => {
         hooks: { PreToolUse: [{ matcher: 'terminal', hooks: [{ type: 'command', command: 'echo no >&2; exit 2' }] }] },
       }),
     });
-    const created = await startConversation(server, llm, {
+    const created = await server.startConversation(llm, {
       message: 'First.',
-      extra: {
-        agent: {
-          llm: llmConfig(llm),
-          tools: [{ name: 'terminal' }],
-          agent_context: { registered_marketplaces: [{ name: 'acme', source: 'github:acme/market' }] },
-        },
-      },
+      tools: [{ name: 'terminal' }],
+      agent: { agent_context: { registered_marketplaces: [{ name: 'acme', source: 'github:acme/market' }] } },
     });
-    await waitForStatus(server, created.id, 'finished');
+    await server.waitForStatus(created.id, 'finished');
     const load = (plugin_ref: string) =>
-      api(server, 'POST', `/api/conversations/${created.id}/load_plugin`, { plugin_ref });
+      server.api('POST', `/api/conversations/${created.id}/load_plugin`, { plugin_ref });
 
     const missing = await load('nothing@acme');
     expect(missing.status).toBe(422);
@@ -138,25 +119,21 @@ describe('POST /api/conversations/{id}/load_plugin', () => {
     expect((await load('guard@acme')).status).toBe(200);
     // Loading it again changes nothing.
     expect((await load('guard@acme')).status).toBe(200);
-    const info = (await waitFor(server, created.id, () => true)) as ConversationInfo & { resolved_plugins: object[] };
+    const info = (await server.waitFor(created.id, () => true)) as ConversationInfo & { resolved_plugins: object[] };
     expect(info.resolved_plugins).toEqual([
       expect.objectContaining({ marketplace: 'acme', name: 'guard', resolved_ref: sha, problems: [] }),
     ]);
 
-    await api(server, 'POST', `/api/conversations/${created.id}/events`, {
-      role: 'user',
-      content: [{ type: 'text', text: 'Try the terminal.' }],
-      run: true,
-    });
-    await waitForStatus(server, created.id, 'finished');
-    const events = await allEvents(server, created.id, 100);
+    await server.sendMessage(created.id, 'Try the terminal.');
+    await server.waitForStatus(created.id, 'finished');
+    const events = await server.allEvents(created.id, 100);
     expect(ofKind(events, 'UserRejectObservation')).toEqual([
       expect.objectContaining({ rejection_source: 'hook', rejection_reason: expect.stringContaining('no') }),
     ]);
 
     // After a restart the plugin is still there, at the same commit.
     await stack.restart();
-    const again = await api<{ resolved_plugins: object[] }>(server, 'GET', `/api/conversations/${created.id}`);
+    const again = await server.api<{ resolved_plugins: object[] }>('GET', `/api/conversations/${created.id}`);
     expect(again.body.resolved_plugins).toEqual(info.resolved_plugins);
   });
 });

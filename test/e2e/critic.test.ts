@@ -4,16 +4,12 @@ import {
   type ActionEventBody,
   type E2EServer,
   type EventBody,
-  allEvents,
-  api,
-  conversation,
   llmConfig,
   ofKind,
   outline,
   recordedRequests,
   startStack,
   textOf,
-  waitForStatus,
   withoutStats,
 } from './support.ts';
 
@@ -38,7 +34,7 @@ function lastUserText(request: RecordedRequest | undefined): string {
 const isCritic = (request: RecordedRequest) => lastUserText(request).startsWith(CRITIC_START);
 
 async function usageOf(server: E2EServer, id: string): Promise<Usage> {
-  return ((await conversation(server, id)).stats as { usage_to_metrics: Usage }).usage_to_metrics;
+  return ((await server.conversation(id)).stats as { usage_to_metrics: Usage }).usage_to_metrics;
 }
 
 /** `POST /api/conversations` with an agent on llm-replay, its critic `critic`, and a first message that runs. */
@@ -49,13 +45,7 @@ async function startWithCritic(
   critic: Record<string, unknown> | null,
   tools: { name: string }[] = [{ name: 'terminal' }],
 ) {
-  const reply = await api<{ id: string }>(server, 'POST', '/api/conversations', {
-    agent: { llm: llmConfig(llm, { numRetries: 0 }), tools, critic },
-    workspace: { working_dir: server.workspace },
-    initial_message: { role: 'user', content: [{ type: 'text', text: message }] },
-  });
-  expect(reply.status, reply.text).toBe(201);
-  return reply.body;
+  return server.startConversation(llm, { message, numRetries: 0, tools, agent: { critic } });
 }
 
 describe('critic', () => {
@@ -80,8 +70,8 @@ describe('critic', () => {
     const created = await startWithCritic(server, llm, 'Print critic-e2e, then say what it printed.', {
       kind: 'LLMCritic',
     });
-    await waitForStatus(server, created.id, 'finished');
-    const events = await allEvents(server, created.id);
+    await server.waitForStatus(created.id, 'finished');
+    const events = await server.allEvents(created.id);
 
     // Every critique comes right before the step it judges (its usage is recorded first): judged, then stored.
     expect(outline(events).slice(3)).toEqual([
@@ -180,8 +170,8 @@ describe('critic', () => {
       ],
     });
     const created = await startWithCritic(server, llm, 'Plan and finish.', { kind: 'LLMCritic' }, []);
-    await waitForStatus(server, created.id, 'finished');
-    const events = await allEvents(server, created.id);
+    await server.waitForStatus(created.id, 'finished');
+    const events = await server.allEvents(created.id);
     const actions = ofKind<ActionEventBody & Judged>(events, 'ActionEvent');
     expect(actions.map((a) => a.tool_call_id)).toEqual(['call_t1', 'call_t2', 'call_done']);
     for (const action of actions) expect(action).not.toHaveProperty('critic_result');
@@ -212,8 +202,8 @@ describe('critic', () => {
       evaluate: 'messages',
       instructions: 'Answers must quote the command output.',
     });
-    await waitForStatus(server, created.id, 'finished');
-    const events = await allEvents(server, created.id);
+    await server.waitForStatus(created.id, 'finished');
+    const events = await server.allEvents(created.id);
 
     const [action] = ofKind<ActionEventBody & Judged>(events, 'ActionEvent');
     expect(action).not.toHaveProperty('critic_result');
@@ -248,7 +238,7 @@ describe('critic', () => {
     expect(Object.keys(usage).sort()).toEqual(['default', 'judge']);
     expect(usage.judge?.model_name).toBe('anthropic/judge-model');
     // The critic's key is a secret like the agent's.
-    const info = await api(server, 'GET', `/api/conversations/${created.id}`);
+    const info = await server.api('GET', `/api/conversations/${created.id}`);
     expect(info.body).toMatchObject({ agent: { critic: { kind: 'LLMCritic', llm: { api_key: '**********' } } } });
     expect(server.bodies.join('\n')).not.toContain('critic-key-123');
   });
@@ -256,7 +246,7 @@ describe('critic', () => {
   it('validates agent.critic: unknown fields, modes and kinds are 422; null means no critic', async () => {
     const { server, llm } = await startStack({ turns: [{ content: 'Hello.' }] });
     const start = (critic: unknown) =>
-      api<{ detail: { loc: (string | number)[]; msg: string }[] }>(server, 'POST', '/api/conversations', {
+      server.api<{ detail: { loc: (string | number)[]; msg: string }[] }>('POST', '/api/conversations', {
         agent: { llm: llmConfig(llm), tools: [], critic },
         workspace: { working_dir: server.workspace },
       });
@@ -273,8 +263,8 @@ describe('critic', () => {
       expect(reply.body.detail.every((d) => d.loc.slice(0, 3).join('.') === 'body.agent.critic')).toBe(true);
     }
     const none = await startWithCritic(server, llm, 'Hi.', null, []);
-    await waitForStatus(server, none.id, 'finished');
-    const answer = ofKind<Judged>(await allEvents(server, none.id), 'MessageEvent').find((e) => e.source === 'agent');
+    await server.waitForStatus(none.id, 'finished');
+    const answer = ofKind<Judged>(await server.allEvents(none.id), 'MessageEvent').find((e) => e.source === 'agent');
     expect(answer).not.toHaveProperty('critic_result');
     expect((await recordedRequests(llm)).map(isCritic)).toEqual([false]);
   });

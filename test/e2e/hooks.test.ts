@@ -6,28 +6,25 @@ import { describe, expect, it } from 'vitest';
 import {
   type ActionEventBody,
   type EventBody,
-  type ObservationEventBody,
-  allEvents,
-  api,
-  conversation,
-  finishedEvents,
+  FINISHING,
+  OPENING,
+  actionsOf,
+  hookRejection,
+  observationsOf,
   ofKind,
   outline,
   recordedRequests,
-  startConversation,
   startLoggedStack,
   startStack,
   textOf,
-  waitForStatus,
   withoutStats,
 } from './support.ts';
+import { finish, terminal, terminalCall } from './turns.ts';
 
 interface ChatBody {
   messages: { role: string; content: string | { type: string; text?: string }[] | null; tool_call_id?: string }[];
 }
 
-const terminal = (command: string) => ({ name: 'terminal', arguments: { command } });
-const finish = (message: string) => ({ tool_calls: [{ name: 'finish', arguments: { message } }] });
 const command = (text: string, extra: Record<string, unknown> = {}) => ({ type: 'command', command: text, ...extra });
 /** The text of a Chat Completions message's content (a string or parts). */
 const contentText = (content: ChatBody['messages'][number]['content']) =>
@@ -45,7 +42,11 @@ describe('hooks', () => {
       turns: [
         {
           content: 'Three things.',
-          tool_calls: [terminal('rm -rf build'), terminal('curl https://example.com'), terminal('echo ok > ok.txt')],
+          tool_calls: [
+            terminalCall('rm -rf build'),
+            terminalCall('curl https://example.com'),
+            terminalCall('echo ok > ok.txt'),
+          ],
         },
         finish('Done what was allowed.'),
       ],
@@ -71,7 +72,7 @@ describe('hooks', () => {
         },
       ],
     };
-    const created = await startConversation(server, llm, {
+    const created = await server.startConversation(llm, {
       message: 'Clean, fetch, write.',
       extra: { hook_config: hookConfig },
     });
@@ -81,24 +82,19 @@ describe('hooks', () => {
         { matcher: 'terminal|file_editor', hooks: [{ ...hookConfig.PreToolUse[1]?.hooks[0] }] },
       ],
     });
-    const info = await waitForStatus(server, created.id, 'finished');
-
-    const events = withoutStats(await allEvents(server, created.id));
+    const info = await server.waitForStatus(created.id, 'finished');
+    const events = withoutStats(await server.allEvents(created.id));
     expect(outline(events)).toEqual([
-      'SystemPromptEvent',
-      'MessageEvent:user',
-      'status:running',
+      ...OPENING,
       'ActionEvent:terminal',
       'ActionEvent:terminal',
       'ActionEvent:terminal',
       'UserRejectObservation',
       'UserRejectObservation',
       'ObservationEvent:TerminalObservation',
-      'ActionEvent:finish',
-      'ObservationEvent:FinishObservation',
-      'status:finished',
+      ...FINISHING,
     ]);
-    const actions = ofKind<ActionEventBody>(events, 'ActionEvent');
+    const actions = actionsOf(events);
     const rejections = ofKind(events, 'UserRejectObservation');
     expect(rejections).toEqual([
       expect.objectContaining({
@@ -109,11 +105,7 @@ describe('hooks', () => {
         rejection_source: 'hook',
         rejection_reason: 'rm is not allowed here',
       }),
-      expect.objectContaining({
-        action_id: actions[1]?.id,
-        rejection_source: 'hook',
-        rejection_reason: 'No network access.',
-      }),
+      hookRejection(actions[1], 'No network access.'),
     ]);
     expect(info.blocked_actions).toEqual({
       [actions[0]?.id as string]: 'rm is not allowed here',
@@ -146,13 +138,13 @@ describe('hooks', () => {
         },
       ],
     };
-    const created = await startConversation(server, llm, {
+    const created = await server.startConversation(llm, {
       message: 'My password is hunter2, use it.',
       extra: { hook_config: hookConfig },
     });
-    let info = await waitForStatus(server, created.id, 'finished');
-    let events = withoutStats(await allEvents(server, created.id));
-    expect(outline(events)).toEqual(['SystemPromptEvent', 'MessageEvent:user', 'status:running', 'status:finished']);
+    let info = await server.waitForStatus(created.id, 'finished');
+    let events = withoutStats(await server.allEvents(created.id));
+    expect(outline(events)).toEqual([...OPENING, 'status:finished']);
     const blocked = events[1] as EventBody;
     expect(textOf((blocked.llm_message as { content: unknown }).content)).toBe('My password is hunter2, use it.');
     expect(blocked.extended_content).toEqual([]);
@@ -161,14 +153,9 @@ describe('hooks', () => {
     expect(await recordedRequests(llm)).toHaveLength(0);
 
     // The next message is not blocked: its context goes in `extended_content`, and the LLM never sees the first.
-    const sent = await api(server, 'POST', `/api/conversations/${created.id}/events`, {
-      role: 'user',
-      content: [{ type: 'text', text: 'Hello there.' }],
-      run: true,
-    });
-    expect(sent.status, sent.text).toBe(200);
-    info = await waitForStatus(server, created.id, 'finished');
-    events = withoutStats(await allEvents(server, created.id));
+    await server.sendMessage(created.id, 'Hello there.');
+    info = await server.waitForStatus(created.id, 'finished');
+    events = withoutStats(await server.allEvents(created.id));
     const hello = events.filter((e) => e.kind === 'MessageEvent' && e.source === 'user')[1] as EventBody;
     expect(hello.extended_content).toEqual([
       { type: 'text', text: 'The user is on the night shift.', cache_prompt: false },
@@ -190,7 +177,7 @@ describe('hooks', () => {
       turns: [
         finish('All done.'),
         {
-          tool_calls: [terminal('echo tested > tests.txt')],
+          tool_calls: [terminalCall('echo tested > tests.txt')],
           when: { last_user_message_contains: '[Stop hook feedback]' },
         },
         finish('Tests pass; done.'),
@@ -207,20 +194,16 @@ describe('hooks', () => {
         },
       ],
     };
-    const created = await startConversation(server, llm, { message: 'Fix it.', extra: { hook_config: hookConfig } });
-    const events = await finishedEvents(server, created.id);
+    const created = await server.startConversation(llm, { message: 'Fix it.', extra: { hook_config: hookConfig } });
+    const events = await server.settledEvents(created.id);
     expect(outline(events)).toEqual([
-      'SystemPromptEvent',
-      'MessageEvent:user',
-      'status:running',
+      ...OPENING,
       'ActionEvent:finish',
       'ObservationEvent:FinishObservation',
       'MessageEvent:environment',
       'ActionEvent:terminal',
       'ObservationEvent:TerminalObservation',
-      'ActionEvent:finish',
-      'ObservationEvent:FinishObservation',
-      'status:finished',
+      ...FINISHING,
     ]);
     const feedback = events[5] as EventBody;
     expect(feedback.llm_message).toEqual({
@@ -250,7 +233,7 @@ describe('hooks', () => {
 
   it('PostToolUse gets the action and its observation under both vocabularies; its context reaches the LLM with the result', async () => {
     const { server, llm } = await startStack({
-      turns: [{ tool_calls: [terminal('echo hi')] }, finish('Said hi.')],
+      turns: [terminal('echo hi'), finish('Said hi.')],
     });
     const hookConfig = {
       post_tool_use: [
@@ -265,11 +248,11 @@ describe('hooks', () => {
         },
       ],
     };
-    const created = await startConversation(server, llm, { message: 'Say hi.', extra: { hook_config: hookConfig } });
-    await waitForStatus(server, created.id, 'finished');
+    const created = await server.startConversation(llm, { message: 'Say hi.', extra: { hook_config: hookConfig } });
+    await server.waitForStatus(created.id, 'finished');
 
-    const events = await allEvents(server, created.id);
-    const action = ofKind<ActionEventBody>(events, 'ActionEvent')[0] as ActionEventBody;
+    const events = await server.allEvents(created.id);
+    const action = actionsOf(events)[0] as ActionEventBody;
     const input = JSON.parse(await readFile(join(server.workspace, 'post-input.json'), 'utf8'));
     // Claude Code's names.
     expect(input).toMatchObject({
@@ -291,7 +274,7 @@ describe('hooks', () => {
     });
     expect(textOf(input.tool_response.content)).toContain('hi');
 
-    const observations = ofKind<ObservationEventBody>(events, 'ObservationEvent');
+    const observations = observationsOf(events);
     expect(observations[0]?.observation.content.at(-1)).toEqual({
       type: 'text',
       text: '[PostToolUse hook context] Remember to log this.',
@@ -308,7 +291,7 @@ describe('hooks', () => {
 
   it('hooks that time out, fail or print bad JSON never block; the server log shows each run', async () => {
     const { server, llm, logs } = await loggedStack({
-      turns: [{ tool_calls: [terminal('echo ran > ran.txt')] }, finish('Ran it.')],
+      turns: [terminal('echo ran > ran.txt'), finish('Ran it.')],
     });
     const hookConfig = {
       PreToolUse: [
@@ -325,8 +308,8 @@ describe('hooks', () => {
       SessionStart: [{ hooks: [command('no-such-hook-binary')] }],
     };
     const started = Date.now();
-    const created = await startConversation(server, llm, { message: 'Run it.', extra: { hook_config: hookConfig } });
-    await waitForStatus(server, created.id, 'finished');
+    const created = await server.startConversation(llm, { message: 'Run it.', extra: { hook_config: hookConfig } });
+    await server.waitForStatus(created.id, 'finished');
     expect(existsSync(join(server.workspace, 'ran.txt'))).toBe(true);
     // Each hook run is in the server log (no event kind for it); failures are warnings.
     const runs = logs
@@ -343,18 +326,18 @@ describe('hooks', () => {
       [40, expect.stringMatching(/^invalid JSON on stdout/)],
     ]);
     expect(runs.map((line) => line.hook.event)).toEqual(expect.arrayContaining(['SessionStart', 'Stop']));
-    const events = await allEvents(server, created.id);
+    const events = await server.allEvents(created.id);
     expect(ofKind(events, 'UserRejectObservation')).toEqual([]);
     expect(ofKind(events, 'ObservationEvent')).toHaveLength(2);
     // Two actions, each waited for the timed-out hook once: well under its 30 s sleep.
     expect(Date.now() - started).toBeLessThan(15_000);
-    expect((await conversation(server, created.id)).blocked_actions).toEqual({});
+    expect((await server.conversation(created.id)).blocked_actions).toEqual({});
   });
 
   it('rejects unknown hook events, invalid matchers and unreadable `if` rules with 422', async () => {
     const { server, llm } = await startStack({ turns: [] });
     const start = (hookConfig: unknown) =>
-      api<{ detail: { loc: unknown[]; type: string; msg: string }[] }>(server, 'POST', '/api/conversations', {
+      server.api<{ detail: { loc: unknown[]; type: string; msg: string }[] }>('POST', '/api/conversations', {
         agent: { llm: { model: 'test-model', base_url: llm.baseUrl, api_key: 'k' } },
         workspace: { working_dir: server.workspace },
         hook_config: hookConfig,

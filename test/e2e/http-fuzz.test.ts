@@ -11,7 +11,7 @@ import {
   send,
 } from './fuzz-requests.ts';
 import type { Schema } from './schema-arbitraries.ts';
-import { type E2EServer, allEvents, api, llmConfig, startConversation, startStack, waitForStatus } from './support.ts';
+import { type E2EServer, llmConfig, startStack } from './support.ts';
 
 /**
  * Requests generated from the server's own OpenAPI document (every operation; path, query and body filled with
@@ -82,12 +82,12 @@ function sanitizer(server: E2EServer, llm: LlmReplay) {
 
 it(`answers ${RUNS} generated requests without a 5xx, a hang, or another error shape`, async () => {
   const { server, llm } = await startStack({ turns: [{ content: 'Done.' }], repeat_last: true });
-  const document = (await api<Json>(server, 'GET', '/openapi.json')).body;
+  const document = (await server.api<Json>('GET', '/openapi.json')).body;
   const components = (document.components as { schemas: Record<string, Schema> }).schemas;
-  const talked = await startConversation(server, llm, { message: 'Hello' });
-  const quiet = await startConversation(server, llm);
-  await waitForStatus(server, talked.id, 'finished');
-  const events = await allEvents(server, talked.id);
+  const talked = await server.startConversation(llm, { message: 'Hello' });
+  const quiet = await server.startConversation(llm);
+  await server.waitForStatus(talked.id, 'finished');
+  const events = await server.allEvents(talked.id);
 
   const conversations = [talked.id, quiet.id];
   const context: FuzzContext = {
@@ -116,7 +116,7 @@ it(`answers ${RUNS} generated requests without a 5xx, a hang, or another error s
     // A deleted conversation is replaced, so that later requests still reach existing ones.
     const deleted = conversations.findIndex((id) => request.url === `/api/conversations/${id}`);
     if (request.method === 'DELETE' && reply.status === 200 && deleted !== -1) {
-      conversations[deleted] = (await startConversation(server, llm)).id;
+      conversations[deleted] = (await server.startConversation(llm)).id;
     }
   });
   try {

@@ -1,36 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type EventBody,
-  allEvents,
-  ofKind,
-  outline,
-  recordedRequests,
-  sleep,
-  startConversation,
-  startStack,
-  waitForStatus,
-  withoutStats,
-} from './support.ts';
+import { type EventBody, OPENING, ofKind, outline, recordedRequests, sleep, startStack } from './support.ts';
+import { think } from './turns.ts';
 
 type ErrorEventBody = EventBody & { code: string; detail: string };
+
+/** An agent that makes the same call again and again. */
+const REPEATING = { repeat_last: true, turns: [think('Same thought, again.')] };
 
 describe('run limits', () => {
   it('stops with MaxIterationsReached after max_iterations steps', async () => {
     const { server, llm } = await startStack({
       repeat_last: true,
-      turns: [
-        { tool_calls: [{ name: 'think', arguments: { thought: 'First.' } }] },
-        { tool_calls: [{ name: 'think', arguments: { thought: 'Second.' } }] },
-        { tool_calls: [{ name: 'think', arguments: { thought: 'And so on.' } }] },
-      ],
+      turns: [think('First.'), think('Second.'), think('And so on.')],
     });
-    const created = await startConversation(server, llm, { message: 'Never stop.', extra: { max_iterations: 2 } });
-    await waitForStatus(server, created.id, 'error');
-    const events = withoutStats(await allEvents(server, created.id));
+    const created = await server.startConversation(llm, { message: 'Never stop.', extra: { max_iterations: 2 } });
+    const events = await server.settledEvents(created.id, 'error');
     expect(outline(events)).toEqual([
-      'SystemPromptEvent',
-      'MessageEvent:user',
-      'status:running',
+      ...OPENING,
       'ActionEvent:think',
       'ObservationEvent:ThinkObservation',
       'ActionEvent:think',
@@ -46,18 +32,12 @@ describe('run limits', () => {
   });
 
   it('stops as stuck when the agent repeats the same call with the same result', async () => {
-    const { server, llm } = await startStack({
-      repeat_last: true,
-      turns: [{ tool_calls: [{ name: 'think', arguments: { thought: 'Same thought, again.' } }] }],
-    });
-    const created = await startConversation(server, llm, { message: 'Loop forever.' });
-    await waitForStatus(server, created.id, 'stuck');
-    const events = withoutStats(await allEvents(server, created.id));
+    const { server, llm } = await startStack(REPEATING);
+    const created = await server.startConversation(llm, { message: 'Loop forever.' });
+    const events = await server.settledEvents(created.id, 'stuck');
     const round = ['ActionEvent:think', 'ObservationEvent:ThinkObservation'];
     expect(outline(events)).toEqual([
-      'SystemPromptEvent',
-      'MessageEvent:user',
-      'status:running',
+      ...OPENING,
       ...round,
       ...round,
       ...round,
@@ -73,16 +53,13 @@ describe('run limits', () => {
   });
 
   it('does not stop a repeating agent when stuck_detection is off (max_iterations still applies)', async () => {
-    const { server, llm } = await startStack({
-      repeat_last: true,
-      turns: [{ tool_calls: [{ name: 'think', arguments: { thought: 'Same thought, again.' } }] }],
-    });
-    const created = await startConversation(server, llm, {
+    const { server, llm } = await startStack(REPEATING);
+    const created = await server.startConversation(llm, {
       message: 'Loop forever.',
       extra: { stuck_detection: false, max_iterations: 6 },
     });
-    await waitForStatus(server, created.id, 'error');
-    const events = await allEvents(server, created.id);
+    await server.waitForStatus(created.id, 'error');
+    const events = await server.allEvents(created.id);
     expect(ofKind(events, 'ObservationEvent')).toHaveLength(6);
     expect(ofKind<ErrorEventBody>(events, 'ConversationErrorEvent').map((e) => e.code)).toEqual([
       'MaxIterationsReached',

@@ -1,27 +1,24 @@
-import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type AgentServer, buildAgentServer } from '@bosun/agent-server';
 import { startLlmReplay } from '@bosun/llm-replay';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { isRunning } from '../../packages/agent/src/tools/terminal/processes.ts';
 import {
-  type ActionEventBody,
-  type E2EServer,
   type EventBody,
-  type ObservationEventBody,
-  allEvents,
-  api,
+  FINISHING,
+  actionsOf,
   llmConfig,
+  observationsOf,
   ofKind,
   outline,
   recordedRequests,
+  restartableServer,
   startStack,
   textOf,
-  waitFor,
-  waitForStatus,
   withoutStats,
 } from './support.ts';
+import { finish } from './turns.ts';
 
 /** The test MCP server (plain ESM over stdio), shared with the agent's unit tests. */
 const STDIO_SERVER = fileURLToPath(new URL('../fixtures/mcp/stdio-server.mjs', import.meta.url));
@@ -53,10 +50,10 @@ describe('MCP servers in a conversation', () => {
         { tool_calls: [{ id: 'call_finish', name: 'finish', arguments: { message: 'The MCP server answered.' } }] },
       ],
     });
-    const reply = await api<{ id: string }>(server, 'POST', '/api/conversations', {
+    const { id } = await server.startConversation(llm, {
+      message: 'Use the MCP server.',
+      tools: [{ name: 'terminal' }],
       agent: {
-        llm: llmConfig(llm),
-        tools: [{ name: 'terminal' }],
         mcp_config: {
           calc: {
             command: process.execPath,
@@ -69,15 +66,11 @@ describe('MCP servers in a conversation', () => {
           slow: { command: process.execPath, args: [STDIO_SERVER, '--name', 'slow'], timeout: 1 },
         },
       },
-      workspace: { working_dir: server.workspace },
-      secrets: { MCP_GREETING: GREETING },
-      initial_message: { role: 'user', content: [{ type: 'text', text: 'Use the MCP server.' }] },
+      extra: { secrets: { MCP_GREETING: GREETING } },
     });
-    expect(reply.status, reply.text).toBe(201);
-    const id = reply.body.id;
-    await waitForStatus(server, id, 'finished');
+    await server.waitForStatus(id, 'finished');
 
-    const events = await allEvents(server, id);
+    const events = await server.allEvents(id);
     expect(outline(withoutStats(events))).toEqual([
       'SystemPromptEvent',
       'ConversationErrorEvent',
@@ -93,9 +86,7 @@ describe('MCP servers in a conversation', () => {
       'AgentErrorEvent',
       'ActionEvent:slow_sleep',
       'ObservationEvent:MCPToolObservation',
-      'ActionEvent:finish',
-      'ObservationEvent:FinishObservation',
-      'status:finished',
+      ...FINISHING,
     ]);
 
     // The system prompt lists the MCP tools (the second server's colliding names are prefixed) and says which
@@ -110,14 +101,14 @@ describe('MCP servers in a conversation', () => {
     expect(failure).toMatchObject({ source: 'environment', code: 'MCPServerError' });
     expect(failure?.detail).toMatch(/^MCP server 'broken' is not available \(its tools are missing\): .*ENOENT/);
 
-    const actions = ofKind<ActionEventBody>(events, 'ActionEvent');
+    const actions = actionsOf(events);
     expect(actions[0]).toMatchObject({
       tool_name: 'echo',
       action: { kind: 'MCPToolAction', data: { text: 'hello' } },
       summary: 'Echo hello',
     });
     expect(actions[3]).toMatchObject({ tool_name: 'add', action: null });
-    const observations = ofKind<ObservationEventBody>(events, 'ObservationEvent');
+    const observations = observationsOf(events);
     const [echo, add, env, slow] = observations.map((event) => event.observation);
     expect(echo).toEqual({
       kind: 'MCPToolObservation',
@@ -149,8 +140,7 @@ describe('MCP servers in a conversation', () => {
     expect(toolResults).toEqual(['calc echo: hello', '42', '<secret-hidden>']);
 
     // The configuration is shown as sent, its env redacted; the secret is nowhere.
-    const info = await api<{ agent: { mcp_config: { calc: { env: unknown } } } }>(
-      server,
+    const info = await server.api<{ agent: { mcp_config: { calc: { env: unknown } } } }>(
       'GET',
       `/api/conversations/${id}`,
     );
@@ -163,75 +153,44 @@ describe('MCP servers in a conversation', () => {
       script: {
         turns: [
           { tool_calls: [{ id: 'call_echo', name: 'echo', arguments: { text: 'after restart' } }] },
-          { tool_calls: [{ name: 'finish', arguments: { message: 'Done.' } }] },
+          finish('Done.'),
         ],
       },
     });
     onTestFinished(() => llm.close());
-    const root = await realpath(await mkdtemp(join(tmpdir(), 'bosun-e2e-mcp-')));
+    const { root, server, start, stop } = await restartableServer();
     const pidFile = join(root, 'pids');
-    const view: E2EServer = {
-      url: '',
-      dataDir: join(root, 'data'),
-      workspace: join(root, 'ws'),
-      outside: '',
-      bodies: [],
-    };
-    const current: { server?: AgentServer } = {};
-    const start = async () => {
-      current.server = await buildAgentServer({ dataDir: view.dataDir });
-      view.url = await current.server.app.listen({ host: '127.0.0.1', port: 0 });
-    };
-    onTestFinished(async () => {
-      await current.server?.close();
-      await rm(root, { recursive: true, force: true });
-    });
     const pids = async () => (await readFile(pidFile, 'utf8')).trim().split('\n').map(Number);
-    const alive = (pid: number) => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
 
     await start();
-    const created = await api<{ id: string }>(view, 'POST', '/api/conversations', {
+    const created = await server.api<{ id: string }>('POST', '/api/conversations', {
       agent: {
         llm: llmConfig(llm),
         mcp_config: { calc: { command: process.execPath, args: [STDIO_SERVER, '--pid-file', pidFile] } },
       },
-      workspace: { working_dir: view.workspace },
+      workspace: { working_dir: server.workspace },
       confirmation_policy: { kind: 'AlwaysConfirm' },
       initial_message: { role: 'user', content: [{ type: 'text', text: 'Echo.' }] },
     });
     expect(created.status, created.text).toBe(201);
     const id = created.body.id;
-    await waitForStatus(view, id, 'waiting_for_confirmation');
+    await server.waitForStatus(id, 'waiting_for_confirmation');
     const [first] = await pids();
-    expect(alive(first as number)).toBe(true);
+    expect(await isRunning(first as number)).toBe(true);
 
-    await current.server?.close();
-    current.server = undefined;
+    await stop();
     // Stopping the agent server stopped the MCP server it had started.
-    expect(alive(first as number)).toBe(false);
+    expect(await isRunning(first as number)).toBe(false);
 
     await start();
-    const accepted = await api(view, 'POST', `/api/conversations/${id}/events/respond_to_confirmation`, {
+    const accepted = await server.api('POST', `/api/conversations/${id}/events/respond_to_confirmation`, {
       accept: true,
     });
     expect(accepted.status, accepted.text).toBe(200);
-    await waitFor(view, id, (info) => info.execution_status === 'finished');
-    const events = withoutStats(await allEvents(view, id));
-    expect(outline(events).slice(-5)).toEqual([
-      'status:running',
-      'ObservationEvent:MCPToolObservation',
-      'ActionEvent:finish',
-      'ObservationEvent:FinishObservation',
-      'status:finished',
-    ]);
-    const [observation] = ofKind<ObservationEventBody>(events, 'ObservationEvent');
+    await server.waitFor(id, (info) => info.execution_status === 'finished');
+    const events = withoutStats(await server.allEvents(id));
+    expect(outline(events).slice(-5)).toEqual(['status:running', 'ObservationEvent:MCPToolObservation', ...FINISHING]);
+    const [observation] = observationsOf(events);
     expect(textOf(observation?.observation.content)).toBe('stdio echo: after restart');
     expect(await pids()).toHaveLength(2);
   });

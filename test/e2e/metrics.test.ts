@@ -1,18 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { conversation, llmConfig, startConversation, startStack, waitForStatus } from './support.ts';
+import { llmConfig, startStack } from './support.ts';
+import { terminal } from './turns.ts';
 
 describe('ConversationInfo.metrics', () => {
   it('adds up the usage and cost of every LLM call of the conversation', async () => {
     const { server, llm } = await startStack({
       turns: [
-        {
-          tool_calls: [{ name: 'terminal', arguments: { command: 'echo hi' } }],
-          usage: { prompt_tokens: 100, completion_tokens: 10 },
-        },
+        { ...terminal('echo hi'), usage: { prompt_tokens: 100, completion_tokens: 10 } },
         { content: 'Done.', usage: { prompt_tokens: 200, completion_tokens: 20 } },
       ],
     });
-    const created = await startConversation(server, llm, {
+    const created = await server.startConversation(llm, {
       message: 'Say hi.',
       extra: {
         agent: {
@@ -28,8 +26,8 @@ describe('ConversationInfo.metrics', () => {
       max_budget_per_task: null,
       accumulated_token_usage: expect.objectContaining({ model: 'test-model', prompt_tokens: 0, completion_tokens: 0 }),
     });
-    await waitForStatus(server, created.id, 'finished');
-    const info = await conversation(server, created.id);
+    await server.waitForStatus(created.id, 'finished');
+    const info = await server.conversation(created.id);
     const metrics = info.metrics as { accumulated_cost: number; accumulated_token_usage: Record<string, unknown> };
     expect(metrics.accumulated_token_usage).toMatchObject({ prompt_tokens: 300, completion_tokens: 30 });
     expect(metrics.accumulated_cost).toBeCloseTo(300 * 0.001 + 30 * 0.01, 10);

@@ -6,6 +6,7 @@ import { type LlmReplay, startLlmReplay } from '@bosun/llm-replay';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestRepository, serveGitOverHttp, tempDir } from '../../packages/agent/test/git/support.ts';
 import { killServers, startAppServer } from '../../packages/cli/test/server-process.ts';
+import { finish } from './turns.ts';
 
 /**
  * A plugin from the Plugin Directory to a conversation, end to end and through HTTP only: `bosun serve` as a
@@ -74,10 +75,7 @@ describe('a plugin launched from the Plugin Directory', () => {
               { name: 'terminal', arguments: { command: 'echo GREETED-BY-PLUGIN > greeting.txt && cat greeting.txt' } },
             ],
           },
-          {
-            when: { last_tool_result_contains: 'GREETED-BY-PLUGIN' },
-            tool_calls: [{ name: 'finish', arguments: { message: 'greeted' } }],
-          },
+          { ...finish('greeted'), when: { last_tool_result_contains: 'GREETED-BY-PLUGIN' } },
         ],
       },
     });

@@ -3,17 +3,8 @@ import { join } from 'node:path';
 import { type LlmReplay, startLlmReplay } from '@bosun/llm-replay';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { TestRepository, serveGitOverHttp, tempDir } from '../../packages/agent/test/git/support.ts';
-import {
-  type ConversationInfo,
-  type E2EServer,
-  allEvents,
-  api,
-  conversation,
-  ofKind,
-  restartableServer,
-  startConversation,
-  waitForStatus,
-} from './support.ts';
+import { type ConversationInfo, type E2EServer, ofKind, restartableServer } from './support.ts';
+import { finish, terminal } from './turns.ts';
 
 /** A plugin whose PreToolUse hook blocks every terminal call, saying which version it is. */
 function guardPlugin(version: string): Record<string, string> {
@@ -29,9 +20,6 @@ function guardPlugin(version: string): Record<string, string> {
     'hooks/guard.sh': `echo "guard ${version}: no terminal (root $CLAUDE_PLUGIN_ROOT)" >&2\nexit 2\n`,
   };
 }
-
-const terminal = (command: string) => ({ tool_calls: [{ name: 'terminal', arguments: { command } }] });
-const finish = { tool_calls: [{ name: 'finish', arguments: { message: 'done' } }] };
 
 interface ResolvedPluginBody {
   source: string;
@@ -59,30 +47,25 @@ async function pluginStack(options: { github?: string; turns?: unknown[] } = {})
 }
 
 async function runMessage(server: E2EServer, id: string, text: string) {
-  const reply = await api(server, 'POST', `/api/conversations/${id}/events`, {
-    role: 'user',
-    content: [{ type: 'text', text }],
-    run: true,
-  });
-  expect(reply.status, reply.text).toBe(200);
-  return waitForStatus(server, id, 'finished');
+  await server.sendMessage(id, text);
+  return server.waitForStatus(id, 'finished');
 }
 
 async function rejections(server: E2EServer, id: string): Promise<string[]> {
-  return ofKind(await allEvents(server, id, 100), 'UserRejectObservation').map((e) => String(e.rejection_reason));
+  return ofKind(await server.allEvents(id, 100), 'UserRejectObservation').map((e) => String(e.rejection_reason));
 }
 
 describe('plugins of conversations', () => {
   it("loads a plugin's hook from a branch; a conversation keeps its commit when the branch moves, across a restart", async () => {
     const stack = await pluginStack({
-      turns: [terminal('echo a1'), finish, terminal('echo b1'), finish, terminal('echo a2'), finish],
+      turns: [terminal('echo a1'), finish(), terminal('echo b1'), finish(), terminal('echo a2'), finish()],
     });
     const { server, llm } = stack;
     const repo = await TestRepository.create(stack.remotes, 'acme/guard');
     const first = await repo.commit(guardPlugin('v1'));
     const plugins = [{ source: 'github:acme/guard', ref: 'main' }];
 
-    const a = (await startConversation(server, llm, { extra: { plugins } })) as Info;
+    const a = (await server.startConversation(llm, { extra: { plugins } })) as Info;
     expect(a.resolved_plugins).toEqual([
       {
         source: 'github:acme/guard',
@@ -95,7 +78,7 @@ describe('plugins of conversations', () => {
       },
     ]);
     const second = await repo.commit(guardPlugin('v2'));
-    const b = (await startConversation(server, llm, { extra: { plugins } })) as Info;
+    const b = (await server.startConversation(llm, { extra: { plugins } })) as Info;
     expect(b.resolved_plugins[0]?.resolved_ref).toBe(second);
 
     await runMessage(server, a.id, 'try the terminal');
@@ -105,13 +88,13 @@ describe('plugins of conversations', () => {
     expect(await rejections(server, b.id)).toEqual([expect.stringMatching(/^guard v2: no terminal/)]);
 
     await stack.restart();
-    expect(((await conversation(server, a.id)) as Info).resolved_plugins[0]?.resolved_ref).toBe(first);
+    expect(((await server.conversation(a.id)) as Info).resolved_plugins[0]?.resolved_ref).toBe(first);
     await runMessage(server, a.id, 'and again');
     expect(await rejections(server, a.id)).toEqual([reasonA, expect.stringMatching(/^guard v1: no terminal/)]);
   });
 
   it('loads a pinned commit from a monorepo directory, and auto-loads a marketplace plugin', async () => {
-    const stack = await pluginStack({ turns: [terminal('echo hi'), finish] });
+    const stack = await pluginStack({ turns: [terminal('echo hi'), finish()] });
     const repo = await TestRepository.create(stack.remotes, 'acme/mono');
     const files: Record<string, string> = {
       '.claude-plugin/marketplace.json': JSON.stringify({
@@ -127,17 +110,17 @@ describe('plugins of conversations', () => {
     const pinned = await repo.commit(files);
     await repo.commit({ 'tools/guard/hooks/guard.sh': 'exit 0\n' });
 
-    const info = (await startConversation(stack.server, stack.llm, {
+    const info = (await stack.server.startConversation(stack.llm, {
       message: 'go',
       extra: {
         plugins: [{ source: 'github:acme/mono', ref: pinned, repo_path: 'tools/guard' }],
       },
     })) as Info;
     expect(info.resolved_plugins).toMatchObject([{ resolved_ref: pinned, repo_path: 'tools/guard', name: 'guard' }]);
-    await waitForStatus(stack.server, info.id, 'finished');
+    await stack.server.waitForStatus(info.id, 'finished');
     expect(await rejections(stack.server, info.id)).toEqual([expect.stringMatching(/^guard mono: no terminal/)]);
 
-    const market = (await startConversation(stack.server, stack.llm, {
+    const market = (await stack.server.startConversation(stack.llm, {
       extra: {
         agent: {
           llm: { model: 'test-model', base_url: stack.llm.baseUrl, api_key: 'k' },
@@ -163,7 +146,7 @@ describe('plugins of conversations', () => {
         problems: [{ severity: 'error', message: "auto_load names 'missing', which the marketplace does not list" }],
       },
     ]);
-    const events = await allEvents(stack.server, market.id, 100);
+    const events = await stack.server.allEvents(market.id, 100);
     expect(ofKind(events, 'ConversationErrorEvent')).toEqual([
       expect.objectContaining({
         code: 'PluginLoadFailed',
@@ -183,8 +166,7 @@ describe('plugins of conversations', () => {
       workspace: { working_dir: stack.server.workspace },
       plugins,
     });
-    const refused = await api(
-      stack.server,
+    const refused = await stack.server.api(
       'POST',
       '/api/conversations',
       body([{ source: 'github:acme/links', repo_path: '../x' }]),
@@ -193,10 +175,10 @@ describe('plugins of conversations', () => {
     expect(refused.body).toEqual({
       detail: [{ loc: ['body', 'plugins', 0, 'repo_path'], msg: "'../x' must not contain '..'", type: 'value_error' }],
     });
-    const notRepo = await api(stack.server, 'POST', '/api/conversations', body([{ source: 'ftp://x/y' }]));
+    const notRepo = await stack.server.api('POST', '/api/conversations', body([{ source: 'ftp://x/y' }]));
     expect(notRepo.status).toBe(422);
     const twice = { name: 'm', source: 'github:acme/links', auto_load: true };
-    const marketplaces = await api(stack.server, 'POST', '/api/conversations', {
+    const marketplaces = await stack.server.api('POST', '/api/conversations', {
       ...body(null),
       agent: {
         ...body(null).agent,
@@ -208,8 +190,7 @@ describe('plugins of conversations', () => {
       ['1.repo_path', '1.name'],
     );
 
-    const linked = await api<Info>(
-      stack.server,
+    const linked = await stack.server.api<Info>(
       'POST',
       '/api/conversations',
       body([{ source: 'github:acme/links', repo_path: 'out' }]),
@@ -222,7 +203,7 @@ describe('plugins of conversations', () => {
         message: "repo_path: 'out' leads outside the repository (through a symbolic link)",
       },
     ]);
-    const events = await allEvents(stack.server, linked.body.id, 100);
+    const events = await stack.server.allEvents(linked.body.id, 100);
     expect(events.map((e) => e.kind)).toEqual(['SystemPromptEvent', 'ConversationErrorEvent']);
   });
 
@@ -236,19 +217,19 @@ describe('plugins of conversations', () => {
     const stack = await pluginStack({ github: git.url });
     const plugins = [{ source: 'github:acme/private' }];
 
-    const denied = (await startConversation(stack.server, stack.llm, { extra: { plugins } })) as Info;
+    const denied = (await stack.server.startConversation(stack.llm, { extra: { plugins } })) as Info;
     expect(denied.resolved_plugins).toMatchObject([
       { resolved_ref: null, name: null, problems: [{ severity: 'error' }] },
     ]);
     expect(denied.resolved_plugins[0]?.problems[0]?.message).toMatch(/^cannot fetch github:acme\/private/);
 
-    const allowed = (await startConversation(stack.server, stack.llm, {
+    const allowed = (await stack.server.startConversation(stack.llm, {
       extra: { plugins, secrets: { GITHUB_TOKEN: 'tok-5ecret' } },
     })) as Info;
     expect(allowed.resolved_plugins).toMatchObject([{ resolved_ref: sha, name: 'guard', problems: [] }]);
 
     const inline = `${git.url.replace('http://', 'http://x-access-token:tok-5ecret@')}/acme/private.git`;
-    const viaUrl = (await startConversation(stack.server, stack.llm, {
+    const viaUrl = (await stack.server.startConversation(stack.llm, {
       extra: { plugins: [{ source: inline }] },
     })) as Info;
     expect(viaUrl.resolved_plugins[0]).toMatchObject({
@@ -256,7 +237,7 @@ describe('plugins of conversations', () => {
       source: expect.stringContaining('http://***@'),
     });
     expect((viaUrl.plugins as { source: string }[])[0]?.source).toContain('http://***@');
-    await allEvents(stack.server, denied.id, 100);
+    await stack.server.allEvents(denied.id, 100);
     expect(stack.server.bodies.join('\n')).not.toContain('tok-5ecret');
     expect(stack.logs.join('\n')).not.toContain('tok-5ecret');
     expect(stack.logs.join('\n')).toContain('plugins loaded');

@@ -5,18 +5,18 @@ import { startLlmReplay } from '@bosun/llm-replay';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { TestRepository } from '../../packages/agent/test/git/support.ts';
 import {
-  type ActionEventBody,
   type EventBody,
-  type ObservationEventBody,
-  api,
-  finishedEvents,
-  llmConfig,
+  FINISHING,
+  actionsOf,
+  hookRejection,
+  observationsOf,
   ofKind,
   outline,
   recordedRequests,
   restartableServer,
   textOf,
 } from './support.ts';
+import { finish, terminal } from './turns.ts';
 
 /** The dependency-free stdio MCP server the test plugin ships (`${CLAUDE_PLUGIN_ROOT}/server.mjs`). */
 const MCP_SERVER = fileURLToPath(new URL('../fixtures/plugins/mcp-server.mjs', import.meta.url));
@@ -60,9 +60,9 @@ describe('a plugin in a conversation', () => {
       script: {
         turns: [
           { content: 'Loading the skill.', tool_calls: [{ name: 'invoke_skill', arguments: { name: 'glossary' } }] },
-          { tool_calls: [{ name: 'terminal', arguments: { command: 'cat /etc/hostname' } }] },
+          terminal('cat /etc/hostname'),
           { tool_calls: [{ name: 'lookup', arguments: { word: 'keel' } }] },
-          { tool_calls: [{ name: 'finish', arguments: { message: 'A keel is the spine of a ship.' } }] },
+          finish('A keel is the spine of a ship.'),
         ],
       },
     });
@@ -70,14 +70,13 @@ describe('a plugin in a conversation', () => {
     await stack.start();
     const { server } = stack;
 
-    const reply = await api<{ id: string; resolved_plugins: unknown[] }>(server, 'POST', '/api/conversations', {
-      agent: { llm: llmConfig(llm), tools: [{ name: 'terminal' }], agent_context: { load_project_skills: false } },
-      workspace: { working_dir: server.workspace },
-      plugins: [{ source: 'github:acme/glossary-kit', ref: 'main' }],
-      initial_message: { role: 'user', content: [{ type: 'text', text: '/glossary-kit:define keel' }] },
+    const created = await server.startConversation(llm, {
+      message: '/glossary-kit:define keel',
+      tools: [{ name: 'terminal' }],
+      agent: { agent_context: { load_project_skills: false } },
+      extra: { plugins: [{ source: 'github:acme/glossary-kit', ref: 'main' }] },
     });
-    expect(reply.status, reply.text).toBe(201);
-    expect(reply.body.resolved_plugins).toEqual([
+    expect(created.resolved_plugins).toEqual([
       {
         source: 'github:acme/glossary-kit',
         original_ref: 'main',
@@ -88,8 +87,8 @@ describe('a plugin in a conversation', () => {
         problems: [],
       },
     ]);
-    const id = reply.body.id;
-    const events = await finishedEvents(server, id);
+    const id = created.id;
+    const events = await server.settledEvents(id);
     expect(outline(events)).toEqual([
       'SystemPromptEvent',
       'state:skills',
@@ -101,9 +100,7 @@ describe('a plugin in a conversation', () => {
       'UserRejectObservation',
       'ActionEvent:lookup',
       'ObservationEvent:MCPToolObservation',
-      'ActionEvent:finish',
-      'ObservationEvent:FinishObservation',
-      'status:finished',
+      ...FINISHING,
     ]);
     // What the conversation loaded: the plugin's skill and command, as plugin skills.
     const skills = ofKind<EventBody & { key: string; value: { skills: { name: string; scope: string }[] } }>(
@@ -122,15 +119,11 @@ describe('a plugin in a conversation', () => {
     expect(message?.activated_skills).toEqual(['glossary-kit:define']);
     expect(textOf(message?.extended_content)).toContain('DEFINE-COMMAND-BODY: define $ARGUMENTS.');
 
-    const observations = ofKind<ObservationEventBody>(events, 'ObservationEvent');
+    const observations = observationsOf(events);
     expect(textOf(observations[0]?.observation.content)).toContain('GLOSSARY-SKILL-BODY');
-    const actions = ofKind<ActionEventBody>(events, 'ActionEvent');
+    const actions = actionsOf(events);
     expect(ofKind(events, 'UserRejectObservation')).toEqual([
-      expect.objectContaining({
-        action_id: actions[1]?.id,
-        rejection_source: 'hook',
-        rejection_reason: 'glossary-kit: the terminal is closed',
-      }),
+      hookRejection(actions[1], 'glossary-kit: the terminal is closed'),
     ]);
     expect(observations[1]?.observation).toMatchObject({
       kind: 'MCPToolObservation',

@@ -1,16 +1,6 @@
 import { type LlmReplay, startLlmReplay } from '@bosun/llm-replay';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import {
-  type E2EServer,
-  allEvents,
-  api,
-  conversation,
-  ofKind,
-  outline,
-  restartableServer,
-  sleep,
-  startServer,
-} from './support.ts';
+import { type E2EServer, ofKind, outline, restartableServer, sleep, startServer } from './support.ts';
 
 /*
  * An LLM endpoint that is down (503 to everything) and an agent whose retries are a minute apart: a run is then
@@ -23,7 +13,7 @@ async function deadLlm(): Promise<LlmReplay> {
 }
 
 async function startRetrying(server: E2EServer, llm: LlmReplay, message = 'Hello'): Promise<string> {
-  const created = await api<{ id: string }>(server, 'POST', '/api/conversations', {
+  const created = await server.api<{ id: string }>('POST', '/api/conversations', {
     agent: {
       llm: { model: 'test-model', base_url: llm.baseUrl, api_key: 'k', num_retries: 5, retry_min_wait: 60 },
       tools: [{ name: 'terminal' }],
@@ -50,12 +40,12 @@ describe('cancelling runs whose LLM is retrying', () => {
     const llm = await deadLlm();
     const server = await startServer();
     const id = await startRetrying(server, llm);
-    const paused = await api(server, 'POST', `/api/conversations/${id}/pause`);
+    const paused = await server.api('POST', `/api/conversations/${id}/pause`);
     expect(paused.status, paused.text).toBe(200);
     await runEnded(server, id);
     expect(llm.requests()).toHaveLength(1);
-    expect((await conversation(server, id)).execution_status).toBe('paused');
-    const events = await allEvents(server, id);
+    expect((await server.conversation(id)).execution_status).toBe('paused');
+    const events = await server.allEvents(id);
     expect(ofKind(events, 'ConversationErrorEvent'), JSON.stringify(outline(events))).toEqual([]);
     expect(outline(events).at(-1)).toBe('status:paused');
   });
@@ -74,8 +64,8 @@ describe('cancelling runs whose LLM is retrying', () => {
 
     await stack.start();
     for (const id of ids) {
-      expect((await conversation(server, id)).execution_status).toBe('error');
-      const events = await allEvents(server, id);
+      expect((await server.conversation(id)).execution_status).toBe('error');
+      const events = await server.allEvents(id);
       const errors = ofKind(events, 'ConversationErrorEvent');
       expect(errors.map((error) => error.code)).toEqual(['ServerStopped']);
       expect(outline(events).at(-1)).toBe('status:error');

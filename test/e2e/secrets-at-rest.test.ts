@@ -5,15 +5,8 @@ import { type LlmReplay, startLlmReplay } from '@bosun/llm-replay';
 import Database from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { SecretsKeyring } from '../../packages/agent-server/src/store/sealed-secrets.ts';
-import {
-  type E2EServer,
-  type ServerOptions,
-  api,
-  llmConfig,
-  restartableServer,
-  startConversation,
-  waitForStatus,
-} from './support.ts';
+import { type E2EServer, type ServerOptions, llmConfig, restartableServer } from './support.ts';
+import { finish } from './turns.ts';
 
 /** Every secret a conversation record can hold; none may be readable in the database files. */
 const SECRETS = {
@@ -27,11 +20,13 @@ const SECRETS = {
 };
 
 const newKey = () => randomBytes(32).toString('base64');
-const finish = { tool_calls: [{ name: 'finish', arguments: { message: 'done' } }] };
 
 /** A scripted LLM that answers only requests carrying the conversation's api_key (else 401, as a provider). */
 async function keyedLlm(): Promise<LlmReplay> {
-  const llm = await startLlmReplay({ script: { turns: [finish, finish, finish, finish] }, apiKey: SECRETS.llmKey });
+  const llm = await startLlmReplay({
+    script: { turns: [finish(), finish(), finish(), finish()] },
+    apiKey: SECRETS.llmKey,
+  });
   onTestFinished(() => llm.close());
   return llm;
 }
@@ -39,7 +34,7 @@ async function keyedLlm(): Promise<LlmReplay> {
 /** A conversation holding every kind of secret (MCP servers disabled: only their configuration matters here). */
 async function secretConversation(server: E2EServer, llm: LlmReplay): Promise<string> {
   const llmSettings = { ...llmConfig(llm), api_key: SECRETS.llmKey, aws_secret_access_key: SECRETS.awsSecret };
-  const created = await startConversation(server, llm, {
+  const created = await server.startConversation(llm, {
     extra: {
       agent: {
         llm: llmSettings,
@@ -76,13 +71,19 @@ function expectNoSecretIn(bytes: string): void {
 
 /** Runs the conversation once more: it finishes only if its api_key reached the LLM (else a 401 errors it). */
 async function runOnce(server: E2EServer, id: string): Promise<void> {
-  const sent = await api(server, 'POST', `/api/conversations/${id}/events`, {
-    role: 'user',
-    content: [{ type: 'text', text: 'Once more.' }],
-    run: true,
-  });
-  expect(sent.status, sent.text).toBe(200);
-  await waitForStatus(server, id, 'finished');
+  await server.sendMessage(id, 'Once more.');
+  await server.waitForStatus(id, 'finished');
+}
+
+/**
+ * A server on `settings` (a test may change them before it starts the server again) holding a conversation with
+ * every kind of secret.
+ */
+async function serverWithSecrets(settings: ServerOptions = {}) {
+  const llm = await keyedLlm();
+  const stack = await restartableServer(settings);
+  await stack.start();
+  return { stack, id: await secretConversation(stack.server, llm) };
 }
 
 /** The `data` column of every conversation row, read with SQLite directly. */
@@ -97,10 +98,7 @@ function storedRecords(dataDir: string): string[] {
 
 describe('secrets at rest', () => {
   it('keeps no secret readable in bosun.db or its WAL; the conversation runs with them after a restart', async () => {
-    const llm = await keyedLlm();
-    const stack = await restartableServer({ secretsKey: { key: newKey() } });
-    await stack.start();
-    const id = await secretConversation(stack.server, llm);
+    const { stack, id } = await serverWithSecrets({ secretsKey: { key: newKey() } });
     await runOnce(stack.server, id);
 
     const bytes = databaseBytes(stack.server.dataDir);
@@ -117,12 +115,9 @@ describe('secrets at rest', () => {
   });
 
   it('seals, on first start, the plain secrets of a database written before sealing existed', async () => {
-    const llm = await keyedLlm();
     const settings: ServerOptions = { secretsKey: { key: newKey() } };
-    const stack = await restartableServer(settings);
-    await stack.start();
-    const id = await secretConversation(stack.server, llm);
-    const record = (await api<Record<string, unknown>>(stack.server, 'GET', `/api/conversations/${id}`)).body;
+    const { stack, id } = await serverWithSecrets(settings);
+    const record = (await stack.server.api<Record<string, unknown>>('GET', `/api/conversations/${id}`)).body;
     await stack.stop();
     // What the code before sealing wrote: the record as plain JSON (here recovered from the sealed row).
     const plain = plainRecord(stack.server.dataDir, settings, id);
@@ -132,16 +127,13 @@ describe('secrets at rest', () => {
 
     await stack.start();
     expectNoSecretIn(databaseBytes(stack.server.dataDir));
-    expect((await api(stack.server, 'GET', `/api/conversations/${id}`)).body).toEqual(record);
+    expect((await stack.server.api('GET', `/api/conversations/${id}`)).body).toEqual(record);
     await runOnce(stack.server, id);
   });
 
   it('refuses to start with a wrong key, saying so, and leaves the sealed data untouched', async () => {
-    const llm = await keyedLlm();
     const settings: ServerOptions = { secretsKey: { key: newKey() } };
-    const stack = await restartableServer(settings);
-    await stack.start();
-    const id = await secretConversation(stack.server, llm);
+    const { stack, id } = await serverWithSecrets(settings);
     await stack.stop();
     const before = storedRecords(stack.server.dataDir);
 
@@ -156,12 +148,9 @@ describe('secrets at rest', () => {
   });
 
   it('rotates the key: started with the previous key too, it re-seals everything with the new one', async () => {
-    const llm = await keyedLlm();
     const oldKey = newKey();
     const settings: ServerOptions = { secretsKey: { key: oldKey } };
-    const stack = await restartableServer(settings);
-    await stack.start();
-    const id = await secretConversation(stack.server, llm);
+    const { stack, id } = await serverWithSecrets(settings);
     await stack.stop();
     const before = storedRecords(stack.server.dataDir);
 
@@ -183,10 +172,7 @@ describe('secrets at rest', () => {
   });
 
   it('without a configured key, generates one into <data-dir>/secrets.key (mode 0600) and keeps using it', async () => {
-    const llm = await keyedLlm();
-    const stack = await restartableServer();
-    await stack.start();
-    const id = await secretConversation(stack.server, llm);
+    const { stack, id } = await serverWithSecrets();
     const keyFile = join(stack.server.dataDir, 'secrets.key');
     expect(statSync(keyFile).mode & 0o777).toBe(0o600);
     expect(Buffer.from(readFileSync(keyFile, 'utf8').trim(), 'base64')).toHaveLength(32);

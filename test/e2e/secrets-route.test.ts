@@ -1,27 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { Script } from '@bosun/llm-replay';
 import { describe, expect, it } from 'vitest';
-import {
-  type ObservationEventBody,
-  allEvents,
-  api,
-  conversation,
-  ofKind,
-  outline,
-  recordedRequests,
-  startConversation,
-  startLoggedStack,
-  textOf,
-  waitForStatus,
-  withoutStats,
-} from './support.ts';
+import { observationsOf, outline, recordedRequests, startLoggedStack, textOf, withoutStats } from './support.ts';
+import { finish, terminal } from './turns.ts';
 
 const TOKEN = 'late-s3cr3t-7f2a9c';
 const OTHER = 'other-s3cr3t-b41e07';
 
 const loggedStack = (script: Script) => startLoggedStack(script, 'trace');
-
-const terminal = (command: string) => ({ tool_calls: [{ name: 'terminal', arguments: { command } }] });
 
 describe('POST /api/conversations/{id}/secrets', () => {
   it('adds secrets to a running shell, masks them, and never shows them in events, responses, LLM requests or logs', async () => {
@@ -29,21 +15,21 @@ describe('POST /api/conversations/{id}/secrets', () => {
       turns: [
         // The shell starts here, without the secret, and keeps a variable of its own.
         terminal('export KEPT=still-here; echo "before:[$LATE_TOKEN]"'),
-        { tool_calls: [{ name: 'finish', arguments: { message: 'First part done.' } }] },
+        finish('First part done.'),
         terminal('echo "after:[$LATE_TOKEN] kept:[$KEPT]"'),
         terminal('printf %s "$LATE_TOKEN" | sha256sum; echo "other=$OTHER_TOKEN"'),
-        { tool_calls: [{ name: 'finish', arguments: { message: 'Used the token.' } }] },
+        finish('Used the token.'),
       ],
     });
-    const created = await startConversation(server, llm, { message: 'Print the token.' });
-    await waitForStatus(server, created.id, 'finished');
+    const created = await server.startConversation(llm, { message: 'Print the token.' });
+    await server.waitForStatus(created.id, 'finished');
 
-    const added = await api(server, 'POST', `/api/conversations/${created.id}/secrets`, {
+    const added = await server.api('POST', `/api/conversations/${created.id}/secrets`, {
       secrets: { LATE_TOKEN: TOKEN, OTHER_TOKEN: { value: OTHER, description: 'another one' } },
     });
     expect(added.status, added.text).toBe(200);
     expect(added.body).toEqual({ success: true });
-    const info = await conversation(server, created.id);
+    const info = await server.conversation(created.id);
     expect(info.secret_registry).toEqual({
       secret_sources: {
         LATE_TOKEN: { kind: 'StaticSecret', value: '**********' },
@@ -51,16 +37,11 @@ describe('POST /api/conversations/{id}/secrets', () => {
       },
     });
 
-    const sent = await api(server, 'POST', `/api/conversations/${created.id}/events`, {
-      role: 'user',
-      content: [{ type: 'text', text: 'Now use it.' }],
-      run: true,
-    });
-    expect(sent.status).toBe(200);
-    await waitForStatus(server, created.id, 'finished');
+    await server.sendMessage(created.id, 'Now use it.');
+    await server.waitForStatus(created.id, 'finished');
 
-    const events = await allEvents(server, created.id);
-    const outputs = ofKind<ObservationEventBody>(events, 'ObservationEvent')
+    const events = await server.allEvents(created.id);
+    const outputs = observationsOf(events)
       .filter((o) => o.tool_name === 'terminal')
       .map((o) => textOf(o.observation.content));
     expect(outputs[0]).toContain('before:[]');
@@ -75,15 +56,15 @@ describe('POST /api/conversations/{id}/secrets', () => {
     expect(outline(withoutStats(events))).toContain('state:secret_registry');
 
     // Replacing a secret: the new value is used and masked, the old one no longer is a secret.
-    const replaced = await api(server, 'POST', `/api/conversations/${created.id}/secrets`, {
+    const replaced = await server.api('POST', `/api/conversations/${created.id}/secrets`, {
       secrets: { OTHER_TOKEN: 'replacement-v4lue-9' },
     });
     expect(replaced.status).toBe(200);
-    const registryNow = (await conversation(server, created.id)).secret_registry as { secret_sources: object };
+    const registryNow = (await server.conversation(created.id)).secret_registry as { secret_sources: object };
     expect(Object.keys(registryNow.secret_sources)).toEqual(['LATE_TOKEN', 'OTHER_TOKEN']);
 
-    for (const event of events) await api(server, 'GET', `/api/conversations/${created.id}/events/${event.id}`);
-    await api(server, 'GET', '/api/conversations/search');
+    for (const event of events) await server.api('GET', `/api/conversations/${created.id}/events/${event.id}`);
+    await server.api('GET', '/api/conversations/search');
     const everything = [JSON.stringify(events), ...server.bodies];
     for (const text of everything) {
       expect(text).not.toContain(TOKEN);
@@ -105,8 +86,8 @@ describe('POST /api/conversations/{id}/secrets', () => {
 
   it('answers 404 for an unknown conversation and 422 for bad bodies, never echoing a value', async () => {
     const { server, llm, logs } = await loggedStack({ turns: [{ content: 'Hi.' }] });
-    const created = await startConversation(server, llm);
-    const unknown = await api(server, 'POST', '/api/conversations/00000000-0000-4000-8000-000000000000/secrets', {
+    const created = await server.startConversation(llm);
+    const unknown = await server.api('POST', '/api/conversations/00000000-0000-4000-8000-000000000000/secrets', {
       secrets: { A: TOKEN },
     });
     expect(unknown.status).toBe(404);
@@ -120,11 +101,11 @@ describe('POST /api/conversations/{id}/secrets', () => {
       { secrets: { A: TOKEN }, more: 1 },
     ];
     for (const body of bad) {
-      const reply = await api(server, 'POST', `/api/conversations/${created.id}/secrets`, body);
+      const reply = await server.api('POST', `/api/conversations/${created.id}/secrets`, body);
       expect(reply.status, `${JSON.stringify(body)}: ${reply.text}`).toBe(422);
       expect(reply.text).not.toContain(TOKEN);
     }
-    expect((await conversation(server, created.id)).secret_registry).toEqual({ secret_sources: {} });
+    expect((await server.conversation(created.id)).secret_registry).toEqual({ secret_sources: {} });
     for (const line of logs) expect(line).not.toContain(TOKEN);
   });
 });

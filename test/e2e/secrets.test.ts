@@ -2,18 +2,16 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   type EventBody,
-  type ObservationEventBody,
-  allEvents,
-  api,
-  ofKind,
+  FINISHING,
+  OPENING,
+  observationsOf,
   outline,
   recordedRequests,
-  startConversation,
   startStack,
   textOf,
-  waitForStatus,
   withoutStats,
 } from './support.ts';
+import { finish, terminal } from './turns.ts';
 
 const TOKEN = 's3cr3t-value-123';
 const OTHER = 'an0ther-s3cret-456';
@@ -35,24 +33,22 @@ describe('secrets', () => {
   it('gives the terminal the secrets but never shows their values in events, responses or LLM requests', async () => {
     const { server, llm } = await startStack({
       turns: [
-        { tool_calls: [{ name: 'terminal', arguments: { command: 'echo $MY_TOKEN' } }] },
-        { tool_calls: [{ name: 'terminal', arguments: { command: 'echo "other=$OTHER_TOKEN" | tr a-z A-Z' } }] },
-        { tool_calls: [{ name: 'terminal', arguments: { command: 'printf %s "$MY_TOKEN" | sha256sum' } }] },
+        terminal('echo $MY_TOKEN'),
+        terminal('echo "other=$OTHER_TOKEN" | tr a-z A-Z'),
+        terminal('printf %s "$MY_TOKEN" | sha256sum'),
         { tool_calls: [{ name: 'terminal', arguments: { command: ENCODINGS } }] },
-        { tool_calls: [{ name: 'finish', arguments: { message: 'Checked the tokens.' } }] },
+        finish('Checked the tokens.'),
       ],
     });
-    const created = await startConversation(server, llm, {
+    const created = await server.startConversation(llm, {
       message: 'Print my token.',
       extra: { secrets: { MY_TOKEN: TOKEN, OTHER_TOKEN: { value: OTHER, description: 'another one' } } },
     });
-    await waitForStatus(server, created.id, 'finished');
+    await server.waitForStatus(created.id, 'finished');
 
-    const events = await allEvents(server, created.id);
+    const events = await server.allEvents(created.id);
     expect(outline(withoutStats(events))).toEqual([
-      'SystemPromptEvent',
-      'MessageEvent:user',
-      'status:running',
+      ...OPENING,
       'ActionEvent:terminal',
       'ObservationEvent:TerminalObservation',
       'ActionEvent:terminal',
@@ -61,13 +57,14 @@ describe('secrets', () => {
       'ObservationEvent:TerminalObservation',
       'ActionEvent:terminal',
       'ObservationEvent:TerminalObservation',
-      'ActionEvent:finish',
-      'ObservationEvent:FinishObservation',
-      'status:finished',
+      ...FINISHING,
     ]);
-    const [echo, upper, digest, encoded] = ofKind<ObservationEventBody>(events, 'ObservationEvent').map((o) =>
-      textOf(o.observation.content),
-    ) as [string, string, string, string];
+    const [echo, upper, digest, encoded] = observationsOf(events).map((o) => textOf(o.observation.content)) as [
+      string,
+      string,
+      string,
+      string,
+    ];
     expect(echo).toMatch(/^<secret-hidden>\n/);
     // Common transformations of a value are masked too (here, upper case), not only the exact value.
     expect(upper).toContain('OTHER=<secret-hidden>');
@@ -83,16 +80,16 @@ describe('secrets', () => {
     expect(JSON.stringify(systemPrompt.dynamic_context)).toContain('MY_TOKEN, OTHER_TOKEN');
 
     // The conversation, as every endpoint shows it.
-    const info = await api<{ secret_registry: unknown }>(server, 'GET', `/api/conversations/${created.id}`);
+    const info = await server.api<{ secret_registry: unknown }>('GET', `/api/conversations/${created.id}`);
     expect(info.body.secret_registry).toEqual({
       secret_sources: {
         MY_TOKEN: { kind: 'StaticSecret', value: '**********' },
         OTHER_TOKEN: { kind: 'StaticSecret', value: '**********' },
       },
     });
-    await api(server, 'GET', '/api/conversations/search');
-    await api(server, 'GET', `/api/conversations?ids=${created.id}`);
-    for (const event of events) await api(server, 'GET', `/api/conversations/${created.id}/events/${event.id}`);
+    await server.api('GET', '/api/conversations/search');
+    await server.api('GET', `/api/conversations?ids=${created.id}`);
+    for (const event of events) await server.api('GET', `/api/conversations/${created.id}/events/${event.id}`);
 
     const everything = [JSON.stringify(events), ...server.bodies];
     expect(server.bodies.length).toBeGreaterThan(events.length);

@@ -7,6 +7,7 @@ import { type LlmReplay, startLlmReplay } from '@bosun/llm-replay';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { type ServerProcess, spawnServer } from '../../packages/agent-server/test/support/server-process.ts';
 import { sleep } from './support.ts';
+import { terminal } from './turns.ts';
 
 /*
  * SIGTERM on a real server process: it stops within its documented bound (10 s) whatever is in flight, a second
@@ -146,7 +147,7 @@ describe('SIGTERM', () => {
   it('loses nothing acknowledged when killed (SIGKILL) in the middle of its shutdown, and restarts consistent', async () => {
     // Agents that never stop running terminal commands, and senders appending user messages to them.
     const llm = await replay({
-      turns: [{ tool_calls: [{ name: 'terminal', arguments: { command: 'echo step' } }], times: 1_000_000 }],
+      turns: [{ ...terminal('echo step'), times: 1_000_000 }],
     });
     const server = await start();
     const ids: string[] = [];

@@ -4,20 +4,17 @@ import { type LlmReplay, type Script, startLlmReplay } from '@bosun/llm-replay';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { TestRepository } from '../../packages/agent/test/git/support.ts';
 import {
-  type ActionEventBody,
   type E2EServer,
   type EventBody,
-  type ObservationEventBody,
-  allEvents,
-  api,
-  conversation,
+  actionsOf,
   llmConfig,
+  observationsOf,
   ofKind,
   recordedRequests,
   restartableServer,
   textOf,
-  waitForStatus,
 } from './support.ts';
+import { finish } from './turns.ts';
 
 interface ChatMessage {
   role: string;
@@ -31,7 +28,6 @@ interface ChatBody {
 
 const contentText = (content: ChatMessage['content']) =>
   typeof content === 'string' ? content : content ? textOf(content) : '';
-const finish = (message: string) => ({ tool_calls: [{ name: 'finish', arguments: { message } }] });
 const skillMd = (name: string, description: string, extra = '', body = `Instructions of ${name}.`) =>
   `---\nname: ${name}\ndescription: ${description}\n${extra}---\n${body}\n`;
 
@@ -65,13 +61,12 @@ async function startWith(
   message: string | null,
   agentContext: Record<string, unknown> = {},
 ) {
-  const reply = await api<{ id: string }>(stack.server, 'POST', '/api/conversations', {
-    agent: { llm: llmConfig(stack.llm), tools: [{ name: 'terminal' }], agent_context: agentContext },
-    workspace: { working_dir: stack.server.workspace },
-    ...(message ? { initial_message: { role: 'user', content: [{ type: 'text', text: message }] } } : {}),
+  const created = await stack.server.startConversation(stack.llm, {
+    message: message ?? undefined,
+    tools: [{ name: 'terminal' }],
+    agent: { agent_context: agentContext },
   });
-  expect(reply.status, reply.text).toBe(201);
-  return reply.body.id;
+  return created.id;
 }
 
 const skillsReport = (events: EventBody[]) =>
@@ -102,7 +97,7 @@ describe('skills in a conversation', () => {
       '.agents/skills/pdf-tools/scripts/extract.py': 'print("text")',
     });
     const id = await startWith(stack, 'Read report.pdf.');
-    await waitForStatus(server, id, 'finished');
+    await server.waitForStatus(id, 'finished');
 
     const requests = (await recordedRequests(llm)).map((r) => r.body as ChatBody);
     expect(requests).toHaveLength(3);
@@ -128,18 +123,18 @@ describe('skills in a conversation', () => {
       "[An error occurred during execution.]\nThere is no skill 'nope'. Available skills: pdf-tools.",
     );
 
-    const events = await allEvents(server, id);
+    const events = await server.allEvents(id);
     const systemPrompt = ofKind(events, 'SystemPromptEvent')[0] as EventBody & { tools: Record<string, unknown>[] };
     expect(systemPrompt.tools).toContainEqual(
       expect.objectContaining({ kind: 'MCPToolDefinition', title: 'invoke_skill', action_type: 'MCPToolAction' }),
     );
-    const [invoke] = ofKind<ActionEventBody>(events, 'ActionEvent');
+    const [invoke] = actionsOf(events);
     expect(invoke).toMatchObject({
       tool_name: 'invoke_skill',
       action: { kind: 'MCPToolAction', data: { name: 'pdf-tools' } },
       security_risk: 'UNKNOWN',
     });
-    const [observation] = ofKind<ObservationEventBody>(events, 'ObservationEvent');
+    const [observation] = observationsOf(events);
     expect(observation?.observation).toMatchObject({
       kind: 'MCPToolObservation',
       tool_name: 'invoke_skill',
@@ -166,16 +161,11 @@ describe('skills in a conversation', () => {
       user_message_suffix: 'Be brief.',
       system_message_suffix: 'Sign every answer.',
     });
-    await waitForStatus(server, id, 'finished');
-    const sent = await api(server, 'POST', `/api/conversations/${id}/events`, {
-      role: 'user',
-      content: [{ type: 'text', text: 'kubectl again please' }],
-      run: true,
-    });
-    expect(sent.status, sent.text).toBe(200);
-    await waitForStatus(server, id, 'finished');
+    await server.waitForStatus(id, 'finished');
+    await server.sendMessage(id, 'kubectl again please');
+    await server.waitForStatus(id, 'finished');
 
-    const messages = ofKind(await allEvents(server, id), 'MessageEvent').filter(
+    const messages = ofKind(await server.allEvents(id), 'MessageEvent').filter(
       (e) => e.source === 'user',
     ) as (EventBody & {
       activated_skills: string[];
@@ -186,7 +176,7 @@ describe('skills in a conversation', () => {
     expect(messages[0]?.extended_content[0]?.text).toContain('keyword match for "kubectl"');
     expect(messages[0]?.extended_content[0]?.text).toContain('Never delete namespaces.');
     expect(messages[1]?.extended_content.map((c) => c.text)).toEqual(['Be brief.']);
-    expect((await conversation(server, id)).activated_knowledge_skills).toEqual(['k8s']);
+    expect((await server.conversation(id)).activated_knowledge_skills).toEqual(['k8s']);
 
     const first = (await recordedRequests(llm))[0]?.body as ChatBody;
     const user = first.messages.find((m) => m.role === 'user');
@@ -208,15 +198,15 @@ describe('skills in a conversation', () => {
         `Use the token ${secret}.`,
       ),
     });
-    const reply = await api<{ id: string }>(server, 'POST', '/api/conversations', {
+    const reply = await server.api<{ id: string }>('POST', '/api/conversations', {
       agent: { llm: llmConfig(llm), tools: [{ name: 'terminal' }] },
       workspace: { working_dir: server.workspace },
       secrets: { DEPLOY_TOKEN: secret },
       initial_message: { role: 'user', content: [{ type: 'text', text: 'deploy it' }], run: true },
     });
     expect(reply.status, reply.text).toBe(201);
-    await waitForStatus(server, reply.body.id, 'finished');
-    const events = JSON.stringify(await allEvents(server, reply.body.id));
+    await server.waitForStatus(reply.body.id, 'finished');
+    const events = JSON.stringify(await server.allEvents(reply.body.id));
     expect(events).toContain('Use the token <secret-hidden>.');
     expect(events).not.toContain(secret);
     expect(JSON.stringify(await recordedRequests(llm))).not.toContain(secret);
@@ -250,8 +240,8 @@ describe('skills in a conversation', () => {
         { source: 'github:me/.agents', scope: 'user' },
       ],
     });
-    await waitForStatus(server, id, 'finished');
-    const report = skillsReport(await allEvents(server, id));
+    await server.waitForStatus(id, 'finished');
+    const report = skillsReport(await server.allEvents(id));
     expect(report.skills.map((s) => [s.name, s.scope])).toEqual([
       ['notes', 'user'],
       ['review', 'organization'],
@@ -265,13 +255,8 @@ describe('skills in a conversation', () => {
     await org.commit({ 'skills/review/SKILL.md': skillMd('review', 'Review a change.', '', 'Rewritten.') });
     await stack.stop();
     await stack.start();
-    const sent = await api(server, 'POST', `/api/conversations/${id}/events`, {
-      role: 'user',
-      content: [{ type: 'text', text: 'And the second change.' }],
-      run: true,
-    });
-    expect(sent.status, sent.text).toBe(200);
-    await waitForStatus(server, id, 'finished');
+    await server.sendMessage(id, 'And the second change.');
+    await server.waitForStatus(id, 'finished');
     const last = (await recordedRequests(llm)).at(-1)?.body as ChatBody;
     const toolResults = last.messages.filter((m) => m.role === 'tool').map((m) => contentText(m.content));
     expect(toolResults).toHaveLength(2);
@@ -286,8 +271,8 @@ describe('skills in a conversation', () => {
     const id = await startWith(stack, 'Hello.', {
       skill_repositories: [{ source: 'github:acme/missing', scope: 'organization' }],
     });
-    await waitForStatus(server, id, 'finished');
-    const report = skillsReport(await allEvents(server, id));
+    await server.waitForStatus(id, 'finished');
+    const report = skillsReport(await server.allEvents(id));
     expect(report.skills).toEqual([]);
     expect(report.diagnostics.map((d) => [d.severity, d.message])).toEqual([
       ['error', expect.stringMatching(/^cannot be fetched: \S/)],

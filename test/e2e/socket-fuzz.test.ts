@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { type Schema, mutated, oddValue, validValue } from './schema-arbitraries.ts';
-import { api, startConversation, startStack } from './support.ts';
+import { startStack } from './support.ts';
 
 /**
  * Frames generated from `SendMessageRequest` (valid, broken in one place, or not JSON at all) sent on a
@@ -39,9 +39,9 @@ function expectedOutcome(text: string): 'ignored' | 'message' | 'refused' {
 
 it(`answers ${FRAMES} generated WebSocket frames in the error shape, and the socket stays open`, async () => {
   const { server, llm } = await startStack({ turns: [{ content: 'Done.' }], repeat_last: true });
-  const document = (await api<Frame>(server, 'GET', '/openapi.json')).body;
+  const document = (await server.api<Frame>('GET', '/openapi.json')).body;
   const components = (document.components as { schemas: Record<string, Schema> }).schemas;
-  const { id } = await startConversation(server, llm);
+  const { id } = await server.startConversation(llm);
 
   const message = validValue(components.SendMessageRequest, components);
   const frames = fc.sample(
@@ -105,5 +105,5 @@ it(`answers ${FRAMES} generated WebSocket frames in the error shape, and the soc
   // A frame refused for another reason (a run already going, say) names a known error, never a crash.
   const unexpected = errors.filter((frame) => !['ValidationError', 'ConflictError'].includes(frame.code as string));
   expect(unexpected, context).toEqual([]);
-  expect((await api(server, 'GET', `/api/conversations/${id}`)).status).toBe(200);
+  expect((await server.api('GET', `/api/conversations/${id}`)).status).toBe(200);
 }, 120_000);

@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type ActionEventBody,
-  type EventBody,
-  allEvents,
-  finishedEvents,
-  ofKind,
-  outline,
-  startConversation,
-  startStack,
-  waitForStatus,
-  withoutStats,
-} from './support.ts';
+import { type EventBody, FINISHING, OPENING, actionsOf, ofKind, outline, startStack, withoutStats } from './support.ts';
+import { finish, think } from './turns.ts';
 
 const ENCRYPTED = 'encrypted-reasoning-state-5f1d2c';
 
@@ -33,26 +23,22 @@ describe('telemetry events', () => {
           reasoning_signature: ENCRYPTED,
           tool_calls: [{ name: 'think', arguments: { thought: 'Step one.' } }],
         },
-        { reasoning: 'Wrap up.', tool_calls: [{ name: 'finish', arguments: { message: 'Logged.' } }] },
+        { ...finish('Logged.'), reasoning: 'Wrap up.' },
       ],
     });
-    const created = await startConversation(server, llm, { model, logCompletions: true, message: 'Log it.' });
-    await waitForStatus(server, created.id, 'finished');
-    const events = await allEvents(server, created.id);
+    const created = await server.startConversation(llm, { model, logCompletions: true, message: 'Log it.' });
+    await server.waitForStatus(created.id, 'finished');
+    const events = await server.allEvents(created.id);
     expect(outline(withoutStats(events))).toEqual([
-      'SystemPromptEvent',
-      'MessageEvent:user',
-      'status:running',
+      ...OPENING,
       'LLMCompletionLogEvent',
       'ActionEvent:think',
       'ObservationEvent:ThinkObservation',
       'LLMCompletionLogEvent',
-      'ActionEvent:finish',
-      'ObservationEvent:FinishObservation',
-      'status:finished',
+      ...FINISHING,
     ]);
     const logs = ofKind<EventBody & { log_data: string }>(events, 'LLMCompletionLogEvent');
-    const actions = ofKind<ActionEventBody>(events, 'ActionEvent');
+    const actions = actionsOf(events);
     expect(logs).toHaveLength(llm.requests().length);
     for (const [i, log] of logs.entries()) {
       expect(log).toMatchObject({ source: 'environment', model_name: model, usage_id: 'default' });
@@ -85,25 +71,18 @@ describe('telemetry events', () => {
   it('records the token ids of a Chat Completions answer as a TokenEvent', async () => {
     const { server, llm } = await startStack({
       turns: [
-        {
-          token_ids: { prompt: [101, 2023, 2003], response: [7592, 999] },
-          tool_calls: [{ name: 'think', arguments: { thought: 'Counting tokens.' } }],
-        },
-        { tool_calls: [{ name: 'finish', arguments: { message: 'Tokens seen.' } }] },
+        { ...think('Counting tokens.'), token_ids: { prompt: [101, 2023, 2003], response: [7592, 999] } },
+        finish('Tokens seen.'),
       ],
     });
-    const created = await startConversation(server, llm, { message: 'Tokens, please.' });
-    const events = await finishedEvents(server, created.id);
+    const created = await server.startConversation(llm, { message: 'Tokens, please.' });
+    const events = await server.settledEvents(created.id);
     expect(outline(events)).toEqual([
-      'SystemPromptEvent',
-      'MessageEvent:user',
-      'status:running',
+      ...OPENING,
       'TokenEvent',
       'ActionEvent:think',
       'ObservationEvent:ThinkObservation',
-      'ActionEvent:finish',
-      'ObservationEvent:FinishObservation',
-      'status:finished',
+      ...FINISHING,
     ]);
     expect(events[3]).toMatchObject({
       kind: 'TokenEvent',

@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import {
   type ActionEventBody,
   type EventBody,
-  finishedEvents,
+  FINISHING,
+  OPENING,
+  actionsOf,
   ofKind,
   outline,
   recordedRequests,
-  startConversation,
   startStack,
 } from './support.ts';
 
@@ -26,25 +27,21 @@ describe('invalid tool calls', () => {
         { tool_calls: [{ id: 'call_finish', name: 'finish', arguments: { message: 'Gave up gracefully.' } }] },
       ],
     });
-    const created = await startConversation(server, llm, { message: 'Try things.' });
-    const events = await finishedEvents(server, created.id);
+    const created = await server.startConversation(llm, { message: 'Try things.' });
+    const events = await server.settledEvents(created.id);
     expect(outline(events)).toEqual([
-      'SystemPromptEvent',
-      'MessageEvent:user',
-      'status:running',
+      ...OPENING,
       'ActionEvent:terminal',
       'AgentErrorEvent',
       'ActionEvent:file_editor',
       'AgentErrorEvent',
       'ActionEvent:teleport',
       'AgentErrorEvent',
-      'ActionEvent:finish',
-      'ObservationEvent:FinishObservation',
-      'status:finished',
+      ...FINISHING,
     ]);
     expect(ofKind(events, 'ObservationEvent')).toHaveLength(1);
 
-    const actions = ofKind<ActionEventBody>(events, 'ActionEvent');
+    const actions = actionsOf(events);
     const errors = ofKind<AgentErrorBody>(events, 'AgentErrorEvent');
     const [badJson, noPath, unknown] = actions as [ActionEventBody, ActionEventBody, ActionEventBody];
     expect(badJson).toMatchObject({

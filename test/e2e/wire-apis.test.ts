@@ -3,15 +3,17 @@ import { describe, expect, it } from 'vitest';
 import {
   type ActionEventBody,
   type EventBody,
+  FINISHING,
+  OPENING,
   type ObservationEventBody,
-  finishedEvents,
-  ofKind,
+  actionsOf,
+  observationsOf,
   outline,
   recordedRequests,
-  startConversation,
   startStack,
   textOf,
 } from './support.ts';
+import { finish } from './turns.ts';
 
 const SIGNATURE = 'opaque-signature-0123456789';
 
@@ -22,8 +24,8 @@ interface Run {
   requests: RecordedRequest[];
 }
 
-/** The same small script on any wire API: a terminal call (with reasoning), then finish. */
-async function runSmallScript(model: string): Promise<Run> {
+/** The same small script on any wire API: a terminal call (with reasoning), then finish; both requests to `path`. */
+async function runSmallScript(model: string, path: string, api: string): Promise<Run> {
   const { server, llm } = await startStack({
     turns: [
       {
@@ -32,29 +34,19 @@ async function runSmallScript(model: string): Promise<Run> {
         reasoning_signature: SIGNATURE,
         tool_calls: [{ name: 'terminal', arguments: { command: 'echo wire-$((40+2))' } }],
       },
-      {
-        when: { last_tool_result_contains: 'wire-42' },
-        tool_calls: [{ name: 'finish', arguments: { message: `Finished on ${model}.` } }],
-      },
+      { ...finish(`Finished on ${model}.`), when: { last_tool_result_contains: 'wire-42' } },
     ],
   });
-  const created = await startConversation(server, llm, { model, message: 'Say the magic number.' });
-  const events = await finishedEvents(server, created.id);
+  const created = await server.startConversation(llm, { model, message: 'Say the magic number.' });
+  const events = await server.settledEvents(created.id);
   expect(outline(events)).toEqual([
-    'SystemPromptEvent',
-    'MessageEvent:user',
-    'status:running',
+    ...OPENING,
     'ActionEvent:terminal',
     'ObservationEvent:TerminalObservation',
-    'ActionEvent:finish',
-    'ObservationEvent:FinishObservation',
-    'status:finished',
+    ...FINISHING,
   ]);
-  const [action, finish] = ofKind<ActionEventBody>(events, 'ActionEvent') as [ActionEventBody, ActionEventBody];
-  const [observation, finished] = ofKind<ObservationEventBody>(events, 'ObservationEvent') as [
-    ObservationEventBody,
-    ObservationEventBody,
-  ];
+  const [action, finishing] = actionsOf(events) as [ActionEventBody, ActionEventBody];
+  const [observation, finished] = observationsOf(events) as [ObservationEventBody, ObservationEventBody];
   expect(action).toMatchObject({
     thought: [{ type: 'text', text: 'Checking the shell.' }],
     action: { kind: 'TerminalAction', command: 'echo wire-$((40+2))' },
@@ -62,20 +54,24 @@ async function runSmallScript(model: string): Promise<Run> {
   });
   expect(observation.action_id).toBe(action.id);
   expect(textOf(observation.observation.content)).toContain('wire-42');
-  expect(finish.llm_response_id).not.toBe(action.llm_response_id);
+  expect(finishing.llm_response_id).not.toBe(action.llm_response_id);
   expect(textOf(finished.observation.content)).toBe(`Finished on ${model}.`);
   const requests = await recordedRequests(llm);
   expect(requests.map((r) => r.turn_index)).toEqual([0, 1]);
+  expect(requests.map((r) => [r.path, r.api])).toEqual([
+    [path, api],
+    [path, api],
+  ]);
   return { events, action, observation, requests };
 }
 
 describe('the three wire APIs', () => {
   it('Chat Completions: reasoning_content on the action', async () => {
-    const { action, observation, requests } = await runSmallScript('test-model');
-    expect(requests.map((r) => [r.path, r.api])).toEqual([
-      ['/v1/chat/completions', 'chat_completions'],
-      ['/v1/chat/completions', 'chat_completions'],
-    ]);
+    const { action, observation, requests } = await runSmallScript(
+      'test-model',
+      '/v1/chat/completions',
+      'chat_completions',
+    );
     expect(action.llm_response_id).toMatch(/^chatcmpl-/);
     expect(action.tool_call.origin).toBe('completion');
     expect(action.reasoning_content).toBe('Reasoning about test-model.');
@@ -101,11 +97,7 @@ describe('the three wire APIs', () => {
 
   it('Responses: the reasoning item, encrypted content included, is passed back on the next request', async () => {
     const model = 'openai/responses/test-model';
-    const { action, observation, requests } = await runSmallScript(model);
-    expect(requests.map((r) => [r.path, r.api])).toEqual([
-      ['/v1/responses', 'responses'],
-      ['/v1/responses', 'responses'],
-    ]);
+    const { action, observation, requests } = await runSmallScript(model, '/v1/responses', 'responses');
     expect(action.llm_response_id).toMatch(/^resp_/);
     expect(action.tool_call.origin).toBe('responses');
     const item = action.responses_reasoning_item as Record<string, unknown>;
@@ -146,11 +138,7 @@ describe('the three wire APIs', () => {
 
   it('Anthropic Messages: thinking blocks with their signature are passed back on the next request', async () => {
     const model = 'anthropic/claude-test';
-    const { action, observation, requests } = await runSmallScript(model);
-    expect(requests.map((r) => [r.path, r.api])).toEqual([
-      ['/v1/messages', 'messages'],
-      ['/v1/messages', 'messages'],
-    ]);
+    const { action, observation, requests } = await runSmallScript(model, '/v1/messages', 'messages');
     expect(requests[0]?.headers['anthropic-version']).toBe('2023-06-01');
     expect(requests[0]?.headers['x-api-key']).toBe('[REDACTED]');
     expect(action.llm_response_id).toMatch(/^msg_/);
