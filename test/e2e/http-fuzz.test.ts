@@ -1,3 +1,4 @@
+import { readdir } from 'node:fs/promises';
 import type { LlmReplay } from '@bosun/llm-replay';
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
@@ -80,7 +81,16 @@ function sanitizer(server: E2EServer, llm: LlmReplay) {
   };
 }
 
+it('runs its commands in the test workspace, never in the checkout the tests run from', async () => {
+  const { server } = await startStack({ turns: [{ content: 'Done.' }] });
+  const reply = await server.api<{ stdout: string }>('POST', '/api/bash/execute_bash_command', { command: 'pwd' });
+  expect(reply.status, reply.text).toBe(200);
+  expect(reply.body.stdout.trim()).toBe(server.workspace);
+  expect(server.workspace.startsWith(process.cwd())).toBe(false);
+});
+
 it(`answers ${RUNS} generated requests without a 5xx, a hang, or another error shape`, async () => {
+  const checkout = await readdir(process.cwd());
   const { server, llm } = await startStack({ turns: [{ content: 'Done.' }], repeat_last: true });
   const document = (await server.api<Json>('GET', '/openapi.json')).body;
   const components = (document.components as { schemas: Record<string, Schema> }).schemas;
@@ -137,4 +147,6 @@ it(`answers ${RUNS} generated requests without a 5xx, a hang, or another error s
     count((s) => s === 422),
     JSON.stringify([...statuses]),
   ).toBeGreaterThan(RUNS / 10);
+  // Generated commands (`>x` is a valid one) create files where they run: none lands in the checkout.
+  expect(await readdir(process.cwd())).toEqual(checkout);
 }, 180_000);

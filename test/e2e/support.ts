@@ -1,4 +1,4 @@
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AgentServerOptions, buildAgentServer } from '@bosun/agent-server';
@@ -57,7 +57,14 @@ export async function restartableServer(options: ServerOptions | ((root: string)
     server.agentServer = undefined;
   };
   const start = async () => {
-    server.agentServer = await buildAgentServer({ ...settings, dataDir: server.dataDir });
+    // The routes that reach the machine (bash, files, Git) stay in the test's workspace: their default is the
+    // process's working directory, the checkout itself (the HTTP fuzzer's commands once left files there).
+    await mkdir(server.workspace, { recursive: true });
+    server.agentServer = await buildAgentServer({
+      workspaceRoot: server.workspace,
+      ...settings,
+      dataDir: server.dataDir,
+    });
     server.url = await server.agentServer.app.listen({ host: '127.0.0.1', port: 0 });
   };
   onTestFinished(async () => {
