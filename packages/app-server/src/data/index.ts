@@ -54,6 +54,7 @@ export type { ProviderToken, ProviderTokenInfo } from './repositories/provider-t
 export type { NewSandbox, SandboxChange, SandboxRecord } from './repositories/sandboxes.ts';
 export type { SecretInfo, SecretSearch } from './repositories/secrets.ts';
 export type { Session, SessionIdentity } from './repositories/sessions.ts';
+export type { TransactionWrite } from './repositories/settings.ts';
 export type { InstanceOwner, NewUser, User } from './repositories/users.ts';
 export {
   type ExpectedVersion,

@@ -6,6 +6,7 @@ import type {
   NewMarketplace,
   PersonalListChange,
   Repositories,
+  TransactionWrite,
 } from '../data/index.ts';
 import { approvalChange } from './approval.ts';
 import { type ValidRegistration, validRegistration } from './registration.ts';
@@ -23,7 +24,8 @@ const AT = ['body', 'registered_marketplaces'];
  * A user's personal marketplaces as OpenHands' settings carry them: read beside the inherited ones, and written
  * as a whole list that replaces the old one. Each entry is validated as one registered through `/marketplaces`
  * (same rules, located under `body.registered_marketplaces.<i>`); a name given twice or taken by an inherited
- * marketplace is a 409. Every check runs before the write, which is one transaction: a refused list changes nothing.
+ * marketplace is a 409. Every check runs before the write, which joins the settings' transaction: a refused list
+ * changes nothing, and the list and the other fields of one settings update land together or not at all.
  */
 export class PersonalMarketplaces {
   constructor(
@@ -39,7 +41,8 @@ export class PersonalMarketplaces {
     };
   }
 
-  async replace(userId: string, list: readonly MarketplaceRegistration[]): Promise<void> {
+  /** Checks `list` as a replacement of the user's (network round trips included) and answers its write. */
+  async replacement(userId: string, list: readonly MarketplaceRegistration[]): Promise<TransactionWrite> {
     const wanted = validList(list);
     const taken = await this.registry.inheritedNames(userId);
     for (const entry of wanted) {
@@ -47,7 +50,8 @@ export class PersonalMarketplaces {
       if (why) throw new ConflictError(why);
     }
     const before = await this.repository.list([{ scope: 'personal', userId }]);
-    await this.repository.replacePersonal(userId, await this.plan(userId, before, wanted));
+    const plan = await this.plan(userId, before, wanted);
+    return (trx) => this.repository.replacePersonalIn(trx, userId, plan);
   }
 
   /** The writes from `before` to `wanted`: an entry of the same name and source is changed, else replaced. */

@@ -44,15 +44,15 @@ export function settingsRoutes(
       const { userId } = principalOf(request);
       const patch = settingsPatch(request.body);
       const list = request.body.registered_marketplaces;
-      if (list !== undefined) {
-        if (!marketplaces) {
-          throw new InputError([
-            { loc: ['body', 'registered_marketplaces'], msg: 'this server has no marketplaces', type: 'value_error' },
-          ]);
-        }
-        await conflictsAs409(() => marketplaces.replace(userId, list));
+      if (list !== undefined && !marketplaces) {
+        throw new InputError([
+          { loc: ['body', 'registered_marketplaces'], msg: 'this server has no marketplaces', type: 'value_error' },
+        ]);
       }
-      await settings.update(userId, patch);
+      await conflictsAs409(async () => {
+        const alongside = list === undefined ? undefined : await marketplaces?.replacement(userId, list);
+        await settings.update(userId, patch, alongside);
+      });
       return { message: 'Settings stored' };
     },
   );

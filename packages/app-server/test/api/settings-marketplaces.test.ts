@@ -167,7 +167,8 @@ describeApi(
       const config = appServerConfig({ instance_marketplaces: INSTANCE });
       const { registry } = marketplacesOf(repositories, config, gitUrlsOf(config));
       const personal = new PersonalMarketplaces(registry, repositories.marketplaces);
-      await personal.replace(user.id, [{ source: 'github:acme/one' }, { source: 'github:acme/two', auto_load: true }]);
+      const list = [{ source: 'github:acme/one' }, { source: 'github:acme/two', auto_load: true }];
+      await repositories.settings.update(user.id, {}, await personal.replacement(user.id, list));
       const before = (await personal.view({ userId: user.id, orgId: null })).registered;
 
       // Removed, changed, then two new entries of one name: the second insert fails after the other writes.
@@ -196,6 +197,33 @@ describeApi(
         { name: 'one', source: 'github:acme/one', auto_load: false },
         { name: 'two', source: 'github:acme/two', auto_load: true },
       ]);
+    });
+
+    it('writes the list and the other settings in one transaction: the settings failing after the list keeps neither', async () => {
+      const user = await api().user();
+      const { repositories } = api();
+      const config = appServerConfig({ instance_marketplaces: INSTANCE });
+      const personal = new PersonalMarketplaces(
+        marketplacesOf(repositories, config, gitUrlsOf(config)).registry,
+        repositories.marketplaces,
+      );
+      expect(
+        (await save(user, { llm_model: 'first/model', registered_marketplaces: [{ source: 'github:acme/one' }] }))
+          .status,
+      ).toBe(200);
+
+      const write = await personal.replacement(user.id, [{ source: 'github:acme/two' }]);
+      // The settings' own write fails after the list's (JSON cannot hold a BigInt): the list goes back too.
+      const unwritable = { llm_model: 2n } as unknown as Record<string, string>;
+      await expect(repositories.settings.update(user.id, unwritable, write)).rejects.toThrow(/BigInt/);
+      const settings = await settingsOf(user, false);
+      expect(settings.llm_model).toBe('first/model');
+      expect(names(settings.registered_marketplaces)).toEqual(['one']);
+
+      await repositories.settings.update(user.id, { llm_model: 'second/model' }, write);
+      const changed = await settingsOf(user, false);
+      expect(changed.llm_model).toBe('second/model');
+      expect(names(changed.registered_marketplaces)).toEqual(['two']);
     });
 
     it('keeps a reviewed entry’s approved commit when the list is posted back, drops it with follow', async () => {

@@ -94,17 +94,19 @@ export class MarketplacesRepository {
    * is MarketplaceNameTakenError, and nothing is changed).
    */
   async replacePersonal(userId: string, plan: PersonalListChange): Promise<void> {
+    await this.db.transaction().execute((trx) => this.replacePersonalIn(trx, userId, plan));
+  }
+
+  /** `replacePersonal` as part of a caller's transaction (the settings write it with their other fields). */
+  async replacePersonalIn(trx: Transaction<Tables>, userId: string, plan: PersonalListChange): Promise<void> {
     const owner: MarketplaceOwner = { scope: 'personal', userId };
-    await this.db.transaction().execute(async (trx) => {
-      for (const name of plan.removed)
-        await this.changed(trx, owner, name, (query) => query.deleteFrom('marketplaces'));
-      for (const [name, change] of plan.changed) {
-        await this.changed(trx, owner, name, (query) => query.updateTable('marketplaces').set(setOf(change)));
-      }
-      for (const entry of plan.added) {
-        await nameTaken(entry.name, () => trx.insertInto('marketplaces').values(rowOf(owner, entry)).execute());
-      }
-    });
+    for (const name of plan.removed) await this.changed(trx, owner, name, (query) => query.deleteFrom('marketplaces'));
+    for (const [name, change] of plan.changed) {
+      await this.changed(trx, owner, name, (query) => query.updateTable('marketplaces').set(setOf(change)));
+    }
+    for (const entry of plan.added) {
+      await nameTaken(entry.name, () => trx.insertInto('marketplaces').values(rowOf(owner, entry)).execute());
+    }
   }
 
   /** Changes an entry; undefined when the owner has none of that name. */

@@ -1,10 +1,13 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Transaction, sql } from 'kysely';
 import { type JsonObject, mergePatch } from '../merge-patch.ts';
 import type { Dialect } from '../migrations/index.ts';
 import { bindings } from '../sealed-rows.ts';
 import type { KeyRing } from '../secret-cipher.ts';
 import type { Tables } from '../tables.ts';
 import { nowIso } from '../tokens.ts';
+
+/** A write that joins a repository's transaction. */
+export type TransactionWrite = (trx: Transaction<Tables>) => Promise<void>;
 
 /** Each user's settings: one JSON object, sealed whole (it holds LLM API keys). */
 export class SettingsRepository {
@@ -23,11 +26,12 @@ export class SettingsRepository {
   /**
    * Applies `patch` to the user's settings as a JSON merge patch (objects merge at any depth, `null` removes a
    * key) and returns the result. Read, merge and write happen in one transaction holding the user's row, so two
-   * updates at once both land.
+   * updates at once both land; `alongside` writes in the same transaction (all of it lands, or none).
    */
-  async update(userId: string, patch: JsonObject): Promise<JsonObject> {
+  async update(userId: string, patch: JsonObject, alongside?: TransactionWrite): Promise<JsonObject> {
     return this.db.transaction().execute(async (trx) => {
       const current = await this.lockedSettings(trx, userId);
+      await alongside?.(trx);
       const merged = mergePatch(current, patch);
       const { keyId, sealed } = this.keyRing.seal(bindings.user_settings(userId), JSON.stringify(merged));
       await trx
