@@ -32,6 +32,15 @@ export interface SandboxStartSpec {
   network?: NetworkPolicy;
 }
 
+/**
+ * What a resume may replace (Bosun's): the sandbox's whole environment and its network, as at a start. What is
+ * absent stays as it was.
+ */
+export interface ResumeRefresh {
+  environment?: Readonly<Record<string, string>>;
+  network?: NetworkPolicy;
+}
+
 export const RESOURCE_FACTORS = [1, 2, 4, 8] as const;
 export type ResourceFactor = (typeof RESOURCE_FACTORS)[number];
 
@@ -81,10 +90,11 @@ export interface Runtime {
   /** Stops its process and revokes its key; its workspace and data are kept. Throws SandboxNotFoundError. */
   pause(id: string): Promise<RuntimeSandbox>;
   /**
-   * Starts a PAUSED or ERROR sandbox again over its workspace, with a new session key. Throws
-   * SandboxNotFoundError, or SandboxConflictError in any other status.
+   * Starts a PAUSED or ERROR sandbox again over its workspace, with a new session key; with `refresh`, with its
+   * environment and network from then on (kept for later resumes). Throws SandboxNotFoundError,
+   * SandboxConflictError in any other status, or SandboxSpecError for a refresh it refuses (nothing changed).
    */
-  resume(id: string): Promise<RuntimeSandbox>;
+  resume(id: string, refresh?: ResumeRefresh): Promise<RuntimeSandbox>;
   get(id: string): Promise<RuntimeSandbox | undefined>;
   /** The sandbox started under `sessionId`, if any. */
   getBySession(sessionId: string): Promise<RuntimeSandbox | undefined>;

@@ -1,5 +1,5 @@
 import { SandboxSpecError } from './errors.ts';
-import { RESOURCE_FACTORS, type SandboxStartSpec } from './runtime.ts';
+import { RESOURCE_FACTORS, type ResumeRefresh, type SandboxStartSpec } from './runtime.ts';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const HOST = /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/;
@@ -9,6 +9,20 @@ const SESSION_ID = /^[A-Za-z0-9_.-]{1,128}$/;
 export function checkStartSpec(spec: SandboxStartSpec): void {
   const problem = startSpecProblem(spec);
   if (problem) throw new SandboxSpecError(problem);
+}
+
+/**
+ * A sandbox's start request with what a resume replaces (its whole environment, its network), checked as a start's
+ * (SandboxSpecError naming the field); without a refresh, the request as it was.
+ */
+export function refreshedRequest(request: SandboxStartSpec, refresh: ResumeRefresh | undefined): SandboxStartSpec {
+  const refreshed = {
+    ...request,
+    ...(refresh?.environment ? { environment: { ...refresh.environment } } : {}),
+    ...(refresh?.network ? { network: refresh.network } : {}),
+  };
+  checkStartSpec(refreshed);
+  return refreshed;
 }
 
 /** What every backend takes from a start spec as it is, defaulted alike but for the command (the backend's own). */

@@ -6,6 +6,7 @@ import {
   RuntimeUnavailableError,
   SandboxConflictError,
   SandboxNotFoundError,
+  type SandboxStartSpec,
   SerialQueues,
 } from '@bosun/runtime';
 import type { SandboxRecord } from '../data/index.ts';
@@ -117,7 +118,7 @@ export class RuntimeSandboxes implements Sandboxes {
       await this.makeRoom(ownerId, id);
       // One the runtime never started (it refused its spec, or could not be reached) starts anew.
       if (record.runtime_id === null) await this.launch(id, ownerId, spec);
-      else await this.relaunch(id, record.runtime_id);
+      else await this.relaunch(id, ownerId, spec, record.runtime_id);
       return this.launched(ownerId, id);
     });
   }
@@ -201,11 +202,16 @@ export class RuntimeSandboxes implements Sandboxes {
     }
   }
 
-  /** Resumes it in the runtime, with a new key. */
-  private async relaunch(id: string, runtimeId: string): Promise<void> {
+  /**
+   * Resumes it in the runtime, with a new key and, as a start, its spec's environment plus the owner's launch
+   * environment and network read now (the app's URL or LLM endpoint may have changed since it started).
+   */
+  private async relaunch(id: string, ownerId: string, spec: SandboxSpec, runtimeId: string): Promise<void> {
     if (this.closing) return this.change(id, { status: 'PAUSED', status_detail: 'the app server is stopping' });
     try {
-      await this.change(id, changeFor(await this.options.runtime.resume(runtimeId)));
+      const { environment, network } = startSpecOf(spec, (await this.options.launch?.(ownerId)) ?? {});
+      const refresh = { environment, ...(network ? { network } : {}) };
+      await this.change(id, changeFor(await this.options.runtime.resume(runtimeId, refresh)));
     } catch (error) {
       // Gone from the runtime, or no longer resumable: the view says what it is.
       if (error instanceof SandboxNotFoundError || error instanceof SandboxConflictError) return;
@@ -282,7 +288,7 @@ export class RuntimeSandboxes implements Sandboxes {
 }
 
 /** What the runtime starts a sandbox of `spec` from, besides its session id. */
-function startSpecOf(spec: SandboxSpec, extra: SandboxLaunch) {
+function startSpecOf(spec: SandboxSpec, extra: SandboxLaunch): Omit<SandboxStartSpec, 'sessionId'> {
   return {
     ...(spec.command ? { command: spec.command } : {}),
     environment: { ...spec.initialEnv, ...extra.environment },

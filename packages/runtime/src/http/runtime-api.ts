@@ -10,8 +10,8 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { SandboxConflictError, SandboxNotFoundError, SandboxSpecError } from '../errors.ts';
 import type { Runtime, RuntimeSandbox } from '../runtime.ts';
-import { BatchQuery, RuntimeIdBody, RuntimeParams, SessionParams, StartBody } from './schemas.ts';
-import { runtimeInfo, specErrorLocation, startSpec } from './wire.ts';
+import { BatchQuery, ResumeBody, RuntimeIdBody, RuntimeParams, SessionParams, StartBody } from './schemas.ts';
+import { resumeRefresh, runtimeInfo, specErrorLocation, startSpec } from './wire.ts';
 
 export interface RuntimeApiOptions extends HttpServerOptions {
   runtime: Runtime;
@@ -67,8 +67,8 @@ export function buildRuntimeApi(options: RuntimeApiOptions): FastifyInstance {
     secured.post<{ Body: RuntimeIdBody }>('/pause', { schema: { body: RuntimeIdBody } }, (request) =>
       answer(() => runtime.pause(request.body.runtime_id)),
     );
-    secured.post<{ Body: RuntimeIdBody }>('/resume', { schema: { body: RuntimeIdBody } }, (request) =>
-      answer(() => runtime.resume(request.body.runtime_id)),
+    secured.post<{ Body: ResumeBody }>('/resume', { schema: { body: ResumeBody } }, (request) =>
+      answer(() => runtime.resume(request.body.runtime_id, resumeRefresh(request.body))),
     );
     secured.get<{ Querystring: { ids: string[] } }>(
       '/sessions/batch',

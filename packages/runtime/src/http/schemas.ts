@@ -17,6 +17,8 @@ export const NetworkWire = Type.Union([
   Type.Object({ mode: Type.Literal('allow'), hosts: Type.Array(AllowedHostWire, { maxItems: 64 }) }, strict),
 ]);
 
+const EnvironmentWire = Type.Record(Type.String(), Type.String({ maxLength: 65536 }), { maxProperties: 512 });
+
 export const StartBody = Type.Object(
   {
     session_id: Type.String({ minLength: 1, maxLength: 128 }),
@@ -29,7 +31,7 @@ export const StartBody = Type.Object(
       ]),
     ),
     working_dir: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
-    environment: Type.Optional(Type.Record(Type.String(), Type.String({ maxLength: 65536 }), { maxProperties: 512 })),
+    environment: Type.Optional(EnvironmentWire),
     resource_factor: Type.Optional(Type.Union([Type.Literal(1), Type.Literal(2), Type.Literal(4), Type.Literal(8)])),
     run_as_user: Type.Optional(Type.Integer({ minimum: 0, maximum: 4294967294 })),
     run_as_group: Type.Optional(Type.Integer({ minimum: 0, maximum: 4294967294 })),
@@ -45,6 +47,20 @@ export type StartBody = Static<typeof StartBody>;
 
 export const RuntimeIdBody = Type.Object({ runtime_id: Type.String({ minLength: 1, maxLength: 128 }) }, strict);
 export type RuntimeIdBody = Static<typeof RuntimeIdBody>;
+
+/**
+ * `/resume`: OpenHands' has only `runtime_id`; Bosun's `environment` and `network` (both optional) replace the
+ * sandbox's from this resume on, as a start gives them.
+ */
+export const ResumeBody = Type.Object(
+  {
+    runtime_id: Type.String({ minLength: 1, maxLength: 128 }),
+    environment: Type.Optional(EnvironmentWire),
+    network: Type.Optional(NetworkWire),
+  },
+  strict,
+);
+export type ResumeBody = Static<typeof ResumeBody>;
 
 export const SessionParams = Type.Object({ session_id: Type.String({ minLength: 1, maxLength: 128 }) }, strict);
 export const RuntimeParams = Type.Object({ runtime_id: Type.String({ minLength: 1, maxLength: 128 }) }, strict);

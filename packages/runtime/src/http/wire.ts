@@ -1,6 +1,6 @@
 import type { SandboxStatus } from '@bosun/protocol';
-import type { RuntimeSandbox, SandboxStartSpec } from '../runtime.ts';
-import type { RuntimeInfoWire, RuntimeStatusWire, StartBody } from './schemas.ts';
+import type { ResumeRefresh, RuntimeSandbox, SandboxStartSpec } from '../runtime.ts';
+import type { ResumeBody, RuntimeInfoWire, RuntimeStatusWire, StartBody } from './schemas.ts';
 
 const STATUS: Record<SandboxStatus, RuntimeStatusWire> = {
   STARTING: 'starting',
@@ -36,6 +36,24 @@ export function startSpec(body: StartBody): SandboxStartSpec {
     ...(body.run_as_user === undefined ? {} : { runAsUser: body.run_as_user }),
     ...(body.run_as_group === undefined ? {} : { runAsGroup: body.run_as_group }),
     ...(body.network === undefined ? {} : { network: body.network }),
+  };
+}
+
+/** A `/resume` body's refresh, or undefined when it has none (a resume as OpenHands' API has it). */
+export function resumeRefresh(body: ResumeBody): ResumeRefresh | undefined {
+  if (body.environment === undefined && body.network === undefined) return undefined;
+  return {
+    ...(body.environment === undefined ? {} : { environment: body.environment }),
+    ...(body.network === undefined ? {} : { network: body.network }),
+  };
+}
+
+/** A resume as a `/resume` body (a refresh's parts only when given: OpenHands' API knows none of them). */
+export function resumeBody(id: string, refresh: ResumeRefresh | undefined): ResumeBody {
+  return {
+    runtime_id: id,
+    ...(refresh?.environment === undefined ? {} : { environment: { ...refresh.environment } }),
+    ...(refresh?.network === undefined ? {} : { network: refresh.network }),
   };
 }
 

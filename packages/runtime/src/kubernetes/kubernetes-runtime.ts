@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { KubeConfig, V1ConfigMap } from '@kubernetes/client-node';
 import { SandboxConflictError, SandboxNotFoundError, SandboxSpecError } from '../errors.ts';
 import { type LifecycleOptions, Sweeper } from '../lifecycle.ts';
-import type { Runtime, RuntimeHealth, RuntimeSandbox, SandboxStartSpec } from '../runtime.ts';
+import type { ResumeRefresh, Runtime, RuntimeHealth, RuntimeSandbox, SandboxStartSpec } from '../runtime.ts';
 import { SerialQueues } from '../serial-queues.ts';
 import { newSessionKey } from '../session-keys.ts';
 import { type WarmPoolConfig, warmSessionId } from '../warm-pools.ts';
@@ -17,12 +17,12 @@ import {
 import { kubernetesGuarantees } from './kubernetes-health.ts';
 import { rootConfigMap } from './manifests.ts';
 import { ANNOTATION, MANAGED, type SandboxState, objectName, podName, selectorOf } from './names.ts';
+import { recordSpec, resumeSpec } from './resume-spec.ts';
 import { LaunchAbandoned, type LaunchContext, LaunchFailure, launchSandbox } from './sandbox-launch.ts';
 import {
   type SandboxObjects,
   byCreation,
   claimedSnapshot,
-  environmentOf,
   rootOf,
   rootOfSession,
   snapshot,
@@ -145,7 +145,8 @@ export class KubernetesRuntime implements Runtime {
     });
   }
 
-  resume(id: string): Promise<RuntimeSandbox> {
+  /** With `refresh`, its root's spec, Secret and NetworkPolicy take the new environment and network first. */
+  resume(id: string, refresh?: ResumeRefresh): Promise<RuntimeSandbox> {
     return this.queues.run(id, async () => {
       await this.claimedObjects(id);
       const current = await this.view(id);
@@ -154,12 +155,13 @@ export class KubernetesRuntime implements Runtime {
         throw new SandboxConflictError(why, current.status);
       }
       const objects = await this.objects(id);
+      const spec = resumeSpec(objects, refresh, this.launch.config);
       await this.deletePods(objects);
       const generation = Number(objects.root.metadata?.annotations?.[ANNOTATION.generation] ?? 1) + 1;
-      const spec = JSON.parse(objects.root.data?.['spec.json'] ?? '{}') as KubeSpec;
+      const root = refresh ? await recordSpec(this.api, objects.root, spec) : objects.root;
       this.launching.add(id);
       try {
-        return await this.run(objects.root, spec, environmentOf(objects.secret), generation);
+        return await this.run(root, spec, spec.environment, generation);
       } finally {
         this.launching.delete(id);
       }

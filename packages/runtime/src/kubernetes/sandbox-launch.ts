@@ -52,7 +52,8 @@ export async function launchSandbox(
   }
   await ensureChild(api, root, sandboxService(root), 'keep');
   await ensureChild(api, root, sandboxIngress(root, config, context.urls.hostOf(root.id)), 'keep');
-  await ensureChild(api, root, sandboxNetworkPolicy(root, spec, config), 'keep');
+  // Replaced: a resume may have given the sandbox another network.
+  await ensureChild(api, root, sandboxNetworkPolicy(root, spec, config), 'replace');
   await api.create(sandboxPod(root, spec, config, generation));
   await waitUntilRunning(context, root);
 }

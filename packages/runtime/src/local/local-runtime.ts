@@ -2,10 +2,10 @@ import { rm } from 'node:fs/promises';
 import type { SandboxStatus } from '@bosun/protocol';
 import { SandboxConflictError, SandboxSpecError } from '../errors.ts';
 import { Sweeper } from '../lifecycle.ts';
-import type { Runtime, RuntimeHealth, RuntimeSandbox, SandboxStartSpec } from '../runtime.ts';
+import type { ResumeRefresh, Runtime, RuntimeHealth, RuntimeSandbox, SandboxStartSpec } from '../runtime.ts';
 import { SerialQueues } from '../serial-queues.ts';
 import { newSessionKey } from '../session-keys.ts';
-import { checkStartSpec } from '../spec.ts';
+import { checkStartSpec, refreshedRequest } from '../spec.ts';
 import { FileSandboxStore } from '../store/file-store.ts';
 import type { SandboxStore } from '../store/sandbox-store.ts';
 import { type WarmPoolConfig, resolvePools, warmConfigWire } from '../warm-pools.ts';
@@ -21,7 +21,7 @@ import {
 } from './launcher.ts';
 import { type SandboxLayout, sandboxLayout } from './layout.ts';
 import { type LocalRuntimeOptions, setUp } from './local-options.ts';
-import { localSpecOf } from './local-spec.ts';
+import { localSpecOf, requestOf } from './local-spec.ts';
 import { WarmKeeper } from './warm-keeper.ts';
 
 const RESTARTED = 'the runtime restarted (its sandboxes stopped with it): resume it to start it again';
@@ -128,13 +128,15 @@ export class LocalRuntime implements Runtime {
     });
   }
 
-  resume(id: string): Promise<RuntimeSandbox> {
+  /** With `refresh`, its spec takes the new environment and network (saved by the run: later resumes keep them). */
+  resume(id: string, refresh?: ResumeRefresh): Promise<RuntimeSandbox> {
     return this.queues.run(id, async () => {
       const entry = this.entries.expect(id);
       const status = this.view(entry).status;
       if (status !== 'PAUSED' && status !== 'ERROR') {
         throw new SandboxConflictError(`sandbox ${id} is ${status}: only a PAUSED or ERROR one resumes`, status);
       }
+      if (refresh) entry.spec = this.localSpec(refreshedRequest(requestOf(entry.spec), refresh));
       await this.run(entry);
       return this.view(entry);
     });

@@ -1,5 +1,5 @@
 import { SandboxSpecError } from '../errors.ts';
-import type { NetworkPolicy, SandboxStartSpec } from '../runtime.ts';
+import type { NetworkPolicy, ResourceFactor, SandboxStartSpec } from '../runtime.ts';
 import { sharedSpecOf } from '../spec.ts';
 import { workingDirProblem } from './bwrap-args.ts';
 import type { LocalSpec } from './launcher.ts';
@@ -32,6 +32,11 @@ export function localSpecOf(request: SandboxStartSpec, defaults: LocalDefaults):
     throw new SandboxSpecError('run_as_user: the runtime is not root, so sandboxes run as its own user');
   }
   return { ...sharedSpecOf(request, defaults.command), workingDir, uid, gid, network };
+}
+
+/** The start request a local spec answers (every default as given): what a resume's refresh is applied to. */
+export function requestOf({ uid, gid, resourceFactor, ...spec }: LocalSpec): SandboxStartSpec {
+  return { ...spec, resourceFactor: resourceFactor as ResourceFactor, runAsUser: uid, runAsGroup: gid };
 }
 
 function checkAllowList(hosts: readonly { host: string; port: number }[], lowPorts: boolean): void {

@@ -1,7 +1,7 @@
 import { RuntimeUnavailableError, SandboxConflictError, SandboxNotFoundError, SandboxSpecError } from '../errors.ts';
 import type { RuntimeInfoWire } from '../http/schemas.ts';
-import { sandboxOf, startBody } from '../http/wire.ts';
-import type { Runtime, RuntimeHealth, RuntimeSandbox, SandboxStartSpec } from '../runtime.ts';
+import { resumeBody, sandboxOf, startBody } from '../http/wire.ts';
+import type { ResumeRefresh, Runtime, RuntimeHealth, RuntimeSandbox, SandboxStartSpec } from '../runtime.ts';
 
 export interface RemoteRuntimeOptions {
   /** The runtime API's base URL (Bosun's `buildRuntimeApi`, or OpenHands' runtime API). */
@@ -33,8 +33,9 @@ export class RemoteRuntime implements Runtime {
     return sandboxOf(await this.call<RuntimeInfoWire>('POST', '/pause', { runtime_id: id }, id));
   }
 
-  async resume(id: string): Promise<RuntimeSandbox> {
-    return sandboxOf(await this.call<RuntimeInfoWire>('POST', '/resume', { runtime_id: id }, id));
+  /** A refresh goes as Bosun's `environment` and `network` beside `runtime_id` (OpenHands' API takes neither). */
+  async resume(id: string, refresh?: ResumeRefresh): Promise<RuntimeSandbox> {
+    return sandboxOf(await this.call<RuntimeInfoWire>('POST', '/resume', resumeBody(id, refresh), id));
   }
 
   get(id: string): Promise<RuntimeSandbox | undefined> {
