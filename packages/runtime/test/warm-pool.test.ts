@@ -76,6 +76,18 @@ describe('local runtime: warm pool', () => {
     expect(cold.sessionApiKey).not.toBe(claimed.sessionApiKey);
   }, 120_000);
 
+  it("a claimed one resumed with a new environment runs with it, and the pool's shape stays as configured", async () => {
+    await runtime.pause(claimed.id);
+    const resumed = await runtime.resume(claimed.id, { environment: { POOL_MARK: 'refreshed' } });
+    expect((await sh(resumed, 'echo "$POOL_MARK"')).stdout.trim()).toBe('refreshed');
+    // The next matching start is still served by the pool, with the pool's environment.
+    await until(warmReady, 'the pool to refill');
+    const before = new Date().toISOString();
+    const next = await runtime.start({ sessionId: 'warm-2', environment: { POOL_MARK: 'warm' } });
+    expect(next.createdAt < before).toBe(true);
+    expect((await sh(next, 'echo "$POOL_MARK"')).stdout.trim()).toBe('warm');
+  }, 120_000);
+
   it("answers its pools for /api/warm-runtime-configs, never a variable's value", () => {
     const configs = runtime.warmConfigs();
     expect(configs).toEqual([
