@@ -9,11 +9,10 @@ import {
   type Runtime,
   type RuntimeSandbox,
   SandboxSpecError,
-  buildRuntimeApi,
 } from '@bosun/runtime';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runtimeApiCaller } from './support/runtime-api-caller.ts';
+import { listeningRuntimeApi, runtimeApiCaller } from './support/runtime-api-caller.ts';
 import { connectProbe, replyServer, sh } from './support/sandbox-shell.ts';
 
 const API_KEY = 'runtime-api-resume-key-0123456789';
@@ -112,13 +111,7 @@ describe('resume with a refreshed environment and network', () => {
 
     beforeAll(async () => {
       runtime = await LocalRuntime.open({ root: await newRoot(), ...OPTIONS });
-      app = buildRuntimeApi({
-        runtime,
-        apiKeys: [API_KEY],
-        logLevel: 'debug',
-        logStream: { write: (line: string) => logs.push(line) },
-      });
-      base = await app.listen({ host: '127.0.0.1', port: 0 });
+      ({ app, base } = await listeningRuntimeApi(runtime, API_KEY, logs, 'debug'));
     });
 
     afterAll(async () => {

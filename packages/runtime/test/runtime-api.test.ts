@@ -8,11 +8,10 @@ import {
   SandboxConflictError,
   SandboxNotFoundError,
   SandboxSpecError,
-  buildRuntimeApi,
 } from '@bosun/runtime';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runtimeApiCaller } from './support/runtime-api-caller.ts';
+import { listeningRuntimeApi, runtimeApiCaller } from './support/runtime-api-caller.ts';
 
 const API_KEY = 'runtime-api-test-key-0123456789';
 
@@ -30,13 +29,7 @@ describe('runtime API over the local runtime', () => {
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'bosun-runtime-api-'));
     runtime = await LocalRuntime.open({ root, startTimeoutMs: 90_000, stopGraceMs: 5_000 });
-    app = buildRuntimeApi({
-      runtime,
-      apiKeys: [API_KEY],
-      logLevel: 'info',
-      logStream: { write: (line: string) => logs.push(line) },
-    });
-    base = await app.listen({ host: '127.0.0.1', port: 0 });
+    ({ app, base } = await listeningRuntimeApi(runtime, API_KEY, logs));
   });
 
   afterAll(async () => {
