@@ -86,4 +86,26 @@ describe('runtime API over the Kubernetes backend', () => {
     expect(refused.body.detail[0]).toMatchObject({ loc: ['body', 'network', 'hosts'] });
     expect(refused.body.detail[0].msg).toMatch(/a NetworkPolicy allows addresses, not names/);
   });
+
+  it("resumes with the environment and network /resume gives beside runtime_id (Bosun's), 422 for one it cannot run", async () => {
+    const secret = 'resume-secret-value-3d8a';
+    const started = await call('POST', '/start', { session_id: 'conversation-api-refresh', environment: { A: '1' } });
+    const id = (started.body as RuntimeInfoWire).runtime_id;
+    await call('POST', '/pause', { runtime_id: id });
+    const named = { mode: 'allow', hosts: [{ host: 'api.openai.com', port: 443 }] };
+    const refused = await call('POST', '/resume', { runtime_id: id, environment: { B: secret }, network: named });
+    expect(refused.status).toBe(422);
+    expect(refused.body.detail[0]).toMatchObject({ loc: ['body', 'network', 'hosts'] });
+    expect(JSON.stringify(refused.body)).not.toContain(secret);
+
+    const network = { mode: 'allow', hosts: [{ host: '198.51.100.7', port: 8443 }] };
+    const resumed = await call('POST', '/resume', { runtime_id: id, environment: { B: secret }, network });
+    expect(resumed.body).toMatchObject({ runtime_id: id, status: 'running' });
+    expect(JSON.stringify(resumed.body)).not.toContain(secret);
+    const objects = objectsOf(standIn, id);
+    const data = objects.get('Secret')![0]!.data as Record<string, string>;
+    expect(Object.keys(data).sort()).toEqual(['B', 'BOSUN_SESSION_API_KEYS']);
+    expect(Buffer.from(data.B!, 'base64').toString()).toBe(secret);
+    expect(JSON.stringify((objects.get('NetworkPolicy')![0]!.spec as Wire).egress)).toContain('198.51.100.7/32');
+  });
 });
