@@ -1,0 +1,169 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import {
+  type FuzzContext,
+  type FuzzRequest,
+  describeRequest,
+  operationsOf,
+  problemWith,
+  requestFor,
+  send,
+} from '../../../../test/e2e/fuzz-requests.ts';
+import type { Schema } from '../../../../test/e2e/schema-arbitraries.ts';
+import { TestRepository } from '../../../agent/test/git/support.ts';
+import { gitRemotes } from '../support/git-remotes.ts';
+import { describeApi } from './harness.ts';
+import { type World, closedPort, sanitizer, worldOf } from './http-fuzz-world.ts';
+
+/**
+ * Requests generated from the app server's own OpenAPI document (every operation; path, query and body filled with
+ * valid and invalid values, ids that exist mixed in), mostly as a signed-in user, some without credentials or with
+ * wrong ones. Whatever the input: no 5xx, an answer within a bound, every 4xx in the one error shape, no unhandled
+ * rejection. `BOSUN_FUZZ_SEED` replays a run, `BOSUN_FUZZ_RUNS` changes its size.
+ *
+ * Sandboxes are started by what the requests ask (sandboxes, conversations, resumes), so their command is one that
+ * exits at once (`false`): each start fails fast and cheaply (ERROR), and no agent server runs. Git is the test's
+ * `git http-backend` server (every provider URL), and whatever else a body names is pinned (`sanitizer`).
+ */
+const RUNS = Number(process.env.BOSUN_FUZZ_RUNS ?? 1000);
+const SEED = Number(process.env.BOSUN_FUZZ_SEED ?? Date.now() % 2 ** 31);
+const ANSWER_WITHIN_MS = 10_000;
+
+const MARKET = {
+  '.plugin/marketplace.json': JSON.stringify({
+    name: 'acme-tools',
+    owner: { name: 'Acme' },
+    plugins: [{ name: 'formatter', source: './plugins/formatter', description: 'Formats code' }],
+  }),
+  'plugins/formatter/.plugin/plugin.json': JSON.stringify({ name: 'formatter', description: 'Formats code' }),
+  'plugins/formatter/skills/tidy/SKILL.md': '---\nname: tidy\ndescription: Tidies code.\n---\nTidy it.\n',
+};
+
+const remotes = gitRemotes('bosun-http-fuzz-', async (dir) => {
+  await (await TestRepository.create(dir, 'acme/market')).commit(MARKET);
+  await (await TestRepository.create(dir, 'acme/app')).commit({ 'README.md': '# app\n' });
+});
+const options = {
+  get config() {
+    const url = remotes.server().url;
+    return {
+      git_github_url: url,
+      git_gitlab_url: url,
+      git_bitbucket_url: url,
+      git_allow_private_hosts: true,
+      instance_marketplaces: ['github:acme/market#company##'],
+      sandbox_command: ['false'],
+      sandbox_start_timeout: 5,
+      log_level: 'warn' as const,
+    };
+  },
+};
+
+const unhandled: unknown[] = [];
+const onUnhandled = (reason: unknown) => unhandled.push(reason);
+beforeAll(() => {
+  process.on('unhandledRejection', onUnhandled);
+});
+afterAll(() => {
+  process.off('unhandledRejection', onUnhandled);
+});
+
+/** Who sends a request: mostly the user (their API key), sometimes nobody, a wrong key, or a sandbox's header. */
+function credentials(world: World): fc.Arbitrary<Record<string, string>> {
+  return fc.oneof(
+    { weight: 12, arbitrary: fc.constant(world.user.headers) },
+    { weight: 1, arbitrary: fc.constant(world.member.headers) },
+    { weight: 1, arbitrary: fc.constant({}) },
+    { weight: 1, arbitrary: fc.constant({ authorization: 'Bearer bsn_not-a-key' }) },
+    { weight: 1, arbitrary: fc.constant({ 'x-session-api-key': 'not-a-session-key' }) },
+  );
+}
+
+/**
+ * A 502 in the one shape saying that a sandbox's agent server failed: what the sandbox routes document when it did
+ * not start or does not answer, which every sandbox of this test does (its command exits, or no process is behind
+ * a RUNNING record). Any other 5xx is a bug.
+ */
+function upstreamFailure(reply: { status: number; text: string }): boolean {
+  if (reply.status !== 502 || problemWith({ status: 400, text: reply.text })) return false;
+  return /^The (sandbox|agent server)/.test((JSON.parse(reply.text) as { detail: string }).detail);
+}
+
+/**
+ * A start's 409 asking to trust plugins names them in `sources` besides its detail (documented: the client reads
+ * them to ask the person): judged as its detail alone. Every other 4xx is `{detail}` only.
+ */
+function withoutTrustSources(reply: { status: number; text: string }): { status: number; text: string } {
+  if (reply.status !== 409) return reply;
+  try {
+    const { sources, ...rest } = JSON.parse(reply.text) as Record<string, unknown>;
+    return Array.isArray(sources) ? { status: 409, text: JSON.stringify(rest) } : reply;
+  } catch {
+    return reply;
+  }
+}
+
+describeApi(
+  'HTTP fuzzing from the OpenAPI document',
+  (api) => {
+    it(`answers ${RUNS} generated requests without a 5xx, a hang, or another error shape`, async () => {
+      const document = (await api().call('/openapi.json')).body;
+      const components = (document.components as { schemas: Record<string, Schema> }).schemas;
+      const world = await worldOf(api());
+      const closedUrl = `http://127.0.0.1:${await closedPort()}`;
+      const context: FuzzContext = {
+        components,
+        pathValues: world.pathValues,
+        queryValues: world.queryValues,
+        sanitize: sanitizer(remotes.server().url, closedUrl),
+      };
+      const operations = operationsOf(document).filter((operation) => operation.path.startsWith('/api/v1/'));
+      expect(operations.length).toBeGreaterThan(60);
+      const requests = fc
+        .tuple(fc.oneof(...operations.map((operation) => requestFor(operation, context))), credentials(world))
+        .map(([request, headers]): FuzzRequest => ({ ...request, headers: { ...headers, ...request.headers } }));
+
+      let sent = 0;
+      const statuses = new Map<number, number>();
+      const property = fc.asyncProperty(requests, async (request) => {
+        sent++;
+        const reply = await send(api().url, request, ANSWER_WITHIN_MS).catch((error: Error) => {
+          throw new Error(`${describeRequest(request)}: ${error.message}`);
+        });
+        statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
+        const problem = upstreamFailure(reply) ? undefined : problemWith(withoutTrustSources(reply));
+        if (problem) throw new Error(`${describeRequest(request)}: ${problem}: ${reply.text.slice(0, 1000)}`);
+        // What a request deleted is replaced, so that later requests still reach existing ids.
+        if (reply.status < 300 && (request.method === 'DELETE' || request.url.endsWith('/leave'))) {
+          for (const [name, values] of Object.entries(world.pathValues)) {
+            for (const value of [...values]) {
+              if (request.url.includes(`/${value}`)) await world.replace(name, value);
+            }
+          }
+        }
+      });
+      try {
+        await fc.assert(property, { seed: SEED, numRuns: RUNS, includeErrorInReport: true });
+      } catch (error) {
+        // fast-check's report names the seed and the shrunk request; this says how to replay it.
+        throw new Error(`replay with BOSUN_FUZZ_SEED=${SEED}\n${(error as Error).message}`);
+      }
+      if (process.env.BOSUN_FUZZ_VERBOSE) console.log(SEED, JSON.stringify([...statuses].sort(([a], [b]) => a - b)));
+      expect(unhandled).toEqual([]);
+      // The generator reaches past validation: some requests succeed, many are refused, none hang.
+      expect(sent).toBeGreaterThanOrEqual(RUNS);
+      const count = (test: (status: number) => boolean) =>
+        [...statuses].filter(([status]) => test(status)).reduce((sum, [, n]) => sum + n, 0);
+      const seen = JSON.stringify([...statuses].sort(([a], [b]) => a - b));
+      expect(
+        count((s) => s < 300),
+        seen,
+      ).toBeGreaterThan(RUNS / 20);
+      expect(
+        count((s) => s === 422),
+        seen,
+      ).toBeGreaterThan(RUNS / 10);
+    }, 600_000);
+  },
+  options,
+);
