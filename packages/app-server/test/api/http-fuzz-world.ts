@@ -1,20 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import type { Operation } from '../../../../test/e2e/fuzz-requests.ts';
 import type { Api, TestUser } from './harness.ts';
 import { acmeWithRoles, post } from './marketplace-org.ts';
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => !!value && typeof value === 'object' && !Array.isArray(value);
-
-/** A loopback port nothing listens on (bound, then closed): a Git source there is refused at once. */
-export async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /**
  * Makes a generated body safe to act on. The server fetches Git only from its configured providers (all three the

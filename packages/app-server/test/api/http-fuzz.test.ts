@@ -3,17 +3,18 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   type FuzzContext,
   type FuzzRequest,
-  describeRequest,
   operationsOf,
   problemWith,
   requestFor,
-  send,
 } from '../../../../test/e2e/fuzz-requests.ts';
+import { type Reply, fuzz, fuzzSettings } from '../../../../test/e2e/fuzz-run.ts';
 import type { Schema } from '../../../../test/e2e/schema-arbitraries.ts';
 import { TestRepository } from '../../../agent/test/git/support.ts';
+import { closedPort } from '../../../agent/test/support/closed-port.ts';
 import { gitRemotes } from '../support/git-remotes.ts';
 import { describeApi } from './harness.ts';
-import { type World, closedPort, sanitizer, worldOf } from './http-fuzz-world.ts';
+import { type World, sanitizer, worldOf } from './http-fuzz-world.ts';
+import { MARKET } from './marketplace-org.ts';
 
 /**
  * Requests generated from the app server's own OpenAPI document (every operation; path, query and body filled with
@@ -25,19 +26,8 @@ import { type World, closedPort, sanitizer, worldOf } from './http-fuzz-world.ts
  * exits at once (`false`): each start fails fast and cheaply (ERROR), and no agent server runs. Git is the test's
  * `git http-backend` server (every provider URL), and whatever else a body names is pinned (`sanitizer`).
  */
-const RUNS = Number(process.env.BOSUN_FUZZ_RUNS ?? 1000);
-const SEED = Number(process.env.BOSUN_FUZZ_SEED ?? Date.now() % 2 ** 31);
+const { runs: RUNS, seed: SEED } = fuzzSettings(1000);
 const ANSWER_WITHIN_MS = 10_000;
-
-const MARKET = {
-  '.plugin/marketplace.json': JSON.stringify({
-    name: 'acme-tools',
-    owner: { name: 'Acme' },
-    plugins: [{ name: 'formatter', source: './plugins/formatter', description: 'Formats code' }],
-  }),
-  'plugins/formatter/.plugin/plugin.json': JSON.stringify({ name: 'formatter', description: 'Formats code' }),
-  'plugins/formatter/skills/tidy/SKILL.md': '---\nname: tidy\ndescription: Tidies code.\n---\nTidy it.\n',
-};
 
 const remotes = gitRemotes('bosun-http-fuzz-', async (dir) => {
   await (await TestRepository.create(dir, 'acme/market')).commit(MARKET);
@@ -84,7 +74,7 @@ function credentials(world: World): fc.Arbitrary<Record<string, string>> {
  * not start or does not answer, which every sandbox of this test does (its command exits, or no process is behind
  * a RUNNING record). Any other 5xx is a bug.
  */
-function upstreamFailure(reply: { status: number; text: string }): boolean {
+function upstreamFailure(reply: Reply): boolean {
   if (reply.status !== 502 || problemWith({ status: 400, text: reply.text })) return false;
   return /^The (sandbox|agent server)/.test((JSON.parse(reply.text) as { detail: string }).detail);
 }
@@ -93,7 +83,7 @@ function upstreamFailure(reply: { status: number; text: string }): boolean {
  * A start's 409 asking to trust plugins names them in `sources` besides its detail (documented: the client reads
  * them to ask the person): judged as its detail alone. Every other 4xx is `{detail}` only.
  */
-function withoutTrustSources(reply: { status: number; text: string }): { status: number; text: string } {
+function withoutTrustSources(reply: Reply): Reply {
   if (reply.status !== 409) return reply;
   try {
     const { sources, ...rest } = JSON.parse(reply.text) as Record<string, unknown>;
@@ -123,46 +113,23 @@ describeApi(
         .tuple(fc.oneof(...operations.map((operation) => requestFor(operation, context))), credentials(world))
         .map(([request, headers]): FuzzRequest => ({ ...request, headers: { ...headers, ...request.headers } }));
 
-      let sent = 0;
-      const statuses = new Map<number, number>();
-      const property = fc.asyncProperty(requests, async (request) => {
-        sent++;
-        const reply = await send(api().url, request, ANSWER_WITHIN_MS).catch((error: Error) => {
-          throw new Error(`${describeRequest(request)}: ${error.message}`);
-        });
-        statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
-        const problem = upstreamFailure(reply) ? undefined : problemWith(withoutTrustSources(reply));
-        if (problem) throw new Error(`${describeRequest(request)}: ${problem}: ${reply.text.slice(0, 1000)}`);
+      const statuses = await fuzz({
+        url: api().url,
+        requests,
+        runs: RUNS,
+        seed: SEED,
+        withinMs: ANSWER_WITHIN_MS,
+        problem: (reply) => (upstreamFailure(reply) ? undefined : problemWith(withoutTrustSources(reply))),
         // What a request deleted is replaced, so that later requests still reach existing ids.
-        if (reply.status < 300 && (request.method === 'DELETE' || request.url.endsWith('/leave'))) {
+        after: async (request, reply) => {
+          if (reply.status >= 300 || (request.method !== 'DELETE' && !request.url.endsWith('/leave'))) return;
           for (const [name, values] of Object.entries(world.pathValues)) {
-            for (const value of [...values]) {
-              if (request.url.includes(`/${value}`)) await world.replace(name, value);
-            }
+            for (const value of [...values]) if (request.url.includes(`/${value}`)) await world.replace(name, value);
           }
-        }
+        },
       });
-      try {
-        await fc.assert(property, { seed: SEED, numRuns: RUNS, includeErrorInReport: true });
-      } catch (error) {
-        // fast-check's report names the seed and the shrunk request; this says how to replay it.
-        throw new Error(`replay with BOSUN_FUZZ_SEED=${SEED}\n${(error as Error).message}`);
-      }
       if (process.env.BOSUN_FUZZ_VERBOSE) console.log(SEED, JSON.stringify([...statuses].sort(([a], [b]) => a - b)));
       expect(unhandled).toEqual([]);
-      // The generator reaches past validation: some requests succeed, many are refused, none hang.
-      expect(sent).toBeGreaterThanOrEqual(RUNS);
-      const count = (test: (status: number) => boolean) =>
-        [...statuses].filter(([status]) => test(status)).reduce((sum, [, n]) => sum + n, 0);
-      const seen = JSON.stringify([...statuses].sort(([a], [b]) => a - b));
-      expect(
-        count((s) => s < 300),
-        seen,
-      ).toBeGreaterThan(RUNS / 20);
-      expect(
-        count((s) => s === 422),
-        seen,
-      ).toBeGreaterThan(RUNS / 10);
     }, 600_000);
   },
   options,
