@@ -39,6 +39,10 @@ export interface World {
   user: TestUser;
   /** A member of the user's organization (other users' ids are path values too). */
   member: TestUser;
+  /** More ways the user signs requests: an API key bound to their organization, a browser session's cookie. */
+  signed: Record<string, string>[];
+  /** Values of `X-Org-Id`: the user's organizations, one they are not in, malformed ones. */
+  orgHeaders: string[];
   pathValues: Record<string, string[]>;
   queryValues: Record<string, string[]>;
   /** After a request that deleted what a path value names: a new one in its place. */
@@ -119,9 +123,14 @@ export async function worldOf(api: Api): Promise<World> {
     sandbox_id: (old) => made.sandbox(old === running ? 'RUNNING' : 'PAUSED'),
     conversation_id: () => made.conversation(paused),
   };
+  const orgKey = await api.repositories.apiKeys.create({ userId: user.id, name: 'fuzz-org', orgId });
+  const session = await api.repositories.sessions.createSession(user.id, 3_600_000);
+  const strangers = await post(api, member, '/api/v1/organizations', { name: 'Not the user’s' });
   return {
     user,
     member,
+    signed: [{ authorization: `Bearer ${orgKey.key}` }, { cookie: `bosun_session=${session.token}` }],
+    orgHeaders: [orgId, pathValues.org_id?.[1] as string, strangers.body.id, randomUUID(), 'acme', ' ', '-1'],
     pathValues,
     queryValues,
     replace: async (name, value) => {

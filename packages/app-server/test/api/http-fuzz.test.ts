@@ -58,15 +58,21 @@ afterAll(() => {
   process.off('unhandledRejection', onUnhandled);
 });
 
-/** Who sends a request: mostly the user (their API key), sometimes nobody, a wrong key, or a sandbox's header. */
+/**
+ * Who sends a request: mostly the user (their API key, one bound to their organization, or their session's
+ * cookie), sometimes another user, nobody, a wrong key, a wrong cookie or a sandbox's header; with `X-Org-Id` or not.
+ */
 function credentials(world: World): fc.Arbitrary<Record<string, string>> {
-  return fc.oneof(
-    { weight: 12, arbitrary: fc.constant(world.user.headers) },
+  const who = fc.oneof(
+    { weight: 10, arbitrary: fc.constant(world.user.headers) },
+    { weight: 2, arbitrary: fc.constantFrom(...world.signed) },
     { weight: 1, arbitrary: fc.constant(world.member.headers) },
     { weight: 1, arbitrary: fc.constant({}) },
-    { weight: 1, arbitrary: fc.constant({ authorization: 'Bearer bsn_not-a-key' }) },
+    { weight: 1, arbitrary: fc.constantFrom({ authorization: 'Bearer bsn_not-a-key' }, { cookie: 'bosun_session=x' }) },
     { weight: 1, arbitrary: fc.constant({ 'x-session-api-key': 'not-a-session-key' }) },
   );
+  const org = fc.option(fc.constantFrom(...world.orgHeaders), { freq: 8 });
+  return fc.tuple(who, org).map(([headers, orgId]) => (orgId === null ? headers : { ...headers, 'x-org-id': orgId }));
 }
 
 /**
