@@ -7,12 +7,14 @@ import {
   problemWith,
   requestFor,
 } from '../../../../test/e2e/fuzz-requests.ts';
-import { type Reply, fuzz, fuzzSettings } from '../../../../test/e2e/fuzz-run.ts';
+import { type FuzzRun, type Reply, fuzz, fuzzSettings } from '../../../../test/e2e/fuzz-run.ts';
 import type { Schema } from '../../../../test/e2e/schema-arbitraries.ts';
 import { TestRepository } from '../../../agent/test/git/support.ts';
 import { closedPort } from '../../../agent/test/support/closed-port.ts';
+import { LOCAL_SPEC } from '../../src/sandboxes/index.ts';
+import { newConversation, startOnAgent } from '../events/support.ts';
 import { gitRemotes } from '../support/git-remotes.ts';
-import { describeApi } from './harness.ts';
+import { type Api, describeApi } from './harness.ts';
 import { type World, sanitizer, worldOf } from './http-fuzz-world.ts';
 import { MARKET } from './marketplace-org.ts';
 
@@ -27,6 +29,8 @@ import { MARKET } from './marketplace-org.ts';
  * `git http-backend` server (every provider URL), and whatever else a body names is pinned (`sanitizer`).
  */
 const { runs: RUNS, seed: SEED } = fuzzSettings(1000);
+/** Requests of the block with a running sandbox (its webhooks, its conversation): slower ones. */
+const SANDBOX_RUNS = Math.ceil(RUNS / 4);
 const ANSWER_WITHIN_MS = 10_000;
 
 const remotes = gitRemotes('bosun-http-fuzz-', async (dir) => {
@@ -99,44 +103,114 @@ function withoutTrustSources(reply: Reply): Reply {
   }
 }
 
+type Headers = Record<string, string>;
+
+/**
+ * Requests of the app server's operations whose path `select` keeps (path, query and body generated; the ids of
+ * `pathValues` and `queryValues` mixed in), each signed with the headers `signed` gives for its path.
+ */
+async function generatedRequests(
+  api: Api,
+  values: Pick<FuzzContext, 'pathValues' | 'queryValues'>,
+  select: (path: string) => boolean,
+  signed: (path: string) => fc.Arbitrary<Headers>,
+): Promise<{ requests: fc.Arbitrary<FuzzRequest>; operations: number }> {
+  const document = (await api.call('/openapi.json')).body;
+  const components = (document.components as { schemas: Record<string, Schema> }).schemas;
+  const sanitize = sanitizer(remotes.server().url, `http://127.0.0.1:${await closedPort()}`);
+  const context: FuzzContext = { components, ...values, sanitize };
+  const operations = operationsOf(document).filter((operation) => select(operation.path));
+  const requests = operations.map((operation) =>
+    fc
+      .tuple(requestFor(operation, context), signed(operation.path))
+      .map(([request, headers]): FuzzRequest => ({ ...request, headers: { ...headers, ...request.headers } })),
+  );
+  return { requests: fc.oneof(...requests), operations: operations.length };
+}
+
+/**
+ * Sends `runs` of `requests` to the server (see `fuzz`), replacing what they delete with `after`; then, with
+ * `BOSUN_FUZZ_VERBOSE`, prints how many answers had each status. No unhandled rejection happened meanwhile.
+ */
+async function fuzzApp(api: Api, requests: fc.Arbitrary<FuzzRequest>, runs: number, after: FuzzRun['after']) {
+  const statuses = await fuzz({
+    url: api.url,
+    requests,
+    runs,
+    seed: SEED,
+    withinMs: ANSWER_WITHIN_MS,
+    problem: (reply) => (upstreamFailure(reply) ? undefined : problemWith(withoutTrustSources(reply))),
+    ...(after ? { after } : {}),
+  });
+  if (process.env.BOSUN_FUZZ_VERBOSE) console.log(SEED, JSON.stringify([...statuses].sort(([a], [b]) => a - b)));
+  expect(unhandled).toEqual([]);
+}
+
 describeApi(
   'HTTP fuzzing from the OpenAPI document',
   (api) => {
     it(`answers ${RUNS} generated requests without a 5xx, a hang, or another error shape`, async () => {
-      const document = (await api().call('/openapi.json')).body;
-      const components = (document.components as { schemas: Record<string, Schema> }).schemas;
       const world = await worldOf(api());
-      const closedUrl = `http://127.0.0.1:${await closedPort()}`;
-      const context: FuzzContext = {
-        components,
-        pathValues: world.pathValues,
-        queryValues: world.queryValues,
-        sanitize: sanitizer(remotes.server().url, closedUrl),
-      };
-      const operations = operationsOf(document).filter((operation) => operation.path.startsWith('/api/v1/'));
-      expect(operations.length).toBeGreaterThan(60);
-      const requests = fc
-        .tuple(fc.oneof(...operations.map((operation) => requestFor(operation, context))), credentials(world))
-        .map(([request, headers]): FuzzRequest => ({ ...request, headers: { ...headers, ...request.headers } }));
-
-      const statuses = await fuzz({
-        url: api().url,
-        requests,
-        runs: RUNS,
-        seed: SEED,
-        withinMs: ANSWER_WITHIN_MS,
-        problem: (reply) => (upstreamFailure(reply) ? undefined : problemWith(withoutTrustSources(reply))),
-        // What a request deleted is replaced, so that later requests still reach existing ids.
-        after: async (request, reply) => {
-          if (reply.status >= 300 || (request.method !== 'DELETE' && !request.url.endsWith('/leave'))) return;
-          for (const [name, values] of Object.entries(world.pathValues)) {
-            for (const value of [...values]) if (request.url.includes(`/${value}`)) await world.replace(name, value);
-          }
-        },
+      const { requests, operations } = await generatedRequests(
+        api(),
+        world,
+        (path) => path.startsWith('/api/v1/'),
+        () => credentials(world),
+      );
+      expect(operations).toBeGreaterThan(60);
+      // What a request deleted is replaced, so that later requests still reach existing ids.
+      await fuzzApp(api(), requests, RUNS, async (request, reply) => {
+        if (reply.status >= 300 || (request.method !== 'DELETE' && !request.url.endsWith('/leave'))) return;
+        for (const [name, values] of Object.entries(world.pathValues)) {
+          for (const value of [...values]) if (request.url.includes(`/${value}`)) await world.replace(name, value);
+        }
       });
-      if (process.env.BOSUN_FUZZ_VERBOSE) console.log(SEED, JSON.stringify([...statuses].sort(([a], [b]) => a - b)));
-      expect(unhandled).toEqual([]);
     }, 600_000);
   },
   options,
+);
+
+/** The routes a sandbox posts to (with its session key) and those that reach its agent server. */
+const REACHES_THE_SANDBOX = /\/webhooks\/|\/conversation\/|\/app-conversations\/\{|\/pending-messages$/;
+
+describeApi(
+  'HTTP fuzzing of what reaches a running sandbox',
+  (api) => {
+    it(`answers ${SANDBOX_RUNS} generated requests without a 5xx, a hang, or another error shape`, async () => {
+      const user = await api().user();
+      // One real sandbox (an agent server process), whose session key signs the webhooks.
+      const sandbox = await api().sandboxes.start(LOCAL_SPEC, user.id);
+      expect(sandbox.status).toBe('RUNNING');
+      const conversation = async () => newConversation(api(), user.id, sandbox.id, await startOnAgent(api(), sandbox));
+      const conversations = [await conversation(), await conversation()];
+      // Each route mostly signed as it is called: the webhooks by the sandbox, the others by the user.
+      const bySandbox = { 'x-session-api-key': sandbox.sessionApiKey as string };
+      const signed = (path: string) => {
+        const [own, other] = path.includes('/webhooks/') ? [bySandbox, user.headers] : [user.headers, bySandbox];
+        return fc.oneof({ weight: 8, arbitrary: fc.constant(own) }, fc.constant(other), fc.constant({}));
+      };
+      const pathValues = { conversation_id: conversations, sandbox_id: [sandbox.id] };
+      const { requests, operations } = await generatedRequests(
+        api(),
+        { pathValues },
+        (path) => REACHES_THE_SANDBOX.test(path),
+        signed,
+      );
+      expect(operations).toBeGreaterThan(10);
+      await fuzzApp(api(), requests, SANDBOX_RUNS, async (request, reply) => {
+        const deleted = conversations.findIndex((id) => request.url.includes(id));
+        if (request.method === 'DELETE' && reply.status < 300 && deleted !== -1) {
+          conversations[deleted] = await conversation();
+        }
+      });
+    }, 600_000);
+  },
+  {
+    get config() {
+      const { sandbox_command: _real, sandbox_start_timeout: _timeout, ...config } = options.config;
+      return config;
+    },
+    // A generated request that would start another sandbox mostly finds the limit used up.
+    rateLimits: { sandbox_start: { limit: 2, windowMs: 60_000 } },
+  },
 );
