@@ -123,21 +123,34 @@ export async function worldOf(api: Api): Promise<World> {
     sandbox_id: (old) => made.sandbox(old === running ? 'RUNNING' : 'PAUSED'),
     conversation_id: () => made.conversation(paused),
   };
-  const orgKey = await api.repositories.apiKeys.create({ userId: user.id, name: 'fuzz-org', orgId });
+  const orgKey = async (id: string) =>
+    `Bearer ${(await api.repositories.apiKeys.create({ userId: user.id, name: 'fuzz-org', orgId: id })).key}`;
   const session = await api.repositories.sessions.createSession(user.id, 3_600_000);
   const strangers = await post(api, member, '/api/v1/organizations', { name: 'Not the user’s' });
+  const signed: Record<string, string>[] = [
+    { authorization: await orgKey(orgId) },
+    { cookie: `bosun_session=${session.token}` },
+  ];
+  const orgHeaders = [orgId, pathValues.org_id?.[1] as string, strangers.body.id, randomUUID(), 'acme', ' ', '-1'];
   return {
     user,
     member,
-    signed: [{ authorization: `Bearer ${orgKey.key}` }, { cookie: `bosun_session=${session.token}` }],
-    orgHeaders: [orgId, pathValues.org_id?.[1] as string, strangers.body.id, randomUUID(), 'acme', ' ', '-1'],
+    signed,
+    orgHeaders,
     pathValues,
     queryValues,
     replace: async (name, value) => {
       const values = pathValues[name];
       const make = again[name];
       if (!values || !make) return;
-      values[values.indexOf(value)] = await make(value);
+      const fresh = await make(value);
+      values[values.indexOf(value)] = fresh;
+      // The organization the user may have left: its key, header and query values name the new one.
+      if (name === 'org_id' && queryValues.org_id[0] === value) {
+        queryValues.org_id[0] = fresh;
+        orgHeaders[0] = fresh;
+        signed[0] = { authorization: await orgKey(fresh) };
+      }
     },
   };
 }
