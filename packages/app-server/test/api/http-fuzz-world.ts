@@ -109,12 +109,15 @@ export async function worldOf(api: Api): Promise<World> {
     conversation_id: [await made.conversation(running), await made.conversation(paused)],
     trust_id: trust.status < 300 ? [trust.body.id] : [],
     scope: ['personal', 'organization', 'instance'],
+    plugin_id: ['formatter'],
     name: ['mine', personal.body.name, shared.body.name, 'company'].filter((name) => typeof name === 'string'),
   };
   const queryValues = {
     org_id: [orgId],
     sandbox_id: pathValues.sandbox_id as string[],
     conversation_id__eq: pathValues.conversation_id as string[],
+    ids: pathValues.conversation_id as string[],
+    id: [...(pathValues.sandbox_id as string[]), 'bosun-local'],
   };
   const again: Record<string, (old: string) => Promise<string>> = {
     key_id: made.key,

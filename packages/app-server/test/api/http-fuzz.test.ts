@@ -46,6 +46,8 @@ const options = {
       git_bitbucket_url: url,
       git_allow_private_hosts: true,
       instance_marketplaces: ['github:acme/market#company##'],
+      plugin_directory_source: 'github:acme/market',
+      plugin_directory_featured: ['formatter'],
       sandbox_command: ['false'],
       sandbox_start_timeout: 5,
       log_level: 'warn' as const,
@@ -154,6 +156,9 @@ describeApi(
   (api) => {
     it(`answers ${RUNS} generated requests without a 5xx, a hang, or another error shape`, async () => {
       const world = await worldOf(api());
+      // The directory lists the test marketplace's plugin (its id is a path value).
+      const plugin = await api().call('/api/v1/plugin-directory/plugins/formatter', { as: world.user });
+      expect(plugin.status, plugin.text).toBe(200);
       const { requests, operations } = await generatedRequests(
         api(),
         world,
