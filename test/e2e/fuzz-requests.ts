@@ -121,7 +121,9 @@ export function requestFor(operation: Operation, context: FuzzContext): fc.Arbit
       ),
       segments: fc.tuple(...pathParameters.map((p) => segment(p.name, p.schema, context))),
       query: fc.tuple(...queryParameters.map((p) => fc.option(queryPart(p.name, p.schema, context)))),
-      extra: fc.option(fc.constantFrom(...EXTRA_QUERY), { freq: 6 }),
+      // One request in six with an extra query part (fc.option's `freq: 6` gave one in six *without*: nearly
+      // every request of a route with a strict query was then refused before its handler ran).
+      extra: fc.oneof({ weight: 5, arbitrary: fc.constant(null) }, fc.constantFrom(...EXTRA_QUERY)),
       body: bodyOf(operation, context),
       contentType: fc.oneof(
         { weight: 8, arbitrary: fc.constant('application/json') },
