@@ -47,6 +47,8 @@ export interface World {
   queryValues: Record<string, string[]>;
   /** After a request that deleted what a path value names: a new one in its place. */
   replace(name: string, value: string): Promise<void>;
+  /** After a sign-out: a new session for the cookie. */
+  signIn(): Promise<void>;
 }
 
 /**
@@ -128,12 +130,10 @@ export async function worldOf(api: Api): Promise<World> {
   };
   const orgKey = async (id: string) =>
     `Bearer ${(await api.repositories.apiKeys.create({ userId: user.id, name: 'fuzz-org', orgId: id })).key}`;
-  const session = await api.repositories.sessions.createSession(user.id, 3_600_000);
+  const cookie = async () =>
+    `bosun_session=${(await api.repositories.sessions.createSession(user.id, 3_600_000)).token}`;
   const strangers = await post(api, member, '/api/v1/organizations', { name: 'Not the user’s' });
-  const signed: Record<string, string>[] = [
-    { authorization: await orgKey(orgId) },
-    { cookie: `bosun_session=${session.token}` },
-  ];
+  const signed: Record<string, string>[] = [{ authorization: await orgKey(orgId) }, { cookie: await cookie() }];
   const orgHeaders = [orgId, pathValues.org_id?.[1] as string, strangers.body.id, randomUUID(), 'acme', ' ', '-1'];
   return {
     user,
@@ -142,6 +142,9 @@ export async function worldOf(api: Api): Promise<World> {
     orgHeaders,
     pathValues,
     queryValues,
+    signIn: async () => {
+      signed[1] = { cookie: await cookie() };
+    },
     replace: async (name, value) => {
       const values = pathValues[name];
       const make = again[name];
