@@ -2,15 +2,8 @@ import { readdir } from 'node:fs/promises';
 import type { LlmReplay } from '@bosun/llm-replay';
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import {
-  type FuzzContext,
-  type Operation,
-  describeRequest,
-  operationsOf,
-  problemWith,
-  requestFor,
-  send,
-} from './fuzz-requests.ts';
+import { type FuzzContext, type Operation, operationsOf, requestFor } from './fuzz-requests.ts';
+import { fuzz, fuzzSettings } from './fuzz-run.ts';
 import type { Schema } from './schema-arbitraries.ts';
 import { type E2EServer, llmConfig, startStack } from './support.ts';
 
@@ -20,8 +13,7 @@ import { type E2EServer, llmConfig, startStack } from './support.ts';
  * an answer within a bound, and every 4xx in the one error shape. `BOSUN_FUZZ_SEED` replays a run,
  * `BOSUN_FUZZ_RUNS` changes its size.
  */
-const RUNS = Number(process.env.BOSUN_FUZZ_RUNS ?? 2500);
-const SEED = Number(process.env.BOSUN_FUZZ_SEED ?? Date.now() % 2 ** 31);
+const { runs: RUNS, seed: SEED } = fuzzSettings(2500);
 const ANSWER_WITHIN_MS = 10_000;
 
 const SAFE_TOOLS = ['terminal', 'file_editor', 'task_tracker'];
@@ -113,40 +105,20 @@ it(`answers ${RUNS} generated requests without a 5xx, a hang, or another error s
   expect(operations.length).toBeGreaterThan(20);
   const requests = fc.oneof(...operations.map((operation) => requestFor(operation, context)));
 
-  let sent = 0;
-  const statuses = new Map<number, number>();
-  const property = fc.asyncProperty(requests, async (request) => {
-    sent++;
-    const reply = await send(server.url, request, ANSWER_WITHIN_MS).catch((error: Error) => {
-      throw new Error(`${describeRequest(request)}: ${error.message}`);
-    });
-    statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
-    const problem = problemWith(reply);
-    if (problem) throw new Error(`${describeRequest(request)}: ${problem}: ${reply.text.slice(0, 1000)}`);
+  await fuzz({
+    url: server.url,
+    requests,
+    runs: RUNS,
+    seed: SEED,
+    withinMs: ANSWER_WITHIN_MS,
     // A deleted conversation is replaced, so that later requests still reach existing ones.
-    const deleted = conversations.findIndex((id) => request.url === `/api/conversations/${id}`);
-    if (request.method === 'DELETE' && reply.status === 200 && deleted !== -1) {
-      conversations[deleted] = (await server.startConversation(llm)).id;
-    }
+    after: async (request, reply) => {
+      const deleted = conversations.findIndex((id) => request.url === `/api/conversations/${id}`);
+      if (request.method === 'DELETE' && reply.status === 200 && deleted !== -1) {
+        conversations[deleted] = (await server.startConversation(llm)).id;
+      }
+    },
   });
-  try {
-    await fc.assert(property, { seed: SEED, numRuns: RUNS, includeErrorInReport: true });
-  } catch (error) {
-    // fast-check's report names the seed and the shrunk request; this says how to replay it.
-    throw new Error(`replay with BOSUN_FUZZ_SEED=${SEED}\n${(error as Error).message}`);
-  }
-  // The generator reaches past validation: some requests succeed, many are refused, none hang.
-  expect(sent).toBeGreaterThanOrEqual(RUNS);
-  const count = (test: (status: number) => boolean) =>
-    [...statuses].filter(([status]) => test(status)).reduce((sum, [, n]) => sum + n, 0);
-  expect(
-    count((s) => s < 300),
-    JSON.stringify([...statuses]),
-  ).toBeGreaterThan(RUNS / 20);
-  expect(
-    count((s) => s === 422),
-    JSON.stringify([...statuses]),
-  ).toBeGreaterThan(RUNS / 10);
   // Generated commands (`>x` is a valid one) create files where they run: none lands in the checkout.
   expect(await readdir(process.cwd())).toEqual(checkout);
 }, 180_000);

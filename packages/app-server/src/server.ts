@@ -1,4 +1,4 @@
-import { createHttpServer, installEdgeErrors } from '@bosun/http';
+import { createHttpServer, installEdgeErrors, refuseNulText } from '@bosun/http';
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import { type AppServerConfig, appServerConfig } from './config.ts';
@@ -97,6 +97,7 @@ export async function buildAppServer(options: AppServerOptions = {}): Promise<Ap
   const modules = options.apiRoutes ?? API_ROUTES;
   await app.register(
     async (api) => {
+      refuseNulText(api);
       for (const routes of modules) await routes(api, context);
     },
     { prefix: API_PREFIX },

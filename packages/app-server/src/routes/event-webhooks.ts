@@ -29,7 +29,8 @@ export function eventWebhookRoutes(app: FastifyInstance, deps: EventWebhookDeps)
     '/webhooks/events/:conversation_id',
     {
       // Not an API key: the sandbox's session key, checked here before anything else is read.
-      config: { public: true },
+      // Events hold what tools printed, U+0000 included: they are stored as JSON text, which escapes it.
+      config: { public: true, nulInBody: true },
       ...route('A sandbox’s agent server posts a conversation’s events', {
         params: ConversationIdParams,
         body: Type.Array(shape('Event')),

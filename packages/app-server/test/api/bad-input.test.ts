@@ -110,6 +110,24 @@ describeApi('malformed input and unknown ids', (api) => {
     }
   });
 
+  // PostgreSQL cannot store U+0000 in text (it answered 500): found by the HTTP fuzzer (http-fuzz.test.ts).
+  it('refuses a NUL character in a path, query or body value with a 422 at its place', async () => {
+    const sha = 'a'.repeat(40);
+    const cases: [string, CallOptions, Loc][] = [
+      ['/api/v1/secrets/%00', { method: 'DELETE' }, ['path', 'secret_id']],
+      ['/api/v1/secrets/A%00B', { method: 'PUT', body: { value: 'v' } }, ['path', 'secret_id']],
+      ['/api/v1/secrets/search?name__contains=%00', {}, ['query', 'name__contains']],
+      ['/api/v1/plugin-trust', { method: 'POST', body: { source: '\u0000', commit: sha } }, ['body', 'source']],
+      ['/api/v1/organizations', { method: 'POST', body: { name: 'Acme\u0000' } }, ['body', 'name']],
+      ['/api/v1/settings', { method: 'POST', body: { llm_model: 'a\u0000' } }, ['body', 'llm_model']],
+    ];
+    for (const [path, options, loc] of cases) {
+      const answer = await api().call(path, { ...options, as: user });
+      expect(answer.status, `${options.method ?? 'GET'} ${path}: ${answer.text}`).toBe(422);
+      expect(answer.body.detail.map((item: { loc: Loc }) => item.loc)).toContainEqual(loc);
+    }
+  });
+
   it('never answers 5xx to any JSON body on the writing routes', async () => {
     const routes = [
       ['POST', '/api/v1/settings'],

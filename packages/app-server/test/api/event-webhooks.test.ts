@@ -81,6 +81,15 @@ describeApi('event webhooks and the event store', (api) => {
     expect(rows.map((row) => row.seq)).toEqual([1, 2, 3, 4]);
   });
 
+  // The app refuses U+0000 in what it stores as text (bad-input.test.ts); events hold it as tools printed it.
+  it('stores an event whose text holds a NUL character as it was sent', async () => {
+    const conversation = await newConversation(api(), alice.id, alices.id);
+    const event = errorEvent(1, 'printed a\u0000b');
+    expect((await webhook(api(), conversation, keyOf(alices), [event])).status).toBe(200);
+    const page = await api().call(`/api/v1/conversation/${conversation}/events/search`, { as: alice });
+    expect(page.body.items).toEqual([event]);
+  });
+
   it('refuses a batch with an invalid event with a 422 naming its index, and stores none of it', async () => {
     const conversation = await newConversation(api(), alice.id, alices.id);
     const bad = await webhook(api(), conversation, keyOf(alices), [pauseEvent(1), { ...errorEvent(2, 'x'), code: 7 }]);

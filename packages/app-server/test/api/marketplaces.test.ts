@@ -6,22 +6,7 @@ import { marketplacesOf } from '../../src/marketplaces/index.ts';
 import { gitUrlsOf } from '../../src/routes/app-conversation-api.ts';
 import { gitRemotes } from '../support/git-remotes.ts';
 import { type TestUser, describeApi } from './harness.ts';
-import { acmeWithRoles, post } from './marketplace-org.ts';
-
-/** A marketplace with one plugin bringing a skill, a command and a hook. */
-const MARKET = {
-  '.plugin/marketplace.json': JSON.stringify({
-    name: 'acme-tools',
-    owner: { name: 'Acme' },
-    plugins: [{ name: 'formatter', source: './plugins/formatter', description: 'Formats code' }],
-  }),
-  'plugins/formatter/.plugin/plugin.json': JSON.stringify({ name: 'formatter', description: 'Formats code' }),
-  'plugins/formatter/skills/tidy/SKILL.md': '---\nname: tidy\ndescription: Tidies code.\n---\nTidy it.\n',
-  'plugins/formatter/commands/format.md': '---\ndescription: Format the code\n---\nFormat everything.\n',
-  'plugins/formatter/hooks/hooks.json': JSON.stringify({
-    hooks: { PreToolUse: [{ matcher: 'terminal', hooks: [{ type: 'command', command: 'true' }] }] },
-  }),
-};
+import { MARKET, acmeWithRoles, post } from './marketplace-org.ts';
 
 let marketSha = '';
 let moving: TestRepository;
