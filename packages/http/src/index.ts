@@ -16,7 +16,7 @@ export { edgeErrorOptions, installEdgeErrors } from './framework-errors.ts';
 export { installJsonBody } from './json-body.ts';
 export { MAX_JSON_DEPTH, nestsDeeperThan, tooDeep } from './json-depth.ts';
 export { loggerOptions, redactUrl } from './log-options.ts';
-export { refuseNulText } from './nul-text.ts';
+export { nulTextProblem, refuseNulText } from './nul-text.ts';
 export { type OpenApiOptions, installOpenApi } from './openapi.ts';
 export { type OperationRules, completeOperations, operationId } from './openapi-operations.ts';
 export { referencedComponents } from './openapi-references.ts';

@@ -11,7 +11,10 @@ declare module 'fastify' {
 type Loc = (string | number)[];
 
 const MAX_PLACES = 20;
-const MSG = 'Text must not contain the NUL character (U+0000)';
+/** The 422 item of a text holding U+0000 at `loc`. */
+export function nulTextProblem(loc: Loc) {
+  return { loc, msg: 'Text must not contain the NUL character (U+0000)', type: 'value_error' };
+}
 
 /** Where in `value` a string (or an object's key) holds U+0000, under `at`; at most `MAX_PLACES`. */
 function nulPlaces(value: unknown, at: Loc, out: Loc[] = []): Loc[] {
@@ -42,6 +45,6 @@ export function refuseNulText(app: FastifyInstance): void {
       ...nulPlaces(request.query, ['query']),
       ...(request.routeOptions.config.nulInBody ? [] : nulPlaces(request.body, ['body'])),
     ];
-    if (places.length > 0) throw new InputError(places.map((loc) => ({ loc, msg: MSG, type: 'value_error' })));
+    if (places.length > 0) throw new InputError(places.map(nulTextProblem));
   });
 }

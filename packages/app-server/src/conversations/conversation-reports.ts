@@ -28,9 +28,9 @@ export async function keepReport(
   // A conversation being deleted reports once more: nothing of it is worth keeping.
   if (report.execution_status === 'deleting') return true;
   const change = {
-    ...(report.execution_status ? { execution_status: report.execution_status } : {}),
-    ...(report.title ? { title: report.title } : {}),
-    ...(report.agent?.llm?.model ? { llm_model: report.agent.llm.model } : {}),
+    ...(report.execution_status ? { execution_status: storable(report.execution_status) } : {}),
+    ...(report.title ? { title: storable(report.title) } : {}),
+    ...(report.agent?.llm?.model ? { llm_model: storable(report.agent.llm.model) } : {}),
     ...(report.metrics && typeof report.metrics === 'object' ? { metrics: JSON.stringify(report.metrics) } : {}),
   };
   if (row) {
@@ -57,4 +57,9 @@ export async function keepReport(
     return keepReport(conversations, sandbox, report);
   }
   return true;
+}
+
+/** `text` as a text column holds it: U+0000, which PostgreSQL refuses, becomes U+FFFD (the replacement character). */
+function storable(text: string): string {
+  return text.replaceAll('\u0000', '\uFFFD');
 }

@@ -1,3 +1,4 @@
+import { nulTextProblem } from '@bosun/http';
 import { Event, type ValidationError, safeParse } from '@bosun/protocol';
 import type { IncomingEvent } from '../data/index.ts';
 
@@ -21,6 +22,11 @@ export function validateEvents(values: readonly unknown[], at: (string | number)
     const event = parsed.value;
     const missing = (['id', 'timestamp'] as const).filter((field) => typeof event[field] !== 'string');
     for (const field of missing) errors.push({ loc: [...at, index, field], msg: 'Field required', type: 'missing' });
+    // The id is a text column of its own (the JSON escapes U+0000; PostgreSQL's text refuses it).
+    if (event.id?.includes('\u0000')) {
+      errors.push(nulTextProblem([...at, index, 'id']));
+      return;
+    }
     const timestamp = missing.length === 0 ? utcOf(event.timestamp as string) : undefined;
     if (missing.length === 0 && timestamp === undefined) {
       errors.push({

@@ -34,7 +34,8 @@ export function conversationWebhookRoutes(
   app.post<{ Body: ConversationReport }>(
     '/webhooks/conversations',
     {
-      config: { public: true },
+      // What an agent server reports comes from its conversation (a title from a message may hold U+0000).
+      config: { public: true, nulInBody: true },
       preValidation: sandboxOnly(sandboxes),
       ...route('A sandbox’s agent server reports a conversation (header X-Session-API-Key: the sandbox’s key)', {
         body: ConversationReportBody,

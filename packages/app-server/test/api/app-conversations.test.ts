@@ -232,6 +232,9 @@ describeApi('app conversations: reads, bad input and the conversation webhook', 
     });
     expect((await report({ id: direct, execution_status: 'finished' })).status).toBe(200);
     expect(await view(owner, direct)).toMatchObject({ execution_status: 'finished', title: 'Direct' });
+    // A title the agent made from a message holding U+0000 is kept (PostgreSQL's text cannot hold it: replaced).
+    expect((await report({ id: direct, title: 'Dir\u0000ect' })).status).toBe(200);
+    expect(await view(owner, direct)).toMatchObject({ title: 'Dir\uFFFDect' });
 
     // The agent server has no such conversation (the app's row alone): its refusal is a 502 saying why.
     const [rowOnly] = await conversations(api(), owner, ['Row only'], sandboxId);

@@ -88,6 +88,10 @@ describeApi('event webhooks and the event store', (api) => {
     expect((await webhook(api(), conversation, keyOf(alices), [event])).status).toBe(200);
     const page = await api().call(`/api/v1/conversation/${conversation}/events/search`, { as: alice });
     expect(page.body.items).toEqual([event]);
+    // Its id is a column of its own: there it is refused (no event id holds one).
+    const badId = await webhook(api(), conversation, keyOf(alices), [{ ...errorEvent(2, 'x'), id: 'a\u0000b' }]);
+    expect(badId.status, badId.text).toBe(422);
+    expect(badId.body.detail).toEqual([expect.objectContaining({ loc: ['body', 0, 'id'] })]);
   });
 
   it('refuses a batch with an invalid event with a 422 naming its index, and stores none of it', async () => {
