@@ -1,6 +1,7 @@
 import type { AgentServer } from '@bosun/agent-server';
 import type { LlmReplay } from '@bosun/llm-replay';
 import { expect } from 'vitest';
+import { type Page, allPages } from '../../packages/agent-server/test/support/http.ts';
 import { type EventBody, SETTLED, outline, sleep, withoutStats } from './events.ts';
 
 /** What the HTTP API answered: status, body parsed as JSON when it is JSON, and the raw text. */
@@ -120,21 +121,13 @@ export class E2EServer {
   }
 
   /** Every event of a conversation, in log order, following `next_page_id` (small pages, to exercise paging). */
-  async allEvents(id: string, pageSize = 7): Promise<EventBody[]> {
-    const events: EventBody[] = [];
-    let pageId: string | null = null;
-    do {
-      const params = new URLSearchParams({ limit: String(pageSize) });
-      if (pageId) params.set('page_id', pageId);
-      const reply: Reply<{ items: EventBody[]; next_page_id: string | null }> = await this.api(
-        'GET',
-        `/api/conversations/${id}/events/search?${params}`,
-      );
-      expect(reply.status, reply.text).toBe(200);
-      events.push(...reply.body.items);
-      pageId = reply.body.next_page_id;
-    } while (pageId);
-    return events;
+  allEvents(id: string, pageSize = 7): Promise<EventBody[]> {
+    const search = `/api/conversations/${id}/events/search`;
+    return allPages(
+      (params) => this.api<Page<EventBody>>('GET', `${search}?${params}`),
+      new URLSearchParams(),
+      pageSize,
+    );
   }
 
   /** Polls the conversation until `accept` holds for its info; returns that info. */

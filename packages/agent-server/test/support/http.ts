@@ -129,22 +129,29 @@ export async function sendMessage(
 }
 
 /** Every event of a conversation in log order, following `next_page_id` over REST. */
-export async function allEvents(base: string, conversationId: string, query = ''): Promise<EventBody[]> {
-  const events: EventBody[] = [];
+export function allEvents(base: string, conversationId: string, query = ''): Promise<EventBody[]> {
+  const search = `/api/conversations/${conversationId}/events/search`;
+  return allPages((params) => call<Page<EventBody>>(base, `${search}?${params}`), new URLSearchParams(query), 100);
+}
+
+/** Every item of a paged search (each page 200), `limit` at a time, following `next_page_id`. */
+export async function allPages<T>(
+  page: (params: URLSearchParams) => Promise<Pick<Reply<Page<T>>, 'status' | 'body' | 'text'>>,
+  query: URLSearchParams,
+  limit: number,
+): Promise<T[]> {
+  const items: T[] = [];
   let pageId: string | null = null;
   do {
     const params = new URLSearchParams(query);
-    params.set('limit', '100');
+    params.set('limit', String(limit));
     if (pageId) params.set('page_id', pageId);
-    const reply: Reply<Page<EventBody>> = await call<Page<EventBody>>(
-      base,
-      `/api/conversations/${conversationId}/events/search?${params}`,
-    );
+    const reply = await page(params);
     expect(reply.status, reply.text).toBe(200);
-    events.push(...reply.body.items);
+    items.push(...reply.body.items);
     pageId = reply.body.next_page_id;
   } while (pageId);
-  return events;
+  return items;
 }
 
 /** Resolves once `check` holds (polled), or fails after `timeoutMs`. */
