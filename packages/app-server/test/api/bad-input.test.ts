@@ -46,6 +46,21 @@ const MALFORMED: Record<string, { path: string; options?: CallOptions; loc: Loc 
       loc: ['body', 'provider_tokens', 'github', 'token'],
     },
   ],
+  // A source of spaces only names no repository (it was taken, and asked to be trusted).
+  'POST /api/v1/app-conversations': [
+    {
+      path: '/api/v1/app-conversations',
+      options: { method: 'POST', body: { plugins: [{ source: '   ' }] } },
+      loc: ['body', 'plugins', 0, 'source'],
+    },
+  ],
+  'POST /api/v1/plugin-trust': [
+    {
+      path: '/api/v1/plugin-trust',
+      options: { method: 'POST', body: { source: ' \t', commit: null } },
+      loc: ['body', 'source'],
+    },
+  ],
   'POST /api/v1/organizations': [
     { path: '/api/v1/organizations', options: { method: 'POST', body: { name: '' } }, loc: ['body', 'name'] },
     { path: '/api/v1/organizations', options: { method: 'POST', body: {} }, loc: ['body', 'name'] },

@@ -12,6 +12,7 @@ import {
   taggedUnion,
   withDefault,
 } from '../schema/builders.ts';
+import { NOT_BLANK } from '../schema/fields.ts';
 import {
   ConfirmationPolicy,
   ConfirmationTimeoutAction,
@@ -145,7 +146,7 @@ export const LocalWorkspace = strictObject('LocalWorkspace', 'A directory on the
 });
 
 export const PluginSource = strictObject('PluginSource', 'A plugin to load into the conversation.', {
-  source: Type.String({ minLength: 1, description: '`<provider>:<owner>/<repo>` or a Git URL.' }),
+  source: Type.String({ pattern: NOT_BLANK, description: '`<provider>:<owner>/<repo>` or a Git URL.' }),
   ref: Type.Optional(nullable(Type.String({ description: 'Branch, tag or commit.' }))),
   repo_path: Type.Optional(nullable(Type.String({ description: 'Path of the plugin inside the repository.' }))),
 });

@@ -3,6 +3,7 @@ import { ConversationExecutionStatus, SendMessageRequest, sendMessageFields } fr
 import { MetricsSnapshot } from '../api/metrics.ts';
 import { ResolvedPlugin } from '../api/plugins.ts';
 import { namedEnum, nullable, openObject, ref, strictObject, stringEnum } from '../schema/builders.ts';
+import { NOT_BLANK } from '../schema/fields.ts';
 import { ProviderType, pageOf, timestamp, timestamps } from './common.ts';
 import { MAX_LAUNCH_PLUGINS } from './launch-references.ts';
 import { LoadedMarketplace } from './marketplaces.ts';
@@ -38,7 +39,7 @@ export const AppConversationStartTaskStatus = namedEnum(
 export type AppConversationStartTaskStatus = Static<typeof AppConversationStartTaskStatus>;
 
 export const PluginSpec = strictObject('PluginSpec', 'A plugin to load into the conversation.', {
-  source: Type.String({ minLength: 1, maxLength: 2048, description: '`github:owner/repo` or a Git URL.' }),
+  source: Type.String({ maxLength: 2048, pattern: NOT_BLANK, description: '`github:owner/repo` or a Git URL.' }),
   ref: Type.Optional(nullable(Type.String({ maxLength: 255, description: 'Branch, tag or commit.' }))),
   repo_path: Type.Optional(
     nullable(Type.String({ maxLength: 1024, description: 'The plugin inside the repository.' })),

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { nullable, ref, strictObject } from '../schema/builders.ts';
-import { describedName } from '../schema/fields.ts';
+import { NOT_BLANK, describedName } from '../schema/fields.ts';
 import { gitLocation, timestamp } from './common.ts';
 
 /**
@@ -91,7 +91,7 @@ export const PluginTrustSource = strictObject(
   'PluginTrustSource',
   'A plugin source at a commit, as trust is confirmed.',
   {
-    source: Type.String({ minLength: 1, maxLength: 2048 }),
+    source: Type.String({ maxLength: 2048, pattern: NOT_BLANK }),
     commit: nullable(
       Type.String({
         pattern: '^[0-9a-f]{40}$',

@@ -5,3 +5,6 @@ import { nullable } from './builders.ts';
 
 /** The name of a listed thing and its description (null: it has none). */
 export const describedName = () => ({ name: Type.String(), description: nullable(Type.String()) });
+
+/** The pattern of a string that holds more than white space (a name or source of spaces names nothing). */
+export const NOT_BLANK = '\\S';
