@@ -36,10 +36,7 @@ export interface SandboxStartSpec {
  * What a resume may replace (Bosun's): the sandbox's whole environment and its network, as at a start. What is
  * absent stays as it was.
  */
-export interface ResumeRefresh {
-  environment?: Readonly<Record<string, string>>;
-  network?: NetworkPolicy;
-}
+export type ResumeRefresh = Pick<SandboxStartSpec, 'environment' | 'network'>;
 
 export const RESOURCE_FACTORS = [1, 2, 4, 8] as const;
 export type ResourceFactor = (typeof RESOURCE_FACTORS)[number];
