@@ -73,6 +73,8 @@ async function delivered(id: string): Promise<{ posted: string[]; log: string[] 
 describe('webhooks', () => {
   it("posts a run's events in log order, exactly the committed ones, then the info once finished", async () => {
     const conversation = await start();
+    // Only the newest info is posted: the first one is `idle` only if it went before the run started.
+    await receiver.until(() => receiver.infos(conversation.id).length === 1);
     await send(conversation.id, 'Please finish.', true);
     await receiver.until(() => receiver.infos(conversation.id).some((info) => info.execution_status === 'finished'));
 
