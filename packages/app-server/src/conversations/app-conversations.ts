@@ -1,5 +1,4 @@
-import { type AgentServerClient, BosunApiError } from '@bosun/client';
-import { ConflictError, HttpError, NotFoundError } from '@bosun/http';
+import { BosunApiError } from '@bosun/client';
 import type {
   AppConversation,
   AppConversationUpdateRequest,
@@ -12,13 +11,12 @@ import type {
   AppConversation as ConversationRow,
   Page,
 } from '../data/index.ts';
-import { type Sandbox, agentOf } from '../sandboxes/index.ts';
+import { agentOf } from '../sandboxes/index.ts';
+import { conversationInSandbox, runningAgentOf, sandboxGone } from './conversation-sandbox.ts';
 import { conversationOf } from './conversation-view.ts';
 import type { ConversationDeps } from './deps.ts';
 import { PendingMessages } from './pending-messages.ts';
 import { whyNot } from './start-tasks.ts';
-
-const NOT_FOUND = 'Conversation not found';
 
 /** The sandbox or its agent server failed to do what was asked (the routes answer 502 with the message). */
 export class AgentServerFailure extends Error {
@@ -54,7 +52,7 @@ export class AppConversations {
 
   /** Changes the conversation; a new title also goes to its agent server while the sandbox runs. */
   async update(userId: string, id: string, update: AppConversationUpdateRequest): Promise<AppConversation> {
-    const { row, sandbox } = await this.find(userId, id);
+    const { row, sandbox } = await conversationInSandbox(this.deps, userId, id);
     const change: AppConversationChange = {};
     for (const field of ['title', 'selected_repository', 'selected_branch', 'git_provider'] as const) {
       if (update[field] !== undefined) change[field] = update[field];
@@ -74,7 +72,7 @@ export class AppConversations {
    * other conversation of the user runs in it.
    */
   async delete(userId: string, id: string): Promise<void> {
-    const { sandbox } = await this.find(userId, id);
+    const { sandbox } = await conversationInSandbox(this.deps, userId, id);
     const agent = agentOf(sandbox);
     if (agent) {
       await agent.deleteConversation(id).catch((error) => {
@@ -90,8 +88,8 @@ export class AppConversations {
 
   /** Sends the message to the conversation's agent: 409 while its sandbox does not run, 410 once it is gone. */
   async sendMessage(userId: string, id: string, message: AppSendMessageRequest): Promise<AppSendMessageResponse> {
-    const { sandbox } = await this.find(userId, id);
-    const agent = this.runningAgent(id, sandbox);
+    const { sandbox } = await conversationInSandbox(this.deps, userId, id);
+    const agent = runningAgentOf(id, sandbox);
     try {
       await agent.sendMessage(id, { role: 'user', content: message.content, run: message.run });
     } catch (error) {
@@ -105,8 +103,8 @@ export class AppConversations {
    * of the user share, only this conversation's agent (the sandbox keeps running for the others).
    */
   async pause(userId: string, id: string): Promise<void> {
-    const { sandbox } = await this.find(userId, id);
-    if (!sandbox || sandbox.status === 'MISSING') throw gone();
+    const { sandbox } = await conversationInSandbox(this.deps, userId, id);
+    if (!sandbox || sandbox.status === 'MISSING') throw sandboxGone();
     const shared = (await this.deps.repositories.conversations.usingSandbox(userId, sandbox.id)) > 1;
     if (!shared) {
       await this.deps.sandboxes.pause(userId, sandbox.id);
@@ -124,35 +122,16 @@ export class AppConversations {
    * messages that waited for it are delivered.
    */
   async resume(userId: string, id: string): Promise<void> {
-    const { sandbox } = await this.find(userId, id);
-    if (!sandbox || sandbox.status === 'MISSING') throw gone();
+    const { sandbox } = await conversationInSandbox(this.deps, userId, id);
+    if (!sandbox || sandbox.status === 'MISSING') throw sandboxGone();
     if (sandbox.status !== 'RUNNING') {
       const resumed = await this.deps.sandboxes.resume(userId, sandbox.id);
-      if (resumed?.status === 'MISSING') throw gone();
+      if (resumed?.status === 'MISSING') throw sandboxGone();
       if (resumed?.status !== 'RUNNING') {
         throw new AgentServerFailure(`The sandbox did not start: ${resumed?.statusDetail ?? 'no reason given'}`);
       }
     }
     await new PendingMessages(this.deps).deliver(id);
-  }
-
-  /** The user's conversation and its sandbox (undefined when the sandbox no longer exists); 404 when not theirs. */
-  private async find(userId: string, id: string): Promise<{ row: ConversationRow; sandbox: Sandbox | undefined }> {
-    const row = await this.deps.repositories.conversations.get(userId, id);
-    if (!row) throw new NotFoundError(NOT_FOUND);
-    const sandbox = row.sandbox_id === null ? undefined : await this.deps.sandboxes.get(userId, row.sandbox_id);
-    return { row, sandbox };
-  }
-
-  private runningAgent(id: string, sandbox: Sandbox | undefined): AgentServerClient {
-    if (!sandbox || sandbox.status === 'MISSING') throw gone();
-    const agent = agentOf(sandbox);
-    if (!agent) {
-      throw new ConflictError(
-        `The conversation’s sandbox is ${sandbox.status}: resume it first (POST /api/v1/app-conversations/${id}/resume)`,
-      );
-    }
-    return agent;
   }
 
   private async views(userId: string, rows: ConversationRow[]): Promise<AppConversation[]> {
@@ -161,8 +140,4 @@ export class AppConversations {
     const sandboxes = new Map(sandboxIds.map((sandboxId, index) => [sandboxId, found[index]]));
     return rows.map((row) => conversationOf(row, row.sandbox_id === null ? undefined : sandboxes.get(row.sandbox_id)));
   }
-}
-
-function gone(): HttpError {
-  return new HttpError(410, 'The conversation’s sandbox no longer exists (its workspace is gone)');
 }
