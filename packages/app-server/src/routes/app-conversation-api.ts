@@ -4,24 +4,29 @@ import type { ApiRoutes, AppContext } from '../context.ts';
 import { AppConversations } from '../conversations/app-conversations.ts';
 import type { ConversationDeps } from '../conversations/deps.ts';
 import { StartTasks } from '../conversations/start-tasks.ts';
+import type { Repositories } from '../data/index.ts';
 import { DEFAULT_GIT_URLS, type GitProviderUrls } from '../git/provider-urls.ts';
 import { DEFAULT_RATE_LIMITS, rateLimited } from '../identity/rate-limits.ts';
 import { marketplacesOf } from '../marketplaces/index.ts';
 import { pluginTrustGate } from '../trust/index.ts';
 import { appConversationRoutes } from './app-conversations.ts';
 import { conversationWebhookRoutes } from './conversation-webhooks.ts';
+import { conversationWorkspaceRoutes } from './conversation-workspace.ts';
 import { startTaskRoutes } from './start-tasks.ts';
 import { webClientConfigRoutes } from './web-client-config.ts';
 
-export interface ConversationApiDeps extends Omit<ConversationDeps, 'log'> {
+export interface ConversationApiDeps extends Omit<ConversationDeps, 'log' | 'repositories'> {
+  /** The conversations' repositories, and the app's event store (a conversation's export reads it). */
+  repositories: ConversationDeps['repositories'] & Pick<Repositories, 'events'>;
   /** What limits starts of conversations per user (each may start a sandbox). */
   startLimit?: preHandlerAsyncHookHandler;
 }
 
 /**
- * The `/api/v1` routes of the application's conversations over `deps`: starts and their tasks, the conversations,
- * the agent servers' conversation webhook and the web client's configuration. Tasks a previous run of the app
- * left unfinished are ERROR first; starts under way are waited for when the server closes.
+ * The `/api/v1` routes of the application's conversations over `deps`: starts and their tasks, the conversations
+ * and their workspaces (files, Git, skills, hooks, export), the agent servers' conversation webhook and the web
+ * client's configuration. Tasks a previous run of the app left unfinished are ERROR first; starts under way are
+ * waited for when the server closes.
  */
 export function conversationApi({ startLimit, ...deps }: ConversationApiDeps): ApiRoutes {
   return async (api) => {
@@ -29,6 +34,7 @@ export function conversationApi({ startLimit, ...deps }: ConversationApiDeps): A
     const tasks = await StartTasks.open(services);
     startTaskRoutes(api, { tasks, startTasks: deps.repositories.startTasks, ...(startLimit ? { startLimit } : {}) });
     appConversationRoutes(api, new AppConversations(services), startLimit ? { preHandler: startLimit } : {});
+    conversationWorkspaceRoutes(api, services);
     conversationWebhookRoutes(api, { sandboxes: deps.sandboxes, conversations: deps.repositories.conversations });
     webClientConfigRoutes(api, deps.gitUrls);
     api.addHook('onClose', () => tasks.close());

@@ -69,6 +69,20 @@ export const CONVERSATION_CASES: Record<string, WrongUserCase> = {
     attempt: strangerCalls(),
     unchanged: sandboxUnchanged,
   },
+  'GET /api/v1/app-conversations/{conversation_id}/file': {
+    expected: 404,
+    attempt: (api, { stranger, conversationId }) =>
+      api.call(`/api/v1/app-conversations/${conversationId}/file?file_path=README.md`, as(stranger)),
+  },
+  'GET /api/v1/app-conversations/{conversation_id}/git/changes': { expected: 404, attempt: strangerCalls() },
+  'GET /api/v1/app-conversations/{conversation_id}/git/diff': {
+    expected: 404,
+    attempt: (api, { stranger, conversationId }) =>
+      api.call(`/api/v1/app-conversations/${conversationId}/git/diff?path=README.md`, as(stranger)),
+  },
+  'GET /api/v1/app-conversations/{conversation_id}/skills': { expected: 404, attempt: strangerCalls() },
+  'GET /api/v1/app-conversations/{conversation_id}/hooks': { expected: 404, attempt: strangerCalls() },
+  'GET /api/v1/app-conversations/{conversation_id}/download': { expected: 404, attempt: strangerCalls() },
   'GET /api/v1/app-conversations/start-tasks': {
     expected: 'own',
     attempt: strangerFinds([null], ({ taskId }) => `?ids=${taskId}`),

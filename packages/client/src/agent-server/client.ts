@@ -1,4 +1,13 @@
-import type { AgentFinalResponse, BashOutput, ConversationInfo, SkillsResponse, StoredEvent } from '@bosun/protocol';
+import type {
+  AgentFinalResponse,
+  BashOutput,
+  ConversationInfo,
+  GitChange,
+  GitDiff,
+  HookConfig,
+  SkillsResponse,
+  StoredEvent,
+} from '@bosun/protocol';
 import { type FollowEventsOptions, followEvents } from '../events-socket.ts';
 import { type CallOptions, HttpClient, type OperationCall, callOperation, pathOf } from '../http.ts';
 import { ServerProbes, type TransportOptions, httpOptions } from '../server-probes.ts';
@@ -94,6 +103,25 @@ export class AgentServerClient extends ServerProbes {
       query: { path },
       content: { type: `multipart/form-data; boundary=${boundary}`, text: `${part}${text}\r\n--${boundary}--\r\n` },
     });
+  }
+
+  /** The bytes of the file at `path` (absolute, inside the workspace): a `BosunApiError` 404 when there is none. */
+  downloadFile(path: string, options?: CallOptions): Promise<{ contentType: string; bytes: Uint8Array }> {
+    const { method, path: route } = AGENT_SERVER_OPERATIONS.downloadFile;
+    return this.http.bytes({ ...options, method, path: route, query: { path } });
+  }
+  /** The files of the repository at `path` that differ from `ref` (default HEAD), untracked ones included. */
+  gitChanges(path: string, ref?: string, options?: CallOptions): Promise<GitChange[]> {
+    return this.call('gitChanges', { ...options, query: { path, ref } });
+  }
+  /** The file at `path` as it is and at `ref` (default HEAD), or before and after `commit`. */
+  gitDiff(path: string, at: { ref?: string; commit?: string } = {}, options?: CallOptions): Promise<GitDiff> {
+    return this.call('gitDiff', { ...options, query: { path, ...at } });
+  }
+  /** The hooks of the project's `.openhands/hooks.json` (default: the workspace's); null when it has none. */
+  async getHooks(projectDir?: string, options?: CallOptions): Promise<HookConfig | null> {
+    const body = projectDir === undefined ? {} : { project_dir: projectDir };
+    return (await this.call<{ hook_config: HookConfig | null }>('getHooks', { ...options, body })).hook_config;
   }
 
   /** Starts a conversation; idempotent on `conversation_id` (the existing one is returned). */

@@ -26,6 +26,10 @@ export const AGENT_SERVER_OPERATIONS = {
   getSkills: { method: 'POST', path: '/api/skills', body: true },
   executeBashCommand: { method: 'POST', path: '/api/bash/execute_bash_command', body: true },
   uploadFile: { method: 'POST', path: '/api/file/upload', query: ['path'], body: true },
+  downloadFile: { method: 'GET', path: '/api/file/download', query: ['path'] },
+  gitChanges: { method: 'GET', path: '/api/git/changes', query: ['path', 'ref'] },
+  gitDiff: { method: 'GET', path: '/api/git/diff', query: ['path', 'ref', 'commit'] },
+  getHooks: { method: 'POST', path: '/api/hooks', body: true },
 
   startConversation: { method: 'POST', path: '/api/conversations', body: true },
   getConversations: { method: 'GET', path: '/api/conversations', query: ['ids'] },

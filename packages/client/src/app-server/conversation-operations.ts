@@ -31,6 +31,12 @@ export const CONVERSATION_OPERATIONS = {
   sendAppMessage: { method: 'POST', path: `${CONVERSATION}/send-message`, body: true },
   pauseAppConversation: { method: 'POST', path: `${CONVERSATION}/pause` },
   resumeAppConversation: { method: 'POST', path: `${CONVERSATION}/resume` },
+  readAppConversationFile: { method: 'GET', path: `${CONVERSATION}/file`, query: ['file_path'] },
+  appConversationGitChanges: { method: 'GET', path: `${CONVERSATION}/git/changes`, query: ['path', 'ref'] },
+  appConversationGitDiff: { method: 'GET', path: `${CONVERSATION}/git/diff`, query: ['path', 'ref'] },
+  appConversationSkills: { method: 'GET', path: `${CONVERSATION}/skills` },
+  appConversationHooks: { method: 'GET', path: `${CONVERSATION}/hooks` },
+  downloadAppConversation: { method: 'GET', path: `${CONVERSATION}/download` },
   queuePendingMessage: {
     method: 'POST',
     path: '/api/v1/conversations/{conversation_id}/pending-messages',

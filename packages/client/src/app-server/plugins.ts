@@ -8,7 +8,7 @@ import type {
   PluginTrustSource,
 } from '@bosun/protocol';
 import type { CallOptions, QueryValue } from '../http.ts';
-import { AppServerConversations } from './conversations.ts';
+import { AppServerConversationWorkspace } from './conversation-workspace.ts';
 
 /** A search of the Plugin Directory. */
 export interface DirectorySearch {
@@ -21,7 +21,7 @@ export interface DirectorySearch {
  * The Plugin Directory (the instance plugin marketplace's plugins, their launch configuration and links) and the
  * caller's trust confirmations of plugin sources. `AppServerClient` has them all.
  */
-export abstract class AppServerPlugins extends AppServerConversations {
+export abstract class AppServerPlugins extends AppServerConversationWorkspace {
   searchDirectoryPlugins(search: DirectorySearch = {}, options?: CallOptions): Promise<DirectoryPluginList> {
     const query = Object.fromEntries(Object.entries(search).filter(([, value]) => value !== undefined));
     return this.call('searchDirectoryPlugins', { ...options, query: query as Record<string, QueryValue> });

@@ -2,6 +2,7 @@ export * from './api-keys.ts';
 export * from './common.ts';
 export * from './events.ts';
 export * from './conversations.ts';
+export * from './conversation-workspace.ts';
 export type * from './conversation-filters.ts';
 export * from './organizations.ts';
 export * from './pending-messages.ts';
