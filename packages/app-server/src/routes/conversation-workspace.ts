@@ -68,29 +68,31 @@ export function conversationWorkspaceRoutes(app: FastifyInstance, deps: ExportDe
     },
   );
 
-  app.get<{ Params: ConversationParams }>(
-    '/app-conversations/:conversation_id/skills',
-    route('The skills the conversation’s agent loads', {
-      params: ConversationParams,
-      response: { 200: 'AppConversationSkills', ...reached },
-    }),
-    (request) => {
-      const { userId, id } = caller(request);
-      return workspace.skills(userId, id);
-    },
-  );
-
-  app.get<{ Params: ConversationParams }>(
-    '/app-conversations/:conversation_id/hooks',
-    route('The hooks the conversation’s working directory declares (`.openhands/hooks.json`), by event', {
-      params: ConversationParams,
-      response: { 200: 'AppConversationHooks', ...reached },
-    }),
-    (request) => {
-      const { userId, id } = caller(request);
-      return workspace.hooks(userId, id);
-    },
-  );
+  /** The reads of what the conversation's agent has: its route's last segment, summary, answer and read. */
+  const agentReads: [string, string, string, (userId: string, id: string) => Promise<unknown>][] = [
+    [
+      'skills',
+      'The skills the conversation’s agent loads',
+      'AppConversationSkills',
+      (userId, id) => workspace.skills(userId, id),
+    ],
+    [
+      'hooks',
+      'The hooks the conversation’s working directory declares (`.openhands/hooks.json`), by event',
+      'AppConversationHooks',
+      (userId, id) => workspace.hooks(userId, id),
+    ],
+  ];
+  for (const [name, summary, answer, read] of agentReads) {
+    app.get<{ Params: ConversationParams }>(
+      `/app-conversations/:conversation_id/${name}`,
+      route(summary, { params: ConversationParams, response: { 200: answer, ...reached } }),
+      (request) => {
+        const { userId, id } = caller(request);
+        return read(userId, id);
+      },
+    );
+  }
 
   app.get<{ Params: ConversationParams }>(
     '/app-conversations/:conversation_id/download',
