@@ -42,6 +42,16 @@ export class BosunNetworkError extends BosunClientError {
   }
 }
 
+/** The answer was larger than the request's `maxBytes`: the rest of it was not read (the connection is closed). */
+export class BosunTooLargeError extends BosunClientError {
+  readonly maxBytes: number;
+
+  constructor(method: string, path: string, maxBytes: number) {
+    super(`${method} ${path}: the answer is larger than ${maxBytes} bytes`, method, path);
+    this.maxBytes = maxBytes;
+  }
+}
+
 /** No answer within the client's `timeoutMs` (the request was cancelled). */
 export class BosunTimeoutError extends BosunClientError {
   readonly timeoutMs: number;

@@ -1,5 +1,5 @@
-import { BosunApiError, BosunNetworkError, BosunTimeoutError } from './errors.ts';
-import { type Transport, type TransportResponse, defaultTransport } from './transport.ts';
+import { BosunApiError, BosunNetworkError, BosunTimeoutError, BosunTooLargeError } from './errors.ts';
+import { AnswerTooLargeError, type Transport, type TransportResponse, defaultTransport } from './transport.ts';
 
 /** A value of a query parameter; an array repeats the parameter (`ids=a&ids=b`); `undefined` leaves it out. */
 export type QueryValue = string | number | boolean | readonly (string | number)[] | undefined | null;
@@ -30,6 +30,8 @@ export interface HttpRequest extends CallOptions {
   body?: unknown;
   /** Sent as it is, with its content type (instead of a JSON `body`). */
   content?: { type: string; text: string };
+  /** The largest answer taken: a larger one is a `BosunTooLargeError` (`bytes` only). */
+  maxBytes?: number;
 }
 
 export interface HttpResponse {
@@ -115,15 +117,15 @@ export class HttpClient {
 
   /** The raw bytes of a 2xx answer (a file), with its content type. */
   async bytes(request: HttpRequest): Promise<{ contentType: string; bytes: Uint8Array }> {
-    const answer = await this.exchange(request, async (r) =>
-      r.ok
-        ? {
-            ok: true as const,
-            contentType: r.headers.get('content-type') ?? '',
-            bytes: new Uint8Array(await r.arrayBuffer()),
-          }
-        : { ok: false as const, status: r.status, body: parseBody(await r.text()) },
-    );
+    const answer = await this.exchange(request, async (r) => {
+      if (!r.ok) return { ok: false as const, status: r.status, body: parseBody(await r.text()) };
+      const bytes = new Uint8Array(await r.arrayBuffer());
+      // A transport that does not honour `maxBytes` read it all: refused all the same.
+      if (request.maxBytes !== undefined && bytes.byteLength > request.maxBytes) {
+        throw new AnswerTooLargeError(request.maxBytes);
+      }
+      return { ok: true as const, contentType: r.headers.get('content-type') ?? '', bytes };
+    });
     if (!answer.ok) throw apiError(answer.status, answer.body, request);
     return { contentType: answer.contentType, bytes: answer.bytes };
   }
@@ -154,12 +156,14 @@ export class HttpClient {
         method,
         headers,
         ...(body !== undefined ? { body } : {}),
+        ...(request.maxBytes !== undefined ? { maxBytes: request.maxBytes } : {}),
         signal: controller.signal,
       });
       return await read(response);
     } catch (error) {
       if (request.signal?.aborted) throw request.signal.reason;
       if (timedOut) throw new BosunTimeoutError(method, path, timeoutMs);
+      if (error instanceof AnswerTooLargeError) throw new BosunTooLargeError(method, path, error.maxBytes);
       throw new BosunNetworkError(method, path, error);
     } finally {
       clearTimeout(timer);

@@ -32,6 +32,7 @@ export {
   BosunNetworkError,
   BosunSocketError,
   BosunTimeoutError,
+  BosunTooLargeError,
 } from './errors.ts';
 export { type FollowEventsOptions, type ReconnectOptions, followEvents } from './events-socket.ts';
 export {

@@ -1,10 +1,20 @@
 import type { Agent, ClientRequest, IncomingMessage } from 'node:http';
 
-/** The part of `fetch` the client uses: `fetch` itself is one. */
+/**
+ * The part of `fetch` the client uses: `fetch` itself is one. `maxBytes` (an answer larger is refused with an
+ * `AnswerTooLargeError` before it is all read) is honoured by the default transport; others may ignore it.
+ */
 export type Transport = (
   url: string,
-  init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal },
+  init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal; maxBytes?: number },
 ) => Promise<TransportResponse>;
+
+/** An answer's body is larger than the request allows. */
+export class AnswerTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`the answer is larger than ${maxBytes} bytes`);
+  }
+}
 
 export interface TransportResponse {
   status: number;
@@ -52,7 +62,7 @@ export function defaultTransport(): Transport {
         request.end(init.body);
         if (signal?.aborted) abort();
       });
-      const body = await readBody(response);
+      const body = await readBody(response, init.maxBytes);
       const status = response.statusCode ?? 0;
       return {
         status,
@@ -69,10 +79,20 @@ export function defaultTransport(): Transport {
   };
 }
 
-function readBody(response: IncomingMessage): Promise<Buffer> {
+function readBody(response: IncomingMessage, maxBytes = Number.POSITIVE_INFINITY): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    response.on('data', (chunk: Buffer) => chunks.push(chunk));
+    let size = 0;
+    const tooLarge = () => {
+      reject(new AnswerTooLargeError(maxBytes));
+      response.destroy();
+    };
+    if (Number(response.headers['content-length']) > maxBytes) return tooLarge();
+    response.on('data', (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > maxBytes) return tooLarge();
+      chunks.push(chunk);
+    });
     response.on('end', () => resolve(Buffer.concat(chunks)));
     response.on('error', reject);
     response.on('aborted', () => reject(new Error('the connection closed before the whole answer came')));

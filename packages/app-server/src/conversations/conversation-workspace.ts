@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import { type AgentServerClient, BosunApiError } from '@bosun/client';
+import { type AgentServerClient, BosunApiError, BosunTooLargeError } from '@bosun/client';
 import { HttpError, InputError, NotFoundError } from '@bosun/http';
 import {
   type AppConversationGitChangesQuery,
@@ -41,12 +41,12 @@ export class ConversationWorkspace {
   async readFile(userId: string, id: string, filePath: string): Promise<string> {
     const { agent, info } = await this.agentOf(userId, id);
     const path = inWorkingDir(info, filePath);
-    const { bytes } = await agent
-      .downloadFile(path)
-      .catch(refusal('read the file', ['query', 'file_path'], `File not found: ${filePath}`));
-    if (bytes.byteLength > MAX_CONVERSATION_FILE_BYTES) {
-      throw new HttpError(413, `The file is larger than ${MAX_CONVERSATION_FILE_BYTES} bytes: ${filePath}`);
-    }
+    const { bytes } = await agent.downloadFile(path, { maxBytes: MAX_CONVERSATION_FILE_BYTES }).catch((error) => {
+      if (error instanceof BosunTooLargeError) {
+        throw new HttpError(413, `The file is larger than ${MAX_CONVERSATION_FILE_BYTES} bytes: ${filePath}`);
+      }
+      return refusal('read the file', ['query', 'file_path'], `File not found: ${filePath}`)(error);
+    });
     const text = bytes.includes(0) ? undefined : utf8(bytes);
     if (text === undefined) throw new HttpError(415, `The file is not UTF-8 text: ${filePath}`);
     return text;

@@ -260,5 +260,8 @@ describeApi('a conversation’s workspace and export through the app server', (a
     expect(theirs).toMatchObject({ status: 404, body: { detail: 'Conversation not found' } });
     await expect(client.downloadAppConversation(randomUUID())).rejects.toBeInstanceOf(BosunApiError);
     expect((await api().call('/api/v1/app-conversations/nope/download', { as: owner })).status).toBe(422);
+    const document = (await api().call('/openapi.json')).body;
+    const operation = document.paths['/api/v1/app-conversations/{conversation_id}/download'].get;
+    expect(Object.keys(operation.responses['200'].content)).toEqual(['application/zip']);
   });
 });

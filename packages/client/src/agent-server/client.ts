@@ -105,8 +105,14 @@ export class AgentServerClient extends ServerProbes {
     });
   }
 
-  /** The bytes of the file at `path` (absolute, inside the workspace): a `BosunApiError` 404 when there is none. */
-  downloadFile(path: string, options?: CallOptions): Promise<{ contentType: string; bytes: Uint8Array }> {
+  /**
+   * The bytes of the file at `path` (absolute, inside the workspace): a `BosunApiError` 404 when there is none, a
+   * `BosunTooLargeError` when larger than `maxBytes` (not read further).
+   */
+  downloadFile(
+    path: string,
+    options?: CallOptions & { maxBytes?: number },
+  ): Promise<{ contentType: string; bytes: Uint8Array }> {
     const { method, path: route } = AGENT_SERVER_OPERATIONS.downloadFile;
     return this.http.bytes({ ...options, method, path: route, query: { path } });
   }
