@@ -31,22 +31,25 @@ describeApi('the JSON Schemas of the settings objects', (api) => {
     expect(answer.body.type).toBe('object');
   });
 
-  it.each(FIELDS)('%s: a value the schema takes is stored, one it refuses is a 422 there', async (name, field, stored) => {
-    const schema = (await api().call(`/api/v1/settings/${name}-schema`, { as: user })).body;
-    const valid = newProtocolAjv().compile(schema);
-    for (const [value, takes] of VALUES) {
-      expect(valid(value), JSON.stringify(value)).toBe(takes);
-      const posted = await api().call('/api/v1/settings', { method: 'POST', as: user, body: { [field]: value } });
-      if (takes) {
-        expect(posted.status, posted.text).toBe(200);
-      } else {
-        expect(posted.status, JSON.stringify(value)).toBe(422);
-        expect(posted.body.detail[0].loc).toEqual(['body', field]);
+  it.each(FIELDS)(
+    '%s: a value the schema takes is stored, one it refuses is a 422 there',
+    async (name, field, stored) => {
+      const schema = (await api().call(`/api/v1/settings/${name}-schema`, { as: user })).body;
+      const valid = newProtocolAjv().compile(schema);
+      for (const [value, takes] of VALUES) {
+        expect(valid(value), JSON.stringify(value)).toBe(takes);
+        const posted = await api().call('/api/v1/settings', { method: 'POST', as: user, body: { [field]: value } });
+        if (takes) {
+          expect(posted.status, posted.text).toBe(200);
+        } else {
+          expect(posted.status, JSON.stringify(value)).toBe(422);
+          expect(posted.body.detail[0].loc).toEqual(['body', field]);
+        }
       }
-    }
-    const settings = (await api().call('/api/v1/settings', { as: user })).body;
-    expect(settings[stored]).toEqual({ tools: ['terminal'] });
-  });
+      const settings = (await api().call('/api/v1/settings', { as: user })).body;
+      expect(settings[stored]).toEqual({ tools: ['terminal'] });
+    },
+  );
 
   it('requires a credential', async () => {
     for (const name of ['agent', 'conversation']) {
