@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { type ModelFilters, offeredModels, searchModels, searchProviders } from '../catalog/search.ts';
+import type { ConversationSkillsDeps } from '../catalog/skills.ts';
 import type { ApiRoutes, AppContext } from '../context.ts';
 import type { ProviderTokensStore } from '../identity/stores.ts';
-import { type Marketplaces, marketplacesOf } from '../marketplaces/index.ts';
+import { marketplacesOf } from '../marketplaces/index.ts';
 import { gitUrlsOf } from './app-conversation-api.ts';
 import { gitInfoRoutes } from './git-info.ts';
 import { type PageRequest, pageOfList, pageQuery } from './pages.ts';
@@ -46,10 +47,9 @@ export function modelCatalogRoutes(app: FastifyInstance, defaultModel: string | 
   );
 }
 
-export interface CatalogDeps {
+export interface CatalogDeps extends ConversationSkillsDeps {
   /** The instance's default model (`llm_model` of the configuration). */
   defaultModel: string | undefined;
-  marketplaces: Pick<Marketplaces, 'registry' | 'table'>;
   providerTokens: Pick<ProviderTokensStore, 'list'>;
 }
 
@@ -62,7 +62,7 @@ export function catalogApi(deps: CatalogDeps): ApiRoutes {
   return (api) => {
     settingsSchemaRoutes(api);
     modelCatalogRoutes(api, deps.defaultModel);
-    skillsSearchRoutes(api, deps.marketplaces);
+    skillsSearchRoutes(api, deps);
     gitInfoRoutes(api, deps.providerTokens);
   };
 }
@@ -76,5 +76,7 @@ export const catalogApiOfServer: ApiRoutes = (api, context: AppContext) => {
     defaultModel: config.llm_model,
     marketplaces: marketplacesOf(repositories, config, gitUrlsOf(config)),
     providerTokens: repositories.providerTokens,
+    settings: repositories.settings,
+    cache: context.dependencies.cache,
   })(api, context);
 };

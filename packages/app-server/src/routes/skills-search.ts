@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { conversationSkills } from '../catalog/skills.ts';
-import type { Marketplaces } from '../marketplaces/index.ts';
+import { type ConversationSkillsDeps, conversationSkills } from '../catalog/skills.ts';
 import { callerOf } from './marketplaces.ts';
 import { pageOfList, pageQuery } from './pages.ts';
 import { routeOptions } from './route-options.ts';
@@ -9,7 +8,7 @@ import { routeOptions } from './route-options.ts';
 const route = routeOptions('Skills');
 
 /** `GET /skills/search`: the skills a new conversation of the caller loads, from its Auto-Load marketplaces. */
-export function skillsSearchRoutes(app: FastifyInstance, marketplaces: Pick<Marketplaces, 'registry' | 'table'>) {
+export function skillsSearchRoutes(app: FastifyInstance, deps: ConversationSkillsDeps) {
   app.get<{ Querystring: { page_id?: string; limit?: number } }>(
     '/skills/search',
     route('The skills a new conversation of the caller loads (its Auto-Load marketplaces’ plugins)', {
@@ -22,7 +21,7 @@ export function skillsSearchRoutes(app: FastifyInstance, marketplaces: Pick<Mark
     }),
     async (request) => {
       const caller = callerOf(request);
-      const skills = await conversationSkills(marketplaces, caller.userId, caller.orgId);
+      const skills = await conversationSkills(deps, caller.userId, caller.orgId);
       return pageOfList(skills, (skill) => skill, request.query);
     },
   );

@@ -1,3 +1,5 @@
+import { AppServerClient, BosunApiError } from '@bosun/client';
+import { SettingsUpdate } from '@bosun/protocol';
 import { expect, it } from 'vitest';
 import { MODEL_CATALOG } from '../../src/catalog/models.ts';
 import { describeApi } from './harness.ts';
@@ -108,6 +110,26 @@ describeApi(
         expect(answer.body.detail[0].loc, query).toEqual(['query', loc]);
       }
       expect((await api().call(path)).status).toBe(401);
+    });
+
+    it('is read by the typed client', async () => {
+      const user = await api().user();
+      const client = new AppServerClient({ baseUrl: api().url, apiKey: user.key });
+      expect(await client.agentSettingsSchema()).toEqual(
+        JSON.parse(JSON.stringify(SettingsUpdate.properties.agent_settings_diff)),
+      );
+      expect((await client.conversationSettingsSchema()).type).toBe('object');
+      const models = await client.searchModels({ provider__eq: 'house', verified__eq: false });
+      expect(models.items.map((model) => model.name)).toEqual(['model-7']);
+      expect((await client.searchProviders({ query: 'anthropic' })).items).toEqual([
+        { name: 'anthropic', verified: true },
+      ]);
+      expect(await client.searchSkills({ limit: 5 })).toEqual({ items: [], next_page_id: null });
+      const refused = await client.gitInfo().catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(BosunApiError);
+      expect((refused as BosunApiError).status).toBe(403);
+      await client.storeGitProviderTokens({ provider_tokens: { github: { token: 'ghp_client' } } });
+      expect(await client.gitInfo()).toMatchObject({ provider: 'github', login: null, token_set: true });
     });
   },
   { config: { llm_model: 'house/model-7' } },
