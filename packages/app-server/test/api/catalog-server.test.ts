@@ -20,7 +20,9 @@ const ROUTES = [
 it('the server as started has the catalog routes, behind authentication like the rest of /api/v1', async () => {
   const server = await startAppServer(appServerConfig({ port: 0, log_level: 'silent', data_dir: dataDir }));
   try {
-    const document = await (await fetch(`${server.url}/openapi.json`)).json();
+    const document = (await (await fetch(`${server.url}/openapi.json`)).json()) as {
+      paths: Record<string, { get?: unknown }>;
+    };
     for (const path of ROUTES) {
       expect(document.paths[path]?.get, path).toBeDefined();
       const answer = await fetch(`${server.url}${path}`);

@@ -6,18 +6,6 @@ import { MARKET, acmeWithRoles, post } from './marketplace-org.ts';
 
 const SKILLS = '/api/v1/skills/search';
 
-/** A second marketplace: one plugin with a skill and a command. */
-const TOOLS = {
-  '.plugin/marketplace.json': JSON.stringify({
-    name: 'acme-lint',
-    owner: { name: 'Acme' },
-    plugins: [{ name: 'linter', source: './plugins/linter', description: 'Lints code' }],
-  }),
-  'plugins/linter/.plugin/plugin.json': JSON.stringify({ name: 'linter', description: 'Lints code' }),
-  'plugins/linter/skills/lint/SKILL.md': '---\nname: lint\ndescription: Lints code.\n---\nLint it.\n',
-  'plugins/linter/commands/check.md': '---\ndescription: Check the code\n---\nCheck everything.\n',
-};
-
 /** A repository per database's run, moved by the cache test. */
 const moving = new Map<string, TestRepository>();
 
@@ -25,10 +13,10 @@ const { options } = gitRemotes(
   'bosun-skills-search-',
   async (dir) => {
     await (await TestRepository.create(dir, 'acme/market')).commit(MARKET);
-    await (await TestRepository.create(dir, 'acme/tools')).commit(TOOLS);
+    await (await TestRepository.create(dir, 'acme/tools')).commit(MARKET);
     for (const dialect of ['sqlite', 'postgres']) {
       const repository = await TestRepository.create(dir, `acme/moving-${dialect}`);
-      await repository.commit(TOOLS);
+      await repository.commit(MARKET);
       moving.set(dialect, repository);
     }
   },
@@ -62,22 +50,28 @@ describeApi(
 
       const tools = await post(api(), member, '/api/v1/marketplaces', { source: 'github:acme/tools', auto_load: true });
       expect(tools.status, tools.text).toBe(201);
-      const linter = { source: 'personal', marketplace: 'tools', plugin: 'linter' };
+      const formatter = { source: 'personal', marketplace: 'tools', plugin: 'formatter' };
       expect(await skillsOf(member)).toEqual({
         items: [
-          { ...linter, name: 'lint', type: 'agentskills', triggers: null, disabled: false },
-          { ...linter, name: 'linter:check', type: 'knowledge', triggers: ['/linter:check'], disabled: false },
+          { ...formatter, name: 'tidy', type: 'agentskills', triggers: null, disabled: false },
+          {
+            ...formatter,
+            name: 'formatter:format',
+            type: 'knowledge',
+            triggers: ['/formatter:format'],
+            disabled: false,
+          },
         ],
         next_page_id: null,
       });
 
-      await post(api(), member, '/api/v1/settings', { disabled_skills: ['linter:check'] });
+      await post(api(), member, '/api/v1/settings', { disabled_skills: ['formatter:format'] });
       const paged = await skillsOf(member, '?limit=1');
-      expect(paged.items).toEqual([expect.objectContaining({ name: 'lint', disabled: false })]);
+      expect(paged.items).toEqual([expect.objectContaining({ name: 'tidy', disabled: false })]);
       expect(paged.next_page_id).toBe('1');
       const next = await skillsOf(member, `?limit=1&page_id=${paged.next_page_id}`);
       expect(next).toEqual({
-        items: [expect.objectContaining({ name: 'linter:check', disabled: true })],
+        items: [expect.objectContaining({ name: 'formatter:format', disabled: true })],
         next_page_id: null,
       });
     });
@@ -92,10 +86,10 @@ describeApi(
       expect(registered.status, registered.text).toBe(201);
       const names = async () => (await skillsOf(user)).items.map((skill: { name: string }) => skill.name);
       const before = await names();
-      expect(before).toContain('lint');
+      expect(before).toContain('tidy');
       await moving
         .get(api().dialect)
-        ?.commit({ 'plugins/linter/skills/fresh/SKILL.md': '---\nname: fresh\n---\nNew.\n' });
+        ?.commit({ 'plugins/formatter/skills/fresh/SKILL.md': '---\nname: fresh\n---\nNew.\n' });
       expect(await names()).toEqual(before);
       const patched = await api().call('/api/v1/marketplaces/personal/cached', {
         method: 'PATCH',
@@ -117,11 +111,11 @@ describeApi(
       });
       expect(shared.status, shared.text).toBe(201);
       const inOrg = await skillsOf(member, '', { 'X-Org-Id': orgId });
-      expect(inOrg.items.map((s: { source: string; plugin: string }) => `${s.source}:${s.plugin}`)).toEqual([
-        'organization:formatter',
-        'organization:formatter',
-        'personal:linter',
-        'personal:linter',
+      expect(inOrg.items.map((s: { source: string; marketplace: string }) => `${s.source}:${s.marketplace}`)).toEqual([
+        'organization:shared',
+        'organization:shared',
+        'personal:tools',
+        'personal:tools',
       ]);
       expect((await skillsOf(owner)).items).toEqual([]);
       expect((await skillsOf(owner, '', { 'X-Org-Id': orgId })).items.map((s: { plugin: string }) => s.plugin)).toEqual(
