@@ -6,6 +6,7 @@ import type { ApiRoutes, AppContext, AppDependencies } from './context.ts';
 import type { KeyRing } from './data/index.ts';
 import { installOpenApi } from './openapi.ts';
 import { conversationApiOfServer } from './routes/app-conversation-api.ts';
+import { catalogApiOfServer } from './routes/catalog.ts';
 import { eventSocketOfServer, eventsApiOfServer } from './routes/events-api.ts';
 import { healthRoutes } from './routes/health.ts';
 import { homeRoutes, readmeRoutes } from './routes/home.ts';
@@ -29,6 +30,7 @@ export const API_ROUTES: readonly ApiRoutes[] = [
   pluginDirectoryApiOfServer,
   pluginTrustApiOfServer,
   marketplaceApiOfServer,
+  catalogApiOfServer,
 ];
 
 /** Every module of routes outside `/api/v1` (WebSockets, under `/sockets`). */

@@ -11,6 +11,7 @@ import { type AppServer, type AppServerConfig, appServerConfig, buildAppServer }
 import { marketplacesOf } from '../../src/marketplaces/index.ts';
 import { RateLimiter } from '../../src/rate-limit/index.ts';
 import { conversationApi, gitUrlsOf } from '../../src/routes/app-conversation-api.ts';
+import { catalogApi } from '../../src/routes/catalog.ts';
 import { eventSocket, eventsApi } from '../../src/routes/events-api.ts';
 import { identityApi, identityRouteDeps } from '../../src/routes/identity-api.ts';
 import { launchApi } from '../../src/routes/launch.ts';
@@ -179,6 +180,13 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
           ),
           pluginTrustApi(repositories),
           marketplaceApi(marketplaces),
+          catalogApi({
+            defaultModel: config.llm_model,
+            marketplaces,
+            providerTokens: repositories.providerTokens,
+            settings: repositories.settings,
+            cache,
+          }),
         ],
         socketRoutes: [eventSocket({ ...eventDeps, identity })],
         logStream: { write: (line: string) => logs.push(line) },

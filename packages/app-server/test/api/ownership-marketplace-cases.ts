@@ -5,7 +5,7 @@ import { type Attempt, type Owned, type WrongUserCase, as, strangerCalls } from 
 const NAME = 'owners-market';
 
 /** The owner's organization entry and personal entry of the same name (made once, by the first case to run). */
-async function ownersEntries(api: Api, { owner, orgId }: Owned) {
+export async function ownersEntries(api: Api, { owner, orgId }: Owned) {
   const { marketplaces } = api.repositories;
   const entry = {
     name: NAME,

@@ -1,5 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
 import { type Api, type TestUser, describeApi } from './harness.ts';
+import { CATALOG_CASES } from './ownership-catalog-cases.ts';
 import { CONVERSATION_CASES } from './ownership-conversation-cases.ts';
 import { EVENT_CASES } from './ownership-event-cases.ts';
 import { LAUNCH_CASES } from './ownership-launch-cases.ts';
@@ -172,6 +173,7 @@ const CASES: Record<string, WrongUserCase> = {
   ...LAUNCH_CASES,
   ...PLUGIN_CASES,
   ...MARKETPLACE_CASES,
+  ...CATALOG_CASES,
   'GET /api/v1/sandbox-specs': {
     expected: 'own',
     attempt: (api, { stranger }) => api.call('/api/v1/sandbox-specs?id=bosun-local', as(stranger)),

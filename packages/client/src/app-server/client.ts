@@ -1,6 +1,6 @@
 import { HttpClient } from '../http.ts';
 import { type TransportOptions, httpOptions } from '../server-probes.ts';
-import { AppServerMarketplaces } from './marketplaces.ts';
+import { AppServerCatalog } from './catalog.ts';
 import { AppServerPlugins } from './plugins.ts';
 
 export interface AppServerClientOptions extends TransportOptions {
@@ -13,7 +13,7 @@ export interface AppServerClientOptions extends TransportOptions {
 }
 
 /** A typed client for Bosun's app server (`/api/v1`). */
-export class AppServerClient extends AppServerMarketplaces {
+export class AppServerClient extends AppServerCatalog {
   readonly http: HttpClient;
 
   constructor(options: AppServerClientOptions) {

@@ -1,6 +1,7 @@
 import type { Operation } from '../agent-server/operations.ts';
 import { PROBE_OPERATIONS } from '../server-probes.ts';
 import { ACCOUNT_OPERATIONS } from './account-operations.ts';
+import { CATALOG_OPERATIONS } from './catalog-operations.ts';
 import { CONVERSATION_OPERATIONS } from './conversation-operations.ts';
 import { EVENT_OPERATIONS } from './event-operations.ts';
 import { MARKETPLACE_OPERATIONS } from './marketplace-operations.ts';
@@ -16,6 +17,7 @@ export const APP_SERVER_OPERATIONS = {
   ...CONVERSATION_OPERATIONS,
   ...PLUGIN_OPERATIONS,
   ...MARKETPLACE_OPERATIONS,
+  ...CATALOG_OPERATIONS,
 } as const satisfies Record<string, Operation>;
 
 export type AppServerOperationName = keyof typeof APP_SERVER_OPERATIONS;

@@ -14,3 +14,4 @@ export * from './launch.ts';
 export * from './launch-references.ts';
 export * from './plugin-directory.ts';
 export * from './marketplaces.ts';
+export * from './catalog.ts';
