@@ -23,6 +23,7 @@ export type TakeOver = (taskId: string, runner: string) => void;
  */
 export class TaskLeases {
   private sweeper: NodeJS.Timeout | undefined;
+  private closed = false;
 
   private constructor(
     private readonly tasks: TaskLeaseRows,
@@ -49,7 +50,9 @@ export class TaskLeases {
     return keepLease(() => this.tasks.touch(taskId, runner), this.lease.heartbeatMs);
   }
 
+  /** Stops sweeping: a sweep under way claims nothing more. */
   close(): void {
+    this.closed = true;
     clearInterval(this.sweeper);
   }
 
@@ -61,6 +64,7 @@ export class TaskLeases {
     if (!this.takeOver) return [];
     const claimed: string[] = [];
     for (const taskId of await this.tasks.abandoned(staleBefore())) {
+      if (this.closed) break;
       const runner = randomUUID();
       if (!(await this.tasks.claim(taskId, runner, staleBefore(), MAX_TAKEOVERS))) continue;
       claimed.push(taskId);

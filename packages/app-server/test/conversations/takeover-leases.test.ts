@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
+import { MemoryCache } from '../../src/cache/index.ts';
+import type { ConversationDeps } from '../../src/conversations/deps.ts';
+import { StartTasks } from '../../src/conversations/start-tasks.ts';
 import { TaskLeases } from '../../src/conversations/task-leases.ts';
-import { MAX_TAKEOVERS, TRIED_TOO_OFTEN } from '../../src/conversations/task-takeover.ts';
+import { MAX_TAKEOVERS, TRIED_TOO_OFTEN, UNREADABLE } from '../../src/conversations/task-takeover.ts';
 import { KeyRing, type Repositories, createRepositories, newSecretsKey } from '../../src/data/index.ts';
 import { describeEachDatabase } from '../support/databases.ts';
 import { until } from '../support/until.ts';
@@ -76,6 +79,34 @@ describeEachDatabase('start task takeovers by the sweep', (each) => {
       expect(TRIED_TOO_OFTEN).toContain(`tried ${MAX_TAKEOVERS} times more`);
     } finally {
       leases.close();
+    }
+  });
+});
+
+describeEachDatabase('start task takeovers that cannot run', (each) => {
+  it('a task whose sealed start does not open (its key is gone) ends ERROR saying so', async () => {
+    const target = await each.target();
+    const keyRing = new KeyRing(newSecretsKey());
+    const database = await each.open({ target, keyRing });
+    const [taskId] = await abandonedTasks(createRepositories(database, keyRing), 1);
+    const aMinuteAgo = new Date(Date.now() - 60_000).toISOString();
+    await database.db.updateTable('app_conversation_start_tasks').set({ updated_at: aMinuteAgo }).execute();
+    // A replica with another key: what was sealed does not open there.
+    const repositories = createRepositories(database, new KeyRing(newSecretsKey()));
+    const errors: string[] = [];
+    const note = (_: object, message: string) => errors.push(message);
+    const deps = { repositories, cache: new MemoryCache(), log: { warn: note, error: note } };
+    const tasks = await StartTasks.open(deps as unknown as ConversationDeps, { heartbeatMs: 50, leaseMs: 30_000 });
+    try {
+      const task = await until(
+        () => repositories.startTasks.getOfAnyUser(taskId as string),
+        (row) => row?.status === 'ERROR',
+        'the task to end',
+      );
+      expect(task).toMatchObject({ detail: UNREADABLE, takeovers: 1, sealed: null, key_id: null });
+      expect(errors).toContain('start task: its sealed request does not open');
+    } finally {
+      await tasks.close();
     }
   });
 });

@@ -51,7 +51,8 @@ async function replica(api: Api, overrides: Partial<ConversationDeps> = {}) {
  * Replica A starts `request` for `owner` through its own connection to the database, closed abruptly once `stopNow`
  * holds (asked each time A publishes a change, then every 50 ms): its heartbeats and every write of its run stop, as
  * a replica killed or cut off, leaving the task unsettled. With `ownSandboxes`, A starts sandboxes itself (its own
- * service over that connection, in the runtime `api`'s replica shares, as with a runtime service).
+ * service over that connection, in the runtime `api`'s replica shares, as with a runtime service); with
+ * `onlyTasks`, only A's writes to its task go through that connection (what it makes besides is made).
  */
 async function stoppedMidStart(
   api: Api,
@@ -60,14 +61,20 @@ async function stoppedMidStart(
   {
     stopNow,
     ownSandboxes = false,
-  }: { stopNow: (published: string[], taskId: string) => Promise<boolean>; ownSandboxes?: boolean },
+    onlyTasks = false,
+  }: {
+    stopNow: (published: string[], taskId: string) => Promise<boolean>;
+    ownSandboxes?: boolean;
+    onlyTasks?: boolean;
+  },
 ) {
   const { target, keyRing } = api;
   const connection = await openDatabase({ dataDir: target.dataDir, url: target.url, keyRing });
-  const repositories = createRepositories(connection, keyRing);
+  const own = createRepositories(connection, keyRing);
+  const repositories = onlyTasks ? { ...api.repositories, startTasks: own.startTasks } : own;
   const sandboxes = ownSandboxes
     ? await RuntimeSandboxes.open({
-        repository: repositories.sandboxes,
+        repository: own.sandboxes,
         runtime: api.runtime.runtime,
         specs: withGitProviders(SANDBOX_SPECS, appServerConfig({})),
         maxRunningPerUser: 10,
@@ -193,5 +200,27 @@ describeApi('start tasks taken over from a replica that stopped', (api) => {
     expect(texts).toEqual(['ONE', 'TWO']);
     const inRuntime = (await runtime.list()).filter((sandbox) => sandbox.sessionId === id);
     expect(inRuntime.map((sandbox) => sandbox.status)).toEqual(['RUNNING']);
+  });
+
+  it('a conversation the stopped replica started (row and agent) is reused: READY, its first message once', async () => {
+    const { task } = await stoppedMidStart(api(), owner, requestOf('EIN'), {
+      onlyTasks: true,
+      // A goes on making the conversation (its row, then on the agent server); only its READY is not written.
+      stopNow: async (statuses) => statuses.includes('STARTING_CONVERSATION'),
+    });
+    const left = await api().repositories.startTasks.getOfAnyUser(task.id);
+    expect(left?.status).toBe('STARTING_CONVERSATION');
+    const conversationId = left?.conversation_id as string;
+    await until(
+      () => api().repositories.conversations.getOfAnyUser(conversationId),
+      (row) => row?.execution_status !== null && row?.execution_status !== undefined,
+      'replica A to have started the conversation on the agent server',
+    );
+    await queue(api(), owner, task.id, 'ZWEI');
+
+    const done = await takenOver(api(), task.id);
+    expect(done.app_conversation_id).toBe(conversationId);
+    const { texts } = await userMessages(api(), owner, conversationId, 'ZWEI');
+    expect(texts).toEqual(['EIN', 'ZWEI']);
   });
 });
