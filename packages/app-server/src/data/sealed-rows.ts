@@ -9,6 +9,8 @@ export const bindings = {
   user_settings: (userId: string) => sealBinding('user_settings', userId),
   custom_secrets: (userId: string, secretId: string) => sealBinding('custom_secrets', userId, secretId),
   provider_tokens: (userId: string, provider: string) => sealBinding('provider_tokens', userId, provider),
+  app_conversation_start_tasks: (userId: string, taskId: string) =>
+    sealBinding('app_conversation_start_tasks', userId, taskId),
 } as const;
 
 interface SealedRow {
@@ -19,7 +21,12 @@ interface SealedRow {
 }
 
 /** The columns that, with the user, identify a row of each sealed table. */
-const ROW_KEY = { user_settings: 'user_id', custom_secrets: 'id', provider_tokens: 'provider' } as const;
+const ROW_KEY = {
+  user_settings: 'user_id',
+  custom_secrets: 'id',
+  provider_tokens: 'provider',
+  app_conversation_start_tasks: 'id',
+} as const;
 
 const bindingOf = (table: SealedTable, row: SealedRow) =>
   table === 'user_settings' ? bindings.user_settings(row.user_id) : sealBinding(table, row.user_id, row.row_key);

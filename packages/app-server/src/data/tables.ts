@@ -120,6 +120,14 @@ export interface StartTasksTable {
   problems: string;
   created_at: string;
   updated_at: string;
+  /** The id the conversation gets, fixed when the task is created (null: a task older than 0012). */
+  conversation_id: string | null;
+  /** The run that holds the task: each takeover gives it a new one (see src/conversations/task-takeover.ts). */
+  runner: string | null;
+  takeovers: number;
+  /** The full start request, sealed, while the task runs (null once READY or ERROR). */
+  key_id: string | null;
+  sealed: string | null;
 }
 
 export interface SandboxesTable {
@@ -224,4 +232,4 @@ export interface Tables {
 }
 
 /** The tables whose rows hold sealed values. */
-export type SealedTable = 'user_settings' | 'custom_secrets' | 'provider_tokens';
+export type SealedTable = 'user_settings' | 'custom_secrets' | 'provider_tokens' | 'app_conversation_start_tasks';

@@ -11,8 +11,8 @@ import {
 } from '@bosun/runtime';
 import type { SandboxRecord } from '../data/index.ts';
 import type { SandboxesRepository } from '../data/repositories/sandboxes.ts';
-import { LEASE, keepLease } from '../row-leases.ts';
-import { reconcile } from './reconcile.ts';
+import { keepLease } from '../row-leases.ts';
+import { leaseMsOf, reconcile, settleAbandoned } from './reconcile.ts';
 import { messageOf, orUnknown, unavailable } from './runtime-failures.ts';
 import { catchUp, changeFor, lastKnownOf, sandboxOf } from './sandbox-view.ts';
 import type { Sandbox, SandboxPageRequest, SandboxSpec, Sandboxes } from './sandboxes.ts';
@@ -64,8 +64,7 @@ export class RuntimeSandboxes implements Sandboxes {
   /** The service, once the rows the previous run of the app left live agree with the runtime (see reconcile.ts). */
   static async open(options: RuntimeSandboxesOptions): Promise<RuntimeSandboxes> {
     try {
-      const leaseMs = options.leaseMs ?? (options.pauseOnClose ? 0 : LEASE.leaseMs);
-      await reconcile(options.repository, options.runtime, { leaseMs });
+      await reconcile(options.repository, options.runtime, { leaseMs: leaseMsOf(options) });
     } catch (error) {
       // Rows keep their last known status until the runtime answers (reads say so).
       if (!(error instanceof RuntimeUnavailableError)) throw error;
@@ -105,8 +104,8 @@ export class RuntimeSandboxes implements Sandboxes {
 
   resume(ownerId: string, id: string): Promise<Sandbox | undefined> {
     return this.queues.run(id, async () => {
-      const record = await this.options.repository.get(ownerId, id);
-      if (!record) return undefined;
+      const [record, underWay] = await settleAbandoned(this.options, await this.options.repository.get(ownerId, id));
+      if (!record || underWay) return record && this.view(record);
       // Asked of the runtime itself: a last known status would answer for a sandbox nobody could reach.
       const [current] = await this.views([record], { lastKnown: false });
       if (current?.status === 'RUNNING' || current?.status === 'MISSING') return current;

@@ -26,7 +26,7 @@ import { pluginTrustGate } from '../../src/trust/index.ts';
 import { REDIS_URL, removeKeys, uniquePrefix } from '../cache/redis-support.ts';
 import { SANDBOX_COMMAND } from '../sandboxes/bundle.ts';
 import { sandboxWorkspace } from '../sandboxes/processes.ts';
-import { describeEachDatabase } from '../support/databases.ts';
+import { type DatabaseTarget, describeEachDatabase } from '../support/databases.ts';
 
 /** A user of the tests, with an API key. */
 export interface TestUser {
@@ -57,6 +57,9 @@ export interface Api {
   url: string;
   /** Where the database is (SQLite's file, on SQLite). */
   dataDir: string;
+  /** The database and the key ring of its sealed values (to open it again, as another replica of the app would). */
+  target: DatabaseTarget;
+  keyRing: KeyRing;
   repositories: Repositories;
   /** The server's sandboxes (in `runtime`). */
   sandboxes: RuntimeSandboxes;
@@ -197,6 +200,8 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
       api = {
         dialect: each.dialect,
         dataDir: target.dataDir,
+        target,
+        keyRing,
         url,
         repositories,
         sandboxes,

@@ -46,7 +46,7 @@ export function createRepositories(database: AppDatabase, keyRing: KeyRing): Rep
     conversations: new ConversationsRepository(db),
     sandboxes: new SandboxesRepository(db),
     events: new EventsRepository(db, dialect),
-    startTasks: new StartTasksRepository(db),
+    startTasks: new StartTasksRepository(db, keyRing),
     pendingMessages: new PendingMessagesRepository(db),
     pluginTrust: new PluginTrustRepository(db),
     marketplaces: new MarketplacesRepository(db),

@@ -1,11 +1,26 @@
-import type { Kysely, Selectable, Updateable } from 'kysely';
+import { type Kysely, type Selectable, type Updateable, sql } from 'kysely';
 import { type Page, decodePageId, pageOf } from '../pages.ts';
+import { bindings } from '../sealed-rows.ts';
+import type { KeyRing } from '../secret-cipher.ts';
 import type { StartTasksTable, Tables } from '../tables.ts';
 import { countRows } from './count.ts';
 import { OwnedRows } from './owned-rows.ts';
 
 export type StartTaskRecord = Selectable<StartTasksTable>;
-export type StartTaskChange = Omit<Updateable<StartTasksTable>, 'id' | 'user_id' | 'created_at' | 'updated_at'>;
+export type StartTaskChange = Omit<
+  Updateable<StartTasksTable>,
+  'id' | 'user_id' | 'created_at' | 'updated_at' | 'conversation_id' | 'runner' | 'takeovers' | 'key_id' | 'sealed'
+>;
+
+/** A new task: `runner` holds it, `conversationId` is the id its conversation gets. */
+export interface NewStartTask {
+  id: string;
+  userId: string;
+  status: string;
+  request: string;
+  conversationId?: string | null;
+  runner?: string | null;
+}
 
 export interface StartTaskFilters {
   conversationId?: string;
@@ -17,13 +32,23 @@ export type StartTaskOrder = 'CREATED_AT' | 'CREATED_AT_DESC' | 'UPDATED_AT' | '
 /** The statuses a start ends in. */
 const FINISHED = ['READY', 'ERROR'];
 
-/** Start tasks of conversations, each owned by one user. */
+/** What a finished task keeps of its run: not the sealed request. */
+const ERASED = { key_id: null, sealed: null } as const;
+
+/**
+ * Start tasks of conversations, each owned by one user. While a task runs, one run holds it (`runner`, changed by
+ * each takeover): the changes of a run are made only while it holds the task (`updateAsRunner`), and the full
+ * request it runs is kept sealed with the key ring (`seal`), erased when the task is READY or ERROR.
+ */
 export class StartTasksRepository extends OwnedRows<'app_conversation_start_tasks', 'id'> {
-  constructor(db: Kysely<Tables>) {
+  constructor(
+    db: Kysely<Tables>,
+    private readonly keyRing: KeyRing,
+  ) {
     super(db, 'app_conversation_start_tasks', 'id');
   }
 
-  async create(task: { id: string; userId: string; status: string; request: string }): Promise<StartTaskRecord> {
+  async create(task: NewStartTask): Promise<StartTaskRecord> {
     const now = new Date().toISOString();
     const row: StartTaskRecord = {
       id: task.id,
@@ -37,19 +62,54 @@ export class StartTasksRepository extends OwnedRows<'app_conversation_start_task
       problems: '[]',
       created_at: now,
       updated_at: now,
+      conversation_id: task.conversationId ?? null,
+      runner: task.runner ?? null,
+      takeovers: 0,
+      key_id: null,
+      sealed: null,
     };
     await this.db.insertInto('app_conversation_start_tasks').values(row).execute();
     return row;
   }
 
-  /** Changes a task and answers it as stored (`updated_at` now, never before its previous value). */
+  /**
+   * Changes a task and answers it as stored (`updated_at` now, never before its previous value); a task READY or
+   * ERROR keeps no sealed request.
+   */
   async update(id: string, change: StartTaskChange): Promise<StartTaskRecord | undefined> {
-    await this.db
+    await this.db.updateTable('app_conversation_start_tasks').set(this.changed(change)).where('id', '=', id).execute();
+    return this.getOfAnyUser(id);
+  }
+
+  /** As `update`, only while `runner` holds the unfinished task: undefined when it no longer does. */
+  async updateAsRunner(id: string, runner: string, change: StartTaskChange): Promise<StartTaskRecord | undefined> {
+    const result = await this.db
       .updateTable('app_conversation_start_tasks')
-      .set({ ...change, updated_at: new Date().toISOString() })
+      .set(this.changed(change))
       .where('id', '=', id)
-      .execute();
-    return this.db.selectFrom('app_conversation_start_tasks').selectAll().where('id', '=', id).executeTakeFirst();
+      .where('runner', '=', runner)
+      .where('status', 'not in', FINISHED)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0 ? this.getOfAnyUser(id) : undefined;
+  }
+
+  /** Keeps `request` (the full start, its secrets included) sealed in the task while `runner` holds it. */
+  async seal(task: Pick<StartTaskRecord, 'id' | 'user_id'>, runner: string, request: string): Promise<boolean> {
+    const { keyId, sealed } = this.keyRing.seal(bindings.app_conversation_start_tasks(task.user_id, task.id), request);
+    const result = await this.db
+      .updateTable('app_conversation_start_tasks')
+      .set({ key_id: keyId, sealed })
+      .where('id', '=', task.id)
+      .where('runner', '=', runner)
+      .where('status', 'not in', FINISHED)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** The request sealed in the task (null when none is); a SecretsKeyError when the key ring cannot open it. */
+  unseal(task: Pick<StartTaskRecord, 'id' | 'user_id' | 'sealed'>): string | null {
+    if (task.sealed === null) return null;
+    return this.keyRing.open(bindings.app_conversation_start_tasks(task.user_id, task.id), task.sealed);
   }
 
   /** The task whoever owns it (for work the app does on its own, never for a request). */
@@ -92,25 +152,67 @@ export class StartTasksRepository extends OwnedRows<'app_conversation_start_task
     );
   }
 
-  /** Ends with `detail` the unfinished tasks nobody touched since `staleBefore` (an ISO time). */
-  async settleUnfinished(detail: string, staleBefore: string): Promise<number> {
+  /**
+   * Ends with `detail` the unfinished tasks nobody touched since `staleBefore` (an ISO time) that cannot be run
+   * again: nothing sealed to run (the replica stopped before its run began, or a task older than 0012), or taken
+   * over `maxTakeovers` times already.
+   */
+  async settleUnfinished(detail: string, staleBefore: string, maxTakeovers?: number): Promise<number> {
     const result = await this.db
       .updateTable('app_conversation_start_tasks')
-      .set({ status: 'ERROR', detail, updated_at: new Date().toISOString() })
       .where('status', 'not in', FINISHED)
       .where('updated_at', '<', staleBefore)
+      .set({ status: 'ERROR', detail, updated_at: new Date().toISOString(), ...ERASED })
+      .where((eb) => (maxTakeovers === undefined ? eb('sealed', 'is', null) : eb('takeovers', '>=', maxTakeovers)))
       .executeTakeFirst();
     return Number(result.numUpdatedRows);
   }
 
-  /** Keeps the lease of an unfinished task: its `updated_at` now. */
-  async touch(id: string): Promise<void> {
-    await this.db
+  /** The unfinished tasks nobody touched since `staleBefore` that can be run again, oldest first. */
+  async abandoned(staleBefore: string, limit = 20): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('app_conversation_start_tasks')
+      .where('status', 'not in', FINISHED)
+      .where('updated_at', '<', staleBefore)
+      .select('id')
+      .where('sealed', 'is not', null)
+      .orderBy('updated_at')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
+  /**
+   * Takes the task over for `runner` when it is still abandoned (unfinished, untouched since `staleBefore`, taken
+   * over fewer than `maxTakeovers` times): one conditional update, so of replicas claiming it at once one wins.
+   */
+  async claim(id: string, runner: string, staleBefore: string, maxTakeovers: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('app_conversation_start_tasks')
+      .where('status', 'not in', FINISHED)
+      .where('updated_at', '<', staleBefore)
+      .set({ runner, takeovers: sql`takeovers + 1`, updated_at: new Date().toISOString() })
+      .where('id', '=', id)
+      .where('sealed', 'is not', null)
+      .where('takeovers', '<', maxTakeovers)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Keeps the lease of an unfinished task (`runner`'s, when given): its `updated_at` now. False when not kept. */
+  async touch(id: string, runner?: string): Promise<boolean> {
+    let query = this.db
       .updateTable('app_conversation_start_tasks')
       .set({ updated_at: new Date().toISOString() })
       .where('id', '=', id)
-      .where('status', 'not in', FINISHED)
-      .execute();
+      .where('status', 'not in', FINISHED);
+    if (runner !== undefined) query = query.where('runner', '=', runner);
+    return Number((await query.executeTakeFirst()).numUpdatedRows) > 0;
+  }
+
+  private changed(change: StartTaskChange) {
+    const settled = change.status !== undefined && FINISHED.includes(change.status as string);
+    return { ...change, updated_at: new Date().toISOString(), ...(settled ? ERASED : {}) };
   }
 
   private filtered(userId: string, filters: StartTaskFilters) {
