@@ -9,6 +9,7 @@ export const bindings = {
   user_settings: (userId: string) => sealBinding('user_settings', userId),
   custom_secrets: (userId: string, secretId: string) => sealBinding('custom_secrets', userId, secretId),
   provider_tokens: (userId: string, provider: string) => sealBinding('provider_tokens', userId, provider),
+  llm_profiles: (userId: string, profileId: string) => sealBinding('llm_profiles', userId, profileId),
 } as const;
 
 interface SealedRow {
@@ -19,7 +20,12 @@ interface SealedRow {
 }
 
 /** The columns that, with the user, identify a row of each sealed table. */
-const ROW_KEY = { user_settings: 'user_id', custom_secrets: 'id', provider_tokens: 'provider' } as const;
+const ROW_KEY = {
+  user_settings: 'user_id',
+  custom_secrets: 'id',
+  provider_tokens: 'provider',
+  llm_profiles: 'id',
+} as const;
 
 const bindingOf = (table: SealedTable, row: SealedRow) =>
   table === 'user_settings' ? bindings.user_settings(row.user_id) : sealBinding(table, row.user_id, row.row_key);

@@ -14,6 +14,7 @@ import { conversationApi, gitUrlsOf } from '../../src/routes/app-conversation-ap
 import { eventSocket, eventsApi } from '../../src/routes/events-api.ts';
 import { identityApi, identityRouteDeps } from '../../src/routes/identity-api.ts';
 import { launchApi } from '../../src/routes/launch.ts';
+import { llmProfilesApi } from '../../src/routes/llm-profiles.ts';
 import { marketplaceApi } from '../../src/routes/marketplaces.ts';
 import { pendingMessagesApi } from '../../src/routes/pending-messages.ts';
 import { pluginDirectoryApi, pluginDirectoryOf } from '../../src/routes/plugin-directory.ts';
@@ -179,6 +180,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
           ),
           pluginTrustApi(repositories),
           marketplaceApi(marketplaces),
+          llmProfilesApi({ repositories, sandboxes, llmDefaults: deps.llmDefaults }),
         ],
         socketRoutes: [eventSocket({ ...eventDeps, identity })],
         logStream: { write: (line: string) => logs.push(line) },

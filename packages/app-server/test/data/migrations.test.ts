@@ -16,8 +16,8 @@ import { describeEachDatabase } from '../support/databases.ts';
 
 const NEWEST = MIGRATIONS.at(-1)?.name as string;
 const PREVIOUS = MIGRATIONS.at(-2)?.name as string;
-/** What only the newest step makes: the sandboxes' runtime ids. */
-const NEWEST_PROBE = sql`select runtime_id from sandboxes`;
+/** What only the newest step makes: the users' LLM profiles. */
+const NEWEST_PROBE = sql`select name from llm_profiles`;
 
 const ledger = async (database: AppDatabase) =>
   (await sql<{ name: string }>`select name from bosun_schema_migrations order by name`.execute(database.db)).rows.map(
@@ -42,6 +42,7 @@ describeEachDatabase('migrations', (each) => {
       'plugin_trust',
       'marketplaces',
       'marketplace_versions',
+      'llm_profiles',
     ]) {
       await expect(sql`select count(*) from ${sql.table(table)}`.execute(database.db)).resolves.toBeDefined();
     }

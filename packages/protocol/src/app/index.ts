@@ -13,3 +13,4 @@ export * from './launch.ts';
 export * from './launch-references.ts';
 export * from './plugin-directory.ts';
 export * from './marketplaces.ts';
+export * from './llm-profiles.ts';

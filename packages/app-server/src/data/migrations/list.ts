@@ -8,6 +8,7 @@ import { pendingMessages } from './0007-pending-messages.ts';
 import { marketplaces } from './0008-marketplaces.ts';
 import { pluginTrust } from './0009-plugin-trust.ts';
 import { sandboxRuntimeIds } from './0010-sandbox-runtime-ids.ts';
+import { llmProfiles } from './0011-llm-profiles.ts';
 import type { SchemaMigration } from './migration.ts';
 
 /** Every schema step, in order: listed here (not read from a folder) so the bundled server carries them. */
@@ -22,4 +23,5 @@ export const MIGRATIONS: readonly SchemaMigration[] = [
   marketplaces,
   pluginTrust,
   sandboxRuntimeIds,
+  llmProfiles,
 ];
