@@ -24,6 +24,7 @@ export {
 } from './app-server/conversations.ts';
 export { AppServerPlugins, type DirectorySearch } from './app-server/plugins.ts';
 export { AppServerMarketplaces, type OrgWrite } from './app-server/marketplaces.ts';
+export { AppServerLlmProfiles } from './app-server/llm-profiles.ts';
 export { AppServerClient, type AppServerClientOptions } from './app-server/client.ts';
 export { APP_SERVER_OPERATIONS, type AppServerOperationName } from './app-server/operations.ts';
 export {

@@ -1,3 +1,4 @@
+import { AppServerClient } from '@bosun/client';
 import { beforeAll, expect, it } from 'vitest';
 import { MAX_LLM_PROFILES } from '../../src/data/index.ts';
 import { type TestUser, describeApi } from './harness.ts';
@@ -181,5 +182,24 @@ describeApi('LLM profiles', (api) => {
     expect((await save(stranger, 'mine', { llm: { model: 'theirs' } })).status).toBe(201);
     expect((await call('GET', `${PROFILES}/mine`, owner)).body.config.model).toBe(FAST.model);
     expect((await settingsOf(stranger)).llm_model).not.toBe(FAST.model);
+  });
+
+  it('is driven by the typed client', async () => {
+    const user = await api().user();
+    const client = new AppServerClient({ baseUrl: api().url, apiKey: user.key });
+    expect(await client.saveLlmProfile('typed', { llm: FAST })).toEqual({ name: 'typed', message: 'Profile saved' });
+    expect((await client.getLlmProfile('typed')).config).toEqual({
+      model: FAST.model,
+      base_url: FAST.base_url,
+      api_key: null,
+    });
+    expect((await client.activateLlmProfile('typed')).model).toBe(FAST.model);
+    expect((await client.renameLlmProfile('typed', 'typed-2')).name).toBe('typed-2');
+    expect(await client.listLlmProfiles()).toMatchObject({
+      profiles: [{ name: 'typed-2' }],
+      active_profile: 'typed-2',
+    });
+    expect((await client.deleteLlmProfile('typed-2')).message).toBe('Profile deleted');
+    expect((await client.listLlmProfiles()).profiles).toEqual([]);
   });
 });
