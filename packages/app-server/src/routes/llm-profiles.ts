@@ -9,9 +9,11 @@ import type {
 } from '@bosun/protocol';
 import { profileName } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
+import type { preHandlerAsyncHookHandler } from 'fastify';
 import type { ApiRoutes } from '../context.ts';
 import type { Repositories } from '../data/index.ts';
 import { principalOf } from '../identity/authenticate.ts';
+import { DEFAULT_RATE_LIMITS, rateLimited } from '../identity/rate-limits.ts';
 import { activationPatch, profileInfo, savedConfig } from '../llm-profiles/profiles.ts';
 import { type SwitchDeps, switchConversationProfile } from '../llm-profiles/switch.ts';
 import { ConversationParams, tags as conversationTags, idOf } from './app-conversation-wire.ts';
@@ -26,7 +28,11 @@ type ProfileParams = { name: string };
 const PROFILE = '/settings/profiles/:name';
 
 /** What the profile routes need: the repositories (settings, profiles, conversations), sandboxes, LLM defaults. */
-export type LlmProfileDeps = SwitchDeps & { repositories: SwitchDeps['repositories'] & Pick<Repositories, 'settings'> };
+export type LlmProfileDeps = SwitchDeps & {
+  repositories: SwitchDeps['repositories'] & Pick<Repositories, 'settings'>;
+  /** What limits a user's saves (each seals a key): counted with their secret writes. */
+  saveLimit?: preHandlerAsyncHookHandler;
+};
 
 /**
  * `/api/v1/settings/profiles` (OpenHands' LLM profiles: saved, listed, read without their key, activated into the
@@ -64,15 +70,18 @@ export function llmProfilesApi(deps: LlmProfileDeps): ApiRoutes {
 
     api.post<{ Params: ProfileParams; Body: SaveProfileRequest | null | undefined }>(
       PROFILE,
-      route('Save an LLM profile (a profile of that name is overwritten)', {
-        description:
-          'With `llm`, that LLM; without, a copy of the caller’s settings’ LLM. `include_secrets: false` stores ' +
-          'no key; `preserve_existing_api_key: true` keeps the key of a profile saved again when none is given. ' +
-          'A 409 beyond 50 profiles per user.',
-        params: ProfileParams,
-        body: Type.Union([shape('SaveProfileRequest'), Type.Null()]),
-        response: { 201: 'ProfileMutationResponse', 409: 'HTTPError' },
-      }),
+      {
+        ...route('Save an LLM profile (a profile of that name is overwritten)', {
+          description:
+            'With `llm`, that LLM; without, a copy of the caller’s settings’ LLM. `include_secrets: false` stores ' +
+            'no key; `preserve_existing_api_key: true` keeps the key of a profile saved again when none is given. ' +
+            'A 409 beyond 50 profiles per user.',
+          params: ProfileParams,
+          body: Type.Union([shape('SaveProfileRequest'), Type.Null()]),
+          response: { 201: 'ProfileMutationResponse', 409: 'HTTPError', 429: 'HTTPError' },
+        }),
+        ...(deps.saveLimit ? { preHandler: deps.saveLimit } : {}),
+      },
       async (request, reply) => {
         const { userId } = principalOf(request);
         const { name } = request.params;
@@ -160,8 +169,7 @@ export const llmProfilesApiOfServer: ApiRoutes = (api, context) => {
   const { services, config } = context;
   if (!services) return;
   const llmDefaults = { model: config.llm_model, baseUrl: config.llm_base_url, apiKey: config.llm_api_key };
-  return llmProfilesApi({ repositories: services.repositories, sandboxes: services.sandboxes, llmDefaults })(
-    api,
-    context,
-  );
+  const { repositories, sandboxes, rateLimiter } = services;
+  const saveLimit = rateLimited(rateLimiter, DEFAULT_RATE_LIMITS, 'secret_write');
+  return llmProfilesApi({ repositories, sandboxes, llmDefaults, saveLimit })(api, context);
 };

@@ -180,7 +180,12 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
           ),
           pluginTrustApi(repositories),
           marketplaceApi(marketplaces),
-          llmProfilesApi({ repositories, sandboxes, llmDefaults: deps.llmDefaults }),
+          llmProfilesApi({
+            repositories,
+            sandboxes,
+            llmDefaults: deps.llmDefaults,
+            saveLimit: rateLimited(deps.rateLimiter, limits, 'secret_write'),
+          }),
         ],
         socketRoutes: [eventSocket({ ...eventDeps, identity })],
         logStream: { write: (line: string) => logs.push(line) },
