@@ -47,11 +47,14 @@ export const profileInfo = (profile: LlmProfileInfo): ProfileInfo => ({
   api_key_set: profile.api_key_set,
 });
 
+/** The name of the active one among `profiles`, or null. */
+export const activeName = (profiles: LlmProfileInfo[]) => profiles.find((profile) => profile.active)?.name ?? null;
+
 /** The `llm_profiles` of GET /settings. */
 export function llmProfilesView(profiles: LlmProfileInfo[]): LLMProfiles {
   return {
     profiles: Object.fromEntries(profiles.map((profile) => [profile.name, profileInfo(profile)])),
-    active: profiles.find((profile) => profile.active)?.name ?? null,
+    active: activeName(profiles),
   };
 }
 

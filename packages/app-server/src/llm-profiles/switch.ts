@@ -1,5 +1,6 @@
 import { BosunApiError } from '@bosun/client';
 import { ConflictError, NotFoundError } from '@bosun/http';
+import { agentLlm } from '../conversations/agent-request.ts';
 import { AgentServerFailure } from '../conversations/app-conversations.ts';
 import { conversationInSandbox, runningAgentOf } from '../conversations/conversation-sandbox.ts';
 import type { ConversationDeps } from '../conversations/deps.ts';
@@ -34,9 +35,7 @@ export async function switchConversationProfile(
   const llm = profileLlm(profile, deps.llmDefaults);
   const model = llm.model ?? profile.model;
   try {
-    await agent.switchLlm(conversationId, {
-      llm: { model, ...(llm.baseUrl ? { base_url: llm.baseUrl } : {}), ...(llm.apiKey ? { api_key: llm.apiKey } : {}) },
-    });
+    await agent.switchLlm(conversationId, { llm: agentLlm({ ...llm, model }) });
   } catch (error) {
     if (error instanceof BosunApiError && error.status === 409) throw new ConflictError(whyNot(error));
     throw new AgentServerFailure(`The agent server did not switch the LLM: ${whyNot(error)}`);

@@ -14,7 +14,7 @@ import type { ApiRoutes } from '../context.ts';
 import type { Repositories } from '../data/index.ts';
 import { principalOf } from '../identity/authenticate.ts';
 import { DEFAULT_RATE_LIMITS, rateLimited } from '../identity/rate-limits.ts';
-import { activationPatch, profileInfo, savedConfig } from '../llm-profiles/profiles.ts';
+import { activationPatch, activeName, profileInfo, savedConfig } from '../llm-profiles/profiles.ts';
 import { type SwitchDeps, switchConversationProfile } from '../llm-profiles/switch.ts';
 import { ConversationParams, tags as conversationTags, idOf } from './app-conversation-wire.ts';
 import { upstream } from './app-conversations.ts';
@@ -47,10 +47,7 @@ export function llmProfilesApi(deps: LlmProfileDeps): ApiRoutes {
       route('The caller’s LLM profiles, by name (never a key)', { response: { 200: 'ProfileListResponse' } }),
       async (request): Promise<ProfileListResponse> => {
         const profiles = await llmProfiles.list(principalOf(request).userId);
-        return {
-          profiles: profiles.map(profileInfo),
-          active_profile: profiles.find((profile) => profile.active)?.name ?? null,
-        };
+        return { profiles: profiles.map(profileInfo), active_profile: activeName(profiles) };
       },
     );
 

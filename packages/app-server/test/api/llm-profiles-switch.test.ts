@@ -3,6 +3,7 @@ import { AppServerClient } from '@bosun/client';
 import { type LlmReplay, startLlmReplay } from '@bosun/llm-replay';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { agentOfConversation, eventsUntil } from '../conversations/support.ts';
+import { until } from '../support/until.ts';
 import { type TestUser, describeApi } from './harness.ts';
 
 const FIRST_KEY = 'sk-first-settings-key';
@@ -62,7 +63,13 @@ describeApi('switching a conversation to an LLM profile', (api) => {
     const switched = await switchTo(conversationId, 'other');
     expect(switched.status, switched.text).toBe(200);
     expect(switched.body).toEqual({ success: true });
-    expect(await view(conversationId)).toMatchObject({ llm_model: 'openai/profile-model' });
+    // The route wrote the row's model; an info the agent server posted before the switch may land after it, and
+    // its next info (the model changed) puts it back: the row ends on the profile's model.
+    await until(
+      () => view(conversationId),
+      (conversation) => conversation.llm_model === 'openai/profile-model',
+      'the row to name the profile’s model',
+    );
     const agent = await agentOfConversation(api(), owner, conversationId);
     const info = await agent.getConversation(conversationId);
     expect(info.agent.llm).toMatchObject({ model: 'openai/profile-model', base_url: second.baseUrl });
