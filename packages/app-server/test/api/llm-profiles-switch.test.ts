@@ -12,7 +12,10 @@ let first: LlmReplay;
 let second: LlmReplay;
 beforeAll(async () => {
   first = await startLlmReplay({ script: { turns: [{ content: 'From the settings.' }] }, apiKey: FIRST_KEY });
-  second = await startLlmReplay({ script: { turns: [{ content: 'From the profile.' }] }, apiKey: PROFILE_KEY });
+  second = await startLlmReplay({
+    script: { turns: [{ content: 'From the profile.', times: 2 }] },
+    apiKey: PROFILE_KEY,
+  });
 });
 afterAll(async () => {
   await Promise.all([first?.close(), second?.close()]);
@@ -137,5 +140,32 @@ describeApi('switching a conversation to an LLM profile', (api) => {
     const stopped = await switchTo(conversationId, 'other');
     expect(stopped.status, stopped.text).toBe(409);
     expect(stopped.body.detail).toMatch(/resume it first/);
+  });
+
+  it('starts a new conversation on the activated profile’s LLM (the settings took it)', async () => {
+    const answered = () => second.requests().filter((request) => request.turn_index !== null).length;
+    const before = answered();
+    expect((await api().call('/api/v1/settings/profiles/other/activate', { method: 'POST', as: owner })).status).toBe(
+      200,
+    );
+    const started = await api().call('/api/v1/app-conversations', {
+      method: 'POST',
+      as: owner,
+      body: { initial_message: { content: [{ type: 'text', text: 'Who answers a new conversation?' }] } },
+    });
+    expect(started.status, started.text).toBe(200);
+    const client = new AppServerClient({ baseUrl: api().url, apiKey: owner.key });
+    const task = await client.waitForStartTask(started.body.id, { intervalMs: 20 });
+    expect(task.status, task.detail ?? '').toBe('READY');
+    const id = task.app_conversation_id as string;
+    expect(await view(id)).toMatchObject({ llm_model: 'openai/profile-model' });
+    const agent = await agentOfConversation(api(), owner, id);
+    const events = await eventsUntil(agent, id, (event) => {
+      const text = JSON.stringify(event);
+      return text.includes('From the profile.') || event.kind === 'ConversationErrorEvent';
+    });
+    expect(JSON.stringify(events.at(-1))).toContain('From the profile.');
+    expect(answered()).toBe(before + 1);
+    expect(first.requests()).toEqual([]);
   });
 });
