@@ -11,7 +11,7 @@ import { profileName } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { preHandlerAsyncHookHandler } from 'fastify';
 import type { ApiRoutes } from '../context.ts';
-import type { Repositories } from '../data/index.ts';
+import { MAX_LLM_PROFILES, type Repositories } from '../data/index.ts';
 import { principalOf } from '../identity/authenticate.ts';
 import { DEFAULT_RATE_LIMITS, rateLimited } from '../identity/rate-limits.ts';
 import { activationPatch, activeName, profileInfo, savedConfig } from '../llm-profiles/profiles.ts';
@@ -72,7 +72,7 @@ export function llmProfilesApi(deps: LlmProfileDeps): ApiRoutes {
           description:
             'With `llm`, that LLM; without, a copy of the caller’s settings’ LLM. `include_secrets: false` stores ' +
             'no key; `preserve_existing_api_key: true` keeps the key of a profile saved again when none is given. ' +
-            'A 409 beyond 50 profiles per user.',
+            `A 409 beyond ${MAX_LLM_PROFILES} profiles per user.`,
           params: ProfileParams,
           body: Type.Union([shape('SaveProfileRequest'), Type.Null()]),
           response: { 201: 'ProfileMutationResponse', 409: 'HTTPError', 429: 'HTTPError' },
