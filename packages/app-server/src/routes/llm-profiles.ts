@@ -26,6 +26,11 @@ const conversationRoute = routeOptions(...conversationTags);
 const ProfileParams = Type.Object({ name: profileName() }, { additionalProperties: false });
 type ProfileParams = { name: string };
 const PROFILE = '/settings/profiles/:name';
+const SAVE_DESCRIPTION = [
+  'With `llm`, that LLM; without, a copy of the caller’s settings’ LLM. `include_secrets: false` stores no key;',
+  '`preserve_existing_api_key: true` keeps the key of a profile saved again when none is given.',
+  `A 409 beyond ${MAX_LLM_PROFILES} profiles per user.`,
+].join(' ');
 
 /** What the profile routes need: the repositories (settings, profiles, conversations), sandboxes, LLM defaults. */
 export type LlmProfileDeps = SwitchDeps & {
@@ -69,10 +74,7 @@ export function llmProfilesApi(deps: LlmProfileDeps): ApiRoutes {
       PROFILE,
       {
         ...route('Save an LLM profile (a profile of that name is overwritten)', {
-          description:
-            'With `llm`, that LLM; without, a copy of the caller’s settings’ LLM. `include_secrets: false` stores ' +
-            'no key; `preserve_existing_api_key: true` keeps the key of a profile saved again when none is given. ' +
-            `A 409 beyond ${MAX_LLM_PROFILES} profiles per user.`,
+          description: SAVE_DESCRIPTION,
           params: ProfileParams,
           body: Type.Union([shape('SaveProfileRequest'), Type.Null()]),
           response: { 201: 'ProfileMutationResponse', 409: 'HTTPError', 429: 'HTTPError' },
