@@ -12,6 +12,7 @@ import { healthRoutes } from './routes/health.ts';
 import { homeRoutes, readmeRoutes } from './routes/home.ts';
 import { identityApiOfServer } from './routes/identity-api.ts';
 import { launchApi } from './routes/launch.ts';
+import { llmProfilesApiOfServer } from './routes/llm-profiles.ts';
 import { marketplaceApiOfServer } from './routes/marketplaces.ts';
 import { pendingMessagesApiOfServer } from './routes/pending-messages.ts';
 import { pluginDirectoryApiOfServer } from './routes/plugin-directory.ts';
@@ -31,6 +32,7 @@ export const API_ROUTES: readonly ApiRoutes[] = [
   pluginTrustApiOfServer,
   marketplaceApiOfServer,
   catalogApiOfServer,
+  llmProfilesApiOfServer,
 ];
 
 /** Every module of routes outside `/api/v1` (WebSockets, under `/sockets`). */

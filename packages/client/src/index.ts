@@ -25,6 +25,7 @@ export {
 export { AppServerPlugins, type DirectorySearch } from './app-server/plugins.ts';
 export { AppServerMarketplaces, type OrgWrite } from './app-server/marketplaces.ts';
 export { AppServerCatalog, type ModelSearch } from './app-server/catalog.ts';
+export { AppServerLlmProfiles } from './app-server/llm-profiles.ts';
 export { AppServerClient, type AppServerClientOptions } from './app-server/client.ts';
 export { APP_SERVER_OPERATIONS, type AppServerOperationName } from './app-server/operations.ts';
 export {

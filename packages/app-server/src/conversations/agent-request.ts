@@ -19,6 +19,15 @@ export interface ConversationToStart {
   disabledSkills?: string[];
 }
 
+/** The LLM as the agent server takes it (at a start, or switching a conversation's LLM). */
+export function agentLlm(llm: EffectiveLlm & { model: string }) {
+  return {
+    model: llm.model,
+    ...(llm.baseUrl ? { base_url: llm.baseUrl } : {}),
+    ...(llm.apiKey ? { api_key: llm.apiKey } : {}),
+  };
+}
+
 /** What the agent server is asked to start. */
 export function startConversationInput(start: ConversationToStart) {
   const { id, workingDir, llm, request, secrets, marketplaces, disabledSkills } = start;
@@ -31,11 +40,7 @@ export function startConversationInput(start: ConversationToStart) {
     conversation_id: id,
     workspace: { working_dir: workingDir },
     agent: {
-      llm: {
-        model: llm.model,
-        ...(llm.baseUrl ? { base_url: llm.baseUrl } : {}),
-        ...(llm.apiKey ? { api_key: llm.apiKey } : {}),
-      },
+      llm: agentLlm(llm),
       tools: DEFAULT_TOOLS.map((name) => ({ name })),
       ...(Object.keys(agentContext).length ? { agent_context: agentContext } : {}),
     },

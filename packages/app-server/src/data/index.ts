@@ -48,6 +48,16 @@ export type {
   PendingMessageRecord,
   PendingTarget,
 } from './repositories/pending-messages.ts';
+export {
+  type LlmProfile,
+  type LlmProfileConfig,
+  type LlmProfileInfo,
+  type LlmProfileSave,
+  LlmProfileChangedError,
+  LlmProfileLimitError,
+  LlmProfileNameTakenError,
+  MAX_LLM_PROFILES,
+} from './repositories/llm-profiles.ts';
 export type { PluginTrustRecord } from './repositories/plugin-trust.ts';
 export type { Member, Organization, OrganizationOfUser } from './repositories/organizations.ts';
 export type { ProviderToken, ProviderTokenInfo } from './repositories/provider-tokens.ts';

@@ -11,6 +11,7 @@ export const bindings = {
   provider_tokens: (userId: string, provider: string) => sealBinding('provider_tokens', userId, provider),
   app_conversation_start_tasks: (userId: string, taskId: string) =>
     sealBinding('app_conversation_start_tasks', userId, taskId),
+  llm_profiles: (userId: string, profileId: string) => sealBinding('llm_profiles', userId, profileId),
 } as const;
 
 interface SealedRow {
@@ -26,6 +27,7 @@ const ROW_KEY = {
   custom_secrets: 'id',
   provider_tokens: 'provider',
   app_conversation_start_tasks: 'id',
+  llm_profiles: 'id',
 } as const;
 
 const bindingOf = (table: SealedTable, row: SealedRow) =>

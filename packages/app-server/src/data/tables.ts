@@ -210,6 +210,19 @@ export interface MarketplaceVersionsTable {
   version: number;
 }
 
+/** A user's LLM profile: its secrets (the API key) sealed, bound to the row's id. */
+export interface LlmProfilesTable extends SealedColumns {
+  id: string;
+  user_id: string;
+  name: string;
+  model: string;
+  base_url: string | null;
+  /** 1 on the profile the user's settings took their LLM from (at most one per user), else 0. */
+  active: number;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Tables {
   users: UsersTable;
   instance_owner: InstanceOwnerTable;
@@ -229,7 +242,13 @@ export interface Tables {
   plugin_trust: PluginTrustTable;
   marketplaces: MarketplacesTable;
   marketplace_versions: MarketplaceVersionsTable;
+  llm_profiles: LlmProfilesTable;
 }
 
 /** The tables whose rows hold sealed values. */
-export type SealedTable = 'user_settings' | 'custom_secrets' | 'provider_tokens' | 'app_conversation_start_tasks';
+export type SealedTable =
+  | 'user_settings'
+  | 'custom_secrets'
+  | 'provider_tokens'
+  | 'llm_profiles'
+  | 'app_conversation_start_tasks';

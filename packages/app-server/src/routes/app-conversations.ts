@@ -128,7 +128,7 @@ export function appConversationRoutes(
 }
 
 /** What `act` answers; a failure of the sandbox or its agent server is a 502 saying what failed. */
-async function upstream<T>(reply: FastifyReply, act: () => Promise<T>) {
+export async function upstream<T>(reply: FastifyReply, act: () => Promise<T>) {
   try {
     return await act();
   } catch (error) {

@@ -1,3 +1,4 @@
+import type { Repositories } from '../data/index.ts';
 import type { RateLimiter, RateLimits } from '../identity/rate-limits.ts';
 import type {
   ApiKeysStore,
@@ -20,6 +21,8 @@ export interface IdentityRouteDeps {
   settings: SettingsStore;
   secrets: SecretsStore;
   providerTokens: ProviderTokensStore;
+  /** The users' LLM profiles, as the settings show them (and end the active one's hold on them). */
+  llmProfiles: Pick<Repositories['llmProfiles'], 'list' | 'keepActiveIf'>;
   llmDefaults: LlmDefaults;
   rateLimiter: RateLimiter;
   rateLimits: RateLimits;

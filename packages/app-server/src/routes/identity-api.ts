@@ -34,7 +34,7 @@ export function identityRouteDeps(
   rateLimiter: RateLimiter,
   rateLimits: RateLimits = DEFAULT_RATE_LIMITS,
 ): IdentityRouteDeps {
-  const { users, apiKeys, sessions, organizations, settings, secrets, providerTokens } = repositories;
+  const { users, apiKeys, sessions, organizations, settings, secrets, providerTokens, llmProfiles } = repositories;
   return {
     users,
     apiKeys,
@@ -43,6 +43,7 @@ export function identityRouteDeps(
     settings,
     secrets,
     providerTokens,
+    llmProfiles,
     llmDefaults: { model: config.llm_model, baseUrl: config.llm_base_url, apiKey: config.llm_api_key },
     rateLimiter,
     rateLimits,

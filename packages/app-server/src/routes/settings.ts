@@ -2,6 +2,7 @@ import { InputError } from '@bosun/http';
 import type { SettingsUpdate } from '@bosun/protocol';
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../identity/authenticate.ts';
+import { llmProfilesView, setsLlm, stillActive } from '../llm-profiles/profiles.ts';
 import { settingsPatch, settingsView } from '../settings/settings-view.ts';
 import type { IdentityRouteDeps } from './deps.ts';
 import { callerOf } from './marketplaces.ts';
@@ -13,7 +14,7 @@ const route = routeOptions('Settings');
 /** `GET/POST /api/v1/settings`: the caller's settings, updated partially; never a secret's value. */
 export function settingsRoutes(
   app: FastifyInstance,
-  { settings, providerTokens, llmDefaults, marketplaces }: IdentityRouteDeps,
+  { settings, providerTokens, llmDefaults, marketplaces, llmProfiles }: IdentityRouteDeps,
 ): void {
   app.get(
     '/settings',
@@ -22,12 +23,13 @@ export function settingsRoutes(
     }),
     async (request) => {
       const caller = callerOf(request);
-      const [stored, providers, listed] = await Promise.all([
+      const [stored, providers, listed, profiles] = await Promise.all([
         settings.get(caller.userId),
         providerTokens.list(caller.userId),
         marketplaces?.view(caller) ?? { registered: [], inherited: [] },
+        llmProfiles.list(caller.userId),
       ]);
-      return settingsView(stored ?? {}, llmDefaults, providers, listed);
+      return settingsView(stored ?? {}, llmDefaults, providers, listed, llmProfilesView(profiles));
     },
   );
 
@@ -36,7 +38,8 @@ export function settingsRoutes(
     route('Change some settings (fields left out keep their value)', {
       description:
         '`registered_marketplaces` replaces the caller’s whole personal list, checked as a whole before any ' +
-        'change: a name given twice or taken by an inherited marketplace is a 409, and nothing is stored.',
+        'change: a name given twice or taken by an inherited marketplace is a 409, and nothing is stored. ' +
+        'Setting the LLM (model, base URL or key) to other than the active LLM profile’s ends its activation.',
       body: shape('SettingsUpdate'),
       response: { 200: 'EditResponse', 409: 'HTTPError' },
     }),
@@ -49,9 +52,15 @@ export function settingsRoutes(
           { loc: ['body', 'registered_marketplaces'], msg: 'this server has no marketplaces', type: 'value_error' },
         ]);
       }
+      const profile = setsLlm(request.body)
+        ? llmProfiles.keepActiveIf(userId, stillActive(request.body, llmDefaults))
+        : undefined;
       await conflictsAs409(async () => {
-        const alongside = list === undefined ? undefined : await marketplaces?.replacement(userId, list);
-        await settings.update(userId, patch, alongside);
+        const replaced = list === undefined ? undefined : await marketplaces?.replacement(userId, list);
+        await settings.update(userId, patch, async (trx) => {
+          await replaced?.(trx);
+          await profile?.(trx);
+        });
       });
       return { message: 'Settings stored' };
     },

@@ -1,5 +1,5 @@
 import { InputError } from '@bosun/http';
-import type { Marketplace, Settings, SettingsUpdate } from '@bosun/protocol';
+import type { LLMProfiles, Marketplace, Settings, SettingsUpdate } from '@bosun/protocol';
 import { SETTINGS_READ_ONLY_FIELDS } from '@bosun/protocol';
 import type { StoredSettings } from '../identity/stores.ts';
 import { credentialKeyPaths } from './credential-keys.ts';
@@ -32,6 +32,7 @@ export function settingsView(
   defaults: LlmDefaults,
   providers: { provider: string; host: string | null }[],
   marketplaces: { registered: Marketplace[]; inherited: Marketplace[] },
+  llmProfiles: LLMProfiles,
 ): Settings {
   const llm = effectiveLlm(stored, defaults);
   const own = Object.fromEntries(
@@ -49,6 +50,7 @@ export function settingsView(
     provider_tokens_set: Object.fromEntries(providers.map(({ provider, host }) => [provider, host])),
     registered_marketplaces: marketplaces.registered,
     inherited_marketplaces: marketplaces.inherited,
+    llm_profiles: llmProfiles,
     v1_enabled: true,
   } as Settings;
 }

@@ -15,6 +15,7 @@ import { catalogApi } from '../../src/routes/catalog.ts';
 import { eventSocket, eventsApi } from '../../src/routes/events-api.ts';
 import { identityApi, identityRouteDeps } from '../../src/routes/identity-api.ts';
 import { launchApi } from '../../src/routes/launch.ts';
+import { llmProfilesApi } from '../../src/routes/llm-profiles.ts';
 import { marketplaceApi } from '../../src/routes/marketplaces.ts';
 import { pendingMessagesApi } from '../../src/routes/pending-messages.ts';
 import { pluginDirectoryApi, pluginDirectoryOf } from '../../src/routes/plugin-directory.ts';
@@ -189,6 +190,12 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
             providerTokens: repositories.providerTokens,
             settings: repositories.settings,
             cache,
+          }),
+          llmProfilesApi({
+            repositories,
+            sandboxes,
+            llmDefaults: deps.llmDefaults,
+            saveLimit: rateLimited(deps.rateLimiter, limits, 'secret_write'),
           }),
         ],
         socketRoutes: [eventSocket({ ...eventDeps, identity })],

@@ -100,6 +100,10 @@ export async function worldOf(api: Api): Promise<World> {
   const shared = await post(api, user, `/api/v1/marketplaces?org_id=${orgId}`, { source: 'github:acme/market' });
   if (personal.status !== 201 || shared.status !== 201) throw new Error(`${personal.text} ${shared.text}`);
   const trust = await post(api, user, '/api/v1/plugin-trust', { source: 'github:acme/market' });
+  // LLM profiles by names the path values hold ('mine' is also a marketplace's), one with a key.
+  for (const name of ['mine', 'fuzz-profile']) {
+    await post(api, user, `/api/v1/settings/profiles/${name}`, { llm: { model: 'fuzz/model', api_key: 'fuzz-key' } });
+  }
   const running = await made.sandbox('RUNNING');
   const paused = await made.sandbox('PAUSED');
   const pathValues: Record<string, string[]> = {
@@ -112,7 +116,9 @@ export async function worldOf(api: Api): Promise<World> {
     trust_id: trust.status < 300 ? [trust.body.id] : [],
     scope: ['personal', 'organization', 'instance'],
     plugin_id: ['formatter'],
-    name: ['mine', personal.body.name, shared.body.name, 'company'].filter((name) => typeof name === 'string'),
+    name: ['mine', personal.body.name, shared.body.name, 'company', 'fuzz-profile'].filter(
+      (name) => typeof name === 'string',
+    ),
   };
   const queryValues = {
     org_id: [orgId],

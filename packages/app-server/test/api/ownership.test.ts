@@ -4,6 +4,7 @@ import { CATALOG_CASES } from './ownership-catalog-cases.ts';
 import { CONVERSATION_CASES } from './ownership-conversation-cases.ts';
 import { EVENT_CASES } from './ownership-event-cases.ts';
 import { LAUNCH_CASES } from './ownership-launch-cases.ts';
+import { LLM_PROFILE_CASES } from './ownership-llm-profile-cases.ts';
 import { MARKETPLACE_CASES } from './ownership-marketplace-cases.ts';
 import { PENDING_CASES } from './ownership-pending-cases.ts';
 import { PLUGIN_CASES } from './ownership-plugin-cases.ts';
@@ -174,6 +175,7 @@ const CASES: Record<string, WrongUserCase> = {
   ...PLUGIN_CASES,
   ...MARKETPLACE_CASES,
   ...CATALOG_CASES,
+  ...LLM_PROFILE_CASES,
   'GET /api/v1/sandbox-specs': {
     expected: 'own',
     attempt: (api, { stranger }) => api.call('/api/v1/sandbox-specs?id=bosun-local', as(stranger)),

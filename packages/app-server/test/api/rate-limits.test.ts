@@ -42,6 +42,20 @@ describeApi(
       expect(search.body.items.map((item: { name: string }) => item.name)).toEqual(['A', 'B', 'C']);
     });
 
+    it('limit LLM profile saves (each seals a key), counted with the secret writes', async () => {
+      const user = await api().user();
+      const secret = await api().call('/api/v1/secrets', { method: 'POST', as: user, body: { name: 'S', value: 'v' } });
+      expect(secret.status).toBe(201);
+      const save = (name: string) =>
+        api().call(`/api/v1/settings/profiles/${name}`, { method: 'POST', as: user, body: { llm: { model: 'm' } } });
+      for (const name of ['a', 'b']) expect((await save(name)).status).toBe(201);
+      const refused = await save('c');
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+      const listed = await api().call('/api/v1/settings/profiles', { as: user });
+      expect(listed.body.profiles.map((profile: { name: string }) => profile.name)).toEqual(['a', 'b']);
+    });
+
     it('limit sign-in attempts per client address', async () => {
       const statuses = [];
       for (let i = 0; i < 4; i += 1) statuses.push((await api().call(`/api/v1/auth/sign-in?token=guess${i}`)).status);

@@ -42,6 +42,7 @@ describeEachDatabase('migrations', (each) => {
       'plugin_trust',
       'marketplaces',
       'marketplace_versions',
+      'llm_profiles',
     ]) {
       await expect(sql`select count(*) from ${sql.table(table)}`.execute(database.db)).resolves.toBeDefined();
     }

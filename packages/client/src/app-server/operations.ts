@@ -4,6 +4,7 @@ import { ACCOUNT_OPERATIONS } from './account-operations.ts';
 import { CATALOG_OPERATIONS } from './catalog-operations.ts';
 import { CONVERSATION_OPERATIONS } from './conversation-operations.ts';
 import { EVENT_OPERATIONS } from './event-operations.ts';
+import { LLM_PROFILE_OPERATIONS } from './llm-profile-operations.ts';
 import { MARKETPLACE_OPERATIONS } from './marketplace-operations.ts';
 import { PLUGIN_OPERATIONS } from './plugin-operations.ts';
 import { SANDBOX_OPERATIONS } from './sandbox-operations.ts';
@@ -18,6 +19,7 @@ export const APP_SERVER_OPERATIONS = {
   ...PLUGIN_OPERATIONS,
   ...MARKETPLACE_OPERATIONS,
   ...CATALOG_OPERATIONS,
+  ...LLM_PROFILE_OPERATIONS,
 } as const satisfies Record<string, Operation>;
 
 export type AppServerOperationName = keyof typeof APP_SERVER_OPERATIONS;

@@ -15,3 +15,4 @@ export * from './launch-references.ts';
 export * from './plugin-directory.ts';
 export * from './marketplaces.ts';
 export * from './catalog.ts';
+export * from './llm-profiles.ts';

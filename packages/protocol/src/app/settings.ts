@@ -1,6 +1,7 @@
 import { type Static, type TOptional, type TProperties, type TUnknown, Type } from '@sinclair/typebox';
 import { namedEnum, nullable, openObject, ref, strictObject } from '../schema/builders.ts';
 import { byProvider } from './common.ts';
+import { LLMProfiles } from './llm-profiles.ts';
 import { Marketplace, MarketplaceRegistration } from './marketplaces.ts';
 
 /**
@@ -57,6 +58,9 @@ export const Settings = strictObject('Settings', 'A user’s settings. No secret
   }),
   inherited_marketplaces: Type.Array(ref(Marketplace), {
     description: 'The instance’s and the caller’s organization’s marketplaces: read-only here.',
+  }),
+  llm_profiles: ref(LLMProfiles, {
+    description: 'The caller’s LLM profiles and the active one (read-only here: /api/v1/settings/profiles).',
   }),
   v1_enabled: Type.Boolean(),
 });

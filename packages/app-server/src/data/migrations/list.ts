@@ -8,6 +8,7 @@ import { pendingMessages } from './0007-pending-messages.ts';
 import { marketplaces } from './0008-marketplaces.ts';
 import { pluginTrust } from './0009-plugin-trust.ts';
 import { sandboxRuntimeIds } from './0010-sandbox-runtime-ids.ts';
+import { llmProfiles } from './0011-llm-profiles.ts';
 import { startTaskTakeover } from './0012-start-task-takeover.ts';
 import type { SchemaMigration } from './migration.ts';
 
@@ -23,5 +24,6 @@ export const MIGRATIONS: readonly SchemaMigration[] = [
   marketplaces,
   pluginTrust,
   sandboxRuntimeIds,
+  llmProfiles,
   startTaskTakeover,
 ];

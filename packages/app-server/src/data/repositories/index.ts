@@ -3,6 +3,7 @@ import type { KeyRing } from '../secret-cipher.ts';
 import { ApiKeysRepository } from './api-keys.ts';
 import { ConversationsRepository } from './conversations.ts';
 import { EventsRepository } from './events.ts';
+import { LlmProfilesRepository } from './llm-profiles.ts';
 import { MarketplacesRepository } from './marketplaces.ts';
 import { OrganizationsRepository } from './organizations.ts';
 import { PendingMessagesRepository } from './pending-messages.ts';
@@ -30,6 +31,7 @@ export interface Repositories {
   pendingMessages: PendingMessagesRepository;
   pluginTrust: PluginTrustRepository;
   marketplaces: MarketplacesRepository;
+  llmProfiles: LlmProfilesRepository;
 }
 
 /** Every repository over one open database; sealed values use `keyRing`. */
@@ -50,5 +52,6 @@ export function createRepositories(database: AppDatabase, keyRing: KeyRing): Rep
     pendingMessages: new PendingMessagesRepository(db),
     pluginTrust: new PluginTrustRepository(db),
     marketplaces: new MarketplacesRepository(db),
+    llmProfiles: new LlmProfilesRepository(db, dialect, keyRing),
   };
 }

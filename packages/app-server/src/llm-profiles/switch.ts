@@ -1,0 +1,44 @@
+import { BosunApiError } from '@bosun/client';
+import { ConflictError, NotFoundError } from '@bosun/http';
+import { agentLlm } from '../conversations/agent-request.ts';
+import { AgentServerFailure } from '../conversations/app-conversations.ts';
+import { conversationInSandbox, runningAgentOf } from '../conversations/conversation-sandbox.ts';
+import type { ConversationDeps } from '../conversations/deps.ts';
+import { whyNot } from '../conversations/start-tasks.ts';
+import type { Repositories } from '../data/index.ts';
+import type { LlmDefaults } from '../settings/llm-defaults.ts';
+import { profileLlm } from './profiles.ts';
+
+/** What switching a conversation to a profile needs. */
+export interface SwitchDeps {
+  repositories: ConversationDeps['repositories'] & Pick<Repositories, 'llmProfiles'>;
+  sandboxes: ConversationDeps['sandboxes'];
+  llmDefaults: LlmDefaults;
+}
+
+/**
+ * Switches the user's conversation to the LLM of their profile `name` through its agent server; the app's row then
+ * names the new model. 404: no such conversation or profile of the user; 409: its sandbox does not run (or the
+ * agent is running: it switches between runs); 410: its sandbox is gone; AgentServerFailure (502): the agent server
+ * failed.
+ */
+export async function switchConversationProfile(
+  deps: SwitchDeps,
+  userId: string,
+  conversationId: string,
+  name: string,
+): Promise<void> {
+  const { sandbox } = await conversationInSandbox(deps, userId, conversationId);
+  const profile = await deps.repositories.llmProfiles.get(userId, name);
+  if (!profile) throw new NotFoundError('Profile not found');
+  const agent = runningAgentOf(conversationId, sandbox);
+  const llm = profileLlm(profile, deps.llmDefaults);
+  const model = llm.model ?? profile.model;
+  try {
+    await agent.switchLlm(conversationId, { llm: agentLlm({ ...llm, model }) });
+  } catch (error) {
+    if (error instanceof BosunApiError && error.status === 409) throw new ConflictError(whyNot(error));
+    throw new AgentServerFailure(`The agent server did not switch the LLM: ${whyNot(error)}`);
+  }
+  await deps.repositories.conversations.update(userId, conversationId, { llm_model: model });
+}
