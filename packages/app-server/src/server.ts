@@ -8,6 +8,7 @@ import { installOpenApi } from './openapi.ts';
 import { conversationApiOfServer } from './routes/app-conversation-api.ts';
 import { catalogApiOfServer } from './routes/catalog.ts';
 import { eventSocketOfServer, eventsApiOfServer } from './routes/events-api.ts';
+import { gitBrowseApiOfServer } from './routes/git-browse.ts';
 import { healthRoutes } from './routes/health.ts';
 import { homeRoutes, readmeRoutes } from './routes/home.ts';
 import { identityApiOfServer } from './routes/identity-api.ts';
@@ -33,6 +34,7 @@ export const API_ROUTES: readonly ApiRoutes[] = [
   marketplaceApiOfServer,
   catalogApiOfServer,
   llmProfilesApiOfServer,
+  gitBrowseApiOfServer,
 ];
 
 /** Every module of routes outside `/api/v1` (WebSockets, under `/sockets`). */

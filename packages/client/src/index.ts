@@ -26,6 +26,7 @@ export { AppServerPlugins, type DirectorySearch } from './app-server/plugins.ts'
 export { AppServerMarketplaces, type OrgWrite } from './app-server/marketplaces.ts';
 export { AppServerCatalog, type ModelSearch } from './app-server/catalog.ts';
 export { AppServerLlmProfiles } from './app-server/llm-profiles.ts';
+export { AppServerGitBrowse, type BranchSearch, type RepositorySearch } from './app-server/git-browse.ts';
 export { AppServerClient, type AppServerClientOptions } from './app-server/client.ts';
 export { APP_SERVER_OPERATIONS, type AppServerOperationName } from './app-server/operations.ts';
 export {

@@ -3,10 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { type ModelFilters, offeredModels, searchModels, searchProviders } from '../catalog/search.ts';
 import type { ConversationSkillsDeps } from '../catalog/skills.ts';
 import type { ApiRoutes, AppContext } from '../context.ts';
-import type { ProviderTokensStore } from '../identity/stores.ts';
 import { marketplacesOf } from '../marketplaces/index.ts';
 import { gitUrlsOf } from './app-conversation-api.ts';
-import { gitInfoRoutes } from './git-info.ts';
 import { type PageRequest, pageOfList, pageQuery } from './pages.ts';
 import { routeOptions } from './route-options.ts';
 import { settingsSchemaRoutes } from './settings-schemas.ts';
@@ -50,7 +48,6 @@ export function modelCatalogRoutes(app: FastifyInstance, defaultModel: string | 
 export interface CatalogDeps extends ConversationSkillsDeps {
   /** The instance's default model (`llm_model` of the configuration). */
   defaultModel: string | undefined;
-  providerTokens: Pick<ProviderTokensStore, 'list'>;
 }
 
 /**
@@ -63,7 +60,6 @@ export function catalogApi(deps: CatalogDeps): ApiRoutes {
     settingsSchemaRoutes(api);
     modelCatalogRoutes(api, deps.defaultModel);
     skillsSearchRoutes(api, deps);
-    gitInfoRoutes(api, deps.providerTokens);
   };
 }
 
@@ -75,7 +71,6 @@ export const catalogApiOfServer: ApiRoutes = (api, context: AppContext) => {
   return catalogApi({
     defaultModel: config.llm_model,
     marketplaces: marketplacesOf(repositories, config, gitUrlsOf(config)),
-    providerTokens: repositories.providerTokens,
     settings: repositories.settings,
     cache: context.dependencies.cache,
   })(api, context);

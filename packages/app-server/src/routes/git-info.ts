@@ -1,41 +1,61 @@
-import { PROVIDER_TYPES, type UserGitInfo } from '@bosun/protocol';
-import type { FastifyInstance } from 'fastify';
+import { PROVIDER_TYPES, type ProviderType, type UserGitInfo } from '@bosun/protocol';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { GitProviderUrls } from '../git/provider-urls.ts';
+import { type GitAccount, GitProviderError, gitProviderApi, isBrowsable } from '../git/providers/index.ts';
 import { principalOf } from '../identity/authenticate.ts';
 import type { ProviderTokensStore } from '../identity/stores.ts';
-import { forbidden } from './replies.ts';
 import { routeOptions } from './route-options.ts';
 
 const route = routeOptions('Users');
 
+/** What reading the caller's Git provider needs: their tokens and where each provider is. */
+export interface GitBrowseDeps {
+  providerTokens: Pick<ProviderTokensStore, 'list' | 'token'>;
+  gitUrls: GitProviderUrls;
+  /** How long one request to a provider may take (default 10 s). */
+  timeoutMs?: number;
+}
+
+export const TOKENS_ROUTE = '/api/v1/secrets/git-providers';
+
+/** The first connected provider in ProviderType's order, or undefined. */
+export function firstProvider(connected: { provider: string }[]): ProviderType | undefined {
+  return PROVIDER_TYPES.find((name) => connected.some(({ provider }) => provider === name));
+}
+
+export const noProvider = (reply: FastifyReply) =>
+  reply.code(403).send({ detail: `No Git provider is connected: store a token first (${TOKENS_ROUTE})` });
+
+const UNKNOWN: GitAccount = { id: null, login: null, avatar_url: null, company: null, name: null, email: null };
+
 /**
- * `GET /users/git-info`: the caller's Git account as the app knows it, from the provider tokens it stores. The Git
- * host is never asked (the account's id, login, avatar, name... stay null); no provider connected is a 403.
+ * `GET /users/git-info`: the caller's Git account, from the first provider they connected (ProviderType's order):
+ * its fields as the provider's `GET /user` gives them, null when it cannot be asked (not reachable, the token
+ * refused, a provider the app cannot browse). No provider connected is a 403.
  */
-export function gitInfoRoutes(app: FastifyInstance, providerTokens: Pick<ProviderTokensStore, 'list'>): void {
+export function gitInfoRoutes(app: FastifyInstance, deps: GitBrowseDeps): void {
   app.get(
     '/users/git-info',
-    route('The caller’s Git provider account, as far as the app knows it (no Git provider connected: 403)', {
+    route('The caller’s Git provider account (no Git provider connected: 403)', {
       response: { 200: 'UserGitInfo', 403: 'HTTPError' },
     }),
     async (request, reply) => {
-      const connected = await providerTokens.list(principalOf(request).userId);
-      const rank = (provider: string) => (PROVIDER_TYPES as readonly string[]).indexOf(provider);
-      const [first] = connected
-        .filter(({ provider }) => rank(provider) >= 0)
-        .sort((a, b) => rank(a.provider) - rank(b.provider));
-      if (!first)
-        return forbidden(reply, 'No Git provider is connected: store a token first (/api/v1/secrets/git-providers)');
-      const info: UserGitInfo = {
-        id: null,
-        login: null,
-        avatar_url: null,
-        company: null,
-        name: null,
-        email: null,
-        provider: first.provider as UserGitInfo['provider'],
-        host: first.host,
-        token_set: true,
-      };
+      const { userId } = principalOf(request);
+      const connected = await deps.providerTokens.list(userId);
+      const provider = firstProvider(connected);
+      if (!provider) return noProvider(reply);
+      const host = connected.find((token) => token.provider === provider)?.host ?? null;
+      let account = UNKNOWN;
+      const access = isBrowsable(provider) ? await deps.providerTokens.token(userId, provider) : undefined;
+      if (access && isBrowsable(provider)) {
+        try {
+          account = await gitProviderApi(provider, access, deps.gitUrls, deps.timeoutMs).account();
+        } catch (error) {
+          if (!(error instanceof GitProviderError)) throw error;
+          request.log.warn({ provider, status: error.status }, `Git account not read: ${error.detail}`);
+        }
+      }
+      const info: UserGitInfo = { ...account, provider, host, token_set: true };
       return info;
     },
   );

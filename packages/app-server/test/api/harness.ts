@@ -13,6 +13,7 @@ import { RateLimiter } from '../../src/rate-limit/index.ts';
 import { conversationApi, gitUrlsOf } from '../../src/routes/app-conversation-api.ts';
 import { catalogApi } from '../../src/routes/catalog.ts';
 import { eventSocket, eventsApi } from '../../src/routes/events-api.ts';
+import { gitBrowseApi } from '../../src/routes/git-browse.ts';
 import { identityApi, identityRouteDeps } from '../../src/routes/identity-api.ts';
 import { launchApi } from '../../src/routes/launch.ts';
 import { llmProfilesApi } from '../../src/routes/llm-profiles.ts';
@@ -187,7 +188,6 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
           catalogApi({
             defaultModel: config.llm_model,
             marketplaces,
-            providerTokens: repositories.providerTokens,
             settings: repositories.settings,
             cache,
           }),
@@ -197,6 +197,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
             llmDefaults: deps.llmDefaults,
             saveLimit: rateLimited(deps.rateLimiter, limits, 'secret_write'),
           }),
+          gitBrowseApi({ providerTokens: repositories.providerTokens, gitUrls: gitUrlsOf(config) }),
         ],
         socketRoutes: [eventSocket({ ...eventDeps, identity })],
         logStream: { write: (line: string) => logs.push(line) },

@@ -4,6 +4,7 @@ import { ACCOUNT_OPERATIONS } from './account-operations.ts';
 import { CATALOG_OPERATIONS } from './catalog-operations.ts';
 import { CONVERSATION_OPERATIONS } from './conversation-operations.ts';
 import { EVENT_OPERATIONS } from './event-operations.ts';
+import { GIT_BROWSE_OPERATIONS } from './git-browse-operations.ts';
 import { LLM_PROFILE_OPERATIONS } from './llm-profile-operations.ts';
 import { MARKETPLACE_OPERATIONS } from './marketplace-operations.ts';
 import { PLUGIN_OPERATIONS } from './plugin-operations.ts';
@@ -20,6 +21,7 @@ export const APP_SERVER_OPERATIONS = {
   ...MARKETPLACE_OPERATIONS,
   ...CATALOG_OPERATIONS,
   ...LLM_PROFILE_OPERATIONS,
+  ...GIT_BROWSE_OPERATIONS,
 } as const satisfies Record<string, Operation>;
 
 export type AppServerOperationName = keyof typeof APP_SERVER_OPERATIONS;

@@ -16,3 +16,4 @@ export * from './plugin-directory.ts';
 export * from './marketplaces.ts';
 export * from './catalog.ts';
 export * from './llm-profiles.ts';
+export * from './git-browse.ts';

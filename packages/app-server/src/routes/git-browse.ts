@@ -1,0 +1,207 @@
+import { PROVIDER_TYPES, type ProviderType, SORT_ORDERS, type SortOrder } from '@bosun/protocol';
+import { type TProperties, Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ApiRoutes } from '../context.ts';
+import { type GitProviderApi, GitProviderError, gitProviderApi, isBrowsable } from '../git/providers/index.ts';
+import { principalOf } from '../identity/authenticate.ts';
+import { gitUrlsOf } from './app-conversation-api.ts';
+import { type GitBrowseDeps, TOKENS_ROUTE, firstProvider, gitInfoRoutes, noProvider } from './git-info.ts';
+import { pageOfList } from './pages.ts';
+import { routeOptions } from './route-options.ts';
+
+const route = routeOptions('Git');
+
+const stringEnum = (values: readonly string[], description: string) =>
+  Type.Unsafe<string>({ type: 'string', enum: [...values], description });
+const provider = stringEnum(PROVIDER_TYPES, 'The Git provider (GitHub and GitLab can be browsed).');
+const pageId = Type.Optional(
+  Type.String({ pattern: '^[1-9][0-9]{0,5}$', description: 'The `next_page_id` of the previous page.' }),
+);
+const limit = (fallback: number) =>
+  Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: `Items per page (default ${fallback}).` }));
+const text = (description: string, maxLength = 256) => Type.String({ maxLength, description });
+const query = <P extends TProperties>(shape: P) => Type.Object(shape, { additionalProperties: false });
+
+const RepositoryQuery = query({
+  provider,
+  query: Type.Optional(text('Part of the repositories’ names; none: the caller’s own repositories.')),
+  installation_id: Type.Optional(text('Only the repositories of this installation (GitLab: group).', 64)),
+  page_id: pageId,
+  limit: limit(100),
+  sort_order: Type.Optional(stringEnum(SORT_ORDERS, 'How they are sorted (default: last updated first).')),
+});
+interface RepositoryQuery {
+  provider: ProviderType;
+  query?: string;
+  installation_id?: string;
+  page_id?: string;
+  limit?: number;
+  sort_order?: SortOrder;
+}
+
+const BranchQuery = query({
+  provider,
+  repository: Type.String({
+    pattern: '^[^/\\s]+(/[^/\\s]+)+$',
+    maxLength: 512,
+    description: 'The repository, `owner/repo` (GitLab: the project’s full path).',
+  }),
+  query: text('Part of the branches’ names (empty: every branch).'),
+  page_id: pageId,
+  limit: limit(30),
+});
+interface BranchQuery {
+  provider: ProviderType;
+  repository: string;
+  query: string;
+  page_id?: string;
+  limit?: number;
+}
+
+const InstallationQuery = query({ provider, page_id: pageId, limit: limit(100) });
+const TaskQuery = query({
+  page_id: Type.Optional(Type.String({ maxLength: 16, description: 'The `next_page_id` of the previous page.' })),
+  limit: limit(30),
+});
+type PageQuery = { page_id?: string; limit?: number };
+
+const FAILURES = { 400: 'HTTPError', 403: 'HTTPError', 429: 'HTTPError', 502: 'HTTPError' } as const;
+const FAILURE_NOTE =
+  'No token stored for the provider: 403. The provider refusing the token: 403; rate-limiting: 429 with its ' +
+  'Retry-After; down or unreachable: 502. Providers other than GitHub and GitLab: 400.';
+
+/**
+ * `/git/{repositories,branches,installations,suggested-tasks}/search` and `/users/git-organizations`: the caller's
+ * Git provider read with the token they stored (`/secrets/git-providers`), as OpenHands' home page reads it; and
+ * `/users/git-info`, the account behind that token.
+ */
+export function gitBrowseApi(deps: GitBrowseDeps): ApiRoutes {
+  return (api) => {
+    gitInfoRoutes(api, deps);
+    gitSearchRoutes(api, deps);
+  };
+}
+
+function gitSearchRoutes(api: FastifyInstance, deps: GitBrowseDeps): void {
+  /** The caller's API of `provider`; none (unsupported, no token) is a `GitProviderError`. */
+  const reach = async (userId: string, provider: string): Promise<GitProviderApi> => {
+    if (!isBrowsable(provider)) {
+      throw new GitProviderError(400, `Browsing ${provider} is not supported yet (GitHub and GitLab are)`);
+    }
+    const access = await deps.providerTokens.token(userId, provider);
+    if (!access) {
+      throw new GitProviderError(403, `No ${provider} token is stored: connect it first (${TOKENS_ROUTE})`);
+    }
+    return gitProviderApi(provider, access, deps.gitUrls, deps.timeoutMs);
+  };
+  /** Answers what `ask` gets from the caller's provider (page 1 unless `page_id` says), or why it cannot. */
+  const browse =
+    <Q extends { provider: string; page_id?: string }>(
+      ask: (git: GitProviderApi, query: Q, page: number) => Promise<unknown>,
+    ) =>
+    (request: FastifyRequest<{ Querystring: Q }>, reply: FastifyReply) =>
+      answerOrFail(reply, async () => {
+        const asked = request.query as Q;
+        const git = await reach(principalOf(request).userId, asked.provider);
+        return ask(git, asked, Number(asked.page_id ?? 1));
+      });
+
+  api.get<{ Querystring: RepositoryQuery }>(
+    '/git/repositories/search',
+    route('The caller’s repositories at a Git provider, or those matching a query', {
+      description: FAILURE_NOTE,
+      querystring: RepositoryQuery,
+      response: { 200: 'RepositoryPage', ...FAILURES },
+    }),
+    browse<RepositoryQuery>((git, q, page) =>
+      git.repositories({
+        page,
+        limit: q.limit ?? 100,
+        query: q.query,
+        installationId: q.installation_id,
+        sortOrder: q.sort_order,
+      }),
+    ),
+  );
+
+  api.get<{ Querystring: BranchQuery }>(
+    '/git/branches/search',
+    route('The branches of a repository whose names hold a query', {
+      description: `An unknown repository: 404. ${FAILURE_NOTE}`,
+      querystring: BranchQuery,
+      response: { 200: 'BranchPage', ...FAILURES },
+    }),
+    browse<BranchQuery>((git, q, page) =>
+      git.branches({ page, limit: q.limit ?? 30, repository: q.repository, query: q.query }),
+    ),
+  );
+
+  api.get<{ Querystring: PageQuery & { provider: ProviderType } }>(
+    '/git/installations/search',
+    route('The caller’s installations at a Git provider (GitHub App installations; GitLab: groups), by id', {
+      description: FAILURE_NOTE,
+      querystring: InstallationQuery,
+      response: { 200: 'InstallationPage', ...FAILURES },
+    }),
+    browse<PageQuery & { provider: ProviderType }>((git, q, page) =>
+      git.installations({ page, limit: q.limit ?? 100 }),
+    ),
+  );
+
+  api.get<{ Querystring: PageQuery }>(
+    '/git/suggested-tasks/search',
+    route('Suggested tasks: the caller’s open pull (merge) requests and the open issues assigned to them', {
+      description: `From every connected GitHub and GitLab account (the first 100 of each kind). ${FAILURE_NOTE}`,
+      querystring: TaskQuery,
+      response: { 200: 'SuggestedTaskPage', ...FAILURES },
+    }),
+    async (request, reply) => {
+      const { userId } = principalOf(request);
+      const connected = await deps.providerTokens.list(userId);
+      if (connected.length === 0) return noProvider(reply);
+      const browsable = PROVIDER_TYPES.filter(isBrowsable).filter((name) => connected.some((c) => c.provider === name));
+      return answerOrFail(reply, async () => {
+        const tasks = [];
+        for (const name of browsable) tasks.push(...(await (await reach(userId, name)).suggestedTasks()));
+        return pageOfList(tasks, (task) => task, { page_id: request.query.page_id, limit: request.query.limit ?? 30 });
+      });
+    },
+  );
+
+  api.get(
+    '/users/git-organizations',
+    route('The organizations (GitLab: groups) the caller belongs to on their Git provider', {
+      description: `The provider is the first connected, in ProviderType’s order (as /users/git-info’s). ${FAILURE_NOTE}`,
+      response: { 200: 'GitOrganizationsResponse', ...FAILURES },
+    }),
+    async (request, reply) => {
+      const { userId } = principalOf(request);
+      const first = firstProvider(await deps.providerTokens.list(userId));
+      if (!first) return noProvider(reply);
+      return answerOrFail(reply, async () => ({
+        provider: first,
+        organizations: await (await reach(userId, first)).organizations(),
+      }));
+    },
+  );
+}
+
+async function answerOrFail(reply: FastifyReply, answer: () => Promise<unknown>) {
+  try {
+    return await answer();
+  } catch (error) {
+    if (!(error instanceof GitProviderError)) throw error;
+    if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter));
+    return reply.code(error.status).send({ detail: error.detail });
+  }
+}
+
+/** The same over the server's services and configuration (none without a database). */
+export const gitBrowseApiOfServer: ApiRoutes = (api, context) => {
+  const { services, config } = context;
+  if (!services) return;
+  return gitBrowseApi({ providerTokens: services.repositories.providerTokens, gitUrls: gitUrlsOf(config) })(
+    api,
+    context,
+  );
+};
