@@ -5,7 +5,14 @@ import type { ApiRoutes } from '../context.ts';
 import { type GitProviderApi, GitProviderError, gitProviderApi, isBrowsable } from '../git/providers/index.ts';
 import { principalOf } from '../identity/authenticate.ts';
 import { gitUrlsOf } from './app-conversation-api.ts';
-import { type GitBrowseDeps, TOKENS_ROUTE, firstProvider, gitInfoRoutes, noProvider } from './git-info.ts';
+import {
+  type GitBrowseDeps,
+  TOKENS_ROUTE,
+  firstProvider,
+  gitInfoRoutes,
+  noProvider,
+  providerApiOf,
+} from './git-info.ts';
 import { pageOfList } from './pages.ts';
 import { routeOptions } from './route-options.ts';
 
@@ -60,7 +67,9 @@ interface BranchQuery {
 
 const InstallationQuery = query({ provider, page_id: pageId, limit: limit(100) });
 const TaskQuery = query({
-  page_id: Type.Optional(Type.String({ maxLength: 16, description: 'The `next_page_id` of the previous page.' })),
+  page_id: Type.Optional(
+    Type.String({ pattern: '^(0|[1-9][0-9]{0,8})$', description: 'The `next_page_id` of the previous page.' }),
+  ),
   limit: limit(30),
 });
 type PageQuery = { page_id?: string; limit?: number };
@@ -92,7 +101,7 @@ function gitSearchRoutes(api: FastifyInstance, deps: GitBrowseDeps): void {
     if (!access) {
       throw new GitProviderError(403, `No ${provider} token is stored: connect it first (${TOKENS_ROUTE})`);
     }
-    return gitProviderApi(provider, access, deps.gitUrls, deps.timeoutMs);
+    return providerApiOf(deps, provider, access);
   };
   /** Answers what `ask` gets from the caller's provider (page 1 unless `page_id` says), or why it cannot. */
   const browse =
@@ -200,8 +209,9 @@ async function answerOrFail(reply: FastifyReply, answer: () => Promise<unknown>)
 export const gitBrowseApiOfServer: ApiRoutes = (api, context) => {
   const { services, config } = context;
   if (!services) return;
-  return gitBrowseApi({ providerTokens: services.repositories.providerTokens, gitUrls: gitUrlsOf(config) })(
-    api,
-    context,
-  );
+  return gitBrowseApi({
+    providerTokens: services.repositories.providerTokens,
+    gitUrls: gitUrlsOf(config),
+    allowPrivateHosts: config.git_allow_private_hosts,
+  })(api, context);
 };

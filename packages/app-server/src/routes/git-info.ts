@@ -1,9 +1,17 @@
 import { PROVIDER_TYPES, type ProviderType, type UserGitInfo } from '@bosun/protocol';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { GitProviderUrls } from '../git/provider-urls.ts';
-import { type GitAccount, GitProviderError, gitProviderApi, isBrowsable } from '../git/providers/index.ts';
+import {
+  type BrowsableProvider,
+  type GitAccount,
+  GitProviderError,
+  type ProviderAccess,
+  gitProviderApi,
+  isBrowsable,
+} from '../git/providers/index.ts';
 import { principalOf } from '../identity/authenticate.ts';
 import type { ProviderTokensStore } from '../identity/stores.ts';
+import { isInternalAddress } from '../marketplaces/host-guard.ts';
 import { routeOptions } from './route-options.ts';
 
 const route = routeOptions('Users');
@@ -12,8 +20,16 @@ const route = routeOptions('Users');
 export interface GitBrowseDeps {
   providerTokens: Pick<ProviderTokensStore, 'list' | 'token'>;
   gitUrls: GitProviderUrls;
+  /** Whether a host stored with a token may be at a loopback or private address (`git_allow_private_hosts`). */
+  allowPrivateHosts?: boolean;
   /** How long one request to a provider may take (default 10 s). */
   timeoutMs?: number;
+}
+
+/** The provider's API with the caller's `access` (a token host at an internal address refused unless allowed). */
+export function providerApiOf(deps: GitBrowseDeps, provider: BrowsableProvider, access: ProviderAccess) {
+  const admit = deps.allowPrivateHosts ? undefined : (address: string) => !isInternalAddress(address);
+  return gitProviderApi(provider, access, { urls: deps.gitUrls, admit, timeoutMs: deps.timeoutMs });
 }
 
 export const TOKENS_ROUTE = '/api/v1/secrets/git-providers';
@@ -49,7 +65,7 @@ export function gitInfoRoutes(app: FastifyInstance, deps: GitBrowseDeps): void {
       const access = isBrowsable(provider) ? await deps.providerTokens.token(userId, provider) : undefined;
       if (access && isBrowsable(provider)) {
         try {
-          account = await gitProviderApi(provider, access, deps.gitUrls, deps.timeoutMs).account();
+          account = await providerApiOf(deps, provider, access).account();
         } catch (error) {
           if (!(error instanceof GitProviderError)) throw error;
           request.log.warn({ provider, status: error.status }, `Git account not read: ${error.detail}`);

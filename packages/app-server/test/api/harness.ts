@@ -197,7 +197,11 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
             llmDefaults: deps.llmDefaults,
             saveLimit: rateLimited(deps.rateLimiter, limits, 'secret_write'),
           }),
-          gitBrowseApi({ providerTokens: repositories.providerTokens, gitUrls: gitUrlsOf(config) }),
+          gitBrowseApi({
+            providerTokens: repositories.providerTokens,
+            gitUrls: gitUrlsOf(config),
+            allowPrivateHosts: config.git_allow_private_hosts,
+          }),
         ],
         socketRoutes: [eventSocket({ ...eventDeps, identity })],
         logStream: { write: (line: string) => logs.push(line) },

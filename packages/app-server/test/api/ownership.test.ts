@@ -3,6 +3,7 @@ import { type Api, type TestUser, describeApi } from './harness.ts';
 import { CATALOG_CASES } from './ownership-catalog-cases.ts';
 import { CONVERSATION_CASES } from './ownership-conversation-cases.ts';
 import { EVENT_CASES } from './ownership-event-cases.ts';
+import { GIT_CASES } from './ownership-git-cases.ts';
 import { LAUNCH_CASES } from './ownership-launch-cases.ts';
 import { LLM_PROFILE_CASES } from './ownership-llm-profile-cases.ts';
 import { MARKETPLACE_CASES } from './ownership-marketplace-cases.ts';
@@ -176,6 +177,7 @@ const CASES: Record<string, WrongUserCase> = {
   ...MARKETPLACE_CASES,
   ...CATALOG_CASES,
   ...LLM_PROFILE_CASES,
+  ...GIT_CASES,
   'GET /api/v1/sandbox-specs': {
     expected: 'own',
     attempt: (api, { stranger }) => api.call('/api/v1/sandbox-specs?id=bosun-local', as(stranger)),

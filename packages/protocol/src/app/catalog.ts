@@ -60,12 +60,14 @@ export const SkillPage = pageOf('SkillPage', 'A page of the skills a new convers
 export type SkillPage = Static<typeof SkillPage>;
 
 const unknownHere = (what: string) =>
-  nullable(Type.String({ description: `${what}: always null (Bosun does not ask the Git host).` }));
+  nullable(
+    Type.String({ description: `${what}, as the provider’s \`GET /user\` says (null when it cannot be asked).` }),
+  );
 
 export const UserGitInfo = strictObject(
   'UserGitInfo',
-  'The caller’s Git account as the app knows it (OpenHands’ UserGitInfo). The app stores a token per provider ' +
-    'and never calls the Git host for this, so the account’s own fields stay null.',
+  'The caller’s Git account (OpenHands’ UserGitInfo): the account behind the token stored for the provider, as ' +
+    'the provider describes it; its fields stay null when the provider cannot be asked.',
   {
     id: unknownHere('The account’s id at the provider'),
     login: unknownHere('The account’s login'),

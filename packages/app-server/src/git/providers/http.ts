@@ -1,15 +1,14 @@
+import { AddressRefusedError, type ProviderRequest, type RawAnswer, getRaw } from './request.ts';
 import { GitProviderError, type PageAsk, type ProviderPage } from './types.ts';
 
 /** How long one request to a provider may take. */
 export const PROVIDER_TIMEOUT_MS = 10_000;
 
-export interface ProviderHttp {
+export interface ProviderHttp extends ProviderRequest {
   /** The provider's name for people ("GitHub"). */
   label: string;
   /** The REST API's root, without a trailing slash. */
   base: string;
-  headers: Record<string, string>;
-  timeoutMs: number;
 }
 
 export interface ProviderAnswer<T> {
@@ -25,31 +24,25 @@ export async function getJson<T>(
 ): Promise<ProviderAnswer<T>> {
   const url = new URL(`${http.base}${path}`);
   for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, `${value}`);
-  let answer: Response;
+  let answer: RawAnswer;
   try {
-    answer = await fetch(url, {
-      headers: http.headers,
-      signal: AbortSignal.timeout(http.timeoutMs),
-      redirect: 'follow',
-    });
+    answer = await getRaw(url, http);
   } catch (error) {
+    if (error instanceof AddressRefusedError) throw new GitProviderError(400, `${http.label}: ${error.message}`);
     const timedOut = error instanceof Error && error.name === 'TimeoutError';
     const why = timedOut ? `did not answer within ${http.timeoutMs / 1000} s` : 'could not be reached';
     throw new GitProviderError(502, `${http.label} ${why} (${http.base})`);
   }
-  if (!answer.ok) {
-    await answer.body?.cancel();
-    throw refusal(http.label, answer);
-  }
+  if (answer.status < 200 || answer.status >= 300) throw refusal(http.label, answer);
   try {
-    return { body: (await answer.json()) as T, headers: answer.headers };
+    return { body: JSON.parse(answer.text) as T, headers: answer.headers };
   } catch {
     throw new GitProviderError(502, `${http.label} answered something that is not JSON`);
   }
 }
 
 /** The error a provider's non-2xx answer becomes. */
-function refusal(label: string, answer: Response): GitProviderError {
+function refusal(label: string, answer: RawAnswer): GitProviderError {
   const { status, headers } = answer;
   const retryAfter = rateLimitWait(headers, status);
   if (retryAfter !== undefined) {

@@ -1,0 +1,142 @@
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gitHubAnswer } from './git-host-github.ts';
+import { gitLabAnswer } from './git-host-gitlab.ts';
+
+/**
+ * A stand-in for GitHub's REST API v3 (under `/api/v3`, as GitHub Enterprise serves it) and GitLab's REST API v4
+ * (under `/api/v4`) on loopback: no Git host can run in the tests. It answers the calls the app makes with their
+ * documented JSON shapes and paging headers, checks the token as they do (401 for an unknown one), and can be
+ * turned down (503), rate-limiting (GitHub: 403 with `x-ratelimit-remaining: 0`; GitLab: 429 with `Retry-After`)
+ * or silent (never answers).
+ */
+
+export interface HostRepository {
+  id: number;
+  /** `owner/repo` (GitLab: the project's full path). */
+  fullName: string;
+  private: boolean;
+  stars: number;
+  pushedAt: string;
+  defaultBranch: string;
+  ownerIsOrganization: boolean;
+  branches: { name: string; sha: string; protected: boolean; date: string }[];
+  /** The installation (GitLab: group) it is in. */
+  installation?: number;
+}
+
+export interface HostItem {
+  repo: string;
+  number: number;
+  title: string;
+}
+
+/** What the holder of a token sees. */
+export interface HostAccount {
+  id: number;
+  login: string;
+  name: string;
+  email: string | null;
+  company: string | null;
+  repositories: HostRepository[];
+  installations: number[];
+  organizations: string[];
+  /** Their open pull (merge) requests, and the open issues assigned to them. */
+  pulls: HostItem[];
+  issues: HostItem[];
+}
+
+export type HostMode = 'ok' | 'down' | 'rate-limited' | 'silent';
+
+export interface GitHostStandIn {
+  url: string;
+  /** The accounts, by token. */
+  accounts: Map<string, HostAccount>;
+  mode: HostMode;
+  /** Every request: its method, path and query, and the credential it carried. */
+  requests: { path: string; credential: string | undefined }[];
+  close(): Promise<void>;
+}
+
+/** One answer of the stand-in: a status, a JSON body and headers. */
+export interface HostAnswer {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/** A page of `items` as both hosts page: `page`/`per_page` query, a `Link` header with next and last. */
+export function paged<T>(url: URL, items: T[]): { items: T[]; headers: Record<string, string> } {
+  const page = Math.max(1, Number(url.searchParams.get('page') ?? 1));
+  const perPage = Math.min(100, Math.max(1, Number(url.searchParams.get('per_page') ?? 30)));
+  const last = Math.max(1, Math.ceil(items.length / perPage));
+  const at = (n: number) => {
+    const link = new URL(url);
+    link.searchParams.set('page', String(n));
+    return `<${link}>`;
+  };
+  const links = [...(page < last ? [`${at(page + 1)}; rel="next"`] : []), `${at(last)}; rel="last"`];
+  const headers: Record<string, string> = {
+    link: links.join(', '),
+    'x-page': String(page),
+    'x-per-page': String(perPage),
+    'x-total': String(items.length),
+    'x-next-page': page < last ? String(page + 1) : '',
+  };
+  return { items: items.slice((page - 1) * perPage, page * perPage), headers };
+}
+
+/** The bearer (or GitLab `PRIVATE-TOKEN`, GitHub `token`) credential of a request. */
+function credentialOf(request: IncomingMessage): string | undefined {
+  const header = request.headers.authorization;
+  const match = /^(?:Bearer|token)\s+(.+)$/i.exec(header ?? '');
+  return match?.[1] ?? (request.headers['private-token'] as string | undefined);
+}
+
+function limited(api: string): HostAnswer {
+  if (api === 'v3') {
+    const reset = String(Math.floor(Date.now() / 1000) + 30);
+    const headers = { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset };
+    return { status: 403, body: { message: 'API rate limit exceeded' }, headers };
+  }
+  return { status: 429, body: { message: 'Retry later' }, headers: { 'retry-after': '17' } };
+}
+
+export async function startGitHost(): Promise<GitHostStandIn> {
+  const held: ServerResponse[] = [];
+  const host: GitHostStandIn = {
+    url: '',
+    accounts: new Map(),
+    mode: 'ok',
+    requests: [],
+    close: () => {
+      for (const response of held) response.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+  const server: Server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', host.url);
+    const credential = credentialOf(request);
+    host.requests.push({ path: `${url.pathname}${url.search}`, credential });
+    const [, api = '', ...rest] = /^\/api\/(v3|v4)(\/.*)$/.exec(url.pathname) ?? [];
+    const path = rest.join('');
+    const send = ({ status, body, headers = {} }: HostAnswer) => {
+      response.writeHead(status, { 'content-type': 'application/json', ...headers });
+      response.end(JSON.stringify(body));
+    };
+    if (host.mode === 'silent') return void held.push(response);
+    if (host.mode === 'down') return send({ status: 503, body: { message: 'Service Unavailable' } });
+    if (host.mode === 'rate-limited') return send(limited(api));
+    if (!api) return send({ status: 404, body: { message: 'Not Found' } });
+    const account = credential === undefined ? undefined : host.accounts.get(credential);
+    if (!account) {
+      const message = api === 'v3' ? 'Bad credentials' : '401 Unauthorized';
+      return send({ status: 401, body: { message } });
+    }
+    const answer = (api === 'v3' ? gitHubAnswer : gitLabAnswer)(account, path, url);
+    send(answer ?? { status: 404, body: { message: api === 'v3' ? 'Not Found' : '404 Not Found' } });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  host.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return host;
+}
