@@ -105,7 +105,8 @@ export const AppServerConfig = Type.Object({
   git_allow_private_hosts: Type.Boolean({
     default: false,
     description:
-      'Let the server fetch marketplaces from Git providers at loopback or private addresses (refused by default).',
+      'Let the server fetch marketplaces from Git providers, and ask a Git token’s own host, at loopback or private ' +
+      'addresses (refused by default).',
   }),
   instance_marketplaces: Type.Array(Type.String({ minLength: 1 }), {
     default: [],

@@ -1,3 +1,4 @@
+import { AppServerClient, BosunApiError } from '@bosun/client';
 import { afterAll, afterEach, expect, it } from 'vitest';
 import { startGitHost } from '../support/git-host.ts';
 import { connect, hostAccount } from './git-browse-world.ts';
@@ -159,6 +160,25 @@ describeApi(
         host: null,
         token_set: true,
       });
+    });
+
+    it('is what the typed client calls', async () => {
+      const { user } = await connected('erin');
+      const client = new AppServerClient({ baseUrl: api().url, apiKey: user.key });
+      const repos = await client.searchGitRepositories({ provider: 'gitlab', query: 'beta', sort_order: 'stars-desc' });
+      expect(repos.items.map((repo) => repo.full_name)).toEqual(['erin-gl/beta']);
+      const branches = await client.searchGitBranches({ provider: 'github', repository: 'erin/beta', query: 'fix' });
+      expect(branches.items.map((branch) => branch.name)).toEqual(['fix/typo']);
+      expect(await client.searchGitInstallations({ provider: 'gitlab' })).toEqual({
+        items: ['77', '78'],
+        next_page_id: null,
+      });
+      expect((await client.searchSuggestedTasks({ limit: 1 })).next_page_id).toBe('1');
+      expect(await client.gitOrganizations()).toEqual({ provider: 'github', organizations: ['acme', 'acme-labs'] });
+      const stranger = new AppServerClient({ baseUrl: api().url, apiKey: (await api().user()).key });
+      const refused = await stranger.gitOrganizations().catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(BosunApiError);
+      expect((refused as BosunApiError).status).toBe(403);
     });
   },
   { config: { git_github_url: host.url, git_gitlab_url: host.url } },
