@@ -9,8 +9,8 @@ const isObject = (value: unknown): value is Json => !!value && typeof value === 
 /**
  * Makes a generated body safe to act on. The server fetches Git only from its configured providers (all three the
  * test's `git http-backend` server) through its host guard; beyond that, a source or repository that names a URL
- * elsewhere is pinned here to the test's Git server or a closed loopback port, so that no request leaves the
- * machine even if a guard failed. Wrong types and other strings are kept (they are the 422s).
+ * elsewhere, and a Git token's host, is pinned here to the test's Git server or a closed loopback port, so that no
+ * request leaves the machine even if a guard failed. Wrong types and other strings are kept (they are the 422s).
  */
 export function sanitizer(gitUrl: string, closedUrl: string) {
   const pin = (value: string, n: number) =>
@@ -25,6 +25,8 @@ export function sanitizer(gitUrl: string, closedUrl: string) {
     const copy: Json = {};
     for (const [key, child] of Object.entries(value)) {
       if (typeof child === 'string' && /^(source|selected_repository)$/.test(key)) copy[key] = pin(child, key.length);
+      // A Git token's host is where the server asks the provider's API: the test's Git server or a closed port.
+      else if (key === 'host' && typeof child === 'string') copy[key] = child.length % 2 === 0 ? gitUrl : closedUrl;
       else if (key === 'confirmed_plugin_sources' && Array.isArray(child)) {
         copy[key] = child.map((item, i) => (typeof item === 'string' ? pin(item, i) : walk(item)));
       } else copy[key] = walk(child);
@@ -100,6 +102,9 @@ export async function worldOf(api: Api): Promise<World> {
   const shared = await post(api, user, `/api/v1/marketplaces?org_id=${orgId}`, { source: 'github:acme/market' });
   if (personal.status !== 201 || shared.status !== 201) throw new Error(`${personal.text} ${shared.text}`);
   const trust = await post(api, user, '/api/v1/plugin-trust', { source: 'github:acme/market' });
+  // Git tokens (the configured providers are the test's Git server): the Git browsing routes ask it.
+  const tokens = { github: { token: 'fuzz-git-token' }, gitlab: { token: 'fuzz-git-token' } };
+  await post(api, user, '/api/v1/secrets/git-providers', { provider_tokens: tokens });
   // LLM profiles by names the path values hold ('mine' is also a marketplace's), one with a key.
   for (const name of ['mine', 'fuzz-profile']) {
     await post(api, user, `/api/v1/settings/profiles/${name}`, { llm: { model: 'fuzz/model', api_key: 'fuzz-key' } });
@@ -126,6 +131,8 @@ export async function worldOf(api: Api): Promise<World> {
     conversation_id__eq: pathValues.conversation_id as string[],
     ids: pathValues.conversation_id as string[],
     id: [...(pathValues.sandbox_id as string[]), 'bosun-local'],
+    provider: ['github', 'gitlab', 'bitbucket'],
+    repository: ['acme/market', 'acme/app'],
   };
   const again: Record<string, (old: string) => Promise<string>> = {
     key_id: made.key,

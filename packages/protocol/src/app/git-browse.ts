@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { namedEnum, nullable, ref, strictObject } from '../schema/builders.ts';
-import { ProviderType, pageOf } from './common.ts';
+import { ProviderType, nextPageId, pageOf } from './common.ts';
 
 /** Browsing the caller's Git provider (OpenHands' `/git/.../search` routes and `/users/git-organizations`). */
 
@@ -57,7 +57,7 @@ export const InstallationPage = strictObject(
   'A page of the caller’s installations (GitHub App installations; GitLab: groups), by id.',
   {
     items: Type.Array(Type.String()),
-    next_page_id: nullable(Type.String({ description: 'Where the next page starts; null on the last page.' })),
+    next_page_id: nextPageId(),
   },
 );
 export type InstallationPage = Static<typeof InstallationPage>;
