@@ -169,29 +169,34 @@ describeEachDatabase('sandbox agent servers through the app’s proxy', (each) =
     expect(socket.status).toBe(401);
   });
 
-  it('keeps one sandbox’s key from another’s server (401), a paused one is 409, resumed it is proxied again', async () => {
-    const other = await app.startSandbox();
+  it('keeps another user’s sandbox key from this server (401), a paused one is 409, resumed it is proxied again', async () => {
+    const repositories = running.server.context.services?.repositories;
+    if (!repositories) throw new Error('the server has no services');
+    const someone = await repositories.users.create({ email: `${randomUUID()}@example.test` });
+    const { key: theirKey } = await repositories.apiKeys.create({ userId: someone.id, name: 'test' });
+    const theirs = new AppServerClient({ baseUrl: running.url, apiKey: theirKey });
+    const other = await theirs.startSandbox();
     expect(other.status).toBe('RUNNING');
     const path = '/api/conversations/search';
     const crossed = await rawGet(running.url, `/sandboxes/${sandbox.id}/agent${path}`, {
       'x-session-api-key': other.session_api_key as string,
     });
     expect(crossed.status).toBe(401);
-    await app.pauseSandbox(other.id);
+    await theirs.pauseSandbox(other.id);
     const paused = await rawGet(running.url, `/sandboxes/${other.id}/agent${path}`, {
       'x-session-api-key': other.session_api_key as string,
     });
     expect(paused.status).toBe(409);
     expect(JSON.parse(paused.body).detail).toMatch(/PAUSED/);
-    await app.resumeSandbox(other.id);
-    const [resumed] = await app.getSandboxes([other.id]);
+    await theirs.resumeSandbox(other.id);
+    const [resumed] = await theirs.getSandboxes([other.id]);
     expect(resumed?.session_api_key).not.toBe(other.session_api_key);
-    const again = new AgentServerClient({
-      baseUrl: resumed?.exposed_urls?.[0]?.url as string,
-      sessionApiKey: resumed?.session_api_key as string,
-    });
+    // The same proxied URL: the agent server's address behind it is looked up again, the old key no longer works.
+    const url = `${running.url}/sandboxes/${other.id}/agent`;
+    expect(resumed?.exposed_urls?.[0]?.url).toBe(url);
+    const again = new AgentServerClient({ baseUrl: url, sessionApiKey: resumed?.session_api_key as string });
     expect(await again.searchConversations()).toMatchObject({ items: [] });
-    const stale = new AgentServerClient({ baseUrl: proxied(), sessionApiKey: other.session_api_key as string });
+    const stale = new AgentServerClient({ baseUrl: url, sessionApiKey: other.session_api_key as string });
     await expect(stale.searchConversations()).rejects.toSatisfy(
       (error) => error instanceof BosunApiError && error.status === 401,
     );
