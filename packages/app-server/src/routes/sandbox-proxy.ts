@@ -43,7 +43,8 @@ export function sandboxProxy(targets: ProxyTargets): ApiRoutes {
       };
       const wsHandler = (socket: WebSocket, request: FastifyRequest) => {
         const { target, path } = forwards.get(request) as Forward;
-        const url = new URL(`${basePathOf(target)}${path}`, target.agentServerUrl);
+        // Concatenated, never resolved: a path starting with `//` stays a path of the agent server's origin.
+        const url = new URL(`${new URL(target.agentServerUrl).origin}${basePathOf(target)}${path}`);
         url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
         pipeSocket(socket, url.href, forwardedHeaders(request, pick(request.headers, ['x-session-api-key'])));
       };

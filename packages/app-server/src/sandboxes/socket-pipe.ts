@@ -1,6 +1,6 @@
 import { type RawData, WebSocket } from 'ws';
 
-/** Close codes a peer may not send on the wire (reserved): the other side gets a plain close instead. */
+/** Close codes a peer may send on the wire; for the others (reserved, e.g. 1006) the other side gets a plain close. */
 const SENDABLE = (code: number) =>
   code === 1000 ||
   (code >= 3000 && code <= 4999) ||

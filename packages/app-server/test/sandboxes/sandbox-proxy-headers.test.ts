@@ -11,7 +11,8 @@ import { type ListeningApp, listenApp } from '../support/app.ts';
  * The proxy itself against a header-echo server standing in for an agent server: what reaches it (headers, path,
  * query, body), what comes back (status, headers, streamed bodies), WebSocket frames both ways, and a 502 for a
  * server that does not answer. The sandbox lookup is `targets` here (the real one is tested with real sandboxes in
- * sandbox-proxy.test.ts): `echo` with key `k` goes to the echo server under `/base`, `gone` to a closed port.
+ * sandbox-proxy.test.ts): `echo` with key `k` goes to the echo server under `/base`, `root` to its root, `gone` to a
+ * closed port.
  */
 interface Seen {
   method: string;
@@ -69,6 +70,7 @@ beforeAll(async () => {
   await new Promise((resolve) => closed.close(resolve));
   const targets: ProxyTargets = async (id, key) => {
     if (id === 'gone') return { agentServerUrl: closedUrl };
+    if (id === 'root' && key === 'k') return { agentServerUrl: new URL(echoUrl).origin };
     if (id !== 'echo') return { status: 404, detail: 'Sandbox not found' };
     return key === 'k' ? { agentServerUrl: echoUrl } : { status: 401, detail: 'The session key is needed' };
   };
@@ -114,6 +116,12 @@ it('strips the app’s credentials, keeps the session key, adds X-Forwarded-*, s
   const put = await fetch(`${proxy.url}/sandboxes/echo/agent/api/x?session_api_key=k`, { method: 'DELETE' });
   expect(((await put.json()) as Seen).url).toBe('/base/api/x?session_api_key=k');
 
+  // A path that reads as another host when resolved stays a path of the sandbox's origin.
+  const hostLike = await fetch(`${proxy.url}/sandboxes/root/agent//127.0.0.1:1/x`, {
+    headers: { 'x-session-api-key': 'k' },
+  });
+  expect(((await hostLike.json()) as Seen).url).toBe('//127.0.0.1:1/x');
+
   const download = await fetch(`${proxy.url}/sandboxes/echo/agent/big`, { headers: { 'x-session-api-key': 'k' } });
   const bytes = Buffer.from(await download.arrayBuffer());
   expect(bytes.length).toBe(64 * 64 * 1024);
@@ -155,6 +163,15 @@ it('relays a WebSocket both ways: frames, the query, the close code; never the a
   expect(sockets[0]?.cookie).toBeUndefined();
   expect(sockets[0]).toMatchObject({ 'x-forwarded-prefix': '/sandboxes/echo/agent' });
 
+  const hostLike = new WebSocket(
+    `${proxy.url.replace(/^http/, 'ws')}/sandboxes/root/agent//127.0.0.1:1/s?session_api_key=k`,
+  );
+  const hostLikeFrame = await new Promise<string>((resolve) =>
+    hostLike.once('message', (data) => resolve(data.toString())),
+  );
+  hostLike.close();
+  expect(JSON.parse(hostLikeFrame)).toEqual({ url: '//127.0.0.1:1/s?session_api_key=k' });
+
   const refused = new WebSocket(`${proxy.url.replace(/^http/, 'ws')}/sandboxes/echo/agent/sockets/events/abc`);
   refused.on('error', () => {});
   const status = await new Promise<number>((resolve) => {
@@ -162,5 +179,5 @@ it('relays a WebSocket both ways: frames, the query, the close code; never the a
   });
   expect(status).toBe(401);
   refused.terminate();
-  expect(sockets).toHaveLength(1);
+  expect(sockets).toHaveLength(2);
 });
