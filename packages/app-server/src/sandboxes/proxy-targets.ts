@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Tables } from '../data/tables.ts';
+import type { Tables } from '../data/index.ts';
 import type { Sandboxes } from './sandboxes.ts';
 
 /** Where a proxied request goes: the running sandbox's agent server (looked up per request: it moves on resume). */
