@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { chmod } from 'node:fs/promises';
-import { AppServerClient } from '@bosun/client';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type AppServerConfig, type RunningAppServer, appServerConfig, startAppServer } from '../../src/index.ts';
+import { type AppServerConfig, type RunningAppServer, appServerConfig } from '../../src/index.ts';
 import { proxiesSandboxUrls } from '../../src/sandboxes/browser-urls.ts';
-import { SANDBOX_COMMAND } from '../sandboxes/bundle.ts';
+import { startWholeServer } from '../sandboxes/whole-server.ts';
 import { describeEachDatabase } from '../support/databases.ts';
 
 describe('sandbox_urls: which agent server URL browsers are given', () => {
@@ -31,33 +29,14 @@ describeEachDatabase('sandbox_urls on the wire', (each) => {
   const servers: RunningAppServer[] = [];
   /** A server with `config`, a user's client of it and one running sandbox of theirs with a conversation row. */
   async function started(config: Partial<AppServerConfig>) {
-    const target = await each.target();
-    await chmod(target.dataDir, 0o711);
-    const running = await startAppServer(
-      appServerConfig({
-        port: 0,
-        log_level: 'silent',
-        data_dir: target.dataDir,
-        ...(target.url ? { database_url: target.url } : {}),
-        event_sweep_interval: 0,
-        sandbox_isolation: 'unsafe-none',
-        sandbox_command: SANDBOX_COMMAND,
-        ...config,
-      }),
-    );
-    servers.push(running);
-    const repositories = running.server.context.services?.repositories;
-    if (!repositories) throw new Error('the server has no services');
-    const user = await repositories.users.create({ email: `${randomUUID()}@example.test` });
-    const { key } = await repositories.apiKeys.create({ userId: user.id, name: 'test' });
-    const app = new AppServerClient({ baseUrl: running.url, apiKey: key });
-    const sandbox = await app.startSandbox();
+    const whole = await startWholeServer(each, config);
+    servers.push(whole.running);
+    const user = await whole.user();
+    const sandbox = await user.app.startSandbox();
     expect(sandbox.status).toBe('RUNNING');
     const id = randomUUID();
-    const now = new Date().toISOString();
-    await repositories.conversations.insert([
-      { id, user_id: user.id, org_id: null, sandbox_id: sandbox.id, title: null, created_at: now, updated_at: now },
-    ]);
+    await whole.conversationRow(user.id, sandbox.id, id);
+    const app = user.app;
     const [conversation] = await app.getAppConversations([id]);
     const [listed] = (await app.searchSandboxes()).items;
     return { sandbox, listed, conversation, id };

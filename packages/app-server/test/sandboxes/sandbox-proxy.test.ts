@@ -1,16 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { chmod } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
-import { AgentServerClient, AppServerClient, BosunApiError } from '@bosun/client';
+import { AgentServerClient, type AppServerClient, BosunApiError } from '@bosun/client';
 import { type LlmReplay, startLlmReplay } from '@bosun/llm-replay';
 import type { SandboxInfo } from '@bosun/protocol';
 import type { Runtime } from '@bosun/runtime';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { type RunningAppServer, appServerConfig, startAppServer } from '../../src/index.ts';
 import { describeEachDatabase } from '../support/databases.ts';
-import { SANDBOX_COMMAND } from './bundle.ts';
 import { sandboxWorkspace } from './processes.ts';
+import { type WholeServer, startWholeServer } from './whole-server.ts';
 
 /** A raw GET of `path` (sent as written: no client-side `..` resolution, unlike fetch). */
 function rawGet(url: string, path: string, headers: Record<string, string> = {}) {
@@ -49,34 +47,17 @@ function firstFrame(url: string): Promise<{ frame?: string; code?: number; statu
 
 describeEachDatabase('sandbox agent servers through the app’s proxy', (each) => {
   let replay: LlmReplay;
-  let running: RunningAppServer;
+  let whole: WholeServer;
+  let running: WholeServer['running'];
   let app: AppServerClient;
+  let userId: string;
   let userKey: string;
   let sandbox: SandboxInfo;
-  let dataDir: string;
   beforeAll(async () => {
-    const target = await each.target();
-    dataDir = target.dataDir;
-    // Sandboxes run as another user, who must reach the runtime's root inside it.
-    await chmod(dataDir, 0o711);
     replay = await startLlmReplay({ script: { turns: [{ content: 'Done through the proxy.' }], repeat_last: true } });
-    running = await startAppServer(
-      appServerConfig({
-        port: 0,
-        log_level: 'silent',
-        data_dir: dataDir,
-        ...(target.url ? { database_url: target.url } : {}),
-        event_sweep_interval: 0,
-        sandbox_isolation: 'unsafe-none',
-        sandbox_command: SANDBOX_COMMAND,
-        sandbox_urls: 'proxied',
-      }),
-    );
-    const services = running.server.context.services;
-    if (!services) throw new Error('the server has no services');
-    const user = await services.repositories.users.create({ email: `${randomUUID()}@example.test` });
-    userKey = (await services.repositories.apiKeys.create({ userId: user.id, name: 'test' })).key;
-    app = new AppServerClient({ baseUrl: running.url, apiKey: userKey });
+    whole = await startWholeServer(each, { sandbox_urls: 'proxied' });
+    running = whole.running;
+    ({ id: userId, key: userKey, app } = await whole.user());
     sandbox = await app.startSandbox();
     expect(sandbox.status).toBe('RUNNING');
   }, 120_000);
@@ -96,17 +77,13 @@ describeEachDatabase('sandbox agent servers through the app’s proxy', (each) =
     expect(direct?.url).not.toBe(proxied());
 
     const id = randomUUID();
-    const workspace = await sandboxWorkspace(services?.sandboxRuntime.runtime as Runtime, dataDir, sandbox.id);
+    const workspace = await sandboxWorkspace(services?.sandboxRuntime.runtime as Runtime, whole.dataDir, sandbox.id);
     await agent().startConversation({
       conversation_id: id,
       agent: { llm: { model: 'openai/replay', base_url: replay.baseUrl, api_key: 'sk-replay' }, tools: [] },
       workspace: { working_dir: workspace },
     });
-    const now = new Date().toISOString();
-    const owner = (await services?.repositories.apiKeys.authenticate(userKey))?.userId as string;
-    await services?.repositories.conversations.insert([
-      { id, user_id: owner, org_id: null, sandbox_id: sandbox.id, title: null, created_at: now, updated_at: now },
-    ]);
+    await whole.conversationRow(userId, sandbox.id, id);
     const [view] = await app.getAppConversations([id]);
     expect(view?.conversation_url).toBe(`${proxied()}/api/conversations/${id}`);
     expect(view?.session_api_key).toBe(sandbox.session_api_key);
@@ -170,11 +147,7 @@ describeEachDatabase('sandbox agent servers through the app’s proxy', (each) =
   });
 
   it('keeps another user’s sandbox key from this server (401), a paused one is 409, resumed it is proxied again', async () => {
-    const repositories = running.server.context.services?.repositories;
-    if (!repositories) throw new Error('the server has no services');
-    const someone = await repositories.users.create({ email: `${randomUUID()}@example.test` });
-    const { key: theirKey } = await repositories.apiKeys.create({ userId: someone.id, name: 'test' });
-    const theirs = new AppServerClient({ baseUrl: running.url, apiKey: theirKey });
+    const { app: theirs } = await whole.user();
     const other = await theirs.startSandbox();
     expect(other.status).toBe('RUNNING');
     const path = '/api/conversations/search';
