@@ -164,6 +164,13 @@ export const AppServerConfig = Type.Object({
     default: 1024,
     description: 'Processes (threads included) of a local sandbox.',
   }),
+  sandbox_urls: Type.Union([Type.Literal('auto'), Type.Literal('direct'), Type.Literal('proxied')], {
+    default: 'auto',
+    description:
+      'The agent server URL browsers are given (conversation_url, exposed_urls): proxied through this server at ' +
+      "<public_url>/sandboxes/<id>/agent, direct (the sandbox's own address), or auto: proxied unless both this " +
+      'server and public_url are on loopback.',
+  }),
   runtime_api_url: url(
     ['http', 'https'],
     'A runtime service (`bosun runtime-api`) to run sandboxes in; none: a runtime embedded in this server.',

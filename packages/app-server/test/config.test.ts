@@ -21,6 +21,7 @@ describe('app server configuration', () => {
       sandbox_memory_mb: 2048,
       sandbox_cpus: 1,
       sandbox_processes: 1024,
+      sandbox_urls: 'auto',
       event_sweep_interval: 5,
       log_level: 'info',
       plugin_directory_refresh: 300,

@@ -33,7 +33,7 @@ export function conversationOf(row: ConversationRow, sandbox: Sandbox | undefine
     sandbox_status: sandbox?.status ?? 'MISSING',
     sandbox_status_detail: sandbox ? sandbox.statusDetail : 'the sandbox no longer exists',
     execution_status: running ? (row.execution_status as AppConversation['execution_status']) : null,
-    conversation_url: running ? `${sandbox.agentServerUrl}/api/conversations/${row.id}` : null,
+    conversation_url: running ? `${sandbox.browserUrl ?? sandbox.agentServerUrl}/api/conversations/${row.id}` : null,
     session_api_key: running ? sandbox.sessionApiKey : null,
     acp_server: null,
     launched_agent_profile: null,

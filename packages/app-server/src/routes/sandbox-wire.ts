@@ -17,7 +17,7 @@ export type BatchQuery = { id: string[] };
 
 /** A sandbox as its owner sees it on the wire: its key and agent server's URL only while it runs. */
 export function sandboxInfo(sandbox: Sandbox): SandboxInfo {
-  const url = sandbox.agentServerUrl;
+  const url = sandbox.agentServerUrl && (sandbox.browserUrl ?? sandbox.agentServerUrl);
   return {
     id: sandbox.id,
     created_by_user_id: sandbox.ownerId,
@@ -25,7 +25,7 @@ export function sandboxInfo(sandbox: Sandbox): SandboxInfo {
     status: sandbox.status,
     status_detail: sandbox.statusDetail,
     session_api_key: sandbox.sessionApiKey,
-    exposed_urls: url ? [{ name: 'AGENT_SERVER', url, port: Number(new URL(url).port) }] : null,
+    exposed_urls: url ? [{ name: 'AGENT_SERVER', url, port: portOf(url) }] : null,
     created_at: sandbox.createdAt,
   };
 }
@@ -38,4 +38,10 @@ export function sandboxSpecInfo(spec: SandboxSpec): SandboxSpecInfo {
     initial_env: spec.initialEnv,
     working_dir: spec.workingDir,
   };
+}
+
+/** The port of `url`, its scheme's default when it names none (a proxied URL on the app's public origin). */
+function portOf(url: string): number {
+  const { port, protocol } = new URL(url);
+  return port ? Number(port) : protocol === 'https:' ? 443 : 80;
 }

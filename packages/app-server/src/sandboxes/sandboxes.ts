@@ -22,6 +22,8 @@ export interface Sandbox {
   sessionApiKey: string | null;
   /** Its agent server's base URL (only while it runs). */
   agentServerUrl: string | null;
+  /** Where browsers are told to reach its agent server when not `agentServerUrl` (the app's proxy; see browser-urls.ts). */
+  browserUrl?: string;
   createdAt: string;
 }
 

@@ -1,0 +1,57 @@
+import type { Sandbox, Sandboxes } from './sandboxes.ts';
+
+/** Where the app proxies a sandbox's agent server: `/sandboxes/{id}/agent/...` of its own origin. */
+export const SANDBOX_PROXY_PREFIX = '/sandboxes';
+export const SANDBOX_PROXY_SUFFIX = '/agent';
+
+/** The `sandbox_urls` setting. */
+export type SandboxUrlsSetting = 'auto' | 'direct' | 'proxied';
+
+/** The path of sandbox `id`'s agent server on the app (no trailing slash). */
+export function proxiedAgentPath(id: string): string {
+  return `${SANDBOX_PROXY_PREFIX}/${encodeURIComponent(id)}${SANDBOX_PROXY_SUFFIX}`;
+}
+
+/** Whether `host` (a name or an address, IPv6 with or without brackets) is this machine's loopback. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  return bare === 'localhost' || bare.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(bare) || bare === '::1';
+}
+
+/**
+ * Whether browsers are given the app's proxied URLs: `proxied` and `direct` say so; `auto` proxies unless the app
+ * listens on loopback and `public_url` (when given) is a loopback URL too: only then is a browser that reaches the
+ * app sure to reach a local sandbox's own address (on the same machine).
+ */
+export function proxiesSandboxUrls(setting: SandboxUrlsSetting, host: string, publicUrl: string | undefined): boolean {
+  if (setting !== 'auto') return setting === 'proxied';
+  if (!isLoopbackHost(host)) return true;
+  return publicUrl !== undefined && !isLoopbackHost(new URL(publicUrl).hostname);
+}
+
+/**
+ * `sandboxes` whose sandboxes carry `browserUrl`: their agent server at `publicUrl()`'s proxy path while they run
+ * (their `agentServerUrl`, the address the app itself calls, is unchanged).
+ */
+export function withProxiedUrls(sandboxes: Sandboxes, publicUrl: () => string): Sandboxes {
+  const proxied = (sandbox: Sandbox): Sandbox =>
+    sandbox.agentServerUrl === null
+      ? sandbox
+      : { ...sandbox, browserUrl: `${publicUrl()}${proxiedAgentPath(sandbox.id)}` };
+  const each = <T extends Sandbox | undefined>(sandbox: T): T => (sandbox ? proxied(sandbox) : sandbox) as T;
+  return {
+    start: async (...args) => proxied(await sandboxes.start(...args)),
+    pause: async (...args) => each(await sandboxes.pause(...args)),
+    resume: async (...args) => each(await sandboxes.resume(...args)),
+    delete: (...args) => sandboxes.delete(...args),
+    get: async (...args) => each(await sandboxes.get(...args)),
+    getMany: async (...args) => (await sandboxes.getMany(...args)).map(each),
+    search: async (...args) => {
+      const page = await sandboxes.search(...args);
+      return { ...page, items: page.items.map(proxied) };
+    },
+    bySessionKey: async (...args) => each(await sandboxes.bySessionKey(...args)),
+    warmUp: (...args) => sandboxes.warmUp(...args),
+    close: () => sandboxes.close(),
+  };
+}
