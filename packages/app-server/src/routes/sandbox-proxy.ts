@@ -59,9 +59,8 @@ export function sandboxProxy(targets: ProxyTargets): ApiRoutes {
 /** The same over the server's services (none without a database: no sandboxes). */
 export const sandboxProxyOfServer: ApiRoutes = (app, context: AppContext) => {
   const { services } = context;
-  const database = context.dependencies.database;
-  if (!services || !database) return;
-  return sandboxProxy(sandboxProxyTargets(services.sandboxes, database.db))(app, context);
+  if (!services) return;
+  return sandboxProxy(sandboxProxyTargets(services.sandboxes, services.repositories.sandboxes))(app, context);
 };
 
 /** The request's sandbox and path when it may go through; else answered here (and undefined). */

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Tables } from '../data/index.ts';
+import type { Repositories } from '../data/index.ts';
 import type { Sandboxes } from './sandboxes.ts';
 
 /** Where a proxied request goes: the running sandbox's agent server (looked up per request: it moves on resume). */
@@ -24,14 +23,17 @@ export const isRefusal = (found: ProxyTarget | ProxyRefusal): found is ProxyRefu
  * other credential reaches any). Else 404 for an id the app does not know, 409 for a sandbox that does not run
  * (paused, starting, failed: its key is revoked), 401 for a running one without its key.
  */
-export function sandboxProxyTargets(sandboxes: Sandboxes, db: Kysely<Tables>): ProxyTargets {
+export function sandboxProxyTargets(
+  sandboxes: Sandboxes,
+  rows: Pick<Repositories['sandboxes'], 'ownerOf'>,
+): ProxyTargets {
   return async (id, key) => {
     const keyed = key ? await sandboxes.bySessionKey(key) : undefined;
     if (keyed?.id === id && keyed.status === 'RUNNING' && keyed.agentServerUrl) {
       return { agentServerUrl: keyed.agentServerUrl };
     }
-    const row = await db.selectFrom('sandboxes').select('user_id').where('id', '=', id).executeTakeFirst();
-    const sandbox = row && (await sandboxes.get(row.user_id, id));
+    const ownerId = await rows.ownerOf(id);
+    const sandbox = ownerId && (await sandboxes.get(ownerId, id));
     if (!sandbox || sandbox.status === 'MISSING') return { status: 404, detail: 'Sandbox not found' };
     if (sandbox.status !== 'RUNNING') {
       return { status: 409, detail: `The sandbox is ${sandbox.status}, not RUNNING: resume it first` };

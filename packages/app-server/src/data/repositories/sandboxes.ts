@@ -44,6 +44,12 @@ export class SandboxesRepository extends OwnedRows<'sandboxes', 'id'> {
     return this.db.selectFrom('sandboxes').selectAll().where('session_api_key_hash', '=', hash).executeTakeFirst();
   }
 
+  /** Who owns sandbox `id` (for work the app does on a sandbox's behalf, never to answer a user's request). */
+  async ownerOf(id: string): Promise<string | undefined> {
+    const row = await this.db.selectFrom('sandboxes').select('user_id').where('id', '=', id).executeTakeFirst();
+    return row?.user_id;
+  }
+
   /** The user's sandboxes, newest first (by creation, then id), a page at a time from the index. */
   page(userId: string, options: { limit: number; pageId?: string }): Promise<Page<SandboxRecord>> {
     return newestFirst(this.db.selectFrom('sandboxes').selectAll().where('user_id', '=', userId), options);
