@@ -14,6 +14,7 @@ import { type Api, type TestUser, describeApi } from '../api/harness.ts';
 import { describeEachDatabase } from '../support/databases.ts';
 import { until } from '../support/until.ts';
 import { type HeldRemote, heldRemote } from './held-remote.ts';
+import { replica } from './replica.ts';
 import { agentOfConversation, eventsUntil } from './support.ts';
 
 /**
@@ -82,18 +83,8 @@ afterAll(async () => {
 });
 
 /** A replica of the app's start tasks over `api`'s sandboxes, cloning from the held remote. */
-async function replica(api: Api, options: { takeOver?: boolean; graceMs?: number } = {}) {
-  const logs: string[] = [];
-  const note = (details: object, message: string) => logs.push(`${message} ${JSON.stringify(details)}`);
-  const deps = {
-    repositories: api.repositories,
-    sandboxes: api.sandboxes,
-    specs: withGitProviders(SANDBOX_SPECS, appServerConfig({})),
-    cache: await api.replicaCache(),
-    gitUrls: gitUrlsOf({ git_github_url: remote.url }),
-    llmDefaults: {},
-    log: { warn: note, error: note },
-  } as unknown as ConversationDeps;
+async function replicaTasks(api: Api, options: { takeOver?: boolean; graceMs?: number } = {}) {
+  const { deps, logs } = await replica(api, { gitUrls: gitUrlsOf({ git_github_url: remote.url }) });
   return { tasks: await StartTasks.open(deps, LONG_LEASE, options), logs };
 }
 
@@ -110,7 +101,7 @@ describeApi('start tasks handed over by a replica that closes', (api) => {
 
   it('another replica claims the task at its first sweep, finishes it and delivers the queued messages', async () => {
     remote.hold();
-    const a = await replica(api(), { takeOver: false, graceMs: 100 });
+    const a = await replicaTasks(api(), { takeOver: false, graceMs: 100 });
     const starter = { userId: owner.id, orgId: null };
     const request: AppConversationStartRequest = {
       selected_repository: 'acme/slow',
@@ -150,7 +141,7 @@ describeApi('start tasks handed over by a replica that closes', (api) => {
 
     remote.open();
     // Within B's lease of a minute: only a task handed over is claimed by the sweep B makes as it opens.
-    const b = await replica(api());
+    const b = await replicaTasks(api());
     try {
       const claimed = await api().repositories.startTasks.getOfAnyUser(task.id);
       expect(claimed?.runner).not.toBeNull();
