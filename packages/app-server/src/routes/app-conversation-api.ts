@@ -28,8 +28,8 @@ export interface ConversationApiDeps extends Omit<ConversationDeps, 'log' | 'rep
 /**
  * The `/api/v1` routes of the application's conversations over `deps`: starts and their tasks, the conversations
  * and their workspaces (files, Git, skills, hooks, export), the agent servers' conversation webhook and the web
- * client's configuration. Tasks a previous run of the app left unfinished are ERROR first; starts under way are
- * waited for when the server closes.
+ * client's configuration. Tasks whose replica stopped are taken over (or ERROR when they cannot run again); when
+ * the server closes, starts under way are waited for a short grace, then handed over to the other replicas.
  */
 export function conversationApi({ startLimit, startTaskLease, ...deps }: ConversationApiDeps): ApiRoutes {
   return async (api) => {
