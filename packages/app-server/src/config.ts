@@ -187,6 +187,14 @@ export const AppServerConfig = Type.Object({
     description:
       "Seconds between two sweeps of running sandboxes' conversations for events the app lacks (0: no sweep).",
   }),
+  start_task_lease: Type.Number({
+    minimum: 1,
+    maximum: 3600,
+    default: 60,
+    description:
+      'Seconds a start task its app server stopped touching waits before another replica takes it over ' +
+      '(touched every quarter, swept every half of it; the same on every replica).',
+  }),
   log_level: logLevelSetting(),
 });
 export type AppServerConfig = Static<typeof AppServerConfig>;

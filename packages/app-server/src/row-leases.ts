@@ -10,6 +10,11 @@ export interface Lease {
 
 export const LEASE: Lease = { heartbeatMs: 15_000, leaseMs: 60_000 };
 
+/** A lease of `seconds`, touched every quarter of it (as `LEASE`). */
+export function leaseOf(seconds: number): Lease {
+  return { heartbeatMs: (seconds * 1000) / 4, leaseMs: seconds * 1000 };
+}
+
 /** Touches a row every `heartbeatMs` until the returned function is called; a failed touch waits for the next. */
 export function keepLease(touch: () => Promise<unknown>, heartbeatMs = LEASE.heartbeatMs): () => void {
   const heartbeat = setInterval(() => {

@@ -23,6 +23,7 @@ describe('app server configuration', () => {
       sandbox_processes: 1024,
       sandbox_urls: 'auto',
       event_sweep_interval: 5,
+      start_task_lease: 60,
       log_level: 'info',
       plugin_directory_refresh: 300,
       plugin_directory_featured: [],

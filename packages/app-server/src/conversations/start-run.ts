@@ -36,6 +36,8 @@ export class StartRun {
     private readonly deps: ConversationDeps,
     private readonly task: StartTaskRecord,
     private readonly runner: string,
+    /** Aborted when this replica handed the task over (it closes): the run writes nothing more. */
+    private readonly handedOver?: AbortSignal,
   ) {}
 
   /** Starts the conversation (READY), or throws why not; what is secret of it is pushed onto `secrets`. */
@@ -149,11 +151,12 @@ export class StartRun {
   }
 
   /**
-   * Persists a change of the task while this run holds it, and publishes the task as it now is (unless `publish`
+   * Persists a change of the task while this run holds it (and was not handed over), and publishes the task as it now is (unless `publish`
    * is false: a change only a takeover reads, published with the next step).
    */
   async change(change: StartTaskChange, publish = true): Promise<void> {
     const taskId = this.task.id;
+    if (this.handedOver?.aborted) throw new TaskTakenOver(taskId);
     const record = await this.deps.repositories.startTasks.updateAsRunner(taskId, this.runner, change);
     if (!record) throw new TaskTakenOver(taskId);
     if (!publish) return;

@@ -14,6 +14,9 @@ import { type SealedStart, TaskTakenOver, UNREADABLE, openStart, sealStart } fro
 
 export { type Starter, taskChannel, whyNot } from './start-run.ts';
 
+/** How long a replica that closes waits for its starts under way before handing them over to the others. */
+export const HANDOVER_GRACE_MS = 2_000;
+
 /**
  * Start tasks: a start is answered at once with a WORKING task; the rest runs here in the background, each step
  * persisted and published (`taskChannel`), until READY or ERROR with a detail a person can act on. A task whose
@@ -21,17 +24,26 @@ export { type Starter, taskChannel, whyNot } from './start-run.ts';
  */
 export class StartTasks {
   private readonly running = new Set<Promise<void>>();
+  /** The runs under way here, by task: who runs it, and how to stop the run when it is handed over. */
+  private readonly runs = new Map<string, { runner: string; stop: AbortController }>();
   private leases: TaskLeases | undefined;
 
-  private constructor(private readonly deps: ConversationDeps) {}
+  private constructor(
+    private readonly deps: ConversationDeps,
+    private readonly graceMs: number,
+  ) {}
 
   /**
    * The service, once the tasks whose runner stopped are settled or taken over (and again every half lease: see
    * TaskLeases); with `takeOver: false` it takes none over (they are left to other replicas, or end ERROR when
-   * they cannot run again).
+   * they cannot run again). `graceMs`: how long `close` waits for the starts under way before handing them over.
    */
-  static async open(deps: ConversationDeps, lease?: Lease, { takeOver = true } = {}): Promise<StartTasks> {
-    const tasks = new StartTasks(deps);
+  static async open(
+    deps: ConversationDeps,
+    lease?: Lease,
+    { takeOver = true, graceMs = HANDOVER_GRACE_MS } = {},
+  ): Promise<StartTasks> {
+    const tasks = new StartTasks(deps, graceMs);
     const run = takeOver ? (taskId: string, runner: string) => tasks.takeOver(taskId, runner) : undefined;
     tasks.leases = await TaskLeases.open(deps.repositories.startTasks, deps.log, lease, run);
     return tasks;
@@ -70,10 +82,29 @@ export class StartTasks {
     return this.deps.cache.subscribe(taskChannel(id), (message) => onTask(message as AppConversationStartTask));
   }
 
-  /** Waits for the starts under way. */
+  /**
+   * Stops sweeping, waits up to the grace for the starts under way (one near its end finishes here), then hands
+   * the others over to the other replicas at once (see `TaskLeases.handOver`): each run is stopped, writing
+   * nothing more, and its task is claimed by the next sweep of another replica instead of after a whole lease.
+   */
   async close(): Promise<void> {
     this.leases?.close();
-    await Promise.all(this.running);
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.graceMs);
+    });
+    await Promise.race([Promise.all(this.running), grace]);
+    clearTimeout(timer);
+    await Promise.all(
+      [...this.runs].map(async ([taskId, { runner, stop }]) => {
+        stop.abort();
+        const handed = await this.leases?.handOver(taskId, runner).catch((error) => {
+          this.deps.log.error({ err: error, taskId }, 'start task: not handed over, it waits for its lease');
+          return false;
+        });
+        if (handed) this.deps.log.warn({ taskId }, 'start task handed over: this app server closes');
+      }),
+    );
   }
 
   /** Runs again, as `runner`, a task this replica claimed: the start sealed in it, by its user. */
@@ -108,12 +139,14 @@ export class StartTasks {
     const { request, orgId } = start;
     const secrets = Object.values(request.secrets ?? {});
     const release = this.leases?.keep(taskId, runner);
-    const run = new StartRun(this.deps, record, runner);
+    const stop = new AbortController();
+    this.runs.set(taskId, { runner, stop });
+    const run = new StartRun(this.deps, record, runner, stop.signal);
     try {
       if (seal) await sealStart(this.deps.repositories.startTasks, record, runner, start);
       await run.start({ userId: record.user_id, orgId }, request, secrets);
     } catch (error) {
-      if (error instanceof TaskTakenOver) {
+      if (error instanceof TaskTakenOver || stop.signal.aborted) {
         this.deps.log.warn({ taskId }, 'start task: another app server took it over, this run stops');
         return;
       }
@@ -129,6 +162,7 @@ export class StartTasks {
       await this.settled(run.change({ status: 'ERROR', detail: why }), taskId);
     } finally {
       release?.();
+      if (this.runs.get(taskId)?.stop === stop) this.runs.delete(taskId);
     }
   }
 

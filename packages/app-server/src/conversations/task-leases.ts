@@ -9,7 +9,10 @@ import { MAX_TAKEOVERS, TRIED_TOO_OFTEN } from './task-takeover.ts';
  */
 export const RESTARTED = 'the app server running the start stopped: start the conversation again';
 
-export type TaskLeaseRows = Pick<StartTasksRepository, 'settleUnfinished' | 'touch' | 'abandoned' | 'claim'>;
+export type TaskLeaseRows = Pick<
+  StartTasksRepository,
+  'settleUnfinished' | 'touch' | 'abandoned' | 'claim' | 'release'
+>;
 
 /** Runs a task this replica just claimed, as `runner` (never rejects). */
 export type TakeOver = (taskId: string, runner: string) => void;
@@ -48,6 +51,14 @@ export class TaskLeases {
   /** Keeps the lease of a task `runner` runs in this process, until the returned function is called. */
   keep(taskId: string, runner?: string): () => void {
     return keepLease(() => this.tasks.touch(taskId, runner), this.lease.heartbeatMs);
+  }
+
+  /**
+   * Hands a task `runner` holds over to the other replicas at once (a replica that closes): its runner cleared and
+   * its lease aged past its end, while `runner` still holds it, so the next sweep of any replica claims it.
+   */
+  handOver(taskId: string, runner: string): Promise<boolean> {
+    return this.tasks.release(taskId, runner, new Date(0).toISOString());
   }
 
   /** Stops sweeping: a sweep under way claims nothing more. */

@@ -11,7 +11,9 @@ import type { StartTasksRepository } from '../data/repositories/start-tasks.ts';
  * (its id recorded on the task before it starts) is reused or resumed, or started anew when it is gone, a cloned
  * repository is kept, a conversation row or agent-server conversation the stopped run made is reused. A replica
  * whose task was taken over finds its next write refused (the task has another runner) and stops without settling
- * it. The sealed start is erased when the task is READY or ERROR.
+ * it. The sealed start is erased when the task is READY or ERROR. A replica that closes hands its unfinished
+ * tasks over instead of leaving them to their lease (StartTasks.close, TaskLeases.handOver): no runner, the lease
+ * aged past its end, claimed at the next sweep of another replica without counting a takeover.
  */
 
 /** How many times a task is taken over before it ends ERROR. */

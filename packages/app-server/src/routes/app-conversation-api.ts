@@ -8,6 +8,7 @@ import type { Repositories } from '../data/index.ts';
 import { DEFAULT_GIT_URLS, type GitProviderUrls } from '../git/provider-urls.ts';
 import { DEFAULT_RATE_LIMITS, rateLimited } from '../identity/rate-limits.ts';
 import { marketplacesOf } from '../marketplaces/index.ts';
+import { type Lease, leaseOf } from '../row-leases.ts';
 import { pluginTrustGate } from '../trust/index.ts';
 import { appConversationRoutes } from './app-conversations.ts';
 import { conversationWebhookRoutes } from './conversation-webhooks.ts';
@@ -20,18 +21,20 @@ export interface ConversationApiDeps extends Omit<ConversationDeps, 'log' | 'rep
   repositories: ConversationDeps['repositories'] & Pick<Repositories, 'events'>;
   /** What limits starts of conversations per user (each may start a sandbox). */
   startLimit?: preHandlerAsyncHookHandler;
+  /** The lease of start tasks (default: `LEASE`). */
+  startTaskLease?: Lease;
 }
 
 /**
  * The `/api/v1` routes of the application's conversations over `deps`: starts and their tasks, the conversations
  * and their workspaces (files, Git, skills, hooks, export), the agent servers' conversation webhook and the web
- * client's configuration. Tasks a previous run of the app left unfinished are ERROR first; starts under way are
- * waited for when the server closes.
+ * client's configuration. Tasks whose replica stopped are taken over (or ERROR when they cannot run again); when
+ * the server closes, starts under way are waited for a short grace, then handed over to the other replicas.
  */
-export function conversationApi({ startLimit, ...deps }: ConversationApiDeps): ApiRoutes {
+export function conversationApi({ startLimit, startTaskLease, ...deps }: ConversationApiDeps): ApiRoutes {
   return async (api) => {
     const services = { ...deps, log: api.log };
-    const tasks = await StartTasks.open(services);
+    const tasks = await StartTasks.open(services, startTaskLease);
     startTaskRoutes(api, { tasks, startTasks: deps.repositories.startTasks, ...(startLimit ? { startLimit } : {}) });
     appConversationRoutes(api, new AppConversations(services), startLimit ? { preHandler: startLimit } : {});
     conversationWorkspaceRoutes(api, services);
@@ -60,6 +63,7 @@ export const conversationApiOfServer: ApiRoutes = async (api, context: AppContex
     llmDefaults: { model: config.llm_model, baseUrl: config.llm_base_url, apiKey: config.llm_api_key },
     autoLoad: marketplacesOf(repositories, config, gitUrlsOf(config)).autoLoad,
     startLimit: rateLimited(rateLimiter, DEFAULT_RATE_LIMITS, 'sandbox_start'),
+    startTaskLease: leaseOf(config.start_task_lease),
   })(api, context);
 };
 

@@ -10,6 +10,7 @@ import { RuntimeSandboxes, SANDBOX_SPECS } from '../../src/sandboxes/index.ts';
 import { withGitProviders } from '../../src/services.ts';
 import { type Api, type TestUser, describeApi } from '../api/harness.ts';
 import { until } from '../support/until.ts';
+import { replica } from './replica.ts';
 import { agentOfConversation, eventsUntil } from './support.ts';
 
 let llm: LlmReplay;
@@ -28,23 +29,6 @@ const text = (words: string) => ({ content: [{ type: 'text' as const, text: word
 function textOf(event: StoredEvent): string {
   const { llm_message } = event as unknown as { llm_message: { content: { text?: string }[] } };
   return llm_message.content.map((item) => item.text ?? '').join('');
-}
-
-/** A replica of the app's start tasks over `api`'s sandboxes, with its own log and (from `overrides`) more. */
-async function replica(api: Api, overrides: Partial<ConversationDeps> = {}) {
-  const logs: string[] = [];
-  const note = (details: object, message: string) => logs.push(`${message} ${JSON.stringify(details)}`);
-  const deps = {
-    repositories: api.repositories,
-    sandboxes: api.sandboxes,
-    specs: withGitProviders(SANDBOX_SPECS, appServerConfig({})),
-    cache: await api.replicaCache(),
-    gitUrls: gitUrlsOf({}),
-    llmDefaults: {},
-    log: { warn: note, error: note },
-    ...overrides,
-  } as ConversationDeps;
-  return { deps, logs };
 }
 
 /**

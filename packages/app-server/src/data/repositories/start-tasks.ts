@@ -155,7 +155,7 @@ export class StartTasksRepository extends OwnedRows<'app_conversation_start_task
   /**
    * Ends with `detail` the unfinished tasks nobody touched since `staleBefore` (an ISO time) that cannot be run
    * again: nothing sealed to run (the replica stopped before its run began, or a task older than 0012), or taken
-   * over `maxTakeovers` times already.
+   * over `maxTakeovers` times already and not handed over (a task handed over has no runner: see `release`).
    */
   async settleUnfinished(detail: string, staleBefore: string, maxTakeovers?: number): Promise<number> {
     const result = await this.db
@@ -163,7 +163,11 @@ export class StartTasksRepository extends OwnedRows<'app_conversation_start_task
       .where('status', 'not in', FINISHED)
       .where('updated_at', '<', staleBefore)
       .set({ status: 'ERROR', detail, updated_at: new Date().toISOString(), ...ERASED })
-      .where((eb) => (maxTakeovers === undefined ? eb('sealed', 'is', null) : eb('takeovers', '>=', maxTakeovers)))
+      .where((eb) =>
+        maxTakeovers === undefined
+          ? eb('sealed', 'is', null)
+          : eb.and([eb('takeovers', '>=', maxTakeovers), eb('runner', 'is not', null)]),
+      )
       .executeTakeFirst();
     return Number(result.numUpdatedRows);
   }
@@ -184,17 +188,38 @@ export class StartTasksRepository extends OwnedRows<'app_conversation_start_task
 
   /**
    * Takes the task over for `runner` when it is still abandoned (unfinished, untouched since `staleBefore`, taken
-   * over fewer than `maxTakeovers` times): one conditional update, so of replicas claiming it at once one wins.
+   * over fewer than `maxTakeovers` times, or handed over): one conditional update, so of replicas claiming it at
+   * once one wins. A task handed over (no runner) is claimed without counting a takeover: its replica stopped on
+   * purpose, its run did not fail.
    */
   async claim(id: string, runner: string, staleBefore: string, maxTakeovers: number): Promise<boolean> {
     const result = await this.db
       .updateTable('app_conversation_start_tasks')
       .where('status', 'not in', FINISHED)
       .where('updated_at', '<', staleBefore)
-      .set({ runner, takeovers: sql`takeovers + 1`, updated_at: new Date().toISOString() })
+      .set({
+        runner,
+        takeovers: sql`takeovers + (case when runner is null then 0 else 1 end)`,
+        updated_at: new Date().toISOString(),
+      })
       .where('id', '=', id)
       .where('sealed', 'is not', null)
-      .where('takeovers', '<', maxTakeovers)
+      .where((eb) => eb.or([eb('takeovers', '<', maxTakeovers), eb('runner', 'is', null)]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /**
+   * Hands the unfinished task `runner` holds over to the next replica that sweeps: no runner, and untouched since
+   * `staleAt` (a time before any lease), in one conditional update. False when `runner` no longer holds it.
+   */
+  async release(id: string, runner: string, staleAt: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('app_conversation_start_tasks')
+      .set({ runner: null, updated_at: staleAt })
+      .where('id', '=', id)
+      .where('runner', '=', runner)
+      .where('status', 'not in', FINISHED)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
