@@ -94,7 +94,7 @@ describeApi(
       await connect(api(), user, {
         github: { token: 'ghp-inside', host: 'http://127.0.0.1:9' },
         gitlab: { token: 'glpat-inside', host: 'localhost' },
-        bitbucket: { token: 'bb-token' },
+        bitbucket_data_center: { token: 'bbdc-token' },
       });
       const before = host.requests.length;
       for (const provider of ['github', 'gitlab']) {
@@ -103,9 +103,9 @@ describeApi(
         expect(answer.body.detail, provider).toMatch(/resolves to an internal address \((127\.0\.0\.1|::1)\)/);
       }
       expect(host.requests.length).toBe(before);
-      const bitbucket = await api().call(`${REPOS}?provider=bitbucket`, { as: user });
-      expect(bitbucket.status).toBe(400);
-      expect(bitbucket.body).toEqual({ detail: expect.stringMatching(/bitbucket is not supported yet/) });
+      const dataCenter = await api().call(`${REPOS}?provider=bitbucket_data_center`, { as: user });
+      expect(dataCenter.status).toBe(400);
+      expect(dataCenter.body).toEqual({ detail: expect.stringMatching(/bitbucket_data_center is not supported yet/) });
       await connect(api(), user, { github: { token: 'ghp-inside', host: 'not a host' } });
       const junk = await api().call(`${REPOS}?provider=github`, { as: user });
       expect(junk.status).toBe(400);

@@ -23,6 +23,13 @@ describe('the Git providers’ REST APIs', () => {
     expect(apiBase('github', null, { ...PUBLIC, github: 'https://git.corp/ghe/' })).toBe('https://git.corp/ghe/api/v3');
     expect(apiBase('github', 'http://127.0.0.1:8080', PUBLIC)).toBe('http://127.0.0.1:8080/api/v3');
     expect(() => apiBase('github', 'a b', PUBLIC)).toThrow(/not a host/);
+    expect(apiBase('bitbucket', null, PUBLIC)).toBe('https://api.bitbucket.org/2.0');
+    expect(apiBase('bitbucket', 'bitbucket.org', PUBLIC)).toBe('https://api.bitbucket.org/2.0');
+    expect(apiBase('bitbucket', 'https://api.bitbucket.org/', PUBLIC)).toBe('https://api.bitbucket.org/2.0');
+    expect(apiBase('bitbucket', '', { ...PUBLIC, bitbucket: 'http://127.0.0.1:8080/bb' })).toBe(
+      'http://127.0.0.1:8080/bb/2.0',
+    );
+    expect(() => apiBase('bitbucket', 'git.corp', PUBLIC)).toThrow(/self-hosted Bitbucket .*git\.corp/);
   });
 
   it('time out a provider that never answers (502 naming it)', async () => {
