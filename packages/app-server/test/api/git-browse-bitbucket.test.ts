@@ -1,14 +1,10 @@
-import { afterAll, afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { bitbucketUuid } from '../support/git-host-bitbucket.ts';
-import { startGitHost } from '../support/git-host.ts';
+import { gitHostOfFile } from '../support/git-host.ts';
 import { connect, hostAccount } from './git-browse-world.ts';
 import { describeApi } from './harness.ts';
 
-const host = await startGitHost();
-afterAll(() => host.close());
-afterEach(() => {
-  host.mode = 'ok';
-});
+const host = await gitHostOfFile();
 
 const REPOS = '/api/v1/git/repositories/search?provider=bitbucket';
 const BRANCHES = '/api/v1/git/branches/search?provider=bitbucket';

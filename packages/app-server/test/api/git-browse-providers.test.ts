@@ -1,13 +1,9 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { apiBase, gitProviderApi } from '../../src/git/providers/index.ts';
-import { startGitHost } from '../support/git-host.ts';
+import { gitHostOfFile } from '../support/git-host.ts';
 import { hostAccount } from './git-browse-world.ts';
 
-const host = await startGitHost();
-afterAll(() => host.close());
-afterEach(() => {
-  host.mode = 'ok';
-});
+const host = await gitHostOfFile();
 host.accounts.set('ghp-unit', hostAccount('unit', 7));
 
 const PUBLIC = { github: 'https://github.com', gitlab: 'https://gitlab.com', bitbucket: 'https://bitbucket.org' };

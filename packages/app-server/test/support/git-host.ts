@@ -1,5 +1,6 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach } from 'vitest';
 import { bitbucketAnswer } from './git-host-bitbucket.ts';
 import { gitHubAnswer } from './git-host-github.ts';
 import { gitLabAnswer } from './git-host-gitlab.ts';
@@ -151,5 +152,15 @@ export async function startGitHost(): Promise<GitHostStandIn> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   host.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return host;
+}
+
+/** The stand-in for one test file: closed after the file, answering again (`ok`) after each test. */
+export async function gitHostOfFile(): Promise<GitHostStandIn> {
+  const host = await startGitHost();
+  afterAll(() => host.close());
+  afterEach(() => {
+    host.mode = 'ok';
+  });
   return host;
 }
