@@ -20,7 +20,10 @@ const route = routeOptions('Git');
 
 const stringEnum = (values: readonly string[], description: string) =>
   Type.Unsafe<string>({ type: 'string', enum: [...values], description });
-const provider = stringEnum(PROVIDER_TYPES, 'The Git provider (GitHub, GitLab and Bitbucket Cloud can be browsed).');
+const provider = stringEnum(
+  PROVIDER_TYPES,
+  'The Git provider (GitHub, GitLab, Bitbucket Cloud and Data Center can be browsed).',
+);
 const pageId = Type.Optional(
   Type.String({ pattern: '^[1-9][0-9]{0,5}$', description: 'The `next_page_id` of the previous page.' }),
 );
@@ -33,7 +36,10 @@ const RepositoryQuery = query({
   provider,
   query: Type.Optional(text('Part of the repositories’ names; none: the caller’s own repositories.')),
   installation_id: Type.Optional(
-    text('Only the repositories of this installation (GitLab: group id; Bitbucket: workspace slug).', 64),
+    text(
+      'Only the repositories of this installation (GitLab: group id; Bitbucket: workspace slug; Data Center: project key).',
+      64,
+    ),
   ),
   page_id: pageId,
   limit: limit(100),
@@ -79,7 +85,7 @@ type PageQuery = { page_id?: string; limit?: number };
 const FAILURES = { 400: 'HTTPError', 403: 'HTTPError', 429: 'HTTPError', 502: 'HTTPError' } as const;
 const FAILURE_NOTE =
   'No token stored for the provider: 403. The provider refusing the token: 403; rate-limiting: 429 with its ' +
-  'Retry-After; down or unreachable: 502. Providers other than GitHub, GitLab and Bitbucket Cloud: 400.';
+  'Retry-After; down or unreachable: 502. Providers other than GitHub, GitLab and Bitbucket: 400.';
 
 /**
  * `/git/{repositories,branches,installations,suggested-tasks}/search` and `/users/git-organizations`: the caller's
@@ -165,7 +171,7 @@ function gitSearchRoutes(api: FastifyInstance, deps: GitBrowseDeps): void {
   api.get<{ Querystring: PageQuery }>(
     '/git/suggested-tasks/search',
     route('Suggested tasks: the caller’s open pull (merge) requests and the open issues assigned to them', {
-      description: `From every connected GitHub, GitLab and Bitbucket account (the first 100 of each kind; Bitbucket: 50). ${FAILURE_NOTE}`,
+      description: `From every connected GitHub, GitLab and Bitbucket account (the first 100 of each kind; Bitbucket Cloud’s pull requests: 50). ${FAILURE_NOTE}`,
       querystring: TaskQuery,
       response: { 200: 'SuggestedTaskPage', ...FAILURES },
     }),

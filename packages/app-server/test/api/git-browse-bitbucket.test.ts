@@ -1,20 +1,14 @@
 import { expect, it } from 'vitest';
 import { bitbucketUuid } from '../support/git-host-bitbucket.ts';
 import { gitHostOfFile } from '../support/git-host.ts';
-import { connect, hostAccount } from './git-browse-world.ts';
+import { browseRoutes, connect, hostAccount } from './git-browse-world.ts';
 import { describeApi } from './harness.ts';
 
 const host = await gitHostOfFile();
 
 const REPOS = '/api/v1/git/repositories/search?provider=bitbucket';
 const BRANCHES = '/api/v1/git/branches/search?provider=bitbucket';
-const ROUTES = [
-  REPOS,
-  `${BRANCHES}&repository=someone/alpha&query=`,
-  '/api/v1/git/installations/search?provider=bitbucket',
-  '/api/v1/git/suggested-tasks/search',
-  '/api/v1/users/git-organizations',
-];
+const ROUTES = browseRoutes('bitbucket');
 /** The stand-in's Bitbucket requests, by path, with the credential each carried. */
 const asked = (prefix: string) => host.requests.filter(({ path }) => path.startsWith(`/2.0${prefix}`));
 
@@ -201,7 +195,7 @@ describeApi(
       }
     });
 
-    it('is a 400 for a self-hosted Bitbucket host (Server/Data Center) and for bitbucket_data_center', async () => {
+    it('is a 400 for a Bitbucket Cloud token stored with another host, and a Data Center without or inside', async () => {
       const user = await api().user();
       await connect(api(), user, {
         bitbucket: { token: 'bb-inside', host: 'bitbucket.corp.example' },
@@ -211,11 +205,19 @@ describeApi(
       const selfHosted = await api().call(REPOS, { as: user });
       expect(selfHosted.status).toBe(400);
       expect(selfHosted.body).toEqual({
-        detail: expect.stringMatching(/self-hosted Bitbucket .*bitbucket\.corp\.example.* not supported yet/),
+        detail: 'bitbucket.corp.example is not Bitbucket Cloud: store its token as bitbucket_data_center',
       });
-      const dataCenter = await api().call(REPOS.replace('bitbucket', 'bitbucket_data_center'), { as: user });
-      expect(dataCenter.status).toBe(400);
-      expect(dataCenter.body).toEqual({ detail: expect.stringMatching(/bitbucket_data_center is not supported yet/) });
+      const dataCenter = `${REPOS}_data_center`;
+      const noHost = await api().call(dataCenter, { as: user });
+      expect(noHost.status).toBe(400);
+      expect(noHost.body).toEqual({
+        detail: expect.stringMatching(/^Store the Bitbucket Data Center token with its host/),
+      });
+      // A Data Center host is the user's: at an internal address it is not asked (no git_allow_private_hosts).
+      await connect(api(), user, { bitbucket_data_center: { token: 'bbdc-token', host: host.url } });
+      const inside = await api().call(dataCenter, { as: user });
+      expect(inside.status).toBe(400);
+      expect(inside.body.detail).toMatch(/^Bitbucket Data Center: .* resolves to an internal address \(127\.0\.0\.1\)/);
       expect(host.requests.length).toBe(before);
       // The configured Bitbucket's own host, stored with the token, is the configured Bitbucket.
       host.accounts.set('bb-same-host', hostAccount('same', 3100));

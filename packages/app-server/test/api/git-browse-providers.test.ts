@@ -25,7 +25,11 @@ describe('the Git providers’ REST APIs', () => {
     expect(apiBase('bitbucket', '', { ...PUBLIC, bitbucket: 'http://127.0.0.1:8080/bb' })).toBe(
       'http://127.0.0.1:8080/bb/2.0',
     );
-    expect(() => apiBase('bitbucket', 'git.corp', PUBLIC)).toThrow(/self-hosted Bitbucket .*git\.corp/);
+    expect(() => apiBase('bitbucket', 'git.corp', PUBLIC)).toThrow(/git\.corp is not Bitbucket Cloud/);
+    expect(apiBase('bitbucket_data_center', 'git.corp/bitbucket/', PUBLIC)).toBe(
+      'https://git.corp/bitbucket/rest/api/1.0',
+    );
+    expect(() => apiBase('bitbucket_data_center', null, PUBLIC)).toThrow(/with its host/);
   });
 
   it('time out a provider that never answers (502 naming it)', async () => {

@@ -1,14 +1,15 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach } from 'vitest';
+import { bitbucketDataCenterAnswer } from './git-host-bitbucket-dc.ts';
 import { bitbucketAnswer } from './git-host-bitbucket.ts';
 import { gitHubAnswer } from './git-host-github.ts';
 import { gitLabAnswer } from './git-host-gitlab.ts';
 
 /**
  * A stand-in for GitHub's REST API v3 (under `/api/v3`, as GitHub Enterprise serves it), GitLab's REST API v4
- * (under `/api/v4`) and Bitbucket Cloud's REST API 2.0 (under `/2.0`) on loopback: no Git host can run in the
- * tests. It answers the calls the app makes with their documented JSON shapes and paging (headers; Bitbucket: the
+ * (under `/api/v4`), Bitbucket Cloud's REST API 2.0 (under `/2.0`) and Bitbucket Data Center's REST API 1.0 (under
+ * `/rest/api/1.0`) on loopback: no Git host can run in the tests. It answers the calls the app makes with their documented JSON shapes and paging (headers; Bitbucket: the
  * body's `next`), checks the token as they do (401 for an unknown one; Bearer, or Basic `user:password`), and can
  * be turned down (503), rate-limiting (see `limited`) or silent (never answers).
  */
@@ -107,9 +108,14 @@ const APIS = {
     unauthorized: { type: 'error', error: { message: 'Access token expired or invalid' } },
     notFound: { type: 'error', error: { message: 'Resource not found' } },
   },
+  'rest/api/1.0': {
+    answer: bitbucketDataCenterAnswer,
+    unauthorized: { errors: [{ message: 'Authentication failed. Please check your credentials and try again.' }] },
+    notFound: { errors: [{ message: 'Repository does not exist.' }] },
+  },
 } as const;
 
-/** GitHub: 403 with `x-ratelimit-remaining: 0`; GitLab: 429 with `Retry-After`; Bitbucket: a bare 429. */
+/** GitHub: 403 with `x-ratelimit-remaining: 0`; GitLab, Bitbucket Data Center: 429 with `Retry-After`; Bitbucket Cloud: a bare 429. */
 function limited(api: string): HostAnswer {
   if (api === 'v3') {
     const reset = String(Math.floor(Date.now() / 1000) + 30);
@@ -136,7 +142,8 @@ export async function startGitHost(): Promise<GitHostStandIn> {
     const url = new URL(request.url ?? '/', host.url);
     const credential = credentialOf(request);
     host.requests.push({ path: `${url.pathname}${url.search}`, credential });
-    const [, api = '', path = ''] = /^(?:\/api\/(v3|v4)|\/(2\.0))(\/.*)$/.exec(url.pathname)?.filter(Boolean) ?? [];
+    const apiPath = /^(?:\/api\/(v3|v4)|\/(2\.0)|\/(rest\/api\/1\.0))(\/.*)$/.exec(url.pathname);
+    const [, api = '', path = ''] = apiPath?.filter(Boolean) ?? [];
     const send = ({ status, body, headers = {} }: HostAnswer) => {
       response.writeHead(status, { 'content-type': 'application/json', ...headers });
       response.end(JSON.stringify(body));
