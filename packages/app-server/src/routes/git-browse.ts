@@ -20,7 +20,10 @@ const route = routeOptions('Git');
 
 const stringEnum = (values: readonly string[], description: string) =>
   Type.Unsafe<string>({ type: 'string', enum: [...values], description });
-const provider = stringEnum(PROVIDER_TYPES, 'The Git provider (GitHub and GitLab can be browsed).');
+const provider = stringEnum(
+  PROVIDER_TYPES,
+  'The Git provider (GitHub, GitLab, Bitbucket Cloud and Data Center can be browsed).',
+);
 const pageId = Type.Optional(
   Type.String({ pattern: '^[1-9][0-9]{0,5}$', description: 'The `next_page_id` of the previous page.' }),
 );
@@ -32,7 +35,12 @@ const query = <P extends TProperties>(shape: P) => Type.Object(shape, { addition
 const RepositoryQuery = query({
   provider,
   query: Type.Optional(text('Part of the repositories’ names; none: the caller’s own repositories.')),
-  installation_id: Type.Optional(text('Only the repositories of this installation (GitLab: group).', 64)),
+  installation_id: Type.Optional(
+    text(
+      'Only the repositories of this installation (GitLab: group id; Bitbucket: workspace slug; Data Center: project key).',
+      64,
+    ),
+  ),
   page_id: pageId,
   limit: limit(100),
   sort_order: Type.Optional(stringEnum(SORT_ORDERS, 'How they are sorted (default: last updated first).')),
@@ -51,7 +59,7 @@ const BranchQuery = query({
   repository: Type.String({
     pattern: '^[^/\\s]+(/[^/\\s]+)+$',
     maxLength: 512,
-    description: 'The repository, `owner/repo` (GitLab: the project’s full path).',
+    description: 'The repository, `owner/repo` (GitLab: the project’s full path; Bitbucket: `workspace/repo`).',
   }),
   query: text('Part of the branches’ names (empty: every branch).'),
   page_id: pageId,
@@ -77,7 +85,7 @@ type PageQuery = { page_id?: string; limit?: number };
 const FAILURES = { 400: 'HTTPError', 403: 'HTTPError', 429: 'HTTPError', 502: 'HTTPError' } as const;
 const FAILURE_NOTE =
   'No token stored for the provider: 403. The provider refusing the token: 403; rate-limiting: 429 with its ' +
-  'Retry-After; down or unreachable: 502. Providers other than GitHub and GitLab: 400.';
+  'Retry-After; down or unreachable: 502. Providers other than GitHub, GitLab and Bitbucket: 400.';
 
 /**
  * `/git/{repositories,branches,installations,suggested-tasks}/search` and `/users/git-organizations`: the caller's
@@ -95,7 +103,7 @@ function gitSearchRoutes(api: FastifyInstance, deps: GitBrowseDeps): void {
   /** The caller's API of `provider`; none (unsupported, no token) is a `GitProviderError`. */
   const reach = async (userId: string, provider: string): Promise<GitProviderApi> => {
     if (!isBrowsable(provider)) {
-      throw new GitProviderError(400, `Browsing ${provider} is not supported yet (GitHub and GitLab are)`);
+      throw new GitProviderError(400, `Browsing ${provider} is not supported yet (GitHub, GitLab and Bitbucket are)`);
     }
     const access = await deps.providerTokens.token(userId, provider);
     if (!access) {
@@ -147,11 +155,14 @@ function gitSearchRoutes(api: FastifyInstance, deps: GitBrowseDeps): void {
 
   api.get<{ Querystring: PageQuery & { provider: ProviderType } }>(
     '/git/installations/search',
-    route('The caller’s installations at a Git provider (GitHub App installations; GitLab: groups), by id', {
-      description: FAILURE_NOTE,
-      querystring: InstallationQuery,
-      response: { 200: 'InstallationPage', ...FAILURES },
-    }),
+    route(
+      'The caller’s installations at a Git provider (GitHub App installations; GitLab: groups; Bitbucket: workspaces)',
+      {
+        description: FAILURE_NOTE,
+        querystring: InstallationQuery,
+        response: { 200: 'InstallationPage', ...FAILURES },
+      },
+    ),
     browse<PageQuery & { provider: ProviderType }>((git, q, page) =>
       git.installations({ page, limit: q.limit ?? 100 }),
     ),
@@ -160,7 +171,7 @@ function gitSearchRoutes(api: FastifyInstance, deps: GitBrowseDeps): void {
   api.get<{ Querystring: PageQuery }>(
     '/git/suggested-tasks/search',
     route('Suggested tasks: the caller’s open pull (merge) requests and the open issues assigned to them', {
-      description: `From every connected GitHub and GitLab account (the first 100 of each kind). ${FAILURE_NOTE}`,
+      description: `From every connected GitHub, GitLab and Bitbucket account (the first 100 of each kind; Bitbucket Cloud’s pull requests: 50). ${FAILURE_NOTE}`,
       querystring: TaskQuery,
       response: { 200: 'SuggestedTaskPage', ...FAILURES },
     }),
@@ -179,7 +190,7 @@ function gitSearchRoutes(api: FastifyInstance, deps: GitBrowseDeps): void {
 
   api.get(
     '/users/git-organizations',
-    route('The organizations (GitLab: groups) the caller belongs to on their Git provider', {
+    route('The organizations (GitLab: groups; Bitbucket: workspaces) the caller belongs to on their Git provider', {
       description: `The provider is the first connected, in ProviderType’s order (as /users/git-info’s). ${FAILURE_NOTE}`,
       response: { 200: 'GitOrganizationsResponse', ...FAILURES },
     }),

@@ -1,22 +1,12 @@
-import { afterAll, afterEach, expect, it } from 'vitest';
-import { startGitHost } from '../support/git-host.ts';
-import { connect, hostAccount } from './git-browse-world.ts';
+import { expect, it } from 'vitest';
+import { gitHostOfFile } from '../support/git-host.ts';
+import { browseRoutes, connect, hostAccount } from './git-browse-world.ts';
 import { describeApi } from './harness.ts';
 
-const host = await startGitHost();
-afterAll(() => host.close());
-afterEach(() => {
-  host.mode = 'ok';
-});
+const host = await gitHostOfFile();
 
 const REPOS = '/api/v1/git/repositories/search';
-const ROUTES = [
-  `${REPOS}?provider=github`,
-  '/api/v1/git/branches/search?provider=github&repository=someone/alpha&query=',
-  '/api/v1/git/installations/search?provider=github',
-  '/api/v1/git/suggested-tasks/search',
-  '/api/v1/users/git-organizations',
-];
+const ROUTES = browseRoutes('github');
 
 describeApi(
   'browsing a Git provider that cannot answer, and bad input',
@@ -94,7 +84,7 @@ describeApi(
       await connect(api(), user, {
         github: { token: 'ghp-inside', host: 'http://127.0.0.1:9' },
         gitlab: { token: 'glpat-inside', host: 'localhost' },
-        bitbucket: { token: 'bb-token' },
+        forgejo: { token: 'forgejo-token' },
       });
       const before = host.requests.length;
       for (const provider of ['github', 'gitlab']) {
@@ -103,9 +93,9 @@ describeApi(
         expect(answer.body.detail, provider).toMatch(/resolves to an internal address \((127\.0\.0\.1|::1)\)/);
       }
       expect(host.requests.length).toBe(before);
-      const bitbucket = await api().call(`${REPOS}?provider=bitbucket`, { as: user });
-      expect(bitbucket.status).toBe(400);
-      expect(bitbucket.body).toEqual({ detail: expect.stringMatching(/bitbucket is not supported yet/) });
+      const forgejo = await api().call(`${REPOS}?provider=forgejo`, { as: user });
+      expect(forgejo.status).toBe(400);
+      expect(forgejo.body).toEqual({ detail: expect.stringMatching(/forgejo is not supported yet/) });
       await connect(api(), user, { github: { token: 'ghp-inside', host: 'not a host' } });
       const junk = await api().call(`${REPOS}?provider=github`, { as: user });
       expect(junk.status).toBe(400);

@@ -1,13 +1,9 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { apiBase, gitProviderApi } from '../../src/git/providers/index.ts';
-import { startGitHost } from '../support/git-host.ts';
+import { gitHostOfFile } from '../support/git-host.ts';
 import { hostAccount } from './git-browse-world.ts';
 
-const host = await startGitHost();
-afterAll(() => host.close());
-afterEach(() => {
-  host.mode = 'ok';
-});
+const host = await gitHostOfFile();
 host.accounts.set('ghp-unit', hostAccount('unit', 7));
 
 const PUBLIC = { github: 'https://github.com', gitlab: 'https://gitlab.com', bitbucket: 'https://bitbucket.org' };
@@ -23,6 +19,17 @@ describe('the Git providers’ REST APIs', () => {
     expect(apiBase('github', null, { ...PUBLIC, github: 'https://git.corp/ghe/' })).toBe('https://git.corp/ghe/api/v3');
     expect(apiBase('github', 'http://127.0.0.1:8080', PUBLIC)).toBe('http://127.0.0.1:8080/api/v3');
     expect(() => apiBase('github', 'a b', PUBLIC)).toThrow(/not a host/);
+    expect(apiBase('bitbucket', null, PUBLIC)).toBe('https://api.bitbucket.org/2.0');
+    expect(apiBase('bitbucket', 'bitbucket.org', PUBLIC)).toBe('https://api.bitbucket.org/2.0');
+    expect(apiBase('bitbucket', 'https://api.bitbucket.org/', PUBLIC)).toBe('https://api.bitbucket.org/2.0');
+    expect(apiBase('bitbucket', '', { ...PUBLIC, bitbucket: 'http://127.0.0.1:8080/bb' })).toBe(
+      'http://127.0.0.1:8080/bb/2.0',
+    );
+    expect(() => apiBase('bitbucket', 'git.corp', PUBLIC)).toThrow(/git\.corp is not Bitbucket Cloud/);
+    expect(apiBase('bitbucket_data_center', 'git.corp/bitbucket/', PUBLIC)).toBe(
+      'https://git.corp/bitbucket/rest/api/1.0',
+    );
+    expect(() => apiBase('bitbucket_data_center', null, PUBLIC)).toThrow(/with its host/);
   });
 
   it('time out a provider that never answers (502 naming it)', async () => {

@@ -49,3 +49,12 @@ export async function connect(api: Api, user: TestUser, provider_tokens: object)
   });
   if (answer.status !== 200) throw new Error(`tokens refused (${answer.status}): ${answer.text}`);
 }
+
+/** Every browsing route for `provider` (branches of `someone/alpha`), and those that read the first provider. */
+export const browseRoutes = (provider: string) => [
+  `/api/v1/git/repositories/search?provider=${provider}`,
+  `/api/v1/git/branches/search?provider=${provider}&repository=someone/alpha&query=`,
+  `/api/v1/git/installations/search?provider=${provider}`,
+  '/api/v1/git/suggested-tasks/search',
+  '/api/v1/users/git-organizations',
+];

@@ -1,14 +1,10 @@
 import { AppServerClient, BosunApiError } from '@bosun/client';
-import { afterAll, afterEach, expect, it } from 'vitest';
-import { startGitHost } from '../support/git-host.ts';
+import { expect, it } from 'vitest';
+import { gitHostOfFile } from '../support/git-host.ts';
 import { connect, hostAccount } from './git-browse-world.ts';
 import { describeApi } from './harness.ts';
 
-const host = await startGitHost();
-afterAll(() => host.close());
-afterEach(() => {
-  host.mode = 'ok';
-});
+const host = await gitHostOfFile();
 
 const REPOS = '/api/v1/git/repositories/search';
 const BRANCHES = '/api/v1/git/branches/search';

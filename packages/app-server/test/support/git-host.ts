@@ -1,14 +1,17 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach } from 'vitest';
+import { bitbucketDataCenterAnswer } from './git-host-bitbucket-dc.ts';
+import { bitbucketAnswer } from './git-host-bitbucket.ts';
 import { gitHubAnswer } from './git-host-github.ts';
 import { gitLabAnswer } from './git-host-gitlab.ts';
 
 /**
- * A stand-in for GitHub's REST API v3 (under `/api/v3`, as GitHub Enterprise serves it) and GitLab's REST API v4
- * (under `/api/v4`) on loopback: no Git host can run in the tests. It answers the calls the app makes with their
- * documented JSON shapes and paging headers, checks the token as they do (401 for an unknown one), and can be
- * turned down (503), rate-limiting (GitHub: 403 with `x-ratelimit-remaining: 0`; GitLab: 429 with `Retry-After`)
- * or silent (never answers).
+ * A stand-in for GitHub's REST API v3 (under `/api/v3`, as GitHub Enterprise serves it), GitLab's REST API v4
+ * (under `/api/v4`), Bitbucket Cloud's REST API 2.0 (under `/2.0`) and Bitbucket Data Center's REST API 1.0 (under
+ * `/rest/api/1.0`) on loopback: no Git host can run in the tests. It answers the calls the app makes with their documented JSON shapes and paging (headers; Bitbucket: the
+ * body's `next`), checks the token as they do (401 for an unknown one; Bearer, or Basic `user:password`), and can
+ * be turned down (503), rate-limiting (see `limited`) or silent (never answers).
  */
 
 export interface HostRepository {
@@ -65,40 +68,61 @@ export interface HostAnswer {
   headers?: Record<string, string>;
 }
 
-/** A page of `items` as both hosts page: `page`/`per_page` query, a `Link` header with next and last. */
-export function paged<T>(url: URL, items: T[]): { items: T[]; headers: Record<string, string> } {
+/** A page of `items` as GitHub and GitLab page: `page`/`per_page` query, a `Link` header with next and last. */
+export function paged<T>(url: URL, items: T[], sizeParam = 'per_page') {
   const page = Math.max(1, Number(url.searchParams.get('page') ?? 1));
-  const perPage = Math.min(100, Math.max(1, Number(url.searchParams.get('per_page') ?? 30)));
+  const perPage = Math.min(100, Math.max(1, Number(url.searchParams.get(sizeParam) ?? 30)));
   const last = Math.max(1, Math.ceil(items.length / perPage));
   const at = (n: number) => {
     const link = new URL(url);
     link.searchParams.set('page', String(n));
-    return `<${link}>`;
+    return `${link}`;
   };
-  const links = [...(page < last ? [`${at(page + 1)}; rel="next"`] : []), `${at(last)}; rel="last"`];
+  const next = page < last ? at(page + 1) : null;
+  const links = [...(next ? [`<${next}>; rel="next"`] : []), `<${at(last)}>; rel="last"`];
   const headers: Record<string, string> = {
     link: links.join(', '),
     'x-page': String(page),
     'x-per-page': String(perPage),
     'x-total': String(items.length),
-    'x-next-page': page < last ? String(page + 1) : '',
+    'x-next-page': next ? String(page + 1) : '',
   };
-  return { items: items.slice((page - 1) * perPage, page * perPage), headers };
+  return { items: items.slice((page - 1) * perPage, page * perPage), headers, page, perPage, next };
 }
 
-/** The bearer (or GitLab `PRIVATE-TOKEN`, GitHub `token`) credential of a request. */
+/** The bearer (or GitLab `PRIVATE-TOKEN`, GitHub `token`) credential of a request; Basic credentials: `user:password`. */
 function credentialOf(request: IncomingMessage): string | undefined {
-  const header = request.headers.authorization;
-  const match = /^(?:Bearer|token)\s+(.+)$/i.exec(header ?? '');
+  const header = request.headers.authorization ?? '';
+  const basic = /^Basic\s+(.+)$/i.exec(header)?.[1];
+  if (basic) return Buffer.from(basic, 'base64').toString('utf8');
+  // A `user:password` pair is Basic credentials only: as a bearer token it is refused.
+  const match = /^(?:Bearer|token)\s+([^:]+)$/i.exec(header);
   return match?.[1] ?? (request.headers['private-token'] as string | undefined);
 }
 
+const APIS = {
+  v3: { answer: gitHubAnswer, unauthorized: { message: 'Bad credentials' }, notFound: { message: 'Not Found' } },
+  v4: { answer: gitLabAnswer, unauthorized: { message: '401 Unauthorized' }, notFound: { message: '404 Not Found' } },
+  '2.0': {
+    answer: bitbucketAnswer,
+    unauthorized: { type: 'error', error: { message: 'Access token expired or invalid' } },
+    notFound: { type: 'error', error: { message: 'Resource not found' } },
+  },
+  'rest/api/1.0': {
+    answer: bitbucketDataCenterAnswer,
+    unauthorized: { errors: [{ message: 'Authentication failed. Please check your credentials and try again.' }] },
+    notFound: { errors: [{ message: 'Repository does not exist.' }] },
+  },
+} as const;
+
+/** GitHub: 403 with `x-ratelimit-remaining: 0`; GitLab, Bitbucket Data Center: 429 with `Retry-After`; Bitbucket Cloud: a bare 429. */
 function limited(api: string): HostAnswer {
   if (api === 'v3') {
     const reset = String(Math.floor(Date.now() / 1000) + 30);
     const headers = { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset };
     return { status: 403, body: { message: 'API rate limit exceeded' }, headers };
   }
+  if (api === '2.0') return { status: 429, body: { type: 'error', error: { message: 'Rate limit exceeded' } } };
   return { status: 429, body: { message: 'Retry later' }, headers: { 'retry-after': '17' } };
 }
 
@@ -118,8 +142,8 @@ export async function startGitHost(): Promise<GitHostStandIn> {
     const url = new URL(request.url ?? '/', host.url);
     const credential = credentialOf(request);
     host.requests.push({ path: `${url.pathname}${url.search}`, credential });
-    const [, api = '', ...rest] = /^\/api\/(v3|v4)(\/.*)$/.exec(url.pathname) ?? [];
-    const path = rest.join('');
+    const apiPath = /^(?:\/api\/(v3|v4)|\/(2\.0)|\/(rest\/api\/1\.0))(\/.*)$/.exec(url.pathname);
+    const [, api = '', path = ''] = apiPath?.filter(Boolean) ?? [];
     const send = ({ status, body, headers = {} }: HostAnswer) => {
       response.writeHead(status, { 'content-type': 'application/json', ...headers });
       response.end(JSON.stringify(body));
@@ -128,15 +152,22 @@ export async function startGitHost(): Promise<GitHostStandIn> {
     if (host.mode === 'down') return send({ status: 503, body: { message: 'Service Unavailable' } });
     if (host.mode === 'rate-limited') return send(limited(api));
     if (!api) return send({ status: 404, body: { message: 'Not Found' } });
+    const known = APIS[api as keyof typeof APIS];
     const account = credential === undefined ? undefined : host.accounts.get(credential);
-    if (!account) {
-      const message = api === 'v3' ? 'Bad credentials' : '401 Unauthorized';
-      return send({ status: 401, body: { message } });
-    }
-    const answer = (api === 'v3' ? gitHubAnswer : gitLabAnswer)(account, path, url);
-    send(answer ?? { status: 404, body: { message: api === 'v3' ? 'Not Found' : '404 Not Found' } });
+    if (!account) return send({ status: 401, body: known.unauthorized });
+    send(known.answer(account, path, url) ?? { status: 404, body: known.notFound });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   host.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return host;
+}
+
+/** The stand-in for one test file: closed after the file, answering again (`ok`) after each test. */
+export async function gitHostOfFile(): Promise<GitHostStandIn> {
+  const host = await startGitHost();
+  afterAll(() => host.close());
+  afterEach(() => {
+    host.mode = 'ok';
+  });
   return host;
 }

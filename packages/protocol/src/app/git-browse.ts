@@ -27,7 +27,10 @@ export type OwnerType = Static<typeof OwnerType>;
 
 export const Repository = strictObject('Repository', 'A repository of the caller’s Git provider.', {
   id: Type.String({ description: 'The provider’s id of the repository.' }),
-  full_name: Type.String({ description: '`owner/repo` (GitLab: the project’s full path).' }),
+  full_name: Type.String({
+    description:
+      '`owner/repo` (GitLab: the project’s full path; Bitbucket: `workspace/repo`, Data Center: `PROJECT/repo`).',
+  }),
   git_provider: ref(ProviderType),
   is_public: Type.Boolean(),
   stargazers_count: nullable(Type.Integer()),
@@ -54,7 +57,7 @@ export type BranchPage = Static<typeof BranchPage>;
 
 export const InstallationPage = strictObject(
   'InstallationPage',
-  'A page of the caller’s installations (GitHub App installations; GitLab: groups), by id.',
+  'A page of the caller’s installations (GitHub App installations; GitLab: groups; Bitbucket: workspaces, Data Center: projects), by id (Bitbucket: slug or key).',
   {
     items: Type.Array(Type.String()),
     next_page_id: nextPageId(),
@@ -90,7 +93,7 @@ export type SuggestedTaskPage = Static<typeof SuggestedTaskPage>;
 
 export const GitOrganizationsResponse = strictObject(
   'GitOrganizationsResponse',
-  'The organizations (GitLab: groups) the caller belongs to on their provider.',
+  'The organizations (GitLab: groups; Bitbucket: workspaces, Data Center: projects) the caller belongs to on their provider.',
   {
     provider: ref(ProviderType),
     organizations: Type.Array(Type.String()),

@@ -1,5 +1,5 @@
 import type { Branch, Repository, SuggestedTask } from '@bosun/protocol';
-import { type ProviderHttp, getJson, pageFrom, paging } from './http.ts';
+import { type ProviderHttp, getterOf, pageFrom, paging } from './http.ts';
 import type { BranchSearch, GitAccount, GitProviderApi, PageAsk, RepositorySearch } from './types.ts';
 
 interface GitHubRepository {
@@ -22,7 +22,7 @@ const SORTS = { stars: 'stars', forks: 'forks', updated: 'updated' } as const;
 
 /** GitHub's REST API v3 (github.com's `api.github.com`, GitHub Enterprise's `/api/v3`). */
 export function gitHubApi(http: ProviderHttp): GitProviderApi {
-  const get = <T>(path: string, query?: Record<string, string | number | undefined>) => getJson<T>(http, path, query);
+  const get = getterOf(http);
   const searchIssues = async (q: string) =>
     (await get<{ items: GitHubIssue[] }>('/search/issues', { q, per_page: 100 })).body.items;
   return {

@@ -1,6 +1,6 @@
 import type { Repository, SuggestedTask } from '@bosun/protocol';
 import { text } from './github.ts';
-import { type ProviderHttp, getJson, pageFrom, paging } from './http.ts';
+import { type ProviderHttp, getterOf, pageFrom, paging } from './http.ts';
 import type { BranchSearch, GitAccount, GitProviderApi, PageAsk, RepositorySearch } from './types.ts';
 
 interface GitLabProject {
@@ -23,7 +23,7 @@ const ORDERS = { stars: 'star_count', updated: 'last_activity_at' } as const;
 
 /** GitLab's REST API v4 (`<gitlab>/api/v4`). */
 export function gitLabApi(http: ProviderHttp): GitProviderApi {
-  const get = <T>(path: string, query?: Record<string, string | number | undefined>) => getJson<T>(http, path, query);
+  const get = getterOf(http);
   const opened = async (path: string, scope: string) =>
     (await get<GitLabItem[]>(path, { scope, state: 'opened', per_page: 100 })).body;
   return {

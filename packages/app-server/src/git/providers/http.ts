@@ -16,11 +16,13 @@ export interface ProviderAnswer<T> {
   headers: Headers;
 }
 
+export type ProviderQuery = Record<string, string | number | undefined>;
+
 /** GETs `path` (with `query`) from the provider; whatever is not a 2xx JSON answer is a `GitProviderError`. */
 export async function getJson<T>(
   http: ProviderHttp,
   path: string,
-  query: Record<string, string | number | undefined> = {},
+  query: ProviderQuery = {},
 ): Promise<ProviderAnswer<T>> {
   const url = new URL(`${http.base}${path}`);
   for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, `${value}`);
@@ -40,6 +42,12 @@ export async function getJson<T>(
     throw new GitProviderError(502, `${http.label} answered something that is not JSON`);
   }
 }
+
+/** `getJson` bound to one provider. */
+export const getterOf =
+  (http: ProviderHttp) =>
+  <T>(path: string, query?: ProviderQuery) =>
+    getJson<T>(http, path, query);
 
 /** The error a provider's non-2xx answer becomes. */
 function refusal(label: string, answer: RawAnswer): GitProviderError {
@@ -71,13 +79,18 @@ function rateLimitWait(headers: Headers, status: number): number | undefined {
   return 60;
 }
 
+/** The page number a next-page URL asks for (its numeric `page` parameter), else null. */
+export function pageNumberOf(link: string | null | undefined): string | null {
+  if (!link) return null;
+  const page = new URL(link, 'http://link.invalid').searchParams.get('page');
+  return page && /^\d+$/.test(page) ? page : null;
+}
+
 /** The number of the next page, from the `Link` header's `rel="next"` (GitHub, GitLab) or `X-Next-Page` (GitLab). */
 export function nextPage(headers: Headers): string | null {
   for (const part of (headers.get('link') ?? '').split(',')) {
-    const match = /<([^>]+)>\s*;\s*rel="?next"?/.exec(part);
-    if (!match?.[1]) continue;
-    const page = new URL(match[1], 'http://link.invalid').searchParams.get('page');
-    if (page && /^\d+$/.test(page)) return page;
+    const page = pageNumberOf(/<([^>]+)>\s*;\s*rel="?next"?/.exec(part)?.[1]);
+    if (page) return page;
   }
   const header = headers.get('x-next-page')?.trim();
   return header && /^\d+$/.test(header) ? header : null;
