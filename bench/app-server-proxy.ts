@@ -13,8 +13,8 @@
  */
 import { type Agent, get } from 'node:http';
 import { WebSocket } from 'ws';
-import { startAppStack, startThroughApp } from './support/app-stack.ts';
-import { httpRequest, keepAliveAgent } from './support/http.ts';
+import { startConversationStack } from './support/app-stack.ts';
+import { httpRequest } from './support/http.ts';
 import { formatMs, hrMs, summarize, target } from './support/stats.ts';
 
 const REQUESTS = Number(process.env.REQUESTS ?? 2000);
@@ -58,18 +58,10 @@ function replay(url: string, headers: Record<string, string>, frames: number) {
   });
 }
 
-const stack = await startAppStack('app-server-proxy');
+const { stack, conversation, toApp, toAgent, close } = await startConversationStack('app-server-proxy');
 try {
   const { url } = stack.running;
-  const toApp = keepAliveAgent(1);
-  const toAgent = keepAliveAgent(1);
-  const id = (await startThroughApp(stack, toApp, 'hello', 20)).app_conversation_id;
-  const listed = await httpRequest(toApp, `${url}/api/v1/app-conversations?ids=${id}`, 'GET', undefined, stack.headers);
-  const conversation = JSON.parse(listed.body)[0] as {
-    conversation_url: string;
-    session_api_key: string;
-    sandbox_id: string;
-  };
+  const { id } = conversation;
   const key = { 'X-Session-API-Key': conversation.session_api_key };
   const directBase = conversation.conversation_url.replace(/\/api\/conversations\/[^/]+$/, '');
   const proxiedBase = `${url}/sandboxes/${conversation.sandbox_id}/agent`;
@@ -162,8 +154,6 @@ try {
   console.log(`event replay through the proxy: ${relayed.toFixed(0)} events/s`);
   const share = relayed / direct;
   console.log(target('relayed >= 80% of direct', share >= 0.8, `${(share * 100).toFixed(0)}%`));
-  toApp.destroy();
-  toAgent.destroy();
 } finally {
-  await stack.close();
+  await close();
 }
