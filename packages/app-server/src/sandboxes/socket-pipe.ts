@@ -6,10 +6,11 @@ const SENDABLE = (code: number) =>
   (code >= 3000 && code <= 4999) ||
   (code >= 1001 && code <= 1014 && code !== 1004 && code !== 1005 && code !== 1006);
 
-/** Bytes waiting to be written to one side above which the relay stops reading the other side. */
+/**
+ * Bytes waiting to be written to one side above which the relay stops reading the other side, until what was
+ * waiting is written out.
+ */
 export const RELAY_HIGH_WATER = 1024 * 1024;
-/** ... and at or below which it reads it again. */
-export const RELAY_LOW_WATER = 256 * 1024;
 /** What a client may send before the upstream opens (held by the app meanwhile); beyond it, a close with 1009. */
 export const PRE_OPEN_LIMIT = 1024 * 1024;
 /** The close code of a client that sent more than `PRE_OPEN_LIMIT` before the upstream opened: Message Too Big. */
@@ -38,10 +39,10 @@ export interface Relay {
  *
  * Memory is bounded whatever the peers do. When more than `RELAY_HIGH_WATER` bytes wait to be written to one side
  * (a browser that does not read, an agent server that does not), the relay stops reading the other side (`pause`:
- * its TCP window fills, so the sender is held back by TCP) and reads it again once they are down to
- * `RELAY_LOW_WATER`. What the client sends before the upstream opens is held up to `PRE_OPEN_LIMIT` bytes; a
- * client sending more is closed with 1009 (Message Too Big: the cause is its volume, so 1013 "try again later"
- * would mislead it into sending the same again), and the upstream connection dropped.
+ * its TCP window fills, so the sender is held back by TCP) and reads it again once they are written out. What
+ * the client sends before the upstream opens is held up to `PRE_OPEN_LIMIT` bytes; a client sending more is
+ * closed with 1009 (Message Too Big: the cause is its volume, so 1013 "try again later" would mislead it into
+ * sending the same again), and the upstream connection dropped.
  */
 export function pipeSocket(client: WebSocket, upstream: string, headers: Record<string, string>): Relay {
   const server = new WebSocket(upstream, { headers });
@@ -70,15 +71,16 @@ export function pipeSocket(client: WebSocket, upstream: string, headers: Record<
   return relay;
 }
 
-/** Sends `data` from `from` on to `to`, pausing `from` while `to` has more than the high water mark to write. */
+/**
+ * Sends `data` from `from` on to `to`. When that leaves more than the high water mark to write to `to`, `from` is
+ * paused until this frame (and so all before it) is written out: one callback per pause, none per frame.
+ */
 function forward(from: WebSocket, to: WebSocket, counts: RelayDirection, data: RawData, isBinary: boolean): void {
   if (to.readyState !== WebSocket.OPEN) return;
-  to.send(data, { binary: isBinary }, () => {
-    if (from.isPaused && to.bufferedAmount <= RELAY_LOW_WATER) from.resume();
-  });
-  const buffered = to.bufferedAmount;
-  counts.peakBuffered = Math.max(counts.peakBuffered, buffered);
-  if (buffered > RELAY_HIGH_WATER && !from.isPaused && from.readyState === WebSocket.OPEN) {
+  const over = to.bufferedAmount + byteLength(data) > RELAY_HIGH_WATER && !from.isPaused;
+  to.send(data, { binary: isBinary }, over ? () => from.resume() : undefined);
+  counts.peakBuffered = Math.max(counts.peakBuffered, to.bufferedAmount);
+  if (over && from.readyState === WebSocket.OPEN) {
     from.pause();
     counts.pauses++;
   }
