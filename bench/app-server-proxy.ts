@@ -3,60 +3,27 @@
  * server directly, on loopback, for one conversation of a real sandbox (the bundle's agent server):
  * - latency of a small GET (`GET /api/conversations/{id}`), sequential over keep-alive connections, alternating
  *   direct and proxied after a warm-up. Target: the proxy adds < 1 ms at p50 (p99 reported).
- * - throughput of a large download (`GET /api/file/download`, a SIZE_MIB file), read as it streams.
+ * - throughput of a large download (`GET /api/file/download`, a SIZE_MIB file), read as it streams (by a worker
+ *   thread, as the replays are: the app server runs in this process, a browser would not).
  *   Targets: >= 100 MiB/s through the proxy, and >= 80% of the direct rate (the agent server's own ceiling).
  * - WebSocket event relay: `/sockets/events/{id}?resend_all=true` replaying EVENTS stored events, until the last
  *   one arrived, direct and proxied alternately. Target: the proxied relay >= 80% of the direct events/s.
  * SQLite; sandboxes under bubblewrap unless SANDBOX_ISOLATION=unsafe-none.
- * Env: REQUESTS (2000), WARMUP (200), SIZE_MIB (64), DOWNLOADS (5), EVENTS (5000), REPLAYS (5).
+ * Env: REQUESTS (2000), WARMUP (200), SIZE_MIB (64), DOWNLOADS (5), EVENTS (20000), REPLAYS (5).
  * Run: npm run bench:app-server-proxy
  */
-import { type Agent, get } from 'node:http';
 import { WebSocket } from 'ws';
 import { startConversationStack } from './support/app-stack.ts';
 import { httpRequest } from './support/http.ts';
 import { formatMs, hrMs, summarize, target } from './support/stats.ts';
+import { readInWorker } from './support/stream-reader.ts';
 
 const REQUESTS = Number(process.env.REQUESTS ?? 2000);
 const WARMUP = Number(process.env.WARMUP ?? 200);
 const SIZE_MIB = Number(process.env.SIZE_MIB ?? 64);
 const DOWNLOADS = Number(process.env.DOWNLOADS ?? 5);
-const EVENTS = Number(process.env.EVENTS ?? 5000);
+const EVENTS = Number(process.env.EVENTS ?? 20000);
 const REPLAYS = Number(process.env.REPLAYS ?? 5);
-
-/** A GET of `url` read to its end without keeping it: its bytes and seconds. */
-function download(agent: Agent, url: string, headers: Record<string, string>) {
-  return new Promise<{ bytes: number; seconds: number }>((resolve, reject) => {
-    const at = hrMs();
-    get(url, { agent, headers }, (response) => {
-      if (response.statusCode !== 200) reject(new Error(`download: HTTP ${response.statusCode}`));
-      let bytes = 0;
-      response.on('data', (chunk: Buffer) => {
-        bytes += chunk.length;
-      });
-      response.on('end', () => resolve({ bytes, seconds: (hrMs() - at) / 1000 }));
-      response.on('error', reject);
-    }).on('error', reject);
-  });
-}
-
-/** Opens the events socket at `url` replaying everything; seconds until `frames` frames came. */
-function replay(url: string, headers: Record<string, string>, frames: number) {
-  return new Promise<number>((resolve, reject) => {
-    const at = hrMs();
-    const socket = new WebSocket(url, { headers });
-    let count = 0;
-    socket.on('message', () => {
-      if (++count < frames) return;
-      resolve((hrMs() - at) / 1000);
-      socket.close();
-    });
-    socket.on('error', reject);
-    socket.on('close', (code) => {
-      if (count < frames) reject(new Error(`socket closed (${code}) after ${count} of ${frames} frames`));
-    });
-  });
-}
 
 const { stack, conversation, toApp, toAgent, close } = await startConversationStack('app-server-proxy');
 try {
@@ -109,8 +76,9 @@ try {
   if (uploaded.status !== 200) throw new Error(`upload: HTTP ${uploaded.status} ${uploaded.body}`);
   const rates = { direct: [] as number[], proxied: [] as number[] };
   for (let i = 0; i < DOWNLOADS + 1; i++) {
-    for (const [name, agent] of [['proxied', toApp] as const, ['direct', toAgent] as const]) {
-      const { bytes, seconds } = await download(agent, `${bases[name]}/api/file/download?path=${file}`, key);
+    for (const name of ['proxied', 'direct'] as const) {
+      const url = `${bases[name]}/api/file/download?path=${file}`;
+      const { count: bytes, seconds } = await readInWorker({ kind: 'download', url, headers: key });
       if (bytes !== SIZE_MIB * 1024 * 1024) throw new Error(`download ${name}: ${bytes} bytes`);
       if (i > 0) rates[name].push(SIZE_MIB / seconds);
     }
@@ -144,7 +112,7 @@ try {
   const perSecond = { direct: [] as number[], proxied: [] as number[] };
   for (let i = 0; i < REPLAYS + 1; i++) {
     for (const name of ['proxied', 'direct'] as const) {
-      const seconds = await replay(socketOf(bases[name]), key, frames);
+      const { seconds } = await readInWorker({ kind: 'frames', url: socketOf(bases[name]), headers: key, frames });
       if (i > 0) perSecond[name].push(frames / seconds);
     }
   }
