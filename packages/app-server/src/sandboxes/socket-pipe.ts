@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import { type RawData, WebSocket } from 'ws';
 
 /** Close codes a peer may send on the wire; for the others (reserved, e.g. 1006) the other side gets a plain close. */
@@ -77,6 +78,7 @@ export function pipeSocket(client: WebSocket, upstream: string, headers: Record<
  */
 function forward(from: WebSocket, to: WebSocket, counts: RelayDirection, data: RawData, isBinary: boolean): void {
   if (to.readyState !== WebSocket.OPEN) return;
+  corkForTick(to);
   const over = to.bufferedAmount + byteLength(data) > RELAY_HIGH_WATER && !from.isPaused;
   to.send(data, { binary: isBinary }, over ? () => from.resume() : undefined);
   counts.peakBuffered = Math.max(counts.peakBuffered, to.bufferedAmount);
@@ -84,6 +86,23 @@ function forward(from: WebSocket, to: WebSocket, counts: RelayDirection, data: R
     from.pause();
     counts.pauses++;
   }
+}
+
+const corked = new WeakSet<Duplex>();
+
+/**
+ * Holds what is sent on `to` until the next tick, so that the frames relayed from one read of the other side (ws
+ * emits them in one go) leave in one write instead of one system call each. `_socket` is ws' TCP socket.
+ */
+function corkForTick(to: WebSocket): void {
+  const socket = (to as unknown as { _socket?: Duplex })._socket;
+  if (!socket || corked.has(socket)) return;
+  corked.add(socket);
+  socket.cork();
+  process.nextTick(() => {
+    corked.delete(socket);
+    socket.uncork();
+  });
 }
 
 function byteLength(data: RawData): number {
