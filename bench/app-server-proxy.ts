@@ -92,6 +92,9 @@ try {
   console.log(
     target('download through the proxy >= 100 MiB/s', downloadRate >= 100, `${downloadRate.toFixed(0)} MiB/s`),
   );
+  // The proxy cannot be faster than the agent server it relays: how much of that it keeps.
+  const kept = downloadRate / median(rates.direct);
+  console.log(target('download through the proxy >= 80% of direct', kept >= 0.8, `${(kept * 100).toFixed(0)}%`));
 
   // WebSocket event relay: EVENTS messages stored (sent as frames, not run), then replayed from the start.
   const socketOf = (base: string) => `${base.replace(/^http/, 'ws')}/sockets/events/${id}?resend_all=true`;
