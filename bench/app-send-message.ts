@@ -7,21 +7,17 @@
  * Env: REQUESTS (2000), WARMUP (200).
  * Run: npm run bench:app-send-message
  */
-import { startAppStack, startThroughApp } from './support/app-stack.ts';
-import { httpRequest, keepAliveAgent } from './support/http.ts';
+import { startConversationStack } from './support/app-stack.ts';
+import { httpRequest } from './support/http.ts';
 import { formatMs, hrMs, summarize, target } from './support/stats.ts';
 
 const REQUESTS = Number(process.env.REQUESTS ?? 2000);
 const WARMUP = Number(process.env.WARMUP ?? 200);
 
-const stack = await startAppStack('app-send-message');
+const { stack, conversation, toApp, toAgent, close } = await startConversationStack('app-send-message');
 try {
   const { url } = stack.running;
-  const toApp = keepAliveAgent(1);
-  const toAgent = keepAliveAgent(1);
-  const id = (await startThroughApp(stack, toApp, 'hello', 20)).app_conversation_id;
-  const listed = await httpRequest(toApp, `${url}/api/v1/app-conversations?ids=${id}`, 'GET', undefined, stack.headers);
-  const conversation = JSON.parse(listed.body)[0] as { conversation_url: string; session_api_key: string };
+  const { id } = conversation;
 
   const message = (n: number) => ({ role: 'user', content: [{ type: 'text', text: `message ${n}` }], run: false });
   const viaApp: number[] = [];
@@ -48,12 +44,10 @@ try {
       direct.push(directMs);
     }
   }
-  toApp.destroy();
-  toAgent.destroy();
   console.log(formatMs('send-message through the app', viaApp));
   console.log(formatMs('POST events on the agent server directly', direct));
   const added = summarize(viaApp).p50 - summarize(direct).p50;
   console.log(target('the app adds < 2 ms at p50', added < 2, `added ${added.toFixed(3)} ms`));
 } finally {
-  await stack.close();
+  await close();
 }

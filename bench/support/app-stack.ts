@@ -1,7 +1,7 @@
 import type { Agent } from 'node:http';
 import { type RunningAppServer, appServerConfig, createOwnerApiKey, startAppServer } from '@bosun/app-server';
 import { startLlmReplay } from '@bosun/llm-replay';
-import { httpRequest } from './http.ts';
+import { httpRequest, keepAliveAgent } from './http.ts';
 import { CLI, buildBundle, tempDataDir } from './server-process.ts';
 
 /**
@@ -64,5 +64,44 @@ export async function startThroughApp(stack: AppStack, agent: Agent, text: strin
     if (task.status === 'ERROR') throw new Error(`start task ERROR: ${task.detail}`);
     if (task.status === 'READY') return task;
     await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+}
+
+/** What the app tells a client about its conversation: where its agent server serves it, and with which key. */
+export interface StartedConversation {
+  id: string;
+  conversation_url: string;
+  session_api_key: string;
+  sandbox_id: string;
+}
+
+/** An app stack with one conversation started through it and keep-alive agents (one socket each) to both servers. */
+export interface ConversationStack {
+  stack: AppStack;
+  conversation: StartedConversation;
+  toApp: Agent;
+  toAgent: Agent;
+  /** Destroys the agents and closes the stack. */
+  close(): Promise<void>;
+}
+
+export async function startConversationStack(name: string): Promise<ConversationStack> {
+  const stack = await startAppStack(name);
+  const toApp = keepAliveAgent(1);
+  const toAgent = keepAliveAgent(1);
+  const close = async () => {
+    toApp.destroy();
+    toAgent.destroy();
+    await stack.close();
+  };
+  try {
+    const id = (await startThroughApp(stack, toApp, 'hello', 20)).app_conversation_id;
+    const path = `${stack.running.url}/api/v1/app-conversations?ids=${id}`;
+    const listed = await httpRequest(toApp, path, 'GET', undefined, stack.headers);
+    const conversation = { id, ...(JSON.parse(listed.body)[0] as Omit<StartedConversation, 'id'>) };
+    return { stack, conversation, toApp, toAgent, close };
+  } catch (error) {
+    await close();
+    throw error;
   }
 }
