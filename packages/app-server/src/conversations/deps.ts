@@ -24,6 +24,8 @@ export interface ConversationDeps {
   /** Start tasks' progress is published on it (to every replica). */
   cache: Cache;
   gitUrls: GitProviderUrls;
+  /** Whether a repository may be cloned from a token's own host at a private address (`git_allow_private_hosts`). */
+  allowPrivateHosts?: boolean;
   llmDefaults: LlmDefaults;
   log: ConversationLog;
   /** The trust a start's plugins need (a 409 without it). */

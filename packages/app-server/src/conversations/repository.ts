@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { AgentServerClient } from '@bosun/client';
 import type { ProviderType } from '@bosun/protocol';
+import { type CloneSource, cloneSource } from '../git/clone-source.ts';
 import type { GitProviderUrls } from '../git/provider-urls.ts';
+import { GitProviderError, type ProviderAccess } from '../git/providers/index.ts';
+import { tokenHostAdmit } from '../marketplaces/host-guard.ts';
 import { redacted } from './redact.ts';
 
 /** A step of a start failed: `message` says what a person can do about it (never a secret). */
@@ -10,20 +13,19 @@ export class StartError extends Error {
 }
 
 export interface RepositoryToClone {
-  /** `owner/repo` (or deeper, for GitLab groups). */
+  /** `owner/repo` (or deeper, for GitLab groups; Bitbucket Data Center: `PROJECT/repo`). */
   repository: string;
   branch: string | null;
   provider: ProviderType;
-  /** The user's token for the provider, if any: used for this clone only, never written where it stays. */
-  token: string | null;
+  /** The user's token for the provider (and the host it was stored with), if any: used for this clone only. */
+  access: ProviderAccess | null;
 }
 
-/** The user name a provider expects beside a token over HTTPS. */
-const TOKEN_USER: Partial<Record<ProviderType, string>> = {
-  github: 'x-access-token',
-  gitlab: 'oauth2',
-  bitbucket: 'x-token-auth',
-};
+/** Where the providers are: the configured URLs, and whether a token's own host may be at a private address. */
+export interface CloneReach {
+  urls: GitProviderUrls;
+  allowPrivateHosts?: boolean;
+}
 
 const quoted = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
 
@@ -37,29 +39,39 @@ export async function workspaceOf(agent: AgentServerClient): Promise<string> {
 
 /**
  * Clones the repository into `<workspace>/<repo name>` inside the sandbox (kept when it is there already, as in
- * a reused sandbox) and checks the branch out; answers that project directory. A token reaches Git through a
- * credential file written for this one command and removed by it, so it is in no command line, event or config.
+ * a reused sandbox) and checks the branch out; answers that project directory. Where from and with which
+ * credentials is `cloneSource`'s: the host the browsing reads for the token. The token reaches Git through a
+ * configuration file written for this one command and removed by it, so it is in no command line, event or
+ * repository config.
  */
 export async function cloneRepository(
   agent: AgentServerClient,
-  urls: GitProviderUrls,
+  { urls, allowPrivateHosts }: CloneReach,
   clone: RepositoryToClone,
 ): Promise<string> {
   const workspace = await workspaceOf(agent);
   const name = (clone.repository.split('/').at(-1) as string).replace(/\.git$/, '');
   const projectDir = `${workspace}/${name}`;
-  const base = (urls[clone.provider as keyof GitProviderUrls] ?? urls.github).replace(/\/+$/, '');
-  const url = `${base}/${clone.repository}.git`;
-  const secrets = clone.token ? [clone.token, encodeURIComponent(clone.token)] : [];
+  const token = clone.access?.token;
+  const secrets = token ? [token, encodeURIComponent(token)] : [];
+  let source: CloneSource;
+  try {
+    source = await cloneSource(clone.provider, clone.repository, clone.access, {
+      urls,
+      admit: tokenHostAdmit(allowPrivateHosts),
+    });
+  } catch (error) {
+    if (!(error instanceof GitProviderError)) throw error;
+    throw new StartError(redacted(`Could not clone ${clone.repository}: ${error.detail}`, secrets));
+  }
+  const { url } = source;
   let environment = 'GIT_TERMINAL_PROMPT=0';
   let cleanup = '';
-  if (clone.token && /^https?:\/\//.test(url)) {
-    const credentials = `${workspace}/.bosun-git-credentials-${randomBytes(8).toString('hex')}`;
-    const { protocol, host } = new URL(url);
-    const user = TOKEN_USER[clone.provider] ?? 'oauth2';
-    await agent.uploadFile(credentials, `${protocol}//${user}:${encodeURIComponent(clone.token)}@${host}\n`);
-    environment += ` GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=credential.helper GIT_CONFIG_VALUE_0=${quoted(`store --file=${quoted(credentials)}`)}`;
-    cleanup = `trap ${quoted(`rm -f ${quoted(credentials)}`)} EXIT; `;
+  if (source.config) {
+    const config = `${workspace}/.bosun-git-config-${randomBytes(8).toString('hex')}`;
+    await agent.uploadFile(config, source.config);
+    environment += ` GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=include.path GIT_CONFIG_VALUE_0=${quoted(config)}`;
+    cleanup = `trap ${quoted(`rm -f ${quoted(config)}`)} EXIT; `;
   }
   const cloned = await agent.executeBashCommand({
     command:

@@ -71,15 +71,20 @@ export class StartRun {
     await this.change({ status: 'PREPARING_REPOSITORY', sandbox_id: sandbox.id });
     let workingDir: string;
     if (request.selected_repository) {
-      const token = (await repositories.providerTokens.token(userId, provider))?.token ?? null;
-      if (token) secrets.push(token);
+      const access = (await repositories.providerTokens.token(userId, provider)) ?? null;
+      if (access) secrets.push(access.token);
       // A repository an earlier run cloned is kept (cloneRepository leaves one that is there).
-      workingDir = await cloneRepository(agent, this.deps.gitUrls, {
-        repository: request.selected_repository,
-        branch: request.selected_branch ?? null,
-        provider,
-        token,
-      });
+      const { gitUrls: urls, allowPrivateHosts } = this.deps;
+      workingDir = await cloneRepository(
+        agent,
+        { urls, allowPrivateHosts },
+        {
+          repository: request.selected_repository,
+          branch: request.selected_branch ?? null,
+          provider,
+          access,
+        },
+      );
     } else {
       workingDir = await workspaceOf(agent);
     }

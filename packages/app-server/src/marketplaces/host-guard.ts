@@ -40,6 +40,13 @@ export function isInternalAddress(address: string): boolean {
   return INTERNAL.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
 }
 
+/**
+ * What a Git token's own host (GitHub Enterprise, self-managed GitLab, Data Center) may be at, for the browsing
+ * and the clone alike: no internal address unless `git_allow_private_hosts` (undefined: any address).
+ */
+export const tokenHostAdmit = (allowPrivateHosts?: boolean) =>
+  allowPrivateHosts ? undefined : (address: string) => !isInternalAddress(address);
+
 export interface HostGuardOptions {
   providers: GitProviderUrls;
   /** Let fetches reach loopback and private addresses (a provider inside the network; tests). */

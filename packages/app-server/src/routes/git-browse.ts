@@ -171,7 +171,7 @@ function gitSearchRoutes(api: FastifyInstance, deps: GitBrowseDeps): void {
   api.get<{ Querystring: PageQuery }>(
     '/git/suggested-tasks/search',
     route('Suggested tasks: the caller’s open pull (merge) requests and the open issues assigned to them', {
-      description: `From every connected GitHub, GitLab and Bitbucket account (the first 100 of each kind; Bitbucket Cloud’s pull requests: 50). ${FAILURE_NOTE}`,
+      description: `From every connected GitHub, GitLab and Bitbucket account (the first 100 of each kind; Bitbucket Cloud’s pull requests: 50). A provider that cannot answer (misconfigured, refusing its token, down) is left out of the others’ tasks; when none can, why the first cannot: ${FAILURE_NOTE}`,
       querystring: TaskQuery,
       response: { 200: 'SuggestedTaskPage', ...FAILURES },
     }),
@@ -180,9 +180,23 @@ function gitSearchRoutes(api: FastifyInstance, deps: GitBrowseDeps): void {
       const connected = await deps.providerTokens.list(userId);
       if (connected.length === 0) return noProvider(reply);
       const browsable = PROVIDER_TYPES.filter(isBrowsable).filter((name) => connected.some((c) => c.provider === name));
+      const answers = await Promise.allSettled(
+        browsable.map(async (name) => (await reach(userId, name)).suggestedTasks()),
+      );
+      const failures: GitProviderError[] = [];
+      const tasks = answers.flatMap((answer, at) => {
+        if (answer.status === 'fulfilled') return answer.value;
+        if (!(answer.reason instanceof GitProviderError)) throw answer.reason;
+        failures.push(answer.reason);
+        request.log.warn(
+          { provider: browsable[at], status: answer.reason.status },
+          `Suggested tasks of ${browsable[at]} left out: ${answer.reason.detail}`,
+        );
+        return [];
+      });
       return answerOrFail(reply, async () => {
-        const tasks = [];
-        for (const name of browsable) tasks.push(...(await (await reach(userId, name)).suggestedTasks()));
+        // One provider that answered is enough: the others are left out (logged); none answered: why the first did not.
+        if (failures.length === answers.length && failures[0]) throw failures[0];
         return pageOfList(tasks, (task) => task, { page_id: request.query.page_id, limit: request.query.limit ?? 30 });
       });
     },

@@ -11,7 +11,7 @@ import {
 } from '../git/providers/index.ts';
 import { principalOf } from '../identity/authenticate.ts';
 import type { ProviderTokensStore } from '../identity/stores.ts';
-import { isInternalAddress } from '../marketplaces/host-guard.ts';
+import { tokenHostAdmit } from '../marketplaces/host-guard.ts';
 import { routeOptions } from './route-options.ts';
 
 const route = routeOptions('Users');
@@ -28,7 +28,7 @@ export interface GitBrowseDeps {
 
 /** The provider's API with the caller's `access` (a token host at an internal address refused unless allowed). */
 export function providerApiOf(deps: GitBrowseDeps, provider: BrowsableProvider, access: ProviderAccess) {
-  const admit = deps.allowPrivateHosts ? undefined : (address: string) => !isInternalAddress(address);
+  const admit = tokenHostAdmit(deps.allowPrivateHosts);
   return gitProviderApi(provider, access, { urls: deps.gitUrls, admit, timeoutMs: deps.timeoutMs });
 }
 

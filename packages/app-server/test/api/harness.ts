@@ -165,6 +165,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
         specs,
         cache,
         gitUrls: gitUrlsOf(config),
+        allowPrivateHosts: config.git_allow_private_hosts,
         pluginTrust: pluginTrustGate(repositories, gitUrlsOf(config), target.dataDir),
         llmDefaults: deps.llmDefaults,
         autoLoad: marketplaces.autoLoad,

@@ -23,34 +23,62 @@ const LABELS: Record<BrowsableProvider, string> = {
   bitbucket_data_center: 'Bitbucket Data Center',
 };
 
+const GITHUB = 'https://github.com';
+const BITBUCKET_CLOUD = 'https://bitbucket.org';
+
+/** Where a provider is for the holder of one token: its web root, and whether that is the token's own host. */
+export interface ProviderHost {
+  /** `https://github.com`, `https://ghe.example.com`, `https://bitbucket.example.com/bitbucket`... (no trailing `/`). */
+  root: string;
+  /** A host stored with the token that is not the configured provider's: asked only through the address guard. */
+  own: boolean;
+}
+
 /**
- * The root of a provider's REST API: from the token's host when it has one (`https://<host>`, or the host as
- * given when it names its scheme), else from the app's clone URL of the provider (`git_github_url`, ...).
- * Public GitHub's is `https://api.github.com`; GitHub Enterprise's `<url>/api/v3`; GitLab's `<url>/api/v4`;
- * Bitbucket Cloud's `https://api.bitbucket.org/2.0` (another configured `git_bitbucket_url`: `<url>/2.0`);
- * Bitbucket Server/Data Center's `<host>/rest/api/1.0` (its token's host: the app configures none).
+ * Where the browsing reads and a clone fetches: the token's host when it has one (`https://<host>`, or the host
+ * as given when it names its scheme), else the app's configured URL of the provider (`git_github_url`, ...).
+ * Bitbucket Server/Data Center is only ever at its token's host (the app configures none); a `bitbucket` token
+ * stored with a host other than bitbucket.org or the configured one is refused (it is Data Center's).
  */
-export function apiBase(provider: BrowsableProvider, stored: string | null, urls: GitProviderUrls): string {
+export function providerHost(provider: BrowsableProvider, stored: string | null, urls: GitProviderUrls): ProviderHost {
   const host = stored || null;
   if (provider === 'bitbucket_data_center') {
     if (!host)
       throw new GitProviderError(400, 'Store the Bitbucket Data Center token with its host: none is configured');
-    return `${rootOf(provider, host, true)}/rest/api/1.0`;
+    return { root: rootOf(provider, host, true), own: true };
   }
-  const root = rootOf(provider, host ?? urls[provider], host !== null);
-  if (provider === 'gitlab') return `${root}/api/v4`;
-  if (provider === 'bitbucket') {
-    if (/^https:\/\/(www\.|api\.)?bitbucket\.org$/.test(root)) return 'https://api.bitbucket.org/2.0';
-    if (host !== null && new URL(root).host !== new URL(rootOf(provider, urls.bitbucket, false)).host) {
-      const self = new URL(root).host;
-      throw new GitProviderError(400, `${self} is not Bitbucket Cloud: store its token as bitbucket_data_center`);
-    }
-    return `${root}/2.0`;
+  const configured = rootOf(provider, urls[provider], false);
+  const root = host === null ? configured : rootOf(provider, host, true);
+  const own = new URL(root).host !== new URL(configured).host;
+  if (provider === 'bitbucket' && own && root !== BITBUCKET_CLOUD) {
+    throw new GitProviderError(
+      400,
+      `${new URL(root).host} is not Bitbucket Cloud: store its token as bitbucket_data_center`,
+    );
   }
-  return /^https:\/\/(www\.)?github\.com$/.test(root) ? 'https://api.github.com' : `${root}/api/v3`;
+  return { root, own };
 }
 
-/** The origin and path of a host or URL, without a trailing slash (`https://` when it names no scheme). */
+/**
+ * The root of a provider's REST API at `providerHost`'s root. Public GitHub's is `https://api.github.com`; GitHub
+ * Enterprise's `<url>/api/v3`; GitLab's `<url>/api/v4`; Bitbucket Cloud's `https://api.bitbucket.org/2.0` (another
+ * configured `git_bitbucket_url`: `<url>/2.0`); Bitbucket Server/Data Center's `<host>/rest/api/1.0`.
+ */
+export function apiBase(provider: BrowsableProvider, stored: string | null, urls: GitProviderUrls): string {
+  return apiOf(provider, providerHost(provider, stored, urls).root);
+}
+
+function apiOf(provider: BrowsableProvider, root: string): string {
+  if (provider === 'bitbucket_data_center') return `${root}/rest/api/1.0`;
+  if (provider === 'gitlab') return `${root}/api/v4`;
+  if (provider === 'bitbucket') return root === BITBUCKET_CLOUD ? 'https://api.bitbucket.org/2.0' : `${root}/2.0`;
+  return root === GITHUB ? 'https://api.github.com' : `${root}/api/v3`;
+}
+
+/**
+ * The origin and path of a host or URL, without a trailing slash (`https://` when it names no scheme); GitHub's
+ * and Bitbucket Cloud's other names (`www.`, `api.`) as `https://github.com` and `https://bitbucket.org`.
+ */
 function rootOf(provider: BrowsableProvider, given: string, stored: boolean): string {
   let web: URL;
   try {
@@ -58,7 +86,10 @@ function rootOf(provider: BrowsableProvider, given: string, stored: boolean): st
   } catch {
     throw new GitProviderError(400, `The host stored with the ${LABELS[provider]} token is not a host: ${given}`);
   }
-  return `${web.origin}${web.pathname}`.replace(/\/+$/, '');
+  const root = `${web.origin}${web.pathname}`.replace(/\/+$/, '');
+  if (/^https:\/\/(www\.)?github\.com$/.test(root)) return GITHUB;
+  if (/^https:\/\/(www\.|api\.)?bitbucket\.org$/.test(root)) return BITBUCKET_CLOUD;
+  return root;
 }
 
 export interface ProviderAccess {
@@ -82,11 +113,10 @@ export function gitProviderApi(
   { token, host }: ProviderAccess,
   { urls, admit, timeoutMs = PROVIDER_TIMEOUT_MS }: ProviderReach,
 ): GitProviderApi {
-  const base = apiBase(provider, host, urls);
-  const configured =
-    provider !== 'bitbucket_data_center' && new URL(apiBase(provider, null, urls)).host === new URL(base).host;
+  const { root, own } = providerHost(provider, host, urls);
+  const base = apiOf(provider, root);
   const headers: Record<string, string> = { authorization: authorization(provider, token), 'user-agent': 'Bosun' };
-  const http = { label: LABELS[provider], base, headers, timeoutMs, ...(configured ? {} : { admit }) };
+  const http = { label: LABELS[provider], base, headers, timeoutMs, ...(own ? { admit } : {}) };
   if (provider === 'gitlab') return gitLabApi(http);
   if (provider === 'bitbucket') return bitbucketApi(http);
   if (provider === 'bitbucket_data_center') return bitbucketDataCenterApi(http);
@@ -96,12 +126,24 @@ export function gitProviderApi(
   });
 }
 
+/** The user name Git sends beside a bare token over HTTPS (Data Center takes its HTTP access token as Bearer). */
+const GIT_TOKEN_USER: Record<BrowsableProvider, string | null> = {
+  github: 'x-access-token',
+  gitlab: 'oauth2',
+  bitbucket: 'x-token-auth',
+  bitbucket_data_center: null,
+};
+
 /**
- * How a stored token is sent: a Bitbucket (Cloud or Data Center) token holding a `:` is `username:app_password`
- * (or `email:api_token`, `username:http_access_token`), sent as Basic credentials; any other token (GitHub,
- * GitLab, Bitbucket access tokens) as a Bearer token.
+ * The `Authorization` a stored token is sent as, to the REST API or (`git`) to Git over HTTPS: a Bitbucket (Cloud
+ * or Data Center) token holding a `:` is `username:app_password` (or `email:api_token`,
+ * `username:http_access_token`), sent as Basic credentials. Any other token goes to the REST APIs as a Bearer
+ * token, and to Git as Basic beside the provider's fixed user name (`x-access-token`, `oauth2`, `x-token-auth`);
+ * Data Center's to Git as Bearer too (Atlassian: project and repository tokens only work that way).
  */
-function authorization(provider: BrowsableProvider, token: string): string {
-  if (provider.startsWith('bitbucket') && token.includes(':')) return `Basic ${Buffer.from(token).toString('base64')}`;
-  return `Bearer ${token}`;
+export function authorization(provider: BrowsableProvider, token: string, git = false): string {
+  const basic = (credentials: string) => `Basic ${Buffer.from(credentials).toString('base64')}`;
+  if (provider.startsWith('bitbucket') && token.includes(':')) return basic(token);
+  const user = git ? GIT_TOKEN_USER[provider] : null;
+  return user ? basic(`${user}:${token}`) : `Bearer ${token}`;
 }

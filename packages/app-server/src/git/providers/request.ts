@@ -71,18 +71,37 @@ const refused = (host: string, address: string) =>
 
 type LookupCallback = (error: Error | null, address: string | LookupAddress[], family?: number) => void;
 
+/**
+ * Every address `hostname` resolves to (as the system resolves it), each admitted; else an `AddressRefusedError`
+ * (or the resolver's error).
+ */
+export function admittedAddresses(
+  hostname: string,
+  admit: (address: string) => boolean,
+  options: object = {},
+): Promise<LookupAddress[]> {
+  return new Promise((resolve, reject) => {
+    lookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return reject(error);
+      const bad = addresses.find(({ address }) => !admit(address));
+      if (bad) return reject(refused(hostname, bad.address));
+      if (addresses.length === 0) return reject(new Error(`${hostname} does not resolve`));
+      resolve(addresses);
+    });
+  });
+}
+
 /** A `lookup` that resolves as the system does, and fails when an address is not admitted. */
 function guardedLookup(admit: (address: string) => boolean) {
   return (hostname: string, options: { all?: boolean }, callback: LookupCallback) => {
-    lookup(hostname, { ...options, all: true }, (error, addresses) => {
-      if (error) return callback(error, []);
-      const bad = addresses.find(({ address }) => !admit(address));
-      if (bad) return callback(refused(hostname, bad.address), []);
-      const [first] = addresses;
-      if (options.all) return callback(null, addresses);
-      if (!first) return callback(new Error(`${hostname} does not resolve`), []);
-      callback(null, first.address, first.family);
-    });
+    admittedAddresses(hostname, admit, options).then(
+      (addresses) => {
+        const [first] = addresses as [LookupAddress];
+        if (options.all) callback(null, addresses);
+        else callback(null, first.address, first.family);
+      },
+      (error: Error) => callback(error, []),
+    );
   };
 }
 
