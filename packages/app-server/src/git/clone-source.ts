@@ -45,7 +45,8 @@ export async function cloneSource(
   const path = provider === 'bitbucket_data_center' ? `scm/${repository}` : repository;
   const url = new URL(`${root}/${path}.git`);
   const lines: string[] = [];
-  if (access) {
+  // Credentials go over HTTP(S) only (a configured `file:` mirror takes none).
+  if (access && /^https?:$/.test(url.protocol)) {
     const header = `Authorization: ${authorization(provider, access.token, true)}`;
     // A line break in the token would add headers of its own.
     if (/\p{Cc}/u.test(header)) throw new GitProviderError(400, 'The stored token holds control characters');

@@ -25,6 +25,12 @@ describe('cloneSource: where a repository is cloned from, and with what', () => 
     expect(
       (await cloneSource('bitbucket', 'ws/app', { token: 'me:app"pass', host: 'bitbucket.org' }, reach)).config,
     ).toBe(header('https://bitbucket.org', basic('me', 'app"pass')));
+    // A mirror on disk (as the tests configure) takes no credentials.
+    const mirror = { urls: { ...reach.urls, github: 'file:///srv/mirror/' } };
+    expect(await cloneSource('github', 'acme/app', { token: 'ghp_1', host: null }, mirror)).toEqual({
+      url: 'file:///srv/mirror/acme/app.git',
+      config: '',
+    });
     expect(await cloneSource('github', 'acme/public', null, reach)).toEqual({
       url: 'https://github.com/acme/public.git',
       config: '',

@@ -1,6 +1,7 @@
-import { type IncomingMessage, type ServerResponse, createServer, request as forward } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serveGitOverHttp, tempDir } from '../../../agent/test/git/support.ts';
+import { forwardTo } from '../support/git-host-clone.ts';
 import { bareRepository } from './support.ts';
 
 /**
@@ -24,26 +25,9 @@ export async function heldRemote(repositories: string[]): Promise<HeldRemote> {
   const root = await tempDir('bosun-held-remote-');
   for (const name of repositories) await bareRepository(root.dir, name, { main: { 'README.md': `${name}\n` } });
   const git = await serveGitOverHttp(root.dir);
-  const target = new URL(git.url);
+  const through = forwardTo(new URL(git.url));
   let gate: 'closed' | 'open' = 'closed';
   const held: { pass: () => void; refuse: () => void }[] = [];
-  const through = (incoming: IncomingMessage, response: ServerResponse) => {
-    const upstream = forward(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: incoming.url,
-        method: incoming.method,
-        headers: incoming.headers,
-      },
-      (answer) => {
-        response.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(response);
-      },
-    );
-    upstream.on('error', () => response.destroy());
-    incoming.pipe(upstream);
-  };
   const server = createServer((incoming, response) => {
     if (gate === 'open') return through(incoming, response);
     incoming.pause();

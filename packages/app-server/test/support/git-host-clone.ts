@@ -21,23 +21,9 @@ export interface CloneHost {
   close(): Promise<void>;
 }
 
-export const basic = (user: string, password: string) =>
-  `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
-
-export async function cloneHost(repositories: string[], accepted: string[]): Promise<CloneHost> {
-  const root = await tempDir('bosun-clone-host-');
-  for (const name of repositories) await bareRepository(root.dir, name, { main: { 'README.md': `${name}\n` } });
-  const git = await serveGitOverHttp(root.dir);
-  const target = new URL(git.url);
-  const requests: CloneRequest[] = [];
-  const server = createServer((incoming: IncomingMessage, response: ServerResponse) => {
-    const authorization = incoming.headers.authorization;
-    requests.push({ path: new URL(incoming.url ?? '/', 'http://host').pathname, authorization });
-    if (!authorization || !accepted.includes(authorization)) {
-      incoming.resume();
-      response.writeHead(401, { 'WWW-Authenticate': 'Basic realm="git"' }).end();
-      return;
-    }
+/** A handler that passes each request on to the HTTP server at `target`, and its answer back. */
+export function forwardTo(target: URL) {
+  return (incoming: IncomingMessage, response: ServerResponse) => {
     const upstream = forward(
       {
         host: target.hostname,
@@ -53,6 +39,27 @@ export async function cloneHost(repositories: string[], accepted: string[]): Pro
     );
     upstream.on('error', () => response.destroy());
     incoming.pipe(upstream);
+  };
+}
+
+export const basic = (user: string, password: string) =>
+  `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+
+export async function cloneHost(repositories: string[], accepted: string[]): Promise<CloneHost> {
+  const root = await tempDir('bosun-clone-host-');
+  for (const name of repositories) await bareRepository(root.dir, name, { main: { 'README.md': `${name}\n` } });
+  const git = await serveGitOverHttp(root.dir);
+  const through = forwardTo(new URL(git.url));
+  const requests: CloneRequest[] = [];
+  const server = createServer((incoming: IncomingMessage, response: ServerResponse) => {
+    const authorization = incoming.headers.authorization;
+    requests.push({ path: new URL(incoming.url ?? '/', 'http://host').pathname, authorization });
+    if (!authorization || !accepted.includes(authorization)) {
+      incoming.resume();
+      response.writeHead(401, { 'WWW-Authenticate': 'Basic realm="git"' }).end();
+      return;
+    }
+    through(incoming, response);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

@@ -86,7 +86,8 @@ function rootOf(provider: BrowsableProvider, given: string, stored: boolean): st
   } catch {
     throw new GitProviderError(400, `The host stored with the ${LABELS[provider]} token is not a host: ${given}`);
   }
-  const root = `${web.origin}${web.pathname}`.replace(/\/+$/, '');
+  // Not `origin`: a `file:` URL (a mirror on disk, as the tests configure) has none.
+  const root = `${web.protocol}//${web.host}${web.pathname}`.replace(/\/+$/, '');
   if (/^https:\/\/(www\.)?github\.com$/.test(root)) return GITHUB;
   if (/^https:\/\/(www\.|api\.)?bitbucket\.org$/.test(root)) return BITBUCKET_CLOUD;
   return root;
