@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { AgentServerClient } from '@bosun/client';
 import type { ProviderType } from '@bosun/protocol';
 import { type CloneSource, cloneSource } from '../git/clone-source.ts';
-import type { GitProviderUrls } from '../git/provider-urls.ts';
 import { GitProviderError, type ProviderAccess } from '../git/providers/index.ts';
 import { tokenHostAdmit } from '../marketplaces/host-guard.ts';
+import type { ConversationDeps } from './deps.ts';
 import { redacted } from './redact.ts';
 
 /** A step of a start failed: `message` says what a person can do about it (never a secret). */
@@ -19,12 +19,6 @@ export interface RepositoryToClone {
   provider: ProviderType;
   /** The user's token for the provider (and the host it was stored with), if any: used for this clone only. */
   access: ProviderAccess | null;
-}
-
-/** Where the providers are: the configured URLs, and whether a token's own host may be at a private address. */
-export interface CloneReach {
-  urls: GitProviderUrls;
-  allowPrivateHosts?: boolean;
 }
 
 const quoted = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
@@ -46,7 +40,7 @@ export async function workspaceOf(agent: AgentServerClient): Promise<string> {
  */
 export async function cloneRepository(
   agent: AgentServerClient,
-  { urls, allowPrivateHosts }: CloneReach,
+  { gitUrls: urls, allowPrivateHosts }: Pick<ConversationDeps, 'gitUrls' | 'allowPrivateHosts'>,
   clone: RepositoryToClone,
 ): Promise<string> {
   const workspace = await workspaceOf(agent);

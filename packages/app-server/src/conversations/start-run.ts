@@ -74,17 +74,12 @@ export class StartRun {
       const access = (await repositories.providerTokens.token(userId, provider)) ?? null;
       if (access) secrets.push(access.token);
       // A repository an earlier run cloned is kept (cloneRepository leaves one that is there).
-      const { gitUrls: urls, allowPrivateHosts } = this.deps;
-      workingDir = await cloneRepository(
-        agent,
-        { urls, allowPrivateHosts },
-        {
-          repository: request.selected_repository,
-          branch: request.selected_branch ?? null,
-          provider,
-          access,
-        },
-      );
+      workingDir = await cloneRepository(agent, this.deps, {
+        repository: request.selected_repository,
+        branch: request.selected_branch ?? null,
+        provider,
+        access,
+      });
     } else {
       workingDir = await workspaceOf(agent);
     }
