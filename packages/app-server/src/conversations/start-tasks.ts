@@ -10,7 +10,7 @@ import { StartError } from './repository.ts';
 import { maskedRequest, startTaskOf } from './start-request.ts';
 import { StartRun, type Starter, taskChannel, whyNot } from './start-run.ts';
 import { TaskLeases } from './task-leases.ts';
-import { type SealedStart, TaskTakenOver, UNREADABLE, openStart, sealStart } from './task-takeover.ts';
+import { type SealedStart, TaskTakenOver, UNREADABLE, openStart } from './task-takeover.ts';
 
 export { type Starter, taskChannel, whyNot } from './start-run.ts';
 
@@ -54,13 +54,22 @@ export class StartTasks {
     return this.deps.pluginTrust.admit(starter.userId, request);
   }
 
-  /** A new WORKING task for `request` (not yet running: `run` it, once anyone who follows it listens). */
-  async create(starter: Starter, request: AppConversationStartRequest): Promise<AppConversationStartTask> {
+  /**
+   * A new WORKING task for `request` (not yet running: `run` it, once anyone who follows it listens), the start as
+   * `admitted` sealed in it from the first moment: if this replica stops before it runs, another takes it over.
+   */
+  async create(
+    starter: Starter,
+    request: AppConversationStartRequest,
+    admitted: AppConversationStartRequest = request,
+  ): Promise<AppConversationStartTask> {
+    const start: SealedStart = { request: admitted, orgId: starter.orgId };
     const record = await this.deps.repositories.startTasks.create({
       id: randomUUID(),
       userId: starter.userId,
       status: 'WORKING',
       request: JSON.stringify(maskedRequest(request)),
+      start: JSON.stringify(start),
       // Fixed now: a run taking the task over makes the same conversation.
       conversationId: (request.conversation_id && conversationIdOf(request.conversation_id)) || randomUUID(),
       runner: randomUUID(),
@@ -68,12 +77,12 @@ export class StartTasks {
     return startTaskOf(record);
   }
 
-  /** Runs the start of `task` in the background (its full request sealed in it first, for a takeover). */
+  /** Runs the start of `task` in the background (its full request was sealed in it by `create`). */
   run(task: AppConversationStartTask, starter: Starter, request: AppConversationStartRequest): void {
     this.track(async () => {
       const record = await this.deps.repositories.startTasks.getOfAnyUser(task.id);
       if (!record?.runner) return;
-      await this.execute(record, record.runner, { request, orgId: starter.orgId }, true);
+      await this.execute(record, record.runner, { request, orgId: starter.orgId });
     });
   }
 
@@ -122,7 +131,7 @@ export class StartTasks {
       const run = new StartRun(this.deps, record, runner);
       if (!start) return this.settled(run.change({ status: 'ERROR', detail: UNREADABLE }), taskId);
       this.deps.log.warn({ taskId, takeovers: record.takeovers }, 'start task taken over: its app server stopped');
-      await this.execute(record, runner, start, false);
+      await this.execute(record, runner, start);
     });
   }
 
@@ -134,7 +143,7 @@ export class StartTasks {
     this.running.add(run);
   }
 
-  private async execute(record: StartTaskRecord, runner: string, start: SealedStart, seal: boolean): Promise<void> {
+  private async execute(record: StartTaskRecord, runner: string, start: SealedStart): Promise<void> {
     const taskId = record.id;
     const { request, orgId } = start;
     const secrets = Object.values(request.secrets ?? {});
@@ -143,7 +152,6 @@ export class StartTasks {
     this.runs.set(taskId, { runner, stop });
     const run = new StartRun(this.deps, record, runner, stop.signal);
     try {
-      if (seal) await sealStart(this.deps.repositories.startTasks, record, runner, start);
       await run.start({ userId: record.user_id, orgId }, request, secrets);
     } catch (error) {
       if (error instanceof TaskTakenOver || stop.signal.aborted) {

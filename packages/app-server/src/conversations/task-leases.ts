@@ -4,8 +4,8 @@ import { LEASE, type Lease, keepLease, leaseExpiry } from '../row-leases.ts';
 import { MAX_TAKEOVERS, TRIED_TOO_OFTEN } from './task-takeover.ts';
 
 /**
- * What a task says whose runner stopped before it finished and that cannot be run again: its run had not begun
- * (nothing sealed to run), or the task is older than takeovers.
+ * What a task says whose runner stopped before it finished and that cannot be run again: nothing is sealed in it
+ * to run (a task made before takeovers).
  */
 export const RESTARTED = 'the app server running the start stopped: start the conversation again';
 

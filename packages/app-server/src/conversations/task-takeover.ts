@@ -3,9 +3,9 @@ import type { StartTaskRecord } from '../data/index.ts';
 import type { StartTasksRepository } from '../data/repositories/start-tasks.ts';
 
 /**
- * Taking over a start task whose replica stopped (a rolling update, a crash): the replica running a start keeps
- * the full start (the request as admitted, its secrets included, and the organization it acts in) sealed in the
- * task with the app's key ring; any live replica's sweep (task-leases.ts) claims a task nobody touched for a lease
+ * Taking over a start task whose replica stopped (a rolling update, a crash): the task keeps the full start (the
+ * request as admitted, its secrets included, and the organization it acts in) sealed with the app's key ring from
+ * the moment it is created; any live replica's sweep (task-leases.ts) claims a task nobody touched for a lease
  * with one conditional update (one claimer wins), becomes its runner and runs the start again from the top. Each
  * step is safe to run again (start-run.ts): the conversation id was fixed when the task was created, the sandbox
  * (its id recorded on the task before it starts) is reused or resumed, or started anew when it is gone, a cloned
@@ -39,16 +39,6 @@ export class TaskTakenOver extends Error {
   constructor(taskId: string) {
     super(`start task ${taskId} is no longer this run's: another app server took it over`);
   }
-}
-
-/** Keeps the start sealed in the task while `runner` holds it (TaskTakenOver when it does not). */
-export async function sealStart(
-  tasks: Pick<StartTasksRepository, 'seal'>,
-  task: StartTaskRecord,
-  runner: string,
-  start: SealedStart,
-): Promise<void> {
-  if (!(await tasks.seal(task, runner, JSON.stringify(start)))) throw new TaskTakenOver(task.id);
 }
 
 /** The start sealed in the task (null when none is); a SecretsKeyError when the key ring cannot open it. */

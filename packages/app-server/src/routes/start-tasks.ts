@@ -166,7 +166,7 @@ async function started(
   const starter = starterOf(request);
   const admitted = await admit(tasks, starter, request.body, reply);
   if (!admitted) return null;
-  const task = await tasks.create(starter, request.body);
+  const task = await tasks.create(starter, request.body, admitted);
   return { task, run: () => tasks.run(task, starter, admitted) };
 }
 

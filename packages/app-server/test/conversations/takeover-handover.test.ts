@@ -40,8 +40,8 @@ describeEachDatabase('start tasks handed over (their rows)', (each) => {
       status: 'WAITING_FOR_SANDBOX',
       request: '{}',
       runner,
+      start: JSON.stringify({ request: {}, orgId: null }),
     });
-    await startTasks.seal(task, runner, JSON.stringify({ request: {}, orgId: null }));
     const staleAt = new Date(0).toISOString();
     const staleBefore = new Date(Date.now() - 60_000).toISOString();
     // Handed over and claimed again as often as a task may be taken over: no takeover is counted.
@@ -163,6 +163,35 @@ describeApi('start tasks handed over by a replica that closes', (api) => {
       expect(texts).toEqual(['FIRST', 'SECOND']);
     } finally {
       await b.tasks.close();
+    }
+  }, 90_000);
+
+  it('a task whose replica stopped before its run began is taken over and finished, not failed', async () => {
+    const a = await replicaTasks(api(), { takeOver: false, graceMs: 100 });
+    const starter = { userId: owner.id, orgId: null };
+    const request: AppConversationStartRequest = {
+      initial_message: { role: 'user', content: [{ type: 'text', text: 'UNRUN', cache_prompt: false }], run: true },
+    };
+    // Answered WORKING, then A stops before anyone runs it (a stream-start whose caller had not listened yet).
+    const task = await a.tasks.create(starter, request);
+    await a.tasks.close();
+    expect(await api().repositories.startTasks.getOfAnyUser(task.id)).toMatchObject({ status: 'WORKING' });
+
+    const { deps } = await replica(api(), { gitUrls: gitUrlsOf({ git_github_url: remote.url }) });
+    const b = await StartTasks.open(deps, { heartbeatMs: 100, leaseMs: 400 });
+    try {
+      const done = await until(
+        () => api().repositories.startTasks.getOfAnyUser(task.id),
+        (row) => row?.status === 'READY' || row?.status === 'ERROR',
+        'replica B to take the task over',
+        60_000,
+      );
+      expect(done, done?.detail ?? '').toMatchObject({ status: 'READY', takeovers: 1, sealed: null });
+      const conversationId = done?.app_conversation_id as string;
+      const agent = await agentOfConversation(api(), owner, conversationId);
+      await eventsUntil(agent, conversationId, (event) => event.kind === 'MessageEvent' && textOf(event) === 'UNRUN');
+    } finally {
+      await b.close();
     }
   }, 90_000);
 });

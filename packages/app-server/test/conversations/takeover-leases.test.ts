@@ -24,8 +24,8 @@ async function abandonedTasks(repositories: Repositories, count: number): Promis
       request: '{}',
       conversationId: randomUUID(),
       runner,
+      start: JSON.stringify({ request: {}, orgId: null }),
     });
-    await repositories.startTasks.seal(task, runner, JSON.stringify({ request: {}, orgId: null }));
     ids.push(task.id);
   }
   return ids;

@@ -27,8 +27,8 @@ async function sealedTask(tasks: StartTasksRepository, userId: string, runner = 
     request: '{}',
     conversationId: randomUUID(),
     runner,
+    start: START,
   });
-  expect(await tasks.seal(task, runner, START)).toBe(true);
   return { task, runner };
 }
 
@@ -94,7 +94,6 @@ describeEachDatabase('start tasks: sealed requests and takeovers', (each) => {
       // The stopped runner's writes are refused; the winner's are made.
       expect(await a.startTasks.touch(task.id, runner)).toBe(false);
       expect(await a.startTasks.updateAsRunner(task.id, runner, { status: 'ERROR' })).toBeUndefined();
-      expect(await a.startTasks.seal(task, runner, START)).toBe(false);
       expect(await b.startTasks.touch(task.id, winner)).toBe(true);
       expect(await b.startTasks.updateAsRunner(task.id, winner, { status: 'PREPARING_REPOSITORY' })).toMatchObject({
         status: 'PREPARING_REPOSITORY',

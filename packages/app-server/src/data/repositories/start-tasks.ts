@@ -20,6 +20,8 @@ export interface NewStartTask {
   request: string;
   conversationId?: string | null;
   runner?: string | null;
+  /** The full start (its secrets included), sealed into the row as it is inserted: a takeover can run it. */
+  start?: string;
 }
 
 export interface StartTaskFilters {
@@ -38,7 +40,7 @@ const ERASED = { key_id: null, sealed: null } as const;
 /**
  * Start tasks of conversations, each owned by one user. While a task runs, one run holds it (`runner`, changed by
  * each takeover): the changes of a run are made only while it holds the task (`updateAsRunner`), and the full
- * request it runs is kept sealed with the key ring (`seal`), erased when the task is READY or ERROR.
+ * request it runs is sealed with the key ring as the task is created, erased when the task is READY or ERROR.
  */
 export class StartTasksRepository extends OwnedRows<'app_conversation_start_tasks', 'id'> {
   constructor(
@@ -50,6 +52,7 @@ export class StartTasksRepository extends OwnedRows<'app_conversation_start_task
 
   async create(task: NewStartTask): Promise<StartTaskRecord> {
     const now = new Date().toISOString();
+    const sealing = task.start === undefined ? undefined : this.sealed(task.userId, task.id, task.start);
     const row: StartTaskRecord = {
       id: task.id,
       user_id: task.userId,
@@ -65,8 +68,8 @@ export class StartTasksRepository extends OwnedRows<'app_conversation_start_task
       conversation_id: task.conversationId ?? null,
       runner: task.runner ?? null,
       takeovers: 0,
-      key_id: null,
-      sealed: null,
+      key_id: sealing?.keyId ?? null,
+      sealed: sealing?.sealed ?? null,
     };
     await this.db.insertInto('app_conversation_start_tasks').values(row).execute();
     return row;
@@ -93,17 +96,8 @@ export class StartTasksRepository extends OwnedRows<'app_conversation_start_task
     return Number(result.numUpdatedRows) > 0 ? this.getOfAnyUser(id) : undefined;
   }
 
-  /** Keeps `request` (the full start, its secrets included) sealed in the task while `runner` holds it. */
-  async seal(task: Pick<StartTaskRecord, 'id' | 'user_id'>, runner: string, request: string): Promise<boolean> {
-    const { keyId, sealed } = this.keyRing.seal(bindings.app_conversation_start_tasks(task.user_id, task.id), request);
-    const result = await this.db
-      .updateTable('app_conversation_start_tasks')
-      .set({ key_id: keyId, sealed })
-      .where('id', '=', task.id)
-      .where('runner', '=', runner)
-      .where('status', 'not in', FINISHED)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+  private sealed(userId: string, taskId: string, request: string) {
+    return this.keyRing.seal(bindings.app_conversation_start_tasks(userId, taskId), request);
   }
 
   /** The request sealed in the task (null when none is); a SecretsKeyError when the key ring cannot open it. */
