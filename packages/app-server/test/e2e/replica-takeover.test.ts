@@ -12,7 +12,7 @@ import { REDIS_URL } from '../cache/redis-support.ts';
 import { type HeldRemote, heldRemote } from '../conversations/held-remote.ts';
 import { SANDBOX_COMMAND } from '../sandboxes/bundle.ts';
 import { POSTGRES_SERVER } from '../support/databases.ts';
-import { until } from '../support/until.ts';
+import { until, untilSettled } from '../support/until.ts';
 import { type AppProcess, processesUnder, serveRefusal, startAppProcess } from './app-process.ts';
 
 /**
@@ -182,12 +182,7 @@ describe('start tasks of app server processes that stop', () => {
 
   /** The task READY on `server`, and the user's messages its agent got, once the last of `texts` is there. */
   async function finished(server: AppProcess, taskId: string, last: string) {
-    const done = await until(
-      () => taskRow(taskId),
-      (row) => row?.status === 'READY' || row?.status === 'ERROR',
-      'the start to end',
-      90_000,
-    );
+    const done = await untilSettled(() => taskRow(taskId), 'the start to end', 90_000);
     expect(done, done.detail ?? '').toMatchObject({ status: 'READY' });
     const id = done.app_conversation_id as string;
     const [conversation] = (await call(server, `/api/v1/app-conversations?ids=${id}`)).body;

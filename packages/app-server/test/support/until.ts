@@ -16,3 +16,12 @@ export async function until<T>(
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** A start task once it ended, READY or ERROR, as `read` gives it (a minute at most unless told). */
+export function untilSettled<T extends { status: string } | null | undefined>(
+  read: () => Promise<T>,
+  what: string,
+  timeoutMs = 60_000,
+): Promise<T> {
+  return until(read, (task) => task?.status === 'READY' || task?.status === 'ERROR', what, timeoutMs);
+}
