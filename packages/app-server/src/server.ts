@@ -2,7 +2,7 @@ import { createHttpServer, installEdgeErrors, refuseNulText } from '@bosun/http'
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import { type AppServerConfig, appServerConfig } from './config.ts';
-import type { ApiRoutes, AppContext, AppDependencies, AppServices } from './context.ts';
+import type { ApiRoutes, AppContext, AppDependencies } from './context.ts';
 import type { KeyRing } from './data/index.ts';
 import { installOpenApi } from './openapi.ts';
 import { conversationApiOfServer } from './routes/app-conversation-api.ts';
@@ -20,7 +20,6 @@ import { pluginDirectoryApiOfServer } from './routes/plugin-directory.ts';
 import { pluginTrustApiOfServer } from './routes/plugin-trust.ts';
 import { sandboxApiOfServer } from './routes/sandbox-api.ts';
 import { sandboxProxyOfServer } from './routes/sandbox-proxy.ts';
-import { proxiesSandboxUrls, withProxiedUrls } from './sandboxes/browser-urls.ts';
 import { openServices } from './services.ts';
 
 /** Every route module of `/api/v1`: adding one is one line here. */
@@ -83,7 +82,7 @@ export async function buildAppServer(options: AppServerOptions = {}): Promise<Ap
   };
   // Only the server's own route modules use the services: a server given its modules builds none.
   const services = options.apiRoutes ? undefined : await openServices(base, app.log);
-  const context: AppContext = { ...base, ...(services ? { services: withBrowserUrls(services, config, base) } : {}) };
+  const context: AppContext = { ...base, ...(services ? { services } : {}) };
   if (services) {
     app.addHook('onClose', async () => {
       await services.events.close();
@@ -119,12 +118,6 @@ export async function buildAppServer(options: AppServerOptions = {}): Promise<Ap
     context,
     close: () => app.close(),
   };
-}
-
-/** `services` whose sandboxes tell browsers the app's proxy as their agent server when `sandbox_urls` says so. */
-function withBrowserUrls(services: AppServices, config: AppServerConfig, { publicUrl }: Pick<AppContext, 'publicUrl'>) {
-  if (!proxiesSandboxUrls(config.sandbox_urls, config.host, config.public_url)) return services;
-  return { ...services, sandboxes: withProxiedUrls(services.sandboxes, publicUrl) };
 }
 
 /** `http://host:port` of where `app` listens (IPv6 hosts in brackets). */

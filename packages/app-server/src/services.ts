@@ -5,6 +5,7 @@ import { PendingMessages } from './conversations/pending-messages.ts';
 import { type Repositories, createRepositories } from './data/index.ts';
 import { ConversationEvents, webhookEnvironmentOf } from './events/index.ts';
 import { RateLimiter } from './rate-limit/index.ts';
+import { proxiedAgentPath, proxiesSandboxUrls } from './sandboxes/browser-urls.ts';
 import {
   RuntimeSandboxes,
   SANDBOX_SPECS,
@@ -44,6 +45,9 @@ export async function openServices(
     maxRunningPerUser: config.max_running_sandboxes,
     launch: sandboxLaunch(config, repositories, webhookEnvironmentOf(context.publicUrl), context.publicUrl, opened),
     pauseOnClose: opened.embedded,
+    ...(proxiesSandboxUrls(config.sandbox_urls, config.host, config.public_url)
+      ? { browserUrlOf: (id: string) => `${context.publicUrl()}${proxiedAgentPath(id)}` }
+      : {}),
     onRunning: (sandbox: Sandbox) => told.running?.(sandbox),
     log,
   }).catch(async (error) => {

@@ -1,5 +1,3 @@
-import type { Sandbox, Sandboxes } from './sandboxes.ts';
-
 /** Where the app proxies a sandbox's agent server: `/sandboxes/{id}/agent/...` of its own origin. */
 export const SANDBOX_PROXY_PREFIX = '/sandboxes';
 export const SANDBOX_PROXY_SUFFIX = '/agent';
@@ -27,31 +25,4 @@ export function proxiesSandboxUrls(setting: SandboxUrlsSetting, host: string, pu
   if (setting !== 'auto') return setting === 'proxied';
   if (!isLoopbackHost(host)) return true;
   return publicUrl !== undefined && !isLoopbackHost(new URL(publicUrl).hostname);
-}
-
-/**
- * `sandboxes` whose sandboxes carry `browserUrl`: their agent server at `publicUrl()`'s proxy path while they run
- * (their `agentServerUrl`, the address the app itself calls, is unchanged).
- */
-export function withProxiedUrls(sandboxes: Sandboxes, publicUrl: () => string): Sandboxes {
-  const proxied = (sandbox: Sandbox): Sandbox =>
-    sandbox.agentServerUrl === null
-      ? sandbox
-      : { ...sandbox, browserUrl: `${publicUrl()}${proxiedAgentPath(sandbox.id)}` };
-  const each = <T extends Sandbox | undefined>(sandbox: T): T => (sandbox ? proxied(sandbox) : sandbox) as T;
-  return {
-    start: async (...args) => proxied(await sandboxes.start(...args)),
-    pause: async (...args) => each(await sandboxes.pause(...args)),
-    resume: async (...args) => each(await sandboxes.resume(...args)),
-    delete: (...args) => sandboxes.delete(...args),
-    get: async (...args) => each(await sandboxes.get(...args)),
-    getMany: async (...args) => (await sandboxes.getMany(...args)).map(each),
-    search: async (...args) => {
-      const page = await sandboxes.search(...args);
-      return { ...page, items: page.items.map(proxied) };
-    },
-    bySessionKey: async (...args) => each(await sandboxes.bySessionKey(...args)),
-    warmUp: (...args) => sandboxes.warmUp(...args),
-    close: () => sandboxes.close(),
-  };
 }

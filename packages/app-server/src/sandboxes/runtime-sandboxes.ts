@@ -43,6 +43,8 @@ export interface RuntimeSandboxesOptions {
    * lease, 60 s, with a runtime service, which replicas share; none with an embedded runtime, which they cannot).
    */
   leaseMs?: number;
+  /** Where browsers reach a running sandbox's agent server, when not at its own URL (`sandbox_urls`). */
+  browserUrlOf?: (id: string) => string;
   /** Told each time a sandbox becomes RUNNING (started or resumed). */
   onRunning?: (sandbox: Sandbox) => void;
   log?: { warn(details: object, message: string): void };
@@ -267,7 +269,8 @@ export class RuntimeSandboxes implements Sandboxes {
     const byId = new Map(found.flatMap((sandbox) => (sandbox ? [[sandbox.id, sandbox] as const] : [])));
     return Promise.all(
       records.map(async (record) => {
-        const sandbox = sandboxOf(record, record.runtime_id === null ? undefined : byId.get(record.runtime_id));
+        const known = record.runtime_id === null ? undefined : byId.get(record.runtime_id);
+        const sandbox = sandboxOf(record, known, this.options.browserUrlOf);
         const change = catchUp(record, sandbox);
         if (change) {
           await this.options.repository

@@ -7,9 +7,14 @@ import { sessionKeyHash } from './session-keys.ts';
 /**
  * A sandbox as its owner sees it: the app's row (owner, spec) with the runtime's status, detail, URL and key. The
  * key is given only when it hashes to the one the row holds: a key the app did not issue is never handed out.
- * A row the runtime started and no longer knows is MISSING.
+ * A row the runtime started and no longer knows is MISSING. With `browserUrlOf`, a sandbox that runs says where
+ * browsers reach its agent server (the app's proxy).
  */
-export function sandboxOf(record: SandboxRecord, found: RuntimeSandbox | undefined): Sandbox {
+export function sandboxOf(
+  record: SandboxRecord,
+  found: RuntimeSandbox | undefined,
+  browserUrlOf?: (id: string) => string,
+): Sandbox {
   const base = rowOf(record);
   if (record.runtime_id === null) return { ...base, statusDetail: record.status_detail };
   if (!found) return { ...base, status: 'MISSING', statusDetail: 'the runtime no longer has it' };
@@ -23,6 +28,7 @@ export function sandboxOf(record: SandboxRecord, found: RuntimeSandbox | undefin
     // The app's reason (the cap, its own restart) while the runtime has none of its own.
     statusDetail: found.statusDetail ?? (found.status === record.status ? record.status_detail : null),
     ...(issued ? { sessionApiKey: found.sessionApiKey, agentServerUrl: found.url } : {}),
+    ...(issued && browserUrlOf ? { browserUrl: browserUrlOf(record.id) } : {}),
   };
 }
 
