@@ -1,6 +1,7 @@
 /**
  * @bosun/http: what every Bosun HTTP service shares: one error shape, validation with the protocol's validators,
- * JSON body rules, answers to what the framework refuses, credential-free logs, and the OpenAPI document.
+ * JSON body rules, answers to what the framework refuses, credential-free logs, the OpenAPI document and zipped
+ * downloads.
  */
 export { documentErrorResponses } from './error-responses.ts';
 export {
@@ -23,3 +24,4 @@ export { referencedComponents } from './openapi-references.ts';
 export { logLevelSetting, serviceSettings } from './settings.ts';
 export { type HttpServerOptions, createHttpServer } from './server.ts';
 export { validatorCompiler } from './validation.ts';
+export { type ZipEntry, zipStream } from './zip-stream.ts';
