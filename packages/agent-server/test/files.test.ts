@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { unzipped } from '../../../test/support/unzip.ts';
 import { call } from './support/http.ts';
 import { startRequest } from './support/server.ts';
 import { tempDirPerFile, testServerPerFile } from './support/shared-server.ts';
@@ -127,20 +127,15 @@ describe('trajectory download', () => {
     expect(reply.status).toBe(200);
     expect(reply.headers.get('content-type')).toBe('application/zip');
     expect(reply.headers.get('content-disposition')).toContain(`trajectory-${id}.zip`);
-    const dir = await mkdtemp(join(tmpdir(), 'bosun-trajectory-test-'));
-    try {
-      await writeFile(join(dir, 't.zip'), Buffer.from(await reply.arrayBuffer()));
-      execFileSync('unzip', ['-q', 't.zip'], { cwd: dir });
-      const state = JSON.parse(await readFile(join(dir, 'base_state.json'), 'utf8')) as Json;
-      expect(state.id).toBe(id);
-      expect(JSON.stringify(state)).not.toContain('sk-test-secret');
-      const names = (await readdir(join(dir, 'events'))).sort();
-      expect(names[0]).toMatch(/^event-00000-/);
-      const texts = await Promise.all(names.map((name) => readFile(join(dir, 'events', name), 'utf8')));
-      expect(texts.some((text) => text.includes('hello trajectory'))).toBe(true);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    const files = await unzipped(new Uint8Array(await reply.arrayBuffer()));
+    const state = JSON.parse(files['base_state.json'] as string) as Json;
+    expect(state.id).toBe(id);
+    expect(JSON.stringify(state)).not.toContain('sk-test-secret');
+    const names = Object.keys(files)
+      .filter((name) => name.startsWith('events/'))
+      .sort();
+    expect(names[0]).toMatch(/^events\/event-00000-/);
+    expect(names.some((name) => files[name]?.includes('hello trajectory'))).toBe(true);
     const unknown = await fetch(`${server.url}/api/file/download-trajectory/${crypto.randomUUID()}`, { headers });
     expect(unknown.status).toBe(404);
   });

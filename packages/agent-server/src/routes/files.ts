@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
+import type { Readable } from 'node:stream';
 import { InputError, NotFoundError } from '@bosun/http';
 import { FilePathQuery, Success } from '@bosun/protocol';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -77,7 +78,7 @@ export function fileRoutes(app: FastifyInstance, { service, bounds }: FileRouteD
       const info = await stat(file).catch(() => undefined);
       if (!info) throw new NotFoundError(`File not found: ${request.query.path}`);
       if (!info.isFile()) throw new InputError([{ loc: PATH_LOC, msg: 'Path is not a file', type: 'value_error' }]);
-      return sendFile(reply, file, basename(file), 'application/octet-stream', info.size);
+      return sendFile(reply, createReadStream(file), basename(file), 'application/octet-stream', info.size);
     },
   );
 
@@ -97,22 +98,25 @@ export function fileRoutes(app: FastifyInstance, { service, bounds }: FileRouteD
     },
     async (request, reply) => {
       const conversation = conversationOf(service, request);
-      const { file, dispose } = await zipTrajectory(service, conversation);
-      reply.raw.once('close', () => void dispose());
-      const { size } = await stat(file);
-      return sendFile(reply, file, `trajectory-${conversation.id}.zip`, 'application/zip', size);
+      return sendFile(
+        reply,
+        zipTrajectory(service, conversation),
+        `trajectory-${conversation.id}.zip`,
+        'application/zip',
+      );
     },
   );
 }
 
-function sendFile(reply: FastifyReply, file: string, name: string, type: string, size: number): FastifyReply {
+/** Sends `body` as an attachment named `name`; without a `size` (a zip made while it is sent), chunked. */
+function sendFile(reply: FastifyReply, body: Readable, name: string, type: string, size?: number): FastifyReply {
+  if (size !== undefined) reply.header('content-length', size);
   return reply
     .header('content-type', type)
-    .header('content-length', size)
     .header(
       'content-disposition',
       `attachment; filename="${name.replace(/["\\\r\n]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`,
     )
     .header('x-content-type-options', 'nosniff')
-    .send(createReadStream(file));
+    .send(body);
 }

@@ -1,38 +1,36 @@
-import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
+import type { Readable } from 'node:stream';
+import { type ZipEntry, zipStream } from '@bosun/http';
 import type { Conversation } from '../conversations/conversation.ts';
 import { conversationInfo } from '../conversations/info.ts';
 import type { ConversationService } from '../conversations/service.ts';
 
-const run = promisify(execFile);
+/** Events read from the store at a time. */
+const PAGE = 500;
 
 /**
- * A conversation's trajectory as OpenHands lays it out, zipped with the system `zip`: `base_state.json` (its
- * info, secrets redacted) and `events/event-<index>-<id>.json`, one file per event in log order. The zip is
- * built in a temporary directory; `dispose` removes it once it has been sent.
+ * A conversation's trajectory as OpenHands lays it out, zipped while it is sent: `base_state.json` (its info,
+ * secrets redacted) and `events/event-<index>-<id>.json`, one file per event in log order, read from the store a
+ * page at a time as the archive reaches them.
  */
-export async function zipTrajectory(
-  service: ConversationService,
-  conversation: Conversation,
-): Promise<{ file: string; dispose: () => Promise<void> }> {
-  const dir = await mkdtemp(join(tmpdir(), 'bosun-trajectory-'));
-  const dispose = () => rm(dir, { recursive: true, force: true });
-  try {
-    const root = join(dir, 'trajectory');
-    await mkdir(join(root, 'events'), { recursive: true });
-    await writeFile(join(root, 'base_state.json'), JSON.stringify(conversationInfo(conversation), null, 2));
-    const events = service.events.page(conversation.id, { descending: false, limit: Number.MAX_SAFE_INTEGER });
-    for (const [index, event] of events.entries()) {
-      await writeFile(join(root, 'events', `event-${String(index).padStart(5, '0')}-${event.id}.json`), event.json);
+export function zipTrajectory(service: ConversationService, conversation: Conversation): Readable {
+  return zipStream(trajectoryEntries(service, conversation));
+}
+
+function* trajectoryEntries(service: ConversationService, conversation: Conversation): Generator<ZipEntry> {
+  yield { path: 'base_state.json', content: JSON.stringify(conversationInfo(conversation), null, 2) };
+  yield { path: 'events/' };
+  let index = 0;
+  for (let afterSeq: number | undefined; ; ) {
+    const rows = service.events.page(conversation.id, {
+      descending: false,
+      limit: PAGE,
+      ...(afterSeq === undefined ? {} : { afterSeq }),
+    });
+    for (const event of rows) {
+      yield { path: `events/event-${String(index).padStart(5, '0')}-${event.id}.json`, content: event.json };
+      index += 1;
     }
-    const file = join(dir, 'trajectory.zip');
-    await run('zip', ['-q', '-r', '-X', file, '.'], { cwd: root });
-    return { file, dispose };
-  } catch (error) {
-    await dispose();
-    throw error;
+    if (rows.length < PAGE) return;
+    afterSeq = rows.at(-1)?.seq;
   }
 }
