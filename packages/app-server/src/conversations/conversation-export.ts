@@ -1,15 +1,11 @@
-import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
+import type { Readable } from 'node:stream';
+import { type ZipEntry, zipStream } from '@bosun/http';
 import type { Repositories } from '../data/index.ts';
 import { conversationInSandbox } from './conversation-sandbox.ts';
 import { conversationOf } from './conversation-view.ts';
 import type { ConversationDeps } from './deps.ts';
 import { redacted } from './redact.ts';
 
-const run = promisify(execFile);
 /** Events read from the store at a time. */
 const PAGE = 500;
 
@@ -18,50 +14,48 @@ export interface ExportDeps extends Pick<ConversationDeps, 'sandboxes'> {
   repositories: ConversationDeps['repositories'] & Pick<Repositories, 'events'>;
 }
 
-/** A zip made in a temporary directory, to send as `name`; `dispose` removes it. */
+/** A zip made while it is sent, to send as `name`. */
 export interface ConversationZip {
-  file: string;
+  zip: Readable;
   name: string;
-  dispose: () => Promise<void>;
 }
 
 /**
  * The user's conversation exported from what the app stores (so it works while the sandbox is paused or gone), as
  * OpenHands' export lays it out: `meta.json` (the conversation as its owner reads it, without its session key)
  * and one `event_<n>_<id>.json` per event, numbered in the conversation's order. The values of the user's
- * secrets and provider tokens are masked wherever an event holds them. Zipped with the system `zip`.
+ * secrets and provider tokens are masked wherever an event holds them. The conversation is found (or not: 404)
+ * before anything is sent; its events are read a page at a time as the zip reaches them.
  */
 export async function exportConversation(deps: ExportDeps, userId: string, id: string): Promise<ConversationZip> {
   const { row, sandbox } = await conversationInSandbox(deps, userId, id);
   const secrets = await secretValuesOf(deps.repositories, userId);
-  const dir = await mkdtemp(join(tmpdir(), 'bosun-export-'));
-  const dispose = () => rm(dir, { recursive: true, force: true });
-  try {
-    const root = join(dir, 'conversation');
-    await mkdir(root);
-    const meta = { ...conversationOf(row, sandbox), session_api_key: null };
-    await writeFile(join(root, 'meta.json'), JSON.stringify(meta, null, 2));
-    let index = 0;
-    for (let afterSeq: number | undefined; ; ) {
-      const rows = await deps.repositories.events.page(userId, id, {
-        descending: false,
-        limit: PAGE,
-        ...(afterSeq === undefined ? {} : { afterSeq }),
-      });
-      for (const event of rows) {
-        index += 1;
-        const name = `event_${String(index).padStart(6, '0')}_${safeName(event.event_id)}.json`;
-        await writeFile(join(root, name), masked(event.json, secrets));
-      }
-      if (rows.length < PAGE) break;
-      afterSeq = rows.at(-1)?.seq;
+  const meta = { ...conversationOf(row, sandbox), session_api_key: null };
+  return { zip: zipStream(exportEntries(deps, userId, id, meta, secrets)), name: `conversation_${id}.zip` };
+}
+
+async function* exportEntries(
+  deps: ExportDeps,
+  userId: string,
+  id: string,
+  meta: object,
+  secrets: readonly string[],
+): AsyncGenerator<ZipEntry> {
+  yield { path: 'meta.json', content: JSON.stringify(meta, null, 2) };
+  let index = 0;
+  for (let afterSeq: number | undefined; ; ) {
+    const rows = await deps.repositories.events.page(userId, id, {
+      descending: false,
+      limit: PAGE,
+      ...(afterSeq === undefined ? {} : { afterSeq }),
+    });
+    for (const event of rows) {
+      index += 1;
+      const path = `event_${String(index).padStart(6, '0')}_${safeName(event.event_id)}.json`;
+      yield { path, content: masked(event.json, secrets) };
     }
-    const file = join(dir, 'conversation.zip');
-    await run('zip', ['-q', '-r', '-X', file, '.'], { cwd: root });
-    return { file, name: `conversation_${id}.zip`, dispose };
-  } catch (error) {
-    await dispose();
-    throw error;
+    if (rows.length < PAGE) return;
+    afterSeq = rows.at(-1)?.seq;
   }
 }
 

@@ -1,5 +1,3 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import { AppConversationFileQuery, AppConversationGitChangesQuery, AppConversationGitDiffQuery } from '@bosun/protocol';
 import { type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -102,15 +100,12 @@ export function conversationWorkspaceRoutes(app: FastifyInstance, deps: ExportDe
     }),
     async (request, reply) => {
       const { userId, id } = caller(request);
-      const zip = await exportConversation(deps, userId, id);
-      reply.raw.once('close', () => void zip.dispose());
-      const { size } = await stat(zip.file);
+      const { zip, name } = await exportConversation(deps, userId, id);
       return reply
         .header('content-type', 'application/zip')
-        .header('content-length', size)
-        .header('content-disposition', `attachment; filename="${zip.name}"`)
+        .header('content-disposition', `attachment; filename="${name}"`)
         .header('x-content-type-options', 'nosniff')
-        .send(createReadStream(zip.file));
+        .send(zip);
     },
   );
 }

@@ -1,30 +1,21 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { AgentServerClient, AppServerClient, BosunApiError } from '@bosun/client';
 import { MAX_CONVERSATION_FILE_BYTES } from '@bosun/protocol';
 import { beforeAll, expect, it } from 'vitest';
+import { unzipped as filesOf } from '../../../../test/support/unzip.ts';
 import { newConversation } from '../events/support.ts';
 import { until } from '../support/until.ts';
 import { type Api, type TestUser, describeApi } from './harness.ts';
 
 const SECRET = 'sk-very-secret-value-42';
 
-/** The files of a zip, by name (unzipped with the system `unzip`). */
+/** The files of a zip, by name (read with yauzl). */
 async function unzipped(bytes: Uint8Array): Promise<Record<string, string>> {
-  const dir = await mkdtemp(join(tmpdir(), 'bosun-export-test-'));
-  try {
-    await writeFile(join(dir, 'x.zip'), bytes);
-    execFileSync('unzip', ['-q', 'x.zip', '-d', 'out'], { cwd: dir });
-    const names = (await readdir(join(dir, 'out'))).sort();
-    return Object.fromEntries(
-      await Promise.all(names.map(async (name) => [name, await readFile(join(dir, 'out', name), 'utf8')])),
-    );
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  const files = Object.entries(await filesOf(bytes)).sort(([a], [b]) => (a < b ? -1 : 1));
+  return Object.fromEntries(files);
 }
 
 async function write(root: string, files: Record<string, string | Uint8Array>) {
