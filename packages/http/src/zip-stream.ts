@@ -33,6 +33,9 @@ async function fill(zip: ZipFile, output: PassThrough, entries: Iterable<ZipEntr
 
 /** Adds the file and resolves when the archive starts writing it: the moment to take the next entry. */
 function added(zip: ZipFile, output: PassThrough, path: string, content: Buffer): Promise<void> {
+  // yazl keeps the function below with its entry until the archive ends, and with it what it can reach: so the
+  // bytes are let go once given (and `content` is read by no function, so that none keeps it).
+  let bytes: Buffer | undefined = content;
   return new Promise((resolve, reject) => {
     const closed = () => reject(new Error('The zip was closed before its end'));
     if (output.destroyed) return closed();
@@ -40,7 +43,8 @@ function added(zip: ZipFile, output: PassThrough, path: string, content: Buffer)
     zip.addReadStreamLazy(path, (give) => {
       output.off('close', closed);
       resolve();
-      give(null, Readable.from([content], { objectMode: false }));
+      give(null, Readable.from([bytes ?? Buffer.alloc(0)], { objectMode: false }));
+      bytes = undefined;
     });
   });
 }

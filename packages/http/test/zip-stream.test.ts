@@ -1,10 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { buffer } from 'node:stream/consumers';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { zipEntries } from '../../../test/support/unzip.ts';
 import { type ZipEntry, zipStream } from '../src/zip-stream.ts';
 
 const KB = 1024;
+
+/** V8's full garbage collection, from a context made after the flag that exposes it. */
+function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
 
 describe('zipStream', () => {
   it('writes folders and files, text and bytes, in order, read back by a zip reader', async () => {
@@ -46,6 +55,26 @@ describe('zipStream', () => {
     expect(written).toBeGreaterThan(100 * size);
     // The entry being written and the next one, plus the streams' buffers: never the 6.4 MB of all of them.
     expect(furthestAhead).toBeLessThan(4 * size);
+  });
+
+  it('lets go of an entry once it is written', async () => {
+    const memories: WeakRef<ArrayBufferLike>[] = [];
+    async function* entries(): AsyncGenerator<ZipEntry> {
+      for (let index = 0; index < 100; index += 1) {
+        const content = randomBytes(64 * KB);
+        memories.push(new WeakRef(content.buffer));
+        yield { path: `event-${index}.bin`, content };
+      }
+    }
+    let held: number | undefined;
+    for await (const _ of zipStream(entries())) {
+      if (held === undefined && memories.length >= 60) {
+        await nextTurn();
+        collectGarbage();
+        held = memories.slice(0, -5).filter((memory) => memory.deref()).length;
+      }
+    }
+    expect(held).toBe(0);
   });
 
   it('is destroyed with the error of its entries', async () => {
