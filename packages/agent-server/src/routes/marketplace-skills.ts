@@ -1,11 +1,19 @@
 import {
   type GitCache,
   type LoadedSkills,
+  type PluginReference,
   type SkillProblem,
   fetchMarketplacePlugins,
+  fetchPlugin,
   pluginSkills,
 } from '@bosun/agent';
-import type { RegisteredMarketplace } from '@bosun/protocol';
+import type { PluginProblem, RegisteredMarketplace } from '@bosun/protocol';
+
+/** Skill layers of plugins for `POST /api/skills`, and a diagnostic for every error of a plugin. */
+export interface PluginSkillLayers {
+  layers: LoadedSkills[];
+  diagnostics: SkillProblem[];
+}
 
 /**
  * The skills of the plugins registered marketplaces auto-load (for `POST /api/skills`): one layer per plugin, in
@@ -15,24 +23,45 @@ import type { RegisteredMarketplace } from '@bosun/protocol';
 export async function marketplaceSkills(
   registrations: readonly RegisteredMarketplace[],
   git: GitCache,
-): Promise<{ layers: LoadedSkills[]; diagnostics: SkillProblem[] }> {
+): Promise<PluginSkillLayers> {
   const layers: LoadedSkills[] = [];
   const diagnostics: SkillProblem[] = [];
   for (const registration of registrations) {
     const { fetched, failures } = await fetchMarketplacePlugins(registration, git, () => undefined);
     for (const { plugin } of fetched) if (plugin) layers.push(await pluginSkills(plugin));
     for (const resolved of [...failures, ...fetched.map((f) => f.resolved)]) {
-      for (const problem of resolved.problems) {
-        if (problem.severity !== 'error') continue;
-        diagnostics.push({
-          file: `marketplace ${registration.name}${resolved.name ? `: plugin ${resolved.name}` : ''}`,
-          field: null,
-          severity: 'error',
-          message: `${problem.path ? `${problem.path}: ` : ''}${problem.message}`,
-          skipped: true,
-        });
-      }
+      const file = `marketplace ${registration.name}${resolved.name ? `: plugin ${resolved.name}` : ''}`;
+      diagnostics.push(...errorDiagnostics(file, resolved.problems));
     }
   }
   return { layers, diagnostics };
+}
+
+/**
+ * The skills of the plugins a conversation names (its start request's `plugins`, for `POST /api/skills`): one
+ * layer per plugin, in their order, each at its `ref` (the commit the conversation loaded, when given one), and a
+ * diagnostic for every error (a plugin that cannot be fetched or loaded).
+ */
+export async function namedPluginSkills(
+  references: readonly PluginReference[],
+  git: GitCache,
+): Promise<PluginSkillLayers> {
+  const fetched = await Promise.all(references.map((reference) => fetchPlugin(reference, { cache: git })));
+  const layers = await Promise.all(fetched.flatMap(({ plugin }) => (plugin ? [pluginSkills(plugin)] : [])));
+  const diagnostics = fetched.flatMap(({ resolved }) =>
+    errorDiagnostics(`plugin ${resolved.name ?? resolved.source}`, resolved.problems),
+  );
+  return { layers, diagnostics };
+}
+
+function errorDiagnostics(file: string, problems: readonly PluginProblem[]): SkillProblem[] {
+  return problems
+    .filter((problem) => problem.severity === 'error')
+    .map((problem) => ({
+      file,
+      field: null,
+      severity: 'error',
+      message: `${problem.path ? `${problem.path}: ` : ''}${problem.message}`,
+      skipped: true,
+    }));
 }

@@ -6,11 +6,13 @@ import {
   type SkillProblem,
   loadConversationSkills,
   mergeSkills,
+  pluginReferenceProblems,
   redactCredentials,
 } from '@bosun/agent';
+import { InputError } from '@bosun/http';
 import type { SkillInfo, SkillRepository, SkillsRequest, SkillsResponse } from '@bosun/protocol';
 import type { FastifyInstance } from 'fastify';
-import { marketplaceSkills } from './marketplace-skills.ts';
+import { marketplaceSkills, namedPluginSkills } from './marketplace-skills.ts';
 import { componentRef, validationResponse } from './params.ts';
 
 export interface SkillRouteDeps {
@@ -20,9 +22,10 @@ export interface SkillRouteDeps {
 
 /**
  * `POST /api/skills` (OpenHands' request and response): the skills a conversation with these inputs would load,
- * merged by the same precedence (sandbox < built-in < user < organization < project), with how many came from
- * each source, the repositories and their commits, and every diagnostic. Nothing here fails for a skill or a
- * repository: problems are diagnostics.
+ * merged by the same precedence (sandbox < auto-loaded plugins < built-in < user < organization < project < the
+ * plugins it names), with how many came from each source, the repositories and their commits, and every
+ * diagnostic. Nothing here fails for a skill, a repository or a plugin: problems are diagnostics (a plugin
+ * reference that names no repository is a 422, as at conversation start).
  */
 export function skillRoutes(app: FastifyInstance, deps: SkillRouteDeps): void {
   app.post<{ Body: SkillsRequest }>(
@@ -37,6 +40,10 @@ export function skillRoutes(app: FastifyInstance, deps: SkillRouteDeps): void {
     },
     async (request): Promise<SkillsResponse> => {
       const body = request.body;
+      const references = (body.plugins ?? []).flatMap((plugin, index) =>
+        pluginReferenceProblems(plugin, ['body', 'plugins', index], deps.providers),
+      );
+      if (references.length) throw new InputError(references);
       const diagnostics: SkillProblem[] = [];
       const orgConfigs = [...(body.org_configs ?? []), ...(body.org_config ? [body.org_config] : [])];
       const extraRepositories: SkillRepository[] = orgConfigs.map((config) => ({
@@ -68,16 +75,19 @@ export function skillRoutes(app: FastifyInstance, deps: SkillRouteDeps): void {
       }
       // Skills of auto-loaded marketplace plugins rank just above the sandbox's (OpenHands' order).
       const marketplaces = await marketplaceSkills(body.registered_marketplaces, deps.git);
-      diagnostics.push(...marketplaces.diagnostics);
+      // Skills of the plugins the conversation names rank above all (a later plugin above an earlier one).
+      const named = await namedPluginSkills(body.plugins ?? [], deps.git);
+      diagnostics.push(...marketplaces.diagnostics, ...named.diagnostics);
       const merged = mergeSkills(
         [
           sandboxSkills(body.sandbox_config?.exposed_urls ?? []),
           ...marketplaces.layers,
           { skills: loaded.skills, problems: [] },
+          ...named.layers,
         ],
         body.disabled_skills,
       );
-      // `plugin` appears when marketplace plugins brought skills.
+      // `plugin` appears when plugins brought skills.
       const sources: Record<string, number> = { sandbox: 0, public: 0, builtin: 0, user: 0, org: 0, project: 0 };
       for (const skill of merged.skills) {
         const key = skill.source.scope === 'organization' ? 'org' : skill.source.scope;

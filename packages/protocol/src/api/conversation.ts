@@ -23,7 +23,7 @@ import { HookConfig } from './hooks.ts';
 import { LLMConfig } from './llm.ts';
 import { MCPConfig } from './mcp.ts';
 import { MetricsSnapshot } from './metrics.ts';
-import { ResolvedPlugin } from './plugins.ts';
+import { PluginSource, ResolvedPlugin } from './plugins.ts';
 import { AgentContext } from './skills.ts';
 
 /** The conversation resource of the agent server: requests to start and change one, and what it returns. */
@@ -143,12 +143,6 @@ export type AgentSpec = Static<typeof AgentSpec>;
 export const LocalWorkspace = strictObject('LocalWorkspace', 'A directory on the server.', {
   working_dir: Type.String({ minLength: 1, description: 'Directory the agent works in.' }),
   kind: defaultTag('LocalWorkspace'),
-});
-
-export const PluginSource = strictObject('PluginSource', 'A plugin to load into the conversation.', {
-  source: Type.String({ pattern: NOT_BLANK, description: '`<provider>:<owner>/<repo>` or a Git URL.' }),
-  ref: Type.Optional(nullable(Type.String({ description: 'Branch, tag or commit.' }))),
-  repo_path: Type.Optional(nullable(Type.String({ description: 'Path of the plugin inside the repository.' }))),
 });
 
 /** The fields of a message sent to a conversation: the user's message, and whether the agent runs after it. */

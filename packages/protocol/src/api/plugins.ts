@@ -1,11 +1,18 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { nullable, ref, strictObject, stringEnum } from '../schema/builders.ts';
+import { NOT_BLANK } from '../schema/fields.ts';
 
 /**
  * Plugins: Git repositories (or directories inside one) holding skills, commands, agents, hooks and MCP servers
  * in Claude Code's layout. A conversation names them in `plugins` (or gets them from a registered marketplace's
  * `auto_load`); these shapes say what was loaded, from which commit, and what went wrong.
  */
+
+export const PluginSource = strictObject('PluginSource', 'A plugin to load into the conversation.', {
+  source: Type.String({ pattern: NOT_BLANK, description: '`<provider>:<owner>/<repo>` or a Git URL.' }),
+  ref: Type.Optional(nullable(Type.String({ description: 'Branch, tag or commit.' }))),
+  repo_path: Type.Optional(nullable(Type.String({ description: 'Path of the plugin inside the repository.' }))),
+});
 
 export const PluginProblem = strictObject(
   'PluginProblem',

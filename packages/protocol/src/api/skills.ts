@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { nullable, ref, strictObject, stringEnum, withDefault } from '../schema/builders.ts';
 import { RegisteredMarketplace } from './marketplaces.ts';
+import { PluginSource } from './plugins.ts';
 
 /** What a conversation's agent knows beyond its system prompt: skills, their sources, marketplaces. */
 
@@ -111,6 +112,14 @@ export const SkillsRequest = strictObject(
     marketplace_path: Type.Optional(nullable(Type.String())),
     registered_marketplaces: withDefault(Type.Array(ref(RegisteredMarketplace)), []),
     sandbox_config: Type.Optional(nullable(ref(SandboxConfig))),
+    plugins: Type.Optional(
+      nullable(
+        Type.Array(ref(PluginSource), {
+          description:
+            "The plugins the conversation names (its start request's `plugins`): their skills and commands are listed above every other (scope `plugin`). Give a commit as `ref` to list what a conversation loaded.",
+        }),
+      ),
+    ),
   },
 );
 export type SkillsRequest = Static<typeof SkillsRequest>;
