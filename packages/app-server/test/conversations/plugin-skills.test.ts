@@ -1,0 +1,47 @@
+import { beforeAll, expect, it } from 'vitest';
+import { TestRepository } from '../../../agent/test/git/support.ts';
+import { type TestUser, describeApi } from '../api/harness.ts';
+import { gitRemotes } from '../support/git-remotes.ts';
+import { streamStart } from './support.ts';
+
+const skillMd = (name: string, body: string) => `---\nname: ${name}\ndescription: ${body}\n---\n${body}\n`;
+
+let tools: TestRepository;
+const remotes = gitRemotes(
+  'bosun-plugin-skills-',
+  async (dir) => {
+    tools = await TestRepository.create(dir, 'acme/tools');
+    await tools.commit({
+      'kit/.plugin/plugin.json': JSON.stringify({ name: 'kit' }),
+      'kit/skills/release/SKILL.md': skillMd('release', 'Release with the kit.'),
+    });
+  },
+  { config: { git_allow_private_hosts: true } },
+);
+
+describeApi(
+  'a conversation’s skills include those of the plugins named at its start',
+  (api) => {
+    let user: TestUser;
+    beforeAll(async () => {
+      user = await api().user({ llm_model: 'test-model', llm_api_key: 'llm-key' });
+    });
+
+    it('lists the plugin’s skills, at the commit the conversation loaded', async () => {
+      const plugin = { source: 'github:acme/tools', ref: 'main', repo_path: 'kit' };
+      const started = await streamStart(api(), user, {
+        plugins: [plugin],
+        confirmed_plugin_sources: [{ source: plugin.source, commit: null }],
+      });
+      expect(started.last.status, started.text).toBe('READY');
+      // The branch moves on after the start: the conversation keeps the commit it loaded, and so does the listing.
+      await tools.commit({ 'kit/skills/release/SKILL.md': skillMd('release', 'A later release.') });
+      const id: string = started.last.app_conversation_id;
+      const answer = await api().call(`/api/v1/app-conversations/${id}/skills`, { as: user });
+      expect(answer.status, answer.text).toBe(200);
+      const release = answer.body.skills.find((skill: { name: string }) => skill.name === 'release');
+      expect(release).toMatchObject({ type: 'agentskills', content: 'Release with the kit.' });
+    }, 120_000);
+  },
+  remotes.options,
+);
