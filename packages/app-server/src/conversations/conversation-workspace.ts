@@ -13,6 +13,7 @@ import {
   type HookConfig,
   type HookMatcher,
   MAX_CONVERSATION_FILE_BYTES,
+  type PluginSource,
   type ValidationError,
 } from '@bosun/protocol';
 import { conversationInSandbox, runningAgentOf } from './conversation-sandbox.ts';
@@ -69,7 +70,8 @@ export class ConversationWorkspace {
 
   /**
    * The skills the conversation's agent loads: its working directory's and those of the skill sources its agent
-   * was started with (repositories, marketplaces, built-in; less the disabled ones), merged by its agent server.
+   * was started with (repositories, marketplaces, built-in, the plugins it names; less the disabled ones), merged
+   * by its agent server.
    */
   async skills(userId: string, id: string): Promise<AppConversationSkills> {
     const { agent, info } = await this.agentOf(userId, id);
@@ -83,6 +85,7 @@ export class ConversationWorkspace {
         skill_repositories: context?.skill_repositories ?? [],
         disabled_skills: context?.disabled_skills ?? [],
         registered_marketplaces: context?.registered_marketplaces ?? [],
+        plugins: namedPlugins(info),
       })
       .catch(refusal('read the skills'));
     return { skills: loaded.skills.map(({ name, type, content, triggers }) => ({ name, type, content, triggers })) };
@@ -131,6 +134,19 @@ export function hooksOf(config: HookConfig | null): AppConversationHooks {
     });
   }
   return { hooks };
+}
+
+/**
+ * The plugins the conversation named at its start, each at the commit its agent loaded, so that the listing shows
+ * what the agent has after the branch moved on (a start through the app names commits already; another client's
+ * may name a branch). Its agent server records them, in the order named, after the marketplaces' plugins.
+ */
+function namedPlugins(info: ConversationInfo): PluginSource[] {
+  const loaded = info.resolved_plugins.filter((plugin) => plugin.marketplace === null);
+  return (info.plugins ?? []).map((plugin, index) => ({
+    ...plugin,
+    ref: loaded[index]?.resolved_ref ?? plugin.ref ?? null,
+  }));
 }
 
 /** `path` on the conversation's machine: as it is when absolute, else under the working directory. */

@@ -13,6 +13,7 @@ export const PluginSource = strictObject('PluginSource', 'A plugin to load into 
   ref: Type.Optional(nullable(Type.String({ description: 'Branch, tag or commit.' }))),
   repo_path: Type.Optional(nullable(Type.String({ description: 'Path of the plugin inside the repository.' }))),
 });
+export type PluginSource = Static<typeof PluginSource>;
 
 export const PluginProblem = strictObject(
   'PluginProblem',
