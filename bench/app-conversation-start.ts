@@ -7,7 +7,7 @@
  * WARM=1: the app keeps one sandbox started ahead (`sandbox_warm_pool_size` 1), and each round waits until it is
  * ready before starting: the start claims it instead of starting one.
  * AUTO_LOAD=n: the instance auto-loads n marketplaces (a Git host on loopback), each looked up (`git ls-remote`) by
- * the start; with CONCURRENT=k starts at once per round (one user), the lookups asked per start are printed too
+ * the start; with CONCURRENT=k starts at once per round (one user), the app's lookups per start are printed too
  * (identical lookups at once share one; `marketplace_ref_ttl`, REF_TTL seconds, keeps the answer after).
  * Target: under 1 s (median) cold; warm, what the sandbox's start no longer costs.
  * Env: ROUNDS (8), POLL_MS (5), SANDBOX_ISOLATION (bubblewrap; unsafe-none: plain processes, for comparison), WARM,
@@ -62,8 +62,9 @@ try {
   const loads = host ? `, ${AUTO_LOAD} auto-loaded marketplaces` : '';
   console.log(formatMs(`start task -> READY (new sandbox, ${isolation}, ${shape}${loads}; SQLite)`, timings));
   if (host) {
-    const perStart = (host.refLookups() - lookupsBefore) / (ROUNDS * CONCURRENT);
-    console.log(`git ls-remote per start: ${perStart.toFixed(2)} (${AUTO_LOAD} without sharing)`);
+    // Each new sandbox's agent server fetches every marketplace once (AUTO_LOAD asks per start); the rest is the app's.
+    const perStart = (host.refLookups() - lookupsBefore) / (ROUNDS * CONCURRENT) - AUTO_LOAD;
+    console.log(`the app's git ls-remote per start: ${perStart.toFixed(2)} (${AUTO_LOAD} without sharing)`);
   }
   const { p50 } = summarize(timings);
   console.log(target('start task -> READY < 1 s (median)', p50 < 1000, `p50 ${p50.toFixed(1)} ms`));

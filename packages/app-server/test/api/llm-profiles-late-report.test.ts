@@ -1,7 +1,6 @@
-import { AppServerClient } from '@bosun/client';
 import type { ConversationInfo } from '@bosun/protocol';
 import { beforeAll, expect, it } from 'vitest';
-import { agentOfConversation } from '../conversations/support.ts';
+import { agentOfConversation, readyStart } from '../conversations/support.ts';
 import { type TestUser, describeApi } from './harness.ts';
 
 /**
@@ -25,12 +24,7 @@ describeApi('a conversation’s model after a switch, whatever order its reports
 
   beforeAll(async () => {
     owner = await api().user({ llm_model: 'openai/settings-model' });
-    const started = await api().call('/api/v1/app-conversations', { method: 'POST', as: owner, body: {} });
-    expect(started.status, started.text).toBe(200);
-    const client = new AppServerClient({ baseUrl: api().url, apiKey: owner.key });
-    const task = await client.waitForStartTask(started.body.id, { intervalMs: 20 });
-    expect(task.status, task.detail ?? '').toBe('READY');
-    conversationId = task.app_conversation_id as string;
+    conversationId = (await readyStart(api(), owner)).app_conversation_id as string;
     sessionKey = (await view()).session_api_key;
     const saved = await api().call('/api/v1/settings/profiles/other', {
       method: 'POST',
