@@ -108,7 +108,8 @@ export function cloneOnce(name: string, clone: string): string {
   return [
     `refuse() { echo ${quoted(`${name} exists and is not a Git repository: move it away to clone there`)} >&2; exit 1; }`,
     `complete() { [ -d ${target}/.git ] || return 1; ` +
-      `if git -C ${target} rev-parse --quiet --verify 'HEAD^{commit}' >/dev/null; ` +
+      // Whoever owns it (Git refuses a repository another user owns unless told it is safe).
+      `if git -c safe.directory='*' -C ${target} rev-parse --quiet --verify 'HEAD^{commit}' >/dev/null; ` +
       `then [ -f ${target}/.git/index ]; else [ -n "$(ls -A ${target} | grep -vx .git)" ]; fi; }`,
     'if complete; then exit 0; fi',
     `if [ -d ${target}/.git ]; then rm -rf ${target}; fi`,

@@ -1,7 +1,7 @@
 import { access, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgentServerClient } from '@bosun/client';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { git } from '../../../agent/test/git/support.ts';
 import { cloneRepository } from '../../src/conversations/repository.ts';
 import { appServerConfig } from '../../src/index.ts';
@@ -9,6 +9,7 @@ import { gitUrlsOf } from '../../src/routes/app-conversation-api.ts';
 import { SANDBOX_SPECS, agentClient } from '../../src/sandboxes/index.ts';
 import { withGitProviders } from '../../src/services.ts';
 import { describeApi } from '../api/harness.ts';
+import { processesUnder } from '../e2e/app-process.ts';
 import { until } from '../support/until.ts';
 import { type HeldRemote, heldRemote } from './held-remote.ts';
 
@@ -48,6 +49,9 @@ describeApi('the clone of a start run again over what an earlier run left', (api
     slow = join(workspace, 'slow');
   });
 
+  // A clone a test left waiting at the held remote fails there, not in the next test.
+  afterEach(() => held.refuse());
+
   /** `slow` in the workspace is the remote's repository, checked out and unchanged. */
   async function expectCloned() {
     expect(await readFile(join(slow, 'README.md'), 'utf8')).toBe('acme/slow\n');
@@ -71,6 +75,27 @@ describeApi('the clone of a start run again over what an earlier run left', (api
     // The first run's clone now ends (failing): the complete clone stays, with nothing of the first beside it.
     held.refuse();
     expect(await first).toMatch(/^Could not clone acme\/slow/);
+    await expectCloned();
+    expect(await readdir(workspace)).toEqual(['slow']);
+  });
+
+  it('replaces what a killed git clone left (SIGKILL: nothing cleaned up) with a complete clone', async () => {
+    await rm(slow, { recursive: true, force: true });
+    const first = cloneRepository(agent, from(held), SLOW).then(
+      () => 'cloned',
+      (error: Error) => error.message,
+    );
+    await until(
+      async () => held.waiting(),
+      (waiting) => waiting > 0,
+      'the first clone to reach its remote',
+    );
+    // The clone's processes (and its shell), by their ids: those naming this file's held remote.
+    for (const pid of await processesUnder(held.url)) process.kill(pid, 'SIGKILL');
+    expect(await first).toMatch(/^Could not clone acme\/slow/);
+    held.refuse();
+
+    expect(await cloneRepository(agent, from(open), SLOW)).toBe(`${workspace}/slow`);
     await expectCloned();
     expect(await readdir(workspace)).toEqual(['slow']);
   });
