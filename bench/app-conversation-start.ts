@@ -6,39 +6,69 @@
  * Each round deletes its conversation (and so its sandbox) before the next.
  * WARM=1: the app keeps one sandbox started ahead (`sandbox_warm_pool_size` 1), and each round waits until it is
  * ready before starting: the start claims it instead of starting one.
+ * AUTO_LOAD=n: the instance auto-loads n marketplaces (a Git host on loopback), each looked up (`git ls-remote`) by
+ * the start; with CONCURRENT=k starts at once per round (one user), the app's lookups per start are printed too
+ * (identical lookups at once share one; `marketplace_ref_ttl`, REF_TTL seconds, keeps the answer after).
  * Target: under 1 s (median) cold; warm, what the sandbox's start no longer costs.
- * Env: ROUNDS (8), POLL_MS (5), SANDBOX_ISOLATION (bubblewrap; unsafe-none: plain processes, for comparison), WARM.
+ * Env: ROUNDS (8), POLL_MS (5), SANDBOX_ISOLATION (bubblewrap; unsafe-none: plain processes, for comparison), WARM,
+ * AUTO_LOAD (0), CONCURRENT (1), REF_TTL (the setting's default).
  * Run: npm run bench:app-conversation-start
  */
 import { startAppStack, startThroughApp } from './support/app-stack.ts';
 import { httpRequest, keepAliveAgent } from './support/http.ts';
+import { type MarketplaceHost, startMarketplaceHost } from './support/marketplace-host.ts';
 import { formatMs, hrMs, summarize, target } from './support/stats.ts';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 8);
 const POLL_MS = Number(process.env.POLL_MS ?? 5);
+const AUTO_LOAD = Number(process.env.AUTO_LOAD ?? 0);
+const CONCURRENT = Number(process.env.CONCURRENT ?? 1);
 
 const WARM = process.env.WARM === '1';
 
-const stack = await startAppStack('app-conversation-start', { warmPoolSize: WARM ? 1 : 0 });
+const host: MarketplaceHost | null = AUTO_LOAD > 0 ? await startMarketplaceHost(AUTO_LOAD) : null;
+const config = host
+  ? {
+      git_github_url: host.url,
+      git_allow_private_hosts: true,
+      instance_marketplaces: host.instanceMarketplaces,
+      ...(process.env.REF_TTL ? { marketplace_ref_ttl: Number(process.env.REF_TTL) } : {}),
+    }
+  : {};
+const stack = await startAppStack('app-conversation-start', { warmPoolSize: WARM ? 1 : 0, config });
 const runtime = stack.running.server.context.services?.sandboxRuntime.runtime;
 const warmReady = async () => ((await runtime?.health())?.warm?.app ?? 0) > 0;
 try {
-  const agent = keepAliveAgent(1);
+  const agent = keepAliveAgent(CONCURRENT);
   const timings: number[] = [];
+  const lookupsBefore = host?.refLookups() ?? 0;
   for (let round = 0; round < ROUNDS; round++) {
     while (WARM && !(await warmReady())) await new Promise((resolve) => setTimeout(resolve, 20));
-    const started = hrMs();
-    const task = await startThroughApp(stack, agent, `round ${round}`, POLL_MS);
-    timings.push(hrMs() - started);
-    const path = `${stack.running.url}/api/v1/app-conversations/${task.app_conversation_id}`;
-    const removed = await httpRequest(agent, path, 'DELETE', undefined, stack.headers);
-    if (removed.status !== 200) throw new Error(`DELETE app-conversation: HTTP ${removed.status} ${removed.body}`);
+    const starts = Array.from({ length: CONCURRENT }, async (_, index) => {
+      const started = hrMs();
+      const task = await startThroughApp(stack, agent, `round ${round}.${index}`, POLL_MS);
+      timings.push(hrMs() - started);
+      return task;
+    });
+    for (const task of await Promise.all(starts)) {
+      const path = `${stack.running.url}/api/v1/app-conversations/${task.app_conversation_id}`;
+      const removed = await httpRequest(agent, path, 'DELETE', undefined, stack.headers);
+      if (removed.status !== 200) throw new Error(`DELETE app-conversation: HTTP ${removed.status} ${removed.body}`);
+    }
   }
   agent.destroy();
   const isolation = process.env.SANDBOX_ISOLATION === 'unsafe-none' ? 'not isolated' : 'bubblewrap';
-  console.log(formatMs(`start task -> READY (new sandbox, ${isolation}, ${WARM ? 'warm' : 'cold'}; SQLite)`, timings));
+  const shape = `${WARM ? 'warm' : 'cold'}${CONCURRENT > 1 ? `, ${CONCURRENT} at once` : ''}`;
+  const loads = host ? `, ${AUTO_LOAD} auto-loaded marketplaces` : '';
+  console.log(formatMs(`start task -> READY (new sandbox, ${isolation}, ${shape}${loads}; SQLite)`, timings));
+  if (host) {
+    // Each new sandbox's agent server fetches every marketplace once (AUTO_LOAD asks per start); the rest is the app's.
+    const perStart = (host.refLookups() - lookupsBefore) / (ROUNDS * CONCURRENT) - AUTO_LOAD;
+    console.log(`the app's git ls-remote per start: ${perStart.toFixed(2)} (${AUTO_LOAD} without sharing)`);
+  }
   const { p50 } = summarize(timings);
   console.log(target('start task -> READY < 1 s (median)', p50 < 1000, `p50 ${p50.toFixed(1)} ms`));
 } finally {
   await stack.close();
+  await host?.close();
 }

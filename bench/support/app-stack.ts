@@ -1,5 +1,11 @@
 import type { Agent } from 'node:http';
-import { type RunningAppServer, appServerConfig, createOwnerApiKey, startAppServer } from '@bosun/app-server';
+import {
+  type AppServerConfig,
+  type RunningAppServer,
+  appServerConfig,
+  createOwnerApiKey,
+  startAppServer,
+} from '@bosun/app-server';
 import { startLlmReplay } from '@bosun/llm-replay';
 import { httpRequest, keepAliveAgent } from './http.ts';
 import { CLI, buildBundle, tempDataDir } from './server-process.ts';
@@ -15,7 +21,10 @@ export interface AppStack {
   close(): Promise<void>;
 }
 
-export async function startAppStack(name: string, options: { warmPoolSize?: number } = {}): Promise<AppStack> {
+export async function startAppStack(
+  name: string,
+  options: { warmPoolSize?: number; config?: Partial<AppServerConfig> } = {},
+): Promise<AppStack> {
   await buildBundle();
   const llm = await startLlmReplay({ script: { turns: [{ content: 'ready' }], repeat_last: true } });
   const data = await tempDataDir(name);
@@ -31,6 +40,7 @@ export async function startAppStack(name: string, options: { warmPoolSize?: numb
       // SANDBOX_ISOLATION=unsafe-none: plain processes, to see what bubblewrap costs.
       sandbox_isolation: process.env.SANDBOX_ISOLATION === 'unsafe-none' ? 'unsafe-none' : 'bubblewrap',
       sandbox_warm_pool_size: options.warmPoolSize ?? 0,
+      ...options.config,
     }),
   );
   const key = await createOwnerApiKey({ dataDir: data.dir });

@@ -108,6 +108,14 @@ export const AppServerConfig = Type.Object({
       'Let the server fetch marketplaces from Git providers, and ask a Git token’s own host, at loopback or private ' +
       'addresses (refused by default).',
   }),
+  marketplace_ref_ttl: Type.Number({
+    minimum: 0,
+    maximum: 300,
+    default: 5,
+    description:
+      'Seconds the commit an auto-loaded marketplace’s ref names, looked up for a start, answers the starts after it ' +
+      'asking the same repository and ref with the same credentials (0: only starts asking at once share one lookup).',
+  }),
   instance_marketplaces: Type.Array(Type.String({ minLength: 1 }), {
     default: [],
     expected: 'a list (comma-separated in a variable) of source#name#ref#repo_path#auto_load',

@@ -28,6 +28,7 @@ describe('app server configuration', () => {
       plugin_directory_refresh: 300,
       plugin_directory_featured: [],
       git_allow_private_hosts: false,
+      marketplace_ref_ttl: 5,
       instance_marketplaces: [],
     });
     expect(appServerConfig({ port: 0 }).port).toBe(0);

@@ -10,6 +10,8 @@ export interface ConversationReport {
   execution_status?: string;
   agent?: { llm?: { model?: string } };
   metrics?: unknown;
+  /** When the agent server's conversation was last changed, by its clock: orders its reports of the model. */
+  updated_at?: string;
 }
 
 /**
@@ -30,11 +32,13 @@ export async function keepReport(
   const change = {
     ...(report.execution_status ? { execution_status: storable(report.execution_status) } : {}),
     ...(report.title ? { title: storable(report.title) } : {}),
-    ...(report.agent?.llm?.model ? { llm_model: storable(report.agent.llm.model) } : {}),
     ...(report.metrics && typeof report.metrics === 'object' ? { metrics: JSON.stringify(report.metrics) } : {}),
   };
+  const model = report.agent?.llm?.model ? { name: storable(report.agent.llm.model), at: orderOf(report) } : null;
   if (row) {
-    await conversations.update(sandbox.ownerId, id, change);
+    // The model only when the report is newer than what set the row's (a switch it predates, a newer report).
+    if (model) await conversations.updateWithModel(sandbox.ownerId, id, change, model);
+    else await conversations.update(sandbox.ownerId, id, change);
     return true;
   }
   // A report still in flight when the app deleted the conversation must not bring it back.
@@ -50,6 +54,7 @@ export async function keepReport(
       created_at: now,
       updated_at: now,
       ...change,
+      ...(model ? { llm_model: model.name, llm_model_at: model.at } : {}),
     });
   } catch (error) {
     // The start task inserted it meanwhile: report over it, as when it was there.
@@ -57,6 +62,15 @@ export async function keepReport(
     return keepReport(conversations, sandbox, report);
   }
   return true;
+}
+
+/**
+ * The report's `updated_at` as the row orders it (ISO-8601 UTC, to the millisecond: a tie, never newer, leaves the
+ * row as it is); null when it has none that reads as a time.
+ */
+export function orderOf({ updated_at }: { updated_at?: string }): string | null {
+  const time = updated_at === undefined ? Number.NaN : Date.parse(updated_at);
+  return Number.isNaN(time) ? null : new Date(time).toISOString();
 }
 
 /** `text` as a text column holds it: U+0000, which PostgreSQL refuses, becomes U+FFFD (the replacement character). */

@@ -32,11 +32,11 @@ export async function workspaceOf(agent: AgentServerClient): Promise<string> {
 }
 
 /**
- * Clones the repository into `<workspace>/<repo name>` inside the sandbox (kept when it is there already, as in
- * a reused sandbox) and checks the branch out; answers that project directory. Where from and with which
- * credentials is `cloneSource`'s: the host the browsing reads for the token. The token reaches Git through a
- * configuration file written for this one command and removed by it, so it is in no command line, event or
- * repository config.
+ * Clones the repository into `<workspace>/<repo name>` inside the sandbox (a complete clone there already is kept,
+ * as in a reused sandbox or a start run again: see `cloneOnce`) and checks the branch out; answers that project
+ * directory. Where from and with which credentials is `cloneSource`'s: the host the browsing reads for the token.
+ * The token reaches Git through a configuration file written for this one command and removed by it, so it is in
+ * no command line, event or repository config.
  */
 export async function cloneRepository(
   agent: AgentServerClient,
@@ -68,9 +68,7 @@ export async function cloneRepository(
     cleanup = `trap ${quoted(`rm -f ${quoted(config)}`)} EXIT; `;
   }
   const cloned = await agent.executeBashCommand({
-    command:
-      `${cleanup}if [ -d ${quoted(`${name}/.git`)} ]; then exit 0; fi; ` +
-      `${environment} git clone --quiet -- ${quoted(url)} ${quoted(name)}`,
+    command: `${cleanup}${cloneOnce(name, `${environment} git clone --quiet -- ${quoted(url)}`)}`,
     timeout: 600,
   });
   if (cloned.exit_code !== 0) {
@@ -91,6 +89,37 @@ export async function cloneRepository(
     }
   }
   return projectDir;
+}
+
+/**
+ * The shell script that leaves a complete clone at `name` once, whatever an earlier run of it left (a start run
+ * again after a takeover, in a sandbox that outlived the replica of the first run, whose clone may still be going).
+ * `clone` (a `git clone` missing its directory) runs into a fresh hidden sibling, renamed to `name` only once
+ * complete: an interrupted clone leaves only that sibling, removed by the next run (the first run's clone, if still
+ * going, then fails; its run no longer holds the task). What is at `name` is kept when complete: its HEAD names a
+ * commit and it has an index (a clone stopped in its checkout has none), or, an empty repository's clone, it holds
+ * files. A half-made clone (any other `.git`, as older versions left in place) is removed; a directory that is no
+ * repository is never touched (an error). A clone renamed into place meanwhile by another run is taken as it is.
+ */
+export function cloneOnce(name: string, clone: string): string {
+  const target = quoted(name);
+  const staging = `.${name}.bosun-clone-`;
+  const fresh = quoted(`${staging}${randomBytes(6).toString('hex')}`);
+  return [
+    `refuse() { echo ${quoted(`${name} exists and is not a Git repository: move it away to clone there`)} >&2; exit 1; }`,
+    `complete() { [ -d ${target}/.git ] || return 1; ` +
+      // Whoever owns it (Git refuses a repository another user owns unless told it is safe).
+      `if git -c safe.directory='*' -C ${target} rev-parse --quiet --verify 'HEAD^{commit}' >/dev/null; ` +
+      `then [ -f ${target}/.git/index ]; else [ -n "$(ls -A ${target} | grep -vx .git)" ]; fi; }`,
+    'if complete; then exit 0; fi',
+    `if [ -d ${target}/.git ]; then rm -rf ${target}; fi`,
+    `if [ -n "$(ls -A ${target} 2>/dev/null)" ]; then refuse; fi`,
+    `rm -rf ${quoted(staging)}* 2>/dev/null`,
+    `${clone} ${fresh} || { failed=$?; rm -rf ${fresh}; exit $failed; }`,
+    `if mv -T ${fresh} ${target} 2>/dev/null; then exit 0; fi`,
+    `rm -rf ${fresh}`,
+    'if complete; then exit 0; else refuse; fi',
+  ].join('\n');
 }
 
 /** The last lines of a command's output (where Git says what went wrong). */

@@ -73,7 +73,7 @@ export class StartRun {
     if (request.selected_repository) {
       const access = (await repositories.providerTokens.token(userId, provider)) ?? null;
       if (access) secrets.push(access.token);
-      // A repository an earlier run cloned is kept (cloneRepository leaves one that is there).
+      // A complete clone an earlier run made is kept; a half-made one, or one still going, is cloned again.
       workingDir = await cloneRepository(agent, this.deps, {
         repository: request.selected_repository,
         branch: request.selected_branch ?? null,

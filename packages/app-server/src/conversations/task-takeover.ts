@@ -8,8 +8,8 @@ import type { StartTasksRepository } from '../data/repositories/start-tasks.ts';
  * the moment it is created; any live replica's sweep (task-leases.ts) claims a task nobody touched for a lease
  * with one conditional update (one claimer wins), becomes its runner and runs the start again from the top. Each
  * step is safe to run again (start-run.ts): the conversation id was fixed when the task was created, the sandbox
- * (its id recorded on the task before it starts) is reused or resumed, or started anew when it is gone, a cloned
- * repository is kept, a conversation row or agent-server conversation the stopped run made is reused. A replica
+ * (its id recorded on the task before it starts) is reused or resumed, or started anew when it is gone, a complete
+ * clone is kept (a half-made one, or one still going, is cloned again: cloneOnce), a conversation row or agent-server conversation the stopped run made is reused. A replica
  * whose task was taken over finds its next write refused (the task has another runner) and stops without settling
  * it. The sealed start is erased when the task is READY or ERROR. A replica that closes hands its unfinished
  * tasks over instead of leaving them to their lease (StartTasks.close, TaskLeases.handOver): no runner, the lease

@@ -98,6 +98,8 @@ export interface AppConversationsTable {
   selected_branch: string | null;
   git_provider: string | null;
   llm_model: string | null;
+  /** The agent server's time (`updated_at`) of what set `llm_model`: an older report leaves it (see 0013). */
+  llm_model_at: string | null;
   execution_status: string | null;
   /** The last MetricsSnapshot reported, as JSON. */
   metrics: string | null;

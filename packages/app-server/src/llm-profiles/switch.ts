@@ -2,6 +2,7 @@ import { BosunApiError } from '@bosun/client';
 import { ConflictError, NotFoundError } from '@bosun/http';
 import { agentLlm } from '../conversations/agent-request.ts';
 import { AgentServerFailure } from '../conversations/app-conversations.ts';
+import { orderOf } from '../conversations/conversation-reports.ts';
 import { conversationInSandbox, runningAgentOf } from '../conversations/conversation-sandbox.ts';
 import type { ConversationDeps } from '../conversations/deps.ts';
 import { whyNot } from '../conversations/start-tasks.ts';
@@ -18,7 +19,8 @@ export interface SwitchDeps {
 
 /**
  * Switches the user's conversation to the LLM of their profile `name` through its agent server; the app's row then
- * names the new model. 404: no such conversation or profile of the user; 409: its sandbox does not run (or the
+ * names the new model, as of the agent server's time after the switch (reports it sent before then cannot name the
+ * old one again: conversation-reports.ts). 404: no such conversation or profile of the user; 409: its sandbox does not run (or the
  * agent is running: it switches between runs); 410: its sandbox is gone; AgentServerFailure (502): the agent server
  * failed.
  */
@@ -40,5 +42,10 @@ export async function switchConversationProfile(
     if (error instanceof BosunApiError && error.status === 409) throw new ConflictError(whyNot(error));
     throw new AgentServerFailure(`The agent server did not switch the LLM: ${whyNot(error)}`);
   }
-  await deps.repositories.conversations.update(userId, conversationId, { llm_model: model });
+  // When the agent server had the new LLM, by its clock: a report it sent before (landing later) is older.
+  const at = await agent.getConversation(conversationId).then(orderOf, () => null);
+  await deps.repositories.conversations.update(userId, conversationId, {
+    llm_model: model,
+    ...(at ? { llm_model_at: at } : {}),
+  });
 }

@@ -15,7 +15,8 @@ export interface AutoLoad {
 
 /**
  * The auto-loaded marketplaces of a new conversation of `userId` in `orgId` (instance < organization < personal):
- * each ref is resolved to its commit here, through the host guard and with the user's tokens, and passed to the
+ * each ref is resolved to its commit here, through the host guard and with the user's tokens (one lookup for the
+ * starts asking the same at once: MarketplaceGit.resolve), and passed to the
  * agent server pinned to it, so the conversation records exactly what it loaded. One that cannot be resolved is
  * left out with a problem; the start goes on. Conversations already running are never touched.
  */
@@ -36,7 +37,7 @@ export async function autoLoadFor(
           const sha =
             entry.updates === 'review' && entry.approved_ref
               ? entry.approved_ref
-              : await cache.resolve(entry.source, entry.ref, authFor(entry.source));
+              : await git.resolve(cache, entry.source, entry.ref, authFor(entry.source));
           return { entry, sha, problem: null };
         } catch (error) {
           return { entry, sha: null, problem: redactCredentials((error as Error).message) };

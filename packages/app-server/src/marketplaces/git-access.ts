@@ -5,6 +5,7 @@ import type { GitAuth, GitCache } from '@bosun/agent';
 import type { Repositories } from '../data/index.ts';
 import { type GitProviderUrls, tokenVariable } from '../git/provider-urls.ts';
 import { HostGuard } from './host-guard.ts';
+import { RefLookups } from './ref-lookups.ts';
 
 /** The agent library's Git and marketplace readers, loaded on first use (most requests never need them). */
 let library: Promise<typeof import('@bosun/agent')> | undefined;
@@ -19,6 +20,8 @@ export interface MarketplaceGitOptions {
   repositories: Pick<Repositories, 'providerTokens'>;
   /** Longest one Git command may take (default 60 s). */
   timeoutMs?: number;
+  /** How long a ref's commit found for one start answers others asking the same (default 0: only those at once). */
+  refTtlMs?: number;
 }
 
 /**
@@ -27,9 +30,11 @@ export interface MarketplaceGitOptions {
  */
 export class MarketplaceGit {
   readonly guard: HostGuard;
+  private readonly lookups: RefLookups;
 
   constructor(private readonly options: MarketplaceGitOptions) {
     this.guard = new HostGuard({ providers: options.providers, allowPrivateHosts: options.allowPrivateHosts });
+    this.lookups = new RefLookups(options.refTtlMs ?? 0);
   }
 
   get providers(): GitProviderUrls {
@@ -45,6 +50,21 @@ export class MarketplaceGit {
       timeoutMs: this.options.timeoutMs ?? 60_000,
       remoteConfig: (url) => this.guard.gitConfig(url),
     });
+  }
+
+  /**
+   * The commit `ref` of `source` names, through `cache` with `auth`: one `git ls-remote` for every caller asking the
+   * same repository, ref and credentials at once (or within the TTL), never shared across credentials (RefLookups).
+   */
+  async resolve(cache: GitCache, source: string, ref: string | null, auth: GitAuth | undefined): Promise<string> {
+    const { repositoryUrl } = await agentLibrary();
+    let url: string;
+    try {
+      url = repositoryUrl(source, this.options.providers);
+    } catch {
+      url = source;
+    }
+    return this.lookups.resolve({ url, ref, auth }, () => cache.resolve(source, ref, auth));
   }
 
   /** The credentials of `userId` for a source, by host (`authFor(source)`). */

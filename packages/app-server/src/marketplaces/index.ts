@@ -29,13 +29,14 @@ export interface Marketplaces {
 /** The marketplaces of a server: its registry over `repositories` and the configuration, and Git through the guard. */
 export function marketplacesOf(
   repositories: Pick<Repositories, 'marketplaces' | 'organizations' | 'providerTokens' | 'settings'>,
-  config: { instance_marketplaces?: string[]; git_allow_private_hosts?: boolean },
+  config: { instance_marketplaces?: string[]; git_allow_private_hosts?: boolean; marketplace_ref_ttl?: number },
   providers: GitProviderUrls,
 ): Marketplaces {
   const git = new MarketplaceGit({
     providers,
     allowPrivateHosts: config.git_allow_private_hosts ?? false,
     repositories,
+    refTtlMs: (config.marketplace_ref_ttl ?? 0) * 1000,
   });
   const registry = new MarketplaceRegistry({
     repositories,

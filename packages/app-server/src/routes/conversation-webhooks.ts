@@ -18,6 +18,7 @@ const ConversationReportBody = Type.Object(
     execution_status: Type.Optional(Type.String({ maxLength: 64 })),
     agent: Type.Optional(Type.Object({ llm: Type.Optional(Type.Object({ model: Type.Optional(Type.String()) })) })),
     metrics: Type.Optional(Type.Union([Type.Object({}), Type.Null()])),
+    updated_at: Type.Optional(Type.String({ maxLength: 64 })),
   },
   { description: 'The agent server’s ConversationInfo.' },
 );

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { AppServerClient } from '@bosun/client';
 import { type LlmReplay, startLlmReplay } from '@bosun/llm-replay';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { agentOfConversation, eventsUntil } from '../conversations/support.ts';
+import { agentOfConversation, eventsUntil, readyStart } from '../conversations/support.ts';
 import { until } from '../support/until.ts';
 import { type TestUser, describeApi } from './harness.ts';
 
@@ -46,11 +45,7 @@ describeApi('switching a conversation to an LLM profile', (api) => {
       llm_api_key: FIRST_KEY,
     });
     stranger = await api().user();
-    const started = await api().call('/api/v1/app-conversations', { method: 'POST', as: owner, body: {} });
-    expect(started.status, started.text).toBe(200);
-    const client = new AppServerClient({ baseUrl: api().url, apiKey: owner.key });
-    const task = await client.waitForStartTask(started.body.id, { intervalMs: 20 });
-    expect(task.status, task.detail ?? '').toBe('READY');
+    const task = await readyStart(api(), owner);
     conversationId = task.app_conversation_id as string;
     sandboxId = task.sandbox_id as string;
     const saved = await api().call('/api/v1/settings/profiles/other', {
@@ -148,15 +143,9 @@ describeApi('switching a conversation to an LLM profile', (api) => {
     expect((await api().call('/api/v1/settings/profiles/other/activate', { method: 'POST', as: owner })).status).toBe(
       200,
     );
-    const started = await api().call('/api/v1/app-conversations', {
-      method: 'POST',
-      as: owner,
-      body: { initial_message: { content: [{ type: 'text', text: 'Who answers a new conversation?' }] } },
+    const task = await readyStart(api(), owner, {
+      initial_message: { content: [{ type: 'text', text: 'Who answers a new conversation?' }] },
     });
-    expect(started.status, started.text).toBe(200);
-    const client = new AppServerClient({ baseUrl: api().url, apiKey: owner.key });
-    const task = await client.waitForStartTask(started.body.id, { intervalMs: 20 });
-    expect(task.status, task.detail ?? '').toBe('READY');
     const id = task.app_conversation_id as string;
     expect(await view(id)).toMatchObject({ llm_model: 'openai/profile-model' });
     const agent = await agentOfConversation(api(), owner, id);

@@ -1,4 +1,4 @@
-import { AgentServerClient } from '@bosun/client';
+import { AgentServerClient, AppServerClient } from '@bosun/client';
 import type { StoredEvent } from '@bosun/protocol';
 import { expect } from 'vitest';
 import { TestRepository } from '../../../agent/test/git/support.ts';
@@ -23,6 +23,16 @@ export async function streamStart(api: Api, user: TestUser, body: unknown) {
   const tasks = answer.body as any[];
   expect(tasks.length).toBeGreaterThan(1);
   return { tasks, last: tasks.at(-1), text: answer.text };
+}
+
+/** Starts a conversation through `POST /app-conversations` with `body`, and answers its start task once READY. */
+export async function readyStart(api: Api, user: TestUser, body: object = {}) {
+  const started = await api.call('/api/v1/app-conversations', { method: 'POST', as: user, body });
+  expect(started.status, started.text).toBe(200);
+  const client = new AppServerClient({ baseUrl: api.url, apiKey: user.key });
+  const task = await client.waitForStartTask(started.body.id, { intervalMs: 20 });
+  expect(task.status, task.detail ?? '').toBe('READY');
+  return task;
 }
 
 /** A client of the conversation's agent server, from what the app answers about it. */

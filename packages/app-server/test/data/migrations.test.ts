@@ -16,8 +16,8 @@ import { describeEachDatabase } from '../support/databases.ts';
 
 const NEWEST = MIGRATIONS.at(-1)?.name as string;
 const PREVIOUS = MIGRATIONS.at(-2)?.name as string;
-/** What only the newest step makes: the start tasks' takeover counts. */
-const NEWEST_PROBE = sql`select takeovers from app_conversation_start_tasks`;
+/** What only the newest step makes: the time of a conversation's model, by its agent server's clock. */
+const NEWEST_PROBE = sql`select llm_model_at from app_conversations`;
 
 const ledger = async (database: AppDatabase) =>
   (await sql<{ name: string }>`select name from bosun_schema_migrations order by name`.execute(database.db)).rows.map(

@@ -70,6 +70,34 @@ export class ConversationsRepository extends OwnedRows<'app_conversations', 'id'
     return this.get(userId, id);
   }
 
+  /**
+   * As `update`, and names `model` as the conversation's LLM as of `model.at` (the agent server's clock: a report's
+   * or a switch's `updated_at`; null: unordered) when that is after what named the row's (or nothing named it in
+   * order), decided in the same conditional update: a report older than a switch does not undo it.
+   */
+  async updateWithModel(
+    userId: string,
+    id: string,
+    change: AppConversationChange,
+    model: { name: string; at: string | null },
+  ): Promise<void> {
+    const newer =
+      model.at === null
+        ? sql<boolean>`llm_model_at is null`
+        : sql<boolean>`(llm_model_at is null or llm_model_at < ${model.at})`;
+    await this.db
+      .updateTable('app_conversations')
+      .set({
+        ...change,
+        llm_model: sql<string>`case when ${newer} then ${model.name} else llm_model end`,
+        llm_model_at: sql<string | null>`case when ${newer} then ${model.at} else llm_model_at end`,
+        updated_at: change.updated_at ?? new Date().toISOString(),
+      })
+      .where('user_id', '=', userId)
+      .where('id', '=', id)
+      .execute();
+  }
+
   /** How many of the user's conversations run in the sandbox. */
   usingSandbox(userId: string, sandboxId: string): Promise<number> {
     return this.count(userId, { sandboxId });
