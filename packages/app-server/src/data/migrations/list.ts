@@ -10,6 +10,7 @@ import { pluginTrust } from './0009-plugin-trust.ts';
 import { sandboxRuntimeIds } from './0010-sandbox-runtime-ids.ts';
 import { llmProfiles } from './0011-llm-profiles.ts';
 import { startTaskTakeover } from './0012-start-task-takeover.ts';
+import { oidcIdentities } from './0013-oidc-identities.ts';
 import type { SchemaMigration } from './migration.ts';
 
 /** Every schema step, in order: listed here (not read from a folder) so the bundled server carries them. */
@@ -26,4 +27,5 @@ export const MIGRATIONS: readonly SchemaMigration[] = [
   sandboxRuntimeIds,
   llmProfiles,
   startTaskTakeover,
+  oidcIdentities,
 ];
