@@ -7,9 +7,8 @@ export { CALLBACK_PATH, LOGIN_PATH, type LoginMethod, OidcLogin } from './login.
 export { clearedPendingLoginCookie, PENDING_LOGIN_COOKIE } from './pending-login.ts';
 export { sameOriginPath } from './return-to.ts';
 
-export type OidcSettings = Pick<
-  AppServerConfig,
-  'oidc_issuer_url' | 'oidc_client_id' | 'oidc_client_secret' | 'oidc_scopes' | 'oidc_providers'
+export type OidcSettings = Partial<
+  Pick<AppServerConfig, 'oidc_issuer_url' | 'oidc_client_id' | 'oidc_client_secret' | 'oidc_scopes' | 'oidc_providers'>
 >;
 
 /**

@@ -2,7 +2,7 @@ import { HttpError } from '@bosun/http';
 import * as client from 'openid-client';
 import type { Cache } from '../../cache/index.ts';
 import type { KeyRing, User } from '../../data/index.ts';
-import { type AccountStores, userOfAccount } from './accounts.ts';
+import { type AccountStores, type IssuerClaims, userOfAccount } from './accounts.ts';
 import type { OidcIssuer } from './issuer.ts';
 import { loginError } from './login-errors.ts';
 import { PENDING_LOGIN_TTL_MS, type PendingLogin, openPendingLogin, pendingLoginCookie } from './pending-login.ts';
@@ -125,7 +125,8 @@ export class OidcLogin {
       );
       const claims = tokens.claims();
       if (!claims) throw new HttpError(400, 'The issuer answered without an ID token');
-      const user = await userOfAccount(this.deps.accounts, config.serverMetadata().issuer, claims);
+      const profile = await profileOf(config, claims, tokens.access_token);
+      const user = await userOfAccount(this.deps.accounts, config.serverMetadata().issuer, profile);
       return { user, returnTo: pending.returnTo };
     } catch (error) {
       throw loginError(error);
@@ -156,4 +157,19 @@ export class OidcLogin {
       throw loginError(error);
     }
   }
+}
+
+/**
+ * The account's claims: the ID token's, completed from the userinfo endpoint when the token carries no e-mail (an
+ * issuer may keep the profile out of the ID token when it issues an access token); userinfo must name the same
+ * subject (openid-client checks it).
+ */
+async function profileOf(
+  config: client.Configuration,
+  claims: IssuerClaims,
+  accessToken: string,
+): Promise<IssuerClaims> {
+  if (claims.email !== undefined || !config.serverMetadata().userinfo_endpoint) return claims;
+  const info = await client.fetchUserInfo(config, accessToken, claims.sub);
+  return { ...claims, email: info.email, email_verified: info.email_verified, name: claims.name ?? info.name };
 }
