@@ -6,6 +6,7 @@ import { type Cache, MemoryCache, openCache } from '../../src/cache/index.ts';
 import { PendingMessages } from '../../src/conversations/pending-messages.ts';
 import { KeyRing, type Repositories, createRepositories, newSecretsKey } from '../../src/data/index.ts';
 import { ConversationEvents, webhookEnvironment } from '../../src/events/index.ts';
+import { oidcLoginOf } from '../../src/identity/oidc/index.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimits, rateLimited } from '../../src/identity/rate-limits.ts';
 import { type AppServer, type AppServerConfig, appServerConfig, buildAppServer } from '../../src/index.ts';
 import { marketplacesOf } from '../../src/marketplaces/index.ts';
@@ -126,13 +127,21 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
       const config = { log_level: 'info' as const, ...options.config };
       const limits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
       const marketplaces = marketplacesOf(repositories, appServerConfig(config), gitUrlsOf(config));
+      let url = '';
+      const oidc = oidcLoginOf(config, {
+        keyRing,
+        cache,
+        accounts: repositories,
+        publicUrl: () => url,
+        secureCookies: false,
+      });
       const deps = {
         ...identityRouteDeps(repositories, config, new RateLimiter(cache), limits),
         marketplaces: marketplaces.personal,
+        ...(oidc ? { oidc } : {}),
       };
       const logs: string[] = [];
       const startLimit = rateLimited(deps.rateLimiter, limits, 'sandbox_start');
-      let url = '';
       const told: { running?: ConversationEvents['sandboxRunning'] } = {};
       // The app's Git provider URLs reach the sandboxes as the server gives them (services.ts).
       const specs = withGitProviders(SANDBOX_SPECS, appServerConfig(config));

@@ -1,3 +1,4 @@
+import { AppServerClient } from '@bosun/client';
 import { expect, it } from 'vitest';
 import { Browser } from '../support/browser.ts';
 import { describeOidc } from './oidc-world.ts';
@@ -87,6 +88,7 @@ describeOidc(
         { id: 'gitlab', name: 'GitLab', login_url: `${url}/api/v1/auth/login?provider=gitlab` },
       ]);
       expect((await visit(browser, '/api/v1/web-client/config')).body.auth_url).toBe(`${url}/api/v1/auth/login`);
+      expect(await new AppServerClient({ baseUrl: url }).loginMethods()).toEqual(methods.body);
     });
 
     it('never redirects off the server after sign-in, whatever return_to says', async () => {
@@ -109,7 +111,9 @@ describeOidc(
     it('logout ends the session here and at the issuer, coming back to return_to', async () => {
       const { url, issuer, signIn, visit, account } = world();
       const browser = new Browser();
+      const bystander = new Browser();
       await signIn(browser, account());
+      await signIn(bystander, account());
       const logout = await visit(browser, '/api/v1/auth/logout?return_to=%2Fbye');
       expect(logout.status).toBe(302);
       const to = new URL(logout.location as string);
@@ -117,6 +121,7 @@ describeOidc(
       expect(to.searchParams.get('post_logout_redirect_uri')).toBe(`${url}/bye`);
       expect(to.searchParams.get('client_id')).toBe('bosun');
       expect((await visit(browser, '/api/v1/users/me')).status).toBe(401);
+      expect((await visit(bystander, '/api/v1/users/me')).status).toBe(200);
       const offsite = await visit(new Browser(), '/api/v1/auth/logout?return_to=%2F%2Fevil.example');
       expect(new URL(offsite.location as string).searchParams.get('post_logout_redirect_uri')).toBe(`${url}/`);
     });
