@@ -45,7 +45,7 @@ describe('the pending login cookie', () => {
     returnTo: '/x',
     expiresAt: Date.now() + PENDING_LOGIN_TTL_MS,
   };
-  const valueOf = (cookie: string) => cookie.split(';')[0]?.split('=')[1] as string;
+  const sealedIn = (cookie: string) => cookie.split(';')[0]?.split('=')[1] as string;
 
   it('opens with the key ring that sealed it, and tells nothing in clear', () => {
     const cookie = pendingLoginCookie(keyRing, login, true);
@@ -53,11 +53,11 @@ describe('the pending login cookie', () => {
       /^bosun_oidc_login=v1\.[^;]+; Path=\/api\/v1\/auth; HttpOnly; SameSite=Lax; Max-Age=600; Secure$/,
     );
     for (const part of ['state-1', 'nonce-1', 'verifier-1']) expect(cookie).not.toContain(part);
-    expect(openPendingLogin(keyRing, valueOf(cookie))).toEqual(login);
+    expect(openPendingLogin(keyRing, sealedIn(cookie))).toEqual(login);
   });
 
   it('does not open when expired, damaged, or sealed by another install', () => {
-    const value = valueOf(pendingLoginCookie(keyRing, login, false));
+    const value = sealedIn(pendingLoginCookie(keyRing, login, false));
     expect(openPendingLogin(keyRing, value, login.expiresAt)).toBeUndefined();
     expect(openPendingLogin(keyRing, `${value.slice(0, -2)}AA`)).toBeUndefined();
     expect(openPendingLogin(new KeyRing(newSecretsKey()), value)).toBeUndefined();
