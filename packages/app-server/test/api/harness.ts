@@ -6,7 +6,6 @@ import { type Cache, MemoryCache, openCache } from '../../src/cache/index.ts';
 import { PendingMessages } from '../../src/conversations/pending-messages.ts';
 import { KeyRing, type Repositories, createRepositories, newSecretsKey } from '../../src/data/index.ts';
 import { ConversationEvents, webhookEnvironment } from '../../src/events/index.ts';
-import { oidcLoginOf } from '../../src/identity/oidc/index.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimits, rateLimited } from '../../src/identity/rate-limits.ts';
 import { type AppServer, type AppServerConfig, appServerConfig, buildAppServer } from '../../src/index.ts';
 import { marketplacesOf } from '../../src/marketplaces/index.ts';
@@ -30,6 +29,7 @@ import { REDIS_URL, removeKeys, uniquePrefix } from '../cache/redis-support.ts';
 import { SANDBOX_COMMAND } from '../sandboxes/bundle.ts';
 import { sandboxWorkspace } from '../sandboxes/processes.ts';
 import { type DatabaseTarget, describeEachDatabase } from '../support/databases.ts';
+import { testOidcLogin } from '../support/oidc-login.ts';
 
 /** A user of the tests, with an API key. */
 export interface TestUser {
@@ -128,13 +128,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
       const limits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
       const marketplaces = marketplacesOf(repositories, appServerConfig(config), gitUrlsOf(config));
       let url = '';
-      const oidc = oidcLoginOf(config, {
-        keyRing,
-        cache,
-        accounts: repositories,
-        publicUrl: () => url,
-        secureCookies: false,
-      });
+      const oidc = testOidcLogin(config, { keyRing, cache, repositories }, () => url);
       const deps = {
         ...identityRouteDeps(repositories, config, new RateLimiter(cache), limits),
         marketplaces: marketplaces.personal,

@@ -5,7 +5,6 @@ import { closedPort } from '../../../agent/test/support/closed-port.ts';
 import { type Cache, MemoryCache, openCache } from '../../src/cache/index.ts';
 import { KeyRing, type Repositories, createRepositories, newSecretsKey } from '../../src/data/index.ts';
 import { DEFAULT_GIT_URLS } from '../../src/git/provider-urls.ts';
-import { oidcLoginOf } from '../../src/identity/oidc/index.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from '../../src/identity/rate-limits.ts';
 import { type AppServer, type AppServerConfig, buildAppServer } from '../../src/index.ts';
 import { RateLimiter } from '../../src/rate-limit/index.ts';
@@ -15,6 +14,7 @@ import { REDIS_URL, removeKeys, uniquePrefix } from '../cache/redis-support.ts';
 import type { Browser, Visit } from '../support/browser.ts';
 import { describeEachDatabase } from '../support/databases.ts';
 import { type TestAccount, TestIssuer } from '../support/oidc-issuer.ts';
+import { testOidcLogin } from '../support/oidc-login.ts';
 
 /** An app server with the identity routes signing in through a real issuer, over a real database. */
 export interface OidcWorld {
@@ -73,13 +73,7 @@ export function describeOidc(name: string, body: (world: () => OidcWorld) => voi
       let url = '';
       const limits = { ...DEFAULT_RATE_LIMITS, sign_in: { limit: 1000, windowMs: 60_000 }, ...options.rateLimits };
       const deps = identityRouteDeps(repositories, config, new RateLimiter(cache), limits);
-      const oidc = oidcLoginOf(config, {
-        keyRing,
-        cache,
-        accounts: repositories,
-        publicUrl: () => url,
-        secureCookies: false,
-      });
+      const oidc = testOidcLogin(config, { keyRing, cache, repositories }, () => url);
       const logs: string[] = [];
       server = await buildAppServer({
         config,
