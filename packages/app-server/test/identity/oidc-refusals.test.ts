@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { OidcIssuer } from '../../src/identity/oidc/issuer.ts';
 import { Browser, type Visit } from '../support/browser.ts';
 import { type OidcWorld, describeOidc } from './oidc-world.ts';
 
@@ -21,6 +22,8 @@ async function refused(world: OidcWorld, browser: Browser, answer: Visit, status
   expect(answer.status, JSON.stringify(answer.body)).toBe(status);
   expect(answer.body.detail).toMatch(detail);
   expect(answer.headers.getSetCookie().some((line) => line.startsWith('bosun_session='))).toBe(false);
+  // The login under way ends with its refusal: the browser cannot try the same callback again.
+  expect(answer.headers.getSetCookie()).toContainEqual(expect.stringMatching(/^bosun_oidc_login=; .*Max-Age=0/));
   expect((await world.visit(browser, '/api/v1/users/me')).status).toBe(401);
 }
 
@@ -131,7 +134,21 @@ describeOidc('refused sign-ins through an OpenID Connect issuer', (world) => {
     expect((await visit(owner, '/api/v1/users/me')).body.id).not.toBe(mine);
   });
 
-  it('never logs the client secret, and seals the pending login', async () => {
+  it('says why an issuer URL that is not the issuer’s own cannot be discovered', async () => {
+    const { url } = world().issuer;
+    const named = async (issuerUrl: string) =>
+      new OidcIssuer({ issuerUrl, clientId: 'bosun' }).configuration().then(
+        () => 'discovered',
+        (error: Error) => error.message,
+      );
+    // The same server under another name: its tokens would name another issuer than the one configured.
+    expect(await named(url.replace('127.0.0.1', 'localhost'))).toBe(
+      `The sign-in issuer cannot be reached (it names itself "${url}": oidc_issuer_url must be exactly that): try again later`,
+    );
+    expect(await named(`${url}/realms/nowhere`)).toMatch(/\(HTTP 404\)/);
+  });
+
+  it('never logs the client secret', async () => {
     expect(world().logs.join('\n')).not.toContain('bosun-test-secret');
   });
 });

@@ -72,10 +72,21 @@ export class OidcIssuer {
   }
 }
 
-/** A short reason for a failed request to the issuer, without its response body. */
+/** What openid-client's errors carry: the failed response, or the check that failed on it. */
+type FailedCheck = { attribute?: string; body?: unknown };
+type FailureCause = FailedCheck & { code?: string; message?: string; status?: number; cause?: FailedCheck };
+
+/** A short reason for a failed request to the issuer, for the operator: no response body, no secret. */
 export function reasonOf(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   if (error.name === 'TimeoutError') return 'no answer in time';
+  const cause = (error as { cause?: FailureCause }).cause;
+  // The check that the discovered issuer is the configured one: openid-client's own, or oauth4webapi's below it.
+  const check = cause?.attribute === 'issuer' ? cause : cause?.cause;
+  if (check?.attribute === 'issuer') {
+    const named = (check.body as { issuer?: unknown } | undefined)?.issuer;
+    return `it names itself ${JSON.stringify(named)}: oidc_issuer_url must be exactly that`;
+  }
+  if (typeof cause?.status === 'number') return `HTTP ${cause.status}`;
   return cause?.code ?? cause?.message ?? error.message;
 }
