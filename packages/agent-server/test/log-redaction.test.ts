@@ -35,6 +35,8 @@ describe('redactUrl', () => {
     ['/a?session_api_key=k', '/a?session_api_key=<redacted>'],
     ['/a?token=t&limit=5&auth=x', '/a?token=<redacted>&limit=5&auth=<redacted>'],
     ['/a?pwd=p&passwd=q', '/a?pwd=<redacted>&passwd=<redacted>'],
+    ['/callback?code=c&state=s', '/callback?code=<redacted>&state=s'],
+    ['/a?zip_code=1', '/a?zip_code=1'],
     ['/a?kind=MessageEvent&body=hello', '/a?kind=MessageEvent&body=hello'],
     ['/a?%ff%6Bey=x', '/a?%ff%6Bey=<redacted>'],
     ['/a?token', '/a?token'],

@@ -68,6 +68,25 @@ export const AppServerConfig = Type.Object({
     ['http', 'https'],
     'URL people and sandboxes reach this server at (sign-in links); default: the address it listens on.',
   ),
+  oidc_issuer_url: url(
+    ['http', 'https'],
+    'OpenID Connect issuer people sign in with (Keycloak: https://<host>/realms/<realm>); none: no such sign-in.',
+  ),
+  oidc_client_id: optional({ minLength: 1, description: "This server's client id at the issuer." }),
+  oidc_client_secret: optional({ minLength: 1, secret: true, description: 'Its client secret (confidential client).' }),
+  oidc_scopes: Type.String({
+    pattern: '(^|\\s)openid(\\s|$)',
+    expected: 'space-separated scopes, openid among them',
+    default: 'openid email profile',
+    description: 'Scopes asked of the issuer.',
+  }),
+  oidc_providers: Type.Array(Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' }), {
+    default: [],
+    expected: 'a list (comma-separated in a variable) of identity-provider aliases',
+    description:
+      'Identity providers behind the issuer shown as their own login buttons, sent as kc_idp_hint (Keycloak), ' +
+      'e.g. github,gitlab.',
+  }),
   git_github_url: optional({
     minLength: 1,
     description:
@@ -236,6 +255,12 @@ export function appServerConfigProblems(config: AppServerConfig): string[] {
   }
   if ((config.sandbox_allow_hosts ?? []).length > 0 && config.sandbox_network !== 'allow') {
     problems.push(`sandbox_allow_hosts: only used with sandbox_network allow (it is ${config.sandbox_network})`);
+  }
+  const oidc = (['oidc_client_id', 'oidc_client_secret'] as const).filter((key) => config[key] !== undefined);
+  if (config.oidc_issuer_url !== undefined && config.oidc_client_id === undefined) {
+    problems.push('oidc_client_id: needed when oidc_issuer_url is set');
+  } else if (config.oidc_issuer_url === undefined && (oidc.length > 0 || (config.oidc_providers ?? []).length > 0)) {
+    problems.push('oidc_issuer_url: needed when oidc_client_id, oidc_client_secret or oidc_providers is set');
   }
   return problems;
 }

@@ -1,3 +1,4 @@
+import { Value } from '@sinclair/typebox/value';
 import { describe, expect, it } from 'vitest';
 import { AppServerConfig, appServerConfig, appServerConfigProblems, withoutPassword } from '../src/index.ts';
 
@@ -30,6 +31,8 @@ describe('app server configuration', () => {
       git_allow_private_hosts: false,
       marketplace_ref_ttl: 5,
       instance_marketplaces: [],
+      oidc_scopes: 'openid email profile',
+      oidc_providers: [],
     });
     expect(appServerConfig({ port: 0 }).port).toBe(0);
   });
@@ -64,6 +67,7 @@ describe('app server configuration', () => {
       'jwt_secret',
       'jwt_secret_previous',
       'llm_api_key',
+      'oidc_client_secret',
       'runtime_api_key',
       's3_secret_access_key',
       'secrets_key',
@@ -92,6 +96,22 @@ describe('app server configuration', () => {
     expect(appServerConfigProblems(appServerConfig(hosts))).toEqual([
       'sandbox_allow_hosts: only used with sandbox_network allow (it is none)',
     ]);
+  });
+
+  it('refuses OpenID Connect settings without an issuer or a client id, and values that are not theirs', () => {
+    const issuer = { oidc_issuer_url: 'https://auth.example.com/realms/bosun' };
+    expect(appServerConfigProblems(appServerConfig({ ...issuer, oidc_client_id: 'bosun' }))).toEqual([]);
+    expect(appServerConfigProblems(appServerConfig(issuer))).toEqual([
+      'oidc_client_id: needed when oidc_issuer_url is set',
+    ]);
+    expect(appServerConfigProblems(appServerConfig({ oidc_client_secret: 's', oidc_providers: ['github'] }))).toEqual([
+      'oidc_issuer_url: needed when oidc_client_id, oidc_client_secret or oidc_providers is set',
+    ]);
+    const { oidc_issuer_url, oidc_scopes, oidc_providers } = AppServerConfig.properties;
+    expect(Value.Check(oidc_issuer_url, 'ftp://auth.example.com')).toBe(false);
+    expect(Value.Check(oidc_scopes, 'email profile')).toBe(false);
+    expect(Value.Check(oidc_scopes, 'openid email profile groups')).toBe(true);
+    expect(Value.Check(oidc_providers, ['github', 'git hub'])).toBe(false);
   });
 
   it('shows URLs without their password', () => {

@@ -1,5 +1,8 @@
-/** Query parameters whose values are never logged: anything named like a key, token, secret or password. */
-const SECRET_NAME = /key|token|secret|passw(or)?d|pwd|auth|credential|signature|session/i;
+/**
+ * Query parameters whose values are never logged: anything named like a key, token, secret or password, and an
+ * OAuth authorization `code` (the sign-in callback's, exchanged for tokens).
+ */
+const SECRET_NAME = /key|token|secret|passw(or)?d|pwd|auth|credential|signature|session|^code$/i;
 
 /** `url` with the value of every query parameter that looks like a secret replaced by `<redacted>`. */
 export function redactUrl(url: string): string {

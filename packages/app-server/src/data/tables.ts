@@ -225,6 +225,15 @@ export interface LlmProfilesTable extends SealedColumns {
   updated_at: string;
 }
 
+/** A user's account at an OpenID Connect issuer: (issuer, subject) is unique. */
+export interface OidcIdentitiesTable {
+  id: string;
+  user_id: string;
+  issuer: string;
+  subject: string;
+  created_at: string;
+}
+
 export interface Tables {
   users: UsersTable;
   instance_owner: InstanceOwnerTable;
@@ -245,6 +254,7 @@ export interface Tables {
   marketplaces: MarketplacesTable;
   marketplace_versions: MarketplaceVersionsTable;
   llm_profiles: LlmProfilesTable;
+  oidc_identities: OidcIdentitiesTable;
 }
 
 /** The tables whose rows hold sealed values. */

@@ -39,7 +39,19 @@ export function cookieValue(header: string | undefined, name: string): string | 
 
 /** The `Set-Cookie` value of a session cookie: HttpOnly, SameSite=Lax, Secure when served over HTTPS. */
 export function sessionCookie(token: string, options: { maxAgeSeconds: number; secure: boolean }): string {
-  const attributes = [`${SESSION_COOKIE}=${token}`, 'Path=/', 'HttpOnly', 'SameSite=Lax'];
+  return httpOnlyCookie(SESSION_COOKIE, token, { ...options, path: '/' });
+}
+
+/**
+ * The `Set-Cookie` value of a cookie scripts cannot read: HttpOnly, SameSite=Lax (sent on the top-level navigation
+ * back from an issuer, not on cross-site requests), Secure when served over HTTPS.
+ */
+export function httpOnlyCookie(
+  name: string,
+  value: string,
+  options: { path: string; maxAgeSeconds: number; secure: boolean },
+): string {
+  const attributes = [`${name}=${value}`, `Path=${options.path}`, 'HttpOnly', 'SameSite=Lax'];
   attributes.push(`Max-Age=${options.maxAgeSeconds}`);
   if (options.secure) attributes.push('Secure');
   return attributes.join('; ');

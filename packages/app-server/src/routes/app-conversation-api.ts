@@ -6,6 +6,7 @@ import type { ConversationDeps } from '../conversations/deps.ts';
 import { StartTasks } from '../conversations/start-tasks.ts';
 import type { Repositories } from '../data/index.ts';
 import { DEFAULT_GIT_URLS, type GitProviderUrls } from '../git/provider-urls.ts';
+import { loginUrlOf } from '../identity/oidc/index.ts';
 import { DEFAULT_RATE_LIMITS, rateLimited } from '../identity/rate-limits.ts';
 import { marketplacesOf } from '../marketplaces/index.ts';
 import { type Lease, leaseOf } from '../row-leases.ts';
@@ -21,6 +22,8 @@ export interface ConversationApiDeps extends Omit<ConversationDeps, 'log' | 'rep
   repositories: ConversationDeps['repositories'] & Pick<Repositories, 'events'>;
   /** What limits starts of conversations per user (each may start a sandbox). */
   startLimit?: preHandlerAsyncHookHandler;
+  /** Where to sign in, told to the web client (`auth_url`; default: nowhere). */
+  authUrl?: () => string | null;
   /** The lease of start tasks (default: `LEASE`). */
   startTaskLease?: Lease;
 }
@@ -31,7 +34,7 @@ export interface ConversationApiDeps extends Omit<ConversationDeps, 'log' | 'rep
  * client's configuration. Tasks whose replica stopped are taken over (or ERROR when they cannot run again); when
  * the server closes, starts under way are waited for a short grace, then handed over to the other replicas.
  */
-export function conversationApi({ startLimit, startTaskLease, ...deps }: ConversationApiDeps): ApiRoutes {
+export function conversationApi({ startLimit, startTaskLease, authUrl, ...deps }: ConversationApiDeps): ApiRoutes {
   return async (api) => {
     const services = { ...deps, log: api.log };
     const tasks = await StartTasks.open(services, startTaskLease);
@@ -39,7 +42,7 @@ export function conversationApi({ startLimit, startTaskLease, ...deps }: Convers
     appConversationRoutes(api, new AppConversations(services), startLimit ? { preHandler: startLimit } : {});
     conversationWorkspaceRoutes(api, services);
     conversationWebhookRoutes(api, { sandboxes: deps.sandboxes, conversations: deps.repositories.conversations });
-    webClientConfigRoutes(api, deps.gitUrls);
+    webClientConfigRoutes(api, deps.gitUrls, authUrl);
     api.addHook('onClose', () => tasks.close());
   };
 }
@@ -48,8 +51,9 @@ export function conversationApi({ startLimit, startTaskLease, ...deps }: Convers
 export const conversationApiOfServer: ApiRoutes = async (api, context: AppContext) => {
   const { services, config } = context;
   const { cache } = context.dependencies;
+  const authUrl = loginUrlOf(config, context.publicUrl);
   if (!services || !cache) {
-    webClientConfigRoutes(api, gitUrlsOf(config));
+    webClientConfigRoutes(api, gitUrlsOf(config), authUrl);
     return;
   }
   const { repositories, sandboxes, specs, rateLimiter } = services;
@@ -65,6 +69,7 @@ export const conversationApiOfServer: ApiRoutes = async (api, context: AppContex
     autoLoad: marketplacesOf(repositories, config, gitUrlsOf(config)).autoLoad,
     startLimit: rateLimited(rateLimiter, DEFAULT_RATE_LIMITS, 'sandbox_start'),
     startTaskLease: leaseOf(config.start_task_lease),
+    authUrl,
   })(api, context);
 };
 

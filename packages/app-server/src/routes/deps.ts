@@ -1,4 +1,5 @@
 import type { Repositories } from '../data/index.ts';
+import type { OidcLogin } from '../identity/oidc/index.ts';
 import type { RateLimiter, RateLimits } from '../identity/rate-limits.ts';
 import type {
   ApiKeysStore,
@@ -30,4 +31,6 @@ export interface IdentityRouteDeps {
   secureCookies: boolean;
   /** The users' own marketplaces as the settings carry them (absent: a server without marketplaces). */
   marketplaces?: PersonalMarketplaces;
+  /** Sign-in through the configured OpenID Connect issuer (absent: none is configured). */
+  oidc?: OidcLogin;
 }

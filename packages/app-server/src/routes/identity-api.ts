@@ -1,6 +1,7 @@
 import type { AppServerConfig } from '../config.ts';
 import type { ApiRoutes, AppContext, AppDependencies } from '../context.ts';
 import { type KeyRing, type Repositories, createRepositories } from '../data/index.ts';
+import { oidcLoginOf } from '../identity/oidc/index.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimiter, type RateLimits } from '../identity/rate-limits.ts';
 import { prepareOwnerSignIn } from '../identity/sign-in.ts';
 import { marketplacesOf } from '../marketplaces/index.ts';
@@ -21,10 +22,20 @@ export const identityApiOfServer: ApiRoutes = (api, context: AppContext) => {
   const { services, config } = context;
   if (!services) return;
   const { personal } = marketplacesOf(services.repositories, config, gitUrlsOf(config));
-  identityRoutes(api, {
-    ...identityRouteDeps(services.repositories, config, services.rateLimiter),
-    marketplaces: personal,
-  });
+  const deps = identityRouteDeps(services.repositories, config, services.rateLimiter);
+  const { keyRing, dependencies } = context;
+  const oidc =
+    keyRing && dependencies.cache
+      ? oidcLoginOf(config, {
+          keyRing,
+          cache: dependencies.cache,
+          accounts: services.repositories,
+          publicUrl: context.publicUrl,
+          secureCookies: deps.secureCookies,
+          log: api.log,
+        })
+      : undefined;
+  identityRoutes(api, { ...deps, marketplaces: personal, ...(oidc ? { oidc } : {}) });
 };
 
 /** What those routes need, from the open database's repositories, the configuration and a rate limiter. */

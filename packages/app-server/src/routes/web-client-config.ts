@@ -4,7 +4,11 @@ import type { GitProviderUrls } from '../git/provider-urls.ts';
 import { shape } from './replies.ts';
 
 /** The web client's configuration: OpenHands' feature flags with Bosun's values (no billing, no SaaS parts). */
-export function webClientConfig(gitUrls: GitProviderUrls, updatedAt: string): WebClientConfig {
+export function webClientConfig(
+  gitUrls: GitProviderUrls,
+  updatedAt: string,
+  authUrl: string | null = null,
+): WebClientConfig {
   return {
     app_mode: 'oss',
     posthog_client_key: null,
@@ -30,7 +34,7 @@ export function webClientConfig(gitUrls: GitProviderUrls, updatedAt: string): We
       Object.entries(gitUrls).map(([provider, url]) => [provider, hostOf(url)]),
     ),
     maintenance_start_time: null,
-    auth_url: null,
+    auth_url: authUrl,
     recaptcha_site_key: null,
     faulty_models: [],
     error_message: null,
@@ -53,9 +57,16 @@ function hostOf(url: string): string {
   }
 }
 
-/** `GET /api/v1/web-client/config`: the web client's first call, before anyone signs in (no auth, no secret). */
-export function webClientConfigRoutes(app: FastifyInstance, gitUrls: GitProviderUrls): void {
-  const config = webClientConfig(gitUrls, new Date().toISOString());
+/**
+ * `GET /api/v1/web-client/config`: the web client's first call, before anyone signs in (no auth, no secret).
+ * `authUrl`: where to sign in (the OpenID Connect login route), when an issuer is configured.
+ */
+export function webClientConfigRoutes(
+  app: FastifyInstance,
+  gitUrls: GitProviderUrls,
+  authUrl: () => string | null = () => null,
+): void {
+  const updatedAt = new Date().toISOString();
   app.get(
     '/web-client/config',
     {
@@ -67,6 +78,6 @@ export function webClientConfigRoutes(app: FastifyInstance, gitUrls: GitProvider
         security: [],
       },
     },
-    async () => config,
+    async () => webClientConfig(gitUrls, updatedAt, authUrl()),
   );
 }

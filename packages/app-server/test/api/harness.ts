@@ -29,6 +29,7 @@ import { REDIS_URL, removeKeys, uniquePrefix } from '../cache/redis-support.ts';
 import { SANDBOX_COMMAND } from '../sandboxes/bundle.ts';
 import { sandboxWorkspace } from '../sandboxes/processes.ts';
 import { type DatabaseTarget, describeEachDatabase } from '../support/databases.ts';
+import { testOidcLogin } from '../support/oidc-login.ts';
 
 /** A user of the tests, with an API key. */
 export interface TestUser {
@@ -126,13 +127,15 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
       const config = { log_level: 'info' as const, ...options.config };
       const limits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
       const marketplaces = marketplacesOf(repositories, appServerConfig(config), gitUrlsOf(config));
+      let url = '';
+      const oidc = testOidcLogin(config, { keyRing, cache, repositories }, () => url);
       const deps = {
         ...identityRouteDeps(repositories, config, new RateLimiter(cache), limits),
         marketplaces: marketplaces.personal,
+        ...(oidc ? { oidc } : {}),
       };
       const logs: string[] = [];
       const startLimit = rateLimited(deps.rateLimiter, limits, 'sandbox_start');
-      let url = '';
       const told: { running?: ConversationEvents['sandboxRunning'] } = {};
       // The app's Git provider URLs reach the sandboxes as the server gives them (services.ts).
       const specs = withGitProviders(SANDBOX_SPECS, appServerConfig(config));

@@ -14,6 +14,7 @@ import { closedPort } from '../../../agent/test/support/closed-port.ts';
 import { LOCAL_SPEC } from '../../src/sandboxes/index.ts';
 import { newConversation, startOnAgent } from '../events/support.ts';
 import { gitRemotes } from '../support/git-remotes.ts';
+import { TestIssuer } from '../support/oidc-issuer.ts';
 import { type Api, describeApi } from './harness.ts';
 import { type World, sanitizer, worldOf } from './http-fuzz-world.ts';
 import { MARKET } from './marketplace-org.ts';
@@ -51,9 +52,20 @@ const options = {
       sandbox_command: ['false'],
       sandbox_start_timeout: 5,
       log_level: 'warn' as const,
+      // Sign-in through a real issuer: login redirects to it, callbacks are refused before reaching it.
+      oidc_issuer_url: issuer?.url,
+      oidc_client_id: 'bosun',
+      oidc_client_secret: 'bosun-test-secret',
+      oidc_providers: ['github'],
     };
   },
 };
+
+let issuer: TestIssuer | undefined;
+beforeAll(async () => {
+  issuer = await TestIssuer.start({ redirectUris: ['http://127.0.0.1/api/v1/auth/callback'] });
+});
+afterAll(() => issuer?.close());
 
 const unhandled: unknown[] = [];
 const onUnhandled = (reason: unknown) => unhandled.push(reason);

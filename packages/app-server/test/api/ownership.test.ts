@@ -24,6 +24,12 @@ import {
  */
 const CASES: Record<string, WrongUserCase> = {
   'GET /api/v1/auth/sign-in': { expected: 'public' },
+  // Sign-in through an issuer (a user it signs in sees only their own data: test/identity/oidc-server.test.ts).
+  'GET /api/v1/auth/providers': { expected: 'public' },
+  'GET /api/v1/auth/login': { expected: 'public' },
+  'GET /api/v1/auth/callback': { expected: 'public' },
+  // Ends only the session of the browser's own cookie (test/identity/oidc-login.test.ts).
+  'GET /api/v1/auth/logout': { expected: 'public' },
   'POST /api/v1/auth/sign-out': {
     expected: 'own',
     attempt: strangerCalls(),

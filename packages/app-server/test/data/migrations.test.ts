@@ -16,8 +16,8 @@ import { describeEachDatabase } from '../support/databases.ts';
 
 const NEWEST = MIGRATIONS.at(-1)?.name as string;
 const PREVIOUS = MIGRATIONS.at(-2)?.name as string;
-/** What only the newest step makes: the time of a conversation's model, by its agent server's clock. */
-const NEWEST_PROBE = sql`select llm_model_at from app_conversations`;
+/** What only the newest step makes: the accounts at OpenID Connect issuers. */
+const NEWEST_PROBE = sql`select subject from oidc_identities`;
 
 const ledger = async (database: AppDatabase) =>
   (await sql<{ name: string }>`select name from bosun_schema_migrations order by name`.execute(database.db)).rows.map(
@@ -43,6 +43,7 @@ describeEachDatabase('migrations', (each) => {
       'marketplaces',
       'marketplace_versions',
       'llm_profiles',
+      'oidc_identities',
     ]) {
       await expect(sql`select count(*) from ${sql.table(table)}`.execute(database.db)).resolves.toBeDefined();
     }

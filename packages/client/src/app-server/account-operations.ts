@@ -6,6 +6,7 @@ const ORG = '/api/v1/organizations/{org_id}';
 /** The routes of the caller's account: who they are, their keys, settings, secrets and organizations. */
 export const ACCOUNT_OPERATIONS = {
   signOut: { method: 'POST', path: '/api/v1/auth/sign-out' },
+  loginMethods: { method: 'GET', path: '/api/v1/auth/providers' },
   me: { method: 'GET', path: '/api/v1/users/me' },
   listApiKeys: { method: 'GET', path: '/api/v1/keys' },
   createApiKey: { method: 'POST', path: '/api/v1/keys', body: true },

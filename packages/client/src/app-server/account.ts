@@ -7,6 +7,7 @@ import type {
   CustomSecretUpdate,
   CustomSecretWithoutValue,
   EditResponse,
+  LoginMethod,
   OrgCreate,
   OrgMemberAdd,
   OrgMemberPage,
@@ -37,6 +38,10 @@ export abstract class AppServerAccount extends AppServerCalls {
   }
   signOut(options?: CallOptions): Promise<EditResponse> {
     return this.call('signOut', options);
+  }
+  /** The ways to sign in a web client shows (OpenID Connect login routes; empty without an issuer). No credential. */
+  loginMethods(options?: CallOptions): Promise<LoginMethod[]> {
+    return this.call('loginMethods', options);
   }
   listApiKeys(options?: CallOptions): Promise<ApiKey[]> {
     return this.call('listApiKeys', options);

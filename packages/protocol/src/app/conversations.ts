@@ -261,7 +261,9 @@ export const WebClientConfig = strictObject(
     providers_configured: Type.Array(ref(ProviderType)),
     provider_default_hosts: Type.Record(Type.String(), Type.String()),
     maintenance_start_time: Type.Null(),
-    auth_url: Type.Null(),
+    auth_url: nullable(
+      Type.String({ description: 'Where to sign in (the OpenID Connect login route); null: no issuer is configured.' }),
+    ),
     recaptcha_site_key: Type.Null(),
     faulty_models: Type.Array(Type.String()),
     error_message: Type.Null(),

@@ -1,4 +1,5 @@
 export * from './api-keys.ts';
+export * from './auth.ts';
 export * from './common.ts';
 export * from './events.ts';
 export * from './conversations.ts';

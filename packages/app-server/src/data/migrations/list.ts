@@ -11,6 +11,7 @@ import { sandboxRuntimeIds } from './0010-sandbox-runtime-ids.ts';
 import { llmProfiles } from './0011-llm-profiles.ts';
 import { startTaskTakeover } from './0012-start-task-takeover.ts';
 import { conversationModelOrder } from './0013-conversation-model-order.ts';
+import { oidcIdentities } from './0014-oidc-identities.ts';
 import type { SchemaMigration } from './migration.ts';
 
 /** Every schema step, in order: listed here (not read from a folder) so the bundled server carries them. */
@@ -28,4 +29,5 @@ export const MIGRATIONS: readonly SchemaMigration[] = [
   llmProfiles,
   startTaskTakeover,
   conversationModelOrder,
+  oidcIdentities,
 ];

@@ -5,6 +5,7 @@ import { ConversationsRepository } from './conversations.ts';
 import { EventsRepository } from './events.ts';
 import { LlmProfilesRepository } from './llm-profiles.ts';
 import { MarketplacesRepository } from './marketplaces.ts';
+import { OidcIdentitiesRepository } from './oidc-identities.ts';
 import { OrganizationsRepository } from './organizations.ts';
 import { PendingMessagesRepository } from './pending-messages.ts';
 import { PluginTrustRepository } from './plugin-trust.ts';
@@ -32,6 +33,7 @@ export interface Repositories {
   pluginTrust: PluginTrustRepository;
   marketplaces: MarketplacesRepository;
   llmProfiles: LlmProfilesRepository;
+  oidcIdentities: OidcIdentitiesRepository;
 }
 
 /** Every repository over one open database; sealed values use `keyRing`. */
@@ -53,5 +55,6 @@ export function createRepositories(database: AppDatabase, keyRing: KeyRing): Rep
     pluginTrust: new PluginTrustRepository(db),
     marketplaces: new MarketplacesRepository(db),
     llmProfiles: new LlmProfilesRepository(db, dialect, keyRing),
+    oidcIdentities: new OidcIdentitiesRepository(db),
   };
 }

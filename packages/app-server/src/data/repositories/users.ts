@@ -83,7 +83,8 @@ export class UsersRepository {
   }
 }
 
-async function insertUser(db: Kysely<Tables>, profile: NewUser): Promise<User> {
+/** Inserts a new user (in `db`, which may be a transaction); an email already used is an EmailTakenError. */
+export async function insertUser(db: Kysely<Tables>, profile: NewUser): Promise<User> {
   const user: User = { id: uuidv7(), email: profile.email ?? null, name: profile.name ?? null, created_at: nowIso() };
   try {
     await db.insertInto('users').values(user).execute();
