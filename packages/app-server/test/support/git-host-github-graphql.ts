@@ -4,7 +4,7 @@ import type { HostAccount, HostAnswer, HostItem, HostRepository } from './git-ho
  * The stand-in's GitHub GraphQL API (`POST /api/graphql`, as GitHub Enterprise Server serves it). It cannot run
  * any query: it answers the app's operations by name (`BranchSearch`, `SuggestedPullRequests`), in GitHub's JSON,
  * after checking what GitHub checks before running one: the body is JSON with a `query`; every `$variable` used is
- * declared, and every declared one is given with its type (`String`, `Int`; `!`: present, not null); every
+ * declared and every declared one used, and given with its type (`String`, `Int`; `!`: present, not null); every
  * connection asked (`refs`, `pullRequests`, `commits`, `reviewThreads`, `rules`) has `first` or `last`, at most 100
  * (`MISSING_PAGINATION_BOUNDARIES`, `EXCESSIVE_PAGINATION`); an `after` cursor is one it handed out
  * (`INVALID_CURSOR_ARGUMENTS`); an unknown repository is `NOT_FOUND`. Refs come sorted only when the query asks
@@ -53,7 +53,7 @@ export function gitHubGraphQlAnswer(account: HostAccount, path: string, _url: UR
   return failure('STAND_IN', `The stand-in does not answer the operation ${operation ?? '(anonymous)'}`);
 }
 
-/** Every `$variable` used is declared; every declared one is given with its type. */
+/** Every `$variable` used is declared; every declared one is used, and given with its type. */
 function checkVariables(query: string, given: Record<string, unknown>): HostAnswer | undefined {
   const header = /^\s*query\s+\w+\s*\(([^)]*)\)/.exec(query)?.[1] ?? '';
   const declared = new Map(
@@ -67,7 +67,9 @@ function checkVariables(query: string, given: Record<string, unknown>): HostAnsw
     if (!declared.has(name as string))
       return failure('UNDECLARED_VARIABLE', `Variable $${name} is used but not declared`);
   }
+  const used = new Set([...rest.matchAll(/\$(\w+)/g)].map(([, name]) => name));
   for (const [name, { type, required }] of declared) {
+    if (!used.has(name)) return failure('UNUSED_VARIABLE', `Variable $${name} is declared but not used`);
     const value = given[name];
     if (value === undefined || value === null) {
       if (required) return failure('INVALID_VARIABLE', `Variable $${name} of type ${type}! was provided invalid value`);
