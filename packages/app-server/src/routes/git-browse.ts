@@ -181,7 +181,7 @@ function gitSearchRoutes(api: FastifyInstance, deps: GitBrowseDeps): void {
   api.get<{ Querystring: PageQuery }>(
     '/git/suggested-tasks/search',
     route('Suggested tasks: the caller’s open pull (merge) requests and the open issues assigned to them', {
-      description: `From every connected GitHub, GitLab and Bitbucket account (the first 100 of each kind; Bitbucket Cloud’s pull requests: 50). A provider that cannot answer (misconfigured, refusing its token, down) is left out of the others’ tasks; when none can, why the first cannot: ${FAILURE_NOTE}`,
+      description: `From every connected GitHub, GitLab and Bitbucket account (the first 100 of each kind; Bitbucket Cloud’s pull requests: 50). A GitHub pull request is the first that holds of MERGE_CONFLICTS, FAILING_CHECKS, UNRESOLVED_COMMENTS, else OPEN_PR; the others’ are OPEN_PR. A provider that cannot answer (misconfigured, refusing its token, down) is left out of the others’ tasks; when none can, why the first cannot: ${FAILURE_NOTE}`,
       querystring: TaskQuery,
       response: { 200: 'SuggestedTaskPage', ...FAILURES },
     }),
