@@ -1,3 +1,4 @@
+import { InputError } from '@bosun/http';
 import { PROVIDER_TYPES, type ProviderType, SORT_ORDERS, type SortOrder } from '@bosun/protocol';
 import { type TProperties, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -62,7 +63,12 @@ const BranchQuery = query({
     description: 'The repository, `owner/repo` (GitLab: the project’s full path; Bitbucket: `workspace/repo`).',
   }),
   query: text('Part of the branches’ names (empty: every branch).'),
-  page_id: pageId,
+  page_id: Type.Optional(
+    Type.String({
+      pattern: '^[A-Za-z0-9+/=_-]{1,512}$',
+      description: 'The `next_page_id` of the previous page (GitHub: a GraphQL cursor; the others: a page number).',
+    }),
+  ),
   limit: limit(30),
 });
 interface BranchQuery {
@@ -148,9 +154,13 @@ function gitSearchRoutes(api: FastifyInstance, deps: GitBrowseDeps): void {
       querystring: BranchQuery,
       response: { 200: 'BranchPage', ...FAILURES },
     }),
-    browse<BranchQuery>((git, q, page) =>
-      git.branches({ page, limit: q.limit ?? 30, repository: q.repository, query: q.query }),
-    ),
+    browse<BranchQuery>((git, q, page) => {
+      // GitHub pages branches by cursor; the others by page number, as `pageId` allows.
+      if (q.provider !== 'github' && q.page_id !== undefined && !/^[1-9][0-9]{0,5}$/.test(q.page_id)) {
+        throw new InputError([{ loc: ['query', 'page_id'], msg: 'page_id is not a page number', type: 'value_error' }]);
+      }
+      return git.branches({ page, cursor: q.page_id, limit: q.limit ?? 30, repository: q.repository, query: q.query });
+    }),
   );
 
   api.get<{ Querystring: PageQuery & { provider: ProviderType } }>(
@@ -171,7 +181,7 @@ function gitSearchRoutes(api: FastifyInstance, deps: GitBrowseDeps): void {
   api.get<{ Querystring: PageQuery }>(
     '/git/suggested-tasks/search',
     route('Suggested tasks: the caller’s open pull (merge) requests and the open issues assigned to them', {
-      description: `From every connected GitHub, GitLab and Bitbucket account (the first 100 of each kind; Bitbucket Cloud’s pull requests: 50). A provider that cannot answer (misconfigured, refusing its token, down) is left out of the others’ tasks; when none can, why the first cannot: ${FAILURE_NOTE}`,
+      description: `From every connected GitHub, GitLab and Bitbucket account (the first 100 of each kind; Bitbucket Cloud’s pull requests: 50). A GitHub pull request is the first that holds of MERGE_CONFLICTS, FAILING_CHECKS, UNRESOLVED_COMMENTS, else OPEN_PR; the others’ are OPEN_PR. A provider that cannot answer (misconfigured, refusing its token, down) is left out of the others’ tasks; when none can, why the first cannot: ${FAILURE_NOTE}`,
       querystring: TaskQuery,
       response: { 200: 'SuggestedTaskPage', ...FAILURES },
     }),

@@ -73,17 +73,34 @@ describeApi(
       const github = await api().call(`${BRANCHES}?provider=github&repository=carol/alpha&query=feature`, {
         as: user,
       });
+      // GitHub's GraphQL refs: alphabetical, with the commit's date.
       expect(github.body).toEqual({
         items: [
-          { name: 'feature/login', commit_sha: expect.stringMatching(/^a+1$/), protected: false, last_push_date: null },
+          {
+            name: 'feature/login',
+            commit_sha: expect.stringMatching(/^a+1$/),
+            protected: false,
+            last_push_date: '2026-01-01T00:00:00Z',
+          },
           expect.objectContaining({ name: 'feature/logout' }),
         ],
         next_page_id: null,
       });
       const all = await api().call(`${BRANCHES}?provider=github&repository=carol/alpha&query=&limit=3`, { as: user });
-      expect(all.body.items.map((b: { name: string }) => b.name)).toEqual(['main', 'feature/login', 'feature/logout']);
-      expect(all.body.items[0].protected).toBe(true);
-      expect(all.body.next_page_id).toBe('2');
+      expect(all.body.items.map((b: { name: string }) => b.name)).toEqual([
+        'feature/login',
+        'feature/logout',
+        'fix/typo',
+      ]);
+      expect(all.body.next_page_id).toEqual(expect.any(String));
+      const rest = await api().call(
+        `${BRANCHES}?provider=github&repository=carol/alpha&query=&limit=3&page_id=${encodeURIComponent(all.body.next_page_id)}`,
+        { as: user },
+      );
+      expect(rest.body).toEqual({
+        items: [expect.objectContaining({ name: 'main', protected: true })],
+        next_page_id: null,
+      });
       const gitlab = await api().call(`${BRANCHES}?provider=gitlab&repository=acme/carol-gl-tools&query=fix`, {
         as: user,
       });

@@ -3,11 +3,13 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach } from 'vitest';
 import { bitbucketDataCenterAnswer } from './git-host-bitbucket-dc.ts';
 import { bitbucketAnswer } from './git-host-bitbucket.ts';
+import { gitHubGraphQlAnswer } from './git-host-github-graphql.ts';
 import { gitHubAnswer } from './git-host-github.ts';
 import { gitLabAnswer } from './git-host-gitlab.ts';
 
 /**
- * A stand-in for GitHub's REST API v3 (under `/api/v3`, as GitHub Enterprise serves it), GitLab's REST API v4
+ * A stand-in for GitHub's REST API v3 (under `/api/v3`, as GitHub Enterprise serves it) and its GraphQL API (`POST
+ * /api/graphql`, see `git-host-github-graphql.ts`), GitLab's REST API v4
  * (under `/api/v4`), Bitbucket Cloud's REST API 2.0 (under `/2.0`) and Bitbucket Data Center's REST API 1.0 (under
  * `/rest/api/1.0`) on loopback: no Git host can run in the tests. It answers the calls the app makes with their documented JSON shapes and paging (headers; Bitbucket: the
  * body's `next`), checks the token as they do (401 for an unknown one; Bearer, or Basic `user:password`), and can
@@ -56,8 +58,8 @@ export interface GitHostStandIn {
   /** The accounts, by token. */
   accounts: Map<string, HostAccount>;
   mode: HostMode;
-  /** Every request: its method, path and query, and the credential it carried. */
-  requests: { path: string; credential: string | undefined }[];
+  /** Every request: its path and query, the credential it carried, and its body if it had one (GraphQL's). */
+  requests: { path: string; credential: string | undefined; body?: string }[];
   close(): Promise<void>;
 }
 
@@ -102,6 +104,7 @@ function credentialOf(request: IncomingMessage): string | undefined {
 
 const APIS = {
   v3: { answer: gitHubAnswer, unauthorized: { message: 'Bad credentials' }, notFound: { message: 'Not Found' } },
+  graphql: { answer: gitHubGraphQlAnswer, unauthorized: { message: 'Bad credentials' }, notFound: {} },
   v4: { answer: gitLabAnswer, unauthorized: { message: '401 Unauthorized' }, notFound: { message: '404 Not Found' } },
   '2.0': {
     answer: bitbucketAnswer,
@@ -115,12 +118,16 @@ const APIS = {
   },
 } as const;
 
-/** GitHub: 403 with `x-ratelimit-remaining: 0`; GitLab, Bitbucket Data Center: 429 with `Retry-After`; Bitbucket Cloud: a bare 429. */
+/**
+ * GitHub: 403 with `x-ratelimit-remaining: 0` (GraphQL: a 200 whose `errors` say `RATE_LIMITED`, as GitHub answers
+ * its primary limit there); GitLab, Bitbucket Data Center: 429 with `Retry-After`; Bitbucket Cloud: a bare 429. */
 function limited(api: string): HostAnswer {
-  if (api === 'v3') {
+  if (api === 'v3' || api === 'graphql') {
     const reset = String(Math.floor(Date.now() / 1000) + 30);
     const headers = { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset };
-    return { status: 403, body: { message: 'API rate limit exceeded' }, headers };
+    if (api === 'v3') return { status: 403, body: { message: 'API rate limit exceeded' }, headers };
+    const errors = [{ type: 'RATE_LIMITED', message: 'API rate limit exceeded for user ID 1.' }];
+    return { status: 200, body: { errors }, headers };
   }
   if (api === '2.0') return { status: 429, body: { type: 'error', error: { message: 'Rate limit exceeded' } } };
   return { status: 429, body: { message: 'Retry later' }, headers: { 'retry-after': '17' } };
@@ -139,10 +146,15 @@ export async function startGitHost(): Promise<GitHostStandIn> {
     },
   };
   const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => answer(request, response, Buffer.concat(chunks).toString('utf8')));
+  });
+  const answer = (request: IncomingMessage, response: ServerResponse, body: string) => {
     const url = new URL(request.url ?? '/', host.url);
     const credential = credentialOf(request);
-    host.requests.push({ path: `${url.pathname}${url.search}`, credential });
-    const apiPath = /^(?:\/api\/(v3|v4)|\/(2\.0)|\/(rest\/api\/1\.0))(\/.*)$/.exec(url.pathname);
+    host.requests.push({ path: `${url.pathname}${url.search}`, credential, ...(body ? { body } : {}) });
+    const apiPath = /^(?:\/api\/(v3|v4|graphql(?=$))|\/(2\.0)|\/(rest\/api\/1\.0))(\/.*|)$/.exec(url.pathname);
     const [, api = '', path = ''] = apiPath?.filter(Boolean) ?? [];
     const send = ({ status, body, headers = {} }: HostAnswer) => {
       response.writeHead(status, { 'content-type': 'application/json', ...headers });
@@ -155,8 +167,8 @@ export async function startGitHost(): Promise<GitHostStandIn> {
     const known = APIS[api as keyof typeof APIS];
     const account = credential === undefined ? undefined : host.accounts.get(credential);
     if (!account) return send({ status: 401, body: known.unauthorized });
-    send(known.answer(account, path, url) ?? { status: 404, body: known.notFound });
-  });
+    send(known.answer(account, path, url, body) ?? { status: 404, body: known.notFound });
+  };
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   host.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return host;

@@ -1,4 +1,6 @@
-import type { Branch, Repository, SuggestedTask } from '@bosun/protocol';
+import type { Repository, SuggestedTask } from '@bosun/protocol';
+import { gitHubBranches } from './github-branches.ts';
+import { gitHubPullRequestTasks } from './github-tasks.ts';
 import { type ProviderHttp, getterOf, pageFrom, paging } from './http.ts';
 import type { BranchSearch, GitAccount, GitProviderApi, PageAsk, RepositorySearch } from './types.ts';
 
@@ -20,11 +22,24 @@ interface GitHubIssue {
 
 const SORTS = { stars: 'stars', forks: 'forks', updated: 'updated' } as const;
 
-/** GitHub's REST API v3 (github.com's `api.github.com`, GitHub Enterprise's `/api/v3`). */
+/**
+ * GitHub's REST API v3 (github.com's `api.github.com`, GitHub Enterprise's `/api/v3`), and its GraphQL API for what
+ * REST cannot say in one request: branch search, and what the caller's open pull requests need.
+ */
 export function gitHubApi(http: ProviderHttp): GitProviderApi {
   const get = getterOf(http);
-  const searchIssues = async (q: string) =>
-    (await get<{ items: GitHubIssue[] }>('/search/issues', { q, per_page: 100 })).body.items;
+  /** The open issues assigned to the caller, in repositories that are not archived (the first 100). */
+  const assignedIssues = async (): Promise<SuggestedTask[]> => {
+    const q = 'is:open is:issue archived:false assignee:@me';
+    const { body } = await get<{ items: GitHubIssue[] }>('/search/issues', { q, per_page: 100 });
+    return body.items.map((issue) => ({
+      git_provider: 'github',
+      task_type: 'OPEN_ISSUE',
+      repo: issue.repository_url.split('/').slice(-2).join('/'),
+      issue_number: issue.number,
+      title: issue.title,
+    }));
+  };
   return {
     async account(): Promise<GitAccount> {
       const { body } = await get<Record<string, unknown>>('/user');
@@ -56,25 +71,8 @@ export function gitHubApi(http: ProviderHttp): GitProviderApi {
       return pageFrom(body, headers, repository);
     },
 
-    async branches({ repository: name, query, ...page }: BranchSearch) {
-      const path = `/repos/${name.split('/').map(encodeURIComponent).join('/')}/branches`;
-      const { body, headers } = await get<{ name: string; commit: { sha: string }; protected?: boolean }[]>(
-        path,
-        paging(page),
-      );
-      // GitHub's REST API has no branch search: each page of branches keeps those whose name holds the query.
-      const matching = body.filter((branch) => branch.name.toLowerCase().includes(query.toLowerCase()));
-      return pageFrom(
-        matching,
-        headers,
-        (branch): Branch => ({
-          name: branch.name,
-          commit_sha: branch.commit.sha,
-          protected: branch.protected ?? false,
-          last_push_date: null,
-        }),
-      );
-    },
+    // GitHub's REST API has no branch search: its GraphQL API has.
+    branches: (search: BranchSearch) => gitHubBranches(http, search),
 
     async installations(page: PageAsk) {
       const { body, headers } = await get<{ installations: { id: number }[] }>('/user/installations', paging(page));
@@ -82,16 +80,8 @@ export function gitHubApi(http: ProviderHttp): GitProviderApi {
     },
 
     async suggestedTasks() {
-      const pulls = await searchIssues('is:open is:pr archived:false author:@me');
-      const issues = await searchIssues('is:open is:issue archived:false assignee:@me');
-      const task = (task_type: SuggestedTask['task_type']) => (issue: GitHubIssue) => ({
-        git_provider: 'github' as const,
-        task_type,
-        repo: issue.repository_url.split('/').slice(-2).join('/'),
-        issue_number: issue.number,
-        title: issue.title,
-      });
-      return [...pulls.map(task('OPEN_PR')), ...issues.map(task('OPEN_ISSUE'))];
+      const [pulls, issues] = await Promise.all([gitHubPullRequestTasks(http), assignedIssues()]);
+      return [...pulls, ...issues];
     },
 
     async organizations() {

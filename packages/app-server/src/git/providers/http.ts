@@ -1,4 +1,4 @@
-import { AddressRefusedError, type ProviderRequest, type RawAnswer, getRaw } from './request.ts';
+import { AddressRefusedError, type ProviderRequest, type RawAnswer, requestRaw } from './request.ts';
 import { GitProviderError, type PageAsk, type ProviderPage } from './types.ts';
 
 /** How long one request to a provider may take. */
@@ -19,16 +19,20 @@ export interface ProviderAnswer<T> {
 export type ProviderQuery = Record<string, string | number | undefined>;
 
 /** GETs `path` (with `query`) from the provider; whatever is not a 2xx JSON answer is a `GitProviderError`. */
-export async function getJson<T>(
-  http: ProviderHttp,
-  path: string,
-  query: ProviderQuery = {},
-): Promise<ProviderAnswer<T>> {
+export function getJson<T>(http: ProviderHttp, path: string, query: ProviderQuery = {}): Promise<ProviderAnswer<T>> {
   const url = new URL(`${http.base}${path}`);
   for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, `${value}`);
+  return askJson<T>(http, url);
+}
+
+/** POSTs `body` as JSON to `url` (GitHub's GraphQL endpoint); the same errors as `getJson`. */
+export const postJson = <T>(http: ProviderHttp, url: URL, body: unknown): Promise<ProviderAnswer<T>> =>
+  askJson<T>(http, url, JSON.stringify(body));
+
+async function askJson<T>(http: ProviderHttp, url: URL, body?: string): Promise<ProviderAnswer<T>> {
   let answer: RawAnswer;
   try {
-    answer = await getRaw(url, http);
+    answer = await requestRaw(url, http, body);
   } catch (error) {
     if (error instanceof AddressRefusedError) throw new GitProviderError(400, `${http.label}: ${error.message}`);
     const timedOut = error instanceof Error && error.name === 'TimeoutError';
@@ -53,9 +57,7 @@ export const getterOf =
 function refusal(label: string, answer: RawAnswer): GitProviderError {
   const { status, headers } = answer;
   const retryAfter = rateLimitWait(headers, status);
-  if (retryAfter !== undefined) {
-    return new GitProviderError(429, `${label} rate-limits these requests: try again later`, retryAfter);
-  }
+  if (retryAfter !== undefined) return rateLimited(label, retryAfter);
   if (status === 401 || status === 403) {
     return new GitProviderError(403, `${label} refused the stored token (${status}): store a valid one`);
   }
@@ -63,6 +65,10 @@ function refusal(label: string, answer: RawAnswer): GitProviderError {
   if (status >= 500) return new GitProviderError(502, `${label} failed (${status})`);
   return new GitProviderError(400, `${label} refused the request (${status})`);
 }
+
+/** The error a rate-limited request becomes: a 429 with the seconds to wait. */
+export const rateLimited = (label: string, retryAfter: number) =>
+  new GitProviderError(429, `${label} rate-limits these requests: try again later`, retryAfter);
 
 /**
  * Seconds to wait when the answer says the limit is reached: a 429, or a 403 with `x-ratelimit-remaining: 0` or
@@ -72,7 +78,12 @@ function rateLimitWait(headers: Headers, status: number): number | undefined {
   const retryAfter = headers.get('retry-after');
   const remaining = headers.get('x-ratelimit-remaining') ?? headers.get('ratelimit-remaining');
   const limited = status === 429 || (status === 403 && (retryAfter !== null || remaining === '0'));
-  if (!limited) return undefined;
+  return limited ? secondsToWait(headers) : undefined;
+}
+
+/** Seconds to wait, from `retry-after`, else the limit's reset time, else a minute. */
+export function secondsToWait(headers: Headers): number {
+  const retryAfter = headers.get('retry-after');
   if (retryAfter !== null && /^\d+$/.test(retryAfter.trim())) return Number(retryAfter.trim());
   const reset = Number(headers.get('x-ratelimit-reset') ?? headers.get('ratelimit-reset'));
   if (Number.isFinite(reset) && reset > 0) return Math.max(1, Math.ceil(reset - Date.now() / 1000));

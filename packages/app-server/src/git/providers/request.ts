@@ -25,18 +25,22 @@ export interface RawAnswer {
 }
 
 /**
- * GETs `url`, following no redirect. With `admit`, the host's addresses are checked as the connection resolves
- * them (no second lookup could lead elsewhere). Rejects on a refused address, a network failure or the timeout
- * (`TimeoutError`).
+ * GETs `url` (POSTs `body` as JSON when given: GitHub's GraphQL API), following no redirect. With `admit`, the
+ * host's addresses are checked as the connection resolves them (no second lookup could lead elsewhere). Rejects on
+ * a refused address, a network failure or the timeout (`TimeoutError`).
  */
-export function getRaw(url: URL, { headers, timeoutMs, admit }: ProviderRequest): Promise<RawAnswer> {
+export function requestRaw(
+  url: URL,
+  { headers, timeoutMs, admit }: ProviderRequest,
+  body?: string,
+): Promise<RawAnswer> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (admit && isIP(host) && !admit(host)) return Promise.reject(refused(host, host));
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     const sent = send(url, {
-      method: 'GET',
-      headers,
+      method: body === undefined ? 'GET' : 'POST',
+      headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
       signal: AbortSignal.timeout(timeoutMs),
       ...(admit ? { lookup: guardedLookup(admit) } : {}),
     });
@@ -47,7 +51,7 @@ export function getRaw(url: URL, { headers, timeoutMs, admit }: ProviderRequest)
         reject,
       );
     });
-    sent.end();
+    sent.end(body);
   });
 }
 

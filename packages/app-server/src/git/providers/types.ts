@@ -30,6 +30,8 @@ export interface BranchSearch extends PageAsk {
   repository: string;
   /** Part of the branches' names ('' : every branch). */
   query: string;
+  /** The `next_page_id` as given, where the provider's is not a page number (GitHub: a GraphQL cursor). */
+  cursor?: string;
 }
 
 /** The caller's account at the provider, the fields of `UserGitInfo` it fills. */
