@@ -23,8 +23,9 @@ interface Forward {
  * all a browser needs. Every method, its query and its body are streamed (`@fastify/reply-from`, bodies never
  * parsed here), WebSocket upgrades relayed both ways. Only sandboxes the app knows are proxied, and only with the
  * sandbox's own session key (see `sandboxProxyTargets`); the app's cookie, bearer and access token are stripped,
- * `X-Forwarded-*` added. A refusal is `{"detail"}` (401, 404, 409; 400 for a path leaving the prefix); an agent
- * server that does not answer, 502.
+ * `X-Forwarded-*` added. A refusal is `{"detail"}`: 401 without the sandbox's key, whether the sandbox exists or
+ * not; with it, 409 (not running) or 410 (gone); 404 for what cannot be a sandbox id, 400 for a path leaving the
+ * prefix. An agent server that does not answer, 502.
  */
 export function sandboxProxy(targets: ProxyTargets): ApiRoutes {
   return async (app) => {

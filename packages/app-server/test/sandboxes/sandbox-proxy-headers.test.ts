@@ -71,7 +71,7 @@ beforeAll(async () => {
   const targets: ProxyTargets = async (id, key) => {
     if (id === 'gone') return { agentServerUrl: closedUrl };
     if (id === 'root' && key === 'k') return { agentServerUrl: new URL(echoUrl).origin };
-    if (id !== 'echo') return { status: 404, detail: 'Sandbox not found' };
+    if (id !== 'echo') return { status: 410, detail: 'The sandbox no longer exists' };
     return key === 'k' ? { agentServerUrl: echoUrl } : { status: 401, detail: 'The session key is needed' };
   };
   proxy = await listenApp({ apiRoutes: [], socketRoutes: [sandboxProxy(targets)] });
@@ -133,8 +133,8 @@ it('refuses before forwarding (the lookup’s 4xx as {"detail"}); an agent serve
   expect(refused.status).toBe(401);
   expect(await refused.json()).toEqual({ detail: 'The session key is needed' });
   const unknown = await fetch(`${proxy.url}/sandboxes/other/agent/api/x`, { method: 'POST', body: 'x' });
-  expect(unknown.status).toBe(404);
-  expect(await unknown.json()).toEqual({ detail: 'Sandbox not found' });
+  expect(unknown.status).toBe(410);
+  expect(await unknown.json()).toEqual({ detail: 'The sandbox no longer exists' });
   const invalidId = await fetch(`${proxy.url}/sandboxes/a.b/agent/api/x`);
   expect(invalidId.status).toBe(404);
   const gone = await fetch(`${proxy.url}/sandboxes/gone/agent/api/x`);
