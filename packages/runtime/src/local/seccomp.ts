@@ -73,8 +73,18 @@ interface Instruction {
 /** The refused calls' names, for what the runtime reports. */
 export const REFUSED_CALLS = [...Object.keys(X86_64_REFUSED), 'clone with namespace flags', 'clone3'];
 
-/** The filter for this machine, or undefined where there is none. */
+const programs = new Map<string, Buffer | undefined>();
+
+/**
+ * The filter for this machine, or undefined where there is none; assembled once per architecture (every sandbox
+ * lookup reports its isolation, so it is asked for on each request the app proxies to a sandbox).
+ */
 export function seccompProgram(arch: string = process.arch): Buffer | undefined {
+  if (!programs.has(arch)) programs.set(arch, assembledFor(arch));
+  return programs.get(arch);
+}
+
+function assembledFor(arch: string): Buffer | undefined {
   if (arch !== 'x64') return undefined;
   const { LD_W_ABS, JEQ_K, JGE_K, JSET_K, RET_K } = OP;
   const program: Instruction[] = [
