@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +7,7 @@ import { MIGRATIONS } from '../../app-server/src/data/migrations/index.ts';
 import { POSTGRES_SERVER } from '../../app-server/test/support/databases.ts';
 import { runCli } from './io.ts';
 import { scratchDir } from './scratch.ts';
+import { startServer } from './server-process.ts';
 
 /** `bosun migrate`: the schema step a chart runs before its replicas, each process a real one, on both databases. */
 
@@ -26,21 +26,10 @@ afterAll(async () => {
   await client.end();
 });
 
-/** Runs `bosun` as a process of its own with only the `BOSUN_*` variables of `env`. */
-function bosun(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('BOSUN_')));
-  const child = spawn(process.execPath, [CLI, ...args], {
-    env: { ...clean, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  return new Promise((resolve) => child.once('close', (code) => resolve({ code, output })));
+/** Runs `bosun` as a process of its own with only the `BOSUN_*` variables of `env`: its exit code and output. */
+async function bosun(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  // `migrate` never says it listens: the start resolves when the process has exited.
+  return (await startServer(CLI, args, env, /listening/)) as { code: number | null; output: string };
 }
 
 /** The migration names an output lists, one per indented line. */
