@@ -26,6 +26,12 @@ export const AppServerConfig = Type.Object({
     default: true,
     description: "Create the PostgreSQL database when it does not exist (--no-create-databases: don't).",
   }),
+  migrate_on_start: Type.Boolean({
+    default: true,
+    description:
+      "Bring the database schema up to date at start (--no-migrate-on-start: don't, and refuse a schema that is " +
+      'behind; `bosun migrate` migrates, e.g. as a Job before replicas start).',
+  }),
   redis_url: url(
     ['redis', 'rediss'],
     'Redis shared by app replicas (start tasks, rate limits, revoked sessions); none: in-process.',

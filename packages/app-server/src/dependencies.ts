@@ -48,6 +48,7 @@ export async function openDependencies(
     const database = await openDatabase({
       dataDir: config.data_dir,
       createDatabase: config.create_databases,
+      migrate: config.migrate_on_start,
       keyRing,
       ...(config.database_url ? { url: config.database_url } : {}),
       ...(logger ? { logger } : {}),

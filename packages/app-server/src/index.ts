@@ -6,7 +6,14 @@ export {
 } from './config.ts';
 export type { ApiRoutes, AppContext, AppDependencies, Dependency } from './context.ts';
 export { API_PREFIX, API_ROUTES, type AppServer, type AppServerOptions, buildAppServer } from './server.ts';
-export { openDatabase, seedForBenchmark } from './data/index.ts';
+export {
+  DatabaseOpenError,
+  SchemaBehindError,
+  type SchemaStepReport,
+  migrateAppSchema,
+  openDatabase,
+  seedForBenchmark,
+} from './data/index.ts';
 export { type OwnerApiKeyOptions, createOwnerApiKey } from './identity/owner-api-key.ts';
 export { SERVER_TITLE, SERVER_VERSION } from './server-info.ts';
 export { type RunningAppServer, type StartOptions, startAppServer } from './start.ts';

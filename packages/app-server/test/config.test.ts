@@ -11,6 +11,7 @@ describe('app server configuration', () => {
       port: 3000,
       data_dir: '.bosun',
       create_databases: true,
+      migrate_on_start: true,
       secrets_key_previous: [],
       jwt_secret_previous: [],
       max_running_sandboxes: 10,

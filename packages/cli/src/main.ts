@@ -5,6 +5,7 @@ import { demoCommand } from './commands/demo.ts';
 import { launchCommand } from './commands/launch.ts';
 import { llmReplayCommand } from './commands/llm-replay.ts';
 import { marketplaceCommand } from './commands/marketplace.ts';
+import { migrateCommand } from './commands/migrate.ts';
 import { pluginCommand } from './commands/plugin.ts';
 import { runtimeApiCommand } from './commands/runtime-api.ts';
 import { schemaCommand } from './commands/schema.ts';
@@ -14,6 +15,7 @@ import { validateCommand } from './commands/validate.ts';
 
 const commands: Command[] = [
   serveCommand,
+  migrateCommand,
   apiKeyCommand,
   agentServerCommand,
   runtimeApiCommand,

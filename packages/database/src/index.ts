@@ -8,6 +8,7 @@ export {
   type Schema,
   type SchemaMigration,
   migrate,
+  pendingMigrations,
 } from './migrations.ts';
 export { isPostgresUrl, postgresDialect, quoteIdentifier } from './postgres.ts';
 export { type IndexColumns, createIdTable, createIndexes, textColumns } from './schema-builders.ts';

@@ -77,6 +77,15 @@ export async function migrate(
 }
 
 /**
+ * The steps of `schema` the database lacks, oldest first, changing nothing (a new database lacks them all). A step
+ * this code does not know is refused (SchemaTooNewError), as by `migrate`.
+ */
+export async function pendingMigrations(database: Kysely<unknown>, schema: Schema): Promise<string[]> {
+  const applied = await new Ledger(schema.ledger).applied(database as unknown as Kysely<LedgerTable>);
+  return checkedPending(schema.migrations, applied ?? [], schema.migrations).map((step) => step.name);
+}
+
+/**
  * Runs `work` in a transaction no other migrating process runs at the same time: on PostgreSQL under an advisory
  * lock, on SQLite from `BEGIN IMMEDIATE` (the write lock first, so another process that migrated meanwhile is
  * waited for, not a busy error on the first write).

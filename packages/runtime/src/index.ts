@@ -11,6 +11,11 @@ export type { RuntimeInfoWire } from './http/schemas.ts';
 export { RemoteRuntime, type RemoteRuntimeOptions } from './remote/remote-runtime.ts';
 export { KubernetesRuntime, type KubernetesRuntimeOptions } from './kubernetes/kubernetes-runtime.ts';
 export {
+  KUBERNETES_PERMISSIONS,
+  type KubernetesPermission,
+  type KubernetesVerb,
+} from './kubernetes/permissions.ts';
+export {
   KubernetesRuntimeConfig,
   type KubernetesRuntimeSettings,
   NetworkPeer,

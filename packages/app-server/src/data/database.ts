@@ -1,7 +1,7 @@
 import { connectDatabase as connectEither } from '@bosun/database';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { type Dialect, migrate } from './migrations/index.ts';
+import { type Dialect, migrate, requireCurrentSchema } from './migrations/index.ts';
 import { resealStale } from './sealed-rows.ts';
 import type { KeyRing } from './secret-cipher.ts';
 import { sqlitePath } from './sqlite.ts';
@@ -14,6 +14,9 @@ export interface OpenDatabaseOptions {
   /** Create the PostgreSQL database when it does not exist (else that is a DatabaseMissingError). */
   createDatabase?: boolean;
   logger?: Logger;
+  /** Bring the schema up to date (the default); false: refuse one that is behind (SchemaBehindError), as a replica
+   *  does when a separate step (`bosun migrate`) migrates. */
+  migrate?: boolean;
   /** When given, values sealed with a previous key are sealed again with the current one, and a key that cannot
    *  open what is stored is refused (SecretsKeyError) before anything changes. */
   keyRing?: KeyRing;
@@ -31,8 +34,12 @@ export interface AppDatabase {
 export async function openDatabase(options: OpenDatabaseOptions): Promise<AppDatabase> {
   const database = await connectDatabase(options);
   try {
-    const report = await migrate(database.db as Kysely<unknown>, { dialect: database.dialect, logger: options.logger });
-    options.logger?.debug({ dialect: database.dialect, schema: report.version }, 'opened the app database');
+    const db = database.db as Kysely<unknown>;
+    if (options.migrate === false) await requireCurrentSchema(db);
+    else {
+      const report = await migrate(db, { dialect: database.dialect, logger: options.logger });
+      options.logger?.debug({ dialect: database.dialect, schema: report.version }, 'opened the app database');
+    }
     if (options.keyRing) {
       const resealed = await resealStale(database.db, options.keyRing);
       if (resealed > 0) {

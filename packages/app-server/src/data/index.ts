@@ -15,7 +15,8 @@ export {
 } from './errors.ts';
 export { GENERATED_KEY_FILE, type KeyRingOptions, deriveFromJwtSecret, loadKeyRing } from './key-ring.ts';
 export type { JsonObject } from './merge-patch.ts';
-export type { Dialect } from './migrations/index.ts';
+export { type Dialect, SchemaBehindError } from './migrations/index.ts';
+export { type SchemaStepReport, migrateAppSchema } from './schema-step.ts';
 export type { Page } from './pages.ts';
 export { KeyRing, keyIdOf, newSecretsKey } from './secret-cipher.ts';
 export { seedForBenchmark } from './seed.ts';

@@ -30,6 +30,7 @@ function describe(setting: Setting): string[] {
   const shown = Array.isArray(value) ? value.join(',') : value;
   const fallback = value === undefined || shown === '' ? '' : ` (default: ${shown})`;
   const list = setting.schema.type === 'array' ? ' Comma-separated (a list in the file).' : '';
-  const secret = setting.secret ? ' Secret: no flag, never shown.' : '';
+  const file = setting.file ? ` Or in a file: ${setting.file.env}, ${setting.file.key}:.` : '';
+  const secret = setting.secret ? ` Secret: no flag, never shown.${file}` : '';
   return [`  ${names.join('  ')}${fallback}`, `      ${setting.schema.description ?? ''}${list}${secret}`];
 }

@@ -2,6 +2,7 @@ import { withoutPassword } from '@bosun/app-server';
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import { expectation, matches } from './check.ts';
 import { readConfigFile } from './config-file.ts';
+import { type SecretFileNames, readSecretFile, secretFileNames, secretFileRef } from './secret-files.ts';
 
 /** Where a setting's value came from; a later one wins: flags over the environment over the file over defaults. */
 export type Source = 'default' | 'file' | 'env' | 'flag';
@@ -15,15 +16,19 @@ export interface Setting {
   flag: string | undefined;
   env: string;
   secret: boolean;
+  /** A secret's file (`BOSUN_<KEY>_FILE`, `<key>_file`), unless the schema has a setting of that name. */
+  file: SecretFileNames | undefined;
 }
 
 /** Flags and env vars named after the key unless the key's schema says otherwise (`flag`, `env`, `secret`). */
 export function settingsOf(schema: TObject, envPrefix = 'BOSUN_'): Setting[] {
+  const keys = new Set(Object.keys(schema.properties));
   return Object.entries(schema.properties).map(([key, property]) => {
     const secret = property.secret === true;
     const flag =
       property.flag === false || secret ? undefined : ((property.flag as string) ?? key.replaceAll('_', '-'));
-    return { key, schema: property, flag, env: (property.env as string) ?? `${envPrefix}${key.toUpperCase()}`, secret };
+    const env = (property.env as string) ?? `${envPrefix}${key.toUpperCase()}`;
+    return { key, schema: property, flag, env, secret, file: secret ? secretFileNames(key, env, keys) : undefined };
   });
 }
 
@@ -60,24 +65,18 @@ export async function loadSettings<T extends TObject>(
   const settings = settingsOf(schema);
   const problems: string[] = [];
   const filePath = (flags.config as string | undefined) ?? nonEmpty(env[configEnv]);
-  const file = filePath ? await readConfigFile(filePath, new Set(settings.map((s) => s.key))) : undefined;
+  const keys = settings.flatMap((setting) => (setting.file ? [setting.key, setting.file.key] : [setting.key]));
+  const file = filePath ? await readConfigFile(filePath, new Set(keys)) : undefined;
+  const named = file && filePath ? { path: filePath, values: file.values } : undefined;
   if (file?.problems.length) throw new SettingsError(file.problems);
 
   const values: Record<string, unknown> = {};
   const sources: Record<string, Source> = {};
   for (const setting of settings) {
-    const flag = setting.flag === undefined ? undefined : (flags[setting.flag] ?? negated(flags, setting.flag));
-    const fromEnv = nonEmpty(env[setting.env]);
-    let found: { source: Source; where: string; raw: unknown; value: unknown } | undefined;
-    if (flag !== undefined) {
-      found = { source: 'flag', where: `--${setting.flag}`, raw: flag, value: fromText(setting.schema, flag) };
-    } else if (fromEnv !== undefined) {
-      found = { source: 'env', where: setting.env, raw: fromEnv, value: fromText(setting.schema, fromEnv) };
-    } else if (file && setting.key in file.values) {
-      const raw = file.values[setting.key];
-      found = { source: 'file', where: `${filePath}: ${setting.key}`, raw, value: raw };
-    } else if (setting.schema.default !== undefined) {
-      found = { source: 'default', where: setting.key, raw: undefined, value: structuredClone(setting.schema.default) };
+    const found = await givenValue(setting, { flags, env, file: named });
+    if (found && 'problem' in found) {
+      problems.push(found.problem);
+      continue;
     }
     if (!found) continue;
     if (!matches(setting.schema, found.value)) {
@@ -94,6 +93,49 @@ export async function loadSettings<T extends TObject>(
   if (problems.length > 0) throw new SettingsError(problems);
   const sourcesOf = sources as Record<keyof Static<T>, Source>;
   return { values: values as Static<T>, sources: sourcesOf, ...(filePath ? { file: filePath } : {}) };
+}
+
+interface Found {
+  source: Source;
+  /** Where the value was given, for messages. */
+  where: string;
+  raw: unknown;
+  value: unknown;
+}
+
+/** A setting's value from the strongest place that gives it (not checked yet), or why the places conflict. */
+async function givenValue(
+  setting: Setting,
+  {
+    flags,
+    env,
+    file,
+  }: Omit<SettingsInput, 'configEnv'> & { file: { path: string; values: Record<string, unknown> } | undefined },
+): Promise<Found | { problem: string } | undefined> {
+  const flag = setting.flag === undefined ? undefined : (flags[setting.flag] ?? negated(flags, setting.flag));
+  const fromEnv = nonEmpty(env[setting.env]);
+  const inFile = file !== undefined && setting.key in file.values;
+  const secretFile = setting.file && secretFileRef(setting.file, env, file);
+  if (secretFile) {
+    const valueWhere = fromEnv !== undefined ? setting.env : inFile ? `${file.path}: ${setting.key}` : undefined;
+    if (valueWhere) return { problem: `${valueWhere}, ${secretFile.where}: give the value or its file, not both` };
+    const read = await readSecretFile(setting.key, secretFile);
+    if ('problem' in read) return read;
+    const where = `${secretFile.where} (${secretFile.path})`;
+    return { source: secretFile.source, where, raw: read.text, value: fromText(setting.schema, read.text) };
+  }
+  if (flag !== undefined) {
+    return { source: 'flag', where: `--${setting.flag}`, raw: flag, value: fromText(setting.schema, flag) };
+  }
+  if (fromEnv !== undefined) {
+    return { source: 'env', where: setting.env, raw: fromEnv, value: fromText(setting.schema, fromEnv) };
+  }
+  if (inFile) {
+    const raw = file.values[setting.key];
+    return { source: 'file', where: `${file.path}: ${setting.key}`, raw, value: raw };
+  }
+  if (setting.schema.default === undefined) return undefined;
+  return { source: 'default', where: setting.key, raw: undefined, value: structuredClone(setting.schema.default) };
 }
 
 /** `--no-NAME` of a boolean setting: false. */

@@ -13,6 +13,7 @@ export class RuntimeApiStartError extends Error {
 
 /** The one key callers give in `X-API-Key`: from the environment or the file, never a flag. */
 export function apiKeyOf(config: RuntimeApiConfig): string {
+  refuseBoth(config, 'runtime_api_key');
   if (config.runtime_api_key) return config.runtime_api_key;
   if (config.runtime_api_key_file) {
     let key: string;
@@ -32,8 +33,23 @@ export function apiKeyOf(config: RuntimeApiConfig): string {
 
 /** The key sealing records at rest: given, in a file, or generated once into `<data_dir>/secrets.key`. */
 export function secretsKeyOf(config: RuntimeApiConfig): Buffer {
+  refuseBoth(config, 'secrets_key');
   if (config.secrets_key) return parseSecretsKey(config.secrets_key, 'secrets_key');
-  const path = config.secrets_key_file ?? join(config.data_dir, 'secrets.key');
-  if (config.secrets_key_file || existsSync(path)) return readKeyFile(path);
+  if (config.secrets_key_file) {
+    try {
+      return readKeyFile(config.secrets_key_file);
+    } catch (error) {
+      throw new RuntimeApiStartError(`secrets_key_file: ${(error as Error).message}`);
+    }
+  }
+  const path = join(config.data_dir, 'secrets.key');
+  if (existsSync(path)) return readKeyFile(path);
   return createKeyFile(path);
+}
+
+/** A key given both itself and in a file: which one was meant is unknown, so neither is used. */
+function refuseBoth(config: RuntimeApiConfig, key: 'runtime_api_key' | 'secrets_key'): void {
+  if (config[key] !== undefined && config[`${key}_file`] !== undefined) {
+    throw new RuntimeApiStartError(`${key}, ${key}_file: give the key or the file that holds it, not both`);
+  }
 }

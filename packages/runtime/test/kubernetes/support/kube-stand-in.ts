@@ -18,6 +18,14 @@ export interface Fault {
   times: number;
 }
 
+/** A request as it came, and what RBAC would call it (none for discovery or a path the stand-in does not serve). */
+export interface KubeRequest {
+  method: string;
+  path: string;
+  discovery: boolean;
+  rule?: { apiGroup: string; resource: string; verb: Verb; namespace: string | undefined };
+}
+
 const TOKEN = 'stand-in-token';
 
 /**
@@ -34,6 +42,8 @@ export class KubeStandIn {
   readonly agents = new SimulatedAgents(this.store);
   readonly namespaces = new Set<string>();
   readonly faults: Fault[] = [];
+  /** Every request served or refused, in order (what the runtime's Role must allow). */
+  readonly requests: KubeRequest[] = [];
   /** Called before each create is served (a test may put a squatter of that name there). */
   beforeCreate: ((object: KubeObject) => void) | undefined;
   private readonly watches = new Set<ServerResponse>();
@@ -108,6 +118,8 @@ export class KubeStandIn {
     if (request.headers.authorization !== `Bearer ${TOKEN}`)
       return status(response, 401, 'Unauthorized', 'Unauthorized');
     const discovery = /^\/(api\/v1|apis\/[^/]+\/[^/]+)$/.exec(url.pathname);
+    const seen: KubeRequest = { method: request.method ?? 'GET', path: url.pathname, discovery: Boolean(discovery) };
+    this.requests.push(seen);
     if (discovery && request.method === 'GET') return this.discover(response, discovery[1]!.replace(/^apis?\//, ''));
     const route = /^\/(?:api\/(v1)|apis\/([^/]+\/[^/]+))(?:\/namespaces\/([^/]+))?\/([^/]+)(?:\/([^/]+))?$/.exec(
       url.pathname,
@@ -119,6 +131,7 @@ export class KubeStandIn {
     const [namespace, name] = [route[3], route[5]];
     const verb = verbOf(request.method ?? 'GET', name, url.searchParams.get('watch') === 'true');
     if (!verb) return status(response, 405, 'MethodNotAllowed', `${request.method} is not supported here`);
+    seen.rule = { apiGroup: kind.groupVersion.split('/').at(-2) ?? '', resource: kind.resource, verb, namespace };
     const fault = this.faults.find((candidate) => candidate.verb === verb && candidate.resource === kind.resource);
     if (fault) {
       if (--fault.times <= 0) this.faults.splice(this.faults.indexOf(fault), 1);
