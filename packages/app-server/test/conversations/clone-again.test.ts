@@ -58,8 +58,8 @@ describeApi('the clone of a start run again over what an earlier run left', (api
     expect(await git(slow, 'status', '--porcelain')).toBe('');
   }
 
-  it('replaces the clone a stopped run left under way with a complete one, and leaves nothing else', async () => {
-    // The first run's clone waits at its remote (its replica stopped; its sandbox goes on).
+  /** A first run's clone, waiting at the held remote; `ended` settles with 'cloned' or its error's message. */
+  async function cloneHeldAtItsRemote(): Promise<{ ended: Promise<string> }> {
     const first = cloneRepository(agent, from(held), SLOW).then(
       () => 'cloned',
       (error: Error) => error.message,
@@ -69,6 +69,12 @@ describeApi('the clone of a start run again over what an earlier run left', (api
       (waiting) => waiting > 0,
       'the first clone to reach its remote',
     );
+    return { ended: first };
+  }
+
+  it('replaces the clone a stopped run left under way with a complete one, and leaves nothing else', async () => {
+    // The first run's clone waits at its remote (its replica stopped; its sandbox goes on).
+    const { ended: first } = await cloneHeldAtItsRemote();
 
     expect(await cloneRepository(agent, from(open), SLOW)).toBe(`${workspace}/slow`);
     await expectCloned();
@@ -81,15 +87,7 @@ describeApi('the clone of a start run again over what an earlier run left', (api
 
   it('replaces what a killed git clone left (SIGKILL: nothing cleaned up) with a complete clone', async () => {
     await rm(slow, { recursive: true, force: true });
-    const first = cloneRepository(agent, from(held), SLOW).then(
-      () => 'cloned',
-      (error: Error) => error.message,
-    );
-    await until(
-      async () => held.waiting(),
-      (waiting) => waiting > 0,
-      'the first clone to reach its remote',
-    );
+    const { ended: first } = await cloneHeldAtItsRemote();
     // The clone's processes (and its shell), by their ids: those naming this file's held remote.
     for (const pid of await processesUnder(held.url)) process.kill(pid, 'SIGKILL');
     expect(await first).toMatch(/^Could not clone acme\/slow/);
