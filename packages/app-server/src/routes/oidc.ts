@@ -2,11 +2,11 @@ import { HttpError } from '@bosun/http';
 import type { LoginMethod } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { cookieValue, credentialOf, sessionCookie } from '../identity/credentials.ts';
+import { credentialOf, sessionCookie } from '../identity/credentials.ts';
 import {
   type OidcLogin,
-  PENDING_LOGIN_COOKIE,
   clearedPendingLoginCookie,
+  pendingLoginCookieName,
   sameOriginPath,
 } from '../identity/oidc/index.ts';
 import { rateLimited } from '../identity/rate-limits.ts';
@@ -91,11 +91,14 @@ export function oidcRoutes(app: FastifyInstance, deps: IdentityRouteDeps): void 
           'enum',
         );
       }
-      const { location, cookie } = await login.begin({
-        ...(provider ? { provider } : {}),
-        ...(request.query.return_to ? { returnTo: request.query.return_to } : {}),
-      });
-      return noStore(reply).header('Set-Cookie', cookie).redirect(location, 302);
+      const { location, cookies } = await login.begin(
+        {
+          ...(provider ? { provider } : {}),
+          ...(request.query.return_to ? { returnTo: request.query.return_to } : {}),
+        },
+        request.headers.cookie,
+      );
+      return noStore(reply).header('Set-Cookie', cookies).redirect(location, 302);
     },
   );
 
@@ -112,18 +115,19 @@ export function oidcRoutes(app: FastifyInstance, deps: IdentityRouteDeps): void 
     },
     async (request, reply) => {
       const login = configured();
-      // The pending login ends here whatever happens: a failed one cannot be tried again with the same cookie.
-      noStore(reply).header('Set-Cookie', clearedPendingLoginCookie(secureCookies));
-      const { user, returnTo } = await login
-        .finish(request.query, cookieValue(request.headers.cookie, PENDING_LOGIN_COOKIE))
-        .catch((error: unknown) => {
-          if (error instanceof HttpError)
-            request.log.warn({ status: error.statusCode }, `OIDC sign-in refused: ${error.message}`);
-          throw error;
-        });
+      // The pending login of this state ends here whatever happens: a failed one cannot be tried again with the
+      // same cookie. The browser's other logins under way (other tabs) are left to finish.
+      const { state } = request.query;
+      noStore(reply);
+      if (state) reply.header('Set-Cookie', clearedPendingLoginCookie(pendingLoginCookieName(state), secureCookies));
+      const { user, returnTo } = await login.finish(request.query, request.headers.cookie).catch((error: unknown) => {
+        if (error instanceof HttpError)
+          request.log.warn({ status: error.statusCode }, `OIDC sign-in refused: ${error.message}`);
+        throw error;
+      });
       const { token } = await deps.sessions.createSession(user.id, SESSION_TTL_MS);
       const session = sessionCookie(token, { maxAgeSeconds: SESSION_TTL_MS / 1000, secure: secureCookies });
-      return reply.header('Set-Cookie', [clearedPendingLoginCookie(secureCookies), session]).redirect(returnTo, 302);
+      return reply.header('Set-Cookie', session).redirect(returnTo, 302);
     },
   );
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { closedPort } from '../../../agent/test/support/closed-port.ts';
 import { type Cache, MemoryCache, openCache } from '../../src/cache/index.ts';
 import { KeyRing, type Repositories, createRepositories, newSecretsKey } from '../../src/data/index.ts';
@@ -122,4 +122,15 @@ export function describeOidc(name: string, body: (world: () => OidcWorld) => voi
       return world;
     });
   });
+}
+
+/** Runs `browser`'s login up to the issuer's redirect back to the app, not followed: the callback URL. */
+export async function callbackUrl(world: OidcWorld, browser: Browser, rewrite?: (next: URL) => URL): Promise<string> {
+  world.issuer.signsIn(world.account());
+  const stopped = await browser.navigate(`${world.url}/api/v1/auth/login`, {
+    follow: (next) => next.pathname !== '/api/v1/auth/callback',
+    ...(rewrite ? { rewrite } : {}),
+  });
+  expect(stopped.location).toContain('/api/v1/auth/callback');
+  return stopped.location as string;
 }

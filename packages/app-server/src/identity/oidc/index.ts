@@ -4,7 +4,7 @@ import { type IssuerLog, OidcIssuer } from './issuer.ts';
 import { LOGIN_PATH, OidcLogin, type OidcLoginDeps } from './login.ts';
 
 export { CALLBACK_PATH, LOGIN_PATH, type LoginMethod, OidcLogin } from './login.ts';
-export { clearedPendingLoginCookie, PENDING_LOGIN_COOKIE } from './pending-login.ts';
+export { clearedPendingLoginCookie, pendingLoginCookieName } from './pending-login.ts';
 export { sameOriginPath } from './return-to.ts';
 
 export type OidcSettings = Partial<

@@ -2,10 +2,19 @@ import { HttpError } from '@bosun/http';
 import * as client from 'openid-client';
 import type { Cache } from '../../cache/index.ts';
 import type { KeyRing, User } from '../../data/index.ts';
+import { cookieValue } from '../credentials.ts';
 import { type AccountStores, type IssuerClaims, userOfAccount } from './accounts.ts';
 import type { OidcIssuer } from './issuer.ts';
 import { loginError } from './login-errors.ts';
-import { PENDING_LOGIN_TTL_MS, type PendingLogin, openPendingLogin, pendingLoginCookie } from './pending-login.ts';
+import {
+  PENDING_LOGIN_TTL_MS,
+  type PendingLogin,
+  clearedPendingLoginCookie,
+  openPendingLogin,
+  pendingLoginCookie,
+  pendingLoginCookieName,
+  pendingLoginsToEnd,
+} from './pending-login.ts';
 import { sameOriginPath } from './return-to.ts';
 
 export const LOGIN_PATH = '/api/v1/auth/login';
@@ -73,8 +82,14 @@ export class OidcLogin {
     ];
   }
 
-  /** Where to send the browser to sign in, and the cookie that keeps the login for the callback. */
-  async begin(options: { provider?: string; returnTo?: string }): Promise<{ location: string; cookie: string }> {
+  /**
+   * Where to send the browser to sign in, and its `Set-Cookie` lines: the cookie that keeps this login for the
+   * callback, and the ends of the browser's stale or oldest logins under way (`cookieHeader`: its `Cookie`).
+   */
+  async begin(
+    options: { provider?: string; returnTo?: string },
+    cookieHeader?: string,
+  ): Promise<{ location: string; cookies: string[] }> {
     const config = await this.configuration();
     const codeVerifier = client.randomPKCECodeVerifier();
     const login: PendingLogin = {
@@ -83,6 +98,7 @@ export class OidcLogin {
       codeVerifier,
       returnTo: sameOriginPath(options.returnTo),
       expiresAt: Date.now() + PENDING_LOGIN_TTL_MS,
+      ...(options.provider ? { provider: options.provider } : {}),
     };
     const location = client.buildAuthorizationUrl(config, {
       redirect_uri: this.redirectUri(),
@@ -94,20 +110,26 @@ export class OidcLogin {
       nonce: login.nonce,
       ...(options.provider ? { kc_idp_hint: options.provider } : {}),
     });
-    return { location: location.href, cookie: pendingLoginCookie(this.deps.keyRing, login, this.deps.secureCookies) };
+    const { keyRing, secureCookies } = this.deps;
+    const ended = pendingLoginsToEnd(keyRing, cookieHeader).map((name) =>
+      clearedPendingLoginCookie(name, secureCookies),
+    );
+    return { location: location.href, cookies: [...ended, pendingLoginCookie(keyRing, login, secureCookies)] };
   }
 
   /**
-   * Finishes the login the browser's cookie holds with the issuer's answer (`query`): the user it signs in and where
-   * to go. Each failure is an HttpError: 400 (no or another login, replayed state or code, a token that does not
-   * validate), 403 (the issuer or the person refused), 409 (an e-mail collision it will not link), 503 (no issuer).
+   * Finishes the login of the issuer's answer (`query`) with the browser's cookie of its state (`cookieHeader`: its
+   * `Cookie`): the user it signs in and where to go. Each failure is an HttpError: 400 (no such login in this
+   * browser, replayed state or code, a token that does not validate), 403 (the issuer or the person refused), 409
+   * (an e-mail collision it will not link), 503 (no issuer).
    */
-  async finish(query: Record<string, string>, cookie: string | undefined): Promise<{ user: User; returnTo: string }> {
+  async finish(
+    query: Record<string, string>,
+    cookieHeader: string | undefined,
+  ): Promise<{ user: User; returnTo: string }> {
+    const cookie = query.state ? cookieValue(cookieHeader, pendingLoginCookieName(query.state)) : undefined;
     const pending = openPendingLogin(this.deps.keyRing, cookie);
-    if (!pending) throw new HttpError(400, NO_PENDING_LOGIN);
-    if (query.state !== pending.state) {
-      throw new HttpError(400, "The sign-in's state is not this browser's sign-in: sign in again");
-    }
+    if (!pending || pending.state !== query.state) throw new HttpError(400, NO_PENDING_LOGIN);
     const claimed = await this.deps.cache.set(`oidc_state:${pending.state}`, true, {
       ifAbsent: true,
       ttlMs: PENDING_LOGIN_TTL_MS,
