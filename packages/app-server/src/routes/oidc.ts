@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { credentialOf, sessionCookie } from '../identity/credentials.ts';
 import {
   type OidcLogin,
+  clearedIdTokenCookie,
   clearedPendingLoginCookie,
   pendingLoginCookieName,
   sameOriginPath,
@@ -120,14 +121,20 @@ export function oidcRoutes(app: FastifyInstance, deps: IdentityRouteDeps): void 
       const { state } = request.query;
       noStore(reply);
       if (state) reply.header('Set-Cookie', clearedPendingLoginCookie(pendingLoginCookieName(state), secureCookies));
-      const { user, returnTo } = await login.finish(request.query, request.headers.cookie).catch((error: unknown) => {
-        if (error instanceof HttpError)
-          request.log.warn({ status: error.statusCode }, `OIDC sign-in refused: ${error.message}`);
-        throw error;
-      });
+      const { user, returnTo, idToken } = await login
+        .finish(request.query, request.headers.cookie)
+        .catch((error: unknown) => {
+          if (error instanceof HttpError)
+            request.log.warn({ status: error.statusCode }, `OIDC sign-in refused: ${error.message}`);
+          throw error;
+        });
       const { token } = await deps.sessions.createSession(user.id, SESSION_TTL_MS);
-      const session = sessionCookie(token, { maxAgeSeconds: SESSION_TTL_MS / 1000, secure: secureCookies });
-      return reply.header('Set-Cookie', session).redirect(returnTo, 302);
+      const maxAgeSeconds = SESSION_TTL_MS / 1000;
+      const kept = idToken ? login.keepIdToken(idToken, token, maxAgeSeconds) : undefined;
+      const session = sessionCookie(token, { maxAgeSeconds, secure: secureCookies });
+      // A sign-in whose ID token is not kept forgets an older one: no hint of another sign-in is ever sent.
+      reply.header('Set-Cookie', [session, kept ?? clearedIdTokenCookie(secureCookies)]);
+      return reply.redirect(returnTo, 302);
     },
   );
 
@@ -142,21 +149,27 @@ export function oidcRoutes(app: FastifyInstance, deps: IdentityRouteDeps): void 
       }),
     },
     async (request, reply) => {
-      await endSession(request, deps);
+      const sessionToken = await endSession(request, deps);
       const returnTo = sameOriginPath(request.query.return_to);
-      const location = (await oidc?.endSessionUrl(returnTo)) ?? returnTo;
-      reply.header('Set-Cookie', sessionCookie('', { maxAgeSeconds: 0, secure: secureCookies }));
+      const from = { cookieHeader: request.headers.cookie, sessionToken };
+      const location = (await oidc?.endSessionUrl(returnTo, from)) ?? returnTo;
+      const ended = sessionCookie('', { maxAgeSeconds: 0, secure: secureCookies });
+      reply.header('Set-Cookie', [ended, clearedIdTokenCookie(secureCookies)]);
       return noStore(reply).redirect(location, 302);
     },
   );
 }
 
-/** Revokes the session of the request's cookie, if it has a live one (a public route: no principal is set). */
-async function endSession(request: FastifyRequest, deps: IdentityRouteDeps): Promise<void> {
+/**
+ * Revokes the session of the request's cookie, if it has a live one (a public route: no principal is set); answers
+ * that cookie's token (live or not), which the ID token kept for the logout is bound to.
+ */
+async function endSession(request: FastifyRequest, deps: IdentityRouteDeps): Promise<string | undefined> {
   const credential = credentialOf({ cookie: request.headers.cookie });
-  if (credential?.kind !== 'session') return;
+  if (credential?.kind !== 'session') return undefined;
   const session = await deps.sessions.sessionUser(credential.secret);
   if (session) await deps.sessions.revoke(session.userId, session.sessionId);
+  return credential.secret;
 }
 
 function noStore(reply: FastifyReply): FastifyReply {

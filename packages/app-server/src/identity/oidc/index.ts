@@ -3,6 +3,7 @@ import type { AccountStores } from './accounts.ts';
 import { type IssuerLog, OidcIssuer } from './issuer.ts';
 import { LOGIN_PATH, OidcLogin, type OidcLoginDeps } from './login.ts';
 
+export { clearedIdTokenCookie } from './id-token-cookie.ts';
 export { CALLBACK_PATH, LOGIN_PATH, type LoginMethod, OidcLogin } from './login.ts';
 export { clearedPendingLoginCookie, pendingLoginCookieName } from './pending-login.ts';
 export { sameOriginPath } from './return-to.ts';

@@ -4,6 +4,7 @@ import type { Cache } from '../../cache/index.ts';
 import type { KeyRing, User } from '../../data/index.ts';
 import { cookieValue } from '../credentials.ts';
 import { type AccountStores, type IssuerClaims, userOfAccount } from './accounts.ts';
+import { idTokenCookie, idTokenOf } from './id-token-cookie.ts';
 import type { OidcIssuer } from './issuer.ts';
 import { loginError } from './login-errors.ts';
 import {
@@ -126,7 +127,7 @@ export class OidcLogin {
   async finish(
     query: Record<string, string>,
     cookieHeader: string | undefined,
-  ): Promise<{ user: User; returnTo: string }> {
+  ): Promise<{ user: User; returnTo: string; idToken: string | undefined }> {
     const cookie = query.state ? cookieValue(cookieHeader, pendingLoginCookieName(query.state)) : undefined;
     const pending = openPendingLogin(this.deps.keyRing, cookie);
     if (!pending || pending.state !== query.state) throw new HttpError(400, NO_PENDING_LOGIN);
@@ -149,22 +150,33 @@ export class OidcLogin {
       if (!claims) throw new HttpError(400, 'The issuer answered without an ID token');
       const profile = await profileOf(config, claims, tokens.access_token);
       const user = await userOfAccount(this.deps.accounts, config.serverMetadata().issuer, profile);
-      return { user, returnTo: pending.returnTo };
+      return { user, returnTo: pending.returnTo, idToken: tokens.id_token };
     } catch (error) {
       throw loginError(error);
     }
   }
 
+  /** The `Set-Cookie` line keeping a sign-in's ID token for its logout (id-token-cookie.ts), if it fits a cookie. */
+  keepIdToken(idToken: string, sessionToken: string, maxAgeSeconds: number): string | undefined {
+    return idTokenCookie(this.deps.keyRing, idToken, sessionToken, { maxAgeSeconds, secure: this.deps.secureCookies });
+  }
+
   /**
-   * Where to send a browser that signed out to end its session at the issuer too, coming back to `returnTo`;
-   * undefined when the issuer has no `end_session_endpoint` or cannot be reached.
+   * Where to send a browser that signed out to end its session at the issuer too, coming back to `returnTo`, with
+   * the ID token its `Cookie` header keeps for the session `sessionToken` as `id_token_hint` (the issuer then ends
+   * its session without asking); undefined when the issuer has no `end_session_endpoint` or cannot be reached.
    */
-  async endSessionUrl(returnTo: string | undefined): Promise<string | undefined> {
+  async endSessionUrl(
+    returnTo: string | undefined,
+    from: { cookieHeader?: string | undefined; sessionToken?: string | undefined } = {},
+  ): Promise<string | undefined> {
     const config = await this.deps.issuer.configuration().catch(() => undefined);
     if (!config?.serverMetadata().end_session_endpoint) return undefined;
+    const hint = from.sessionToken && idTokenOf(this.deps.keyRing, from.cookieHeader, from.sessionToken);
     return client.buildEndSessionUrl(config, {
       client_id: this.deps.issuer.settings.clientId,
       post_logout_redirect_uri: `${this.deps.publicUrl()}${sameOriginPath(returnTo)}`,
+      ...(hint ? { id_token_hint: hint } : {}),
     }).href;
   }
 
