@@ -122,7 +122,7 @@ export function oidcRoutes(app: FastifyInstance, deps: IdentityRouteDeps): void 
       noStore(reply);
       if (state) reply.header('Set-Cookie', clearedPendingLoginCookie(pendingLoginCookieName(state), secureCookies));
       const { user, returnTo, idToken } = await login
-        .finish(request.query, request.headers.cookie)
+        .finish(request.query, request.headers.cookie, request.log)
         .catch((error: unknown) => {
           if (error instanceof HttpError)
             request.log.warn({ status: error.statusCode }, `OIDC sign-in refused: ${error.message}`);

@@ -4,6 +4,7 @@ import type { Cache } from '../../cache/index.ts';
 import type { KeyRing, User } from '../../data/index.ts';
 import { cookieValue } from '../credentials.ts';
 import { type AccountStores, type IssuerClaims, userOfAccount } from './accounts.ts';
+import { gitProviderOfAlias } from './git-providers.ts';
 import { idTokenCookie, idTokenOf } from './id-token-cookie.ts';
 import type { OidcIssuer } from './issuer.ts';
 import { loginError } from './login-errors.ts';
@@ -17,6 +18,7 @@ import {
   pendingLoginsToEnd,
 } from './pending-login.ts';
 import { sameOriginPath } from './return-to.ts';
+import { type SignInLog, type SignInTokenStore, keepSignInGitToken } from './sign-in-git-token.ts';
 
 export const LOGIN_PATH = '/api/v1/auth/login';
 export const CALLBACK_PATH = '/api/v1/auth/callback';
@@ -38,6 +40,10 @@ export interface OidcLoginDeps {
   /** Where each login's state is claimed once (shared between replicas when it is Redis). */
   cache: Pick<Cache, 'set'>;
   accounts: AccountStores;
+  /** `oidc_git_providers`: the Git provider of each identity provider's sign-ins (git-providers.ts). */
+  gitProviders: readonly string[];
+  /** Where the Git token a sign-in brings is stored. */
+  gitTokens: SignInTokenStore;
   /** Where browsers reach this server: the callback's redirect URI is under it. */
   publicUrl(): string;
   /** Whether the server is reached over HTTPS (the cookies are then `Secure`). */
@@ -122,11 +128,13 @@ export class OidcLogin {
    * Finishes the login of the issuer's answer (`query`) with the browser's cookie of its state (`cookieHeader`: its
    * `Cookie`): the user it signs in and where to go. Each failure is an HttpError: 400 (no such login in this
    * browser, replayed state or code, a token that does not validate), 403 (the issuer or the person refused), 409
-   * (an e-mail collision it will not link), 503 (no issuer).
+   * (an e-mail collision it will not link), 503 (no issuer). A login sent to an identity provider whose sign-ins
+   * bring a Git token stores it (sign-in-git-token.ts: its failures only go to `log`).
    */
   async finish(
     query: Record<string, string>,
     cookieHeader: string | undefined,
+    log?: SignInLog,
   ): Promise<{ user: User; returnTo: string; idToken: string | undefined }> {
     const cookie = query.state ? cookieValue(cookieHeader, pendingLoginCookieName(query.state)) : undefined;
     const pending = openPendingLogin(this.deps.keyRing, cookie);
@@ -149,7 +157,15 @@ export class OidcLogin {
       const claims = tokens.claims();
       if (!claims) throw new HttpError(400, 'The issuer answered without an ID token');
       const profile = await profileOf(config, claims, tokens.access_token);
-      const user = await userOfAccount(this.deps.accounts, config.serverMetadata().issuer, profile);
+      const issuer = config.serverMetadata().issuer;
+      const user = await userOfAccount(this.deps.accounts, issuer, profile);
+      const alias = pending.provider;
+      const git = alias && this.deps.providers.includes(alias) && gitProviderOfAlias(alias, this.deps.gitProviders);
+      if (alias && git) {
+        const { access_token: accessToken } = tokens;
+        const sign = { config, accessToken, alias, git, userId: user.id, issuer, subject: claims.sub };
+        await keepSignInGitToken(this.deps.gitTokens, sign, log);
+      }
       return { user, returnTo: pending.returnTo, idToken: tokens.id_token };
     } catch (error) {
       throw loginError(error);
