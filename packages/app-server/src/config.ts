@@ -1,6 +1,6 @@
 import { logLevelSetting, serviceSettings } from '@bosun/http';
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { GIT_PROVIDER_ENTRY, gitProviderProblems } from './identity/oidc/git-providers.ts';
+import { GIT_PROVIDER_ENTRY, gitProviderProblems } from './git/sign-in-providers.ts';
 import { instanceMarketplaces } from './marketplaces/instance.ts';
 
 const optional = (options: Parameters<typeof Type.String>[0]) => Type.Optional(Type.String(options));

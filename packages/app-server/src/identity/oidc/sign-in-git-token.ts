@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type * as client from 'openid-client';
 import type { Repositories } from '../../data/index.ts';
+import type { SignInGitProvider } from '../../git/sign-in-providers.ts';
 import { BrokerTokenError, brokerToken } from './broker-token.ts';
-import type { SignInGitProvider } from './git-providers.ts';
 
 export type SignInTokenStore = Pick<Repositories['providerTokens'], 'setFromSignIn'>;
 

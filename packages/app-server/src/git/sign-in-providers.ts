@@ -1,5 +1,8 @@
 import { PROVIDER_TYPES, type ProviderType } from '@bosun/protocol';
 
+// The Git providers of the sign-ins through an OpenID Connect issuer's identity providers (`oidc_git_providers`):
+// here, below the configuration that validates the setting and the sign-in that reads it.
+
 /** The provider types a sign-in's token is stored as (`enterprise_sso` is no Git host). */
 const GIT_TYPES = PROVIDER_TYPES.filter((type) => type !== 'enterprise_sso');
 
