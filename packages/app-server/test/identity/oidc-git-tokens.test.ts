@@ -10,6 +10,7 @@ const host = await startGitHost();
 afterAll(() => host.close());
 
 const GIT_INFO = '/api/v1/users/git-info';
+const github = { query: '?provider=github' };
 
 /** A token the Git host stand-in knows, as the account `login`. */
 function hostToken(login: string): string {
@@ -36,7 +37,7 @@ describeOidc(
       const ada = account({ brokerTokens: { github: githubAnswer(token) } });
       const browser = new Browser();
       const asked = issuer.brokerRequests.length;
-      expect((await signIn(browser, ada, { query: '?provider=github' })).status).toBe(302);
+      expect((await signIn(browser, ada, github)).status).toBe(302);
       expect(issuer.brokerRequests.slice(asked)).toEqual([{ alias: 'github', authorized: true }]);
       const info = await visit(browser, GIT_INFO);
       expect(info.status, JSON.stringify(info.body)).toBe(200);
@@ -67,7 +68,7 @@ describeOidc(
       const { issuer, signIn, visit, account, logs } = world();
       const browser = new Browser();
       const ada = account();
-      expect((await signIn(browser, ada, { query: '?provider=github' })).status).toBe(302);
+      expect((await signIn(browser, ada, github)).status).toBe(302);
       expect((await visit(browser, '/api/v1/users/me')).status).toBe(200);
       expect((await visit(browser, GIT_INFO)).status).toBe(403);
       expect(logs.some((line) => line.includes('was not read') && line.includes('HTTP 400'))).toBe(true);
@@ -79,6 +80,13 @@ describeOidc(
       });
       expect(stored.status).toBe(200);
       expect((await visit(browser, GIT_INFO)).body.login).toBe('ada-by-hand');
+
+      // An answer without a token, or too large to be one: the same.
+      for (const answer of ['error=bad_verification_code', `access_token=${'x'.repeat(70_000)}`]) {
+        const lines = logs.length;
+        expect((await signIn(new Browser(), account({ brokerTokens: { github: answer } }), github)).status).toBe(302);
+        expect(logs.slice(lines).some((line) => line.includes('answered no access_token'))).toBe(true);
+      }
 
       // No identity provider, or one that is no Git provider: the issuer is not asked.
       const asked = issuer.brokerRequests.length;
@@ -93,7 +101,7 @@ describeOidc(
       const first = hostToken('ada');
       const ada = account({ brokerTokens: { github: githubAnswer(first) } });
       const browser = new Browser();
-      await signIn(browser, ada, { query: '?provider=github' });
+      await signIn(browser, ada, github);
       const userId = await userIdOf(world(), browser);
       const tokenOf = async () => (await repositories.providerTokens.token(userId, 'github'))?.token;
       expect(await tokenOf()).toBe(first);
@@ -107,7 +115,7 @@ describeOidc(
       // Another account at the issuer with the same verified address signs in the same user: it keeps Ada's token.
       const twin = account({ email: ada.email, brokerTokens: { github: githubAnswer(hostToken('twin')) } });
       const twinBrowser = new Browser();
-      await signIn(twinBrowser, twin, { query: '?provider=github' });
+      await signIn(twinBrowser, twin, github);
       expect(await userIdOf(world(), twinBrowser)).toBe(userId);
       expect(await tokenOf()).toBe(second);
       // A token the person stores by hand stays theirs.

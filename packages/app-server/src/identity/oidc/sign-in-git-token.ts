@@ -3,6 +3,7 @@ import type * as client from 'openid-client';
 import type { Repositories } from '../../data/index.ts';
 import type { SignInGitProvider } from '../../git/sign-in-providers.ts';
 import { BrokerTokenError, brokerToken } from './broker-token.ts';
+import { reasonOf } from './issuer.ts';
 
 export type SignInTokenStore = Pick<Repositories['providerTokens'], 'setFromSignIn'>;
 
@@ -37,8 +38,9 @@ export async function keepSignInGitToken(store: SignInTokenStore, sign: SignInGi
   try {
     token = await brokerToken(sign.config, sign.accessToken, alias);
   } catch (error) {
-    if (!(error instanceof BrokerTokenError)) throw error;
-    log?.warn({ ...about, reason: error.message }, 'The Git token of the sign-in was not read: none stored');
+    // Whatever went wrong (an answer cut off midway included), the sign-in goes on.
+    const reason = error instanceof BrokerTokenError ? error.message : reasonOf(error);
+    log?.warn({ ...about, reason }, 'The Git token of the sign-in was not read: none stored');
     return;
   }
   try {
