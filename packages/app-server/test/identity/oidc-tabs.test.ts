@@ -34,4 +34,18 @@ describeOidc('sign-ins started in several tabs of one browser', (world) => {
     expect(oldest.body.detail).toMatch(/No sign-in is under way in this browser/);
     for (const url of urls.slice(1)) expect((await browser.visit(url)).status).toBe(302);
   });
+
+  it('ends a login cookie that no longer opens at the next login, and leaves cookies not its own alone', async () => {
+    const browser = new Browser();
+    const host = new URL(world().url).host;
+    const damaged = pendingLoginCookieName('a-state-long-gone');
+    browser.setCookie(host, damaged, 'v1.abc.def.ghi.jkl');
+    browser.setCookie(host, 'bosun_oidc_login_not-ours', 'x');
+    const login = await browser.visit(`${world().url}/api/v1/auth/login`);
+    expect(login.status).toBe(302);
+    const set = login.headers.getSetCookie();
+    expect(set).toContainEqual(expect.stringMatching(new RegExp(`^${damaged}=; .*Max-Age=0`)));
+    expect(set.some((line) => line.startsWith('bosun_oidc_login_not-ours='))).toBe(false);
+    expect(browser.cookie(host, damaged)).toBeUndefined();
+  });
 });
