@@ -82,6 +82,8 @@ export interface ProviderTokensTable extends SealedColumns {
   user_id: string;
   provider: string;
   host: string | null;
+  /** Null: stored by hand; else the sign-in that brought it (migration 0015). */
+  source: string | null;
   created_at: string;
   updated_at: string;
 }
