@@ -3,6 +3,7 @@ import { type Page, newestFirst } from '../pages.ts';
 import type { AppConversationsTable, Tables } from '../tables.ts';
 import { countRows } from './count.ts';
 import { OwnedRows } from './owned-rows.ts';
+import { containsText } from './text-search.ts';
 
 export type AppConversation = Selectable<AppConversationsTable>;
 export type NewAppConversation = Insertable<AppConversationsTable>;
@@ -107,8 +108,7 @@ export class ConversationsRepository extends OwnedRows<'app_conversations', 'id'
     let query = this.db.selectFrom('app_conversations').where('user_id', '=', userId);
     const { titleContains, createdAtGte, createdAtLt, updatedAtGte, updatedAtLt, sandboxId } = filters;
     if (titleContains !== undefined) {
-      const pattern = `%${titleContains.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
-      query = query.where(sql<boolean>`lower(title) like ${pattern} escape '\\'`);
+      query = query.where(containsText('title', titleContains));
     }
     if (createdAtGte !== undefined) query = query.where('created_at', '>=', createdAtGte);
     if (createdAtLt !== undefined) query = query.where('created_at', '<', createdAtLt);

@@ -8,6 +8,7 @@ import { isForeignKeyViolation } from './constraints.ts';
 import { countRows } from './count.ts';
 import { type OrgDeletionOutcome, deleteOrganization } from './organization-deletion.ts';
 import { OwnedRows } from './owned-rows.ts';
+import { containsText } from './text-search.ts';
 
 export type Organization = Selectable<OrganizationsTable>;
 
@@ -78,10 +79,9 @@ export class OrganizationsRepository {
   async countMembers(orgId: string, emailContains?: string): Promise<number> {
     let query = this.db.selectFrom('memberships').where('memberships.org_id', '=', orgId);
     if (emailContains) {
-      const pattern = `%${emailContains.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
       query = query
         .innerJoin('users', 'users.id', 'memberships.user_id')
-        .where(sql<boolean>`lower(users.email) like ${pattern} escape '\\'`);
+        .where(containsText('users.email', emailContains));
     }
     return countRows(query);
   }
