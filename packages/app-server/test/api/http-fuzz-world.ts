@@ -99,8 +99,16 @@ export async function worldOf(api: Api): Promise<World> {
     },
   };
   const personal = await post(api, user, '/api/v1/marketplaces', { source: 'github:acme/market', name: 'mine' });
-  const shared = await post(api, user, `/api/v1/marketplaces?org_id=${orgId}`, { source: 'github:acme/market' });
-  if (personal.status !== 201 || shared.status !== 201) throw new Error(`${personal.text} ${shared.text}`);
+  const listed = await api.call(`/api/v1/marketplaces?org_id=${orgId}`, { as: user });
+  const shared = await post(api, user, '/api/v1/marketplaces', {
+    source: 'github:acme/market',
+    scope: 'organization',
+    org_id: orgId,
+    expected_version: listed.body.org_version,
+  });
+  if (personal.status !== 201 || shared.status !== 201 || shared.body.scope !== 'organization') {
+    throw new Error(`${personal.text} ${shared.text}`);
+  }
   const trust = await post(api, user, '/api/v1/plugin-trust', { source: 'github:acme/market' });
   // Git tokens (the configured providers are the test's Git server): the Git browsing routes ask it.
   const tokens = { github: { token: 'fuzz-git-token' }, gitlab: { token: 'fuzz-git-token' } };
