@@ -12,6 +12,7 @@ import { llmProfiles } from './0011-llm-profiles.ts';
 import { startTaskTakeover } from './0012-start-task-takeover.ts';
 import { conversationModelOrder } from './0013-conversation-model-order.ts';
 import { oidcIdentities } from './0014-oidc-identities.ts';
+import { conversationPublic } from './0015-conversation-public.ts';
 import type { SchemaMigration } from './migration.ts';
 
 /** Every schema step, in order: listed here (not read from a folder) so the bundled server carries them. */
@@ -30,4 +31,5 @@ export const MIGRATIONS: readonly SchemaMigration[] = [
   startTaskTakeover,
   conversationModelOrder,
   oidcIdentities,
+  conversationPublic,
 ];
