@@ -201,6 +201,23 @@ describeApi('shared (public, read-only) conversations', (api) => {
     expect(await anyone.countSharedEvents(id, { timestamp__gte: at(3) })).toBe(2);
   });
 
+  it('are in the OpenAPI document at OpenHands’ paths, needing no credentials', async () => {
+    const document = (await api().call('/openapi.json')).body;
+    for (const path of [
+      '/api/shared-conversations',
+      '/api/shared-events/search',
+      '/api/shared-events/count',
+      '/api/shared-events',
+      '/api/shared-events/{conversation_id}/{event_id}',
+    ]) {
+      expect(document.paths[path]?.get?.security, path).toEqual([]);
+    }
+    const { schemas } = document.components;
+    expect(Object.keys(schemas.SharedConversation.properties).sort()).toEqual([...SHARED_FIELDS].sort());
+    expect(schemas.AppConversationUpdateRequest.properties.public).toBeDefined();
+    expect(schemas.AppConversation.properties.public).toBeDefined();
+  });
+
   it('refuse malformed input with 422, whether the conversation is shared or not', async () => {
     const id = await conversationWith(api(), owner, eventsOf('x'));
     await publish(id, true);
