@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AppServerClient, BosunApiError } from '@bosun/client';
+import { SharedConversation } from '@bosun/protocol';
 import { beforeAll, expect, it } from 'vitest';
 import { newConversation } from '../events/support.ts';
 import { type Answer, type Api, type TestUser, describeApi } from './harness.ts';
@@ -7,23 +8,19 @@ import { type Answer, type Api, type TestUser, describeApi } from './harness.ts'
 const SECRET = 'sk-shared-secret-value-9';
 const TOKEN = 'ghp_shared_token_value_7';
 
-/** What a stranger may read of a conversation: OpenHands' `SharedConversation`, nothing of the owner's own. */
-const SHARED_FIELDS = [
-  'id',
-  'created_by_user_id',
-  'sandbox_id',
-  'selected_repository',
-  'selected_branch',
-  'git_provider',
-  'title',
-  'pr_number',
-  'llm_model',
-  'metrics',
-  'parent_conversation_id',
-  'sub_conversation_ids',
-  'created_at',
-  'updated_at',
+/** What only the owner may see of a conversation (or use: its sandbox and agent server): never shared. */
+const OWNERS_ONLY = [
+  'sandbox_status',
+  'sandbox_status_detail',
+  'execution_status',
+  'conversation_url',
+  'session_api_key',
+  'tags',
+  'public',
+  'loaded_marketplaces',
+  'loaded_plugins',
 ];
+const SHARED_FIELDS = Object.keys(SharedConversation.properties);
 
 const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, second)).toISOString();
 
@@ -112,6 +109,7 @@ describeApi('shared (public, read-only) conversations', (api) => {
     const [shared, none] = await anyone.getSharedConversations([id.replace(/-/g, ''), unknown]);
     expect(none).toBeNull();
     expect(Object.keys(shared ?? {}).sort()).toEqual([...SHARED_FIELDS].sort());
+    for (const field of OWNERS_ONLY) expect(SHARED_FIELDS).not.toContain(field);
     expect(shared).toMatchObject({ id, title: 'Shared work', created_by_user_id: null, sandbox_id: null });
 
     const masked = events.map((event) =>
