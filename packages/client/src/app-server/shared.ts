@@ -5,7 +5,7 @@ import type { ConversationEventFilter, ConversationEventSearch } from './events.
 import { AppServerGitBrowse } from './git-browse.ts';
 
 /**
- * Conversations their owners made public (`updateConversation(id, { public: true })`), read as anyone may: the
+ * Conversations their owners made public (`updateAppConversation(id, { public: true })`), read as anyone may: the
  * server needs no credentials for them. A conversation that is not (or no longer) public is as unknown as one that
  * does not exist: null in a batch, a 404 `BosunApiError` otherwise.
  */
