@@ -1,5 +1,6 @@
 import { logLevelSetting, serviceSettings } from '@bosun/http';
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { GIT_PROVIDER_ENTRY, gitProviderProblems } from './git/sign-in-providers.ts';
 import { instanceMarketplaces } from './marketplaces/instance.ts';
 
 const optional = (options: Parameters<typeof Type.String>[0]) => Type.Optional(Type.String(options));
@@ -93,6 +94,15 @@ export const AppServerConfig = Type.Object({
       'Identity providers behind the issuer shown as their own login buttons, sent as kc_idp_hint (Keycloak), ' +
       'e.g. github,gitlab.',
   }),
+  oidc_git_providers: Type.Optional(
+    Type.Array(Type.String({ pattern: GIT_PROVIDER_ENTRY }), {
+      expected: 'a list (comma-separated in a variable) of alias=provider_type, alias=provider_type@host or alias=none',
+      description:
+        "The Git provider whose token a sign-in through each identity provider brings (Keycloak's stored token, " +
+        'read at <issuer>/broker/<alias>/token): e.g. corp=gitlab@gitlab.example.com, bbdc=bitbucket_data_center@' +
+        'git.example.com, google=none; an alias named after a provider type (github, gitlab...) needs no entry.',
+    }),
+  ),
   git_github_url: optional({
     minLength: 1,
     description:
@@ -268,6 +278,7 @@ export function appServerConfigProblems(config: AppServerConfig): string[] {
   } else if (config.oidc_issuer_url === undefined && (oidc.length > 0 || (config.oidc_providers ?? []).length > 0)) {
     problems.push('oidc_issuer_url: needed when oidc_client_id, oidc_client_secret or oidc_providers is set');
   }
+  problems.push(...gitProviderProblems(config.oidc_git_providers ?? [], config.oidc_providers ?? []));
   return problems;
 }
 

@@ -10,6 +10,7 @@ export type * from './agent-server/types.ts';
 export { DEFAULTED_REQUEST_PROPERTIES, type WireInput } from './agent-server/wire-input.ts';
 export { ServerProbes, type TransportOptions } from './server-probes.ts';
 export { AppServerAccount, type PageQuery } from './app-server/account.ts';
+export { AppServerOrganizations } from './app-server/organizations.ts';
 export { AppServerSandboxes } from './app-server/sandboxes.ts';
 export {
   AppServerEvents,

@@ -84,6 +84,8 @@ export interface ProviderTokensTable extends SealedColumns {
   user_id: string;
   provider: string;
   host: string | null;
+  /** Null: stored by hand; else the sign-in that brought it (migration 0015). */
+  source: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -109,7 +111,7 @@ export interface AppConversationsTable {
   loaded_marketplaces: string | null;
   /** The plugins its agent server loaded at the start (ResolvedPlugin[] as JSON); null: none recorded. */
   loaded_plugins: string | null;
-  /** 1: its owner shared it read-only with anyone who has its id (see 0015); 0: only they read it. */
+  /** 1: its owner shared it read-only with anyone who has its id (see 0016); 0: only they read it. */
   is_public: Generated<number>;
 }
 

@@ -12,7 +12,18 @@ export type SessionsStore = Pick<
 >;
 export type OrganizationsStore = Pick<
   Repositories['organizations'],
-  'create' | 'get' | 'listForUser' | 'role' | 'members' | 'addMember' | 'setRole' | 'removeMember'
+  | 'create'
+  | 'get'
+  | 'rename'
+  | 'delete'
+  | 'listForUser'
+  | 'role'
+  | 'owners'
+  | 'members'
+  | 'countMembers'
+  | 'addMember'
+  | 'setRole'
+  | 'removeMember'
 >;
 export type SecretsStore = Pick<Repositories['secrets'], 'create' | 'search' | 'get' | 'update' | 'delete' | 'value'>;
 export type ProviderTokensStore = Pick<Repositories['providerTokens'], 'set' | 'list' | 'delete' | 'token'>;
@@ -21,7 +32,7 @@ export type SettingsStore = Pick<Repositories['settings'], 'get' | 'update'>;
 /** A user's stored settings: one JSON object, sealed at rest (it holds the API keys). */
 export type StoredSettings = JsonObject;
 
-export type { ApiKeyRecord, Member, Organization, SecretInfo, User } from '../data/index.ts';
+export type { ApiKeyRecord, Member, OrgDeletionRecord, Organization, SecretInfo, User } from '../data/index.ts';
 
 /** What authentication reads. */
 export interface IdentityStores {

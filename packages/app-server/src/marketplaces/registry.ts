@@ -9,6 +9,7 @@ import type {
   OrgRole,
 } from '@bosun/protocol';
 import type { MarketplaceOwner, MarketplaceRow, Repositories } from '../data/index.ts';
+import { MANAGERS } from '../organizations/member-rules.ts';
 import { approvalChange } from './approval.ts';
 import { type ComposedEntry, type MarketplaceEntry, compose, effective } from './composition.ts';
 import { registrationProblems, validRegistration } from './registration.ts';
@@ -26,8 +27,6 @@ export interface MarketplaceRegistryDeps {
   /** The commit a ref of a source names now (fetched as the user): what `review` starts from. */
   resolve: (userId: string, source: string, ref: string | null) => Promise<string>;
 }
-
-const MANAGERS: readonly OrgRole[] = ['owner', 'admin'];
 
 /**
  * The registered marketplaces: the instance's (read-only), organizations' (written by their owners and admins,

@@ -2,7 +2,8 @@ import type { OrgRole } from '@bosun/protocol';
 
 /** Who may change whom in an organization. The last-owner rule needs the store (it counts owners). */
 
-const MANAGERS: readonly OrgRole[] = ['owner', 'admin'];
+/** The roles that manage an organization's members, name and marketplaces. */
+export const MANAGERS: readonly OrgRole[] = ['owner', 'admin'];
 
 /** Why a change is refused, for the 403's detail; undefined when allowed. */
 export function refusalToAdd(actor: OrgRole, role: OrgRole): string | undefined {

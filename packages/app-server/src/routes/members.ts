@@ -18,6 +18,10 @@ const MemberParams = Type.Object(
   { org_id: OrgParams.properties.org_id, user_id: Type.String({ minLength: 1, maxLength: 64 }) },
   { additionalProperties: false },
 );
+const CountQuery = Type.Object(
+  { email: Type.Optional(Type.String({ maxLength: 255, description: 'Part of the members’ email addresses.' })) },
+  { additionalProperties: false },
+);
 type OrgPath = { org_id: string };
 type MemberPath = OrgPath & { user_id: string };
 
@@ -51,6 +55,16 @@ export function memberRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
     ),
   );
 
+  app.get<{ Params: OrgPath; Querystring: { email?: string } }>(
+    '/organizations/:org_id/members/count',
+    route('How many members an organization has (with `email`: whose address contains it, any case)', {
+      params: OrgParams,
+      querystring: CountQuery,
+      response: { 200: 'OrgMemberCount' },
+    }),
+    asMember(deps, async (request, _reply, { orgId }) => organizations.countMembers(orgId, request.query.email)),
+  );
+
   app.post<{ Params: OrgPath; Body: OrgMemberAdd }>(
     '/organizations/:org_id/members',
     route('Add an existing user (by id or email) to an organization', {
@@ -67,7 +81,9 @@ export function memberRoutes(app: FastifyInstance, deps: IdentityRouteDeps): voi
       if (refusal) return forbidden(reply, refusal);
       const user = user_id !== undefined ? await users.get(user_id) : await users.byEmail(email as string);
       if (!user) return notFound(reply, 'User');
-      await conflictsAs409(() => organizations.addMember(orgId, user.id, role));
+      if (!(await conflictsAs409(() => organizations.addMember(orgId, user.id, role)))) {
+        return notFound(reply, 'Organization');
+      }
       return reply
         .code(201)
         .send(memberToWire({ ...user, user_id: user.id, role, joined_at: new Date().toISOString() }));

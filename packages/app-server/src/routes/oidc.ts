@@ -2,11 +2,12 @@ import { HttpError } from '@bosun/http';
 import type { LoginMethod } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { cookieValue, credentialOf, sessionCookie } from '../identity/credentials.ts';
+import { credentialOf, sessionCookie } from '../identity/credentials.ts';
 import {
   type OidcLogin,
-  PENDING_LOGIN_COOKIE,
+  clearedIdTokenCookie,
   clearedPendingLoginCookie,
+  pendingLoginCookieName,
   sameOriginPath,
 } from '../identity/oidc/index.ts';
 import { rateLimited } from '../identity/rate-limits.ts';
@@ -91,11 +92,14 @@ export function oidcRoutes(app: FastifyInstance, deps: IdentityRouteDeps): void 
           'enum',
         );
       }
-      const { location, cookie } = await login.begin({
-        ...(provider ? { provider } : {}),
-        ...(request.query.return_to ? { returnTo: request.query.return_to } : {}),
-      });
-      return noStore(reply).header('Set-Cookie', cookie).redirect(location, 302);
+      const { location, cookies } = await login.begin(
+        {
+          ...(provider ? { provider } : {}),
+          ...(request.query.return_to ? { returnTo: request.query.return_to } : {}),
+        },
+        request.headers.cookie,
+      );
+      return noStore(reply).header('Set-Cookie', cookies).redirect(location, 302);
     },
   );
 
@@ -112,18 +116,25 @@ export function oidcRoutes(app: FastifyInstance, deps: IdentityRouteDeps): void 
     },
     async (request, reply) => {
       const login = configured();
-      // The pending login ends here whatever happens: a failed one cannot be tried again with the same cookie.
-      noStore(reply).header('Set-Cookie', clearedPendingLoginCookie(secureCookies));
-      const { user, returnTo } = await login
-        .finish(request.query, cookieValue(request.headers.cookie, PENDING_LOGIN_COOKIE))
+      // The pending login of this state ends here whatever happens: a failed one cannot be tried again with the
+      // same cookie. The browser's other logins under way (other tabs) are left to finish.
+      const { state } = request.query;
+      noStore(reply);
+      if (state) reply.header('Set-Cookie', clearedPendingLoginCookie(pendingLoginCookieName(state), secureCookies));
+      const { user, returnTo, idToken } = await login
+        .finish(request.query, request.headers.cookie, request.log)
         .catch((error: unknown) => {
           if (error instanceof HttpError)
             request.log.warn({ status: error.statusCode }, `OIDC sign-in refused: ${error.message}`);
           throw error;
         });
       const { token } = await deps.sessions.createSession(user.id, SESSION_TTL_MS);
-      const session = sessionCookie(token, { maxAgeSeconds: SESSION_TTL_MS / 1000, secure: secureCookies });
-      return reply.header('Set-Cookie', [clearedPendingLoginCookie(secureCookies), session]).redirect(returnTo, 302);
+      const maxAgeSeconds = SESSION_TTL_MS / 1000;
+      const kept = idToken ? login.keepIdToken(idToken, token, maxAgeSeconds) : undefined;
+      const session = sessionCookie(token, { maxAgeSeconds, secure: secureCookies });
+      // A sign-in whose ID token is not kept forgets an older one: no hint of another sign-in is ever sent.
+      reply.header('Set-Cookie', [session, kept ?? clearedIdTokenCookie(secureCookies)]);
+      return reply.redirect(returnTo, 302);
     },
   );
 
@@ -138,21 +149,27 @@ export function oidcRoutes(app: FastifyInstance, deps: IdentityRouteDeps): void 
       }),
     },
     async (request, reply) => {
-      await endSession(request, deps);
+      const sessionToken = await endSession(request, deps);
       const returnTo = sameOriginPath(request.query.return_to);
-      const location = (await oidc?.endSessionUrl(returnTo)) ?? returnTo;
-      reply.header('Set-Cookie', sessionCookie('', { maxAgeSeconds: 0, secure: secureCookies }));
+      const from = { cookieHeader: request.headers.cookie, sessionToken };
+      const location = (await oidc?.endSessionUrl(returnTo, from)) ?? returnTo;
+      const ended = sessionCookie('', { maxAgeSeconds: 0, secure: secureCookies });
+      reply.header('Set-Cookie', [ended, clearedIdTokenCookie(secureCookies)]);
       return noStore(reply).redirect(location, 302);
     },
   );
 }
 
-/** Revokes the session of the request's cookie, if it has a live one (a public route: no principal is set). */
-async function endSession(request: FastifyRequest, deps: IdentityRouteDeps): Promise<void> {
+/**
+ * Revokes the session of the request's cookie, if it has a live one (a public route: no principal is set); answers
+ * that cookie's token (live or not), which the ID token kept for the logout is bound to.
+ */
+async function endSession(request: FastifyRequest, deps: IdentityRouteDeps): Promise<string | undefined> {
   const credential = credentialOf({ cookie: request.headers.cookie });
-  if (credential?.kind !== 'session') return;
+  if (credential?.kind !== 'session') return undefined;
   const session = await deps.sessions.sessionUser(credential.secret);
   if (session) await deps.sessions.revoke(session.userId, session.sessionId);
+  return credential.secret;
 }
 
 function noStore(reply: FastifyReply): FastifyReply {

@@ -1,11 +1,18 @@
-import type { OrgCreate, OrgResponse, OrgRole } from '@bosun/protocol';
+import type { OrgCreate, OrgDeletion, OrgMe, OrgResponse, OrgRole, OrgUpdate } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { principalOf } from '../identity/authenticate.ts';
-import type { Organization } from '../identity/stores.ts';
+import type { OrgDeletionRecord, Organization } from '../identity/stores.ts';
+import {
+  ONLY_OWNERS_DELETE,
+  permissionNames,
+  permissionsOf,
+  refusalToDelete,
+  refusalToRename,
+} from '../organizations/permissions.ts';
 import type { IdentityRouteDeps } from './deps.ts';
 import { type PageRequest, pageOfList, pageQuery } from './pages.ts';
-import { notFound, shape } from './replies.ts';
+import { forbidden, notFound, shape } from './replies.ts';
 import { routeOptions } from './route-options.ts';
 
 const route = routeOptions('Organizations');
@@ -49,9 +56,20 @@ export function asMember<R extends { Params: { org_id: string } }>(
   };
 }
 
-/** Organizations: create one (the creator is its owner), list the caller's, get one. */
+const deletionToWire = ({ organization, removed, kept }: OrgDeletionRecord): OrgDeletion => ({
+  message: 'Organization deleted, with its memberships, bound API keys and marketplaces; conversations stay',
+  id: organization.id,
+  name: organization.name,
+  removed,
+  kept,
+});
+
+/**
+ * Organizations: create one (the creator is its owner), list the caller's, get one, the caller's membership of
+ * one; rename one (owners and admins), delete one (owners). Outsiders get the 404 of an unknown organization.
+ */
 export function organizationRoutes(app: FastifyInstance, deps: IdentityRouteDeps): void {
-  const { organizations } = deps;
+  const { organizations, users } = deps;
 
   app.post<{ Body: OrgCreate }>(
     '/organizations',
@@ -88,6 +106,63 @@ export function organizationRoutes(app: FastifyInstance, deps: IdentityRouteDeps
     asMember(deps, async (_request, reply, { role, orgId }) => {
       const org = await organizations.get(orgId);
       return org ? orgToWire(org, role) : notFound(reply, 'Organization');
+    }),
+  );
+
+  app.patch<{ Params: { org_id: string }; Body: OrgUpdate }>(
+    '/organizations/:org_id',
+    route('Rename an organization (owners and admins)', {
+      params: OrgParams,
+      body: shape('OrgUpdate'),
+      response: { 200: 'OrgResponse', 403: 'HTTPError' },
+    }),
+    asMember(deps, async (request, reply, { role, orgId }) => {
+      const refusal = refusalToRename(role);
+      if (refusal) return forbidden(reply, refusal);
+      const org = await organizations.rename(orgId, request.body.name.trim());
+      return org ? orgToWire(org, role) : notFound(reply, 'Organization');
+    }),
+  );
+
+  app.delete<{ Params: { org_id: string } }>(
+    '/organizations/:org_id',
+    route('Delete an organization (owners): its memberships, bound API keys and marketplaces go with it', {
+      description:
+        'In one transaction: every membership, the API keys bound to it and its marketplaces are deleted; the ' +
+        'conversations started in it stay their users’ (in no organization), as do secrets, settings, LLM ' +
+        'profiles, personal marketplaces and unbound keys. The answer counts both.',
+      params: OrgParams,
+      response: { 200: 'OrgDeletion', 403: 'HTTPError' },
+    }),
+    asMember(deps, async (request, reply, { role, orgId }) => {
+      const refusal = refusalToDelete(role);
+      if (refusal) return forbidden(reply, refusal);
+      const outcome = await organizations.delete(orgId, principalOf(request).userId);
+      if ('deleted' in outcome) return deletionToWire(outcome.deleted);
+      // Demoted or removed since the role above was read.
+      return outcome.refused ? forbidden(reply, ONLY_OWNERS_DELETE) : notFound(reply, 'Organization');
+    }),
+  );
+
+  app.get<{ Params: { org_id: string } }>(
+    '/organizations/:org_id/me',
+    route('The caller’s membership of an organization and what its role lets them do', {
+      params: OrgParams,
+      response: { 200: 'OrgMe' },
+    }),
+    asMember(deps, async (request, _reply, { role, orgId }): Promise<OrgMe> => {
+      const { userId } = principalOf(request);
+      const permissions = permissionsOf(role, await organizations.owners(orgId));
+      const user = await users.get(userId);
+      return {
+        org_id: orgId,
+        user_id: userId,
+        email: user?.email ?? null,
+        role,
+        status: 'active',
+        permissions: permissionNames(permissions),
+        ...permissions,
+      };
     }),
   );
 }

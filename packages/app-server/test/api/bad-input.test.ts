@@ -4,6 +4,8 @@ import { type CallOptions, type TestUser, describeApi } from './harness.ts';
 
 type Loc = (string | number)[];
 
+const UNKNOWN_ORG = '01a20d89-0000-7000-8000-000000000000';
+
 /** Malformed requests of every route with input, each with where its 422 must point. */
 const MALFORMED: Record<string, { path: string; options?: CallOptions; loc: Loc }[]> = {
   'GET /api/v1/auth/sign-in': [{ path: '/api/v1/auth/sign-in?token=', loc: ['query', 'token'] }],
@@ -83,6 +85,27 @@ const MALFORMED: Record<string, { path: string; options?: CallOptions; loc: Loc 
   'DELETE /api/v1/organizations/{org_id}/members/{user_id}': [
     { path: '/api/v1/organizations/acme/members/u', options: { method: 'DELETE' }, loc: ['path', 'org_id'] },
   ],
+  'PATCH /api/v1/organizations/{org_id}': [
+    { path: '/api/v1/organizations/acme', options: { method: 'PATCH', body: { name: 'A' } }, loc: ['path', 'org_id'] },
+    {
+      path: `/api/v1/organizations/${UNKNOWN_ORG}`,
+      options: { method: 'PATCH', body: { name: ' ' } },
+      loc: ['body', 'name'],
+    },
+    {
+      path: `/api/v1/organizations/${UNKNOWN_ORG}`,
+      options: { method: 'PATCH', body: { name: 'A', credits: 1 } },
+      loc: ['body', 'credits'],
+    },
+  ],
+  'DELETE /api/v1/organizations/{org_id}': [
+    { path: '/api/v1/organizations/acme', options: { method: 'DELETE' }, loc: ['path', 'org_id'] },
+  ],
+  'GET /api/v1/organizations/{org_id}/me': [{ path: '/api/v1/organizations/acme/me', loc: ['path', 'org_id'] }],
+  'GET /api/v1/organizations/{org_id}/members/count': [
+    { path: '/api/v1/organizations/acme/members/count', loc: ['path', 'org_id'] },
+    { path: `/api/v1/organizations/${UNKNOWN_ORG}/members/count?email=${'e'.repeat(256)}`, loc: ['query', 'email'] },
+  ],
   'POST /api/v1/organizations/{org_id}/leave': [
     { path: '/api/v1/organizations/acme/leave', options: { method: 'POST' }, loc: ['path', 'org_id'] },
   ],
@@ -94,7 +117,10 @@ const UNKNOWN = [
   ['PUT', '/api/v1/secrets/NO_SUCH_SECRET'],
   ['DELETE', '/api/v1/secrets/NO_SUCH_SECRET'],
   ['GET', '/api/v1/organizations/01a20d89-0000-7000-8000-000000000000'],
-  ['GET', '/api/v1/organizations/01a20d89-0000-7000-8000-000000000000/members'],
+  ['GET', `/api/v1/organizations/${UNKNOWN_ORG}/members`],
+  ['GET', `/api/v1/organizations/${UNKNOWN_ORG}/members/count`],
+  ['GET', `/api/v1/organizations/${UNKNOWN_ORG}/me`],
+  ['DELETE', `/api/v1/organizations/${UNKNOWN_ORG}`],
   ['GET', '/api/v1/no-such-route'],
 ] as const;
 
@@ -128,12 +154,16 @@ describeApi('malformed input and unknown ids', (api) => {
   // PostgreSQL cannot store U+0000 in text (it answered 500): found by the HTTP fuzzer (http-fuzz.test.ts).
   it('refuses a NUL character in a path, query or body value with a 422 at its place', async () => {
     const sha = 'a'.repeat(40);
+    const org = (await api().call('/api/v1/organizations', { method: 'POST', as: user, body: { name: 'Mine' } })).body
+      .id;
     const cases: [string, CallOptions, Loc][] = [
       ['/api/v1/secrets/%00', { method: 'DELETE' }, ['path', 'secret_id']],
       ['/api/v1/secrets/A%00B', { method: 'PUT', body: { value: 'v' } }, ['path', 'secret_id']],
       ['/api/v1/secrets/search?name__contains=%00', {}, ['query', 'name__contains']],
       ['/api/v1/plugin-trust', { method: 'POST', body: { source: '\u0000', commit: sha } }, ['body', 'source']],
       ['/api/v1/organizations', { method: 'POST', body: { name: 'Acme\u0000' } }, ['body', 'name']],
+      [`/api/v1/organizations/${org}`, { method: 'PATCH', body: { name: 'Acme\u0000' } }, ['body', 'name']],
+      [`/api/v1/organizations/${org}/members/count?email=%00`, {}, ['query', 'email']],
       ['/api/v1/settings', { method: 'POST', body: { llm_model: 'a\u0000' } }, ['body', 'llm_model']],
     ];
     for (const [path, options, loc] of cases) {
@@ -151,6 +181,7 @@ describeApi('malformed input and unknown ids', (api) => {
       ['POST', '/api/v1/keys'],
       ['POST', '/api/v1/secrets/git-providers'],
       ['POST', '/api/v1/organizations'],
+      ['PATCH', `/api/v1/organizations/${UNKNOWN_ORG}`],
     ] as const;
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...routes), fc.jsonValue(), async ([method, path], body) => {

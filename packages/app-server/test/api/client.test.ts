@@ -41,6 +41,10 @@ describeApi('the typed client on the account routes', (api) => {
     expect((await asOther.me()).org_id).toBe(org.id);
     await asOther.leaveOrganization(org.id);
     expect((await client.listOrganizations()).items.map((listed) => listed.id)).toContain(org.id);
+    expect(await client.myMembership(org.id)).toMatchObject({ role: 'owner', can_delete: true, can_leave: false });
+    expect(await client.countMembers(org.id, { email: other.email })).toBe(0);
+    expect((await client.renameOrganization(org.id, { name: 'Renamed' })).name).toBe('Renamed');
+    expect((await client.deleteOrganization(org.id)).removed).toEqual({ memberships: 1, api_keys: 0, marketplaces: 0 });
 
     const missing = await client.deleteSecret('NOPE').catch((error: unknown) => error);
     expect(missing).toBeInstanceOf(BosunApiError);

@@ -7,6 +7,7 @@ import { GIT_CASES } from './ownership-git-cases.ts';
 import { LAUNCH_CASES } from './ownership-launch-cases.ts';
 import { LLM_PROFILE_CASES } from './ownership-llm-profile-cases.ts';
 import { MARKETPLACE_CASES } from './ownership-marketplace-cases.ts';
+import { ORGANIZATION_CASES } from './ownership-organization-cases.ts';
 import { PENDING_CASES } from './ownership-pending-cases.ts';
 import { PLUGIN_CASES } from './ownership-plugin-cases.ts';
 import {
@@ -102,47 +103,7 @@ const CASES: Record<string, WrongUserCase> = {
     unchanged: async (api, { owner }) =>
       expect((await api.repositories.providerTokens.token(owner.id, 'github'))?.token).toBe('owner-token'),
   },
-  'GET /api/v1/organizations': {
-    expected: 'own',
-    attempt: strangerCalls(),
-  },
-  'POST /api/v1/organizations': {
-    expected: 'own',
-    attempt: strangerCalls({ name: 'Theirs' }),
-  },
-  'GET /api/v1/organizations/{org_id}': {
-    expected: 404,
-    attempt: strangerCalls(),
-  },
-  'GET /api/v1/organizations/{org_id}/members': {
-    expected: 404,
-    attempt: strangerCalls(),
-  },
-  'POST /api/v1/organizations/{org_id}/members': {
-    expected: 404,
-    attempt: (api, { stranger, orgId }) =>
-      api.call(`/api/v1/organizations/${orgId}/members`, {
-        method: 'POST',
-        ...as(stranger),
-        body: { user_id: stranger.id, role: 'owner' },
-      }),
-    unchanged: ownerAlone,
-  },
-  'PATCH /api/v1/organizations/{org_id}/members/{user_id}': {
-    expected: 404,
-    attempt: strangerCalls({ role: 'member' }),
-    unchanged: ownerAlone,
-  },
-  'DELETE /api/v1/organizations/{org_id}/members/{user_id}': {
-    expected: 404,
-    attempt: strangerCalls(),
-    unchanged: ownerAlone,
-  },
-  'POST /api/v1/organizations/{org_id}/leave': {
-    expected: 404,
-    attempt: strangerCalls(),
-    unchanged: ownerAlone,
-  },
+  ...ORGANIZATION_CASES,
   'GET /api/v1/sandboxes/search': {
     expected: 'own',
     attempt: strangerCalls(),
@@ -198,11 +159,6 @@ async function strangerSecretCall(api: Api, owner: TestUser, name: string, metho
     ...as(stranger),
     ...(method === 'PUT' ? { body: { value: 'overwritten' } } : {}),
   });
-}
-
-async function ownerAlone(api: Api, { owner, orgId }: Owned) {
-  const members = await api.call(`/api/v1/organizations/${orgId}/members`, as(owner));
-  expect(members.body.items).toEqual([expect.objectContaining({ user_id: owner.id, role: 'owner' })]);
 }
 
 describeApi('every route, as the wrong user', (api) => {

@@ -49,6 +49,20 @@ describeEachDatabase('app conversations', (each) => {
     );
   });
 
+  it('keeps a conversation whose organization was deleted while it started as its user’s, as the deletion keeps others', async () => {
+    const { repositories } = await each.shared();
+    const user = await repositories.users.create();
+    const org = await repositories.organizations.create({ name: 'Gone soon', ownerUserId: user.id });
+    await repositories.organizations.delete(org.id, user.id);
+    const row = { ...conversation(user.id, 1, '2026-11-27T10:00:00.000Z'), org_id: org.id };
+    await repositories.conversations.create(row);
+    expect(await repositories.conversations.get(user.id, row.id)).toMatchObject({ id: row.id, org_id: null });
+
+    // A row naming a user that does not exist is still refused: only a deleted organization is let go.
+    const orphan = { ...conversation('no-such-user-000000', 2, '2026-11-27T10:00:00.000Z'), org_id: org.id };
+    await expect(repositories.conversations.create(orphan)).rejects.toThrow();
+  });
+
   it('seeds users and conversations for benchmarks', async () => {
     const database = await each.open();
     const { userIds } = await seedForBenchmark(database, { users: 30, conversations: 300 });

@@ -1,10 +1,10 @@
 import { AppServerClient } from '@bosun/client';
 import { expect, it } from 'vitest';
+import { pendingLoginCookieName } from '../../src/identity/oidc/pending-login.ts';
 import { Browser } from '../support/browser.ts';
 import { describeOidc } from './oidc-world.ts';
 
 const SESSION = 'bosun_session';
-const PENDING = 'bosun_oidc_login';
 
 describeOidc(
   'sign-in through an OpenID Connect issuer',
@@ -27,7 +27,8 @@ describeOidc(
       for (const name of ['state', 'nonce', 'code_challenge'])
         expect(to.searchParams.get(name)?.length).toBeGreaterThan(20);
       expect(to.searchParams.has('kc_idp_hint')).toBe(false);
-      const cookie = login.headers.getSetCookie().find((line) => line.startsWith(`${PENDING}=`)) as string;
+      const pending = pendingLoginCookieName(to.searchParams.get('state') as string);
+      const cookie = login.headers.getSetCookie().find((line) => line.startsWith(`${pending}=`)) as string;
       expect(cookie).toMatch(/; Path=\/api\/v1\/auth; HttpOnly; SameSite=Lax; Max-Age=600$/);
       // The cookie is sealed: neither the state nor the verifier reads in it.
       expect(cookie).not.toContain(to.searchParams.get('state') as string);
@@ -41,7 +42,9 @@ describeOidc(
       const signedIn = await signIn(first, ada, { query: '?return_to=%2Fconversations%3Fx%3D1' });
       expect(signedIn.status).toBe(302);
       expect(signedIn.location).toBe(`${url}/conversations?x=1`);
-      expect(first.cookie(new URL(url).host, PENDING)).toBeUndefined();
+      const state = signedIn.url.searchParams.get('state') as string;
+      expect(signedIn.url.pathname).toBe('/api/v1/auth/callback');
+      expect(first.cookie(new URL(url).host, pendingLoginCookieName(state))).toBeUndefined();
       const session = signedIn.headers.getSetCookie().find((line) => line.startsWith(`${SESSION}=`)) as string;
       expect(session).toMatch(/; Path=\/; HttpOnly; SameSite=Lax; Max-Age=2592000$/);
       const me = await visit(first, '/api/v1/users/me');

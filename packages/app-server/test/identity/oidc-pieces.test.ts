@@ -50,7 +50,7 @@ describe('the pending login cookie', () => {
   it('opens with the key ring that sealed it, and tells nothing in clear', () => {
     const cookie = pendingLoginCookie(keyRing, login, true);
     expect(cookie).toMatch(
-      /^bosun_oidc_login=v1\.[^;]+; Path=\/api\/v1\/auth; HttpOnly; SameSite=Lax; Max-Age=600; Secure$/,
+      /^bosun_oidc_login_[\w-]{22}=v1\.[^;]+; Path=\/api\/v1\/auth; HttpOnly; SameSite=Lax; Max-Age=600; Secure$/,
     );
     for (const part of ['state-1', 'nonce-1', 'verifier-1']) expect(cookie).not.toContain(part);
     expect(openPendingLogin(keyRing, sealedIn(cookie))).toEqual(login);

@@ -1,21 +1,12 @@
 import { expect, it } from 'vitest';
 import { OidcIssuer } from '../../src/identity/oidc/issuer.ts';
+import { pendingLoginCookieName } from '../../src/identity/oidc/pending-login.ts';
 import { Browser, type Visit } from '../support/browser.ts';
-import { type OidcWorld, describeOidc } from './oidc-world.ts';
+import { type OidcWorld, callbackUrl, describeOidc } from './oidc-world.ts';
 
-const PENDING = 'bosun_oidc_login';
+/** The name of the cookie of the login under way that the callback `url` finishes. */
+const pendingOf = (url: string | URL) => pendingLoginCookieName(new URL(url).searchParams.get('state') as string);
 const CALLBACK = '/api/v1/auth/callback';
-
-/** Runs `browser`'s login up to the issuer's redirect back to the app, not followed: the callback URL. */
-async function callbackUrl(world: OidcWorld, browser: Browser, rewrite?: (next: URL) => URL): Promise<string> {
-  world.issuer.signsIn(world.account());
-  const stopped = await browser.navigate(`${world.url}/api/v1/auth/login`, {
-    follow: (next) => next.pathname !== CALLBACK,
-    ...(rewrite ? { rewrite } : {}),
-  });
-  expect(stopped.location).toContain(CALLBACK);
-  return stopped.location as string;
-}
 
 /** The answer is the refusal `status` saying `detail`, and signs no one in. */
 async function refused(world: OidcWorld, browser: Browser, answer: Visit, status: number, detail: RegExp) {
@@ -23,7 +14,9 @@ async function refused(world: OidcWorld, browser: Browser, answer: Visit, status
   expect(answer.body.detail).toMatch(detail);
   expect(answer.headers.getSetCookie().some((line) => line.startsWith('bosun_session='))).toBe(false);
   // The login under way ends with its refusal: the browser cannot try the same callback again.
-  expect(answer.headers.getSetCookie()).toContainEqual(expect.stringMatching(/^bosun_oidc_login=; .*Max-Age=0/));
+  expect(answer.headers.getSetCookie()).toContainEqual(
+    expect.stringMatching(/^bosun_oidc_login_[\w-]{22}=; .*Max-Age=0/),
+  );
   expect((await world.visit(browser, '/api/v1/users/me')).status).toBe(401);
 }
 
@@ -34,21 +27,26 @@ describeOidc('refused sign-ins through an OpenID Connect issuer', (world) => {
     await refused(world(), victim, await victim.visit(url), 400, /No sign-in is under way in this browser/);
   });
 
-  it("refuses a callback whose state is not the browser's pending login", async () => {
+  it("refuses a callback whose state is none of the browser's logins under way, or under another's cookie", async () => {
     const browser = new Browser();
-    const older = await callbackUrl(world(), browser);
-    await callbackUrl(world(), browser);
-    await refused(world(), browser, await browser.visit(older), 400, /state is not this browser's sign-in/);
+    const own = await callbackUrl(world(), browser);
+    const foreign = await callbackUrl(world(), new Browser());
+    await refused(world(), browser, await browser.visit(foreign), 400, /No sign-in is under way in this browser/);
+    // The sealed login of one state under the cookie name of another is not that other login.
+    const host = new URL(world().url).host;
+    browser.setCookie(host, pendingOf(foreign), browser.cookie(host, pendingOf(own)));
+    await refused(world(), browser, await browser.visit(foreign), 400, /No sign-in is under way in this browser/);
   });
 
   it('refuses a callback replayed with its pending login (the state is used once)', async () => {
     const browser = new Browser();
     const url = await callbackUrl(world(), browser);
     const host = new URL(world().url).host;
-    const pending = browser.cookie(host, PENDING);
+    const pending = browser.cookie(host, pendingOf(url));
+    expect(pending).toBeDefined();
     expect((await browser.visit(url)).status).toBe(302);
     const replay = new Browser();
-    replay.setCookie(host, PENDING, pending);
+    replay.setCookie(host, pendingOf(url), pending);
     await refused(world(), replay, await replay.visit(url), 400, /already finished/);
   });
 
@@ -97,7 +95,7 @@ describeOidc('refused sign-ins through an OpenID Connect issuer', (world) => {
     const host = new URL(world().url).host;
     const url = `${world().url}${CALLBACK}`;
     await refused(world(), browser, await browser.visit(`${url}?code=x&state=y`), 400, /No sign-in is under way/);
-    browser.setCookie(host, PENDING, 'v1.abc.def.ghi.jkl');
+    browser.setCookie(host, pendingLoginCookieName('y'), 'v1.abc.def.ghi.jkl');
     await refused(world(), browser, await browser.visit(`${url}?code=x&state=y`), 400, /No sign-in is under way/);
     const junk = await browser.visit(`${url}?state=${'s'.repeat(600)}`);
     expect(junk.status).toBe(422);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { closedPort } from '../../../agent/test/support/closed-port.ts';
 import { type Cache, MemoryCache, openCache } from '../../src/cache/index.ts';
 import { KeyRing, type Repositories, createRepositories, newSecretsKey } from '../../src/data/index.ts';
@@ -8,6 +8,8 @@ import { DEFAULT_GIT_URLS } from '../../src/git/provider-urls.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from '../../src/identity/rate-limits.ts';
 import { type AppServer, type AppServerConfig, buildAppServer } from '../../src/index.ts';
 import { RateLimiter } from '../../src/rate-limit/index.ts';
+import { gitUrlsOf } from '../../src/routes/app-conversation-api.ts';
+import { gitBrowseApi } from '../../src/routes/git-browse.ts';
 import { identityApi, identityRouteDeps } from '../../src/routes/identity-api.ts';
 import { webClientConfigRoutes } from '../../src/routes/web-client-config.ts';
 import { REDIS_URL, removeKeys, uniquePrefix } from '../cache/redis-support.ts';
@@ -16,7 +18,7 @@ import { describeEachDatabase } from '../support/databases.ts';
 import { type TestAccount, TestIssuer } from '../support/oidc-issuer.ts';
 import { testOidcLogin } from '../support/oidc-login.ts';
 
-/** An app server with the identity routes signing in through a real issuer, over a real database. */
+/** An app server with the identity and Git browsing routes signing in through a real issuer, over a real database. */
 export interface OidcWorld {
   url: string;
   issuer: TestIssuer;
@@ -80,6 +82,12 @@ export function describeOidc(name: string, body: (world: () => OidcWorld) => voi
         apiRoutes: [
           identityApi({ ...deps, ...(oidc ? { oidc } : {}) }),
           (api) => webClientConfigRoutes(api, DEFAULT_GIT_URLS, () => (oidc ? `${url}/api/v1/auth/login` : null)),
+          // Git browsing with the tokens a sign-in stores (the Git providers of `options.config`).
+          gitBrowseApi({
+            providerTokens: repositories.providerTokens,
+            gitUrls: gitUrlsOf(config),
+            allowPrivateHosts: config.git_allow_private_hosts ?? false,
+          }),
         ],
         logStream: { write: (line: string) => logs.push(line) },
       });
@@ -122,4 +130,15 @@ export function describeOidc(name: string, body: (world: () => OidcWorld) => voi
       return world;
     });
   });
+}
+
+/** Runs `browser`'s login up to the issuer's redirect back to the app, not followed: the callback URL. */
+export async function callbackUrl(world: OidcWorld, browser: Browser, rewrite?: (next: URL) => URL): Promise<string> {
+  world.issuer.signsIn(world.account());
+  const stopped = await browser.navigate(`${world.url}/api/v1/auth/login`, {
+    follow: (next) => next.pathname !== '/api/v1/auth/callback',
+    ...(rewrite ? { rewrite } : {}),
+  });
+  expect(stopped.location).toContain('/api/v1/auth/callback');
+  return stopped.location as string;
 }

@@ -9,6 +9,17 @@ export interface TestAccount {
   email?: string;
   email_verified?: boolean;
   name?: string;
+  /**
+   * The token response each identity provider gave at this account's sign-in, as Keycloak stores it (*Store tokens*)
+   * and serves it at `/broker/<alias>/token`: JSON (`{"access_token":...}`) or GitHub's form-encoded answer.
+   */
+  brokerTokens?: Record<string, string>;
+}
+
+/** One request to the broker endpoint: the alias asked and whether its bearer access token was the issuer's. */
+export interface BrokerRequest {
+  alias: string;
+  authorized: boolean;
 }
 
 export interface TestIssuerOptions {
@@ -31,6 +42,8 @@ export interface TestIssuerOptions {
 export class TestIssuer {
   /** Who the next sign-in at the issuer is, or a refusal. */
   next: TestAccount | { deny: string } = { sub: 'nobody' };
+  /** Every request to the broker endpoint, in order. */
+  readonly brokerRequests: BrokerRequest[] = [];
   private readonly accounts = new Map<string, TestAccount>();
 
   private constructor(
@@ -56,6 +69,14 @@ export class TestIssuer {
     const provider = new Provider(url, issuer.configuration(options));
     const callback = provider.callback();
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      const broker = /^\/broker\/([^/?]+)\/token$/.exec(req.url ?? '');
+      if (broker && req.method === 'GET') {
+        issuer.brokerToken(provider, decodeURIComponent(broker[1] as string), req, res).catch((error) => {
+          res.statusCode = 500;
+          res.end(String(error));
+        });
+        return;
+      }
       if (req.url?.startsWith('/interaction/')) {
         issuer.interact(provider, req, res).catch((error) => {
           res.statusCode = 500;
@@ -66,6 +87,32 @@ export class TestIssuer {
       callback(req, res);
     });
     return issuer;
+  }
+
+  /**
+   * Keycloak's `GET /realms/<realm>/broker/<alias>/token`: the token response identity provider `alias` gave at the
+   * sign-in of the bearer access token's holder, for a valid access token this issuer gave its client (checked in
+   * the provider's own token store); 401 for any other, 400 when the account has no stored token of that provider.
+   * Served as `application/json` whatever the stored answer is, as Keycloak does.
+   */
+  private async brokerToken(provider: Provider, alias: string, req: IncomingMessage, res: ServerResponse) {
+    const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    const token = bearer ? await provider.AccessToken.find(bearer) : undefined;
+    const authorized = token !== undefined && !token.isExpired && token.clientId === this.clientId;
+    this.brokerRequests.push({ alias, authorized });
+    const answer = (status: number, body: string) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(body);
+    };
+    if (!authorized || !token?.accountId) return answer(401, JSON.stringify({ error: 'invalid_token' }));
+    const stored = this.accounts.get(token.accountId)?.brokerTokens?.[alias];
+    if (stored === undefined) {
+      return answer(
+        400,
+        JSON.stringify({ errorMessage: `Identity Provider [${alias}] does not support this operation.` }),
+      );
+    }
+    answer(200, stored);
   }
 
   /** Signs `account` in at the next login. */
@@ -96,7 +143,9 @@ export class TestIssuer {
       conformIdTokenClaims: options.conformIdTokenClaims ?? true,
       findAccount: (_ctx, id) => {
         const account = this.accounts.get(id);
-        return account && { accountId: id, claims: () => ({ ...account }) };
+        if (!account) return undefined;
+        const { brokerTokens: _stored, ...claims } = account;
+        return { accountId: id, claims: () => ({ ...claims }) };
       },
       interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
       features: { devInteractions: { enabled: false }, rpInitiatedLogout: { enabled: true } },

@@ -1,9 +1,8 @@
 import type { Operation } from '../agent-server/operations.ts';
 
 const PAGE = ['page_id', 'limit'] as const;
-const ORG = '/api/v1/organizations/{org_id}';
 
-/** The routes of the caller's account: who they are, their keys, settings, secrets and organizations. */
+/** The routes of the caller's account: who they are, their keys, settings and secrets. */
 export const ACCOUNT_OPERATIONS = {
   signOut: { method: 'POST', path: '/api/v1/auth/sign-out' },
   loginMethods: { method: 'GET', path: '/api/v1/auth/providers' },
@@ -19,12 +18,4 @@ export const ACCOUNT_OPERATIONS = {
   deleteSecret: { method: 'DELETE', path: '/api/v1/secrets/{secret_id}' },
   storeGitProviderTokens: { method: 'POST', path: '/api/v1/secrets/git-providers', body: true },
   deleteGitProviderTokens: { method: 'DELETE', path: '/api/v1/secrets/git-providers' },
-  listOrganizations: { method: 'GET', path: '/api/v1/organizations', query: PAGE },
-  createOrganization: { method: 'POST', path: '/api/v1/organizations', body: true },
-  getOrganization: { method: 'GET', path: ORG },
-  listMembers: { method: 'GET', path: `${ORG}/members`, query: PAGE },
-  addMember: { method: 'POST', path: `${ORG}/members`, body: true },
-  setMemberRole: { method: 'PATCH', path: `${ORG}/members/{user_id}`, body: true },
-  removeMember: { method: 'DELETE', path: `${ORG}/members/{user_id}` },
-  leaveOrganization: { method: 'POST', path: `${ORG}/leave` },
 } as const satisfies Record<string, Operation>;

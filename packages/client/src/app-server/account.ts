@@ -8,13 +8,6 @@ import type {
   CustomSecretWithoutValue,
   EditResponse,
   LoginMethod,
-  OrgCreate,
-  OrgMemberAdd,
-  OrgMemberPage,
-  OrgMemberResponse,
-  OrgPage,
-  OrgResponse,
-  OrgRole,
   POSTProviderModel,
   Settings,
   SettingsUpdate,
@@ -30,7 +23,7 @@ export interface PageQuery {
 
 /**
  * The app server's account routes, typed with the protocol's shapes: the caller, their API keys, settings,
- * secrets (values go in, never out) and organizations. `AppServerClient` has them all.
+ * secrets (values go in, never out). `AppServerClient` has them all.
  */
 export abstract class AppServerAccount extends AppServerCalls {
   me(options?: CallOptions): Promise<UserInfo> {
@@ -76,30 +69,5 @@ export abstract class AppServerAccount extends AppServerCalls {
   }
   deleteGitProviderTokens(options?: CallOptions): Promise<EditResponse> {
     return this.call('deleteGitProviderTokens', options);
-  }
-  listOrganizations(query: PageQuery = {}, options?: CallOptions): Promise<OrgPage> {
-    return this.call('listOrganizations', { ...options, query: { ...query } });
-  }
-  createOrganization(org: OrgCreate, options?: CallOptions): Promise<OrgResponse> {
-    return this.call('createOrganization', { ...options, body: org });
-  }
-  getOrganization(orgId: string, options?: CallOptions): Promise<OrgResponse> {
-    return this.call('getOrganization', { ...options, params: { org_id: orgId } });
-  }
-  listMembers(orgId: string, query: PageQuery = {}, options?: CallOptions): Promise<OrgMemberPage> {
-    return this.call('listMembers', { ...options, params: { org_id: orgId }, query: { ...query } });
-  }
-  addMember(orgId: string, member: OrgMemberAdd, options?: CallOptions): Promise<OrgMemberResponse> {
-    return this.call('addMember', { ...options, params: { org_id: orgId }, body: member });
-  }
-  setMemberRole(orgId: string, userId: string, role: OrgRole, options?: CallOptions): Promise<OrgMemberResponse> {
-    const params = { org_id: orgId, user_id: userId };
-    return this.call('setMemberRole', { ...options, params, body: { role } });
-  }
-  removeMember(orgId: string, userId: string, options?: CallOptions): Promise<EditResponse> {
-    return this.call('removeMember', { ...options, params: { org_id: orgId, user_id: userId } });
-  }
-  leaveOrganization(orgId: string, options?: CallOptions): Promise<EditResponse> {
-    return this.call('leaveOrganization', { ...options, params: { org_id: orgId } });
   }
 }

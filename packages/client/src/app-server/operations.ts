@@ -7,6 +7,7 @@ import { EVENT_OPERATIONS } from './event-operations.ts';
 import { GIT_BROWSE_OPERATIONS } from './git-browse-operations.ts';
 import { LLM_PROFILE_OPERATIONS } from './llm-profile-operations.ts';
 import { MARKETPLACE_OPERATIONS } from './marketplace-operations.ts';
+import { ORGANIZATION_OPERATIONS } from './organization-operations.ts';
 import { PLUGIN_OPERATIONS } from './plugin-operations.ts';
 import { SANDBOX_OPERATIONS } from './sandbox-operations.ts';
 import { SHARED_OPERATIONS } from './shared-operations.ts';
@@ -15,6 +16,7 @@ import { SHARED_OPERATIONS } from './shared-operations.ts';
 export const APP_SERVER_OPERATIONS = {
   ...PROBE_OPERATIONS,
   ...ACCOUNT_OPERATIONS,
+  ...ORGANIZATION_OPERATIONS,
   ...SANDBOX_OPERATIONS,
   ...EVENT_OPERATIONS,
   ...CONVERSATION_OPERATIONS,

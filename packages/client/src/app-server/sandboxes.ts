@@ -1,6 +1,7 @@
 import type { SandboxInfo, SandboxPage, SandboxSpecInfo, SandboxSpecPage, SuccessResponse } from '@bosun/protocol';
 import type { CallOptions } from '../http.ts';
-import { AppServerAccount, type PageQuery } from './account.ts';
+import type { PageQuery } from './account.ts';
+import { AppServerOrganizations } from './organizations.ts';
 
 /** The server's limit on a batch get of sandboxes or specs. */
 const BATCH_LIMIT = 100;
@@ -9,7 +10,7 @@ const BATCH_LIMIT = 100;
  * The app server's sandbox routes, typed with the protocol's shapes: the caller's sandboxes (each an agent server
  * with its own workspace and session key) and the specs they start from. `AppServerClient` has them all.
  */
-export abstract class AppServerSandboxes extends AppServerAccount {
+export abstract class AppServerSandboxes extends AppServerOrganizations {
   searchSandboxes(query: PageQuery = {}, options?: CallOptions): Promise<SandboxPage> {
     return this.call('searchSandboxes', { ...options, query: { ...query } });
   }

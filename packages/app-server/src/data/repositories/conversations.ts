@@ -1,8 +1,10 @@
 import { type Insertable, type Kysely, type Selectable, type Updateable, sql } from 'kysely';
 import { type Page, newestFirst } from '../pages.ts';
 import type { AppConversationsTable, Tables } from '../tables.ts';
+import { isForeignKeyViolation } from './constraints.ts';
 import { countRows } from './count.ts';
 import { OwnedRows } from './owned-rows.ts';
+import { containsText } from './text-search.ts';
 
 export type AppConversation = Selectable<AppConversationsTable>;
 export type NewAppConversation = Insertable<AppConversationsTable>;
@@ -66,8 +68,24 @@ export class ConversationsRepository extends OwnedRows<'app_conversations', 'id'
     return newestFirst(this.filtered(userId, filters).selectAll(), options);
   }
 
+  /**
+   * A conversation whose organization was deleted while it started is kept as its user's, with no organization, as
+   * the deletion keeps the organization's other conversations; any other missing reference is still refused.
+   */
   async create(row: NewAppConversation): Promise<void> {
-    await this.db.insertInto('app_conversations').values(row).execute();
+    try {
+      await this.db.insertInto('app_conversations').values(row).execute();
+    } catch (error) {
+      if (!row.org_id || !isForeignKeyViolation(error) || (await this.organizationExists(row.org_id))) throw error;
+      await this.db
+        .insertInto('app_conversations')
+        .values({ ...row, org_id: null })
+        .execute();
+    }
+  }
+
+  private async organizationExists(orgId: string): Promise<boolean> {
+    return !!(await this.db.selectFrom('organizations').select('id').where('id', '=', orgId).executeTakeFirst());
   }
 
   /** Changes the user's conversation (`updated_at` set to now); undefined when it is not theirs. */
@@ -118,8 +136,7 @@ export class ConversationsRepository extends OwnedRows<'app_conversations', 'id'
     let query = this.db.selectFrom('app_conversations').where('user_id', '=', userId);
     const { titleContains, createdAtGte, createdAtLt, updatedAtGte, updatedAtLt, sandboxId } = filters;
     if (titleContains !== undefined) {
-      const pattern = `%${titleContains.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
-      query = query.where(sql<boolean>`lower(title) like ${pattern} escape '\\'`);
+      query = query.where(containsText('title', titleContains));
     }
     if (createdAtGte !== undefined) query = query.where('created_at', '>=', createdAtGte);
     if (createdAtLt !== undefined) query = query.where('created_at', '<', createdAtLt);

@@ -4,8 +4,11 @@ import { AlreadyMemberError, LastOwnerError } from '../errors.ts';
 import type { Dialect } from '../migrations/index.ts';
 import type { OrganizationsTable, Role, Tables } from '../tables.ts';
 import { nowIso } from '../tokens.ts';
+import { isForeignKeyViolation } from './constraints.ts';
 import { countRows } from './count.ts';
+import { type OrgDeletionOutcome, deleteOrganization } from './organization-deletion.ts';
 import { OwnedRows } from './owned-rows.ts';
+import { containsText } from './text-search.ts';
 
 export type Organization = Selectable<OrganizationsTable>;
 
@@ -24,6 +27,9 @@ export interface Member {
 
 /** Each user's memberships, by organization. */
 const membershipsOf = (db: Kysely<Tables>) => new OwnedRows(db, 'memberships', 'org_id');
+
+const ownersOf = (db: Kysely<Tables>, orgId: string) =>
+  countRows(db.selectFrom('memberships').where('org_id', '=', orgId).where('role', '=', 'owner'));
 
 export class OrganizationsRepository {
   constructor(
@@ -51,6 +57,33 @@ export class OrganizationsRepository {
 
   async get(orgId: string): Promise<Organization | undefined> {
     return this.db.selectFrom('organizations').selectAll().where('id', '=', orgId).executeTakeFirst();
+  }
+
+  /** Renames the organization: the renamed organization, or undefined when there is none by this id. */
+  async rename(orgId: string, name: string): Promise<Organization | undefined> {
+    await this.db.updateTable('organizations').set({ name }).where('id', '=', orgId).execute();
+    return this.get(orgId);
+  }
+
+  /** Deletes the organization if `userId` is one of its owners (see `deleteOrganization`). */
+  async delete(orgId: string, userId: string): Promise<OrgDeletionOutcome> {
+    return deleteOrganization(this.db, this.dialect, orgId, userId);
+  }
+
+  /** How many owners the organization has. */
+  async owners(orgId: string): Promise<number> {
+    return ownersOf(this.db, orgId);
+  }
+
+  /** How many members the organization has; with `emailContains`, those whose email contains it (any case). */
+  async countMembers(orgId: string, emailContains?: string): Promise<number> {
+    let query = this.db.selectFrom('memberships').where('memberships.org_id', '=', orgId);
+    if (emailContains) {
+      query = query
+        .innerJoin('users', 'users.id', 'memberships.user_id')
+        .where(containsText('users.email', emailContains));
+    }
+    return countRows(query);
   }
 
   /** The organizations the user is a member of, with their role, oldest first. */
@@ -88,14 +121,23 @@ export class OrganizationsRepository {
       .execute();
   }
 
-  /** Adds a member; AlreadyMemberError when the user is one already. */
-  async addMember(orgId: string, userId: string, role: Role): Promise<void> {
+  /**
+   * Adds a member: false when the organization is gone (deleted since the caller's role was read);
+   * AlreadyMemberError when the user is one already.
+   */
+  async addMember(orgId: string, userId: string, role: Role): Promise<boolean> {
     const inserted = await this.db
       .insertInto('memberships')
       .values({ org_id: orgId, user_id: userId, role, created_at: nowIso() })
       .onConflict((oc) => oc.columns(['org_id', 'user_id']).doNothing())
-      .executeTakeFirst();
+      .executeTakeFirst()
+      .catch((error: unknown) => {
+        if (isForeignKeyViolation(error)) return undefined;
+        throw error;
+      });
+    if (!inserted) return false;
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) throw new AlreadyMemberError();
+    return true;
   }
 
   /** Changes a member's role: false when not a member; LastOwnerError when it would demote the last owner. */
@@ -128,10 +170,7 @@ export class OrganizationsRepository {
       const current = await membershipsOf(trx).pick(userId, orgId, ['role']);
       if (!current) return false;
       if (removesOwnership && current.role === 'owner') {
-        const owners = await countRows(
-          trx.selectFrom('memberships').where('org_id', '=', orgId).where('role', '=', 'owner'),
-        );
-        if (owners <= 1) throw new LastOwnerError();
+        if ((await ownersOf(trx, orgId)) <= 1) throw new LastOwnerError();
       }
       await change(trx);
       return true;

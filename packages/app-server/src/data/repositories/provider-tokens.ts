@@ -25,18 +25,44 @@ export class ProviderTokensRepository {
     private readonly keyRing: KeyRing,
   ) {}
 
-  /** Stores (or replaces) the user's token for the provider. */
+  /** Stores (or replaces) the user's token for the provider, as given by hand. */
   async set(userId: string, provider: string, input: { token: string; host?: string | null }): Promise<void> {
+    await this.upsert(userId, provider, { ...input, source: null });
+  }
+
+  /**
+   * Stores the token a sign-in brought (`source`: its login identity) unless the user has a token for the provider
+   * that another source stored (by hand: null): that one is kept. True when stored.
+   */
+  async setFromSignIn(
+    userId: string,
+    provider: string,
+    input: { token: string; host: string | null; source: string },
+  ): Promise<boolean> {
+    return this.upsert(userId, provider, input, input.source);
+  }
+
+  private async upsert(
+    userId: string,
+    provider: string,
+    input: { token: string; host?: string | null; source: string | null },
+    onlyOverSource?: string,
+  ): Promise<boolean> {
     const { keyId, sealed } = this.keyRing.seal(bindings.provider_tokens(userId, provider), input.token);
     const now = nowIso();
+    const { source } = input;
     const host = input.host ?? null;
-    await this.db
+    const [result] = await this.db
       .insertInto('provider_tokens')
-      .values({ user_id: userId, provider, host, key_id: keyId, sealed, created_at: now, updated_at: now })
-      .onConflict((oc) =>
-        oc.columns(['user_id', 'provider']).doUpdateSet({ host, key_id: keyId, sealed, updated_at: now }),
-      )
+      .values({ user_id: userId, provider, host, source, key_id: keyId, sealed, created_at: now, updated_at: now })
+      .onConflict((oc) => {
+        const update = oc
+          .columns(['user_id', 'provider'])
+          .doUpdateSet({ host, source, key_id: keyId, sealed, updated_at: now });
+        return onlyOverSource === undefined ? update : update.where('provider_tokens.source', '=', onlyOverSource);
+      })
       .execute();
+    return (result?.numInsertedOrUpdatedRows ?? 0n) > 0n;
   }
 
   /** The providers the user connected, by name. */

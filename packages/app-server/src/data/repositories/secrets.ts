@@ -7,6 +7,7 @@ import type { KeyRing } from '../secret-cipher.ts';
 import type { Tables } from '../tables.ts';
 import { nowIso } from '../tokens.ts';
 import { OwnedRows } from './owned-rows.ts';
+import { containsText } from './text-search.ts';
 
 /** A custom secret as listed: never its value. */
 export interface SecretInfo {
@@ -64,8 +65,7 @@ export class SecretsRepository {
   async search(userId: string, search: SecretSearch): Promise<Page<SecretInfo>> {
     let query = this.db.selectFrom('custom_secrets').select(INFO_COLUMNS).where('user_id', '=', userId);
     if (search.nameContains) {
-      const pattern = `%${search.nameContains.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
-      query = query.where(sql<boolean>`lower(name) like ${pattern} escape '\\'`);
+      query = query.where(containsText('name', search.nameContains));
     }
     if (search.pageId !== undefined) {
       const [after] = decodePageId(search.pageId, 1) as [string];

@@ -2,13 +2,23 @@ import type { AppServerConfig } from '../../config.ts';
 import type { AccountStores } from './accounts.ts';
 import { type IssuerLog, OidcIssuer } from './issuer.ts';
 import { LOGIN_PATH, OidcLogin, type OidcLoginDeps } from './login.ts';
+import type { SignInTokenStore } from './sign-in-git-token.ts';
 
+export { clearedIdTokenCookie } from './id-token-cookie.ts';
 export { CALLBACK_PATH, LOGIN_PATH, type LoginMethod, OidcLogin } from './login.ts';
-export { clearedPendingLoginCookie, PENDING_LOGIN_COOKIE } from './pending-login.ts';
+export { clearedPendingLoginCookie, pendingLoginCookieName } from './pending-login.ts';
 export { sameOriginPath } from './return-to.ts';
 
 export type OidcSettings = Partial<
-  Pick<AppServerConfig, 'oidc_issuer_url' | 'oidc_client_id' | 'oidc_client_secret' | 'oidc_scopes' | 'oidc_providers'>
+  Pick<
+    AppServerConfig,
+    | 'oidc_issuer_url'
+    | 'oidc_client_id'
+    | 'oidc_client_secret'
+    | 'oidc_scopes'
+    | 'oidc_providers'
+    | 'oidc_git_providers'
+  >
 >;
 
 /**
@@ -17,8 +27,9 @@ export type OidcSettings = Partial<
  */
 export function oidcLoginOf(
   config: OidcSettings,
-  deps: Omit<OidcLoginDeps, 'issuer' | 'scopes' | 'providers' | 'accounts'> & {
-    accounts: AccountStores;
+  deps: Omit<OidcLoginDeps, 'issuer' | 'scopes' | 'providers' | 'accounts' | 'gitProviders' | 'gitTokens'> & {
+    /** The users, their issuer accounts and their Git provider tokens (a sign-in may bring one). */
+    accounts: AccountStores & { providerTokens: SignInTokenStore };
     log?: IssuerLog;
   },
 ): OidcLogin | undefined {
@@ -32,6 +43,8 @@ export function oidcLoginOf(
     issuer,
     scopes: config.oidc_scopes ?? 'openid email profile',
     providers: config.oidc_providers ?? [],
+    gitProviders: config.oidc_git_providers ?? [],
+    gitTokens: deps.accounts.providerTokens,
   });
 }
 

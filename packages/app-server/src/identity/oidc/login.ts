@@ -2,11 +2,23 @@ import { HttpError } from '@bosun/http';
 import * as client from 'openid-client';
 import type { Cache } from '../../cache/index.ts';
 import type { KeyRing, User } from '../../data/index.ts';
+import { gitProviderOfAlias } from '../../git/sign-in-providers.ts';
+import { cookieValue } from '../credentials.ts';
 import { type AccountStores, type IssuerClaims, userOfAccount } from './accounts.ts';
+import { idTokenCookie, idTokenOf } from './id-token-cookie.ts';
 import type { OidcIssuer } from './issuer.ts';
 import { loginError } from './login-errors.ts';
-import { PENDING_LOGIN_TTL_MS, type PendingLogin, openPendingLogin, pendingLoginCookie } from './pending-login.ts';
+import {
+  PENDING_LOGIN_TTL_MS,
+  type PendingLogin,
+  clearedPendingLoginCookie,
+  openPendingLogin,
+  pendingLoginCookie,
+  pendingLoginCookieName,
+  pendingLoginsToEnd,
+} from './pending-login.ts';
 import { sameOriginPath } from './return-to.ts';
+import { type SignInLog, type SignInTokenStore, keepSignInGitToken } from './sign-in-git-token.ts';
 
 export const LOGIN_PATH = '/api/v1/auth/login';
 export const CALLBACK_PATH = '/api/v1/auth/callback';
@@ -28,6 +40,10 @@ export interface OidcLoginDeps {
   /** Where each login's state is claimed once (shared between replicas when it is Redis). */
   cache: Pick<Cache, 'set'>;
   accounts: AccountStores;
+  /** `oidc_git_providers`: the Git provider of each identity provider's sign-ins (src/git/sign-in-providers.ts). */
+  gitProviders: readonly string[];
+  /** Where the Git token a sign-in brings is stored. */
+  gitTokens: SignInTokenStore;
   /** Where browsers reach this server: the callback's redirect URI is under it. */
   publicUrl(): string;
   /** Whether the server is reached over HTTPS (the cookies are then `Secure`). */
@@ -73,8 +89,14 @@ export class OidcLogin {
     ];
   }
 
-  /** Where to send the browser to sign in, and the cookie that keeps the login for the callback. */
-  async begin(options: { provider?: string; returnTo?: string }): Promise<{ location: string; cookie: string }> {
+  /**
+   * Where to send the browser to sign in, and its `Set-Cookie` lines: the cookie that keeps this login for the
+   * callback, and the ends of the browser's stale or oldest logins under way (`cookieHeader`: its `Cookie`).
+   */
+  async begin(
+    options: { provider?: string; returnTo?: string },
+    cookieHeader?: string,
+  ): Promise<{ location: string; cookies: string[] }> {
     const config = await this.configuration();
     const codeVerifier = client.randomPKCECodeVerifier();
     const login: PendingLogin = {
@@ -83,6 +105,7 @@ export class OidcLogin {
       codeVerifier,
       returnTo: sameOriginPath(options.returnTo),
       expiresAt: Date.now() + PENDING_LOGIN_TTL_MS,
+      ...(options.provider ? { provider: options.provider } : {}),
     };
     const location = client.buildAuthorizationUrl(config, {
       redirect_uri: this.redirectUri(),
@@ -94,20 +117,28 @@ export class OidcLogin {
       nonce: login.nonce,
       ...(options.provider ? { kc_idp_hint: options.provider } : {}),
     });
-    return { location: location.href, cookie: pendingLoginCookie(this.deps.keyRing, login, this.deps.secureCookies) };
+    const { keyRing, secureCookies } = this.deps;
+    const ended = pendingLoginsToEnd(keyRing, cookieHeader).map((name) =>
+      clearedPendingLoginCookie(name, secureCookies),
+    );
+    return { location: location.href, cookies: [...ended, pendingLoginCookie(keyRing, login, secureCookies)] };
   }
 
   /**
-   * Finishes the login the browser's cookie holds with the issuer's answer (`query`): the user it signs in and where
-   * to go. Each failure is an HttpError: 400 (no or another login, replayed state or code, a token that does not
-   * validate), 403 (the issuer or the person refused), 409 (an e-mail collision it will not link), 503 (no issuer).
+   * Finishes the login of the issuer's answer (`query`) with the browser's cookie of its state (`cookieHeader`: its
+   * `Cookie`): the user it signs in and where to go. Each failure is an HttpError: 400 (no such login in this
+   * browser, replayed state or code, a token that does not validate), 403 (the issuer or the person refused), 409
+   * (an e-mail collision it will not link), 503 (no issuer). A login sent to an identity provider whose sign-ins
+   * bring a Git token stores it (sign-in-git-token.ts: its failures only go to `log`).
    */
-  async finish(query: Record<string, string>, cookie: string | undefined): Promise<{ user: User; returnTo: string }> {
+  async finish(
+    query: Record<string, string>,
+    cookieHeader: string | undefined,
+    log?: SignInLog,
+  ): Promise<{ user: User; returnTo: string; idToken: string | undefined }> {
+    const cookie = query.state ? cookieValue(cookieHeader, pendingLoginCookieName(query.state)) : undefined;
     const pending = openPendingLogin(this.deps.keyRing, cookie);
-    if (!pending) throw new HttpError(400, NO_PENDING_LOGIN);
-    if (query.state !== pending.state) {
-      throw new HttpError(400, "The sign-in's state is not this browser's sign-in: sign in again");
-    }
+    if (!pending || pending.state !== query.state) throw new HttpError(400, NO_PENDING_LOGIN);
     const claimed = await this.deps.cache.set(`oidc_state:${pending.state}`, true, {
       ifAbsent: true,
       ttlMs: PENDING_LOGIN_TTL_MS,
@@ -126,23 +157,42 @@ export class OidcLogin {
       const claims = tokens.claims();
       if (!claims) throw new HttpError(400, 'The issuer answered without an ID token');
       const profile = await profileOf(config, claims, tokens.access_token);
-      const user = await userOfAccount(this.deps.accounts, config.serverMetadata().issuer, profile);
-      return { user, returnTo: pending.returnTo };
+      const issuer = config.serverMetadata().issuer;
+      const user = await userOfAccount(this.deps.accounts, issuer, profile);
+      const alias = pending.provider;
+      const git = alias && this.deps.providers.includes(alias) && gitProviderOfAlias(alias, this.deps.gitProviders);
+      if (alias && git) {
+        const { access_token: accessToken } = tokens;
+        const sign = { config, accessToken, alias, git, userId: user.id, issuer, subject: claims.sub };
+        await keepSignInGitToken(this.deps.gitTokens, sign, log);
+      }
+      return { user, returnTo: pending.returnTo, idToken: tokens.id_token };
     } catch (error) {
       throw loginError(error);
     }
   }
 
+  /** The `Set-Cookie` line keeping a sign-in's ID token for its logout (id-token-cookie.ts), if it fits a cookie. */
+  keepIdToken(idToken: string, sessionToken: string, maxAgeSeconds: number): string | undefined {
+    return idTokenCookie(this.deps.keyRing, idToken, sessionToken, { maxAgeSeconds, secure: this.deps.secureCookies });
+  }
+
   /**
-   * Where to send a browser that signed out to end its session at the issuer too, coming back to `returnTo`;
-   * undefined when the issuer has no `end_session_endpoint` or cannot be reached.
+   * Where to send a browser that signed out to end its session at the issuer too, coming back to `returnTo`, with
+   * the ID token its `Cookie` header keeps for the session `sessionToken` as `id_token_hint` (the issuer then ends
+   * its session without asking); undefined when the issuer has no `end_session_endpoint` or cannot be reached.
    */
-  async endSessionUrl(returnTo: string | undefined): Promise<string | undefined> {
+  async endSessionUrl(
+    returnTo: string | undefined,
+    from: { cookieHeader?: string | undefined; sessionToken?: string | undefined } = {},
+  ): Promise<string | undefined> {
     const config = await this.deps.issuer.configuration().catch(() => undefined);
     if (!config?.serverMetadata().end_session_endpoint) return undefined;
+    const hint = from.sessionToken && idTokenOf(this.deps.keyRing, from.cookieHeader, from.sessionToken);
     return client.buildEndSessionUrl(config, {
       client_id: this.deps.issuer.settings.clientId,
       post_logout_redirect_uri: `${this.deps.publicUrl()}${sameOriginPath(returnTo)}`,
+      ...(hint ? { id_token_hint: hint } : {}),
     }).href;
   }
 

@@ -6,7 +6,7 @@ import type { SchemaMigration } from './migration.ts';
  * `/api/shared-conversations` and `/api/shared-events`), 0 (every conversation so far) when only they may.
  */
 export const conversationPublic: SchemaMigration = {
-  name: '0015_conversation_public',
+  name: '0016_conversation_public',
   async up(db: Kysely<unknown>) {
     await db.schema
       .alterTable('app_conversations')
