@@ -1,6 +1,6 @@
 import { NotFoundError, refuseNulText } from '@bosun/http';
 import { conversationIdPattern } from '@bosun/protocol';
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import type { ApiRoutes, AppContext } from '../context.ts';
 import {
@@ -38,7 +38,6 @@ const EventParams = Type.Object(
   { conversation_id: conversationId, event_id: Type.String({ minLength: 1, maxLength: 255 }) },
   { additionalProperties: false },
 );
-type Of<T extends TSchema> = Static<T>;
 
 const NO_CONVERSATION = 'Shared conversation not found';
 const NO_EVENT = 'Shared event not found';
@@ -82,7 +81,7 @@ export function sharedConversationRoutes(app: FastifyInstance, deps: SharedRoute
     (request) => shared.getMany(request.query.ids.map(idOf)),
   );
 
-  app.get<{ Querystring: Of<typeof SearchQuery> }>(
+  app.get<{ Querystring: Static<typeof SearchQuery> }>(
     '/api/shared-events/search',
     route('Search a shared conversation’s events, a page at a time', {
       querystring: SearchQuery,
@@ -98,7 +97,7 @@ export function sharedConversationRoutes(app: FastifyInstance, deps: SharedRoute
     },
   );
 
-  app.get<{ Querystring: Of<typeof CountQuery> }>(
+  app.get<{ Querystring: Static<typeof CountQuery> }>(
     '/api/shared-events/count',
     route('Count a shared conversation’s events', { querystring: CountQuery, response: { 200: Type.Integer() } }),
     async (request) => {
@@ -107,7 +106,7 @@ export function sharedConversationRoutes(app: FastifyInstance, deps: SharedRoute
     },
   );
 
-  app.get<{ Querystring: Of<typeof EventsQuery> }>(
+  app.get<{ Querystring: Static<typeof EventsQuery> }>(
     '/api/shared-events',
     route('A shared conversation’s events by id (null for each unknown, all null when it is not shared)', {
       querystring: EventsQuery,
@@ -125,7 +124,7 @@ export function sharedConversationRoutes(app: FastifyInstance, deps: SharedRoute
     },
   );
 
-  app.get<{ Params: Of<typeof EventParams> }>(
+  app.get<{ Params: Static<typeof EventParams> }>(
     '/api/shared-events/:conversation_id/:event_id',
     route('One event of a shared conversation', { params: EventParams, response: { 200: shape('Event') } }),
     async (request, reply) => {
