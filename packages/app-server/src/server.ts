@@ -20,6 +20,7 @@ import { pluginDirectoryApiOfServer } from './routes/plugin-directory.ts';
 import { pluginTrustApiOfServer } from './routes/plugin-trust.ts';
 import { sandboxApiOfServer } from './routes/sandbox-api.ts';
 import { sandboxProxyOfServer } from './routes/sandbox-proxy.ts';
+import { sharedApiOfServer } from './routes/shared-conversations.ts';
 import { openServices } from './services.ts';
 
 /** Every route module of `/api/v1`: adding one is one line here. */
@@ -39,10 +40,10 @@ export const API_ROUTES: readonly ApiRoutes[] = [
 ];
 
 /**
- * Every module of routes outside `/api/v1`: WebSockets (under `/sockets`) and the sandboxes' agent servers proxied
- * under `/sandboxes/{id}/agent` (HTTP and WebSockets).
+ * Every module of routes outside `/api/v1`: WebSockets (under `/sockets`), the sandboxes' agent servers proxied
+ * under `/sandboxes/{id}/agent` (HTTP and WebSockets) and the shared conversations at OpenHands' `/api/shared-*`.
  */
-export const SOCKET_ROUTES: readonly ApiRoutes[] = [eventSocketOfServer, sandboxProxyOfServer];
+export const SOCKET_ROUTES: readonly ApiRoutes[] = [eventSocketOfServer, sandboxProxyOfServer, sharedApiOfServer];
 
 export interface AppServerOptions {
   /** Defaults fill in whatever is left out. */

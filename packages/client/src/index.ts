@@ -28,6 +28,7 @@ export { AppServerMarketplaces, type OrgWrite } from './app-server/marketplaces.
 export { AppServerCatalog, type ModelSearch } from './app-server/catalog.ts';
 export { AppServerLlmProfiles } from './app-server/llm-profiles.ts';
 export { AppServerGitBrowse, type BranchSearch, type RepositorySearch } from './app-server/git-browse.ts';
+export { AppServerShared } from './app-server/shared.ts';
 export { AppServerClient, type AppServerClientOptions } from './app-server/client.ts';
 export { APP_SERVER_OPERATIONS, type AppServerOperationName } from './app-server/operations.ts';
 export {

@@ -57,6 +57,7 @@ export class AppConversations {
     for (const field of ['title', 'selected_repository', 'selected_branch', 'git_provider'] as const) {
       if (update[field] !== undefined) change[field] = update[field];
     }
+    if (typeof update.public === 'boolean') change.is_public = update.public ? 1 : 0;
     const updated = (await this.deps.repositories.conversations.update(userId, id, change)) ?? row;
     const agent = agentOf(sandbox);
     if (agent && update.title) {

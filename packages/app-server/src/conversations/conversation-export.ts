@@ -65,7 +65,10 @@ function safeName(id: string): string {
 }
 
 /** The values of the user's custom secrets and provider tokens. */
-async function secretValuesOf(repositories: ExportDeps['repositories'], userId: string): Promise<string[]> {
+export async function secretValuesOf(
+  repositories: Pick<Repositories, 'secrets' | 'providerTokens'>,
+  userId: string,
+): Promise<string[]> {
   const values = Object.values(await repositories.secrets.values(userId));
   for (const { provider } of await repositories.providerTokens.list(userId)) {
     const token = await repositories.providerTokens.token(userId, provider);
@@ -75,7 +78,7 @@ async function secretValuesOf(repositories: ExportDeps['repositories'], userId: 
 }
 
 /** The event's JSON with every secret value in its strings masked (parsed, so that the JSON stays valid). */
-function masked(json: string, secrets: readonly string[]): string {
+export function masked(json: string, secrets: readonly string[]): string {
   if (!secrets.some((secret) => json.includes(JSON.stringify(secret).slice(1, -1)))) return json;
   const walk = (value: unknown): unknown => {
     if (typeof value === 'string') return redacted(value, secrets);

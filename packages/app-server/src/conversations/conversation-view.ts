@@ -26,7 +26,7 @@ export function conversationOf(row: ConversationRow, sandbox: Sandbox | undefine
     metrics: row.metrics === null ? null : (JSON.parse(row.metrics) as MetricsSnapshot),
     parent_conversation_id: null,
     sub_conversation_ids: [],
-    public: null,
+    public: row.is_public === 1,
     tags: {},
     created_at: row.created_at,
     updated_at: row.updated_at,

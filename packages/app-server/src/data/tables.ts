@@ -3,6 +3,8 @@
  * (`2026-01-02T03:04:05.678Z`: the same on SQLite and PostgreSQL, and ordered as text), sealed values text.
  */
 
+import type { Generated } from 'kysely';
+
 export type Role = 'owner' | 'admin' | 'member';
 export const ROLES: readonly Role[] = ['owner', 'admin', 'member'];
 
@@ -109,6 +111,8 @@ export interface AppConversationsTable {
   loaded_marketplaces: string | null;
   /** The plugins its agent server loaded at the start (ResolvedPlugin[] as JSON); null: none recorded. */
   loaded_plugins: string | null;
+  /** 1: its owner shared it read-only with anyone who has its id (see 0016); 0: only they read it. */
+  is_public: Generated<number>;
 }
 
 /** A start of a conversation: its request as JSON with the secrets masked, its problems as a JSON list. */

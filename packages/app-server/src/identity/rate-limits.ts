@@ -5,8 +5,11 @@ import type { RateLimitRule, RateLimiter as RateLimiterOfCache } from '../rate-l
 /** Counts hits per scope and key; shared between replicas when its cache is Redis. */
 export type RateLimiter = Pick<RateLimiterOfCache, 'hit'>;
 
-/** The expensive or sensitive operations, each limited per user (sign-in: per client address). */
-export type LimitedOperation = 'api_key_create' | 'secret_write' | 'sign_in' | 'sandbox_start';
+/**
+ * The expensive or sensitive operations, each limited per user (sign-in and reads of shared conversations, made
+ * without credentials: per client address).
+ */
+export type LimitedOperation = 'api_key_create' | 'secret_write' | 'sign_in' | 'sandbox_start' | 'shared_read';
 
 export type RateLimits = Record<LimitedOperation, RateLimitRule>;
 
@@ -15,6 +18,7 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   secret_write: { limit: 120, windowMs: 60_000 },
   sign_in: { limit: 10, windowMs: 60_000 },
   sandbox_start: { limit: 30, windowMs: 60_000 },
+  shared_read: { limit: 300, windowMs: 60_000 },
 };
 
 /**

@@ -22,6 +22,7 @@ import { pendingMessagesApi } from '../../src/routes/pending-messages.ts';
 import { pluginDirectoryApi, pluginDirectoryOf } from '../../src/routes/plugin-directory.ts';
 import { pluginTrustApi } from '../../src/routes/plugin-trust.ts';
 import { sandboxApi } from '../../src/routes/sandbox-api.ts';
+import { sharedApi } from '../../src/routes/shared-conversations.ts';
 import { RuntimeSandboxes, SANDBOX_SPECS, type SandboxRuntime, openSandboxRuntime } from '../../src/sandboxes/index.ts';
 import { sandboxLaunch, whenSandboxRuns, withGitProviders } from '../../src/services.ts';
 import { pluginTrustGate } from '../../src/trust/index.ts';
@@ -207,7 +208,10 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
             allowPrivateHosts: config.git_allow_private_hosts,
           }),
         ],
-        socketRoutes: [eventSocket({ ...eventDeps, identity })],
+        socketRoutes: [
+          eventSocket({ ...eventDeps, identity }),
+          sharedApi({ repositories, rateLimiter: deps.rateLimiter, rateLimits: limits }),
+        ],
         logStream: { write: (line: string) => logs.push(line) },
       });
       await server.app.listen({ host: '127.0.0.1', port: 0 });

@@ -133,11 +133,14 @@ export async function worldOf(api: Api): Promise<World> {
       (name) => typeof name === 'string',
     ),
   };
+  await api.repositories.conversations.update(user.id, pathValues.conversation_id?.[0] as string, { is_public: 1 });
   const queryValues = {
     org_id: [orgId],
     sandbox_id: pathValues.sandbox_id as string[],
     conversation_id__eq: pathValues.conversation_id as string[],
     ids: pathValues.conversation_id as string[],
+    // The shared reads' conversation (the first one is public).
+    conversation_id: pathValues.conversation_id as string[],
     id: [...(pathValues.sandbox_id as string[]), 'bosun-local'],
     provider: ['github', 'gitlab', 'bitbucket'],
     repository: ['acme/market', 'acme/app'],

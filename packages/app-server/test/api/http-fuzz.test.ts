@@ -174,7 +174,7 @@ describeApi(
       const { requests, operations } = await generatedRequests(
         api(),
         world,
-        (path) => path.startsWith('/api/v1/'),
+        (path) => path.startsWith('/api/v1/') || path.startsWith('/api/shared-'),
         () => credentials(world),
       );
       expect(operations).toBeGreaterThan(60);

@@ -46,8 +46,12 @@ export const CONVERSATION_CASES: Record<string, WrongUserCase> = {
   },
   'PATCH /api/v1/app-conversations/{conversation_id}': {
     expected: 404,
-    attempt: strangerCalls({ title: 'taken over' }),
-    unchanged: conversationUnchanged,
+    // Making it public would hand the owner's conversation to anyone: it stays private.
+    attempt: strangerCalls({ title: 'taken over', public: true }),
+    unchanged: async (api, owned) => {
+      await conversationUnchanged(api, owned);
+      expect((await api.call(`/api/shared-conversations?ids=${owned.conversationId}`)).body).toEqual([null]);
+    },
   },
   'DELETE /api/v1/app-conversations/{conversation_id}': {
     expected: 404,

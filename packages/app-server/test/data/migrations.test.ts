@@ -16,8 +16,8 @@ import { describeEachDatabase } from '../support/databases.ts';
 
 const NEWEST = MIGRATIONS.at(-1)?.name as string;
 const PREVIOUS = MIGRATIONS.at(-2)?.name as string;
-/** What only the newest step makes: who stored each Git provider token. */
-const NEWEST_PROBE = sql`select source from provider_tokens`;
+/** What only the newest step makes: whether a conversation is shared (public). */
+const NEWEST_PROBE = sql`select is_public from app_conversations`;
 
 const ledger = async (database: AppDatabase) =>
   (await sql<{ name: string }>`select name from bosun_schema_migrations order by name`.execute(database.db)).rows.map(
@@ -61,6 +61,18 @@ describeEachDatabase('migrations', (each) => {
       .insertInto('users')
       .values({ id: 'u1', email: 'kept@example.com', name: 'Kept', created_at: '2026-01-01T00:00:00.000Z' })
       .execute();
+    await old.db
+      .insertInto('app_conversations')
+      .values({
+        id: 'c0',
+        user_id: 'u1',
+        org_id: null,
+        sandbox_id: null,
+        title: 'old',
+        created_at: 'x',
+        updated_at: 'x',
+      })
+      .execute();
     await old.close();
 
     const upgraded = await each.open({ target });
@@ -72,7 +84,12 @@ describeEachDatabase('migrations', (each) => {
       .insertInto('app_conversations')
       .values({ id: 'c1', user_id: 'u1', org_id: null, sandbox_id: null, title: 't', created_at: 'x', updated_at: 'x' })
       .execute();
-    expect(await upgraded.db.selectFrom('app_conversations').select('id').execute()).toEqual([{ id: 'c1' }]);
+    const conversations = upgraded.db.selectFrom('app_conversations').select(['id', 'is_public']).orderBy('id');
+    // A conversation from before sharing existed stays private.
+    expect(await conversations.execute()).toEqual([
+      { id: 'c0', is_public: 0 },
+      { id: 'c1', is_public: 0 },
+    ]);
   });
 
   it('applies only the missing steps, step by step, with the runner', async () => {

@@ -1,6 +1,7 @@
 import type { EventPage, EventSortOrder, EventSource, StoredEvent } from '@bosun/protocol';
 import { type FollowEventsOptions, followEvents } from '../events-socket.ts';
 import type { CallOptions } from '../http.ts';
+import { inBatches } from './batches.ts';
 import { AppServerSandboxes } from './sandboxes.ts';
 
 export interface ConversationEventFilter {
@@ -18,9 +19,6 @@ export interface ConversationEventSearch extends ConversationEventFilter {
   after_event_id?: string;
   limit?: number;
 }
-
-/** The server's limit on a batch get of events. */
-const BATCH_LIMIT = 100;
 
 /**
  * A conversation's events as the app server keeps them (readable while its sandbox is paused or gone), and their
@@ -67,14 +65,9 @@ export abstract class AppServerEvents extends AppServerSandboxes {
     options?: CallOptions,
   ): Promise<(StoredEvent | null)[]> {
     const params = { conversation_id: conversationId };
-    const batches: string[][] = [];
-    for (let start = 0; start < ids.length; start += BATCH_LIMIT) batches.push(ids.slice(start, start + BATCH_LIMIT));
-    const pages = await Promise.all(
-      batches.map((id) =>
-        this.call<(StoredEvent | null)[]>('getConversationEvents', { ...options, params, query: { id } }),
-      ),
+    return inBatches(ids, (id) =>
+      this.call<(StoredEvent | null)[]>('getConversationEvents', { ...options, params, query: { id } }),
     );
-    return pages.flat();
   }
   /**
    * The conversation's events as the app stores them, over the app's WebSocket (`/sockets/events/{id}`), with the

@@ -10,6 +10,7 @@ import { MARKETPLACE_OPERATIONS } from './marketplace-operations.ts';
 import { ORGANIZATION_OPERATIONS } from './organization-operations.ts';
 import { PLUGIN_OPERATIONS } from './plugin-operations.ts';
 import { SANDBOX_OPERATIONS } from './sandbox-operations.ts';
+import { SHARED_OPERATIONS } from './shared-operations.ts';
 
 /** Every route the app server client calls (add each new one here, so the contract test checks it). */
 export const APP_SERVER_OPERATIONS = {
@@ -24,6 +25,7 @@ export const APP_SERVER_OPERATIONS = {
   ...CATALOG_OPERATIONS,
   ...LLM_PROFILE_OPERATIONS,
   ...GIT_BROWSE_OPERATIONS,
+  ...SHARED_OPERATIONS,
 } as const satisfies Record<string, Operation>;
 
 export type AppServerOperationName = keyof typeof APP_SERVER_OPERATIONS;

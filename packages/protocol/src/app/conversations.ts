@@ -169,7 +169,11 @@ export const AppConversation = strictObject(
     metrics: nullable(ref(MetricsSnapshot)),
     parent_conversation_id: Type.Null(),
     sub_conversation_ids: Type.Array(Type.String()),
-    public: Type.Null(),
+    public: nullable(
+      Type.Boolean({
+        description: 'Anyone with its id may read it (`/api/shared-conversations`, `/api/shared-events`).',
+      }),
+    ),
     tags: Type.Record(Type.String(), Type.String()),
     ...timestamps(),
     sandbox_status: ref(SandboxStatus, { description: 'MISSING when the sandbox no longer exists.' }),
@@ -205,6 +209,9 @@ export const AppConversationUpdateRequest = strictObject(
   'Change a conversation (the title is also sent to its agent server while it runs).',
   {
     title: Type.Optional(nullable(Type.String({ minLength: 1, maxLength: 200 }))),
+    public: Type.Optional(
+      nullable(Type.Boolean({ description: 'Share it read-only with anyone who has its id (null: unchanged).' })),
+    ),
     selected_repository: Type.Optional(nullable(Type.String({ maxLength: 512 }))),
     selected_branch: Type.Optional(nullable(Type.String({ maxLength: 255 }))),
     git_provider: Type.Optional(nullable(ref(ProviderType))),

@@ -18,3 +18,4 @@ export * from './marketplaces.ts';
 export * from './catalog.ts';
 export * from './llm-profiles.ts';
 export * from './git-browse.ts';
+export * from './shared.ts';

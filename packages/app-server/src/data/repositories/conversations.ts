@@ -39,6 +39,17 @@ export class ConversationsRepository extends OwnedRows<'app_conversations', 'id'
     return this.db.selectFrom('app_conversations').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  /** The public conversations among `ids` (in no particular order; private and unknown ones left out). */
+  async getPublic(ids: readonly string[]): Promise<AppConversation[]> {
+    if (ids.length === 0) return [];
+    return this.db
+      .selectFrom('app_conversations')
+      .selectAll()
+      .where('id', 'in', [...ids])
+      .where('is_public', '=', 1)
+      .execute();
+  }
+
   async count(userId: string, filters: ConversationFilters = {}): Promise<number> {
     return countRows(this.filtered(userId, filters));
   }
