@@ -13,6 +13,7 @@ import { startTaskTakeover } from './0012-start-task-takeover.ts';
 import { conversationModelOrder } from './0013-conversation-model-order.ts';
 import { oidcIdentities } from './0014-oidc-identities.ts';
 import { providerTokenSource } from './0015-provider-token-source.ts';
+import { providerTokenRenewal } from './0017-provider-token-renewal.ts';
 import type { SchemaMigration } from './migration.ts';
 
 /** Every schema step, in order: listed here (not read from a folder) so the bundled server carries them. */
@@ -32,4 +33,5 @@ export const MIGRATIONS: readonly SchemaMigration[] = [
   conversationModelOrder,
   oidcIdentities,
   providerTokenSource,
+  providerTokenRenewal,
 ];
