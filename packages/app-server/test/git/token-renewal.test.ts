@@ -37,8 +37,9 @@ describeEachDatabase('Git provider tokens renewed when they expire', (each) => {
     let first = true;
     return Object.assign(Object.create(store), {
       stored: async (userId: string, name: string) => {
-        if (first) return (first = false), before;
-        return store.stored(userId, name);
+        if (!first) return store.stored(userId, name);
+        first = false;
+        return before;
       },
     }) as ProviderTokensRepository;
   };
