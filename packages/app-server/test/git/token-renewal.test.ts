@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import type { ProviderTokensRepository } from '../../src/data/repositories/provider-tokens.ts';
 import { gitUrlsOf } from '../../src/git/provider-urls.ts';
-import { GitTokenRenewal } from '../../src/git/token-renewal.ts';
+import { GitTokenRenewal, type RenewalClients } from '../../src/git/token-renewal.ts';
 import { hostAccount } from '../api/git-browse-world.ts';
 import { type OpenedData, describeEachDatabase } from '../support/databases.ts';
 import { gitHostOfFile } from '../support/git-host.ts';
