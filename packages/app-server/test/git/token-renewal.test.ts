@@ -23,7 +23,7 @@ describeEachDatabase('Git provider tokens renewed when they expire', (each) => {
   const logs: string[] = [];
   const renewal = (
     store: ProviderTokensRepository,
-    clients = { github: host.oauth.client, gitlab: host.oauth.client },
+    clients: RenewalClients = { github: host.oauth.client, gitlab: host.oauth.client },
   ) =>
     new GitTokenRenewal({
       store,
