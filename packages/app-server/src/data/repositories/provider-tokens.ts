@@ -33,8 +33,6 @@ export interface StoredProviderToken extends ProviderToken {
   refresh: { token: string; expiresAt: string | null } | null;
 }
 
-const refreshBinding = (userId: string, provider: string) => `${bindings.provider_tokens(userId, provider)}:refresh`;
-
 const tokensOf = (db: Kysely<Tables>) => new OwnedRows(db, 'provider_tokens', 'provider');
 
 /** Each user's Git provider tokens (one per provider), sealed and bound to their row. */
@@ -85,7 +83,9 @@ export class ProviderTokensRepository {
   /** The token and its refresh token sealed (the refresh token bound apart), and when they expire. */
   private sealedColumns(userId: string, provider: string, input: { token: string } & TokenLifetime) {
     const { keyId, sealed } = this.keyRing.seal(bindings.provider_tokens(userId, provider), input.token);
-    const refresh = input.refreshToken ? this.keyRing.seal(refreshBinding(userId, provider), input.refreshToken) : null;
+    const refresh = input.refreshToken
+      ? this.keyRing.seal(bindings.provider_token_refresh(userId, provider), input.refreshToken)
+      : null;
     return {
       key_id: keyId,
       sealed,
@@ -102,7 +102,7 @@ export class ProviderTokensRepository {
     let refresh: StoredProviderToken['refresh'] = null;
     try {
       if (row.refresh_sealed) {
-        const token = this.keyRing.open(refreshBinding(userId, provider), row.refresh_sealed);
+        const token = this.keyRing.open(bindings.provider_token_refresh(userId, provider), row.refresh_sealed);
         refresh = { token, expiresAt: row.refresh_expires_at };
       }
     } catch {
