@@ -23,12 +23,12 @@ describeEachDatabase('Git provider tokens renewed when they expire', (each) => {
   const logs: string[] = [];
   const renewal = (
     store: ProviderTokensRepository,
-    clients: RenewalClients = { github: host.oauth.client, gitlab: host.oauth.client },
+    clients: RenewalClients = { github: host.oauth.client, gitlab: host.oauth.client, bitbucket: host.oauth.client },
   ) =>
     new GitTokenRenewal({
       store,
       clients,
-      urls: gitUrlsOf({ git_github_url: host.url, git_gitlab_url: host.url }),
+      urls: gitUrlsOf({ git_github_url: host.url, git_gitlab_url: host.url, git_bitbucket_url: host.url }),
       log: { warn: (details, message) => logs.push(JSON.stringify({ ...details, message })) },
     });
   /** `store` whose first read of a token gives what it held before (another replica read it first). */
@@ -47,7 +47,7 @@ describeEachDatabase('Git provider tokens renewed when they expire', (each) => {
   it('renews an expired token once, stores the rotated refresh token sealed, then reads it as is', async () => {
     const data = await each.shared();
     const { providerTokens } = data.repositories;
-    for (const provider of ['github', 'gitlab']) {
+    for (const provider of ['github', 'gitlab', 'bitbucket']) {
       const { id, accessToken, refreshToken } = await signedIn(data, provider);
       const grants = host.oauth.grants;
       const tokens = renewal(providerTokens);
