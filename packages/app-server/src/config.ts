@@ -113,6 +113,12 @@ export const AppServerConfig = Type.Object({
     minLength: 1,
     description: 'The same for Bitbucket (default: https://bitbucket.org).',
   }),
+  git_github_app_client_id: optional({ description: 'Client ID of the GitHub App signed in through (renews its tokens).' }),
+  git_github_app_client_secret: optional({ minLength: 1, secret: true, description: 'Client secret of that App.' }),
+  git_gitlab_app_client_id: optional({ description: 'The same for the GitLab application (2-hour tokens).' }),
+  git_gitlab_app_client_secret: optional({ minLength: 1, secret: true, description: 'Its secret.' }),
+  git_bitbucket_app_client_id: optional({ description: 'The same for the Bitbucket Cloud OAuth consumer (its key).' }),
+  git_bitbucket_app_client_secret: optional({ minLength: 1, secret: true, description: 'Its secret.' }),
   plugin_directory_source: optional({
     minLength: 1,
     description:
@@ -279,6 +285,11 @@ export function appServerConfigProblems(config: AppServerConfig): string[] {
     problems.push('oidc_issuer_url: needed when oidc_client_id, oidc_client_secret or oidc_providers is set');
   }
   problems.push(...gitProviderProblems(config.oidc_git_providers ?? [], config.oidc_providers ?? []));
+  for (const provider of ['github', 'gitlab', 'bitbucket'] as const) {
+    const [id, secret] = [`git_${provider}_app_client_id`, `git_${provider}_app_client_secret`] as const;
+    if ((config[id] === undefined) !== (config[secret] === undefined))
+      problems.push(`${id}, ${secret}: give both or neither`);
+  }
   return problems;
 }
 

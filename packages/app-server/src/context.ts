@@ -3,6 +3,7 @@ import type { Cache } from './cache/index.ts';
 import type { AppServerConfig } from './config.ts';
 import type { AppDatabase, KeyRing, Repositories } from './data/index.ts';
 import type { ConversationEvents } from './events/index.ts';
+import type { GitTokenRenewal } from './git/token-renewal.ts';
 import type { ObjectStore } from './objects/index.ts';
 import type { RateLimiter } from './rate-limit/index.ts';
 import type { SandboxRuntime, SandboxSpec, Sandboxes } from './sandboxes/index.ts';
@@ -34,6 +35,8 @@ export interface AppServices {
   specs: readonly SandboxSpec[];
   /** The conversations' events: the app's store, webhooks in, catch-up from the sandboxes. */
   events: ConversationEvents;
+  /** The users' Git provider tokens as they are read to be used: renewed when they expire (git/token-renewal). */
+  gitTokens: GitTokenRenewal;
 }
 
 /** What every route module gets. */

@@ -4,6 +4,8 @@ import type { ConversationLog } from './conversations/deps.ts';
 import { PendingMessages } from './conversations/pending-messages.ts';
 import { type Repositories, createRepositories } from './data/index.ts';
 import { ConversationEvents, webhookEnvironmentOf } from './events/index.ts';
+import { gitUrlsOf } from './git/provider-urls.ts';
+import { GitTokenRenewal, renewalClientsOf } from './git/token-renewal.ts';
 import { RateLimiter } from './rate-limit/index.ts';
 import { proxiedAgentPath, proxiesSandboxUrls } from './sandboxes/browser-urls.ts';
 import {
@@ -62,7 +64,13 @@ export async function openServices(
     sweepIntervalMs: config.event_sweep_interval * 1000,
   });
   told.running = whenSandboxRuns(events, new PendingMessages({ repositories, sandboxes, log }), log);
-  return { repositories, rateLimiter: new RateLimiter(cache), sandboxes, sandboxRuntime, specs, events };
+  const gitTokens = new GitTokenRenewal({
+    store: repositories.providerTokens,
+    clients: renewalClientsOf(config),
+    urls: gitUrlsOf(config),
+    log,
+  });
+  return { repositories, rateLimiter: new RateLimiter(cache), sandboxes, sandboxRuntime, specs, events, gitTokens };
 }
 
 /**

@@ -65,6 +65,9 @@ describe('app server configuration', () => {
       .map(([key]) => key)
       .sort();
     expect(secret).toEqual([
+      'git_bitbucket_app_client_secret',
+      'git_github_app_client_secret',
+      'git_gitlab_app_client_secret',
       'jwt_secret',
       'jwt_secret_previous',
       'llm_api_key',
@@ -83,6 +86,14 @@ describe('app server configuration', () => {
     ]);
     expect(appServerConfigProblems(appServerConfig({ s3_bucket: 'b', s3_secret_access_key: 'k' }))).toEqual([
       's3_access_key_id, s3_secret_access_key: give both or neither',
+    ]);
+  });
+
+  it('refuses half a Git provider app’s OAuth client (its tokens are renewed only with both)', () => {
+    const app = { git_github_app_client_id: 'Iv1.abc', git_github_app_client_secret: 's' };
+    expect(appServerConfigProblems(appServerConfig(app))).toEqual([]);
+    expect(appServerConfigProblems(appServerConfig({ git_gitlab_app_client_secret: 's' }))).toEqual([
+      'git_gitlab_app_client_id, git_gitlab_app_client_secret: give both or neither',
     ]);
   });
 

@@ -1,6 +1,7 @@
 import type { Cache } from '../cache/index.ts';
 import type { Repositories } from '../data/index.ts';
 import type { GitProviderUrls } from '../git/provider-urls.ts';
+import type { ProviderTokenReader } from '../git/token-renewal.ts';
 import type { AutoLoad } from '../marketplaces/auto-load.ts';
 import type { SandboxSpec, Sandboxes } from '../sandboxes/index.ts';
 import type { LlmDefaults } from '../settings/llm-defaults.ts';
@@ -24,6 +25,8 @@ export interface ConversationDeps {
   /** Start tasks' progress is published on it (to every replica). */
   cache: Cache;
   gitUrls: GitProviderUrls;
+  /** The users' provider tokens as a start uses them: renewed when they expire. */
+  gitTokens: ProviderTokenReader;
   /** Whether a repository may be cloned from a token's own host at a private address (`git_allow_private_hosts`). */
   allowPrivateHosts?: boolean;
   llmDefaults: LlmDefaults;

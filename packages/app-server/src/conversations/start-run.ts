@@ -3,7 +3,7 @@ import type { AppConversationStartRequest, ProviderType } from '@bosun/protocol'
 import type { JsonValue } from '../cache/index.ts';
 import { hexOf } from '../conversation-ids.ts';
 import type { StartTaskChange, StartTaskRecord } from '../data/index.ts';
-import { tokenVariable } from '../git/provider-urls.ts';
+import { providerTokenSecrets } from '../git/token-renewal.ts';
 import type { AutoLoad } from '../marketplaces/index.ts';
 import { disabledSkillsOf } from '../marketplaces/index.ts';
 import { withPluginParameters } from '../plugin-directory/parameters.ts';
@@ -71,7 +71,7 @@ export class StartRun {
     await this.change({ status: 'PREPARING_REPOSITORY', sandbox_id: sandbox.id });
     let workingDir: string;
     if (request.selected_repository) {
-      const access = (await repositories.providerTokens.token(userId, provider)) ?? null;
+      const access = (await this.deps.gitTokens.token(userId, provider)) ?? null;
       if (access) secrets.push(access.token);
       // A complete clone an earlier run made is kept; a half-made one, or one still going, is cloned again.
       workingDir = await cloneRepository(agent, this.deps, {
@@ -228,13 +228,8 @@ export class StartRun {
 
   /** The user's custom secrets and provider tokens (`GITHUB_TOKEN`, ...), then the request's (which win). */
   private async secretsOf(userId: string, request: AppConversationStartRequest): Promise<Record<string, string>> {
-    const { secrets, providerTokens } = this.deps.repositories;
-    const merged: Record<string, string> = {};
-    for (const { provider } of await providerTokens.list(userId)) {
-      const token = await providerTokens.token(userId, provider);
-      if (token) merged[tokenVariable(provider)] = token.token;
-    }
-    Object.assign(merged, await secrets.values(userId), request.secrets ?? {});
+    const merged = await providerTokenSecrets(this.deps.gitTokens, userId);
+    Object.assign(merged, await this.deps.repositories.secrets.values(userId), request.secrets ?? {});
     return merged;
   }
 }

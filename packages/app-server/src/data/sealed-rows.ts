@@ -9,6 +9,9 @@ export const bindings = {
   user_settings: (userId: string) => sealBinding('user_settings', userId),
   custom_secrets: (userId: string, secretId: string) => sealBinding('custom_secrets', userId, secretId),
   provider_tokens: (userId: string, provider: string) => sealBinding('provider_tokens', userId, provider),
+  /** A provider token's refresh token (sealed with the same key as the token, in `refresh_sealed`). */
+  provider_token_refresh: (userId: string, provider: string) =>
+    `${sealBinding('provider_tokens', userId, provider)}:refresh`,
   app_conversation_start_tasks: (userId: string, taskId: string) =>
     sealBinding('app_conversation_start_tasks', userId, taskId),
   llm_profiles: (userId: string, profileId: string) => sealBinding('llm_profiles', userId, profileId),
@@ -19,6 +22,8 @@ interface SealedRow {
   row_key: string;
   key_id: string;
   sealed: string;
+  /** provider_tokens only: the refresh token, sealed with the same key. */
+  refresh_sealed?: string | null;
 }
 
 /** The columns that, with the user, identify a row of each sealed table. */
@@ -62,9 +67,15 @@ export async function resealStale(db: Kysely<Tables>, keyRing: KeyRing): Promise
       for (const row of stale[index] as SealedRow[]) {
         const binding = bindingOf(table, row);
         const resealed = keyRing.seal(binding, keyRing.open(binding, row.sealed));
+        const refresh = row.refresh_sealed ? bindings.provider_token_refresh(row.user_id, row.row_key) : undefined;
+        const refreshSealed = refresh && keyRing.seal(refresh, keyRing.open(refresh, row.refresh_sealed as string));
         await trx
           .updateTable(table)
-          .set({ key_id: resealed.keyId, sealed: resealed.sealed })
+          .set({
+            key_id: resealed.keyId,
+            sealed: resealed.sealed,
+            ...(refreshSealed ? { refresh_sealed: refreshSealed.sealed } : {}),
+          })
           .where('user_id', '=', row.user_id)
           .where(ROW_KEY[table], '=', row.row_key)
           .execute();
@@ -78,6 +89,7 @@ async function staleRows(db: Kysely<Tables>, table: SealedTable, currentKeyId: s
   return db
     .selectFrom(table)
     .select(['user_id', `${ROW_KEY[table]} as row_key`, 'key_id', 'sealed'])
+    .$if(table === 'provider_tokens', (query) => query.select('refresh_sealed'))
     .where((eb) => eb.or([eb('key_id', '<', currentKeyId), eb('key_id', '>', currentKeyId)]))
     .execute() as Promise<SealedRow[]>;
 }

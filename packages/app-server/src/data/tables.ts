@@ -86,6 +86,11 @@ export interface ProviderTokensTable extends SealedColumns {
   host: string | null;
   /** Null: stored by hand; else the sign-in that brought it (migration 0015). */
   source: string | null;
+  /** The refresh token a sign-in brought, sealed (bound as `<binding>:refresh`); null: none (migration 0017). */
+  refresh_sealed: string | null;
+  /** When the token, and its refresh token, expire (ISO); null: never, or not said. */
+  expires_at: string | null;
+  refresh_expires_at: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -11,6 +11,16 @@ export const DEFAULT_GIT_URLS: GitProviderUrls = {
   bitbucket: 'https://bitbucket.org',
 };
 
+/** The Git providers' base URLs of the configuration (`git_github_url`, ...), else the public hosts. */
+export function gitUrlsOf(config: { git_github_url?: string; git_gitlab_url?: string; git_bitbucket_url?: string }) {
+  const urls: GitProviderUrls = {
+    github: config.git_github_url ?? DEFAULT_GIT_URLS.github,
+    gitlab: config.git_gitlab_url ?? DEFAULT_GIT_URLS.gitlab,
+    bitbucket: config.git_bitbucket_url ?? DEFAULT_GIT_URLS.bitbucket,
+  };
+  return urls;
+}
+
 /** The environment variable a provider's token is given to the conversation as (`GITHUB_TOKEN`, ...). */
 export function tokenVariable(provider: string): string {
   return `${provider.toUpperCase()}_TOKEN`;

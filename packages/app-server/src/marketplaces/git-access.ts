@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { GitAuth, GitCache } from '@bosun/agent';
-import type { Repositories } from '../data/index.ts';
-import { type GitProviderUrls, tokenVariable } from '../git/provider-urls.ts';
+import type { GitProviderUrls } from '../git/provider-urls.ts';
+import { type ProviderTokenReader, providerTokenSecrets } from '../git/token-renewal.ts';
 import { HostGuard } from './host-guard.ts';
 import { RefLookups } from './ref-lookups.ts';
 
@@ -17,7 +17,8 @@ export const agentLibrary = () => {
 export interface MarketplaceGitOptions {
   providers: GitProviderUrls;
   allowPrivateHosts: boolean;
-  repositories: Pick<Repositories, 'providerTokens'>;
+  /** The users' provider tokens, renewed when they expire. */
+  gitTokens: ProviderTokenReader;
   /** Longest one Git command may take (default 60 s). */
   timeoutMs?: number;
   /** How long a ref's commit found for one start answers others asking the same (default 0: only those at once). */
@@ -70,12 +71,7 @@ export class MarketplaceGit {
   /** The credentials of `userId` for a source, by host (`authFor(source)`). */
   async authOf(userId: string): Promise<(source: string) => GitAuth | undefined> {
     const { gitAuthFromSecrets, repositoryUrl } = await agentLibrary();
-    const { providerTokens } = this.options.repositories;
-    const secrets: Record<string, string> = {};
-    for (const { provider } of await providerTokens.list(userId)) {
-      const token = await providerTokens.token(userId, provider);
-      if (token) secrets[tokenVariable(provider)] = token.token;
-    }
+    const secrets = await providerTokenSecrets(this.options.gitTokens, userId);
     const providers = this.options.providers;
     return (source) => {
       try {

@@ -1,6 +1,7 @@
 import type { SkillsTable } from '@bosun/protocol';
 import type { Repositories } from '../data/index.ts';
 import type { GitProviderUrls } from '../git/provider-urls.ts';
+import type { ProviderTokenReader } from '../git/token-renewal.ts';
 import { type AutoLoad, autoLoadFor } from './auto-load.ts';
 import { disabledSkillsOf } from './disabled-skills.ts';
 import { MarketplaceGit } from './git-access.ts';
@@ -26,16 +27,20 @@ export interface Marketplaces {
   table(userId: string, orgId: string | null): Promise<SkillsTable>;
 }
 
-/** The marketplaces of a server: its registry over `repositories` and the configuration, and Git through the guard. */
+/**
+ * The marketplaces of a server: its registry over `repositories` and the configuration, and Git through the guard
+ * with the users' tokens as `gitTokens` reads them (the server's: renewed when they expire).
+ */
 export function marketplacesOf(
   repositories: Pick<Repositories, 'marketplaces' | 'organizations' | 'providerTokens' | 'settings'>,
   config: { instance_marketplaces?: string[]; git_allow_private_hosts?: boolean; marketplace_ref_ttl?: number },
   providers: GitProviderUrls,
+  gitTokens: ProviderTokenReader = repositories.providerTokens,
 ): Marketplaces {
   const git = new MarketplaceGit({
     providers,
     allowPrivateHosts: config.git_allow_private_hosts ?? false,
-    repositories,
+    gitTokens,
     refTtlMs: (config.marketplace_ref_ttl ?? 0) * 1000,
   });
   const registry = new MarketplaceRegistry({

@@ -5,13 +5,15 @@ import { AppConversations } from '../conversations/app-conversations.ts';
 import type { ConversationDeps } from '../conversations/deps.ts';
 import { StartTasks } from '../conversations/start-tasks.ts';
 import type { Repositories } from '../data/index.ts';
-import { DEFAULT_GIT_URLS, type GitProviderUrls } from '../git/provider-urls.ts';
+import { gitUrlsOf } from '../git/provider-urls.ts';
 import { loginUrlOf } from '../identity/oidc/index.ts';
 import { DEFAULT_RATE_LIMITS, rateLimited } from '../identity/rate-limits.ts';
 import { marketplacesOf } from '../marketplaces/index.ts';
 import { type Lease, leaseOf } from '../row-leases.ts';
 import { pluginTrustGate } from '../trust/index.ts';
 import { appConversationRoutes } from './app-conversations.ts';
+
+export { gitUrlsOf } from '../git/provider-urls.ts';
 import { conversationWebhookRoutes } from './conversation-webhooks.ts';
 import { conversationWorkspaceRoutes } from './conversation-workspace.ts';
 import { startTaskRoutes } from './start-tasks.ts';
@@ -56,29 +58,20 @@ export const conversationApiOfServer: ApiRoutes = async (api, context: AppContex
     webClientConfigRoutes(api, gitUrlsOf(config), authUrl);
     return;
   }
-  const { repositories, sandboxes, specs, rateLimiter } = services;
+  const { repositories, sandboxes, specs, rateLimiter, gitTokens } = services;
   await conversationApi({
     repositories,
     sandboxes,
     specs,
     cache,
     gitUrls: gitUrlsOf(config),
+    gitTokens,
     allowPrivateHosts: config.git_allow_private_hosts,
-    pluginTrust: pluginTrustGate(repositories, gitUrlsOf(config), config.data_dir),
+    pluginTrust: pluginTrustGate(repositories, gitTokens, gitUrlsOf(config), config.data_dir),
     llmDefaults: { model: config.llm_model, baseUrl: config.llm_base_url, apiKey: config.llm_api_key },
-    autoLoad: marketplacesOf(repositories, config, gitUrlsOf(config)).autoLoad,
+    autoLoad: marketplacesOf(repositories, config, gitUrlsOf(config), gitTokens).autoLoad,
     startLimit: rateLimited(rateLimiter, DEFAULT_RATE_LIMITS, 'sandbox_start'),
     startTaskLease: leaseOf(config.start_task_lease),
     authUrl,
   })(api, context);
 };
-
-/** The Git providers' base URLs of the configuration (`git_github_url`, ...), else the public hosts. */
-export function gitUrlsOf(config: Pick<AppServerConfig, 'git_github_url' | 'git_gitlab_url' | 'git_bitbucket_url'>) {
-  const urls: GitProviderUrls = {
-    github: config.git_github_url ?? DEFAULT_GIT_URLS.github,
-    gitlab: config.git_gitlab_url ?? DEFAULT_GIT_URLS.gitlab,
-    bitbucket: config.git_bitbucket_url ?? DEFAULT_GIT_URLS.bitbucket,
-  };
-  return urls;
-}

@@ -70,7 +70,7 @@ export const catalogApiOfServer: ApiRoutes = (api, context: AppContext) => {
   const { repositories } = services;
   return catalogApi({
     defaultModel: config.llm_model,
-    marketplaces: marketplacesOf(repositories, config, gitUrlsOf(config)),
+    marketplaces: marketplacesOf(repositories, config, gitUrlsOf(config), services.gitTokens),
     settings: repositories.settings,
     cache: context.dependencies.cache,
   })(api, context);

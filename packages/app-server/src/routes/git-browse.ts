@@ -88,9 +88,10 @@ const TaskQuery = query({
 });
 type PageQuery = { page_id?: string; limit?: number };
 
-const FAILURES = { 400: 'HTTPError', 403: 'HTTPError', 429: 'HTTPError', 502: 'HTTPError' } as const;
+const FAILURES = { 400: 'HTTPError', 401: 'HTTPError', 403: 'HTTPError', 429: 'HTTPError', 502: 'HTTPError' } as const;
 const FAILURE_NOTE =
-  'No token stored for the provider: 403. The provider refusing the token: 403; rate-limiting: 429 with its ' +
+  'No token stored for the provider: 403; a sign-in’s token that expired and could not be renewed: 401 (sign in ' +
+  'again). The provider refusing the token: 403; rate-limiting: 429 with its ' +
   'Retry-After; down or unreachable: 502. Providers other than GitHub, GitLab and Bitbucket: 400.';
 
 /**
@@ -112,6 +113,12 @@ function gitSearchRoutes(api: FastifyInstance, deps: GitBrowseDeps): void {
       throw new GitProviderError(400, `Browsing ${provider} is not supported yet (GitHub, GitLab and Bitbucket are)`);
     }
     const access = await deps.providerTokens.token(userId, provider);
+    if (!access && (await deps.providerTokens.list(userId)).some((known) => known.provider === provider)) {
+      throw new GitProviderError(
+        401,
+        `The ${provider} token of your sign-in expired and was not renewed: sign in again`,
+      );
+    }
     if (!access) {
       throw new GitProviderError(403, `No ${provider} token is stored: connect it first (${TOKENS_ROUTE})`);
     }
@@ -245,7 +252,7 @@ export const gitBrowseApiOfServer: ApiRoutes = (api, context) => {
   const { services, config } = context;
   if (!services) return;
   return gitBrowseApi({
-    providerTokens: services.repositories.providerTokens,
+    providerTokens: services.gitTokens,
     gitUrls: gitUrlsOf(config),
     allowPrivateHosts: config.git_allow_private_hosts,
   })(api, context);

@@ -21,7 +21,7 @@ export function identityApi(deps: IdentityRouteDeps): ApiRoutes {
 export const identityApiOfServer: ApiRoutes = (api, context: AppContext) => {
   const { services, config } = context;
   if (!services) return;
-  const { personal } = marketplacesOf(services.repositories, config, gitUrlsOf(config));
+  const { personal } = marketplacesOf(services.repositories, config, gitUrlsOf(config), services.gitTokens);
   const deps = identityRouteDeps(services.repositories, config, services.rateLimiter);
   const { keyRing, dependencies } = context;
   const oidc =

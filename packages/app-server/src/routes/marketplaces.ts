@@ -155,7 +155,8 @@ export function marketplaceApi({ registry, git, table }: Marketplaces): ApiRoute
 /** The same over the server's database and configuration; a server without a database has no such routes. */
 export const marketplaceApiOfServer: ApiRoutes = (api, context: AppContext) => {
   if (!context.services) return;
-  return marketplaceApi(marketplacesOf(context.services.repositories, context.config, gitUrlsOf(context.config)))(
+  const { repositories, gitTokens } = context.services;
+  return marketplaceApi(marketplacesOf(repositories, context.config, gitUrlsOf(context.config), gitTokens))(
     api,
     context,
   );

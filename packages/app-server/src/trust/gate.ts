@@ -2,6 +2,7 @@ import { type GitAuth, gitAuthFromSecrets, mapLimit } from '@bosun/agent';
 import type { GitProviders } from '@bosun/agent';
 import type { AppConversationStartRequest, PluginTrustSource } from '@bosun/protocol';
 import type { Repositories } from '../data/index.ts';
+import { type ProviderTokenReader, providerTokenSecrets } from '../git/token-renewal.ts';
 import type { PluginCommits } from './commits.ts';
 
 const HOW_TO_CONFIRM = 'Send them back as confirmed_plugin_sources, or POST each to /api/v1/plugin-trust.';
@@ -16,12 +17,12 @@ export class PluginTrustRequiredError extends Error {
 }
 
 export interface PluginTrustDeps {
-  repositories: Pick<Repositories, 'pluginTrust' | 'providerTokens'>;
+  repositories: Pick<Repositories, 'pluginTrust'>;
+  /** The users' provider tokens, renewed when they expire. */
+  gitTokens: ProviderTokenReader;
   commits: PluginCommits;
   providers: Required<GitProviders>;
 }
-
-const TOKEN_SECRETS = { github: 'GITHUB_TOKEN', gitlab: 'GITLAB_TOKEN', bitbucket: 'BITBUCKET_TOKEN' } as const;
 
 /**
  * The trust check of a start: each plugin's source at the commit it names now must be confirmed by the user, in
@@ -69,13 +70,7 @@ export class PluginTrustGate {
 
   /** What the server authenticates to a provider with: the user's token for it. */
   private async authOf(userId: string): Promise<(url: string) => GitAuth | undefined> {
-    const { providerTokens } = this.deps.repositories;
-    const secrets: Record<string, string> = {};
-    for (const { provider } of await providerTokens.list(userId)) {
-      const name = TOKEN_SECRETS[provider as keyof typeof TOKEN_SECRETS];
-      const token = name && (await providerTokens.token(userId, provider));
-      if (name && token) secrets[name] = token.token;
-    }
+    const secrets = await providerTokenSecrets(this.deps.gitTokens, userId);
     return (url) => gitAuthFromSecrets(url, secrets, this.deps.providers);
   }
 }

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { GitProviders } from '@bosun/agent';
 import type { Repositories } from '../data/index.ts';
+import type { ProviderTokenReader } from '../git/token-renewal.ts';
 import { PluginCommits } from './commits.ts';
 import { PluginTrustGate } from './gate.ts';
 
@@ -9,12 +10,14 @@ export { PluginTrustGate, PluginTrustRequiredError } from './gate.ts';
 
 /** The trust check of starts, asking the configured providers (a Git cache under `dataDir`) for commits. */
 export function pluginTrustGate(
-  repositories: Pick<Repositories, 'pluginTrust' | 'providerTokens'>,
+  repositories: Pick<Repositories, 'pluginTrust'>,
+  gitTokens: ProviderTokenReader,
   providers: Required<GitProviders>,
   dataDir: string,
 ): PluginTrustGate {
   return new PluginTrustGate({
     repositories,
+    gitTokens,
     providers,
     commits: new PluginCommits(providers, join(dataDir, 'cache', 'git')),
   });

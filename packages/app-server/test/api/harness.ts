@@ -6,6 +6,7 @@ import { type Cache, MemoryCache, openCache } from '../../src/cache/index.ts';
 import { PendingMessages } from '../../src/conversations/pending-messages.ts';
 import { KeyRing, type Repositories, createRepositories, newSecretsKey } from '../../src/data/index.ts';
 import { ConversationEvents, webhookEnvironment } from '../../src/events/index.ts';
+import { GitTokenRenewal, renewalClientsOf } from '../../src/git/token-renewal.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimits, rateLimited } from '../../src/identity/rate-limits.ts';
 import { type AppServer, type AppServerConfig, appServerConfig, buildAppServer } from '../../src/index.ts';
 import { marketplacesOf } from '../../src/marketplaces/index.ts';
@@ -127,7 +128,17 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
       };
       const config = { log_level: 'info' as const, ...options.config };
       const limits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
-      const marketplaces = marketplacesOf(repositories, appServerConfig(config), gitUrlsOf(config));
+      const logs: string[] = [];
+      const note = (details: object, message: string) => logs.push(JSON.stringify({ ...details, message }));
+      const log = { warn: note, error: note };
+      // The users' provider tokens as the server reads them to use them (renewed when they expire).
+      const gitTokens = new GitTokenRenewal({
+        store: repositories.providerTokens,
+        clients: renewalClientsOf(config),
+        urls: gitUrlsOf(config),
+        log,
+      });
+      const marketplaces = marketplacesOf(repositories, appServerConfig(config), gitUrlsOf(config), gitTokens);
       let url = '';
       const oidc = testOidcLogin(config, { keyRing, cache, repositories }, () => url);
       const deps = {
@@ -135,7 +146,6 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
         marketplaces: marketplaces.personal,
         ...(oidc ? { oidc } : {}),
       };
-      const logs: string[] = [];
       const startLimit = rateLimited(deps.rateLimiter, limits, 'sandbox_start');
       const told: { running?: ConversationEvents['sandboxRunning'] } = {};
       // The app's Git provider URLs reach the sandboxes as the server gives them (services.ts).
@@ -156,8 +166,6 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
         pauseOnClose: runtime.embedded,
         onRunning: (sandbox) => told.running?.(sandbox),
       });
-      const note = (details: object, message: string) => logs.push(JSON.stringify({ ...details, message }));
-      const log = { warn: note, error: note };
       const sweepIntervalMs = (options.config?.event_sweep_interval ?? 0) * 1000;
       events = new ConversationEvents({ repositories, sandboxes, cache, log, sweepIntervalMs });
       told.running = whenSandboxRuns(events, new PendingMessages({ repositories, sandboxes, log }), log);
@@ -169,8 +177,9 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
         specs,
         cache,
         gitUrls: gitUrlsOf(config),
+        gitTokens,
         allowPrivateHosts: config.git_allow_private_hosts,
-        pluginTrust: pluginTrustGate(repositories, gitUrlsOf(config), target.dataDir),
+        pluginTrust: pluginTrustGate(repositories, gitTokens, gitUrlsOf(config), target.dataDir),
         llmDefaults: deps.llmDefaults,
         autoLoad: marketplaces.autoLoad,
         startLimit,
@@ -203,7 +212,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
             saveLimit: rateLimited(deps.rateLimiter, limits, 'secret_write'),
           }),
           gitBrowseApi({
-            providerTokens: repositories.providerTokens,
+            providerTokens: gitTokens,
             gitUrls: gitUrlsOf(config),
             allowPrivateHosts: config.git_allow_private_hosts,
           }),

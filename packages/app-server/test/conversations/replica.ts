@@ -15,6 +15,7 @@ export async function replica(api: Api, overrides: Partial<ConversationDeps> = {
     specs: withGitProviders(SANDBOX_SPECS, appServerConfig({})),
     cache: await api.replicaCache(),
     gitUrls: gitUrlsOf({}),
+    gitTokens: api.repositories.providerTokens,
     llmDefaults: {},
     log: { warn: note, error: note },
     ...overrides,

@@ -16,8 +16,8 @@ import { describeEachDatabase } from '../support/databases.ts';
 
 const NEWEST = MIGRATIONS.at(-1)?.name as string;
 const PREVIOUS = MIGRATIONS.at(-2)?.name as string;
-/** What only the newest step makes: whether a conversation is shared (public). */
-const NEWEST_PROBE = sql`select is_public from app_conversations`;
+/** What only the newest step makes: what renews each Git provider token. */
+const NEWEST_PROBE = sql`select refresh_sealed, expires_at, refresh_expires_at from provider_tokens`;
 
 const ledger = async (database: AppDatabase) =>
   (await sql<{ name: string }>`select name from bosun_schema_migrations order by name`.execute(database.db)).rows.map(

@@ -99,6 +99,8 @@ describeEachDatabase('sealed values at rest', (each) => {
     await repositories.settings.update(user.id, { llm_api_key: 'sk-settings-plaintext-marker' });
     await repositories.secrets.create(user.id, { name: 'CUSTOM', value: 'custom-plaintext-marker' });
     await repositories.providerTokens.set(user.id, 'github', { token: 'ghp_provider_plaintext_marker' });
+    const signIn = { token: 'glpat_sign_in_marker', host: null, source: 'sign-in:x' };
+    await repositories.providerTokens.setFromSignIn(user.id, 'gitlab', { ...signIn, refreshToken: 'refresh_marker' });
     return user.id;
   };
   const readEverything = async (database: AppDatabase, keyRing: KeyRing, userId: string) => {
@@ -107,12 +109,14 @@ describeEachDatabase('sealed values at rest', (each) => {
       settings: await repositories.settings.get(userId),
       secrets: await repositories.secrets.values(userId),
       token: (await repositories.providerTokens.token(userId, 'github'))?.token,
+      refresh: (await repositories.providerTokens.stored(userId, 'gitlab'))?.refresh?.token,
     };
   };
   const everything = {
     settings: { llm_api_key: 'sk-settings-plaintext-marker' },
     secrets: { CUSTOM: 'custom-plaintext-marker' },
     token: 'ghp_provider_plaintext_marker',
+    refresh: 'refresh_marker',
   };
   const keyIds = async (database: AppDatabase) => {
     const ids = new Set<string>();

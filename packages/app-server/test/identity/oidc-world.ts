@@ -5,6 +5,7 @@ import { closedPort } from '../../../agent/test/support/closed-port.ts';
 import { type Cache, MemoryCache, openCache } from '../../src/cache/index.ts';
 import { KeyRing, type Repositories, createRepositories, newSecretsKey } from '../../src/data/index.ts';
 import { DEFAULT_GIT_URLS } from '../../src/git/provider-urls.ts';
+import { GitTokenRenewal, renewalClientsOf } from '../../src/git/token-renewal.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from '../../src/identity/rate-limits.ts';
 import { type AppServer, type AppServerConfig, buildAppServer } from '../../src/index.ts';
 import { RateLimiter } from '../../src/rate-limit/index.ts';
@@ -77,6 +78,14 @@ export function describeOidc(name: string, body: (world: () => OidcWorld) => voi
       const deps = identityRouteDeps(repositories, config, new RateLimiter(cache), limits);
       const oidc = testOidcLogin(config, { keyRing, cache, repositories }, () => url);
       const logs: string[] = [];
+      const note = (details: object, message: string) => logs.push(JSON.stringify({ ...details, message }));
+      // The tokens as the server reads them to use them: renewed when they expire (the provider apps' clients).
+      const gitTokens = new GitTokenRenewal({
+        store: repositories.providerTokens,
+        clients: renewalClientsOf(config),
+        urls: gitUrlsOf(config),
+        log: { warn: note },
+      });
       server = await buildAppServer({
         config,
         apiRoutes: [
@@ -84,7 +93,7 @@ export function describeOidc(name: string, body: (world: () => OidcWorld) => voi
           (api) => webClientConfigRoutes(api, DEFAULT_GIT_URLS, () => (oidc ? `${url}/api/v1/auth/login` : null)),
           // Git browsing with the tokens a sign-in stores (the Git providers of `options.config`).
           gitBrowseApi({
-            providerTokens: repositories.providerTokens,
+            providerTokens: gitTokens,
             gitUrls: gitUrlsOf(config),
             allowPrivateHosts: config.git_allow_private_hosts ?? false,
           }),

@@ -24,7 +24,7 @@ describe('the host guard of server-side fetches', () => {
     const refusing = new MarketplaceGit({
       providers: providers(remotes.server().url),
       allowPrivateHosts: false,
-      repositories: { providerTokens: { list: async () => [], token: async () => undefined } as never },
+      gitTokens: { list: async () => [], token: async () => undefined },
     });
     const cache = await refusing.cache(`${process.env.TMPDIR ?? '/tmp'}/bosun-guard-unused`);
     const before = remotes.server().requests.length;
@@ -45,7 +45,7 @@ describe('the host guard of server-side fetches', () => {
     const git = new MarketplaceGit({
       providers: providers(`http://git.example.test:${port}`),
       allowPrivateHosts: true,
-      repositories: { providerTokens: { list: async () => [], token: async () => undefined } as never },
+      gitTokens: { list: async () => [], token: async () => undefined },
     });
     (git.guard as unknown as { resolve: (host: string) => Promise<string[]> }).resolve = async () => ['127.0.0.1'];
     const cache = await git.cache(`${process.env.TMPDIR ?? '/tmp'}/bosun-guard-unused`);

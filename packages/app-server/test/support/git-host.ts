@@ -6,6 +6,7 @@ import { bitbucketAnswer } from './git-host-bitbucket.ts';
 import { gitHubGraphQlAnswer } from './git-host-github-graphql.ts';
 import { gitHubAnswer } from './git-host-github.ts';
 import { gitLabAnswer } from './git-host-gitlab.ts';
+import { OAUTH_PATHS, type OAuthStandIn, oauthAnswer, oauthStandIn } from './git-host-oauth.ts';
 
 /**
  * A stand-in for GitHub's REST API v3 (under `/api/v3`, as GitHub Enterprise serves it) and its GraphQL API (`POST
@@ -13,7 +14,8 @@ import { gitLabAnswer } from './git-host-gitlab.ts';
  * (under `/api/v4`), Bitbucket Cloud's REST API 2.0 (under `/2.0`) and Bitbucket Data Center's REST API 1.0 (under
  * `/rest/api/1.0`) on loopback: no Git host can run in the tests. It answers the calls the app makes with their documented JSON shapes and paging (headers; Bitbucket: the
  * body's `next`), checks the token as they do (401 for an unknown one; Bearer, or Basic `user:password`), and can
- * be turned down (503), rate-limiting (see `limited`) or silent (never answers).
+ * be turned down (503), rate-limiting (see `limited`) or silent (never answers). Its OAuth token endpoints renew
+ * tokens with refresh tokens (`git-host-oauth.ts`).
  */
 
 export interface HostRepository {
@@ -60,6 +62,8 @@ export interface GitHostStandIn {
   mode: HostMode;
   /** Every request: its path and query, the credential it carried, and its body if it had one (GraphQL's). */
   requests: { path: string; credential: string | undefined; body?: string }[];
+  /** The provider apps' OAuth client and the refresh tokens they gave. */
+  oauth: OAuthStandIn;
   close(): Promise<void>;
 }
 
@@ -135,9 +139,11 @@ function limited(api: string): HostAnswer {
 
 export async function startGitHost(): Promise<GitHostStandIn> {
   const held: ServerResponse[] = [];
+  const accounts = new Map<string, HostAccount>();
   const host: GitHostStandIn = {
     url: '',
-    accounts: new Map(),
+    accounts,
+    oauth: oauthStandIn(accounts),
     mode: 'ok',
     requests: [],
     close: () => {
@@ -163,6 +169,8 @@ export async function startGitHost(): Promise<GitHostStandIn> {
     if (host.mode === 'silent') return void held.push(response);
     if (host.mode === 'down') return send({ status: 503, body: { message: 'Service Unavailable' } });
     if (host.mode === 'rate-limited') return send(limited(api));
+    const oauth = request.method === 'POST' ? OAUTH_PATHS[url.pathname] : undefined;
+    if (oauth) return void oauthAnswer(host.oauth, accounts, oauth, request, body).then(send);
     if (!api) return send({ status: 404, body: { message: 'Not Found' } });
     const known = APIS[api as keyof typeof APIS];
     const account = credential === undefined ? undefined : host.accounts.get(credential);

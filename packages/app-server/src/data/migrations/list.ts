@@ -14,6 +14,7 @@ import { conversationModelOrder } from './0013-conversation-model-order.ts';
 import { oidcIdentities } from './0014-oidc-identities.ts';
 import { providerTokenSource } from './0015-provider-token-source.ts';
 import { conversationPublic } from './0016-conversation-public.ts';
+import { providerTokenRenewal } from './0017-provider-token-renewal.ts';
 import type { SchemaMigration } from './migration.ts';
 
 /** Every schema step, in order: listed here (not read from a folder) so the bundled server carries them. */
@@ -34,4 +35,5 @@ export const MIGRATIONS: readonly SchemaMigration[] = [
   oidcIdentities,
   providerTokenSource,
   conversationPublic,
+  providerTokenRenewal,
 ];

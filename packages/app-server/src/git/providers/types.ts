@@ -54,7 +54,7 @@ export interface GitProviderApi {
  */
 export class GitProviderError extends Error {
   constructor(
-    readonly status: 400 | 403 | 404 | 429 | 502,
+    readonly status: 400 | 401 | 403 | 404 | 429 | 502,
     readonly detail: string,
     readonly retryAfter?: number,
   ) {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type * as client from 'openid-client';
 import type { Repositories } from '../../data/index.ts';
 import type { SignInGitProvider } from '../../git/sign-in-providers.ts';
+import { type TokenAnswer, lifetimeOf } from '../../git/token-answer.ts';
 import { BrokerTokenError, brokerToken } from './broker-token.ts';
 import { reasonOf } from './issuer.ts';
 
@@ -28,15 +29,15 @@ export interface SignInGitToken {
 
 /**
  * Asks the issuer for the Git token identity provider `alias` gave at this sign-in and stores it as the user's
- * token for its provider (sealed), unless the user keeps one another source stored (by hand: never replaced). A
- * failure is logged and ends here: the sign-in goes on, and the person can still store a token by hand.
+ * token for its provider (sealed; with its refresh token and expiry when it expires), unless the user keeps one
+ * another source stored (by hand: never replaced). A failure is logged and ends here: the sign-in goes on, and the person can still store a token by hand.
  */
 export async function keepSignInGitToken(store: SignInTokenStore, sign: SignInGitToken, log?: SignInLog) {
   const { alias, git } = sign;
   const about = { identity_provider: alias, provider: git.provider };
-  let token: string;
+  let answer: TokenAnswer;
   try {
-    token = await brokerToken(sign.config, sign.accessToken, alias);
+    answer = await brokerToken(sign.config, sign.accessToken, alias);
   } catch (error) {
     // Whatever went wrong (an answer cut off midway included), the sign-in goes on.
     const reason = error instanceof BrokerTokenError ? error.message : reasonOf(error);
@@ -45,7 +46,9 @@ export async function keepSignInGitToken(store: SignInTokenStore, sign: SignInGi
   }
   try {
     const source = signInTokenSource(sign.issuer, sign.subject, alias);
-    const stored = await store.setFromSignIn(sign.userId, git.provider, { token, host: git.host, source });
+    // Kept with what renews it when the provider's tokens expire (a GitHub App's after 8 h): see git/token-renewal.
+    const token = { token: answer.accessToken, host: git.host, source, ...lifetimeOf(answer) };
+    const stored = await store.setFromSignIn(sign.userId, git.provider, token);
     if (!stored) log?.info(about, 'The Git token of the sign-in was not stored: the user keeps the one they stored');
   } catch (error) {
     log?.warn({ ...about, reason: (error as Error).message }, 'The Git token of the sign-in was not stored');
