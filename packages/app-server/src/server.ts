@@ -20,12 +20,14 @@ import { pluginDirectoryApiOfServer } from './routes/plugin-directory.ts';
 import { pluginTrustApiOfServer } from './routes/plugin-trust.ts';
 import { sandboxApiOfServer } from './routes/sandbox-api.ts';
 import { sandboxProxyOfServer } from './routes/sandbox-proxy.ts';
+import { sandboxSecretsApiOfServer } from './routes/sandbox-secrets.ts';
 import { openServices } from './services.ts';
 
 /** Every route module of `/api/v1`: adding one is one line here. */
 export const API_ROUTES: readonly ApiRoutes[] = [
   identityApiOfServer,
   sandboxApiOfServer,
+  sandboxSecretsApiOfServer,
   eventsApiOfServer,
   conversationApiOfServer,
   pendingMessagesApiOfServer,

@@ -1,5 +1,5 @@
 import { type AgentServerClient, BosunApiError } from '@bosun/client';
-import type { AppConversationStartRequest, ProviderType } from '@bosun/protocol';
+import type { AppConversationStartRequest, ProviderType, SecretSource } from '@bosun/protocol';
 import type { JsonValue } from '../cache/index.ts';
 import { hexOf } from '../conversation-ids.ts';
 import type { StartTaskChange, StartTaskRecord } from '../data/index.ts';
@@ -10,6 +10,7 @@ import { withPluginParameters } from '../plugin-directory/parameters.ts';
 import { LEASE } from '../row-leases.ts';
 import { type Sandbox, agentClient } from '../sandboxes/index.ts';
 import { effectiveLlm } from '../settings/llm-defaults.ts';
+import { sandboxSecretUrl } from '../settings/sandbox-secrets.ts';
 import { startConversationInput, titleOf } from './agent-request.ts';
 import type { ConversationDeps } from './deps.ts';
 import { PendingMessages } from './pending-messages.ts';
@@ -92,8 +93,7 @@ export class StartRun {
       agent_server_url: sandbox.agentServerUrl,
       problems: JSON.stringify(problems),
     });
-    const conversationSecrets = await this.secretsOf(userId, request);
-    secrets.push(...Object.values(conversationSecrets));
+    const conversationSecrets = await this.secretsOf(userId, request, sandbox, secrets);
     if (llm.apiKey) secrets.push(llm.apiKey);
     const now = new Date().toISOString();
     // The row comes first: the agent server's webhooks for the conversation find it (an earlier run's is kept).
@@ -226,16 +226,48 @@ export class StartRun {
     return sandbox;
   }
 
-  /** The user's custom secrets and provider tokens (`GITHUB_TOKEN`, ...), then the request's (which win). */
-  private async secretsOf(userId: string, request: AppConversationStartRequest): Promise<Record<string, string>> {
-    const { secrets, providerTokens } = this.deps.repositories;
-    const merged: Record<string, string> = {};
+  /**
+   * The user's provider tokens (`GITHUB_TOKEN`, ...), their custom secrets, then the request's (later ones win);
+   * what is secret of them is pushed onto `secrets`. A provider token is a LookupSecret the sandbox reads from the
+   * app (its own session key authenticating it) whenever a tool needs it, so a token renewed meanwhile reaches the
+   * conversation; it is given by value only while the app has no URL the sandbox reaches it at.
+   */
+  private async secretsOf(
+    userId: string,
+    request: AppConversationStartRequest,
+    sandbox: Sandbox,
+    secrets: string[],
+  ): Promise<Record<string, SecretSource>> {
+    const { secrets: custom, providerTokens } = this.deps.repositories;
+    const merged: Record<string, SecretSource> = {};
+    const base = this.appUrl();
     for (const { provider } of await providerTokens.list(userId)) {
+      const name = tokenVariable(provider);
+      if (base && sandbox.sessionApiKey) {
+        merged[name] = {
+          kind: 'LookupSecret',
+          url: sandboxSecretUrl(base, sandbox.id, name),
+          headers: { 'X-Session-API-Key': sandbox.sessionApiKey },
+          description: `The ${provider} token, read from the app when used`,
+        };
+        secrets.push(sandbox.sessionApiKey);
+        continue;
+      }
       const token = await providerTokens.token(userId, provider);
-      if (token) merged[tokenVariable(provider)] = token.token;
+      if (token) merged[name] = token.token;
     }
-    Object.assign(merged, await secrets.values(userId), request.secrets ?? {});
+    Object.assign(merged, await custom.values(userId), request.secrets ?? {});
+    for (const secret of Object.values(merged)) if (typeof secret === 'string') secrets.push(secret);
     return merged;
+  }
+
+  /** The app's URL as sandboxes reach it (as for their webhooks), or undefined while it has none. */
+  private appUrl(): string | undefined {
+    try {
+      return this.deps.publicUrl?.();
+    } catch {
+      return undefined;
+    }
   }
 }
 

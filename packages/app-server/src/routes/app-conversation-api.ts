@@ -63,6 +63,7 @@ export const conversationApiOfServer: ApiRoutes = async (api, context: AppContex
     specs,
     cache,
     gitUrls: gitUrlsOf(config),
+    publicUrl: context.publicUrl,
     allowPrivateHosts: config.git_allow_private_hosts,
     pluginTrust: pluginTrustGate(repositories, gitUrlsOf(config), config.data_dir),
     llmDefaults: { model: config.llm_model, baseUrl: config.llm_base_url, apiKey: config.llm_api_key },

@@ -22,6 +22,7 @@ import { pendingMessagesApi } from '../../src/routes/pending-messages.ts';
 import { pluginDirectoryApi, pluginDirectoryOf } from '../../src/routes/plugin-directory.ts';
 import { pluginTrustApi } from '../../src/routes/plugin-trust.ts';
 import { sandboxApi } from '../../src/routes/sandbox-api.ts';
+import { sandboxSecretRoutes } from '../../src/routes/sandbox-secrets.ts';
 import { RuntimeSandboxes, SANDBOX_SPECS, type SandboxRuntime, openSandboxRuntime } from '../../src/sandboxes/index.ts';
 import { sandboxLaunch, whenSandboxRuns, withGitProviders } from '../../src/services.ts';
 import { pluginTrustGate } from '../../src/trust/index.ts';
@@ -168,6 +169,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
         specs,
         cache,
         gitUrls: gitUrlsOf(config),
+        publicUrl: () => url,
         allowPrivateHosts: config.git_allow_private_hosts,
         pluginTrust: pluginTrustGate(repositories, gitUrlsOf(config), target.dataDir),
         llmDefaults: deps.llmDefaults,
@@ -179,6 +181,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
         apiRoutes: [
           identityApi(deps),
           sandboxApi({ sandboxes, specs, startLimit }),
+          (api) => sandboxSecretRoutes(api, { sandboxes, sources: repositories }),
           eventsApi(eventDeps),
           conversations,
           pendingMessagesApi({ repositories, sandboxes }),
