@@ -8,7 +8,6 @@ import { routeOptions } from './route-options.ts';
 import { sandboxOnly } from './sandbox-caller.ts';
 
 const route = routeOptions('Sandboxes');
-const SANDBOX_KEY = [{ SandboxSessionKey: [] }];
 
 const SandboxParams = Type.Object({ sandbox_id: Type.String({ minLength: 1, maxLength: 255 }) });
 const SecretParams = Type.Object({
@@ -48,7 +47,6 @@ export function sandboxSecretRoutes(app: FastifyInstance, deps: SandboxSecretRou
       config: { public: true },
       preValidation: ownSandbox,
       ...route('A sandbox lists the secrets it may look up (header X-Session-API-Key: that sandbox’s key)', {
-        security: SANDBOX_KEY,
         params: SandboxParams,
         response: { 200: SandboxSecretsPage, 403: 'HTTPError' },
       }),
@@ -64,7 +62,6 @@ export function sandboxSecretRoutes(app: FastifyInstance, deps: SandboxSecretRou
       config: { public: true },
       preValidation: ownSandbox,
       ...route('A sandbox reads one secret’s value as text (header X-Session-API-Key: that sandbox’s key)', {
-        security: SANDBOX_KEY,
         params: SecretParams,
         response: {
           200: PLAIN_TEXT,

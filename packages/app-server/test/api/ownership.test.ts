@@ -9,6 +9,7 @@ import { LLM_PROFILE_CASES } from './ownership-llm-profile-cases.ts';
 import { MARKETPLACE_CASES } from './ownership-marketplace-cases.ts';
 import { PENDING_CASES } from './ownership-pending-cases.ts';
 import { PLUGIN_CASES } from './ownership-plugin-cases.ts';
+import { SANDBOX_SECRET_CASES } from './ownership-sandbox-secret-cases.ts';
 import {
   type Owned,
   type WrongUserCase,
@@ -177,6 +178,7 @@ const CASES: Record<string, WrongUserCase> = {
   },
   ...CONVERSATION_CASES,
   ...EVENT_CASES,
+  ...SANDBOX_SECRET_CASES,
   ...PENDING_CASES,
   ...LAUNCH_CASES,
   ...PLUGIN_CASES,
