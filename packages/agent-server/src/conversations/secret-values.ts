@@ -36,8 +36,8 @@ export async function currentSecretValues(
       const value = await lookUpSecret(name, source, signal);
       // The source may have been replaced while it was looked up: the value of the old one is kept for nothing.
       if (conversation.record.request.secrets[name] !== source) return;
-      let known = lookedUp.get(conversation);
-      if (!known) lookedUp.set(conversation, (known = new Map()));
+      const known = lookedUp.get(conversation) ?? new Map<string, string>();
+      lookedUp.set(conversation, known);
       known.set(name, value);
     }),
   );
