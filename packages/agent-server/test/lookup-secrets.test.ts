@@ -112,6 +112,21 @@ describe('LookupSecret', () => {
     const events = await allEvents(server.url, info.id);
     expect(JSON.stringify(events)).toContain('"kind":"LookupSecret"');
     expect(JSON.stringify(events)).not.toContain(HEADER_VALUE);
+    // A credential in the URL's query is as secret as the headers.
+    const inQuery = { kind: 'LookupSecret', url: `${secretUrl}/token?access_token=${HEADER_VALUE}&v=1` };
+    expect((await call(server.url, path, { method: 'POST', json: { secrets: { IN_QUERY: inQuery } } })).status).toBe(
+      200,
+    );
+    const shown = await call<{ secret_registry: { secret_sources: Record<string, unknown> } }>(
+      server.url,
+      `/api/conversations/${info.id}`,
+    );
+    expect(shown.body.secret_registry.secret_sources.IN_QUERY).toEqual({
+      kind: 'LookupSecret',
+      url: `${secretUrl}/token?access_token=<redacted>&v=1`,
+      headers: {},
+    });
+    expect(JSON.stringify(await allEvents(server.url, info.id))).not.toContain(HEADER_VALUE);
     const bad = await call<{ detail: unknown[] }>(server.url, path, {
       method: 'POST',
       json: { secrets: { BAD: { kind: 'LookupSecret', url: 'file:///etc/passwd' } } },

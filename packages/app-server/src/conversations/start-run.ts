@@ -10,7 +10,7 @@ import { withPluginParameters } from '../plugin-directory/parameters.ts';
 import { LEASE } from '../row-leases.ts';
 import { type Sandbox, agentClient } from '../sandboxes/index.ts';
 import { effectiveLlm } from '../settings/llm-defaults.ts';
-import { sandboxSecretUrl } from '../settings/sandbox-secrets.ts';
+import { appUrlOf, sandboxSecretUrl } from '../settings/sandbox-secrets.ts';
 import { startConversationInput, titleOf } from './agent-request.ts';
 import type { ConversationDeps } from './deps.ts';
 import { PendingMessages } from './pending-messages.ts';
@@ -240,7 +240,7 @@ export class StartRun {
   ): Promise<Record<string, SecretSource>> {
     const { secrets: custom, providerTokens } = this.deps.repositories;
     const merged: Record<string, SecretSource> = {};
-    const base = this.appUrl();
+    const base = appUrlOf(this.deps.publicUrl);
     for (const { provider } of await providerTokens.list(userId)) {
       const name = tokenVariable(provider);
       if (base && sandbox.sessionApiKey) {
@@ -259,15 +259,6 @@ export class StartRun {
     Object.assign(merged, await custom.values(userId), request.secrets ?? {});
     for (const secret of Object.values(merged)) if (typeof secret === 'string') secrets.push(secret);
     return merged;
-  }
-
-  /** The app's URL as sandboxes reach it (as for their webhooks), or undefined while it has none. */
-  private appUrl(): string | undefined {
-    try {
-      return this.deps.publicUrl?.();
-    } catch {
-      return undefined;
-    }
   }
 }
 

@@ -53,3 +53,12 @@ export async function sandboxSecretValue(
 export function sandboxSecretUrl(base: string, sandboxId: string, name: string): string {
   return `${base.replace(/\/+$/, '')}/api/v1/sandboxes/${encodeURIComponent(sandboxId)}/settings/secrets/${encodeURIComponent(name)}`;
 }
+
+/** The app's URL as sandboxes reach it (`publicUrl()`, as for their webhooks), or undefined while it has none. */
+export function appUrlOf(publicUrl: (() => string) | undefined): string | undefined {
+  try {
+    return publicUrl?.();
+  } catch {
+    return undefined;
+  }
+}

@@ -23,7 +23,13 @@ import { pluginDirectoryApi, pluginDirectoryOf } from '../../src/routes/plugin-d
 import { pluginTrustApi } from '../../src/routes/plugin-trust.ts';
 import { sandboxApi } from '../../src/routes/sandbox-api.ts';
 import { sandboxSecretRoutes } from '../../src/routes/sandbox-secrets.ts';
-import { RuntimeSandboxes, SANDBOX_SPECS, type SandboxRuntime, openSandboxRuntime } from '../../src/sandboxes/index.ts';
+import {
+  RuntimeSandboxes,
+  SANDBOX_SPECS,
+  type Sandbox,
+  type SandboxRuntime,
+  openSandboxRuntime,
+} from '../../src/sandboxes/index.ts';
 import { sandboxLaunch, whenSandboxRuns, withGitProviders } from '../../src/services.ts';
 import { pluginTrustGate } from '../../src/trust/index.ts';
 import { REDIS_URL, removeKeys, uniquePrefix } from '../cache/redis-support.ts';
@@ -137,7 +143,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
       };
       const logs: string[] = [];
       const startLimit = rateLimited(deps.rateLimiter, limits, 'sandbox_start');
-      const told: { running?: ConversationEvents['sandboxRunning'] } = {};
+      const told: { running?: (sandbox: Sandbox) => Promise<void> } = {};
       // The app's Git provider URLs reach the sandboxes as the server gives them (services.ts).
       const specs = withGitProviders(SANDBOX_SPECS, appServerConfig(config));
       // Sandboxes run as another user, who must reach the runtime's root (mkdtemp made the directory 0700).
@@ -160,7 +166,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
       const log = { warn: note, error: note };
       const sweepIntervalMs = (options.config?.event_sweep_interval ?? 0) * 1000;
       events = new ConversationEvents({ repositories, sandboxes, cache, log, sweepIntervalMs });
-      told.running = whenSandboxRuns(events, new PendingMessages({ repositories, sandboxes, log }), log);
+      told.running = whenSandboxRuns(events, new PendingMessages({ repositories, sandboxes, log }), log, () => url);
       const eventDeps = { conversations: repositories.conversations, sandboxes, events };
       const identity = { apiKeys: repositories.apiKeys, sessions: repositories.sessions };
       const conversations = conversationApi({

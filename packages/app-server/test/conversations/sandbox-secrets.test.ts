@@ -1,4 +1,5 @@
 import { type LlmReplay, startLlmReplay } from '@bosun/llm-replay';
+import type { StoredEvent } from '@bosun/protocol';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { zipEntries } from '../../../../test/support/unzip.ts';
 import { LOCAL_SPEC, type Sandbox } from '../../src/sandboxes/index.ts';
@@ -14,21 +15,26 @@ const FIRST_TOKEN = 'ghp_first-token-never-shown-A';
 const SECOND_TOKEN = 'ghp_second-token-never-shown-B';
 const CUSTOM = 'custom-secret-never-shown';
 /** The token's length and last letter: which token the shell has, without printing it (it would be masked). */
-const SHOW = 'echo "len:${#GITHUB_TOKEN} last:${GITHUB_TOKEN: -1}"';
+const show = (mark: string) => `echo "${mark} len:\${#GITHUB_TOKEN} last:\${GITHUB_TOKEN: -1}"`;
+const finish = { tool_calls: [{ name: 'finish', arguments: { message: 'shown' } }], times: 20 };
 
 let llm: LlmReplay;
 beforeAll(async () => {
+  // Each message runs its command once, then finishes (also when the command could not run).
   llm = await startLlmReplay({
     script: {
       turns: [
+        { ...finish, when: { last_user_message_contains: 'SHOW-1', last_tool_result_contains: 'seen-1' } },
+        { ...finish, when: { last_user_message_contains: 'SHOW-2', last_tool_result_contains: 'seen-2' } },
+        { ...finish, when: { last_tool_result_contains: 'could not be looked up' } },
         {
-          when: { last_user_message_contains: 'SHOW-TOKEN' },
-          tool_calls: [{ name: 'terminal', arguments: { command: SHOW } }],
+          when: { last_user_message_contains: 'SHOW-1' },
+          tool_calls: [{ name: 'terminal', arguments: { command: show('seen-1') } }],
           times: 20,
         },
         {
-          when: { last_tool_result_contains: 'len:' },
-          tool_calls: [{ name: 'finish', arguments: { message: 'shown' } }],
+          when: { last_user_message_contains: 'SHOW-2' },
+          tool_calls: [{ name: 'terminal', arguments: { command: show('seen-2') } }],
           times: 20,
         },
       ],
@@ -113,9 +119,9 @@ describeApi('sandbox secrets', (api) => {
     }
   });
 
-  it('a token the user changes after the start is what the running conversation’s terminal has next', async () => {
+  it('a token the user changes after the start (and a resume) is what the conversation’s terminal has next', async () => {
     const task = await readyStart(api(), owner, {
-      initial_message: { content: [{ type: 'text', text: 'SHOW-TOKEN' }] },
+      initial_message: { content: [{ type: 'text', text: 'SHOW-1' }] },
     });
     const id = task.app_conversation_id as string;
     const agent = await agentOfConversation(api(), owner, id);
@@ -132,20 +138,26 @@ describeApi('sandbox secrets', (api) => {
     });
     const observations = (events: { kind: string }[]) =>
       events.filter((event) => event.kind === 'ObservationEvent').map((event) => JSON.stringify(event));
-    const first = await eventsUntil(agent, id, (event) => event.kind === 'ObservationEvent');
-    expect(observations(first).at(-1)).toContain(`len:${FIRST_TOKEN.length} last:A`);
+    const finished = (event: StoredEvent) => event.kind === 'ObservationEvent' && event.tool_name === 'finish';
+    const first = await eventsUntil(agent, id, finished);
+    expect(observations(first)[0]).toContain(`seen-1 len:${FIRST_TOKEN.length} last:A`);
 
+    // Paused and resumed: the sandbox has a new session key, which its conversation's lookups are given.
+    for (const step of ['pause', 'resume']) {
+      const answer = await api().call(`/api/v1/app-conversations/${id}/${step}`, { method: 'POST', as: owner });
+      expect(answer.status, answer.text).toBe(200);
+    }
     expect((await setToken(api(), owner, SECOND_TOKEN)).status).toBe(200);
     const sent = await api().call(`/api/v1/app-conversations/${id}/send-message`, {
       method: 'POST',
       as: owner,
-      body: { content: [{ type: 'text', text: 'SHOW-TOKEN' }], run: true },
+      body: { content: [{ type: 'text', text: 'SHOW-2' }], run: true },
     });
     expect(sent.status, sent.text).toBe(200);
-    const all = await eventsUntil(agent, id, (event) => {
-      return event.kind === 'ObservationEvent' && JSON.stringify(event).includes('last:B');
-    });
-    expect(observations(all).at(-1)).toContain(`len:${SECOND_TOKEN.length} last:B`);
+    const resumed = await agentOfConversation(api(), owner, id);
+    let finishes = 0;
+    const all = await eventsUntil(resumed, id, (event) => finished(event) && ++finishes === 2);
+    expect(observations(all).at(-2)).toContain(`seen-2 len:${SECOND_TOKEN.length} last:B`);
 
     // Neither token, nor the sandbox's key, anywhere: the agent server's events, the app's log, its export.
     const sandbox = await api().sandboxes.get(owner.id, task.sandbox_id as string);
