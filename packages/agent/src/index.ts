@@ -48,7 +48,7 @@ export { type ToolRecord, toolRecord } from './tools/tool-record.ts';
 export { createTaskTrackerTool, TASKS_FILE } from './tools/task-tracker/index.ts';
 export { createTerminalTool, type TerminalToolOptions } from './tools/terminal/terminal-tool.ts';
 export { createThinkTool } from './tools/think/index.ts';
-export type { Tool, ToolContext } from './tools/tool.ts';
+export type { ShellEnv, Tool, ToolContext } from './tools/tool.ts';
 export { isInside, resolveInWorkspace, ToolInputError } from './tools/workspace-path.ts';
 export { createWriteFileTool } from './tools/write-file/index.ts';
 export {

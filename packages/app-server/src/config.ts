@@ -113,7 +113,9 @@ export const AppServerConfig = Type.Object({
     minLength: 1,
     description: 'The same for Bitbucket (default: https://bitbucket.org).',
   }),
-  git_github_app_client_id: optional({ description: 'Client ID of the GitHub App signed in through (renews its tokens).' }),
+  git_github_app_client_id: optional({
+    description: 'Client ID of the GitHub App signed in through (renews its tokens).',
+  }),
   git_github_app_client_secret: optional({ minLength: 1, secret: true, description: 'Client secret of that App.' }),
   git_gitlab_app_client_id: optional({ description: 'The same for the GitLab application (2-hour tokens).' }),
   git_gitlab_app_client_secret: optional({ minLength: 1, secret: true, description: 'Its secret.' }),

@@ -19,6 +19,10 @@ export const SECURITY_SCHEMES = {
 const API_SECURITY = ['ApiKeyBearer', 'SessionApiKey', 'AccessToken'].map((name) => ({ [name]: [] }));
 const WEBHOOK_SECURITY = [{ SandboxSessionKey: [] }];
 
+/** The routes a sandbox's agent server calls with its session key: the webhooks, and its secrets' lookups. */
+const isSandboxCall = (path: string) =>
+  path.startsWith('/api/v1/webhooks/') || /^\/api\/v1\/sandboxes\/[^/]+\/settings\/secrets/.test(path);
+
 /**
  * The app server's OpenAPI 3.1.0 document (`/openapi.json`, `/docs`): every route registered from now on, with
  * the protocol's shapes the routes use as components. A route may name its own `operationId` and `security`.
@@ -35,6 +39,6 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
     onlyReferenced: true,
     securitySchemes: SECURITY_SCHEMES,
     securityOf: (path) =>
-      path.startsWith('/api/v1/webhooks/') ? WEBHOOK_SECURITY : path.startsWith('/api/') ? API_SECURITY : undefined,
+      isSandboxCall(path) ? WEBHOOK_SECURITY : path.startsWith('/api/') ? API_SECURITY : undefined,
   });
 }

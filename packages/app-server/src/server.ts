@@ -20,6 +20,7 @@ import { pluginDirectoryApiOfServer } from './routes/plugin-directory.ts';
 import { pluginTrustApiOfServer } from './routes/plugin-trust.ts';
 import { sandboxApiOfServer } from './routes/sandbox-api.ts';
 import { sandboxProxyOfServer } from './routes/sandbox-proxy.ts';
+import { sandboxSecretsApiOfServer } from './routes/sandbox-secrets.ts';
 import { sharedApiOfServer } from './routes/shared-conversations.ts';
 import { openServices } from './services.ts';
 
@@ -27,6 +28,7 @@ import { openServices } from './services.ts';
 export const API_ROUTES: readonly ApiRoutes[] = [
   identityApiOfServer,
   sandboxApiOfServer,
+  sandboxSecretsApiOfServer,
   eventsApiOfServer,
   conversationApiOfServer,
   pendingMessagesApiOfServer,

@@ -1,6 +1,7 @@
 import type { AppServerConfig } from './config.ts';
 import type { AppContext, AppServices } from './context.ts';
 import type { ConversationLog } from './conversations/deps.ts';
+import { renewLookupKeys } from './conversations/lookup-keys.ts';
 import { PendingMessages } from './conversations/pending-messages.ts';
 import { type Repositories, createRepositories } from './data/index.ts';
 import { ConversationEvents, webhookEnvironmentOf } from './events/index.ts';
@@ -19,6 +20,7 @@ import {
   sandboxNetwork,
 } from './sandboxes/index.ts';
 import { effectiveLlm } from './settings/llm-defaults.ts';
+import { appUrlOf } from './settings/sandbox-secrets.ts';
 
 /**
  * What several route modules share, built once per server over its database, cache and key ring: the
@@ -34,7 +36,7 @@ export async function openServices(
   const { config } = context;
   const repositories = createRepositories(database, context.keyRing);
   // The events are told of sandboxes that run, and need the sandboxes: they are wired once both exist.
-  const told: { running?: (sandbox: Sandbox) => void } = {};
+  const told: { running?: (sandbox: Sandbox) => Promise<void> } = {};
   const specs = withGitProviders(SANDBOX_SPECS, config);
   const given = context.dependencies.sandboxRuntime;
   const opened = given ?? (await openSandboxRuntime(config, { logger: { warn: (message) => log.warn({}, message) } }));
@@ -63,7 +65,8 @@ export async function openServices(
     log,
     sweepIntervalMs: config.event_sweep_interval * 1000,
   });
-  told.running = whenSandboxRuns(events, new PendingMessages({ repositories, sandboxes, log }), log);
+  const pending = new PendingMessages({ repositories, sandboxes, log });
+  told.running = whenSandboxRuns(events, pending, log, () => appUrlOf(context.publicUrl));
   const gitTokens = new GitTokenRenewal({
     store: repositories.providerTokens,
     clients: renewalClientsOf(config),
@@ -75,15 +78,21 @@ export async function openServices(
 
 /**
  * What a sandbox that runs again (started, or resumed by any route) sets going: the app pulls the events it lacks
- * of its conversations, and the messages queued for them while it was paused are delivered.
+ * of its conversations; their LookupSecrets get the sandbox's new session key (before the sandbox is answered, so
+ * that nothing runs with the old one: see renewLookupKeys), then the messages queued for them while it was paused
+ * are delivered. Never rejects.
  */
 export function whenSandboxRuns(
   events: ConversationEvents,
   pending: PendingMessages,
   log: ConversationLog,
-): (sandbox: Sandbox) => void {
-  return (sandbox) => {
+  appUrl: () => string | undefined = () => undefined,
+): (sandbox: Sandbox) => Promise<void> {
+  return async (sandbox) => {
     events.sandboxRunning(sandbox);
+    await renewLookupKeys(sandbox, appUrl()).catch((error) =>
+      log.warn({ err: error, sandboxId: sandbox.id }, 'sandbox secrets: lookups not renewed'),
+    );
     pending.deliverWaiting().catch((error) => log.warn({ err: error }, 'pending messages: they wait'));
   };
 }

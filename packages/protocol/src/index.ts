@@ -5,6 +5,7 @@
 export * from './api/bash.ts';
 export * from './api/control.ts';
 export * from './api/conversation.ts';
+export * from './api/secret-source.ts';
 export * from './api/conversation-actions.ts';
 export * from './api/event-socket.ts';
 export * from './api/files.ts';

@@ -24,7 +24,7 @@ import {
 import type { NewEvent } from '@bosun/protocol';
 import type { Conversation } from '../conversations/conversation.ts';
 import type { AgentRunner } from '../conversations/runner.ts';
-import { secretValues } from '../conversations/secret-values.ts';
+import { currentSecretValues, secretValues } from '../conversations/secret-values.ts';
 import { conversationStateDir } from '../conversations/state-dir.ts';
 import { ensureWorkingDir, withDeadline } from '../conversations/workspace.ts';
 import type { Store } from '../store/store.ts';
@@ -101,6 +101,9 @@ export function createAgentRunner(options: {
     await withDeadline(`mkdir ${stateDir}`, mkdir(stateDir, { recursive: true }));
     // Read at every use: secrets added later (POST .../secrets) reach the running shell and are masked too.
     const secrets = () => secretValues(conversation);
+    // LookupSecrets looked up once now for what reads them while the agent is built (plugins' and skills' Git
+    // credentials, MCP `${NAME}`); one that fails is missing there, and says why at the next terminal command.
+    await currentSecretValues(conversation).catch(() => undefined);
     // Plugins first: their skills, hooks and MCP servers join the conversation's own.
     const plugins = await loadConversationPlugins(conversation, options.plugins ?? {}, secrets);
     if (plugins.errorEvent) pluginErrors.set(conversation, plugins.errorEvent);
@@ -122,7 +125,8 @@ export function createAgentRunner(options: {
       request.agent.mcp_config,
       plugins.loaded.map((plugin) => plugin.mcpServers),
     );
-    const toolset = createToolset(request.agent.tools, { env: secrets });
+    // Looked up again before every command: a token renewed meanwhile reaches the running shell.
+    const toolset = createToolset(request.agent.tools, { env: () => currentSecretValues(conversation) });
     const mcp = await ConversationMcp.start(mcpConfig, {
       workspace,
       reservedNames: [...toolset.map((tool) => tool.name), INVOKE_SKILL],

@@ -1,5 +1,13 @@
 import { redactCredentials } from '@bosun/agent';
-import { type AgentSpec, type ConversationInfo, type LLMConfig, LLM_SECRET_FIELDS } from '@bosun/protocol';
+import { redactUrl } from '@bosun/http';
+import {
+  type AgentSpec,
+  type ConversationInfo,
+  type LLMConfig,
+  LLM_SECRET_FIELDS,
+  type SecretSource,
+  isLookupSecret,
+} from '@bosun/protocol';
 import type { Conversation } from './conversation.ts';
 import { metricsSnapshot } from './metrics.ts';
 import { redactedMcpConfig } from './redact-mcp.ts';
@@ -36,12 +44,31 @@ export function redactedAgent(agent: AgentSpec): AgentSpec {
   };
 }
 
+/**
+ * The secrets as the API (and the registry events) show them: a value redacted; a LookupSecret's URL (its
+ * credentials and query redacted) with its headers' names, each value redacted (OpenHands redacts only those named
+ * like a credential; any header may carry one).
+ */
+export function redactedSecretSources(secrets: Record<string, SecretSource>): Record<string, object> {
+  const sources: Record<string, object> = {};
+  for (const [name, secret] of Object.entries(secrets)) {
+    const description = typeof secret === 'object' && secret.description ? { description: secret.description } : {};
+    sources[name] = isLookupSecret(secret)
+      ? {
+          kind: 'LookupSecret',
+          url: redactCredentials(redactUrl(secret.url)),
+          headers: Object.fromEntries(Object.keys(secret.headers ?? {}).map((header) => [header, REDACTED])),
+          ...description,
+        }
+      : { kind: 'StaticSecret', value: REDACTED, ...description };
+  }
+  return sources;
+}
+
 /** The conversation as the API returns it: its configuration and state, with every secret redacted. */
 export function conversationInfo(conversation: Conversation): ConversationInfo {
   const { record } = conversation;
   const { request } = record;
-  const secretSources: Record<string, { kind: 'StaticSecret'; value: string }> = {};
-  for (const name of Object.keys(request.secrets)) secretSources[name] = { kind: 'StaticSecret', value: REDACTED };
   return {
     id: conversation.id,
     title: record.title,
@@ -58,7 +85,7 @@ export function conversationInfo(conversation: Conversation): ConversationInfo {
     plugins: request.plugins?.map((plugin) => ({ ...plugin, source: redactCredentials(plugin.source) })) ?? null,
     resolved_plugins: record.plugins?.map((plugin) => plugin.resolved) ?? [],
     hook_config: request.hook_config ?? null,
-    secret_registry: { secret_sources: secretSources },
+    secret_registry: { secret_sources: redactedSecretSources(request.secrets) },
     tags: record.tags,
     stats: record.stats,
     activated_knowledge_skills: record.activated_knowledge_skills,

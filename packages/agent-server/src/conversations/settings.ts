@@ -8,7 +8,7 @@ import {
 } from '@bosun/protocol';
 import type { Static } from '@sinclair/typebox';
 import type { Conversation } from './conversation.ts';
-import { REDACTED, redactedAgent } from './info.ts';
+import { REDACTED, redactedAgent, redactedSecretSources } from './info.ts';
 import type { ConversationRecord, RecordedPlugin } from './record.ts';
 
 /*
@@ -48,11 +48,7 @@ export async function setSecurityAnalyzer(
 export async function addSecrets(conversation: Conversation, added: Static<typeof Secrets>): Promise<void> {
   await conversation.decide((record) => {
     record.request.secrets = { ...record.request.secrets, ...added };
-    const names = Object.keys(record.request.secrets);
-    const registry = {
-      secret_sources: Object.fromEntries(names.map((name) => [name, { kind: 'StaticSecret', value: REDACTED }])),
-    };
-    return [stateUpdate('secret_registry', registry)];
+    return [stateUpdate('secret_registry', { secret_sources: redactedSecretSources(record.request.secrets) })];
   });
 }
 

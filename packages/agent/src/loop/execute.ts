@@ -18,7 +18,8 @@ export async function executeActions(
     workspace: parts.workspace,
     stateDir: parts.stateDir,
     signal,
-    mask: secretMasker(Object.values(parts.secrets())),
+    // Read at each use: a secret a tool looked up meanwhile (its value new or changed) is masked too.
+    mask: (text) => secretMasker(Object.values(parts.secrets()))(text),
   };
   const results: NewEvent[] = [];
   let finished = false;

@@ -1,13 +1,13 @@
 import type { ToolActionOf, ToolShapes } from '@bosun/protocol';
 import { LOW_RISK, type RiskSubject } from './risk-subject.ts';
-import type { Tool } from './tool.ts';
+import type { ShellEnv, Tool } from './tool.ts';
 
 export interface ToolsetOptions {
   /**
    * Environment the terminal exports on top of a clean one (the conversation's secrets). A function is read
-   * before every command, so variables added later reach a shell that is already running.
+   * before every command, so variables added (or looked up anew) later reach a shell that is already running.
    */
-  env?: Record<string, string> | (() => Record<string, string>);
+  env?: ShellEnv;
 }
 
 /**

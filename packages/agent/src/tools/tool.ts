@@ -44,3 +44,6 @@ export interface Tool<A extends Action = Action, O extends Observation = Observa
   /** Releases what the tool holds (a shell, a browser). */
   close?(): Promise<void>;
 }
+
+/** A shell's extra environment, or how to read it (again before each command: secrets may be looked up). */
+export type ShellEnv = Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);

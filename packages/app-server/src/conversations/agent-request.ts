@@ -1,5 +1,5 @@
 import type { StartConversationInput } from '@bosun/client';
-import type { AppConversationStartRequest, RegisteredMarketplace } from '@bosun/protocol';
+import type { AppConversationStartRequest, RegisteredMarketplace, SecretSource } from '@bosun/protocol';
 import type { EffectiveLlm } from '../settings/llm-defaults.ts';
 
 /** The tools every conversation of the application gets (the agent server's names). */
@@ -11,8 +11,8 @@ export interface ConversationToStart {
   workingDir: string;
   llm: EffectiveLlm & { model: string };
   request: AppConversationStartRequest;
-  /** The user's secrets, provider tokens and the request's, merged (the request's win). */
-  secrets: Record<string, string>;
+  /** The user's provider tokens (LookupSecrets when the sandbox can read them from the app), secrets and the request's. */
+  secrets: Record<string, SecretSource>;
   /** The auto-loaded marketplaces, each pinned to a commit. */
   marketplaces?: RegisteredMarketplace[];
   /** Skills the user turned off (their settings' `disabled_skills`): left out wherever they come from. */

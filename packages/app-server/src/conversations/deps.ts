@@ -35,6 +35,8 @@ export interface ConversationDeps {
   pluginTrust: PluginTrustGate;
   /** The auto-loaded marketplaces of a new conversation (none when absent). */
   autoLoad?: (userId: string, orgId: string | null) => Promise<AutoLoad>;
+  /** The app's URL as sandboxes reach it (throws while it has none): their provider tokens are looked up there. */
+  publicUrl?: () => string;
   /** How long the agent server may take to start a conversation (it may fetch plugins first). */
   agentTimeoutMs?: number;
 }

@@ -1,15 +1,16 @@
 import { type AgentServerClient, BosunApiError } from '@bosun/client';
-import type { AppConversationStartRequest, ProviderType } from '@bosun/protocol';
+import type { AppConversationStartRequest, ProviderType, SecretSource } from '@bosun/protocol';
 import type { JsonValue } from '../cache/index.ts';
 import { hexOf } from '../conversation-ids.ts';
 import type { StartTaskChange, StartTaskRecord } from '../data/index.ts';
-import { providerTokenSecrets } from '../git/token-renewal.ts';
+import { tokenVariable } from '../git/provider-urls.ts';
 import type { AutoLoad } from '../marketplaces/index.ts';
 import { disabledSkillsOf } from '../marketplaces/index.ts';
 import { withPluginParameters } from '../plugin-directory/parameters.ts';
 import { LEASE } from '../row-leases.ts';
 import { type Sandbox, agentClient } from '../sandboxes/index.ts';
 import { effectiveLlm } from '../settings/llm-defaults.ts';
+import { appUrlOf, sandboxSecretUrl } from '../settings/sandbox-secrets.ts';
 import { startConversationInput, titleOf } from './agent-request.ts';
 import type { ConversationDeps } from './deps.ts';
 import { PendingMessages } from './pending-messages.ts';
@@ -92,8 +93,7 @@ export class StartRun {
       agent_server_url: sandbox.agentServerUrl,
       problems: JSON.stringify(problems),
     });
-    const conversationSecrets = await this.secretsOf(userId, request);
-    secrets.push(...Object.values(conversationSecrets));
+    const conversationSecrets = await this.secretsOf(userId, request, sandbox, secrets);
     if (llm.apiKey) secrets.push(llm.apiKey);
     const now = new Date().toISOString();
     // The row comes first: the agent server's webhooks for the conversation find it (an earlier run's is kept).
@@ -226,10 +226,38 @@ export class StartRun {
     return sandbox;
   }
 
-  /** The user's custom secrets and provider tokens (`GITHUB_TOKEN`, ...), then the request's (which win). */
-  private async secretsOf(userId: string, request: AppConversationStartRequest): Promise<Record<string, string>> {
-    const merged = await providerTokenSecrets(this.deps.gitTokens, userId);
-    Object.assign(merged, await this.deps.repositories.secrets.values(userId), request.secrets ?? {});
+  /**
+   * The user's provider tokens (`GITHUB_TOKEN`, ...), their custom secrets, then the request's (later ones win);
+   * what is secret of them is pushed onto `secrets`. A provider token is a LookupSecret the sandbox reads from the
+   * app (its own session key authenticating it) whenever a tool needs it, so a token renewed meanwhile reaches the
+   * conversation; it is given by value only while the app has no URL the sandbox reaches it at.
+   */
+  private async secretsOf(
+    userId: string,
+    request: AppConversationStartRequest,
+    sandbox: Sandbox,
+    secrets: string[],
+  ): Promise<Record<string, SecretSource>> {
+    const { secrets: custom, providerTokens } = this.deps.repositories;
+    const merged: Record<string, SecretSource> = {};
+    const base = appUrlOf(this.deps.publicUrl);
+    for (const { provider } of await providerTokens.list(userId)) {
+      const name = tokenVariable(provider);
+      if (base && sandbox.sessionApiKey) {
+        merged[name] = {
+          kind: 'LookupSecret',
+          url: sandboxSecretUrl(base, sandbox.id, name),
+          headers: { 'X-Session-API-Key': sandbox.sessionApiKey },
+          description: `The ${provider} token, read from the app when used`,
+        };
+        secrets.push(sandbox.sessionApiKey);
+        continue;
+      }
+      const token = await this.deps.gitTokens.token(userId, provider);
+      if (token) merged[name] = token.token;
+    }
+    Object.assign(merged, await custom.values(userId), request.secrets ?? {});
+    for (const secret of Object.values(merged)) if (typeof secret === 'string') secrets.push(secret);
     return merged;
   }
 }

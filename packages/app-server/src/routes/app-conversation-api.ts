@@ -66,6 +66,7 @@ export const conversationApiOfServer: ApiRoutes = async (api, context: AppContex
     cache,
     gitUrls: gitUrlsOf(config),
     gitTokens,
+    publicUrl: context.publicUrl,
     allowPrivateHosts: config.git_allow_private_hosts,
     pluginTrust: pluginTrustGate(repositories, gitTokens, gitUrlsOf(config), config.data_dir),
     llmDefaults: { model: config.llm_model, baseUrl: config.llm_base_url, apiKey: config.llm_api_key },

@@ -45,8 +45,8 @@ export interface RuntimeSandboxesOptions {
   leaseMs?: number;
   /** Where browsers reach a running sandbox's agent server, when not at its own URL (`sandbox_urls`). */
   browserUrlOf?: (id: string) => string;
-  /** Told each time a sandbox becomes RUNNING (started or resumed). */
-  onRunning?: (sandbox: Sandbox) => void;
+  /** Told each time a sandbox becomes RUNNING (started or resumed); awaited before the sandbox is answered. */
+  onRunning?: (sandbox: Sandbox) => void | Promise<void>;
   log?: { warn(details: object, message: string): void };
 }
 
@@ -225,7 +225,7 @@ export class RuntimeSandboxes implements Sandboxes {
   private async launched(ownerId: string, id: string): Promise<Sandbox> {
     const sandbox = await this.get(ownerId, id);
     if (!sandbox) throw new Error(`sandbox ${id} vanished`);
-    if (sandbox.status === 'RUNNING') this.options.onRunning?.(sandbox);
+    if (sandbox.status === 'RUNNING') await this.options.onRunning?.(sandbox);
     return sandbox;
   }
 

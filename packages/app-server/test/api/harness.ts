@@ -23,8 +23,15 @@ import { pendingMessagesApi } from '../../src/routes/pending-messages.ts';
 import { pluginDirectoryApi, pluginDirectoryOf } from '../../src/routes/plugin-directory.ts';
 import { pluginTrustApi } from '../../src/routes/plugin-trust.ts';
 import { sandboxApi } from '../../src/routes/sandbox-api.ts';
+import { sandboxSecretRoutes } from '../../src/routes/sandbox-secrets.ts';
 import { sharedApi } from '../../src/routes/shared-conversations.ts';
-import { RuntimeSandboxes, SANDBOX_SPECS, type SandboxRuntime, openSandboxRuntime } from '../../src/sandboxes/index.ts';
+import {
+  RuntimeSandboxes,
+  SANDBOX_SPECS,
+  type Sandbox,
+  type SandboxRuntime,
+  openSandboxRuntime,
+} from '../../src/sandboxes/index.ts';
 import { sandboxLaunch, whenSandboxRuns, withGitProviders } from '../../src/services.ts';
 import { pluginTrustGate } from '../../src/trust/index.ts';
 import { REDIS_URL, removeKeys, uniquePrefix } from '../cache/redis-support.ts';
@@ -147,7 +154,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
         ...(oidc ? { oidc } : {}),
       };
       const startLimit = rateLimited(deps.rateLimiter, limits, 'sandbox_start');
-      const told: { running?: ConversationEvents['sandboxRunning'] } = {};
+      const told: { running?: (sandbox: Sandbox) => Promise<void> } = {};
       // The app's Git provider URLs reach the sandboxes as the server gives them (services.ts).
       const specs = withGitProviders(SANDBOX_SPECS, appServerConfig(config));
       // Sandboxes run as another user, who must reach the runtime's root (mkdtemp made the directory 0700).
@@ -168,7 +175,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
       });
       const sweepIntervalMs = (options.config?.event_sweep_interval ?? 0) * 1000;
       events = new ConversationEvents({ repositories, sandboxes, cache, log, sweepIntervalMs });
-      told.running = whenSandboxRuns(events, new PendingMessages({ repositories, sandboxes, log }), log);
+      told.running = whenSandboxRuns(events, new PendingMessages({ repositories, sandboxes, log }), log, () => url);
       const eventDeps = { conversations: repositories.conversations, sandboxes, events };
       const identity = { apiKeys: repositories.apiKeys, sessions: repositories.sessions };
       const conversations = conversationApi({
@@ -178,6 +185,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
         cache,
         gitUrls: gitUrlsOf(config),
         gitTokens,
+        publicUrl: () => url,
         allowPrivateHosts: config.git_allow_private_hosts,
         pluginTrust: pluginTrustGate(repositories, gitTokens, gitUrlsOf(config), target.dataDir),
         llmDefaults: deps.llmDefaults,
@@ -189,6 +197,11 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
         apiRoutes: [
           identityApi(deps),
           sandboxApi({ sandboxes, specs, startLimit }),
+          (api) =>
+            sandboxSecretRoutes(api, {
+              sandboxes,
+              sources: { secrets: repositories.secrets, providerTokens: gitTokens },
+            }),
           eventsApi(eventDeps),
           conversations,
           pendingMessagesApi({ repositories, sandboxes }),

@@ -10,6 +10,7 @@ import { MARKETPLACE_CASES } from './ownership-marketplace-cases.ts';
 import { ORGANIZATION_CASES } from './ownership-organization-cases.ts';
 import { PENDING_CASES } from './ownership-pending-cases.ts';
 import { PLUGIN_CASES } from './ownership-plugin-cases.ts';
+import { SANDBOX_SECRET_CASES } from './ownership-sandbox-secret-cases.ts';
 import {
   type Owned,
   type WrongUserCase,
@@ -138,6 +139,7 @@ const CASES: Record<string, WrongUserCase> = {
   },
   ...CONVERSATION_CASES,
   ...EVENT_CASES,
+  ...SANDBOX_SECRET_CASES,
   ...PENDING_CASES,
   ...LAUNCH_CASES,
   ...PLUGIN_CASES,

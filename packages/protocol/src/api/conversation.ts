@@ -24,6 +24,7 @@ import { LLMConfig } from './llm.ts';
 import { MCPConfig } from './mcp.ts';
 import { MetricsSnapshot } from './metrics.ts';
 import { PluginSource, ResolvedPlugin } from './plugins.ts';
+import { SecretValue } from './secret-source.ts';
 import { AgentContext } from './skills.ts';
 
 /** The conversation resource of the agent server: requests to start and change one, and what it returns. */
@@ -166,26 +167,12 @@ const Tags = Type.Unsafe<Record<string, string>>({
   description: 'Free-form labels: lowercase alphanumeric keys, string values.',
 });
 
-const SecretValue = Type.Unsafe<string | { value: string; description?: string | null; kind?: 'StaticSecret' }>({
-  anyOf: [
-    { type: 'string' },
-    {
-      type: 'object',
-      properties: {
-        kind: { const: 'StaticSecret' },
-        value: { type: 'string' },
-        description: { type: ['string', 'null'] },
-      },
-      required: ['value'],
-      additionalProperties: false,
-    },
-  ],
-});
-
 export const Secrets = Type.Unsafe<Record<string, Static<typeof SecretValue>>>({
   type: 'object',
   additionalProperties: SecretValue,
-  description: 'Secrets by name: a string, or `{"value": ...}`. Never returned in clear.',
+  description:
+    'Secrets by name: a string, `{"value": ...}`, or `{"kind": "LookupSecret", "url": ..., "headers": {...}}` (read ' +
+    'from the URL whenever a tool needs it). Never returned in clear.',
 });
 
 export const StartConversationRequest = strictObject('StartConversationRequest', 'Start a conversation.', {

@@ -1,6 +1,6 @@
 import type { ActionOf } from '@bosun/protocol';
 import { builtInTool } from '../shared/definition.ts';
-import type { Tool, ToolContext } from '../tool.ts';
+import type { ShellEnv, Tool, ToolContext } from '../tool.ts';
 import { terminalDescription } from './description.ts';
 import { type TerminalObservation, type TerminalReport, terminalObservation } from './format.ts';
 import { inputBytes, isControlKey } from './keys.ts';
@@ -17,8 +17,9 @@ export interface TerminalToolOptions {
   /**
    * Extra environment of the shell (secrets included), on top of the server's environment. A function is read
    * before every command: variables that changed since the shell started are exported before the command runs.
+   * When it fails (a secret that could not be looked up), the command is not run and the failure is its result.
    */
-  env?: Record<string, string> | (() => Record<string, string>);
+  env?: ShellEnv;
 }
 
 const DEFAULT_SOFT_TIMEOUT_MS = 30_000;
@@ -42,14 +43,16 @@ export function createTerminalTool(options: TerminalToolOptions = {}): Tool<Term
   let session: ShellSession | undefined;
   /** The extra environment `session` has now. */
   let sessionEnv: Record<string, string> = {};
+  /** Whether `session` was started by the action under way (with the environment just read). */
+  let justStarted = false;
   let closed = false;
-  const currentEnv = () => (typeof options.env === 'function' ? options.env() : (options.env ?? {}));
+  const currentEnv = async () => (typeof options.env === 'function' ? options.env() : (options.env ?? {}));
   let queue: Promise<unknown> = Promise.resolve();
 
   async function shell(context: ToolContext): Promise<ShellSession> {
     if (session && session.exitStatus === undefined) return session;
     await dropSession();
-    const env = { ...currentEnv() };
+    const env = { ...(await currentEnv()) };
     const started = await ShellSession.start({ cwd: context.workspace, env: shellEnv(env) });
     if (closed) {
       await started.close();
@@ -57,6 +60,7 @@ export function createTerminalTool(options: TerminalToolOptions = {}): Tool<Term
     }
     session = started;
     sessionEnv = env;
+    justStarted = true;
     return started;
   }
 
@@ -136,6 +140,7 @@ export function createTerminalTool(options: TerminalToolOptions = {}): Tool<Term
         'session state and running processes are gone.\n\n';
     }
     let current: ShellSession;
+    justStarted = false;
     try {
       current = await shell(context);
     } catch (error) {
@@ -148,7 +153,7 @@ export function createTerminalTool(options: TerminalToolOptions = {}): Tool<Term
     const asInput = isInput || (current.busy && isControlKey(trimmed));
     if (!asInput && trimmed !== '' && !current.busy && !isControlKey(trimmed)) {
       try {
-        const env = { ...currentEnv() };
+        const env = justStarted ? sessionEnv : { ...(await currentEnv()) };
         const changed = Object.fromEntries(Object.entries(env).filter(([name, value]) => sessionEnv[name] !== value));
         await current.run(command, changed);
         sessionEnv = env;

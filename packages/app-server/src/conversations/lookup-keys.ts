@@ -1,0 +1,36 @@
+import type { SecretSource } from '@bosun/protocol';
+import { type Sandbox, agentClient } from '../sandboxes/index.ts';
+import { sandboxSecretUrl } from '../settings/sandbox-secrets.ts';
+
+/** How long the agent server may take to answer while its lookups are renewed. */
+const RENEW_TIMEOUT_MS = 30_000;
+
+/**
+ * A sandbox that runs again has a new session key, and the LookupSecrets its conversations were started with
+ * carry the old one: each that points at this app's sandbox secrets route (as a start made it) is given again
+ * with the new key. Other secrets, and lookups elsewhere, are left as they are. Nothing without the app's URL.
+ */
+export async function renewLookupKeys(sandbox: Sandbox, appUrl: string | undefined): Promise<void> {
+  const { agentServerUrl, sessionApiKey } = sandbox;
+  if (!appUrl || !agentServerUrl || !sessionApiKey) return;
+  const agent = agentClient(agentServerUrl, sessionApiKey, RENEW_TIMEOUT_MS);
+  for await (const conversation of agent.iterateConversations()) {
+    const sources = (conversation.secret_registry as { secret_sources?: Record<string, SecretSourceShown> })
+      .secret_sources;
+    const renewed: Record<string, SecretSource> = {};
+    for (const [name, source] of Object.entries(sources ?? {})) {
+      const url = sandboxSecretUrl(appUrl, sandbox.id, name);
+      if (source.kind !== 'LookupSecret' || source.url !== url) continue;
+      const description = source.description ? { description: source.description } : {};
+      renewed[name] = { kind: 'LookupSecret', url, headers: { 'X-Session-API-Key': sessionApiKey }, ...description };
+    }
+    if (Object.keys(renewed).length > 0) await agent.updateSecrets(conversation.id, renewed);
+  }
+}
+
+/** A secret as the agent server shows it (values and header values redacted). */
+interface SecretSourceShown {
+  kind?: string;
+  url?: string;
+  description?: string | null;
+}
