@@ -33,7 +33,8 @@ describe('POST /api/conversations/{id}/secrets', () => {
     expect(info.secret_registry).toEqual({
       secret_sources: {
         LATE_TOKEN: { kind: 'StaticSecret', value: '**********' },
-        OTHER_TOKEN: { kind: 'StaticSecret', value: '**********' },
+        // A description is shown, as OpenHands' secret_registry shows it; the value never.
+        OTHER_TOKEN: { kind: 'StaticSecret', value: '**********', description: 'another one' },
       },
     });
 

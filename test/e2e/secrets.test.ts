@@ -84,7 +84,8 @@ describe('secrets', () => {
     expect(info.body.secret_registry).toEqual({
       secret_sources: {
         MY_TOKEN: { kind: 'StaticSecret', value: '**********' },
-        OTHER_TOKEN: { kind: 'StaticSecret', value: '**********' },
+        // A description is shown, as OpenHands' secret_registry shows it; the value never.
+        OTHER_TOKEN: { kind: 'StaticSecret', value: '**********', description: 'another one' },
       },
     });
     await server.api('GET', '/api/conversations/search');
