@@ -1,6 +1,6 @@
 import type { SecretSource } from '@bosun/protocol';
 import { type Sandbox, agentClient } from '../sandboxes/index.ts';
-import { sandboxSecretUrl } from '../settings/sandbox-secrets.ts';
+import { sandboxLookupSecret } from '../settings/sandbox-secrets.ts';
 
 /** How long the agent server may take to answer while its lookups are renewed. */
 const RENEW_TIMEOUT_MS = 30_000;
@@ -19,10 +19,9 @@ export async function renewLookupKeys(sandbox: Sandbox, appUrl: string | undefin
       .secret_sources;
     const renewed: Record<string, SecretSource> = {};
     for (const [name, source] of Object.entries(sources ?? {})) {
-      const url = sandboxSecretUrl(appUrl, sandbox.id, name);
-      if (source.kind !== 'LookupSecret' || source.url !== url) continue;
-      const description = source.description ? { description: source.description } : {};
-      renewed[name] = { kind: 'LookupSecret', url, headers: { 'X-Session-API-Key': sessionApiKey }, ...description };
+      const lookup = sandboxLookupSecret(appUrl, { id: sandbox.id, sessionApiKey }, name, source.description);
+      if (source.kind !== 'LookupSecret' || source.url !== lookup.url) continue;
+      renewed[name] = lookup;
     }
     if (Object.keys(renewed).length > 0) await agent.updateSecrets(conversation.id, renewed);
   }

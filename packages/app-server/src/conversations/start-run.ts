@@ -10,7 +10,7 @@ import { withPluginParameters } from '../plugin-directory/parameters.ts';
 import { LEASE } from '../row-leases.ts';
 import { type Sandbox, agentClient } from '../sandboxes/index.ts';
 import { effectiveLlm } from '../settings/llm-defaults.ts';
-import { appUrlOf, sandboxSecretUrl } from '../settings/sandbox-secrets.ts';
+import { appUrlOf, sandboxLookupSecret } from '../settings/sandbox-secrets.ts';
 import { startConversationInput, titleOf } from './agent-request.ts';
 import type { ConversationDeps } from './deps.ts';
 import { PendingMessages } from './pending-messages.ts';
@@ -244,12 +244,13 @@ export class StartRun {
     for (const { provider } of await providerTokens.list(userId)) {
       const name = tokenVariable(provider);
       if (base && sandbox.sessionApiKey) {
-        merged[name] = {
-          kind: 'LookupSecret',
-          url: sandboxSecretUrl(base, sandbox.id, name),
-          headers: { 'X-Session-API-Key': sandbox.sessionApiKey },
-          description: `The ${provider} token, read from the app when used`,
-        };
+        const description = `The ${provider} token, read from the app when used`;
+        merged[name] = sandboxLookupSecret(
+          base,
+          { id: sandbox.id, sessionApiKey: sandbox.sessionApiKey },
+          name,
+          description,
+        );
         secrets.push(sandbox.sessionApiKey);
         continue;
       }

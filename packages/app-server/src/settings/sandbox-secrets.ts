@@ -1,3 +1,4 @@
+import type { LookupSecretSource } from '@bosun/protocol';
 import type { Repositories } from '../data/index.ts';
 import { tokenVariable } from '../git/provider-urls.ts';
 import type { ProviderTokenReader } from '../git/token-renewal.ts';
@@ -54,6 +55,24 @@ export async function sandboxSecretValue(
 /** The app route (under `base`, the app's URL as sandboxes reach it) that answers a sandbox one secret's value. */
 export function sandboxSecretUrl(base: string, sandboxId: string, name: string): string {
   return `${base.replace(/\/+$/, '')}/api/v1/sandboxes/${encodeURIComponent(sandboxId)}/settings/secrets/${encodeURIComponent(name)}`;
+}
+
+/**
+ * The LookupSecret by which a sandbox reads one of its owner's secrets from the app (`base`), authenticated by its
+ * own session key: given at a start, and again with the new key when the sandbox runs again.
+ */
+export function sandboxLookupSecret(
+  base: string,
+  sandbox: { id: string; sessionApiKey: string },
+  name: string,
+  description: string | null | undefined,
+): LookupSecretSource {
+  return {
+    kind: 'LookupSecret',
+    url: sandboxSecretUrl(base, sandbox.id, name),
+    headers: { 'X-Session-API-Key': sandbox.sessionApiKey },
+    ...(description ? { description } : {}),
+  };
 }
 
 /** The app's URL as sandboxes reach it (`publicUrl()`, as for their webhooks), or undefined while it has none. */
