@@ -14,7 +14,7 @@ export {
   openDatabase,
   seedForBenchmark,
 } from './data/index.ts';
-export { type OwnerApiKeyOptions, createOwnerApiKey } from './identity/owner-api-key.ts';
+export { type OwnerApiKeyOptions, createOwnerApiKey, createOwnerSignInUrl } from './identity/owner-api-key.ts';
 export { SERVER_TITLE, SERVER_VERSION } from './server-info.ts';
 export { type RunningAppServer, type StartOptions, startAppServer } from './start.ts';
 export { AppServerConfigError, ListenError, StartError } from './start-errors.ts';

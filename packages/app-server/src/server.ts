@@ -10,7 +10,6 @@ import { catalogApiOfServer } from './routes/catalog.ts';
 import { eventSocketOfServer, eventsApiOfServer } from './routes/events-api.ts';
 import { gitBrowseApiOfServer } from './routes/git-browse.ts';
 import { healthRoutes } from './routes/health.ts';
-import { homeRoutes, readmeRoutes } from './routes/home.ts';
 import { identityApiOfServer } from './routes/identity-api.ts';
 import { launchApi } from './routes/launch.ts';
 import { llmProfilesApiOfServer } from './routes/llm-profiles.ts';
@@ -18,10 +17,12 @@ import { marketplaceApiOfServer } from './routes/marketplaces.ts';
 import { pendingMessagesApiOfServer } from './routes/pending-messages.ts';
 import { pluginDirectoryApiOfServer } from './routes/plugin-directory.ts';
 import { pluginTrustApiOfServer } from './routes/plugin-trust.ts';
+import { readmeRoutes } from './routes/readme.ts';
 import { sandboxApiOfServer } from './routes/sandbox-api.ts';
 import { sandboxProxyOfServer } from './routes/sandbox-proxy.ts';
 import { sandboxSecretsApiOfServer } from './routes/sandbox-secrets.ts';
 import { sharedApiOfServer } from './routes/shared-conversations.ts';
+import { installedWebRoot, webAppRoutes } from './routes/web-app.ts';
 import { openServices } from './services.ts';
 
 /** Every route module of `/api/v1`: adding one is one line here. */
@@ -60,6 +61,8 @@ export interface AppServerOptions {
   logStream?: { write(line: string): unknown };
   /** How long `/ready` waits for each dependency to answer. */
   readyTimeoutMs?: number;
+  /** The built web application served at `/` (default: this installation's `packages/web/dist`, when built). */
+  webRoot?: string;
 }
 
 export interface AppServer {
@@ -71,7 +74,7 @@ export interface AppServer {
 
 export const API_PREFIX = '/api/v1';
 
-/** Builds the app server: the shared HTTP stack, its OpenAPI document, health, the home page and `/api/v1`. */
+/** Builds the app server: the shared HTTP stack, its OpenAPI document, health, the web application and `/api/v1`. */
 export async function buildAppServer(options: AppServerOptions = {}): Promise<AppServer> {
   const startedAt = Date.now();
   const config = appServerConfig(options.config);
@@ -104,7 +107,7 @@ export async function buildAppServer(options: AppServerOptions = {}): Promise<Ap
     sandboxRuntime: () => context.services?.sandboxRuntime ?? context.dependencies.sandboxRuntime,
     timeoutMs: options.readyTimeoutMs ?? 2_000,
   });
-  homeRoutes(app);
+  await webAppRoutes(app, 'webRoot' in options ? options.webRoot : installedWebRoot());
   readmeRoutes(app);
   for (const routes of sockets) await routes(app, context);
   const modules = options.apiRoutes ?? API_ROUTES;

@@ -10,6 +10,7 @@ import { pluginCommand } from './commands/plugin.ts';
 import { runtimeApiCommand } from './commands/runtime-api.ts';
 import { schemaCommand } from './commands/schema.ts';
 import { serveCommand } from './commands/serve.ts';
+import { signInLinkCommand } from './commands/sign-in-link.ts';
 import { skillsCommand } from './commands/skills.ts';
 import { validateCommand } from './commands/validate.ts';
 
@@ -17,6 +18,7 @@ const commands: Command[] = [
   serveCommand,
   migrateCommand,
   apiKeyCommand,
+  signInLinkCommand,
   agentServerCommand,
   runtimeApiCommand,
   demoCommand,

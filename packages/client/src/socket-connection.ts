@@ -1,4 +1,5 @@
 import WebSocket from 'ws';
+import { connectInBrowser } from './browser-socket.ts';
 
 /** What a connection gives, in order: text frames, then one `closed`. */
 export type Incoming =
@@ -16,10 +17,11 @@ const PAUSE_AT = 1000;
 const RESUME_AT = 100;
 
 /**
- * A WebSocket read as a queue. A connection that answers no ping within `heartbeatMs` is dropped (a silent
+ * A WebSocket read as a queue (in a browser, its own WebSocket: headers cannot be sent). A connection that answers no ping within `heartbeatMs` is dropped (a silent
  * network failure is noticed).
  */
 export function connect(url: string, headers: Record<string, string>, heartbeatMs: number): SocketConnection {
+  if (typeof process === 'undefined' || !process.versions?.node) return connectInBrowser(url);
   const socket = new WebSocket(url, { headers });
   const queue: Incoming[] = [];
   let wake: (() => void) | undefined;

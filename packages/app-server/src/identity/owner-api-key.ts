@@ -1,23 +1,31 @@
 import { withoutPassword } from '../config.ts';
 import { DatabaseOpenError, KeyRing, createRepositories, newSecretsKey, openDatabase } from '../data/index.ts';
+import type { Repositories } from '../data/index.ts';
 import { StartError } from '../start-errors.ts';
+import { signInUrl } from './sign-in.ts';
 
-export interface OwnerApiKeyOptions {
-  /** The install's data directory (its SQLite database, unless `databaseUrl` names PostgreSQL). */
+/** Where the install keeps its data: its SQLite database in `dataDir`, unless `databaseUrl` names PostgreSQL. */
+export interface InstallDatabaseOptions {
   dataDir: string;
   databaseUrl?: string | undefined;
+}
+
+export interface OwnerApiKeyOptions extends InstallDatabaseOptions {
   name?: string | undefined;
   /** Days until the key stops working; none: it does not expire. */
   expiresInDays?: number | undefined;
 }
 
 /**
- * A new API key of the install's owner (made if the install never started), straight in the database: safe while
- * the server runs (SQLite in WAL mode with a busy timeout; PostgreSQL transactions). No secret is sealed or
- * opened here, so the install's secrets key is not needed: a throwaway key ring only satisfies the repositories.
- * A database that cannot be opened is a `StartError` saying why (without a password).
+ * Works on the install's database directly, as its owner (made if the install never started): safe while the
+ * server runs (SQLite in WAL mode with a busy timeout; PostgreSQL transactions). No secret is sealed or opened
+ * here, so the install's secrets key is not needed: a throwaway key ring only satisfies the repositories. A
+ * database that cannot be opened is a `StartError` saying why (without a password).
  */
-export async function createOwnerApiKey(options: OwnerApiKeyOptions): Promise<string> {
+async function asOwner<T>(
+  options: InstallDatabaseOptions,
+  work: (repositories: Repositories, ownerId: string) => Promise<T>,
+): Promise<T> {
   const database = await openDatabase({
     dataDir: options.dataDir,
     ...(options.databaseUrl ? { url: options.databaseUrl } : {}),
@@ -27,17 +35,29 @@ export async function createOwnerApiKey(options: OwnerApiKeyOptions): Promise<st
   try {
     const repositories = createRepositories(database, new KeyRing(newSecretsKey()));
     const { user } = await repositories.users.ensureOwner();
+    return await work(repositories, user.id);
+  } finally {
+    await database.close();
+  }
+}
+
+/** A new API key of the install's owner. */
+export function createOwnerApiKey(options: OwnerApiKeyOptions): Promise<string> {
+  return asOwner(options, async (repositories, ownerId) => {
     const expiresAt =
       options.expiresInDays === undefined
         ? null
         : new Date(Date.now() + options.expiresInDays * 24 * 60 * 60_000).toISOString();
     const { key } = await repositories.apiKeys.create({
-      userId: user.id,
+      userId: ownerId,
       name: options.name ?? 'bosun api-key create',
       expiresAt,
     });
     return key;
-  } finally {
-    await database.close();
-  }
+  });
+}
+
+/** A fresh one-time sign-in URL of the install's owner at `publicUrl` (for when the printed one was used or lost). */
+export function createOwnerSignInUrl(options: InstallDatabaseOptions & { publicUrl: string }): Promise<string> {
+  return asOwner(options, (repositories, ownerId) => signInUrl(repositories.sessions, ownerId, options.publicUrl));
 }

@@ -1,5 +1,6 @@
 import { StartError, createOwnerApiKey } from '@bosun/app-server';
 import type { Command, CommandIO } from '../command.ts';
+import { parseFlags } from './owner-flags.ts';
 
 const USAGE = `Usage: bosun api-key create --data-dir DIR [--name NAME] [--expires-in DAYS] [--database-url URL]
 
@@ -9,7 +10,6 @@ data directory, or PostgreSQL with --database-url (default: BOSUN_DATABASE_URL).
 BOSUN_DATA_DIR, else .bosun. The key is shown this once; it is stored as a SHA-256 digest.`;
 
 const FLAGS = ['--data-dir', '--name', '--expires-in', '--database-url'] as const;
-type Flag = (typeof FLAGS)[number];
 
 export const apiKeyCommand: Command = {
   name: 'api-key',
@@ -26,7 +26,7 @@ export const apiKeyCommand: Command = {
     };
     const [action, ...rest] = args;
     if (action !== 'create') return fail(action ? `unknown action '${action}' (only 'create')` : 'missing action');
-    const flags = parseFlags(rest);
+    const flags = parseFlags(rest, FLAGS);
     if (typeof flags === 'string') return fail(flags);
     const expiresIn = flags['--expires-in'];
     const days = expiresIn === undefined ? undefined : Number(expiresIn);
@@ -51,21 +51,4 @@ async function create(io: CommandIO, options: Parameters<typeof createOwnerApiKe
     io.stderr.write(`bosun api-key: ${error.message}\n`);
     return 1;
   }
-}
-
-/** `--flag value` and `--flag=value` pairs of the known flags; a message for anything else. */
-function parseFlags(args: string[]): Partial<Record<Flag, string>> | string {
-  const flags: Partial<Record<Flag, string>> = {};
-  for (let i = 0; i < args.length; i += 1) {
-    const arg = args[i] as string;
-    const [name, inline] = arg.includes('=')
-      ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
-      : [arg];
-    if (!FLAGS.includes(name as Flag)) return `unknown option '${name}'`;
-    if (inline === undefined) i += 1;
-    const value = inline ?? args[i];
-    if (value === undefined || value === '') return `${name} needs a value`;
-    flags[name as Flag] = value;
-  }
-  return flags;
 }

@@ -1,0 +1,33 @@
+import { type ReactNode, useEffect } from 'react';
+import { Navigate, useLocation, useNavigate } from 'react-router';
+import { isSignedOut } from '../api/errors.ts';
+import { useMe } from '../api/queries.ts';
+import { ErrorNotice, Loading } from '../ui/feedback.tsx';
+import { takeReturnTo } from './return-to.ts';
+
+/** Pages for signed-in people: a signed-out visitor goes to the sign-in page, which brings them back here after. */
+export function RequireSignIn({ children }: { children: ReactNode }) {
+  const me = useMe();
+  const location = useLocation();
+  const navigate = useNavigate();
+  useEffect(() => {
+    // Back from the printed sign-in link (which lands on `/`): on to the page asked for before.
+    if (me.data && location.pathname === '/') {
+      const next = takeReturnTo();
+      if (next) navigate(next, { replace: true });
+    }
+  }, [me.data, location.pathname, navigate]);
+  if (me.isPending) return <Loading what="your account" />;
+  if (me.error) {
+    if (isSignedOut(me.error)) {
+      const here = `${location.pathname}${location.search}${location.hash}`;
+      return <Navigate to={`/sign-in?return_to=${encodeURIComponent(here)}`} replace />;
+    }
+    return (
+      <main className="page page-narrow">
+        <ErrorNotice error={me.error} onRetry={() => me.refetch()} />
+      </main>
+    );
+  }
+  return <>{children}</>;
+}

@@ -1,0 +1,78 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { Navigate, useSearchParams } from 'react-router';
+import { useApi } from '../../api/client.tsx';
+import { keys, useMe, useWebClientConfig } from '../../api/queries.ts';
+import { rememberReturnTo, safePath } from '../../app/return-to.ts';
+import { ErrorNotice, Loading } from '../../ui/feedback.tsx';
+import './sign-in.css';
+
+/** How to sign in on this install: the identity provider's buttons, else the printed one-time link. */
+export function SignInPage() {
+  const [params] = useSearchParams();
+  const returnTo = safePath(params.get('return_to')) ?? '/';
+  const api = useApi();
+  const me = useMe();
+  const config = useWebClientConfig();
+  const oidc = Boolean(config.data?.auth_url);
+  const methods = useQuery({ queryKey: keys.loginMethods, queryFn: () => api.loginMethods(), enabled: oidc });
+  useEffect(() => rememberReturnTo(returnTo), [returnTo]);
+
+  if (me.data) return <Navigate to={returnTo} replace />;
+  return (
+    <main className="sign-in" id="main">
+      <div className="card sign-in-card">
+        <div className="brand sign-in-brand">
+          <span className="brand-mark" aria-hidden="true">
+            ▲
+          </span>
+          Bosun
+        </div>
+        <h1>Sign in</h1>
+        {config.isPending && <Loading what="how to sign in" />}
+        {config.error && <ErrorNotice error={config.error} onRetry={() => config.refetch()} />}
+        {config.data && !oidc && <SignInLinkHelp />}
+        {oidc && (
+          <div className="stack">
+            {methods.isPending && <Loading what="sign-in options" />}
+            {methods.error && <ErrorNotice error={methods.error} onRetry={() => methods.refetch()} />}
+            {methods.data?.map((method) => (
+              <a
+                key={method.id}
+                className="btn btn-primary sign-in-button"
+                href={withReturnTo(method.login_url, returnTo)}
+              >
+                Continue with {method.name}
+              </a>
+            ))}
+          </div>
+        )}
+      </div>
+    </main>
+  );
+}
+
+function SignInLinkHelp() {
+  return (
+    <div className="stack">
+      <p>This Bosun signs its owner in with a one-time link.</p>
+      <ol className="sign-in-steps">
+        <li>
+          Open the sign-in link that <code>bosun serve</code> printed when it started (the line{' '}
+          <q>First start: sign in as the owner (once) at …</q>).
+        </li>
+        <li>
+          Used or lost it? Create a fresh one on the server's machine: <code>npx bosun sign-in-link</code>
+        </li>
+      </ol>
+      <p className="muted">You will come back to the page you asked for.</p>
+    </div>
+  );
+}
+
+/** The login route with where to come back to (the server accepts only a path of its own). */
+function withReturnTo(loginUrl: string, returnTo: string): string {
+  const url = new URL(loginUrl, window.location.origin);
+  url.searchParams.set('return_to', returnTo);
+  return url.origin === window.location.origin ? `${url.pathname}${url.search}` : url.toString();
+}
