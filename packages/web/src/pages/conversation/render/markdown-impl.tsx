@@ -1,0 +1,39 @@
+import type { ReactNode } from 'react';
+import ReactMarkdown, { type Components } from 'react-markdown';
+import remarkGfm from 'remark-gfm';
+import { Code } from './code.tsx';
+
+const components: Components = {
+  // Fenced code: highlighted; inline code stays as it is.
+  pre({ children }) {
+    return <>{children}</>;
+  },
+  code({ className, children }) {
+    const text = String(children ?? '');
+    const language = /language-([\w+-]+)/.exec(className ?? '')?.[1];
+    if (!language && !text.includes('\n')) return <code>{children}</code>;
+    return <Code code={text.replace(/\n$/, '')} language={language} label="Code" />;
+  },
+  a({ href, children }) {
+    return (
+      <a href={href} target="_blank" rel="noreferrer noopener">
+        {children}
+      </a>
+    );
+  },
+  table({ children }) {
+    return (
+      <div className="md-table">
+        <table className="table">{children}</table>
+      </div>
+    );
+  },
+};
+
+export default function MarkdownImpl({ text }: { text: string }): ReactNode {
+  return (
+    <ReactMarkdown remarkPlugins={[remarkGfm]} components={components} skipHtml>
+      {text}
+    </ReactMarkdown>
+  );
+}

@@ -1,0 +1,137 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { type ReactNode, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import type { ActionPhase } from '../events/action.tsx';
+import { ExpandedProvider } from './expanded.tsx';
+import type { TimelineItem } from './model.ts';
+import { TimelineRow } from './row.tsx';
+
+/** How close to the bottom counts as "at the bottom" (new rows then keep it there). */
+const STICK_PX = 80;
+
+/**
+ * The conversation's rows, virtualized (only the rows in view and a few around are in the page, so thousands of
+ * events scroll smoothly), kept at the bottom while a person is there; `after` (what is being written, messages
+ * waiting) follows the rows.
+ */
+export function Timeline({
+  items,
+  pendingPhase,
+  before,
+  after,
+  empty,
+}: {
+  items: TimelineItem[];
+  pendingPhase: ActionPhase;
+  before?: ReactNode;
+  after?: ReactNode;
+  empty?: ReactNode;
+}) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const contentRef = useRef<HTMLDivElement>(null);
+  const stick = useRef(true);
+  const [atBottom, setAtBottom] = useState(true);
+  const virtualizer = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 96,
+    overscan: 8,
+    getItemKey: (index) => items[index]?.key ?? index,
+  });
+
+  const toBottom = useCallback(() => {
+    const element = scrollRef.current;
+    if (element) element.scrollTop = element.scrollHeight;
+  }, []);
+
+  const onScroll = () => {
+    const element = scrollRef.current;
+    if (!element) return;
+    const bottom = element.scrollHeight - element.scrollTop - element.clientHeight < STICK_PX;
+    stick.current = bottom;
+    setAtBottom(bottom);
+  };
+
+  // Older rows prepended while a person reads: keep what they read where it was.
+  const firstKey = items[0]?.key;
+  const previous = useRef<{ firstKey: string | undefined; total: number }>({ firstKey, total: 0 });
+  useLayoutEffect(() => {
+    const total = virtualizer.getTotalSize();
+    const element = scrollRef.current;
+    if (
+      element &&
+      previous.current.firstKey !== undefined &&
+      firstKey !== previous.current.firstKey &&
+      !stick.current
+    ) {
+      element.scrollTop += total - previous.current.total;
+    }
+    previous.current = { firstKey, total };
+  });
+
+  // Content that grows (rows measured, text streamed) keeps a person at the bottom who was there.
+  useEffect(() => {
+    const content = contentRef.current;
+    if (!content) return;
+    const observer = new ResizeObserver(() => {
+      if (stick.current) toBottom();
+    });
+    observer.observe(content);
+    return () => observer.disconnect();
+  }, [toBottom]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each new row keeps a person at the bottom who was there
+  useLayoutEffect(() => {
+    if (stick.current) toBottom();
+  }, [items.length, toBottom]);
+
+  const rows = virtualizer.getVirtualItems();
+  return (
+    <div className="timeline-wrap">
+      <div className="timeline-scroll" ref={scrollRef} onScroll={onScroll}>
+        <div ref={contentRef} className="timeline-content">
+          {before}
+          <ExpandedProvider>
+            <div
+              role="log"
+              aria-label="Conversation"
+              aria-live="off"
+              className="timeline"
+              style={{ height: virtualizer.getTotalSize() }}
+            >
+              {rows.map((row) => {
+                const item = items[row.index];
+                if (!item) return null;
+                return (
+                  <div
+                    key={row.key}
+                    data-index={row.index}
+                    ref={virtualizer.measureElement}
+                    className="timeline-row"
+                    style={{ transform: `translateY(${row.start}px)` }}
+                  >
+                    <TimelineRow item={item} pendingPhase={pendingPhase} />
+                  </div>
+                );
+              })}
+            </div>
+          </ExpandedProvider>
+          {items.length === 0 && empty}
+          {after}
+        </div>
+      </div>
+      {!atBottom && (
+        <button
+          type="button"
+          className="btn btn-small jump-latest"
+          onClick={() => {
+            stick.current = true;
+            setAtBottom(true);
+            toBottom();
+          }}
+        >
+          ↓ Latest
+        </button>
+      )}
+    </div>
+  );
+}
