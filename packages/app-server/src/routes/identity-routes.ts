@@ -4,6 +4,7 @@ import { apiKeyRoutes } from './api-keys.ts';
 import { authRoutes } from './auth.ts';
 import type { IdentityRouteDeps } from './deps.ts';
 import { gitProviderRoutes } from './git-providers.ts';
+import { llmCheckRoutes } from './llm-check.ts';
 import { memberRoutes } from './members.ts';
 import { oidcRoutes } from './oidc.ts';
 import { organizationRoutes } from './organizations.ts';
@@ -23,6 +24,7 @@ export function identityRoutes(app: FastifyInstance, deps: IdentityRouteDeps): v
     userRoutes,
     apiKeyRoutes,
     settingsRoutes,
+    llmCheckRoutes,
     secretRoutes,
     gitProviderRoutes,
     organizationRoutes,

@@ -62,6 +62,8 @@ const CASES: Record<string, WrongUserCase> = {
     unchanged: async (api, { owner, model }) =>
       expect((await api.call('/api/v1/settings', as(owner))).body.llm_model).toBe(model),
   },
+  // The stranger's check is of their own LLM (they set none: no model), never the owner's (llm-check.test.ts).
+  'POST /api/v1/settings/llm/check': { expected: 'own', attempt: strangerCalls() },
   'POST /api/v1/secrets': {
     expected: 'own',
     echoes: ['secretName'],

@@ -12,6 +12,7 @@ export const ACCOUNT_OPERATIONS = {
   deleteApiKey: { method: 'DELETE', path: '/api/v1/keys/{key_id}' },
   getSettings: { method: 'GET', path: '/api/v1/settings' },
   updateSettings: { method: 'POST', path: '/api/v1/settings', body: true },
+  checkLlm: { method: 'POST', path: '/api/v1/settings/llm/check', body: true },
   createSecret: { method: 'POST', path: '/api/v1/secrets', body: true },
   searchSecrets: { method: 'GET', path: '/api/v1/secrets/search', query: ['name__contains', ...PAGE] },
   updateSecret: { method: 'PUT', path: '/api/v1/secrets/{secret_id}', body: true },

@@ -7,6 +7,8 @@ import type {
   CustomSecretUpdate,
   CustomSecretWithoutValue,
   EditResponse,
+  LLMCheckRequest,
+  LLMCheckResult,
   LoginMethod,
   POSTProviderModel,
   Settings,
@@ -51,6 +53,10 @@ export abstract class AppServerAccount extends AppServerCalls {
   }
   updateSettings(update: SettingsUpdate, options?: CallOptions): Promise<EditResponse> {
     return this.call('updateSettings', { ...options, body: update });
+  }
+  /** One tiny completion with the caller's LLM (`llm`'s fields over their settings): the answer, or the provider's error. */
+  checkLlm(llm: LLMCheckRequest = {}, options?: CallOptions): Promise<LLMCheckResult> {
+    return this.call('checkLlm', { ...options, body: llm });
   }
   createSecret(secret: CustomSecretCreate, options?: CallOptions): Promise<CustomSecretWithoutValue> {
     return this.call('createSecret', { ...options, body: secret });

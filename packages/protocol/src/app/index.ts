@@ -17,5 +17,6 @@ export * from './plugin-directory.ts';
 export * from './marketplaces.ts';
 export * from './catalog.ts';
 export * from './llm-profiles.ts';
+export * from './llm-check.ts';
 export * from './git-browse.ts';
 export * from './shared.ts';
