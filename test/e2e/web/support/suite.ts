@@ -1,0 +1,93 @@
+import { type LlmReplay, type Script, startLlmReplay } from '@bosun/llm-replay';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, onTestFinished } from 'vitest';
+import { type WebApp, type WebAppOptions, startWebApp } from './app.ts';
+import { launchChromium, newPage, pageErrors, screenshot, signInWithLink } from './browser.ts';
+import { buildWebOnce } from './build-web.ts';
+
+/** What a web test file shares: one app server, one scripted model, one Chromium. */
+export interface WebSuite {
+  app: WebApp;
+  llm: LlmReplay;
+  browser: Browser;
+  /** A new browser context and page for the current test (closed when it ends), at the app, at 1280 px by default. */
+  page(options?: Parameters<typeof newPage>[2]): Promise<Page>;
+  /** A new page signed in as the owner (through a fresh one-time link). */
+  signedInPage(options?: Parameters<typeof newPage>[2]): Promise<Page>;
+  /** Points the owner's settings at llm-replay (as a person does once in the settings, here through the API). */
+  configureLlm(extra?: Record<string, unknown>): Promise<void>;
+}
+
+export interface WebSuiteOptions {
+  /** The model's script (default: one answer, repeated). */
+  script?: Script;
+  app?: WebAppOptions | (() => Promise<WebAppOptions>);
+}
+
+/**
+ * Declares the file's `beforeAll`/`afterAll`: the web app built (once across files), llm-replay, `bosun serve`,
+ * Chromium. Read the returned object's fields inside tests only.
+ */
+export function useWebSuite(options: WebSuiteOptions = {}): WebSuite {
+  let app: WebApp | undefined;
+  let llm: LlmReplay | undefined;
+  let browser: Browser | undefined;
+  const suite: WebSuite = {
+    get app() {
+      if (!app) throw new Error('the app server did not start');
+      return app;
+    },
+    get llm() {
+      if (!llm) throw new Error('llm-replay did not start');
+      return llm;
+    },
+    get browser() {
+      if (!browser) throw new Error('Chromium did not start');
+      return browser;
+    },
+    async page(pageOptions) {
+      const { context, page } = await newPage(suite.browser, suite.app.url, pageOptions);
+      onTestFinished(async (result) => {
+        const errors = pageErrors(page);
+        if (result.task.result?.state === 'fail') {
+          // What the page showed when the test failed, beside the flows' screenshots.
+          await screenshot(page, `failed-${result.task.name}`, { settle: false }).catch(() => undefined);
+          if (errors.length > 0) console.error(`the page threw:\n${errors.join('\n')}`);
+        }
+        await context.close().catch(() => undefined);
+        if (errors.length > 0 && result.task.result?.state !== 'fail') {
+          throw new Error(`the page threw:\n${errors.join('\n')}`);
+        }
+      });
+      return page;
+    },
+    async signedInPage(pageOptions) {
+      const page = await suite.page(pageOptions);
+      await signInWithLink(page, await suite.app.signInLink());
+      return page;
+    },
+    async configureLlm(extra = {}) {
+      await suite.app.api.updateSettings({
+        llm_model: 'openai/scripted',
+        llm_base_url: suite.llm.baseUrl,
+        llm_api_key: 'sk-web-e2e',
+        ...extra,
+      });
+    },
+  };
+  beforeAll(async () => {
+    const appOptions = typeof options.app === 'function' ? options.app() : Promise.resolve(options.app ?? {});
+    [llm, browser] = await Promise.all([
+      startLlmReplay({ script: options.script ?? { turns: [{ content: 'Done.' }], repeat_last: true } }),
+      launchChromium(),
+      buildWebOnce(),
+    ]);
+    app = await startWebApp(await appOptions);
+  }, 300_000);
+  afterAll(async () => {
+    await browser?.close().catch(() => undefined);
+    await app?.close();
+    await llm?.close();
+  }, 60_000);
+  return suite;
+}
