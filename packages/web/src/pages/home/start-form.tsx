@@ -18,7 +18,10 @@ interface StartInput {
 
 /** The request of a start: the message, and the repository and branch when one is chosen. */
 function startRequest({ text, repo }: StartInput): AppConversationStartRequest {
+  const firstLine = text.split('\n', 1)[0]?.trim() ?? '';
   return {
+    // The list shows it: the message's first line, cut at a word near 80 characters.
+    title: firstLine.length > 80 ? `${firstLine.slice(0, 80).replace(/\s+\S*$/, '')}…` : firstLine,
     initial_message: { role: 'user', content: [{ type: 'text', text }], run: true },
     ...(repo?.repository
       ? {

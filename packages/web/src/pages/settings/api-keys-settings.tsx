@@ -1,6 +1,6 @@
 import type { ApiKey, ApiKeyCreated } from '@bosun/protocol';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useApi } from '../../api/client.tsx';
 import { keys } from '../../api/queries.ts';
 import { Button } from '../../ui/button.tsx';
@@ -114,6 +114,8 @@ function NewKey({ onCreated }: { onCreated(key: ApiKeyCreated): void }) {
 function CreatedKey({ created, onDone }: { created: ApiKeyCreated; onDone(): void }) {
   const field = useRef<HTMLInputElement>(null);
   const [copied, setCopied] = useState<'yes' | 'no' | null>(null);
+  // The key is what matters now: focused (and selected) as it appears.
+  useEffect(() => field.current?.focus(), []);
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(created.key);

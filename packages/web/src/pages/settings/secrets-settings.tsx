@@ -1,3 +1,4 @@
+import { BosunApiError } from '@bosun/client';
 import type { CustomSecretWithoutValue } from '@bosun/protocol';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
@@ -82,6 +83,10 @@ function NewSecret() {
       await queryClient.invalidateQueries({ queryKey: keys.secrets });
     },
   });
+  const taken =
+    create.error instanceof BosunApiError && create.error.status === 409
+      ? 'A secret of this name exists already: edit it in the list above, or choose another name.'
+      : undefined;
   const errors = fieldErrors(create.error);
   const problem = nameProblem(name.trim());
   const edited = () => {
@@ -96,7 +101,7 @@ function NewSecret() {
     <section aria-labelledby="new-secret-heading">
       <h2 id="new-secret-heading">Add a secret</h2>
       <form className="card settings-form" onSubmit={submit}>
-        <Field label="Name" error={problem ?? errors.name} hint="For example GITHUB_TOKEN or OPENWEATHER_KEY.">
+        <Field label="Name" error={problem ?? taken ?? errors.name} hint="For example GITHUB_TOKEN or OPENWEATHER_KEY.">
           <input
             className="input mono"
             value={name}
@@ -133,7 +138,7 @@ function NewSecret() {
             }}
           />
         </Field>
-        {create.isError && !onlyFieldErrors(create.error, ['name', 'value', 'description']) && (
+        {create.isError && !taken && !onlyFieldErrors(create.error, ['name', 'value', 'description']) && (
           <ErrorNotice error={create.error} />
         )}
         <Saved shown={saved !== null} what={saved ?? ''} />
