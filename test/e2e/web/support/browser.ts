@@ -24,10 +24,20 @@ export function launchChromium(): Promise<Browser> {
 export const STEP_TIMEOUT = 30_000;
 
 /** A fresh context (cookies, storage) and page for one test, at 1280 px, at `baseURL`. */
+export interface PageOptions {
+  width?: number;
+  height?: number;
+  colorScheme?: 'light' | 'dark';
+  /** Keep the page's WebSockets within reach of `dropSockets`. */
+  trackSockets?: boolean;
+  /** A pinned copy of the web build (`pinWebBuild`): assets the server no longer has are served from it. */
+  pinnedBuild?: string;
+}
+
 export async function newPage(
   browser: Browser,
   baseURL: string,
-  options: { width?: number; height?: number; colorScheme?: 'light' | 'dark' } = {},
+  options: PageOptions = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
     baseURL,
@@ -37,11 +47,58 @@ export async function newPage(
   });
   context.setDefaultTimeout(STEP_TIMEOUT);
   context.setDefaultNavigationTimeout(STEP_TIMEOUT);
+  if (options.pinnedBuild) await servePinnedAssets(context, options.pinnedBuild);
+  if (options.trackSockets) await context.addInitScript({ content: TRACK_SOCKETS });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   (page as Page & { problems?: string[] }).problems = problems;
   return { context, page };
+}
+
+/**
+ * The app's hashed assets, from the server, or from the pinned copy of the build when the server answers 404: in
+ * a tree several people work in, a web build made while a test file runs replaces `dist/assets` under the server
+ * (which keeps the `index.html` it read at its start). CI builds once, and every asset comes from the server.
+ */
+async function servePinnedAssets(context: BrowserContext, pinned: string): Promise<void> {
+  await context.route(/\/assets\/[^/?#]+$/, async (route) => {
+    const response = await route.fetch().catch(() => undefined);
+    if (response && response.status() !== 404) return route.fulfill({ response });
+    const file = join(pinned, 'assets', new URL(route.request().url()).pathname.split('/').pop() ?? '');
+    return route.fulfill({ path: file }).catch(() => route.fulfill({ status: 404, body: 'Not Found' }));
+  });
+}
+
+/** Wraps the page's WebSocket so that the test can drop the connections the app holds (`dropSockets`). */
+const TRACK_SOCKETS = `(() => {
+  const Native = window.WebSocket;
+  const open = [];
+  class Tracked extends Native {
+    constructor(...args) {
+      super(...args);
+      open.push(this);
+    }
+  }
+  window.WebSocket = Tracked;
+  window.__testSockets = open;
+})();`;
+
+/**
+ * Drops every open WebSocket of the page (a page made with `trackSockets`), as a network failure does: each closes
+ * with 4000 (not a close the server meant), so the app's client reconnects. Answers how many were dropped.
+ */
+export async function dropSockets(page: Page): Promise<number> {
+  return (await page.evaluate(`(() => {
+    let dropped = 0;
+    for (const socket of window.__testSockets || []) {
+      if (socket.readyState <= 1) {
+        socket.close(4000, 'dropped by the test');
+        dropped++;
+      }
+    }
+    return dropped;
+  })()`)) as number;
 }
 
 /** Uncaught errors the page threw so far (a page that throws is broken even when it looks right). */
@@ -81,11 +138,16 @@ export async function settled(page: Page): Promise<void> {
   );
 }
 
+const shotPath = (name: string) => join(ARTIFACTS, `${name.replace(/[^\w.-]+/g, '-').replace(/^-|-$/g, '')}.png`);
+
+/** Where the screenshot of test `name` is kept when it fails. */
+export const failedShot = (name: string) => shotPath(`failed-${name}`);
+
 /** `test-artifacts/web/<name>.png`: the whole page, kept as the flow's artifact. */
 export async function screenshot(page: Page, name: string, options: { settle?: boolean } = {}): Promise<string> {
   if (options.settle !== false) await settled(page);
   await mkdir(ARTIFACTS, { recursive: true });
-  const path = join(ARTIFACTS, `${name.replace(/[^\w.-]+/g, '-').replace(/^-|-$/g, '')}.png`);
+  const path = shotPath(name);
   await page.screenshot({ path, fullPage: true, animations: 'disabled' });
   return path;
 }
@@ -125,7 +187,8 @@ export async function expectAccessible(page: Page, what: string): Promise<void> 
         .join('\n')}`,
   );
   if (described.length > 0) console.error(`axe-core on ${what}:\n${described.join('\n')}`);
-  expect(described, `axe-core: serious or critical violations on ${what}`).toEqual([]);
+  // Soft: the flow goes on (and its other checks run) while the test is marked failed.
+  expect.soft(described, `axe-core: serious or critical violations on ${what}`).toEqual([]);
 }
 
 /**

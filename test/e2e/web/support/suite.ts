@@ -1,9 +1,20 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type LlmReplay, type Script, startLlmReplay } from '@bosun/llm-replay';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, onTestFinished } from 'vitest';
 import { type WebApp, type WebAppOptions, startWebApp } from './app.ts';
-import { launchChromium, newPage, pageErrors, screenshot, signInWithLink } from './browser.ts';
-import { buildWebOnce } from './build-web.ts';
+import {
+  type PageOptions,
+  failedShot,
+  launchChromium,
+  newPage,
+  pageErrors,
+  screenshot,
+  signInWithLink,
+} from './browser.ts';
+import { buildWebOnce, pinWebBuild } from './build-web.ts';
 
 /** What a web test file shares: one app server, one scripted model, one Chromium. */
 export interface WebSuite {
@@ -11,9 +22,9 @@ export interface WebSuite {
   llm: LlmReplay;
   browser: Browser;
   /** A new browser context and page for the current test (closed when it ends), at the app, at 1280 px by default. */
-  page(options?: Parameters<typeof newPage>[2]): Promise<Page>;
+  page(options?: PageOptions): Promise<Page>;
   /** A new page signed in as the owner (through a fresh one-time link). */
-  signedInPage(options?: Parameters<typeof newPage>[2]): Promise<Page>;
+  signedInPage(options?: PageOptions): Promise<Page>;
   /** Points the owner's settings at llm-replay (as a person does once in the settings, here through the API). */
   configureLlm(extra?: Record<string, unknown>): Promise<void>;
 }
@@ -32,6 +43,7 @@ export function useWebSuite(options: WebSuiteOptions = {}): WebSuite {
   let app: WebApp | undefined;
   let llm: LlmReplay | undefined;
   let browser: Browser | undefined;
+  let pinned: string | undefined;
   const suite: WebSuite = {
     get app() {
       if (!app) throw new Error('the app server did not start');
@@ -46,13 +58,15 @@ export function useWebSuite(options: WebSuiteOptions = {}): WebSuite {
       return browser;
     },
     async page(pageOptions) {
-      const { context, page } = await newPage(suite.browser, suite.app.url, pageOptions);
+      const { context, page } = await newPage(suite.browser, suite.app.url, { pinnedBuild: pinned, ...pageOptions });
       onTestFinished(async (result) => {
         const errors = pageErrors(page);
         if (result.task.result?.state === 'fail') {
           // What the page showed when the test failed, beside the flows' screenshots.
           await screenshot(page, `failed-${result.task.name}`, { settle: false }).catch(() => undefined);
           if (errors.length > 0) console.error(`the page threw:\n${errors.join('\n')}`);
+        } else {
+          await rm(failedShot(result.task.name), { force: true });
         }
         await context.close().catch(() => undefined);
         if (errors.length > 0 && result.task.result?.state !== 'fail') {
@@ -82,12 +96,22 @@ export function useWebSuite(options: WebSuiteOptions = {}): WebSuite {
       launchChromium(),
       buildWebOnce(),
     ]);
-    app = await startWebApp(await appOptions);
+    const resolved = await appOptions;
+    pinned = await mkdtemp(join(tmpdir(), 'bosun-web-pinned-'));
+    // The build pinned is the one the server read at its start (a build by someone else in between: again).
+    for (let attempt = 0; ; attempt++) {
+      const page = await pinWebBuild(pinned);
+      app = await startWebApp(resolved);
+      const served = await fetch(app.url, { headers: { accept: 'text/html' } }).then((response) => response.text());
+      if (served === page || attempt >= 2) break;
+      await app.close();
+    }
   }, 300_000);
   afterAll(async () => {
     await browser?.close().catch(() => undefined);
     await app?.close();
     await llm?.close();
+    if (pinned) await rm(pinned, { recursive: true, force: true });
   }, 60_000);
   return suite;
 }

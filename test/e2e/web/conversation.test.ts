@@ -1,0 +1,249 @@
+import { AgentServerClient } from '@bosun/client';
+import type { Script, Turn } from '@bosun/llm-replay';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { finish, terminal } from '../turns.ts';
+import { dropSockets, expectAccessible, screenshot, visible } from './support/browser.ts';
+import {
+  type Json,
+  composer,
+  featureOnMain,
+  startFromHome,
+  storedEvents,
+  timeline,
+  until,
+  untilAgentStatus,
+} from './support/conversation.ts';
+import { useWebSuite } from './support/suite.ts';
+
+/**
+ * Conversations in the browser, against the real stack: `bosun serve`, a sandbox under bubblewrap per conversation,
+ * llm-replay as the model. Each test is a flow a person goes through; they share one conversation where a person
+ * would (a second message, a pause, a dropped connection), so the file starts few sandboxes.
+ */
+
+const STEPS = Array.from({ length: 10 }, (_, n) => `step-${String(n + 1).padStart(2, '0')}`);
+const STREAMED = Array.from({ length: 24 }, (_, n) => `word${n + 1}`).join(' ');
+
+function script(): Script {
+  const turns: Turn[] = [
+    { when: { last_user_message_contains: 'first task' }, ...terminal('echo hello from the sandbox') },
+    { when: { last_tool_result_contains: 'hello from the sandbox' }, ...finish('The first task is done.') },
+    { when: { last_user_message_contains: 'second task' }, ...finish('The second task is done too.') },
+    // A run long enough to drop the connection in the middle of it: one command a step, each answer a little late.
+    ...STEPS.map(
+      (step): Turn => ({
+        when: { last_user_message_contains: 'count the steps' },
+        ...terminal(`echo ${step}`),
+        delay_ms: 300,
+      }),
+    ),
+    { when: { last_user_message_contains: 'count the steps' }, ...finish('Counted every step.') },
+    { when: { last_user_message_contains: 'write slowly' }, content: STREAMED, stream_delay_ms: 60 },
+    // Confirmation mode: the first action is approved, the second rejected.
+    { when: { last_user_message_contains: 'careful setup' }, ...finish('Ready to be careful.') },
+    { when: { last_user_message_contains: 'careful task' }, ...terminal('echo approved-action') },
+    { when: { last_tool_result_contains: 'approved-action' }, ...terminal('echo rejected-action') },
+    { when: { last_user_message_contains: 'keyboard task' }, ...finish('Started from the keyboard.') },
+    { when: { last_user_message_contains: 'keyboard follow-up' }, ...finish('Answered from the keyboard.') },
+    { when: { last_user_message_contains: 'after resume' }, ...finish('Still here after the pause.') },
+  ];
+  return { turns };
+}
+
+const suite = useWebSuite({ script: script() });
+beforeAll(() => suite.configureLlm());
+const STREAMING = featureOnMain(['packages/protocol/src'], 'StreamFrame');
+const RETRIES = featureOnMain(['packages/agent/src', 'packages/agent-server/src'], 'llm_retry');
+
+/** The conversation the flows share (started by the first). */
+let shared: string | undefined;
+const sharedConversation = () => {
+  if (!shared) throw new Error('the first flow did not start a conversation');
+  return shared;
+};
+
+/** The texts of `kind` events of conversation `id` the app stores, in order. */
+async function commandsStored(id: string): Promise<string[]> {
+  return (await storedEvents(suite.app.api, id))
+    .filter((event: Json) => event.kind === 'ActionEvent' && event.action?.kind === 'TerminalAction')
+    .map((event: Json) => event.action.command as string);
+}
+
+describe('conversations in the browser', { timeout: 180_000 }, () => {
+  it('starts a conversation from the home page and watches it run to finish', async () => {
+    const page = await suite.signedInPage();
+    await expectAccessible(page, 'the home page');
+    await screenshot(page, 'home');
+    shared = await startFromHome(page, 'first task: say hello');
+    await untilAgentStatus(page, 'Finished');
+    await visible(timeline(page).getByText('The first task is done.'));
+    await visible(timeline(page).getByText('echo hello from the sandbox'));
+    // What the page shows is what the app stored.
+    const events = await storedEvents(suite.app.api, shared);
+    expect(events.some((event: Json) => event.kind === 'ActionEvent' && event.action?.kind === 'FinishAction')).toBe(
+      true,
+    );
+    await expectAccessible(page, 'a finished conversation');
+    await screenshot(page, 'conversation-finished');
+  });
+
+  it('sends a second message that the agent answers', async () => {
+    const id = sharedConversation();
+    const page = await suite.signedInPage();
+    await page.goto(`/conversations/${id}`);
+    await visible(timeline(page).getByText('The first task is done.'));
+    await composer(page).fill('second task: once more');
+    await composer(page).press('Enter');
+    await visible(timeline(page).getByText('second task: once more'));
+    await visible(timeline(page).getByText('The second task is done too.'));
+    await untilAgentStatus(page, 'Finished');
+    expect(await composer(page).inputValue()).toBe('');
+    await screenshot(page, 'conversation-second-message');
+  });
+
+  it('reconnects after its WebSocket drops in the middle of a run: no gap, no duplicate', async () => {
+    const id = sharedConversation();
+    // Tall enough for every row of the timeline to be rendered (it is virtualized).
+    const page = await suite.signedInPage({ height: 2400, trackSockets: true });
+    await page.goto(`/conversations/${id}`);
+    await visible(timeline(page).getByText('The second task is done too.'));
+    await composer(page).fill('count the steps');
+    await composer(page).press('Enter');
+    await visible(timeline(page).getByText('echo step-02'));
+
+    // The network goes away mid-run (the page's sockets closed under it, new ones refused), then comes back.
+    await page.context().setOffline(true);
+    expect(await dropSockets(page)).toBeGreaterThan(0);
+    await visible(page.getByRole('status', { name: /Live updates: (Reconnecting|Offline)/ }));
+    await screenshot(page, 'conversation-connection-dropped', { settle: false });
+    await until('a few steps run while the page is offline', async () =>
+      (await commandsStored(id)).length >= 5 ? true : undefined,
+    );
+    await page.context().setOffline(false);
+    await visible(page.getByRole('status', { name: /Live updates: Live/ }));
+    await visible(timeline(page).getByText('Counted every step.'));
+    await untilAgentStatus(page, 'Finished');
+
+    const stored = await commandsStored(id);
+    expect(stored.filter((command) => command.startsWith('echo step-'))).toEqual(STEPS.map((step) => `echo ${step}`));
+    const shown = ((await timeline(page).innerText()).match(/echo step-\d+/g) ?? []).filter(Boolean);
+    expect(shown).toEqual(stored.filter((command) => command.startsWith('echo step-')));
+    await screenshot(page, 'conversation-reconnected');
+  });
+
+  (STREAMING ? it : it.todo)(
+    STREAMING
+      ? 'shows the answer growing while the model streams it'
+      : 'shows the answer growing while the model streams it (todo: the stream frames of the event socket are not on main yet)',
+    async () => {
+      const id = sharedConversation();
+      const page = await suite.signedInPage();
+      await page.goto(`/conversations/${id}`);
+      await visible(timeline(page).getByText('Counted every step.'));
+      await composer(page).fill('write slowly');
+      await composer(page).press('Enter');
+      // Several observations of the answer while it is written, each longer than the last, before it is whole.
+      const lengths: number[] = [];
+      await until(
+        'the streamed answer complete',
+        async () => {
+          const text = await page
+            .getByText(/word1 word2/)
+            .last()
+            .innerText()
+            .catch(() => '');
+          if (text.length > (lengths.at(-1) ?? 0)) lengths.push(text.length);
+          return text.includes('word24') ? true : undefined;
+        },
+        60_000,
+      );
+      expect(lengths.length).toBeGreaterThanOrEqual(3);
+      expect(lengths.at(0)).toBeLessThan(STREAMED.length / 2);
+      await untilAgentStatus(page, 'Finished');
+      await screenshot(page, 'conversation-streamed');
+    },
+  );
+
+  it('pauses and resumes the sandbox, and goes on after', async () => {
+    const id = sharedConversation();
+    const page = await suite.signedInPage();
+    await page.goto(`/conversations/${id}`);
+    await untilAgentStatus(page, 'Finished');
+    await page.getByRole('button', { name: 'Pause', exact: true }).click();
+    await visible(page.getByText('Sandbox paused'));
+    await visible(page.getByText('The sandbox is paused. Resume it to continue the conversation.'));
+    expect(await composer(page).isDisabled()).toBe(true);
+    await expectAccessible(page, 'a paused conversation');
+    await screenshot(page, 'conversation-paused');
+
+    await page.getByRole('button', { name: 'Resume', exact: true }).first().click();
+    await visible(page.getByText('Sandbox running'));
+    await until(
+      'the message box enabled again',
+      async () => ((await composer(page).isEnabled()) ? true : undefined),
+      90_000,
+    );
+    await composer(page).fill('after resume: still there?');
+    await composer(page).press('Enter');
+    await visible(timeline(page).getByText('Still here after the pause.'));
+    await screenshot(page, 'conversation-resumed');
+  });
+
+  it('asks before each action in confirmation mode: one approved, one rejected with a reason', async () => {
+    const page = await suite.signedInPage();
+    const id = await startFromHome(page, 'careful setup');
+    await untilAgentStatus(page, 'Finished');
+    // The app does not pass the settings' confirmation_mode to a conversation yet: the policy is set on the
+    // conversation's agent server (through the app's proxy), as a client of the API would.
+    const [conversation] = await suite.app.api.getAppConversations([id]);
+    if (!conversation?.conversation_url || !conversation.session_api_key) throw new Error('the sandbox does not run');
+    const agent = new AgentServerClient({
+      baseUrl: conversation.conversation_url.replace(/\/api\/conversations\/[^/]+\/?$/, ''),
+      sessionApiKey: conversation.session_api_key,
+    });
+    await agent.setConfirmationPolicy(id, { policy: { kind: 'AlwaysConfirm' } });
+
+    await composer(page).fill('careful task: echo twice');
+    await composer(page).press('Enter');
+    const ask = page.getByRole('region', { name: /The agent asks before it runs this action/ });
+    await visible(ask.getByText('echo approved-action'));
+    await untilAgentStatus(page, 'Waiting for approval');
+    await expectAccessible(page, 'a conversation waiting for approval');
+    await screenshot(page, 'confirmation-asked');
+    await ask.getByRole('button', { name: 'Approve' }).click();
+
+    await visible(ask.getByText('echo rejected-action'));
+    await ask.getByRole('textbox', { name: 'Reason for rejecting (optional)' }).fill('Not this one.');
+    await ask.getByRole('button', { name: 'Reject' }).click();
+    await ask.waitFor({ state: 'hidden' });
+    await untilAgentStatus(page, 'Idle');
+    await screenshot(page, 'confirmation-rejected');
+
+    const events = await storedEvents(suite.app.api, id);
+    const outputs = JSON.stringify(events.filter((event: Json) => event.kind === 'ObservationEvent'));
+    expect(outputs).toContain('approved-action');
+    expect(outputs).not.toContain('rejected-action\\n');
+    const rejections = events.filter((event: Json) => event.kind === 'UserRejectObservation');
+    expect(rejections).toEqual([expect.objectContaining({ rejection_reason: 'Not this one.' })]);
+  });
+
+  (RETRIES ? it : it.todo)(
+    RETRIES
+      ? 'shows the retries of a model it cannot reach within seconds'
+      : 'shows the retries of a model it cannot reach within seconds (todo: the llm_retry state of the agent is not on main yet)',
+    async () => {
+      // A port nothing listens on: every call fails at once, and the agent retries.
+      await suite.configureLlm({ llm_base_url: 'http://127.0.0.1:9/v1' });
+      try {
+        const page = await suite.signedInPage();
+        await startFromHome(page, 'unreachable task');
+        const started = Date.now();
+        await visible(page.getByText(/The model did not answer; retry 1 of \d+/));
+        expect(Date.now() - started).toBeLessThan(15_000);
+        await screenshot(page, 'model-unreachable-retries');
+      } finally {
+        await suite.configureLlm();
+      }
+    },
+  );
+});
