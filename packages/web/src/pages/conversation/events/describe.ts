@@ -32,58 +32,58 @@ export function describeAction(event: ActionEvent): ActionLine {
         insert: 'Inserted into',
         undo_edit: 'Undid the last edit of',
       } as const;
-      return { verb: verbs[action.command], target: action.path, icon: action.command === 'view' ? '📄' : '✎' };
+      return { verb: verbs[action.command], target: action.path, icon: action.command === 'view' ? '≡' : '✎' };
     }
     case 'EditAction':
       return { verb: action.old_string ? 'Edited' : 'Created', target: action.file_path, icon: '✎' };
     case 'WriteFileAction':
       return { verb: 'Wrote', target: action.file_path, icon: '✎' };
     case 'ReadFileAction':
-      return { verb: 'Read', target: action.file_path, icon: '📄' };
+      return { verb: 'Read', target: action.file_path, icon: '≡' };
     case 'ListDirectoryAction':
-      return { verb: action.recursive ? 'Listed (recursively)' : 'Listed', target: action.dir_path, icon: '📁' };
+      return { verb: action.recursive ? 'Listed (recursively)' : 'Listed', target: action.dir_path, icon: '☰' };
     case 'GlobAction':
-      return { verb: 'Found files matching', target: action.pattern, icon: '🔍' };
+      return { verb: 'Found files matching', target: action.pattern, icon: '⌕' };
     case 'GrepAction':
-      return { verb: 'Searched for', target: action.pattern, icon: '🔍' };
+      return { verb: 'Searched for', target: action.pattern, icon: '⌕' };
     case 'TaskTrackerAction':
       return { verb: action.command === 'plan' ? 'Updated the task list' : 'Read the task list', icon: '☑' };
     case 'ThinkAction':
-      return { verb: 'Thought', icon: '💭' };
+      return { verb: 'Thought', icon: '✻' };
     case 'FinishAction':
       return { verb: 'Finished', icon: '✓' };
     case 'MCPToolAction':
-      return { verb: `Used the tool ${event.tool_name}`, icon: '🧩' };
+      return { verb: `Used the tool ${event.tool_name}`, icon: '⚙' };
     case 'BrowserNavigateAction':
-      return { verb: action.new_tab ? 'Opened in a new tab' : 'Opened', target: action.url, icon: '🌐' };
+      return { verb: action.new_tab ? 'Opened in a new tab' : 'Opened', target: action.url, icon: '⊕' };
     case 'BrowserClickAction':
-      return { verb: `Clicked element ${action.index} of the page`, icon: '🌐' };
+      return { verb: `Clicked element ${action.index} of the page`, icon: '⊕' };
     case 'BrowserTypeAction':
-      return { verb: `Typed into element ${action.index}`, target: trim(action.text, 80), icon: '🌐' };
+      return { verb: `Typed into element ${action.index}`, target: trim(action.text, 80), icon: '⊕' };
     case 'BrowserGetStateAction':
-      return { verb: 'Looked at the page', icon: '🌐' };
+      return { verb: 'Looked at the page', icon: '⊕' };
     case 'BrowserGetContentAction':
-      return { verb: 'Read the page', icon: '🌐' };
+      return { verb: 'Read the page', icon: '⊕' };
     case 'BrowserScrollAction':
-      return { verb: `Scrolled ${action.direction}`, icon: '🌐' };
+      return { verb: `Scrolled ${action.direction}`, icon: '⊕' };
     case 'BrowserGoBackAction':
-      return { verb: 'Went back', icon: '🌐' };
+      return { verb: 'Went back', icon: '⊕' };
     case 'BrowserListTabsAction':
-      return { verb: 'Listed the tabs', icon: '🌐' };
+      return { verb: 'Listed the tabs', icon: '⊕' };
     case 'BrowserSwitchTabAction':
-      return { verb: 'Switched to tab', target: action.tab_id, icon: '🌐' };
+      return { verb: 'Switched to tab', target: action.tab_id, icon: '⊕' };
     case 'BrowserCloseTabAction':
-      return { verb: 'Closed tab', target: action.tab_id, icon: '🌐' };
+      return { verb: 'Closed tab', target: action.tab_id, icon: '⊕' };
     case 'BrowserGetStorageAction':
-      return { verb: 'Read the cookies and storage', icon: '🌐' };
+      return { verb: 'Read the cookies and storage', icon: '⊕' };
     case 'BrowserSetStorageAction':
-      return { verb: 'Restored the cookies and storage', icon: '🌐' };
+      return { verb: 'Restored the cookies and storage', icon: '⊕' };
     case 'BrowserStartRecordingAction':
-      return { verb: 'Started recording the browser', icon: '⏺' };
+      return { verb: 'Started recording the browser', icon: '●' };
     case 'BrowserStopRecordingAction':
-      return { verb: 'Stopped recording the browser', icon: '⏹' };
+      return { verb: 'Stopped recording the browser', icon: '■' };
     default:
-      return { verb: `Used ${event.tool_name}`, icon: '🔧' };
+      return { verb: `Used ${event.tool_name}`, icon: '⚙' };
   }
 }
 

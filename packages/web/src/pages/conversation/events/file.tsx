@@ -16,8 +16,19 @@ export function FileEditResult({ observation, path }: { observation: EditorObser
   const file =
     ('file_path' in observation ? observation.file_path : 'path' in observation ? observation.path : null) ?? path;
   if (command === 'view') {
+    const numbered = parseNumbered(text);
+    if (numbered)
+      return (
+        <Code
+          code={numbered.code}
+          language={file ?? undefined}
+          firstLine={numbered.firstLine}
+          label={`Content of ${file ?? 'the file'}`}
+          className="file-view"
+        />
+      );
     return (
-      <pre className="tool-text file-listing" aria-label={`Content of ${file ?? 'the file'}`}>
+      <pre className="tool-text" aria-label={`Content of ${file ?? 'the file'}`}>
         {text}
       </pre>
     );
@@ -83,4 +94,20 @@ export function ReadFileResult({ observation }: { observation: ObservationOf<'Re
       )}
     </>
   );
+}
+
+/** A `cat -n` listing (the file editor's view) as its code and first line number, or undefined if it is not one. */
+function parseNumbered(text: string): { firstLine: number; code: string } | undefined {
+  const lines = text.replace(/\n$/, '').split('\n');
+  const start = lines.findIndex((line) => /^\s*\d+\t/.test(line));
+  if (start < 0) return undefined;
+  const code: string[] = [];
+  let firstLine = 0;
+  for (const line of lines.slice(start)) {
+    const match = /^\s*(\d+)\t(.*)$/.exec(line);
+    if (!match) return undefined;
+    if (code.length === 0) firstLine = Number(match[1]);
+    code.push(match[2] ?? '');
+  }
+  return { firstLine, code: code.join('\n') };
 }

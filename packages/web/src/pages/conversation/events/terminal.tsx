@@ -9,7 +9,7 @@ const LINES = 40;
 /** A command's output with its colours, its exit code and where it ran; long output shows its first lines. */
 export function TerminalResult({ observation }: { observation: ObservationOf<'TerminalObservation'> }) {
   const [all, setAll] = useState(false);
-  const text = textOf(observation.content);
+  const text = withoutToolNotes(textOf(observation.content));
   const { head, more } = clip(text, LINES);
   const exit = observation.exit_code ?? observation.metadata.exit_code;
   return (
@@ -37,5 +37,13 @@ export function TerminalResult({ observation }: { observation: ObservationOf<'Te
         )}
       </p>
     </div>
+  );
+}
+
+/** The notes the terminal tool appends for the model (working directory, exit code): the page shows them itself. */
+function withoutToolNotes(text: string): string {
+  return text.replace(
+    /(\n?\[(Current working directory|Command finished with exit code|Python interpreter)[^\]\n]*\])+\s*$/g,
+    '',
   );
 }

@@ -38,7 +38,9 @@ export function ChangesPane({
     <div className="stack pane-changes">
       <div className="row">
         <span className="muted small">
-          {list.length === 0 ? 'No change yet.' : `${list.length} ${list.length === 1 ? 'file' : 'files'} changed`}
+          {list.length === 0
+            ? 'No change yet (or the working directory is not a Git repository).'
+            : `${list.length} ${list.length === 1 ? 'file' : 'files'} changed`}
         </span>
         <span className="spacer" />
         <Button small busy={changes.isFetching} onClick={() => changes.refetch()}>

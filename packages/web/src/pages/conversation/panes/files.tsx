@@ -130,7 +130,7 @@ function DirectoryList({
                   className="file-entry"
                   onClick={() => (isDir ? onDir(join(dir, name.slice(0, -1))) : onFile(name))}
                 >
-                  <span aria-hidden="true">{isDir ? '📁' : '📄'}</span> {name}
+                  <span aria-hidden="true">{isDir ? '▸' : '·'}</span> {name}
                 </button>
               </li>
             );
