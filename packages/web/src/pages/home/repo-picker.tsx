@@ -87,7 +87,13 @@ export function RepoPicker({ providers, value, onChange }: RepoPickerProps) {
           }}
           onSelect={chooseRepository}
           loading={repositories.isFetching}
-          emptyText={repoQuery ? 'No repository matches' : 'No repository found'}
+          emptyText={
+            repositories.isError
+              ? 'Your repositories could not be listed: type owner/repository'
+              : repoQuery
+                ? 'No repository matches: it is used as typed'
+                : 'No repository found'
+          }
           options={(repositories.data?.items ?? []).map((item) => ({
             value: item.full_name,
             hint: item.is_public ? undefined : 'private',
@@ -112,7 +118,7 @@ export function RepoPicker({ providers, value, onChange }: RepoPickerProps) {
             onChange({ ...value, branch });
           }}
           loading={branches.isFetching}
-          emptyText="No branch matches"
+          emptyText={branches.isError ? 'The branches could not be listed: type one' : 'No branch matches'}
           options={(branches.data?.items ?? []).map((item) => ({
             value: item.name,
             hint: item.protected ? 'protected' : undefined,

@@ -90,7 +90,7 @@ function ProviderCard({ provider, settings }: { provider: (typeof PROVIDERS)[num
   const store = useMutation({
     mutationFn: () =>
       api.storeGitProviderTokens({
-        provider_tokens: { [provider.id]: { token, host: host.trim() || null } },
+        provider_tokens: { [provider.id]: { token: token || null, host: host.trim() || null } },
       }),
     onSuccess: async () => {
       setToken('');
@@ -99,6 +99,8 @@ function ProviderCard({ provider, settings }: { provider: (typeof PROVIDERS)[num
       await queryClient.invalidateQueries({ queryKey: keys.gitInfo });
     },
   });
+  // A new token, or (with one stored) only a new host.
+  const canSave = token !== '' || (isConnected && host.trim() !== storedHost);
   const errors = fieldErrors(store.error);
   const edited = () => {
     setSaved(false);
@@ -106,7 +108,7 @@ function ProviderCard({ provider, settings }: { provider: (typeof PROVIDERS)[num
   };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (token) store.mutate();
+    if (canSave) store.mutate();
   };
   return (
     <form className="card settings-form" onSubmit={submit} aria-labelledby={`${provider.id}-heading`}>
@@ -157,7 +159,7 @@ function ProviderCard({ provider, settings }: { provider: (typeof PROVIDERS)[num
           type="submit"
           variant="primary"
           busy={store.isPending}
-          disabled={!token}
+          disabled={!canSave}
           aria-label={`Save ${name} token`}
         >
           Save
