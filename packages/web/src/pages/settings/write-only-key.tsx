@@ -53,7 +53,7 @@ export function WriteOnlyKey({ label, isSet, change, onChange, error, hint }: Wr
       </div>
     );
   }
-  return (
+  const field = (
     <Field
       label={label}
       error={error}
@@ -70,5 +70,22 @@ export function WriteOnlyKey({ label, isSet, change, onChange, error, hint }: Wr
         }
       />
     </Field>
+  );
+  if (!isSet) return field;
+  return (
+    <div className="stack key-replace">
+      {field}
+      <div>
+        <Button
+          small
+          onClick={() => {
+            setEditing(false);
+            onChange({ kind: 'keep' });
+          }}
+        >
+          Keep the stored key
+        </Button>
+      </div>
+    </div>
   );
 }
