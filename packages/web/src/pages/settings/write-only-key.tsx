@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Button } from '../../ui/button.tsx';
 import { Field } from '../../ui/field.tsx';
 
@@ -18,6 +18,12 @@ interface WriteOnlyKeyProps {
 /** A write-only secret field: "set" with Replace and Remove when one is stored, else a field to type it in. */
 export function WriteOnlyKey({ label, isSet, change, onChange, error, hint }: WriteOnlyKeyProps) {
   const [editing, setEditing] = useState(!isSet);
+  const input = useRef<HTMLInputElement>(null);
+  const replace = () => {
+    setEditing(true);
+    // The button goes away: the focus goes to the field that took its place.
+    requestAnimationFrame(() => input.current?.focus());
+  };
   if (isSet && !editing && change.kind !== 'replace') {
     return (
       <div className="field">
@@ -32,7 +38,7 @@ export function WriteOnlyKey({ label, isSet, change, onChange, error, hint }: Wr
               <span aria-hidden="true">••••••••</span> set
             </span>
           )}
-          <Button small onClick={() => setEditing(true)} aria-label={`Replace ${label}`}>
+          <Button small onClick={replace} aria-label={`Replace ${label}`}>
             Replace
           </Button>
           {change.kind === 'remove' ? (
@@ -60,6 +66,7 @@ export function WriteOnlyKey({ label, isSet, change, onChange, error, hint }: Wr
       hint={hint ?? (isSet ? 'The stored key is replaced when you save.' : 'Stored encrypted; never shown again.')}
     >
       <input
+        ref={input}
         className="input"
         type="password"
         autoComplete="off"
