@@ -2,7 +2,7 @@ import { AgentServerClient } from '@bosun/client';
 import type { Script, Turn } from '@bosun/llm-replay';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { finish, terminal } from '../turns.ts';
-import { dropSockets, expectAccessible, screenshot, visible } from './support/browser.ts';
+import { dropSockets, expectAccessible, screenshot, signInWithLink, tabTo, visible } from './support/browser.ts';
 import {
   type Json,
   composer,
@@ -12,6 +12,7 @@ import {
   timeline,
   until,
   untilAgentStatus,
+  untilConversationPage,
 } from './support/conversation.ts';
 import { useWebSuite } from './support/suite.ts';
 
@@ -246,4 +247,58 @@ describe('conversations in the browser', { timeout: 180_000 }, () => {
       }
     },
   );
+
+  it('works with the keyboard alone: sign in, start a conversation, send a second message, open the settings', async () => {
+    const page = await suite.page();
+    // The link is opened as a person pastes it; everything after is Tab and Enter (and typing).
+    await signInWithLink(page, await suite.app.signInLink());
+    await visible(page.getByRole('textbox', { name: 'What should the agent do?' }));
+    await tabTo(page, /^textarea What should the agent do\?/);
+    await page.keyboard.type('keyboard task');
+    await page.keyboard.press('Enter');
+    await untilConversationPage(page);
+    await visible(timeline(page).getByText('Started from the keyboard.'));
+    await untilAgentStatus(page, 'Finished');
+
+    await tabTo(page, /^textarea Message to the agent/);
+    await page.keyboard.type('keyboard follow-up');
+    await page.keyboard.press('Enter');
+    await visible(timeline(page).getByText('Answered from the keyboard.'));
+    await screenshot(page, 'keyboard-conversation');
+
+    await tabTo(page, /^a Settings$/, { backwards: true });
+    await page.keyboard.press('Enter');
+    await page.waitForURL((url) => url.pathname === '/settings/llm');
+    await visible(page.getByRole('heading', { name: 'Language model' }));
+    await screenshot(page, 'keyboard-settings');
+  });
+
+  it('renames a conversation and deletes another from the list on the home page', async () => {
+    const page = await suite.signedInPage();
+    const [first] = await suite.app.api.getAppConversations([sharedConversation()]);
+    const title = first?.title?.trim() || 'Untitled conversation';
+    await page.goto('/');
+    await page.getByRole('button', { name: `Rename ${title}` }).click();
+    const rename = page.getByRole('dialog', { name: 'Rename conversation' });
+    await rename.getByRole('textbox', { name: 'Title' }).fill('Renamed in the browser');
+    await rename.getByRole('button', { name: 'Save' }).click();
+    await rename.waitFor({ state: 'detached' });
+    await visible(page.getByRole('link', { name: /Renamed in the browser/ }));
+    const [renamed] = await suite.app.api.getAppConversations([sharedConversation()]);
+    expect(renamed?.title).toBe('Renamed in the browser');
+    await expectAccessible(page, 'the home page with conversations');
+    await screenshot(page, 'home-renamed');
+
+    await page.getByRole('button', { name: 'Delete careful setup' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete this conversation?' });
+    await expectAccessible(page, 'the delete confirmation');
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('button', { name: 'Delete careful setup' }).waitFor({ state: 'detached' });
+    // Gone from the app too (its sandbox is stopped first, which may take a moment).
+    await until('the conversation deleted on the app', async () => {
+      const left = await suite.app.api.searchAppConversations({ limit: 100 });
+      return left.items.some((conversation) => conversation.title === 'careful setup') ? undefined : true;
+    });
+    await screenshot(page, 'home-deleted');
+  });
 });

@@ -195,10 +195,11 @@ export async function expectAccessible(page: Page, what: string): Promise<void> 
  * Presses Tab until the focused element matches `matches` (a role and accessible name, as a person finds it by
  * moving through the page), at most `limit` times; fails naming what was focused on the way.
  */
-export async function tabTo(page: Page, name: RegExp, limit = 40): Promise<void> {
+export async function tabTo(page: Page, name: RegExp, options: { limit?: number; backwards?: boolean } = {}) {
   const seen: string[] = [];
+  const limit = options.limit ?? 60;
   for (let i = 0; i < limit; i++) {
-    await page.keyboard.press('Tab');
+    await page.keyboard.press(options.backwards ? 'Shift+Tab' : 'Tab');
     const focused = (await page.evaluate(`(() => {
       const el = document.activeElement;
       if (!el || el === document.body) return '';
