@@ -2,7 +2,7 @@ import type { AgentServerClient } from '@bosun/client';
 import { useId, useState } from 'react';
 import { Button } from '../../../ui/button.tsx';
 import { ErrorNotice } from '../../../ui/feedback.tsx';
-import { describeAction } from '../events/describe.ts';
+import { describeAction, notYet } from '../events/describe.ts';
 import type { ActionEvent } from '../timeline/model.ts';
 
 /**
@@ -47,7 +47,7 @@ export function ConfirmationBar({
       </h2>
       <ul className="confirm-list">
         {actions.map((action) => {
-          const line = describeAction(action);
+          const line = notYet(describeAction(action));
           return (
             <li key={action.id}>
               {line.verb} {line.target && <code>{line.target}</code>}

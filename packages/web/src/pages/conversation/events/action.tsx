@@ -5,7 +5,7 @@ import { Code } from '../render/code.tsx';
 import { Markdown } from '../render/markdown.tsx';
 import { type ActionEvent, type ActionResult, textOf } from '../timeline/model.ts';
 import { BrowserResult } from './browser.tsx';
-import { describeAction } from './describe.ts';
+import { describeAction, notYet } from './describe.ts';
 import { FileEditInput, FileEditResult, ReadFileResult } from './file.tsx';
 import { ArgumentsView, GenericResult } from './generic.tsx';
 import { Reasoning, Time, useFold } from './parts.tsx';
@@ -46,7 +46,8 @@ export function ActionRow({
     result?.kind === 'UserRejectObservation';
   const [open, toggle] = useFold(event.id, openByDefault);
   const bodyId = useId();
-  const line = describeAction(event);
+  const described = describeAction(event);
+  const line = result && result.kind !== 'UserRejectObservation' ? described : notYet(described);
   const thought = textOf(event.thought);
   const risk = event.security_risk !== 'UNKNOWN' ? RISK[event.security_risk] : undefined;
   const status = statusOf(result, phase);
@@ -60,7 +61,13 @@ export function ActionRow({
       )}
       <Reasoning text={event.reasoning_content} blocks={event.thinking_blocks} />
       <div className="action-card">
-        <button type="button" className="action-head" aria-expanded={open} aria-controls={bodyId} onClick={toggle}>
+        <button
+          type="button"
+          className="action-head"
+          aria-expanded={open}
+          aria-controls={open ? bodyId : undefined}
+          onClick={toggle}
+        >
           <span className="action-icon" aria-hidden="true">
             {line.icon}
           </span>
@@ -84,7 +91,7 @@ export function ActionRow({
         </button>
         {open && (
           <div className="action-body" id={bodyId}>
-            {!inline && <ActionInput event={event} hasResult={result?.kind === 'ObservationEvent'} />}
+            {!inline && <ActionInput event={event} hasResult={result?.kind === 'ObservationEvent'} phase={phase} />}
             {inline && kind === 'ThinkAction' && action?.kind === 'ThinkAction' && <Markdown text={action.thought} />}
             {inline && kind === 'FinishAction' && action?.kind === 'FinishAction' && <Markdown text={action.message} />}
             <ResultView event={event} result={result} />
@@ -121,7 +128,7 @@ function statusOf(result: ActionResult | undefined, phase: ActionPhase) {
 }
 
 /** What the action was asked to do, when the title does not say it all. */
-function ActionInput({ event, hasResult }: { event: ActionEvent; hasResult: boolean }) {
+function ActionInput({ event, hasResult, phase }: { event: ActionEvent; hasResult: boolean; phase: ActionPhase }) {
   const action = event.action as Action | null | undefined;
   if (!action) {
     return (
@@ -133,7 +140,7 @@ function ActionInput({ event, hasResult }: { event: ActionEvent; hasResult: bool
   }
   switch (action.kind) {
     case 'TerminalAction':
-      return action.command.includes('\n') || action.command.length > 160 ? (
+      return phase === 'waiting' || action.command.includes('\n') || action.command.length > 160 ? (
         <Code code={action.command} language="bash" label="Command" />
       ) : null;
     case 'FileEditorAction':
@@ -166,7 +173,7 @@ function ResultView({ event, result }: { event: ActionEvent; result: ActionResul
   if (result.kind === 'UserRejectObservation') {
     return (
       <p className="rejection">
-        {result.rejection_source === 'hook' ? 'A hook blocked it' : 'You rejected it'}: {result.rejection_reason}
+        {result.rejection_source === 'hook' ? 'A hook blocked it' : 'Rejected'}: {result.rejection_reason}
       </p>
     );
   }

@@ -95,3 +95,29 @@ export function prettyArguments(raw: string): string {
     return raw;
   }
 }
+
+const IMPERATIVE: Record<string, string> = {
+  Ran: 'Run',
+  Viewed: 'View',
+  Created: 'Create',
+  Edited: 'Edit',
+  'Inserted into': 'Insert into',
+  'Undid the last edit of': 'Undo the last edit of',
+  Wrote: 'Write',
+  Read: 'Read',
+  Listed: 'List',
+  'Listed (recursively)': 'List (recursively)',
+  'Found files matching': 'Find files matching',
+  'Searched for': 'Search for',
+  'Updated the task list': 'Update the task list',
+  'Read the task list': 'Read the task list',
+  Opened: 'Open',
+  'Opened in a new tab': 'Open in a new tab',
+  'Sent to the running command': 'Send to the running command',
+};
+
+/** The line of an action that has not run (yet): "Run `ls`" rather than "Ran `ls`". */
+export function notYet(line: ActionLine): ActionLine {
+  const verb = IMPERATIVE[line.verb];
+  return verb ? { ...line, verb } : line;
+}

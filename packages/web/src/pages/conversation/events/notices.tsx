@@ -35,7 +35,7 @@ export function OrphanRow({ event }: { event: ActionResult }) {
     return (
       <div className="event-notice notice notice-warning" role="note">
         <strong>
-          {event.rejection_source === 'hook' ? 'A hook blocked' : 'You rejected'} <code>{event.tool_name}</code>
+          {event.rejection_source === 'hook' ? 'A hook blocked' : 'Rejected:'} <code>{event.tool_name}</code>
         </strong>
         : {event.rejection_reason}
       </div>

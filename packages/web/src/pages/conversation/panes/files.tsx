@@ -158,7 +158,7 @@ function FileView({
   const [downloadError, setDownloadError] = useState<string | undefined>(undefined);
   const text = useQuery({
     queryKey: ['conversation-file', conversationId, path],
-    queryFn: () => api.readAppConversationFile(conversationId, path),
+    queryFn: async () => (await api.readAppConversationFile(conversationId, path)).replace(/\n$/, ''),
     retry: false,
   });
   const download = async () => {

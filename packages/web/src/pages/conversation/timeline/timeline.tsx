@@ -43,10 +43,20 @@ export function Timeline({
     if (element) element.scrollTop = element.scrollHeight;
   }, []);
 
+  // Only a person's scrolling (wheel, touch, keys, the scroll bar) leaves the bottom: rows being measured and the
+  // list adjusting to them move the scroll position too, and must not.
+  const lastInput = useRef(0);
+  const onInput = () => {
+    lastInput.current = Date.now();
+  };
   const onScroll = () => {
     const element = scrollRef.current;
     if (!element) return;
     const bottom = element.scrollHeight - element.scrollTop - element.clientHeight < STICK_PX;
+    if (!bottom && stick.current && Date.now() - lastInput.current > 400) {
+      toBottom();
+      return;
+    }
     stick.current = bottom;
     setAtBottom(bottom);
   };
@@ -87,7 +97,15 @@ export function Timeline({
   const rows = virtualizer.getVirtualItems();
   return (
     <div className="timeline-wrap">
-      <div className="timeline-scroll" ref={scrollRef} onScroll={onScroll}>
+      <div
+        className="timeline-scroll"
+        ref={scrollRef}
+        onScroll={onScroll}
+        onWheel={onInput}
+        onTouchMove={onInput}
+        onKeyDown={onInput}
+        onPointerDown={onInput}
+      >
         <div ref={contentRef} className="timeline-content">
           {before}
           <ExpandedProvider>
