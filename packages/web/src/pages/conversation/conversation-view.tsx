@@ -136,7 +136,8 @@ export function ConversationView({
     </>
   );
 
-  const showRetry = model.retry !== null && executionStatus === 'running';
+  // A retry is cleared (`llm_retry: null`) when its call ends either way: one still set is under way.
+  const showRetry = model.retry !== null && running;
   const working = executionStatus === 'running' && live.answers.length === 0 && !showRetry;
   const after = (
     <div className="timeline-after">
