@@ -1,7 +1,7 @@
 import type { FollowEventsOptions } from '@bosun/client';
 import type { AppConversation, ConversationInfo, StoredEvent } from '@bosun/protocol';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import { useApi } from '../../../api/client.tsx';
 import { isSignedOut } from '../../../api/errors.ts';
 import { keys } from '../../../api/queries.ts';
@@ -172,6 +172,8 @@ export function useLiveEvents(conversationId: string, enabled = true): LiveEvent
         void follow(newest.at(-1)?.id);
         let pageId = first.next_page_id ?? undefined;
         if (pageId) setLoadingOlder(true);
+        // Older pages are shown a few at a time, rendered without blocking what a person does meanwhile.
+        let shown = Date.now();
         while (pageId && !signal.aborted) {
           const page = await api.searchConversationEvents(
             conversationId,
@@ -181,8 +183,12 @@ export function useLiveEvents(conversationId: string, enabled = true): LiveEvent
           const older = (page.items as StoredEvent[]).filter((event) => !seen.has(event.id)).reverse();
           for (const event of older) seen.add(event.id);
           all = older.concat(all);
-          setEvents(all);
           pageId = page.next_page_id ?? undefined;
+          if (!pageId || Date.now() - shown > 400) {
+            shown = Date.now();
+            const snapshot = all;
+            startTransition(() => setEvents(snapshot));
+          }
         }
         setLoadingOlder(false);
       } catch (failure) {

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import ReactMarkdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import { Code } from './code.tsx';
+import { renderedOf } from './markdown-cache.ts';
 
 const components: Components = {
   // Fenced code: highlighted; inline code stays as it is.
@@ -30,10 +31,12 @@ const components: Components = {
   },
 };
 
+const render = (text: string): ReactNode => (
+  <ReactMarkdown remarkPlugins={[remarkGfm]} components={components} skipHtml>
+    {text}
+  </ReactMarkdown>
+);
+
 export default function MarkdownImpl({ text }: { text: string }): ReactNode {
-  return (
-    <ReactMarkdown remarkPlugins={[remarkGfm]} components={components} skipHtml>
-      {text}
-    </ReactMarkdown>
-  );
+  return renderedOf(text, render);
 }

@@ -5,7 +5,14 @@ import { CondensationRow, ConversationErrorRow, OrphanRow, PauseRow, SystemPromp
 import type { TimelineItem } from './model.ts';
 
 /** One row of the timeline, by its type. */
-export const TimelineRow = memo(function TimelineRow({
+export const TimelineRow = memo(TimelineRowOf, (before, after) => {
+  // A row's item is rebuilt with each event that arrives; it renders again only when its event or result changed.
+  const a = before.item as { event: unknown; result?: unknown };
+  const b = after.item as { event: unknown; result?: unknown };
+  return a.event === b.event && a.result === b.result && before.pendingPhase === after.pendingPhase;
+});
+
+function TimelineRowOf({
   item,
   pendingPhase,
 }: {
@@ -29,4 +36,4 @@ export const TimelineRow = memo(function TimelineRow({
     case 'system':
       return <SystemPromptRow event={item.event} />;
   }
-});
+}
