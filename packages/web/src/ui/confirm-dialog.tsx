@@ -39,7 +39,6 @@ export function ConfirmDialog({ open, onOpenChange, title, children, confirm, on
       {error ? <ErrorNotice error={error} /> : null}
       <div className="row" style={{ marginTop: '1rem' }}>
         <span className="spacer" />
-        {/* biome-ignore lint/a11y/noAutofocus: the safe choice has the focus in a dialog that destroys */}
         <Button autoFocus onClick={() => change(false)}>
           Cancel
         </Button>
