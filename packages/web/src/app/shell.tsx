@@ -54,7 +54,7 @@ function OrganizationSwitcher() {
   ];
   return (
     <ActionMenu
-      label={`Acting as ${current?.name ?? 'personal account'}: switch organization`}
+      label={`${current?.name ?? 'Personal'}: switch organization`}
       trigger={<span className="org-trigger">{current?.name ?? 'Personal'} ▾</span>}
       actions={actions}
     />
@@ -67,7 +67,7 @@ function AccountMenu() {
   const { api } = useApiContext();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const who = me.data?.email ?? me.data?.display_name ?? 'Account';
+  const who = me.data?.display_name ?? me.data?.email ?? 'Your account';
   const signOut = async () => {
     if (config.data?.auth_url) {
       // Signed in through an issuer: end that sign-in too (the server redirects through the issuer).
@@ -80,7 +80,8 @@ function AccountMenu() {
   };
   return (
     <ActionMenu
-      label={`Signed in as ${who}: account menu`}
+      // The accessible name starts with the visible text (who is signed in), as speech input expects.
+      label={`${who}: account menu, signed in`}
       trigger={
         <span className="account-trigger">
           <span className="avatar" aria-hidden="true">
