@@ -17,6 +17,7 @@ import { LiveAnswerRow } from './live/live-answer.tsx';
 import { RetryNotice } from './live/retry-notice.tsx';
 import { useLiveEvents } from './live/use-live-events.ts';
 import { WorkspacePanes } from './panes/panes.tsx';
+import { EXECUTION_STATUS } from './status.ts';
 import { buildTimeline } from './timeline/model.ts';
 import { Timeline } from './timeline/timeline.tsx';
 import { useAgentServer } from './use-conversation.ts';
@@ -131,7 +132,7 @@ export function ConversationView({
         aria-controls="conversation-panes"
         onClick={() => setShowPanes((v) => !v)}
       >
-        Workspace
+        Changes and files
       </Button>
     </>
   );
@@ -163,6 +164,10 @@ export function ConversationView({
 
   return (
     <main className={`conv-page ${showPanes ? 'with-panes' : ''}`}>
+      {/* The timeline is not announced row by row (it is virtualized): what the agent is doing is, as it changes. */}
+      <p className="visually-hidden" aria-live="polite">
+        {executionStatus ? `The agent: ${EXECUTION_STATUS[executionStatus]?.label ?? executionStatus}.` : ''}
+      </p>
       <ConversationHeader
         conversation={conversation}
         executionStatus={executionStatus}

@@ -22,6 +22,15 @@ const components: Components = {
       </a>
     );
   },
+  // A task list's boxes: what they say, not a control a person could think they can tick.
+  input({ type, checked }) {
+    if (type !== 'checkbox') return null;
+    return (
+      <span className="md-check" role="img" aria-label={checked ? 'Done' : 'Not done'}>
+        {checked ? '☑' : '☐'}
+      </span>
+    );
+  },
   table({ children }) {
     return (
       <div className="md-table">
