@@ -137,8 +137,8 @@ export function ConversationView({
     </>
   );
 
-  // A retry is cleared (`llm_retry: null`) when its call ends either way: one still set is under way.
-  const showRetry = model.retry !== null && running;
+  // A retry is cleared (`llm_retry: null`) when its call ends; a run paused or stopped meanwhile is not retrying.
+  const showRetry = model.retry !== null && executionStatus === 'running';
   const working = executionStatus === 'running' && live.answers.length === 0 && !showRetry;
   const after = (
     <div className="timeline-after">

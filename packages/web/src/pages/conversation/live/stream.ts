@@ -100,10 +100,12 @@ export function settleAnswers(answers: LiveAnswers, llmResponseId: string | null
 }
 
 /**
- * The follow options that ask for stream frames. Until the client on main has them, this object is passed
- * through as it is (an option the client does not know is ignored): the lead's merge wires `stream` and
- * `onStream` (or whatever the client names them) here, in one place.
+ * The follow options that ask for stream frames: `followEvents({ stream: true, onStream })` of the client on the
+ * branch that adds them (frames given to `onStream`, never yielded). A client without them ignores both.
  */
-export function streamOptions(onFrame: (frame: StreamFrame) => void): Record<string, unknown> {
+export function streamOptions(onFrame: (frame: StreamFrame) => void): {
+  stream: true;
+  onStream: (frame: StreamFrame) => void;
+} {
   return { stream: true, onStream: onFrame };
 }
