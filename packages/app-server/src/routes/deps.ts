@@ -29,6 +29,8 @@ export interface IdentityRouteDeps {
   rateLimits: RateLimits;
   /** Whether the server is reached over HTTPS (the session cookie is then `Secure`). */
   secureCookies: boolean;
+  /** Whether the server listens on loopback only (its users are on this machine: the LLM check may call internal addresses). */
+  serverOnLoopback: boolean;
   /** The users' own marketplaces as the settings carry them (absent: a server without marketplaces). */
   marketplaces?: PersonalMarketplaces;
   /** Sign-in through the configured OpenID Connect issuer (absent: none is configured). */

@@ -5,6 +5,7 @@ import { oidcLoginOf } from '../identity/oidc/index.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimiter, type RateLimits } from '../identity/rate-limits.ts';
 import { prepareOwnerSignIn } from '../identity/sign-in.ts';
 import { marketplacesOf } from '../marketplaces/index.ts';
+import { isLoopbackHost } from '../sandboxes/browser-urls.ts';
 import { gitUrlsOf } from './app-conversation-api.ts';
 import type { IdentityRouteDeps } from './deps.ts';
 import { identityRoutes } from './identity-routes.ts';
@@ -41,7 +42,7 @@ export const identityApiOfServer: ApiRoutes = (api, context: AppContext) => {
 /** What those routes need, from the open database's repositories, the configuration and a rate limiter. */
 export function identityRouteDeps(
   repositories: Repositories,
-  config: Pick<AppServerConfig, 'llm_model' | 'llm_base_url' | 'llm_api_key' | 'public_url'>,
+  config: Pick<AppServerConfig, 'llm_model' | 'llm_base_url' | 'llm_api_key' | 'public_url'> & { host?: string },
   rateLimiter: RateLimiter,
   rateLimits: RateLimits = DEFAULT_RATE_LIMITS,
 ): IdentityRouteDeps {
@@ -59,6 +60,7 @@ export function identityRouteDeps(
     rateLimiter,
     rateLimits,
     secureCookies: config.public_url?.startsWith('https://') ?? false,
+    serverOnLoopback: isLoopbackHost(config.host ?? '127.0.0.1'),
   };
 }
 

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../identity/authenticate.ts';
 import { rateLimited } from '../identity/rate-limits.ts';
+import { isInternalAddress } from '../marketplaces/host-guard.ts';
 import { checkLlm } from '../settings/llm-check.ts';
 import { effectiveLlm } from '../settings/llm-defaults.ts';
 import type { IdentityRouteDeps } from './deps.ts';
@@ -21,7 +22,7 @@ export const LLM_CHECK_TIMEOUT_MS = 20_000;
  */
 export function llmCheckRoutes(
   app: FastifyInstance,
-  { settings, llmDefaults, rateLimiter, rateLimits }: IdentityRouteDeps,
+  { settings, llmDefaults, rateLimiter, rateLimits, serverOnLoopback }: IdentityRouteDeps,
   timeoutMs = LLM_CHECK_TIMEOUT_MS,
 ): void {
   app.post<{ Body: LLMCheckRequest | null | undefined }>(
@@ -54,7 +55,11 @@ export function llmCheckRoutes(
       if (!llm.model) {
         return { ok: false, model: null, latency_ms: null, error: 'No LLM model is set: choose one first.' };
       }
-      return checkLlm({ model: llm.model, baseUrl: llm.baseUrl, apiKey: llm.apiKey }, timeoutMs);
+      // The server calls where the person says: an internal address (the cloud's metadata, the database...) only
+      // when the server listens on loopback alone (its users are on this machine) or it is the instance's own LLM.
+      const internalAllowed = serverOnLoopback || (llm.baseUrl !== null && llm.baseUrl === llmDefaults.baseUrl);
+      const admit = internalAllowed ? undefined : (address: string) => !isInternalAddress(address);
+      return checkLlm({ model: llm.model, baseUrl: llm.baseUrl, apiKey: llm.apiKey }, timeoutMs, admit);
     },
   );
 }

@@ -1,4 +1,5 @@
 import type { LLMCheckResult } from '@bosun/protocol';
+import { AddressRefusedError, requestRaw } from '../git/providers/request.ts';
 
 /** The LLM to check: a model, where its API is (null: the provider's default) and the key to send. */
 export interface LlmCheckTarget {
@@ -117,11 +118,16 @@ export function maskKey(text: string, key: string | null): string {
 const cut = (text: string) => (text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH)}…` : text);
 
 /**
- * Makes one tiny completion with `target` (no retry, at most `timeoutMs`) and says what came of it: the answer and
+ * Makes one tiny completion with `target` (no retry, no redirect, at most `timeoutMs`; with `admit`, only at
+ * addresses it admits, checked as the connection resolves them) and says what came of it: the answer and
  * the latency, or the provider's error in its own words, its status, or why it could not be reached. The key is
  * never part of the result.
  */
-export async function checkLlm(target: LlmCheckTarget, timeoutMs: number): Promise<LLMCheckResult> {
+export async function checkLlm(
+  target: LlmCheckTarget,
+  timeoutMs: number,
+  admit?: (address: string) => boolean,
+): Promise<LLMCheckResult> {
   const fail = (error: string, latency: number | null, status?: number): LLMCheckResult => ({
     ok: false,
     model: target.model,
@@ -138,32 +144,35 @@ export async function checkLlm(target: LlmCheckTarget, timeoutMs: number): Promi
   }
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  let response: Response;
-  let text: string;
+  let answered: { status: number; text: string };
   try {
-    response = await fetch(request.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...request.headers },
-      body: JSON.stringify(request.body),
-      redirect: 'error',
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    text = await response.text();
+    answered = await requestRaw(
+      new URL(request.url),
+      { headers: request.headers, timeoutMs, admit },
+      JSON.stringify(request.body),
+    );
   } catch (error) {
-    if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
+    if (error instanceof AddressRefusedError) {
+      const host = new URL(request.url).host;
+      return fail(
+        `${host} is an internal address, which this server does not call for a check (its conversations reach the LLM from their sandboxes); the instance's own LLM address is always checked`,
+        null,
+      );
+    }
+    if (error instanceof Error && error.name === 'TimeoutError') {
       return fail(`The LLM did not answer within ${Math.round(timeoutMs / 1000)} s (${request.url})`, elapsed());
     }
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    const why = cause?.code ?? cause?.message ?? (error as Error).message;
+    const why = (error as { code?: string }).code ?? (error as Error).message;
     return fail(`Cannot reach the LLM at ${request.url}: ${why}`, elapsed());
   }
+  const { status, text } = answered;
   const latency = elapsed();
-  if (!response.ok) return fail(errorText(text), latency, response.status);
+  if (status < 200 || status > 299) return fail(errorText(text), latency, status);
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
-    return fail(`The LLM answered with something that is not JSON: ${text.slice(0, 200)}`, latency, response.status);
+    return fail(`The LLM answered with something that is not JSON: ${text.slice(0, 200)}`, latency, status);
   }
   const answer = answerText(body);
   if (answer === undefined) return fail(`The LLM's answer has no text: ${text.slice(0, 200)}`, latency);

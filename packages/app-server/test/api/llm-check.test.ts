@@ -129,6 +129,39 @@ describeApi(
   { config: { llm_model: 'instance/check-model', llm_base_url: instance.baseUrl, llm_api_key: INSTANCE_KEY } },
 );
 
+describeApi(
+  'checking an LLM on a server that listens beyond loopback',
+  (api) => {
+    const check = (as: TestUser, body?: unknown) =>
+      api().call(CHECK, { method: 'POST', as, ...(body === undefined ? {} : { body }) });
+
+    it('never calls an internal address a person typed (the cloud metadata, the database), but checks the instance’s own LLM', async () => {
+      const user = await api().user({ llm_model: 'openai/own-model', llm_base_url: other.baseUrl, llm_api_key: KEY });
+      const before = other.requests().length;
+      const refused = await check(user);
+      expect(refused.status).toBe(200);
+      expect(refused.body).toMatchObject({ ok: false, model: 'openai/own-model' });
+      expect(refused.body.error).toMatch(/^127\.0\.0\.1:\d+ is an internal address, which this server does not call/);
+      for (const address of ['http://169.254.169.254/latest', 'http://[::1]:5432', 'http://10.1.2.3']) {
+        const answer = await check(user, { base_url: address });
+        expect(answer.body.error, address).toMatch(/is an internal address/);
+      }
+      expect(other.requests()).toHaveLength(before);
+      // The operator's LLM at an internal address is the instance's own: checked as conversations use it.
+      const instanceUser = await api().user();
+      expect((await check(instanceUser)).body).toMatchObject({ ok: true, model: 'instance/check-model', answer: 'OK' });
+    });
+  },
+  {
+    config: {
+      host: '0.0.0.0',
+      llm_model: 'instance/check-model',
+      llm_base_url: instance.baseUrl,
+      llm_api_key: INSTANCE_KEY,
+    },
+  },
+);
+
 it('masks a key, and the parts of it a provider echoes', () => {
   expect(maskKey(`bad key ${KEY}`, KEY)).toBe('bad key ****');
   expect(maskKey(`bad key ${KEY.slice(0, 12)}...${KEY.slice(-8)}`, KEY)).toBe('bad key ****...****');
