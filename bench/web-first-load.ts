@@ -125,7 +125,7 @@ async function inChromium(): Promise<void> {
       await page.getByRole('log', { name: 'Conversation' }).waitFor();
       await page.waitForLoadState('networkidle');
     });
-    printTransfer(`then /conversations/<id> in the app`, opened);
+    printTransfer('then /conversations/<id> in the app', opened);
     const direct = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     await direct.addCookies(await context.cookies());
     const directPage = await direct.newPage();

@@ -141,8 +141,7 @@ try {
       `${scroll.top === 0 ? 'reached the oldest event' : `stopped at ${scroll.top} of ${scroll.height} px`})`,
   );
   console.log(
-    `long tasks while scrolling: ${scrollTasks.length}, over ${LONG_TASK_MS} ms: ${over.length}` +
-      (over.length > 0 ? ` (${over.map((task) => task.duration.toFixed(0)).join(', ')} ms)` : ''),
+    `long tasks while scrolling: ${scrollTasks.length}, over ${LONG_TASK_MS} ms: ${over.length}${over.length > 0 ? ` (${over.map((task) => task.duration.toFixed(0)).join(', ')} ms)` : ''}`,
   );
   console.log(target(`no long task over ${LONG_TASK_MS} ms while scrolling`, over.length === 0, `${over.length} over`));
 } finally {
