@@ -105,6 +105,7 @@ export function Timeline({
         onTouchMove={onInput}
         onKeyDown={onInput}
         onPointerDown={onInput}
+        onFocusCapture={onInput}
       >
         <div ref={contentRef} className="timeline-content">
           {before}
