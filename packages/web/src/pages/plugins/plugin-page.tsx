@@ -1,0 +1,7 @@
+export default function PluginPage() {
+  return (
+    <main className="page">
+      <h1>PluginPage</h1>
+    </main>
+  );
+}
