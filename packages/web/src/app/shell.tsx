@@ -22,6 +22,9 @@ export function Shell() {
           <NavLink to="/" end className="tab">
             Conversations
           </NavLink>
+          <NavLink to="/plugins" className="tab">
+            Plugins
+          </NavLink>
           <NavLink to="/settings" className="tab">
             Settings
           </NavLink>
@@ -92,6 +95,7 @@ function AccountMenu() {
       }
       actions={[
         { label: 'Settings', onSelect: () => navigate('/settings') },
+        { label: 'Organizations', onSelect: () => navigate('/organizations') },
         { label: 'Sign out', onSelect: signOut },
       ]}
     />
