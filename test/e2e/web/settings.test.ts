@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectAccessible, screenshot, visible } from './support/browser.ts';
+import { expectAccessible, expectNoSidewaysScroll, screenshot, visible } from './support/browser.ts';
 import { useWebSuite } from './support/suite.ts';
 
 /**
@@ -62,6 +62,8 @@ describe('settings in the browser', { timeout: 120_000 }, () => {
     await page.getByRole('button', { name: 'Delete WEATHER_KEY' }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete the secret WEATHER_KEY?' });
     await confirm.getByRole('button', { name: 'Delete' }).click();
+    // While a dialog is open the rest of the page is hidden from the accessibility tree: the dialog goes first.
+    await confirm.waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Delete WEATHER_KEY' }).waitFor({ state: 'detached' });
     expect((await suite.app.api.searchSecrets()).items.map((secret) => secret.name)).not.toContain('WEATHER_KEY');
   });
@@ -84,10 +86,33 @@ describe('settings in the browser', { timeout: 120_000 }, () => {
     expect(await page.content()).not.toContain(key);
 
     await page.getByRole('button', { name: 'Revoke ci-pipeline' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
+    const revoke = page.getByRole('dialog', { name: 'Revoke “ci-pipeline”?' });
+    await revoke.getByRole('button', { name: 'Revoke' }).click();
+    // While a dialog is open the rest of the page is hidden from the accessibility tree: the dialog goes first.
+    await revoke.waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Revoke ci-pipeline' }).waitFor({ state: 'detached' });
     const after = await fetch(`${suite.app.url}/api/v1/users/me`, { headers: { authorization: `Bearer ${key}` } });
     expect(after.status).toBe(401);
     await screenshot(page, 'settings-api-keys');
+  });
+
+  it('reads on a phone-sized window and in dark mode: home, settings and sign-in pass axe-core', async () => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const page = await suite.signedInPage({ width: 390, height: 844, colorScheme });
+      await visible(page.getByRole('textbox', { name: 'What should the agent do?' }));
+      await expectAccessible(page, `the home page (390 px, ${colorScheme})`);
+      await expectNoSidewaysScroll(page, 'the home page at 390 px');
+      await screenshot(page, `phone-${colorScheme}-home`);
+      await page.goto('/settings/llm');
+      await visible(page.getByRole('heading', { name: 'Language model' }));
+      await expectAccessible(page, `the LLM settings (390 px, ${colorScheme})`);
+      await expectNoSidewaysScroll(page, 'the LLM settings at 390 px');
+      await screenshot(page, `phone-${colorScheme}-settings`);
+    }
+    const signedOut = await suite.page({ width: 390, height: 844, colorScheme: 'dark' });
+    await signedOut.goto('/');
+    await visible(signedOut.getByRole('heading', { name: 'Sign in' }));
+    await expectAccessible(signedOut, 'the sign-in page (390 px, dark)');
+    await screenshot(signedOut, 'phone-dark-sign-in');
   });
 });

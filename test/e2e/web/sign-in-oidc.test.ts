@@ -52,7 +52,10 @@ describe('signing in with an OpenID issuer', { timeout: 120_000 }, () => {
     await page.waitForURL((url) => url.origin === suite.app.url && url.pathname === '/settings/secrets');
     expect(new URL(page.url()).search).toBe('?from=bookmark');
     await visible(accountMenu(page));
-    expect(await accountMenu(page).getAttribute('aria-label')).toContain(email);
+    // Signed in as the issuer's account: the account menu is named after them.
+    expect(await accountMenu(page).getAttribute('aria-label')).toMatch(new RegExp(`Ada Lovelace|${email}`));
+    const me = await page.request.get('/api/v1/users/me');
+    expect(((await me.json()) as { email?: string }).email).toBe(email);
     await screenshot(page, 'sign-in-oidc-deep-link');
   });
 });

@@ -191,6 +191,14 @@ export async function expectAccessible(page: Page, what: string): Promise<void> 
   expect.soft(described, `axe-core: serious or critical violations on ${what}`).toEqual([]);
 }
 
+/** The page fits its window's width: nothing to scroll sideways (soft: the flow goes on). */
+export async function expectNoSidewaysScroll(page: Page, what: string): Promise<void> {
+  const { scrollWidth, width } = (await page.evaluate(
+    '({ scrollWidth: document.documentElement.scrollWidth, width: window.innerWidth })',
+  )) as { scrollWidth: number; width: number };
+  expect.soft(scrollWidth, `${what}: wider than the window (${width} px)`).toBeLessThanOrEqual(width);
+}
+
 /**
  * Presses Tab until the focused element matches `matches` (a role and accessible name, as a person finds it by
  * moving through the page), at most `limit` times; fails naming what was focused on the way.
