@@ -107,6 +107,10 @@ export async function answerTurn(options: {
   for (const [i, event] of events.entries()) {
     if (i > 0) await sleeper.sleep(turn.stream_delay_ms ?? 0);
     if (sleeper.closed || isGone(res)) return;
+    if (i === turn.stream_cut_after) {
+      res.socket?.end(); // Broken off: what was sent is flushed, then the connection ends without the last chunk.
+      return;
+    }
     res.write(formatSse(event));
   }
   res.end();
