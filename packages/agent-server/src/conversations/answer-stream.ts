@@ -73,7 +73,8 @@ function merge(into: StreamDelta, delta: LLMDelta): void {
   if (delta.reasoning) into.reasoning = (into.reasoning ?? '') + delta.reasoning;
   const call = delta.toolCall;
   if (!call) return;
-  const calls = (into.tool_calls ??= []);
+  into.tool_calls ??= [];
+  const calls = into.tool_calls;
   const last = calls[calls.length - 1];
   if (last && last.index === call.index && call.id === undefined && call.name === undefined) {
     if (call.arguments) last.arguments = (last.arguments ?? '') + call.arguments;
