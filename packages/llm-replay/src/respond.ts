@@ -73,6 +73,7 @@ export async function answerTurn(options: {
   turnIndex: number;
   model: string;
   sleeper: Sleeper;
+  onStreamEvent?: (event: { turnIndex: number; index: number; data: string }) => void;
 }): Promise<void> {
   const { res, api, body, turn, turnIndex, sleeper } = options;
   await sleeper.sleep(turn.delay_ms ?? 0);
@@ -112,6 +113,7 @@ export async function answerTurn(options: {
       return;
     }
     res.write(formatSse(event));
+    options.onStreamEvent?.({ turnIndex, index: i, data: event.data });
   }
   res.end();
 }
