@@ -1,9 +1,9 @@
 import type { StreamFrame } from '@bosun/protocol';
 import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { AnswerStream, answerStreamOf } from '../src/conversations/answer-stream.ts';
-import { eventually, sendMessage, socketUrl } from './support/http.ts';
-import { serverWithConversationPerFile } from './support/shared-server.ts';
+import { AnswerStream, answerStreamOf } from '../../src/conversations/answer-stream.ts';
+import { eventually, sendMessage, socketUrl } from '../support/http.ts';
+import { serverWithConversationPerFile } from '../support/shared-server.ts';
 
 const shared = serverWithConversationPerFile();
 

@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { type LlmReplay, type Turn, startLlmReplay } from '@bosun/llm-replay';
 import { StreamFrame, safeParse } from '@bosun/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLOSE_INVALID_REQUEST } from '../src/index.ts';
+import { CLOSE_INVALID_REQUEST } from '../../src/index.ts';
 import {
   type EventBody,
   SocketClient,
@@ -12,8 +12,8 @@ import {
   sendMessage,
   socketUrl,
   untilStatus,
-} from './support/http.ts';
-import { tempDirPerFile, testServerPerFile } from './support/shared-server.ts';
+} from '../support/http.ts';
+import { tempDirPerFile, testServerPerFile } from '../support/shared-server.ts';
 
 const workspace = tempDirPerFile('bosun-answer-stream-ws-');
 const server = testServerPerFile({ runner: undefined, workspaceRoot: workspace });
