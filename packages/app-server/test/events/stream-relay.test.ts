@@ -73,7 +73,9 @@ it("relays the sandbox's stream frames to ?stream=true subscribers of the app's 
   const streamed: StoredEvent[] = [];
   const plain: StoredEvent[] = [];
   const follow = async (stream: boolean, into: StoredEvent[], framesInto: StreamFrame[]) => {
-    const options = { signal: abort.signal, stream, onStream: (frame: StreamFrame) => framesInto.push(frame) };
+    const onStream = (frame: StreamFrame) => framesInto.push(frame);
+    // From the start: both sockets see the same whole log, whenever each connected.
+    const options = { fromStart: true, signal: abort.signal, stream, onStream };
     for await (const event of app.followConversationEvents(id, options)) into.push(event);
   };
   const following = Promise.all([follow(true, streamed, frames), follow(false, plain, strayFrames)]).catch(
