@@ -38,9 +38,11 @@ export const OPENING = ['SystemPromptEvent', 'MessageEvent:user', 'status:runnin
 /** How the outline of a run that the agent ends with the finish tool closes. */
 export const FINISHING = ['ActionEvent:finish', 'ObservationEvent:FinishObservation', 'status:finished'];
 
-/** The events without the usage bookkeeping (`stats` updates), for order checks. */
+/** The events without the usage bookkeeping (`stats` updates) and retry notices (`llm_retry`), for order checks. */
 export function withoutStats(events: EventBody[]): EventBody[] {
-  return events.filter((event) => !(event.kind === 'ConversationStateUpdateEvent' && event.key === 'stats'));
+  return events.filter(
+    (event) => !(event.kind === 'ConversationStateUpdateEvent' && (event.key === 'stats' || event.key === 'llm_retry')),
+  );
 }
 
 /** A compact label per event: `ActionEvent:terminal`, `ObservationEvent:TerminalObservation`, `status:finished`. */

@@ -13,12 +13,23 @@ export { type LLMView, llmView } from './session/llm-view.ts';
 export { completionLogEvent, withoutEncryptedContent } from './llm/completion-log.ts';
 export * from './llm/errors.ts';
 export { createProvider, type WireApi, wireApiOf } from './llm/provider.ts';
-export type { LLMProvider, LLMRequest, LLMResponse, LLMTool, LLMToolCall, LLMUsage } from './llm/types.ts';
+export type {
+  LLMAttemptFailure,
+  LLMCallObserver,
+  LLMDelta,
+  LLMProvider,
+  LLMRequest,
+  LLMResponse,
+  LLMTool,
+  LLMToolCall,
+  LLMUsage,
+} from './llm/types.ts';
 export { Agent, type AgentOptions } from './loop/agent.ts';
+export { LLM_RETRY_KEY, observedCall } from './loop/llm-call.ts';
 export { rejection } from './session/events.ts';
 export { pendingActions } from './session/pending-actions.ts';
 export { STUCK_REPEATS } from './loop/stuck.ts';
-export type { AgentSession, UsageRecord } from './session/session.ts';
+export type { AgentSession, AnswerStreamPart, UsageRecord } from './session/session.ts';
 export { SECRET_MASK, secretMasker } from './shared/secret-masker.ts';
 export { buildMessages, observationText } from './session/messages.ts';
 export { DEFAULT_CHROMIUM_PATH } from './tools/browser/launch.ts';

@@ -1,4 +1,4 @@
-import type { ConversationInfo, StoredEvent } from '@bosun/protocol';
+import { type ConversationInfo, type StoredEvent, type StreamFrame, isStreamFrame } from '@bosun/protocol';
 import { BosunSocketError } from './errors.ts';
 import { queryString } from './http.ts';
 import { type Incoming, type SocketConnection, connect } from './socket-connection.ts';
@@ -26,6 +26,12 @@ export interface FollowEventsOptions {
   reconnect?: ReconnectOptions;
   /** A connection that answers no ping for this long is dropped and reopened (default 15 s; 0: no pings). */
   heartbeatMs?: number;
+  /**
+   * Ask for stream frames too (`?stream=true`): the agent's answer as the LLM writes it, given to `onStream`
+   * (never yielded: they are not events). A stream ends `done` (its events follow) or `discarded`.
+   */
+  stream?: boolean;
+  onStream?: (frame: StreamFrame) => void;
 }
 
 /** The server refuses for good: bad key, unknown conversation, unknown `after_event_id`. */
@@ -56,7 +62,8 @@ export async function* followEvents(
       : undefined;
   let failures = 0;
   while (!signal?.aborted) {
-    const connection = connect(`${options.url}${socketQuery(cursor)}`, options.headers, options.heartbeatMs ?? 15_000);
+    const query = socketQuery(cursor, options.stream === true);
+    const connection = connect(`${options.url}${query}`, options.headers, options.heartbeatMs ?? 15_000);
     // Replayed events this connection drops; a connection from now replays nothing.
     let skip = cursor?.skip ?? 0;
     const stop = () => connection.close();
@@ -80,7 +87,12 @@ export async function* followEvents(
       while (incoming.type === 'frame' && !signal?.aborted) {
         incoming = await connection.next();
         if (incoming.type !== 'frame') break;
-        const event = JSON.parse(incoming.data) as StoredEvent;
+        const frame: unknown = JSON.parse(incoming.data);
+        if (isStreamFrame(frame)) {
+          options.onStream?.(frame);
+          continue;
+        }
+        const event = frame as StoredEvent;
         if (skip > 0) {
           skip -= 1;
           continue;
@@ -108,9 +120,10 @@ export async function* followEvents(
   }
 }
 
-function socketQuery(cursor: Cursor | undefined): string {
-  if (cursor?.afterEventId) return queryString({ after_event_id: cursor.afterEventId });
-  return cursor ? queryString({ resend_mode: 'all' }) : '';
+function socketQuery(cursor: Cursor | undefined, stream: boolean): string {
+  const streamed = stream ? { stream: 'true' } : {};
+  if (cursor?.afterEventId) return queryString({ after_event_id: cursor.afterEventId, ...streamed });
+  return queryString(cursor ? { resend_mode: 'all', ...streamed } : streamed);
 }
 
 function fullState(frame: StoredEvent): ConversationInfo | undefined {

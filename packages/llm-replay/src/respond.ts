@@ -73,6 +73,7 @@ export async function answerTurn(options: {
   turnIndex: number;
   model: string;
   sleeper: Sleeper;
+  onStreamEvent?: (event: { turnIndex: number; index: number; data: string }) => void;
 }): Promise<void> {
   const { res, api, body, turn, turnIndex, sleeper } = options;
   await sleeper.sleep(turn.delay_ms ?? 0);
@@ -107,7 +108,12 @@ export async function answerTurn(options: {
   for (const [i, event] of events.entries()) {
     if (i > 0) await sleeper.sleep(turn.stream_delay_ms ?? 0);
     if (sleeper.closed || isGone(res)) return;
+    if (i === turn.stream_cut_after) {
+      res.socket?.end(); // Broken off: what was sent is flushed, then the connection ends without the last chunk.
+      return;
+    }
     res.write(formatSse(event));
+    options.onStreamEvent?.({ turnIndex, index: i, data: event.data });
   }
   res.end();
 }

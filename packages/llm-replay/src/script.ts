@@ -53,6 +53,8 @@ export interface Turn {
   delay_ms?: number;
   /** Pause between streamed events. */
   stream_delay_ms?: number;
+  /** Streaming: send this many events, then drop the connection (a stream that breaks off midway). */
+  stream_cut_after?: number;
   hang?: boolean;
   /** `true`: a 200 whose body is not valid JSON; a string: that exact body. */
   malformed?: boolean | string;
@@ -176,6 +178,7 @@ const turnFields: Record<string, Check> = {
   ),
   delay_ms: integer(0),
   stream_delay_ms: integer(0),
+  stream_cut_after: integer(0),
   hang: boolean,
   malformed: (value, path, errors) => {
     if (typeof value !== 'boolean' && typeof value !== 'string') errors.push(`${path}: must be a boolean or a string`);

@@ -31,6 +31,8 @@ export interface LlmReplayOptions {
   host?: string;
   /** Called with each recorded request once it has been matched (for logging). */
   onRequest?: (request: RecordedRequest) => void;
+  /** Called as each streamed event is written (for measuring how long a piece takes to reach a client). */
+  onStreamEvent?: (event: { turnIndex: number; index: number; data: string }) => void;
   /**
    * The API key requests must carry (`Authorization: Bearer <key>`, `x-api-key` or `api-key`), else they get a
    * 401 as from a provider; none: any or no key is accepted. Proves a key reached the server without logging it.
@@ -191,7 +193,17 @@ export async function startLlmReplay(options: LlmReplayOptions): Promise<LlmRepl
     done();
     const requested = asRecord(body).model;
     const model = queue.script.model ?? (typeof requested === 'string' ? requested : DEFAULT_MODEL);
-    await answerTurn({ res, api, body, turn: taken.turn, turnIndex: taken.index, model, sleeper });
+    const { onStreamEvent } = options;
+    await answerTurn({
+      res,
+      api,
+      body,
+      turn: taken.turn,
+      turnIndex: taken.index,
+      model,
+      sleeper,
+      ...(onStreamEvent ? { onStreamEvent } : {}),
+    });
   }
 
   const server = createServer((req, res) => {

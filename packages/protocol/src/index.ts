@@ -17,6 +17,7 @@ export * from './api/mcp.ts';
 export * from './api/metrics.ts';
 export * from './api/plugins.ts';
 export * from './api/skills.ts';
+export * from './api/stream-frame.ts';
 export * from './app/index.ts';
 export * from './content.ts';
 export * from './errors.ts';

@@ -11,6 +11,7 @@ import * as mcpApi from './api/mcp.ts';
 import * as metricsApi from './api/metrics.ts';
 import * as pluginsApi from './api/plugins.ts';
 import * as skillsApi from './api/skills.ts';
+import * as streamFrameApi from './api/stream-frame.ts';
 import * as appApi from './app/index.ts';
 import * as content from './content.ts';
 import * as errors from './errors.ts';
@@ -35,6 +36,7 @@ export const agentServerSchemas: ReadonlyMap<string, Named> = collectNamed([
   metricsApi,
   pluginsApi,
   skillsApi,
+  streamFrameApi,
   bashApi,
   gitApi,
 ]);

@@ -1,4 +1,4 @@
-import type { AgentSession, LLMUsage, UsageRecord } from '@bosun/agent';
+import type { AgentSession, AnswerStreamPart, LLMUsage, UsageRecord } from '@bosun/agent';
 import type {
   ConfirmationPolicy,
   ConversationExecutionStatus,
@@ -6,6 +6,7 @@ import type {
   SecurityAnalyzer,
   StoredEvent,
 } from '@bosun/protocol';
+import { answerStreamOf } from '../conversations/answer-stream.ts';
 import type { Conversation } from '../conversations/conversation.ts';
 import { fromRow } from '../conversations/new-event.ts';
 import type { ConversationRepository } from '../conversations/repository.ts';
@@ -75,6 +76,10 @@ export class LogSession implements AgentSession {
 
   append(events: NewEvent[]): Promise<StoredEvent[]> {
     return this.conversation.append(events);
+  }
+
+  streamAnswer(part: AnswerStreamPart): void {
+    answerStreamOf(this.conversation).publish(part);
   }
 
   blockedMessages(): Readonly<Record<string, string>> {

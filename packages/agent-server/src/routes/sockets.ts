@@ -9,6 +9,7 @@ import {
 } from '@bosun/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
+import { answerStreamOf } from '../conversations/answer-stream.ts';
 import type { Conversation } from '../conversations/conversation.ts';
 import { newEventId } from '../conversations/event-id.ts';
 import { conversationInfo } from '../conversations/info.ts';
@@ -25,7 +26,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface SocketQuery extends ReplayQuery {
   session_api_key?: string;
+  /** `true`: stream frames too (the agent's answer as it is written), see `answer-stream.ts`. */
+  stream?: string;
 }
+
+/** Past this much unsent on a socket, stream frames are dropped (never events): a slow reader loses only those. */
+const STREAM_BUFFER_LIMIT = 256 * 1024;
 
 /** An event sent on the socket only (never persisted): a snapshot or an error about a client frame. */
 function transientEvent(event: Record<string, unknown>): string {
@@ -35,7 +41,8 @@ function transientEvent(event: Record<string, unknown>): string {
 /**
  * `/sockets/events/{conversation_id}`: every frame is an Event. On connect the client gets a `full_state`
  * snapshot, then (with `resend_mode=all` or `after_event_id=ID`) the stored events it has not seen, then every
- * new event as it is committed, with no gap and no duplicate. Frames the client sends are user messages.
+ * new event as it is committed, with no gap and no duplicate. With `stream=true`, once it is live, stream frames
+ * (`type: "stream"`, never events) too. Frames the client sends are user messages.
  */
 export function socketRoutes(
   app: FastifyInstance,
@@ -45,6 +52,9 @@ export function socketRoutes(
     const { conversation_id: id } = request.params as { conversation_id: string };
     const query = request.query as SocketQuery;
     const start = () => {
+      if (query.stream !== undefined && query.stream !== 'true' && query.stream !== 'false') {
+        return socket.close(CLOSE_INVALID_REQUEST, 'stream must be true or false');
+      }
       const conversation = UUID.test(id) ? deps.service.get(id) : undefined;
       if (!conversation) return socket.close(CLOSE_NOT_FOUND, 'Conversation not found');
       follow(socket, conversation, query, deps).catch((error: Error) => {
@@ -94,8 +104,20 @@ async function follow(
     else await drained(socket);
     if (socket.readyState !== socket.OPEN) break;
   }
-  socket.on('close', () => unsubscribe?.());
-  if (socket.readyState !== socket.OPEN) unsubscribe?.();
+  const unlisten = query.stream === 'true' ? answerStreamOf(conversation).listen(streamSender(socket)) : undefined;
+  const stop = () => {
+    unsubscribe?.();
+    unlisten?.();
+  };
+  socket.on('close', stop);
+  if (socket.readyState !== socket.OPEN) stop();
+}
+
+/** Sends stream frames while the socket keeps up; a frame that would queue past the limit is dropped. */
+function streamSender(socket: WebSocket): (frame: string) => void {
+  return (frame) => {
+    if (socket.readyState === socket.OPEN && socket.bufferedAmount < STREAM_BUFFER_LIMIT) socket.send(frame);
+  };
 }
 
 /** A frame from the client: a user message (which starts a run), an auth frame to ignore, or an error. */

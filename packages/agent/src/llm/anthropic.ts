@@ -1,9 +1,10 @@
 import type { AnyThinkingBlock, LLMConfig, Message } from '@bosun/protocol';
 import { type AnswerEnvelope, type ParsedAnswer, llmResponse, usageOf } from './answer.ts';
 import { LLMBadResponseError } from './errors.ts';
-import { postJsonWithRetries } from './http.ts';
+import { postWithRetries } from './http.ts';
 import { endpoint, messageImages, messageText, wireModel } from './message-text.ts';
-import type { LLMProvider, LLMRequest, LLMResponse } from './types.ts';
+import { AnthropicStreamAssembler } from './stream/anthropic-stream.ts';
+import type { LLMCallObserver, LLMProvider, LLMRequest, LLMResponse } from './types.ts';
 
 const ANTHROPIC_VERSION = '2023-06-01';
 const DEFAULT_MAX_TOKENS = 8192;
@@ -18,7 +19,12 @@ interface WireMessage {
 export class AnthropicProvider implements LLMProvider {
   constructor(readonly config: LLMConfig) {}
 
-  async complete(request: LLMRequest, signal?: AbortSignal, retries?: AbortSignal): Promise<LLMResponse> {
+  async complete(
+    request: LLMRequest,
+    signal?: AbortSignal,
+    retries?: AbortSignal,
+    observer?: LLMCallObserver,
+  ): Promise<LLMResponse> {
     const { config } = this;
     const system = request.messages.filter((m) => m.role === 'system').map(messageText);
     const thinking = config.extended_thinking_budget
@@ -52,8 +58,16 @@ export class AnthropicProvider implements LLMProvider {
     if (config.api_key) headers['x-api-key'] = config.api_key;
     const base = config.base_url ?? 'https://api.anthropic.com';
     const url = endpoint(base, /\/v1\/?$/.test(base) ? 'messages' : 'v1/messages');
-    const answer = await postJsonWithRetries(url, headers, body, config, signal, retries);
-    return llmResponse(answer, body, 'msg_', parseAnswer(answer.body));
+    // Streamed when someone follows the pieces (the configuration's `stream: false` says the server cannot).
+    const streaming = observer?.delta !== undefined && config.stream !== false;
+    const sent = streaming ? { ...body, stream: true } : body;
+    const answer = await postWithRetries(url, headers, sent, config, {
+      signal,
+      retries,
+      observer,
+      stream: streaming ? () => new AnthropicStreamAssembler() : undefined,
+    });
+    return llmResponse(answer, sent, 'msg_', parseAnswer(answer.body));
   }
 }
 

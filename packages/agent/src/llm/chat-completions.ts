@@ -1,15 +1,21 @@
 import type { LLMConfig, Message } from '@bosun/protocol';
 import { type AnswerEnvelope, type ParsedAnswer, llmResponse, usageOf } from './answer.ts';
 import { LLMBadResponseError } from './errors.ts';
-import { postJsonWithRetries } from './http.ts';
+import { postWithRetries } from './http.ts';
 import { endpoint, messageImages, messageText, wireModel } from './message-text.ts';
-import type { LLMProvider, LLMRequest, LLMResponse } from './types.ts';
+import { ChatStreamAssembler } from './stream/chat-stream.ts';
+import type { LLMCallObserver, LLMProvider, LLMRequest, LLMResponse } from './types.ts';
 
 /** OpenAI Chat Completions, and every server that speaks it (LiteLLM, vLLM, Ollama, ...). */
 export class ChatCompletionsProvider implements LLMProvider {
   constructor(readonly config: LLMConfig) {}
 
-  async complete(request: LLMRequest, signal?: AbortSignal, retries?: AbortSignal): Promise<LLMResponse> {
+  async complete(
+    request: LLMRequest,
+    signal?: AbortSignal,
+    retries?: AbortSignal,
+    observer?: LLMCallObserver,
+  ): Promise<LLMResponse> {
     const { config } = this;
     const body: Record<string, unknown> = {
       model: wireModel(config.model),
@@ -32,8 +38,16 @@ export class ChatCompletionsProvider implements LLMProvider {
     const headers: Record<string, string> = { ...((config.extra_headers as Record<string, string>) ?? {}) };
     if (config.api_key) headers.authorization = `Bearer ${config.api_key}`;
     const url = endpoint(config.base_url ?? 'https://api.openai.com/v1', 'chat/completions');
-    const answer = await postJsonWithRetries(url, headers, body, config, signal, retries);
-    return llmResponse(answer, body, 'chatcmpl-', parseAnswer(answer.body));
+    // Streamed when someone follows the pieces (the configuration's `stream: false` says the server cannot).
+    const streaming = observer?.delta !== undefined && config.stream !== false;
+    const sent = streaming ? { ...body, stream: true, stream_options: { include_usage: true } } : body;
+    const answer = await postWithRetries(url, headers, sent, config, {
+      signal,
+      retries,
+      observer,
+      stream: streaming ? () => new ChatStreamAssembler() : undefined,
+    });
+    return llmResponse(answer, sent, 'chatcmpl-', parseAnswer(answer.body));
   }
 }
 

@@ -54,3 +54,19 @@ export function isContextWindowError(error: unknown): boolean {
     /context.{0,20}(length|window)|too many tokens|maximum context|prompt is too long/i.test(error.message)
   );
 }
+
+/** The error an LLM's HTTP error answer stands for: 429 and 5xx (and 408) are worth retrying. */
+export function httpError(status: number, text: string, url: string): LLMError {
+  const detail = `${status} from ${url}: ${text.slice(0, 500)}`;
+  if (status === 429) return new LLMRateLimitError(`Rate limited: ${detail}`);
+  if (status >= 500 || status === 408) return new LLMServiceUnavailableError(`LLM service error: ${detail}`, status);
+  return new LLMRequestError(`LLM request rejected: ${detail}`, status);
+}
+
+export function parseJsonAnswer(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new LLMBadResponseError(`The LLM answered with invalid JSON: ${text.slice(0, 200)}`);
+  }
+}

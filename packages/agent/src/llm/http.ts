@@ -1,26 +1,66 @@
 import type { LLMConfig } from '@bosun/protocol';
-import {
-  LLMBadResponseError,
-  type LLMError,
-  LLMRateLimitError,
-  LLMRequestError,
-  LLMServiceUnavailableError,
-  LLMTimeoutError,
-} from './errors.ts';
+import { type LLMError, LLMServiceUnavailableError, LLMTimeoutError, httpError, parseJsonAnswer } from './errors.ts';
+import { type StreamAssembler, postStream } from './stream/post-stream.ts';
+import type { LLMCallObserver } from './types.ts';
 
 export interface JsonExchange {
   body: unknown;
   latencyMs: number;
 }
 
+export interface CallOptions {
+  /** Cancels everything at once (the attempt in flight too) and rejects with its reason. */
+  signal?: AbortSignal | undefined;
+  /** Ends the retrying (a pause): the attempt in flight may still answer, a failed one is final. */
+  retries?: AbortSignal | undefined;
+  observer?: LLMCallObserver | undefined;
+  /** Given, each attempt asks for a streamed answer, which a new assembler of this makes whole again. */
+  stream?: (() => StreamAssembler) | undefined;
+}
+
 /**
- * POSTs JSON and returns the parsed answer, retrying retryable failures with exponential backoff:
- * wait = min(retry_max_wait, retry_min_wait * retry_multiplier^(attempt-1)) seconds, `num_retries` times.
- * `signal` cancels everything at once (the attempt in flight too) and rejects with its reason. `retries` only
- * ends the retrying (a pause): the attempt in flight may still answer, but a failed attempt is final and a
- * backoff wait ends at once, rejecting with the last failure.
+ * POSTs JSON and returns the answer (parsed, or assembled from its stream), retrying retryable failures with
+ * exponential backoff: wait = min(retry_max_wait, retry_min_wait * retry_multiplier^(attempt-1)) seconds,
+ * `num_retries` times. A stream that breaks off midway is a failed attempt like any other: the next attempt
+ * starts over (the observer heard that the attempt failed, so what it streamed is void).
  */
-export async function postJsonWithRetries(
+export async function postWithRetries(
+  url: string,
+  headers: Record<string, string>,
+  body: unknown,
+  config: LLMConfig,
+  options: CallOptions = {},
+): Promise<JsonExchange> {
+  const { signal, retries, observer, stream } = options;
+  const timeoutMs = (config.timeout ?? 300) * 1000;
+  for (let attempt = 1; ; attempt++) {
+    observer?.attemptStarted?.(attempt);
+    try {
+      return stream
+        ? await postStream(url, headers, body, timeoutMs, stream(), observer, signal)
+        : await postJson(url, headers, body, timeoutMs, signal);
+    } catch (error) {
+      const retryable = (error as Partial<LLMError>).retryable === true;
+      const final = !retryable || attempt > config.num_retries || signal?.aborted || retries?.aborted;
+      const waitSeconds = final
+        ? null
+        : Math.min(config.retry_max_wait, config.retry_min_wait * config.retry_multiplier ** (attempt - 1));
+      await observer?.attemptFailed?.({
+        attempt,
+        maxAttempts: config.num_retries + 1,
+        error: error instanceof Error ? error : new Error(String(error)),
+        retryInSeconds: waitSeconds,
+      });
+      if (waitSeconds === null) throw error;
+      await backoff(waitSeconds * 1000, [signal, retries]);
+      signal?.throwIfAborted();
+      if (retries?.aborted) throw error;
+    }
+  }
+}
+
+/** `postWithRetries` of a whole (not streamed) answer. */
+export function postJsonWithRetries(
   url: string,
   headers: Record<string, string>,
   body: unknown,
@@ -28,23 +68,7 @@ export async function postJsonWithRetries(
   signal?: AbortSignal,
   retries?: AbortSignal,
 ): Promise<JsonExchange> {
-  let attempt = 0;
-  for (;;) {
-    try {
-      return await postJson(url, headers, body, (config.timeout ?? 300) * 1000, signal);
-    } catch (error) {
-      const llmError = error as LLMError;
-      if (!llmError.retryable || attempt >= config.num_retries || signal?.aborted || retries?.aborted) throw error;
-      attempt++;
-      const waitSeconds = Math.min(
-        config.retry_max_wait,
-        config.retry_min_wait * config.retry_multiplier ** (attempt - 1),
-      );
-      await backoff(waitSeconds * 1000, [signal, retries]);
-      signal?.throwIfAborted();
-      if (retries?.aborted) throw error;
-    }
-  }
+  return postWithRetries(url, headers, body, config, { signal, retries });
 }
 
 async function postJson(
@@ -73,19 +97,8 @@ async function postJson(
     throw new LLMServiceUnavailableError(`Cannot reach the LLM at ${url}: ${(error as Error).message}`);
   }
   const latencyMs = performance.now() - started;
-  if (!response.ok) {
-    const detail = `${response.status} from ${url}: ${text.slice(0, 500)}`;
-    if (response.status === 429) throw new LLMRateLimitError(`Rate limited: ${detail}`);
-    if (response.status >= 500 || response.status === 408) {
-      throw new LLMServiceUnavailableError(`LLM service error: ${detail}`, response.status);
-    }
-    throw new LLMRequestError(`LLM request rejected: ${detail}`, response.status);
-  }
-  try {
-    return { body: JSON.parse(text), latencyMs };
-  } catch {
-    throw new LLMBadResponseError(`The LLM answered with invalid JSON: ${text.slice(0, 200)}`);
-  }
+  if (!response.ok) throw httpError(response.status, text, url);
+  return { body: parseJsonAnswer(text), latencyMs };
 }
 
 /** Waits `ms`, or less if one of `signals` is aborted (never rejects). */

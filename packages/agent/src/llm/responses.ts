@@ -1,9 +1,10 @@
 import type { LLMConfig, Message, ReasoningItemModel } from '@bosun/protocol';
 import { type AnswerEnvelope, type ParsedAnswer, llmResponse, usageOf } from './answer.ts';
 import { LLMBadResponseError } from './errors.ts';
-import { postJsonWithRetries } from './http.ts';
+import { postWithRetries } from './http.ts';
 import { endpoint, messageImages, messageText, wireModel } from './message-text.ts';
-import type { LLMProvider, LLMRequest, LLMResponse } from './types.ts';
+import { ResponsesStreamAssembler } from './stream/responses-stream.ts';
+import type { LLMCallObserver, LLMProvider, LLMRequest, LLMResponse } from './types.ts';
 
 /**
  * The OpenAI Responses API. Runs are stateless (`store: false`): reasoning items come back with their
@@ -12,7 +13,12 @@ import type { LLMProvider, LLMRequest, LLMResponse } from './types.ts';
 export class ResponsesProvider implements LLMProvider {
   constructor(readonly config: LLMConfig) {}
 
-  async complete(request: LLMRequest, signal?: AbortSignal, retries?: AbortSignal): Promise<LLMResponse> {
+  async complete(
+    request: LLMRequest,
+    signal?: AbortSignal,
+    retries?: AbortSignal,
+    observer?: LLMCallObserver,
+  ): Promise<LLMResponse> {
     const { config } = this;
     const system = request.messages.filter((m) => m.role === 'system').map(messageText);
     const body: Record<string, unknown> = {
@@ -40,8 +46,16 @@ export class ResponsesProvider implements LLMProvider {
     const headers: Record<string, string> = { ...((config.extra_headers as Record<string, string>) ?? {}) };
     if (config.api_key) headers.authorization = `Bearer ${config.api_key}`;
     const url = endpoint(config.base_url ?? 'https://api.openai.com/v1', 'responses');
-    const answer = await postJsonWithRetries(url, headers, body, config, signal, retries);
-    return llmResponse(answer, body, 'resp_', parseAnswer(answer.body));
+    // Streamed when someone follows the pieces (the configuration's `stream: false` says the server cannot).
+    const streaming = observer?.delta !== undefined && config.stream !== false;
+    const sent = streaming ? { ...body, stream: true } : body;
+    const answer = await postWithRetries(url, headers, sent, config, {
+      signal,
+      retries,
+      observer,
+      stream: streaming ? () => new ResponsesStreamAssembler() : undefined,
+    });
+    return llmResponse(answer, sent, 'resp_', parseAnswer(answer.body));
   }
 }
 

@@ -9,6 +9,7 @@ import { recordResponseUsage } from '../session/usage.ts';
 import { actionEvents } from './action-events.ts';
 import { executeActions } from './execute.ts';
 import { finishRun } from './finish.ts';
+import { observedCall } from './llm-call.ts';
 import type { AgentParts, StepOutcome } from './parts.ts';
 
 const NUDGE =
@@ -40,7 +41,10 @@ export async function runStep(
     session,
     history,
     condenser: parts.condenser,
-    complete: (messages) => parts.provider.complete({ messages, tools: parts.llmTools }, signal, retries),
+    complete: (messages) =>
+      observedCall(session, (observer) =>
+        parts.provider.complete({ messages, tools: parts.llmTools }, signal, retries, observer),
+      ),
     signal,
     hiddenMessageIds: new Set(Object.keys(blocked)),
   });

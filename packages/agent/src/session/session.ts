@@ -6,7 +6,7 @@ import type {
   SecurityAnalyzer,
   StoredEvent,
 } from '@bosun/protocol';
-import type { LLMUsage } from '../llm/types.ts';
+import type { LLMDelta, LLMUsage } from '../llm/types.ts';
 
 /** One LLM call, as a session adds it up: its configuration's `usage_id`, its model, tokens, cost and latency. */
 export interface UsageRecord {
@@ -16,6 +16,18 @@ export interface UsageRecord {
   cost: number;
   latencyMs: number;
   responseId: string;
+}
+
+/**
+ * A piece of the agent's LLM answer as it streams. Each attempt of a call has its own `streamId`; its last part
+ * has `end`: `done` (the answer is complete, its events follow with `llm_response_id`) or `discarded` (the
+ * attempt failed or was cancelled: forget its text; a retry streams again under a new id).
+ */
+export interface AnswerStreamPart {
+  streamId: string;
+  delta?: LLMDelta;
+  end?: 'done' | 'discarded';
+  llmResponseId?: string;
 }
 
 /**
@@ -43,6 +55,8 @@ export interface AgentSession {
   recordUsage(call: UsageRecord): Promise<void>;
   /** User messages a UserPromptSubmit hook blocked, by event id: stored, never sent to the LLM. */
   blockedMessages?(): Readonly<Record<string, string>>;
+  /** Told of the agent's answer as the LLM writes it (never stored); without it, answers are not streamed. */
+  streamAnswer?(part: AnswerStreamPart): void;
   /** Records that a PreToolUse hook blocked an action (`blocked_actions` of the conversation). */
   blockAction?(actionId: string, reason: string): Promise<void>;
 }

@@ -25,6 +25,7 @@ export function agentLlm(llm: EffectiveLlm & { model: string }) {
     model: llm.model,
     ...(llm.baseUrl ? { base_url: llm.baseUrl } : {}),
     ...(llm.apiKey ? { api_key: llm.apiKey } : {}),
+    ...llm.retry,
   };
 }
 

@@ -3,6 +3,7 @@ export { EventCatchUp, type EventCatchUpOptions } from './catch-up.ts';
 export { utcOf, validateEvents } from './incoming.ts';
 export { EventIntake, type EventsLogger } from './intake.ts';
 export { type EventsPublished, eventsChannel, publishEvents, rowsOf } from './live.ts';
+export { StreamRelay } from './stream-relay.ts';
 export {
   ConversationEvents,
   type ConversationEventsOptions,

@@ -6,7 +6,14 @@ import type { WebSocket } from 'ws';
 import type { Unsubscribe } from '../cache/index.ts';
 import { conversationIdOf } from '../conversation-ids.ts';
 import type { AppConversation, Repositories } from '../data/index.ts';
-import { type ConversationEvents, agentClientOf, agentSourceOf, eventsChannel, rowsOf } from '../events/index.ts';
+import {
+  type ConversationEvents,
+  StreamRelay,
+  agentClientOf,
+  agentSourceOf,
+  eventsChannel,
+  rowsOf,
+} from '../events/index.ts';
 import { type Credential, credentialOf } from '../identity/credentials.ts';
 import type { IdentityStores } from '../identity/stores.ts';
 import type { Sandboxes } from '../sandboxes/index.ts';
@@ -21,7 +28,12 @@ const SNAPSHOT_TIMEOUT_MS = 2_000;
 interface SocketQuery extends ReplayQuery {
   session_api_key?: string;
   api_key?: string;
+  /** `true`: the sandbox's stream frames too (the agent's answer as it is written). */
+  stream?: string;
 }
+
+/** Past this much unsent on a socket, stream frames are dropped (never events). */
+const STREAM_BUFFER_LIMIT = 256 * 1024;
 
 export interface EventSocketDeps {
   identity: Pick<IdentityStores, 'apiKeys' | 'sessions'>;
@@ -36,17 +48,25 @@ type Row = { seq: number; json: string };
  * `/sockets/events/{conversation_id}` on the app, with the agent server's contract: a `full_state` snapshot
  * first, then (with `resend_mode=all` or `after_event_id=ID`) the stored events the client has not seen, then each
  * new one as it is stored, with no gap and no duplicate. The events come from the app's store and its pub/sub,
- * so a conversation whose sandbox is paused or gone can be followed too.
+ * so a conversation whose sandbox is paused or gone can be followed too. With `stream=true`, the stream frames
+ * of its sandbox's agent server too (relayed live, never stored: see `StreamRelay`).
  */
 export function eventSocketRoutes(app: FastifyInstance, deps: EventSocketDeps): void {
+  const relay = new StreamRelay(deps);
+  app.addHook('onClose', async () => relay.close());
   app.get('/sockets/events/:conversation_id', { websocket: true, schema: { hide: true } }, (socket, request) => {
     authenticate(socket, request, deps.identity, async (userId) => {
       const { conversation_id: rawId } = request.params as { conversation_id: string };
       const id = conversationIdOf(rawId);
       const conversation = id === undefined ? undefined : await deps.conversations.get(userId, id);
       if (!conversation) return socket.close(CLOSE_NOT_FOUND, 'Conversation not found');
+      const query = request.query as SocketQuery;
+      if (query.stream !== undefined && query.stream !== 'true' && query.stream !== 'false') {
+        return socket.close(CLOSE_INVALID_REQUEST, 'stream must be true or false');
+      }
       const onError = (error: Error) => request.log.warn({ err: error }, 'event socket failed');
-      await follow(socket, conversation, request.query as SocketQuery, deps, onError);
+      await follow(socket, conversation, query, deps, onError);
+      if (query.stream === 'true' && socket.readyState === socket.OPEN) relayStream(socket, conversation, relay);
     }).catch((error: Error) => {
       request.log.warn({ err: error }, 'event socket failed');
       if (socket.readyState === socket.OPEN) socket.close(1011, 'Internal error');
@@ -171,6 +191,14 @@ async function follow(
   );
   enqueue(readStore);
   gate();
+}
+
+/** Sends the conversation's stream frames while the socket is open and keeps up (a slow one loses only those). */
+function relayStream(socket: WebSocket, conversation: AppConversation, relay: StreamRelay): void {
+  const stop = relay.listen(conversation, (frame) => {
+    if (socket.readyState === socket.OPEN && socket.bufferedAmount < STREAM_BUFFER_LIMIT) socket.send(frame);
+  });
+  socket.on('close', stop);
 }
 
 /**

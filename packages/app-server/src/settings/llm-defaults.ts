@@ -1,4 +1,5 @@
 import type { StoredSettings } from '../identity/stores.ts';
+import { type LlmRetryPolicy, retryPolicyOf } from './llm-retry.ts';
 
 /** The instance's LLM, from `BOSUN_LLM_MODEL`, `BOSUN_LLM_BASE_URL` and `BOSUN_LLM_API_KEY`. */
 export interface LlmDefaults {
@@ -12,6 +13,8 @@ export interface EffectiveLlm {
   model: string | null;
   baseUrl: string | null;
   apiKey: string | null;
+  /** How a failing LLM call is retried (`agent_settings.llm`); unset fields keep the agent's defaults. */
+  retry?: LlmRetryPolicy;
 }
 
 const text = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : undefined);
@@ -28,5 +31,6 @@ export function effectiveLlm(stored: StoredSettings, defaults: LlmDefaults): Eff
     model: text(stored.llm_model) ?? defaults.model ?? null,
     baseUrl,
     apiKey: text(stored.llm_api_key) ?? (sameEndpoint ? (defaults.apiKey ?? null) : null),
+    retry: retryPolicyOf(stored),
   };
 }

@@ -4,6 +4,7 @@ import { SETTINGS_READ_ONLY_FIELDS } from '@bosun/protocol';
 import type { StoredSettings } from '../identity/stores.ts';
 import { credentialKeyPaths } from './credential-keys.ts';
 import { type LlmDefaults, effectiveLlm } from './llm-defaults.ts';
+import { retryPolicyProblems } from './llm-retry.ts';
 
 /** What a user who never saved settings has. */
 const DEFAULTS = {
@@ -68,6 +69,7 @@ export function settingsPatch(update: SettingsUpdate): StoredSettings {
       type: 'value_error',
     })),
   );
+  problems.push(...retryPolicyProblems(update.agent_settings_diff));
   if (problems.length > 0) throw new InputError(problems);
   // The personal marketplaces are rows of their own (the marketplaces registry), not part of the settings object.
   const ignored = new Set<string>([...SETTINGS_READ_ONLY_FIELDS, 'registered_marketplaces']);

@@ -106,6 +106,11 @@ describeApi(
         ['{"disabled_skills":["ok",7]}', ['body', 'disabled_skills', 1]],
         ['{"sandbox_grouping_strategy":"SOMETIMES"}', ['body', 'sandbox_grouping_strategy']],
         ['{"agent_settings_diff":{"llm":{"api_key":"sk-hidden"}}}', ['body', 'agent_settings_diff', 'llm', 'api_key']],
+        ['{"agent_settings_diff":{"llm":{"num_retries":-1}}}', ['body', 'agent_settings_diff', 'llm', 'num_retries']],
+        [
+          '{"agent_settings_diff":{"llm":{"retry_max_wait":"1m"}}}',
+          ['body', 'agent_settings_diff', 'llm', 'retry_max_wait'],
+        ],
         ['[]', ['body']],
         ['{"llm_model":', ['body']],
       ];

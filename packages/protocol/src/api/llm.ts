@@ -34,7 +34,14 @@ export const LLMConfig = strictObject('LLMConfig', 'LLM configuration.', {
   input_cost_per_token: optionalNumber(),
   output_cost_per_token: optionalNumber(),
   ollama_base_url: optionalString(),
-  stream: withDefault(Type.Boolean(), false),
+  stream: withDefault(
+    Type.Boolean({
+      description:
+        'Ask for streamed answers (their text reaches `?stream=true` event-socket subscribers as it is written); ' +
+        'false for a server that cannot stream. The answer and the events are the same either way.',
+    }),
+    true,
+  ),
   drop_params: withDefault(Type.Boolean(), true),
   modify_params: withDefault(Type.Boolean(), true),
   disable_vision: Type.Optional(nullable(Type.Boolean())),

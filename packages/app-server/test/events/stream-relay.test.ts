@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AgentServerClient, AppServerClient } from '@bosun/client';
+import { type LlmReplay, startLlmReplay } from '@bosun/llm-replay';
+import type { StoredEvent, StreamFrame } from '@bosun/protocol';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { type RunningAppServer, appServerConfig, startAppServer } from '../../src/index.ts';
+import { SANDBOX_COMMAND } from '../sandboxes/bundle.ts';
+import { sandboxWorkspace } from '../sandboxes/processes.ts';
+import { until } from '../support/until.ts';
+
+/**
+ * The app's event socket with `?stream=true` relays the stream frames of the conversation's sandbox (a real
+ * `bosun agent-server` child, its agent asking llm-replay for streamed answers), while its events still come from
+ * the app's store only: each once, the same as on a socket without stream frames.
+ */
+const ANSWER =
+  'Every piece of this answer leaves the scripted model as its own chunk, crosses the sandbox, and reaches the browser.';
+
+let root: string;
+let replay: LlmReplay;
+let running: RunningAppServer;
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'bosun-stream-relay-'));
+  await chmod(root, 0o711);
+  replay = await startLlmReplay({ script: { turns: [{ content: ANSWER, stream_delay_ms: 3 }], repeat_last: true } });
+  running = await startAppServer(
+    appServerConfig({
+      port: 0,
+      log_level: 'silent',
+      data_dir: join(root, 'data'),
+      event_sweep_interval: 0.2,
+      sandbox_isolation: 'unsafe-none',
+      sandbox_command: SANDBOX_COMMAND,
+    }),
+  );
+});
+afterAll(async () => {
+  await running?.close();
+  await replay?.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+const isAgentMessage = (event: StoredEvent) => event.kind === 'MessageEvent' && event.source === 'agent';
+
+it("relays the sandbox's stream frames to ?stream=true subscribers of the app's socket, events from the store only", async () => {
+  const services = running.server.context.services;
+  if (!services) throw new Error('the server has no services');
+  const user = await services.repositories.users.create({ email: `${randomUUID()}@example.test` });
+  const { key } = await services.repositories.apiKeys.create({ userId: user.id, name: 'test' });
+  const app = new AppServerClient({ baseUrl: running.url, apiKey: key });
+  const sandbox = await app.startSandbox();
+  expect(sandbox.status).toBe('RUNNING');
+  const id = randomUUID();
+  const now = new Date().toISOString();
+  await services.repositories.conversations.insert([
+    { id, user_id: user.id, org_id: null, sandbox_id: sandbox.id, title: null, created_at: now, updated_at: now },
+  ]);
+  const url = sandbox.exposed_urls?.[0]?.url as string;
+  const agent = new AgentServerClient({ baseUrl: url, sessionApiKey: sandbox.session_api_key as string });
+  await agent.startConversation({
+    conversation_id: id,
+    agent: { llm: { model: 'openai/replay', base_url: replay.baseUrl, api_key: 'sk-replay' }, tools: [] },
+    workspace: { working_dir: await sandboxWorkspace(services.sandboxRuntime.runtime, join(root, 'data'), sandbox.id) },
+  });
+
+  const abort = new AbortController();
+  const frames: StreamFrame[] = [];
+  const strayFrames: StreamFrame[] = [];
+  const streamed: StoredEvent[] = [];
+  const plain: StoredEvent[] = [];
+  const follow = async (stream: boolean, into: StoredEvent[], framesInto: StreamFrame[]) => {
+    const onStream = (frame: StreamFrame) => framesInto.push(frame);
+    // From the start: both sockets see the same whole log, whenever each connected.
+    const options = { fromStart: true, signal: abort.signal, stream, onStream };
+    for await (const event of app.followConversationEvents(id, options)) into.push(event);
+  };
+  const following = Promise.all([follow(true, streamed, frames), follow(false, plain, strayFrames)]).catch(
+    () => undefined,
+  );
+
+  // The relay connects to the sandbox once the first subscriber asks: a message is sent until one answer was
+  // streamed whole to the app's subscriber (its first frame and its end), proving the relay without a timed wait.
+  let whole: StreamFrame[] | undefined;
+  for (let attempt = 0; attempt < 10 && !whole; attempt++) {
+    const answered = streamed.filter(isAgentMessage).length;
+    await agent.sendMessage(id, { content: [{ type: 'text', text: `Speak ${attempt}.` }], run: true });
+    await until(
+      async () => streamed.filter(isAgentMessage).length,
+      (count) => count > answered,
+      'the answer on the app socket',
+    );
+    const message = streamed.filter(isAgentMessage).at(-1) as StoredEvent<'MessageEvent'>;
+    const done = frames.find((frame) => frame.end === 'done' && frame.llm_response_id === message.llm_response_id);
+    const ofStream = frames.filter((frame) => frame.stream_id === done?.stream_id);
+    if (done && ofStream[0]?.seq === 0) whole = ofStream;
+  }
+  expect(whole, 'no answer was streamed whole through the app').toBeDefined();
+  const ofStream = whole as StreamFrame[];
+  expect(ofStream.map((frame) => frame.seq)).toEqual(ofStream.map((_, i) => i));
+  expect(ofStream.length).toBeGreaterThan(1);
+  expect(ofStream.map((frame) => frame.delta?.text ?? '').join('')).toBe(ANSWER);
+  expect(ofStream.every((frame) => frame.type === 'stream' && frame.conversation_id === id)).toBe(true);
+
+  // The same events on both sockets, each once, and the same as the store's: none came through the relay.
+  await until(
+    async () => plain.filter(isAgentMessage).length,
+    (count) => count === streamed.filter(isAgentMessage).length,
+    'the plain socket to catch up',
+  );
+  const ids = (events: StoredEvent[]) => events.map((event) => event.id);
+  expect(new Set(ids(streamed)).size).toBe(streamed.length);
+  const stored: string[] = [];
+  for await (const event of app.iterateConversationEvents(id)) stored.push(event.id);
+  expect(stored).toEqual(expect.arrayContaining(ids(streamed)));
+  expect(ids(plain).slice(0, streamed.length)).toEqual(ids(streamed).slice(0, plain.length));
+  expect(strayFrames).toEqual([]);
+  abort.abort();
+  await following;
+});
+
+it('closes a socket whose stream parameter is neither true nor false (4022)', async () => {
+  const services = running.server.context.services;
+  if (!services) throw new Error('the server has no services');
+  const user = await services.repositories.users.create({ email: `${randomUUID()}@example.test` });
+  const { key } = await services.repositories.apiKeys.create({ userId: user.id, name: 'test' });
+  const id = randomUUID();
+  const now = new Date().toISOString();
+  await services.repositories.conversations.insert([
+    { id, user_id: user.id, org_id: null, sandbox_id: null, title: null, created_at: now, updated_at: now },
+  ]);
+  const socket = new WebSocket(
+    `${running.url.replace(/^http/, 'ws')}/sockets/events/${id}?stream=maybe&api_key=${key}`,
+  );
+  const code = await new Promise<number>((resolve) => socket.on('close', (closed) => resolve(closed)));
+  expect(code).toBe(4022);
+});
