@@ -1,7 +1,413 @@
+import {
+  type DirectoryPlugin,
+  type DirectoryPluginConfig,
+  type MarketplaceEntry,
+  buildLaunchLink,
+} from '@bosun/protocol';
+import { useQuery } from '@tanstack/react-query';
+import { useId, useRef, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { useApi } from '../../api/client.tsx';
+import { Button } from '../../ui/button.tsx';
+import { Badge, ErrorNotice, Loading, Notice } from '../../ui/feedback.tsx';
+import { PluginReview } from '../plugin-start/plugin-review.tsx';
+import { pluginKeys, useDirectory } from '../plugin-start/queries.ts';
+import { type ReviewPlugin, isCommit } from '../plugin-start/start-plugins.ts';
+import './plugins.css';
+
+/** A plugin of the directory: what it holds, its parameters and examples, its launch link, and a start with it. */
 export default function PluginPage() {
+  const { pluginId = '' } = useParams();
+  const api = useApi();
+  const plugin = useQuery({
+    queryKey: pluginKeys.plugin(pluginId),
+    queryFn: () => api.getDirectoryPlugin(pluginId),
+    retry: false,
+  });
+  const config = useQuery({
+    queryKey: pluginKeys.config(pluginId),
+    queryFn: () => api.getDirectoryPluginConfig(pluginId),
+    retry: false,
+  });
+
   return (
-    <main className="page">
-      <h1>PluginPage</h1>
+    <main className="page plugin-page">
+      <nav aria-label="Breadcrumb" className="plugin-breadcrumb">
+        <Link to="/plugins">Plugins</Link> <span aria-hidden="true">›</span>{' '}
+        <span aria-current="page">{plugin.data?.name ?? pluginId}</span>
+      </nav>
+      {plugin.isPending && <Loading what="the plugin" />}
+      {plugin.error && (
+        <>
+          <h1>{pluginId}</h1>
+          <ErrorNotice error={plugin.error} onRetry={() => plugin.refetch()} />
+          <p>
+            <Link to="/plugins">Back to the Plugin Directory</Link> to pick another plugin.
+          </p>
+        </>
+      )}
+      {plugin.data && <PluginDetails plugin={plugin.data} config={config} />}
     </main>
+  );
+}
+
+interface ConfigState {
+  data?: DirectoryPluginConfig | undefined;
+  error: unknown;
+  isPending: boolean;
+  refetch(): unknown;
+}
+
+function PluginDetails({ plugin, config }: { plugin: DirectoryPlugin; config: ConfigState }) {
+  const [review, setReview] = useState<{ message: string; round: number } | null>(null);
+  const entryCommand = config.data?.entry_command ?? null;
+  const defaults = defaultValues(config.data);
+  const spec = {
+    source: plugin.source.source,
+    ref: plugin.source.ref,
+    repo_path: plugin.source.repo_path,
+    parameters: Object.keys(defaults).length > 0 ? defaults : null,
+  };
+  const open = (message: string | null) =>
+    setReview((previous) => ({ message: message ?? '', round: (previous?.round ?? 0) + 1 }));
+  const reviewPlugin: ReviewPlugin = {
+    key: plugin.id,
+    name: plugin.name,
+    description: plugin.description,
+    spec,
+    schema: config.data?.parameters ?? {},
+    problems: [],
+  };
+
+  return (
+    <>
+      <div className="plugin-head">
+        <h1>{plugin.name}</h1>
+        {plugin.version && <Badge>Version {plugin.version}</Badge>}
+        {plugin.featured && <Badge tone="info">Featured</Badge>}
+      </div>
+      <p>{plugin.description ?? <span className="muted">No description.</span>}</p>
+      {plugin.tags.length > 0 && (
+        <ul className="inline-list plugin-page-tags" aria-label="Tags">
+          {plugin.tags.map((tag) => (
+            <li key={tag}>
+              <Link className="plugin-tag" to={`/plugins?tag=${encodeURIComponent(tag)}`}>
+                {tag}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <div className="plugin-layout">
+        <div>
+          <Contents plugin={plugin} />
+          <section className="card plugin-section" aria-labelledby="parameters-heading">
+            <h2 id="parameters-heading">Parameters</h2>
+            {config.isPending && <Loading what="its parameters" />}
+            {Boolean(config.error) && <ErrorNotice error={config.error} onRetry={() => config.refetch()} />}
+            {config.data && <Parameters config={config.data} />}
+          </section>
+          {config.data && config.data.examples.length > 0 && (
+            <section className="card plugin-section" aria-labelledby="examples-heading">
+              <h2 id="examples-heading">Examples</h2>
+              <ul className="examples">
+                {config.data.examples.map((example) => (
+                  <li key={`${example.title}\n${example.prompt}`} className="example">
+                    <strong>{example.title}</strong>
+                    <code className="example-prompt">{example.prompt}</code>
+                    <Button
+                      small
+                      onClick={() => open(example.prompt)}
+                      aria-label={`Start with the example ${example.title}`}
+                    >
+                      Start with this example
+                    </Button>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+          <Problems plugin={plugin} config={config.data} />
+        </div>
+
+        <aside className="plugin-aside" aria-label="Start">
+          <div className="card stack">
+            <Button variant="primary" onClick={() => open(entryCommand)}>
+              Create New Conversation
+            </Button>
+            <p className="muted hint-text">
+              You review its source and parameters and confirm your trust before it starts.
+            </p>
+          </div>
+          <div className="card stack">
+            <h2 className="aside-heading">Where it comes from</h2>
+            <dl className="plugin-source-list">
+              <dt>Source</dt>
+              <dd>
+                <code>{plugin.source.source}</code>
+              </dd>
+              <dt>Commit</dt>
+              <dd>
+                {plugin.source.ref ? (
+                  <code title={plugin.source.ref}>
+                    {isCommit(plugin.source.ref) ? plugin.source.ref.slice(0, 12) : plugin.source.ref}
+                  </code>
+                ) : (
+                  <span className="muted">default branch</span>
+                )}
+              </dd>
+              <dt>Path</dt>
+              <dd>
+                {plugin.source.repo_path ? (
+                  <code>{plugin.source.repo_path}</code>
+                ) : (
+                  <span className="muted">repository root</span>
+                )}
+              </dd>
+              {entryCommand && (
+                <>
+                  <dt>Starts with</dt>
+                  <dd>
+                    <code>{entryCommand}</code>
+                  </dd>
+                </>
+              )}
+            </dl>
+          </div>
+          <LaunchLinkBox spec={spec} message={entryCommand} ready={!config.isPending} />
+        </aside>
+      </div>
+
+      {review && (
+        <div className="plugin-review-slot">
+          <PluginReview
+            key={review.round}
+            plugins={[reviewPlugin]}
+            initialMessage={review.message}
+            heading={`Start a conversation with ${plugin.name}`}
+            focusOnMount
+          />
+        </div>
+      )}
+    </>
+  );
+}
+
+function defaultValues(config: DirectoryPluginConfig | undefined): Record<string, string | number | boolean> {
+  const out: Record<string, string | number | boolean> = {};
+  for (const [name, parameter] of Object.entries(config?.parameters ?? {})) {
+    if (parameter.default !== null) out[name] = parameter.default;
+  }
+  return out;
+}
+
+function Parameters({ config }: { config: DirectoryPluginConfig }) {
+  const entries = Object.entries(config.parameters);
+  if (entries.length === 0) return <p className="muted">It takes no parameters.</p>;
+  return (
+    <>
+      <p className="muted">
+        Their values are given to the plugin with the first message; you can change them before a start.
+      </p>
+      <table className="parameters-table">
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Type</th>
+            <th scope="col">Default</th>
+            <th scope="col">Description</th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries.map(([name, parameter]) => (
+            <tr key={name}>
+              <th scope="row">
+                <code>{name}</code>
+                {parameter.required && <span className="muted"> (required)</span>}
+              </th>
+              <td>{parameter.type}</td>
+              <td>
+                {parameter.default === null ? (
+                  <span className="muted">none</span>
+                ) : (
+                  <code>{String(parameter.default)}</code>
+                )}
+              </td>
+              <td>{parameter.description ?? <span className="muted">—</span>}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}
+
+/** What the plugin holds, read as a conversation loads it (the marketplace at the commit the directory read). */
+function Contents({ plugin }: { plugin: DirectoryPlugin }) {
+  const api = useApi();
+  const directory = useDirectory();
+  const marketplace = directory.data?.marketplace;
+  const ref = marketplace?.commit ?? marketplace?.ref ?? null;
+  const contents = useQuery({
+    queryKey: pluginKeys.contents(marketplace?.source ?? '', ref, marketplace?.repo_path ?? null),
+    queryFn: () =>
+      api.previewMarketplace({
+        source: marketplace?.source ?? '',
+        ref,
+        repo_path: marketplace?.repo_path ?? null,
+      }),
+    enabled: Boolean(marketplace),
+    staleTime: Number.POSITIVE_INFINITY,
+    retry: false,
+  });
+  const entry: MarketplaceEntry | undefined = contents.data?.marketplace.entries.find(
+    (item) => item.name === plugin.id,
+  );
+  const held = entry?.contents;
+  const rows: [string, string[]][] = held
+    ? [
+        ['Skills', held.skills],
+        ['Commands', held.commands],
+        ['Agents', held.agents],
+        ['Hooks', held.hooks],
+        ['MCP servers', held.mcp_servers],
+        ['Not loaded by Bosun', held.unsupported],
+      ]
+    : [];
+  return (
+    <section className="card plugin-section" aria-labelledby="contents-heading">
+      <h2 id="contents-heading">What it holds</h2>
+      {(directory.isPending || contents.isPending) && !contents.error && !directory.error && (
+        <Loading what="what the plugin holds" />
+      )}
+      {Boolean(directory.error ?? contents.error) && (
+        <ErrorNotice error={directory.error ?? contents.error} onRetry={() => contents.refetch()} />
+      )}
+      {contents.data && !entry && <p className="muted">The marketplace no longer lists this plugin.</p>}
+      {entry && held === undefined && (
+        <p className="muted">It lives in another repository: what it holds is read when a conversation loads it.</p>
+      )}
+      {entry && held === null && <p className="muted">It cannot be loaded: see its problems below.</p>}
+      {held && (
+        <dl className="plugin-contents">
+          {rows.map(([label, items]) =>
+            items.length === 0 && label === 'Not loaded by Bosun' ? null : (
+              <div key={label} className="contents-row">
+                <dt>{label}</dt>
+                <dd>
+                  {items.length === 0 ? (
+                    <span className="muted">none</span>
+                  ) : (
+                    <ul className="inline-list">
+                      {items.map((item) => (
+                        <li key={item}>
+                          <code>{item}</code>
+                        </li>
+                      ))}
+                    </ul>
+                  )}
+                </dd>
+              </div>
+            ),
+          )}
+        </dl>
+      )}
+      {entry && entry.problems.length > 0 && (
+        <Notice tone="warning" title="Problems found while reading it:">
+          <ul className="plain-list">
+            {entry.problems.map((problem) => (
+              <li key={`${problem.path}:${problem.message}`}>
+                {problem.severity === 'error' ? 'Not loaded' : 'Warning'}
+                {problem.path && (
+                  <>
+                    {' '}
+                    (<code>{problem.path}</code>)
+                  </>
+                )}
+                : {problem.message}
+              </li>
+            ))}
+          </ul>
+        </Notice>
+      )}
+    </section>
+  );
+}
+
+function Problems({ plugin, config }: { plugin: DirectoryPlugin; config: DirectoryPluginConfig | undefined }) {
+  const problems = [...plugin.problems, ...(config?.problems ?? [])];
+  if (problems.length === 0) return null;
+  return (
+    <section className="card plugin-section" aria-labelledby="problems-heading">
+      <h2 id="problems-heading">Problems of its entry</h2>
+      <ul className="plain-list">
+        {problems.map((problem) => (
+          <li key={problem}>{problem}</li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** The plugin's launch link (its parameters' defaults, the entry command as message), copied to the clipboard. */
+function LaunchLinkBox({
+  spec,
+  message,
+  ready,
+}: {
+  spec: { source: string; ref: string | null; repo_path: string | null; parameters: Record<string, unknown> | null };
+  message: string | null;
+  ready: boolean;
+}) {
+  const id = useId();
+  const input = useRef<HTMLInputElement>(null);
+  const [copied, setCopied] = useState<'copied' | 'failed' | null>(null);
+  const link = buildLaunchLink([spec], { message, baseUrl: window.location.origin });
+  const copy = async () => {
+    if (!link.url) return;
+    try {
+      await navigator.clipboard.writeText(link.url);
+      setCopied('copied');
+    } catch {
+      // No clipboard (an insecure origin, a refused permission): the link is selected for a manual copy.
+      setCopied('failed');
+      input.current?.focus();
+      input.current?.select();
+    }
+  };
+  return (
+    <div className="card stack launch-link-box">
+      <h2 className="aside-heading">Share it</h2>
+      <p className="muted hint-text">
+        A launch link opens this plugin, with its default parameters, ready to review and start.
+      </p>
+      <Button onClick={copy} disabled={!ready || !link.url}>
+        Copy launch link
+      </Button>
+      <output className="copy-status">
+        {copied === 'copied' && <span className="copied">Copied to the clipboard.</span>}
+        {copied === 'failed' && (
+          <span>The clipboard is not available here: the link below is selected, copy it with Ctrl+C.</span>
+        )}
+      </output>
+      {link.url ? (
+        <div className="field">
+          <label htmlFor={`${id}-link`}>Launch link</label>
+          <input
+            id={`${id}-link`}
+            ref={input}
+            className="input"
+            readOnly
+            value={link.url}
+            onFocus={(event) => event.currentTarget.select()}
+          />
+        </div>
+      ) : (
+        ready && (
+          <Notice tone="error">No link can be made: {link.problems.map((problem) => problem.msg).join('; ')}</Notice>
+        )
+      )}
+    </div>
   );
 }
