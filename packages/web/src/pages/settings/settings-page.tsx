@@ -4,6 +4,7 @@ import { GeneralSettings } from './general-settings.tsx';
 import { GitSettings } from './git-settings.tsx';
 import { LlmSettings } from './llm-settings.tsx';
 import { SecretsSettings } from './secrets-settings.tsx';
+import { SkillsSettings } from './skills-settings.tsx';
 import './settings.css';
 
 const TABS = [
@@ -11,6 +12,7 @@ const TABS = [
   { path: 'secrets', label: 'Secrets' },
   { path: 'api-keys', label: 'API keys' },
   { path: 'git', label: 'Git' },
+  { path: 'skills', label: 'Skills & Plugins' },
   { path: 'general', label: 'General' },
 ] as const;
 
@@ -32,6 +34,7 @@ export default function SettingsPage() {
         <Route path="secrets" element={<SecretsSettings />} />
         <Route path="api-keys" element={<ApiKeysSettings />} />
         <Route path="git" element={<GitSettings />} />
+        <Route path="skills" element={<SkillsSettings />} />
         <Route path="general" element={<GeneralSettings />} />
         <Route path="*" element={<Navigate to="/settings/llm" replace />} />
       </Routes>

@@ -1,0 +1,290 @@
+import type { Marketplace, MarketplaceScope } from '@bosun/protocol';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { useApiContext } from '../../api/client.tsx';
+import { useOrganizations } from '../../api/queries.ts';
+import { Button } from '../../ui/button.tsx';
+import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
+import { Badge, ErrorNotice, Loading } from '../../ui/feedback.tsx';
+import { MarketplaceDialog } from './marketplace-dialog.tsx';
+import { type PendingUpdate, UpdateReview, pendingUpdates } from './marketplace-update.tsx';
+import { shortSha, skillsKeys, useActingMembership, useMarketplaces } from './skills-keys.ts';
+import { SkillsAndPluginsTable } from './skills-table.tsx';
+import './skills.css';
+
+const SCOPE_LABEL: Record<MarketplaceScope, string> = {
+  instance: 'Instance',
+  organization: 'Organization',
+  personal: 'Personal',
+};
+
+/** Settings > Skills & Plugins: the marketplaces registered (personal, the organization's, the instance's) and what they bring. */
+export function SkillsSettings() {
+  const { api, orgId } = useApiContext();
+  const list = useMarketplaces();
+  const membership = useActingMembership();
+  const organizations = useOrganizations();
+  const table = useQuery({
+    queryKey: skillsKeys.table(orgId),
+    queryFn: () => api.skillsAndPlugins(orgId ?? undefined),
+  });
+  const [adding, setAdding] = useState(false);
+  const organization = organizations.data?.items.find((org) => org.id === orgId);
+  const canWriteOrganization = Boolean(orgId && membership.data?.can_manage_marketplaces);
+  const items = list.data?.items ?? [];
+  const updates = pendingUpdates(table.data?.rows ?? []);
+  const orgVersion = list.data?.org_version ?? null;
+  const group = (scope: MarketplaceScope) => items.filter((item) => item.scope === scope);
+
+  return (
+    <div className="skills-settings">
+      <section aria-labelledby="marketplaces-heading">
+        <div className="row skills-heading-row">
+          <h2 id="marketplaces-heading">Marketplaces</h2>
+          <span className="spacer" />
+          <Button variant="primary" onClick={() => setAdding(true)}>
+            Add Repository
+          </Button>
+        </div>
+        <p className="muted">
+          Git repositories that provide plugins: skills, commands, agents, hooks and MCP servers. Turn on Auto-Load to
+          load a marketplace’s plugins into every new conversation; running conversations keep what they started with.
+        </p>
+        {list.isPending ? (
+          <Loading what="marketplaces" />
+        ) : list.isError ? (
+          <ErrorNotice error={list.error} onRetry={() => list.refetch()} />
+        ) : (
+          <>
+            <MarketplaceGroup
+              title="Yours"
+              headingId="personal-marketplaces"
+              items={group('personal')}
+              updates={updates}
+              orgVersion={orgVersion}
+              empty="None of your own yet: Add Repository registers one for your conversations."
+            />
+            {orgId && (
+              <MarketplaceGroup
+                title={`${organization?.name ?? 'The organization'}’s`}
+                headingId="organization-marketplaces"
+                items={group('organization')}
+                updates={updates}
+                orgVersion={orgVersion}
+                note={
+                  membership.data && !membership.data.can_manage_marketplaces
+                    ? `Read-only: only the organization’s owners and admins change them (you are a ${membership.data.role}).`
+                    : 'Every member’s conversations in this organization get them.'
+                }
+                empty={
+                  canWriteOrganization
+                    ? 'None yet: Add Repository with the scope Organization registers one for every member.'
+                    : 'The organization has none.'
+                }
+              />
+            )}
+            <MarketplaceGroup
+              title="This instance’s"
+              headingId="instance-marketplaces"
+              items={group('instance')}
+              updates={updates}
+              orgVersion={orgVersion}
+              note="Configured by the operator (the server’s instance_marketplaces setting): read-only here."
+              empty="The operator configured none."
+            />
+            {!orgId && (organizations.data?.items.length ?? 0) > 0 && (
+              <p className="muted small">
+                Acting as your personal account: switch to an organization in the header to see and manage its
+                marketplaces.
+              </p>
+            )}
+            {!orgId && (organizations.data?.items.length ?? 0) === 0 && (
+              <p className="muted small">
+                To share marketplaces with a team, <Link to="/organizations">create an organization</Link>.
+              </p>
+            )}
+          </>
+        )}
+      </section>
+      <section aria-labelledby="skills-heading">
+        <h2 id="skills-heading">Skills &amp; Plugins</h2>
+        <p className="muted">
+          What the next conversation gets from these marketplaces, read at their current commits. Turn a skill or a
+          command off to leave it out of your conversations, whatever brings it.
+        </p>
+        {table.isPending ? (
+          <Loading what="skills and plugins (the server reads each marketplace)" />
+        ) : table.isError ? (
+          <ErrorNotice error={table.error} onRetry={() => table.refetch()} />
+        ) : (
+          <SkillsAndPluginsTable table={table.data} orgId={orgId} />
+        )}
+      </section>
+      <MarketplaceDialog
+        open={adding}
+        onOpenChange={setAdding}
+        canWriteOrganization={canWriteOrganization}
+        organizationName={organization?.name}
+        orgVersion={orgVersion}
+      />
+    </div>
+  );
+}
+
+interface GroupProps {
+  title: string;
+  headingId: string;
+  items: Marketplace[];
+  updates: Map<string, PendingUpdate>;
+  orgVersion: string | null;
+  note?: string;
+  empty: string;
+}
+
+function MarketplaceGroup({ title, headingId, items, updates, orgVersion, note, empty }: GroupProps) {
+  return (
+    <section className="card marketplace-group" aria-labelledby={headingId}>
+      <h3 id={headingId}>{title}</h3>
+      {note && <p className="muted small">{note}</p>}
+      {items.length === 0 ? (
+        <p className="muted">{empty}</p>
+      ) : (
+        <ul className="settings-list">
+          {items.map((item) => (
+            <MarketplaceRow
+              key={`${item.scope}/${item.name}`}
+              marketplace={item}
+              update={updates.get(`${item.scope}/${item.name}`)}
+              orgVersion={orgVersion}
+            />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function MarketplaceRow({
+  marketplace,
+  update,
+  orgVersion,
+}: {
+  marketplace: Marketplace;
+  update: PendingUpdate | undefined;
+  orgVersion: string | null;
+}) {
+  const { api } = useApiContext();
+  const queryClient = useQueryClient();
+  const [editing, setEditing] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const [reviewing, setReviewing] = useState(false);
+  const where =
+    marketplace.scope === 'organization'
+      ? { orgId: marketplace.org_id ?? undefined, ...(orgVersion ? { expectedVersion: orgVersion } : {}) }
+      : {};
+  const remove = async () => {
+    await api.deleteMarketplace(marketplace.scope, marketplace.name, where);
+    await queryClient.invalidateQueries({ queryKey: skillsKeys.all });
+  };
+  const { name } = marketplace;
+  return (
+    <li className="settings-item marketplace-item">
+      <div className="settings-item-main">
+        <div className="row marketplace-title">
+          <strong>{name}</strong>
+          <Badge>{SCOPE_LABEL[marketplace.scope]}</Badge>
+          {marketplace.auto_load ? <Badge tone="success">Auto-Load on</Badge> : <Badge>Auto-Load off</Badge>}
+          {marketplace.updates === 'review' && <Badge tone="info">Updates reviewed</Badge>}
+          {update && <Badge tone="warning">Update waiting</Badge>}
+          {marketplace.overridden_by && (
+            <Badge tone="warning" title="A later entry of the same name wins">
+              Hidden by the {marketplace.overridden_by} one
+            </Badge>
+          )}
+        </div>
+        <dl className="marketplace-facts small">
+          <div>
+            <dt>Source</dt>
+            <dd>
+              <code>{marketplace.source}</code>
+            </dd>
+          </div>
+          <div>
+            <dt>{marketplace.updates === 'review' ? 'Pinned' : 'Ref'}</dt>
+            <dd>
+              {marketplace.updates === 'review' && marketplace.approved_ref ? (
+                <>
+                  commit <code title={marketplace.approved_ref}>{shortSha(marketplace.approved_ref)}</code>
+                  {marketplace.ref ? (
+                    <>
+                      {' '}
+                      of <code>{marketplace.ref}</code>
+                    </>
+                  ) : null}
+                </>
+              ) : marketplace.ref ? (
+                <code>{marketplace.ref}</code>
+              ) : (
+                'default branch'
+              )}
+            </dd>
+          </div>
+          <div>
+            <dt>Path</dt>
+            <dd>{marketplace.repo_path ? <code>{marketplace.repo_path}</code> : 'repository root'}</dd>
+          </div>
+        </dl>
+      </div>
+      <div className="row settings-item-actions">
+        {update && (
+          <Button small variant="primary" onClick={() => setReviewing(true)} aria-label={`Review update of ${name}`}>
+            Review update
+          </Button>
+        )}
+        {marketplace.writable && (
+          <>
+            <Button small onClick={() => setEditing(true)} aria-label={`Edit ${name}`}>
+              Edit
+            </Button>
+            <Button small variant="danger" onClick={() => setDeleting(true)} aria-label={`Delete ${name}`}>
+              Delete
+            </Button>
+          </>
+        )}
+      </div>
+      {marketplace.writable && (
+        <>
+          <MarketplaceDialog
+            open={editing}
+            onOpenChange={setEditing}
+            editing={marketplace}
+            canWriteOrganization={false}
+            orgVersion={orgVersion}
+          />
+          <ConfirmDialog
+            open={deleting}
+            onOpenChange={setDeleting}
+            title={`Delete the marketplace ${name}?`}
+            confirm="Delete"
+            onConfirm={remove}
+          >
+            {marketplace.scope === 'organization'
+              ? 'New conversations of every member of the organization no longer get its plugins. '
+              : 'Your new conversations no longer get its plugins. '}
+            Running conversations keep what they started with.
+          </ConfirmDialog>
+        </>
+      )}
+      {update && (
+        <UpdateReview
+          open={reviewing}
+          onOpenChange={setReviewing}
+          marketplace={marketplace}
+          update={update}
+          orgVersion={orgVersion}
+        />
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,192 @@
+import type { SkillsTable, SkillsTableRow } from '@bosun/protocol';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useApi } from '../../api/client.tsx';
+import { keys } from '../../api/queries.ts';
+import { Badge, ErrorNotice } from '../../ui/feedback.tsx';
+import { Names, ProblemList } from './marketplace-preview.tsx';
+import { shortSha, skillsKeys } from './skills-keys.ts';
+
+const SCOPES: Record<string, string> = { instance: 'Instance', organization: 'Organization', personal: 'Personal' };
+
+/** A skill or command that can be turned off: its switch, named after it and its plugin. */
+function Toggle({
+  name,
+  label,
+  kind,
+  plugin,
+  on,
+  busy,
+  onChange,
+}: {
+  name: string;
+  label: string;
+  kind: 'skill' | 'command';
+  plugin: string;
+  on: boolean;
+  busy: boolean;
+  onChange(on: boolean): void;
+}) {
+  return (
+    <li>
+      <label className="skill-toggle">
+        <input
+          type="checkbox"
+          role="switch"
+          checked={on}
+          aria-checked={on}
+          disabled={busy}
+          aria-label={`${label}: ${kind} of ${plugin}`}
+          onChange={(event) => onChange(event.target.checked)}
+        />
+        <code className={on ? undefined : 'skill-off'}>{label}</code>
+        {!on && <span className="muted small">off</span>}
+      </label>
+    </li>
+  );
+}
+
+/**
+ * Every plugin the next conversation would get from the registered marketplaces, read now: where it comes from, its
+ * commit, what it brings and its problems; each skill and command with a switch that writes `disabled_skills`.
+ */
+export function SkillsAndPluginsTable({ table, orgId }: { table: SkillsTable; orgId: string | null }) {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const [pending, setPending] = useState<string | null>(null);
+  const disabled = new Set(table.disabled_skills);
+  const toggle = useMutation({
+    mutationFn: async ({ name, on }: { name: string; on: boolean }) => {
+      setPending(name);
+      const next = new Set(disabled);
+      if (on) next.delete(name);
+      else next.add(name);
+      await api.updateSettings({ disabled_skills: [...next] });
+    },
+    onSettled: async () => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: skillsKeys.table(orgId) }),
+        queryClient.invalidateQueries({ queryKey: keys.settings }),
+      ]);
+      setPending(null);
+    },
+  });
+  const rows = table.rows;
+  const withAgents = rows.some((row) => Array.isArray((row as { agents?: unknown }).agents));
+  if (rows.length === 0) {
+    return (
+      <p className="muted">
+        No plugin yet. Add a marketplace repository above; with Auto-Load on, its plugins come with every new
+        conversation.
+      </p>
+    );
+  }
+  const toggleOf = (row: SkillsTableRow, name: string, label: string, kind: 'skill' | 'command') => (
+    <Toggle
+      key={name}
+      name={name}
+      label={label}
+      kind={kind}
+      plugin={row.name}
+      on={!disabled.has(name)}
+      busy={pending !== null}
+      onChange={(on) => toggle.mutate({ name, on })}
+    />
+  );
+  return (
+    <>
+      {toggle.isError && <ErrorNotice error={toggle.error} />}
+      <div className="skills-table-wrap">
+        <table className="table skills-table">
+          <caption className="visually-hidden">
+            Skills and plugins of the next conversation, with a switch for each skill and command
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Kind</th>
+              <th scope="col">Source</th>
+              <th scope="col">Commit</th>
+              <th scope="col">Skills</th>
+              <th scope="col">Commands</th>
+              {withAgents && <th scope="col">Agents</th>}
+              <th scope="col">Hooks and MCP servers</th>
+              <th scope="col">Problems</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={`${row.scope}/${row.marketplace}/${row.kind}/${row.name}`}>
+                <th scope="row" data-label="Name">
+                  <span className="skills-name">{row.name}</span>
+                  {row.description && <span className="muted small skills-description">{row.description}</span>}
+                </th>
+                <td data-label="Kind">
+                  <Badge tone={row.kind === 'marketplace' ? 'warning' : 'neutral'}>
+                    {row.kind === 'marketplace' ? 'Marketplace' : 'Plugin'}
+                  </Badge>{' '}
+                  {row.auto_load ? <Badge tone="success">Auto-Load</Badge> : <Badge>Available</Badge>}
+                </td>
+                <td data-label="Source">
+                  <span className="small">
+                    {row.marketplace} <span className="muted">({SCOPES[row.scope] ?? row.scope})</span>
+                  </span>
+                  {row.source && <code className="skills-source">{row.source}</code>}
+                  {row.ref && row.ref !== row.resolved_ref && (
+                    <span className="muted small">
+                      {' '}
+                      at {/^[0-9a-f]{40}$/.test(row.ref) ? shortSha(row.ref) : row.ref}
+                    </span>
+                  )}
+                </td>
+                <td data-label="Commit">
+                  {row.resolved_ref ? (
+                    <code title={row.resolved_ref}>{shortSha(row.resolved_ref)}</code>
+                  ) : (
+                    <span className="muted">—</span>
+                  )}
+                  {row.pending_ref && (
+                    <span className="small skills-pending">
+                      <Badge tone="info">Update {shortSha(row.pending_ref)}</Badge>
+                    </span>
+                  )}
+                </td>
+                <td data-label="Skills">
+                  {row.skills.length === 0 ? (
+                    <span className="muted">—</span>
+                  ) : (
+                    <ul className="name-list">{row.skills.map((skill) => toggleOf(row, skill, skill, 'skill'))}</ul>
+                  )}
+                </td>
+                <td data-label="Commands">
+                  {row.commands.length === 0 ? (
+                    <span className="muted">—</span>
+                  ) : (
+                    <ul className="name-list">
+                      {row.commands.map((command) => toggleOf(row, command.replace(/^\//, ''), command, 'command'))}
+                    </ul>
+                  )}
+                </td>
+                {withAgents && (
+                  <td data-label="Agents">
+                    <Names names={(row as { agents?: string[] }).agents ?? []} />
+                  </td>
+                )}
+                <td data-label="Hooks and MCP servers">
+                  <Names names={[...row.hooks, ...row.mcp_servers.map((server) => `MCP: ${server}`)]} />
+                </td>
+                <td data-label="Problems">
+                  {row.problems.length === 0 ? (
+                    <span className="muted">None</span>
+                  ) : (
+                    <ProblemList problems={row.problems} />
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
