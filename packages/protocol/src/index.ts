@@ -18,6 +18,7 @@ export * from './api/metrics.ts';
 export * from './api/plugins.ts';
 export * from './api/skills.ts';
 export * from './api/stream-frame.ts';
+export { isStreamFrame } from './api/stream-frame-guard.ts';
 export * from './app/index.ts';
 export * from './content.ts';
 export * from './errors.ts';

@@ -43,10 +43,3 @@ export const StreamFrame = strictObject('StreamFrame', "A piece of the agent's a
   llm_response_id: Type.Optional(Type.String({ description: 'With `end: done`: the id its events carry.' })),
 });
 export type StreamFrame = Static<typeof StreamFrame>;
-
-/** Whether a frame read from an event socket is a stream frame (not an event). */
-export function isStreamFrame(frame: unknown): frame is StreamFrame {
-  return (
-    typeof frame === 'object' && frame !== null && (frame as { type?: unknown }).type === 'stream' && !('kind' in frame)
-  );
-}

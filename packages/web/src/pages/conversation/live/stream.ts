@@ -1,39 +1,9 @@
+import type { StreamFrame } from '@bosun/protocol';
+
 /**
- * The agent's answer as the LLM writes it: stream frames of the event socket (`?stream=true`), never events,
- * never stored. Typed here after `StreamFrame` of `@bosun/protocol` (`api/stream-frame.ts`); once the client has
- * the option, `streamOptions` below is all that changes.
+ * The agent's answer as the LLM writes it: stream frames of the event socket (`?stream=true`, `StreamFrame` of
+ * `@bosun/protocol`), never events, never stored.
  */
-
-export interface StreamToolCallDelta {
-  index: number;
-  id?: string;
-  name?: string;
-  arguments?: string;
-}
-
-export interface StreamDelta {
-  text?: string;
-  reasoning?: string;
-  tool_calls?: StreamToolCallDelta[];
-}
-
-/** One frame: `type: "stream"`, one attempt of one LLM call (`stream_id`), numbered from 0 (`seq`). */
-export interface StreamFrame {
-  type: 'stream';
-  conversation_id: string;
-  stream_id: string;
-  seq: number;
-  delta?: StreamDelta;
-  /** `done`: the answer is complete, its events (same `llm_response_id`) follow; `discarded`: forget its text. */
-  end?: 'done' | 'discarded';
-  llm_response_id?: string;
-}
-
-export function isStreamFrame(frame: unknown): frame is StreamFrame {
-  return (
-    typeof frame === 'object' && frame !== null && (frame as { type?: unknown }).type === 'stream' && !('kind' in frame)
-  );
-}
 
 /** An answer being written: its text, its reasoning, the tool calls it starts. */
 export interface LiveAnswer {
@@ -99,10 +69,7 @@ export function settleAnswers(answers: LiveAnswers, llmResponseId: string | null
   return left.length === answers.length ? answers : left;
 }
 
-/**
- * The follow options that ask for stream frames: `followEvents({ stream: true, onStream })` of the client on the
- * branch that adds them (frames given to `onStream`, never yielded). A client without them ignores both.
- */
+/** The follow options that ask for stream frames: given to `onFrame`, never yielded as events. */
 export function streamOptions(onFrame: (frame: StreamFrame) => void): {
   stream: true;
   onStream: (frame: StreamFrame) => void;

@@ -1,18 +1,11 @@
 import type { FollowEventsOptions } from '@bosun/client';
-import type { AppConversation, ConversationInfo, StoredEvent } from '@bosun/protocol';
+import type { AppConversation, ConversationInfo, StoredEvent, StreamFrame } from '@bosun/protocol';
 import { useQueryClient } from '@tanstack/react-query';
 import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import { useApi } from '../../../api/client.tsx';
 import { isSignedOut } from '../../../api/errors.ts';
 import { keys } from '../../../api/queries.ts';
-import {
-  type LiveAnswers,
-  type StreamFrame,
-  applyStreamFrame,
-  isStreamFrame,
-  settleAnswers,
-  streamOptions,
-} from './stream.ts';
+import { type LiveAnswers, applyStreamFrame, settleAnswers, streamOptions } from './stream.ts';
 
 export type Connection = 'connecting' | 'live' | 'reconnecting' | 'offline';
 
@@ -142,10 +135,7 @@ export function useLiveEvents(conversationId: string, enabled = true): LiveEvent
         ...streamOptions(onFrame),
       };
       try {
-        for await (const item of api.followConversationEvents(conversationId, options)) {
-          if (isStreamFrame(item)) onFrame(item);
-          else append(item);
-        }
+        for await (const event of api.followConversationEvents(conversationId, options)) append(event);
       } catch (failure) {
         if (signal.aborted) return;
         setConnection('offline');
