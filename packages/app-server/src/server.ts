@@ -13,6 +13,7 @@ import { healthRoutes } from './routes/health.ts';
 import { homeRoutes, readmeRoutes } from './routes/home.ts';
 import { identityApiOfServer } from './routes/identity-api.ts';
 import { launchApi } from './routes/launch.ts';
+import { legacyApi } from './routes/legacy-api.ts';
 import { llmProfilesApiOfServer } from './routes/llm-profiles.ts';
 import { marketplaceApiOfServer } from './routes/marketplaces.ts';
 import { pendingMessagesApiOfServer } from './routes/pending-messages.ts';
@@ -43,9 +44,15 @@ export const API_ROUTES: readonly ApiRoutes[] = [
 
 /**
  * Every module of routes outside `/api/v1`: WebSockets (under `/sockets`), the sandboxes' agent servers proxied
- * under `/sandboxes/{id}/agent` (HTTP and WebSockets) and the shared conversations at OpenHands' `/api/shared-*`.
+ * under `/sandboxes/{id}/agent` (HTTP and WebSockets), the shared conversations at OpenHands' `/api/shared-*` and
+ * the aliases of OpenHands' older routes its web client still calls (`/api/settings`, `/api/conversations`...).
  */
-export const SOCKET_ROUTES: readonly ApiRoutes[] = [eventSocketOfServer, sandboxProxyOfServer, sharedApiOfServer];
+export const SOCKET_ROUTES: readonly ApiRoutes[] = [
+  eventSocketOfServer,
+  sandboxProxyOfServer,
+  sharedApiOfServer,
+  legacyApi,
+];
 
 export interface AppServerOptions {
   /** Defaults fill in whatever is left out. */

@@ -17,6 +17,7 @@ import { eventSocket, eventsApi } from '../../src/routes/events-api.ts';
 import { gitBrowseApi } from '../../src/routes/git-browse.ts';
 import { identityApi, identityRouteDeps } from '../../src/routes/identity-api.ts';
 import { launchApi } from '../../src/routes/launch.ts';
+import { legacyApi } from '../../src/routes/legacy-api.ts';
 import { llmProfilesApi } from '../../src/routes/llm-profiles.ts';
 import { marketplaceApi } from '../../src/routes/marketplaces.ts';
 import { pendingMessagesApi } from '../../src/routes/pending-messages.ts';
@@ -233,6 +234,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
         socketRoutes: [
           eventSocket({ ...eventDeps, identity }),
           sharedApi({ repositories, rateLimiter: deps.rateLimiter, rateLimits: limits }),
+          legacyApi,
         ],
         logStream: { write: (line: string) => logs.push(line) },
       });
