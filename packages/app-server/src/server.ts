@@ -16,6 +16,7 @@ import { launchApi } from './routes/launch.ts';
 import { legacyApi } from './routes/legacy-api.ts';
 import { llmProfilesApiOfServer } from './routes/llm-profiles.ts';
 import { marketplaceApiOfServer } from './routes/marketplaces.ts';
+import { notApplicableApi } from './routes/not-applicable.ts';
 import { pendingMessagesApiOfServer } from './routes/pending-messages.ts';
 import { pluginDirectoryApiOfServer } from './routes/plugin-directory.ts';
 import { pluginTrustApiOfServer } from './routes/plugin-trust.ts';
@@ -40,6 +41,7 @@ export const API_ROUTES: readonly ApiRoutes[] = [
   catalogApiOfServer,
   llmProfilesApiOfServer,
   gitBrowseApiOfServer,
+  notApplicableApi,
 ];
 
 /**

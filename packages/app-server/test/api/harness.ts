@@ -20,6 +20,7 @@ import { launchApi } from '../../src/routes/launch.ts';
 import { legacyApi } from '../../src/routes/legacy-api.ts';
 import { llmProfilesApi } from '../../src/routes/llm-profiles.ts';
 import { marketplaceApi } from '../../src/routes/marketplaces.ts';
+import { notApplicableApi } from '../../src/routes/not-applicable.ts';
 import { pendingMessagesApi } from '../../src/routes/pending-messages.ts';
 import { pluginDirectoryApi, pluginDirectoryOf } from '../../src/routes/plugin-directory.ts';
 import { pluginTrustApi } from '../../src/routes/plugin-trust.ts';
@@ -230,6 +231,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
             gitUrls: gitUrlsOf(config),
             allowPrivateHosts: config.git_allow_private_hosts,
           }),
+          notApplicableApi,
         ],
         socketRoutes: [
           eventSocket({ ...eventDeps, identity }),
