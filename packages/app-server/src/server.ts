@@ -13,7 +13,7 @@ import { healthRoutes } from './routes/health.ts';
 import { homeRoutes, readmeRoutes } from './routes/home.ts';
 import { identityApiOfServer } from './routes/identity-api.ts';
 import { launchApi } from './routes/launch.ts';
-import { legacyApi } from './routes/legacy-api.ts';
+import { legacyApi } from './routes/legacy/index.ts';
 import { llmProfilesApiOfServer } from './routes/llm-profiles.ts';
 import { marketplaceApiOfServer } from './routes/marketplaces.ts';
 import { notApplicableApi } from './routes/not-applicable.ts';

@@ -17,7 +17,7 @@ import { eventSocket, eventsApi } from '../../src/routes/events-api.ts';
 import { gitBrowseApi } from '../../src/routes/git-browse.ts';
 import { identityApi, identityRouteDeps } from '../../src/routes/identity-api.ts';
 import { launchApi } from '../../src/routes/launch.ts';
-import { legacyApi } from '../../src/routes/legacy-api.ts';
+import { legacyApi } from '../../src/routes/legacy/index.ts';
 import { llmProfilesApi } from '../../src/routes/llm-profiles.ts';
 import { marketplaceApi } from '../../src/routes/marketplaces.ts';
 import { notApplicableApi } from '../../src/routes/not-applicable.ts';

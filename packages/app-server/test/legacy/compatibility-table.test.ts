@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildAppServer } from '../../src/index.ts';
-import { legacyApi } from '../../src/routes/legacy-api.ts';
+import { legacyApi } from '../../src/routes/legacy/index.ts';
 import { NOT_APPLICABLE_ROUTES } from '../../src/routes/not-applicable.ts';
 
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');

@@ -65,6 +65,13 @@ describeApi(
       });
       expect(cleared.status).toBe(200);
       expect((await api().call('/api/settings', { as: user })).body.llm_api_key_set).toBe(false);
+      // The LLM page's basic mode: no base URL of the user's, so the instance's endpoint (and key) again.
+      const basic = await api().call('/api/settings', { method: 'POST', as: user, body: { llm_base_url: '' } });
+      expect(basic.status).toBe(200);
+      expect((await api().call('/api/settings', { as: user })).body).toMatchObject({
+        llm_base_url: INSTANCE.llm_base_url,
+        llm_api_key_set: true,
+      });
       const bad = await api().call('/api/settings', { method: 'POST', as: user, body: { condenser_max_size: 5 } });
       expect(bad.status).toBe(422);
       expect(bad.body.detail[0].loc).toEqual(['body', 'condenser_max_size']);

@@ -1,8 +1,8 @@
 import { type AppConversation, conversationIdPattern } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { legacyConversationInfo } from './legacy-conversation-info.ts';
-import { type V1Answer, callV1, legacyRoute, openShape, queryOf, relay, succeeded } from './legacy-forward.ts';
+import { legacyConversationInfo } from './conversation-info.ts';
+import { type V1Answer, callV1, legacyRoute, openShape, queryOf, relay, succeeded } from './forward.ts';
 
 const ID = new RegExp(conversationIdPattern);
 const Params = Type.Object(

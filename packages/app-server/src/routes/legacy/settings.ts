@@ -1,7 +1,7 @@
 import type { Settings } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { callV1, legacyRoute, openShape, relay, succeeded } from './legacy-forward.ts';
+import { callV1, legacyRoute, openShape, relay, succeeded } from './forward.ts';
 
 type Json = Record<string, unknown>;
 
@@ -34,11 +34,13 @@ export function legacySettingsOf(settings: Settings, email: string | null): Json
 /**
  * OpenHands' settings body as a V1 update. Its web client posts its whole settings object: V1 ignores the
  * fields it does not know. An empty `llm_api_key` clears the key, a null or missing one keeps it; an empty or
- * null `search_api_key` keeps it (OpenHands 1.5); `mcp_config` and `condenser_max_size` go into `agent_settings`.
+ * null `search_api_key` keeps it (OpenHands 1.5); an empty `llm_base_url` is the default one; `mcp_config` and `condenser_max_size` go into `agent_settings`.
  */
 export function v1UpdateOf(body: Json): Json {
   const { llm_api_key, search_api_key, mcp_config, condenser_max_size, ...rest } = body;
   const update: Json = { ...rest };
+  // An empty base URL is the client's "basic" mode: the provider's (here the instance's) default.
+  if (update.llm_base_url === '') update.llm_base_url = null;
   if (llm_api_key === '') update.llm_api_key = null;
   else if (llm_api_key !== null && llm_api_key !== undefined) update.llm_api_key = llm_api_key;
   if (search_api_key !== '' && search_api_key !== null && search_api_key !== undefined) {

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { callV1, everyItem, legacyRoute, relay, succeeded } from './legacy-forward.ts';
+import { callV1, everyItem, legacyRoute, relay, succeeded } from './forward.ts';
 
 const Message = Type.Object({ message: Type.String() });
 const NameParams = Type.Object(

@@ -1,9 +1,9 @@
-import type { ApiRoutes } from '../context.ts';
-import { legacyConversationRoutes } from './legacy-conversations.ts';
-import { callV1, relay, succeeded } from './legacy-forward.ts';
-import { legacyOptionRoutes } from './legacy-options.ts';
-import { legacySecretRoutes } from './legacy-secrets.ts';
-import { legacySettingsRoutes } from './legacy-settings.ts';
+import type { ApiRoutes } from '../../context.ts';
+import { legacyConversationRoutes } from './conversations.ts';
+import { callV1, relay, succeeded } from './forward.ts';
+import { legacyOptionRoutes } from './options.ts';
+import { legacySecretRoutes } from './secrets.ts';
+import { legacySettingsRoutes } from './settings.ts';
 
 /**
  * The routes outside `/api/v1` that OpenHands' web client (0.62 to 1.5) still calls, at OpenHands' paths and in

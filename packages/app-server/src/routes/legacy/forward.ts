@@ -1,6 +1,6 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errorResponses } from './replies.ts';
+import { errorResponses } from '../replies.ts';
 
 /** The headers that say who a request is and which organization it acts in: the V1 route reads them again. */
 const IDENTITY_HEADERS = ['authorization', 'x-session-api-key', 'x-access-token', 'cookie', 'x-org-id'];
@@ -47,8 +47,17 @@ export async function callV1(app: FastifyInstance, request: FastifyRequest, call
     const value = answer.headers[name];
     if (typeof value === 'string') kept[name] = value;
   }
-  const body = answer.body.length > 0 ? JSON.parse(answer.body) : undefined;
-  return { status: answer.statusCode, headers: kept, body };
+  return { status: answer.statusCode, headers: kept, body: jsonOf(answer.body) };
+}
+
+/** A V1 answer's JSON (every V1 route these aliases call answers JSON; anything else is kept as text). */
+function jsonOf(text: string): unknown {
+  if (text.length === 0) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 /** Sends a V1 answer that is not a success as it is (its status, `{"detail"}` body and auth or retry headers). */
