@@ -88,6 +88,16 @@ describe('numbers in the query', () => {
     },
   );
 
+  it('unknown query parameters are ignored, as FastAPI ignores them; a known one with a bad value is still a 422', async () => {
+    for (const path of [...searches(), '/api/bash/bash_events/search']) {
+      const ignored = await call(shared.server.url, `${path}?sort=newest&page=2&limit=5`);
+      expect(ignored.status, ignored.text).toBe(200);
+      const bad = await call(shared.server.url, `${path}?sort=newest&limit=none`);
+      expect(bad.status, bad.text).toBe(422);
+      expect(bad.body).toMatchObject({ detail: [{ loc: ['query', 'limit'] }] });
+    }
+  });
+
   it('a finite limit in exponent notation is still a number', async () => {
     const reply = await call(shared.server.url, '/api/conversations/search?limit=1e1');
     expect(reply.status, reply.text).toBe(200);

@@ -12,8 +12,10 @@ import { gitBrowseApiOfServer } from './routes/git-browse.ts';
 import { healthRoutes } from './routes/health.ts';
 import { identityApiOfServer } from './routes/identity-api.ts';
 import { launchApi } from './routes/launch.ts';
+import { legacyApi } from './routes/legacy/index.ts';
 import { llmProfilesApiOfServer } from './routes/llm-profiles.ts';
 import { marketplaceApiOfServer } from './routes/marketplaces.ts';
+import { notApplicableApi } from './routes/not-applicable.ts';
 import { pendingMessagesApiOfServer } from './routes/pending-messages.ts';
 import { pluginDirectoryApiOfServer } from './routes/plugin-directory.ts';
 import { pluginTrustApiOfServer } from './routes/plugin-trust.ts';
@@ -40,13 +42,20 @@ export const API_ROUTES: readonly ApiRoutes[] = [
   catalogApiOfServer,
   llmProfilesApiOfServer,
   gitBrowseApiOfServer,
+  notApplicableApi,
 ];
 
 /**
  * Every module of routes outside `/api/v1`: WebSockets (under `/sockets`), the sandboxes' agent servers proxied
- * under `/sandboxes/{id}/agent` (HTTP and WebSockets) and the shared conversations at OpenHands' `/api/shared-*`.
+ * under `/sandboxes/{id}/agent` (HTTP and WebSockets), the shared conversations at OpenHands' `/api/shared-*` and
+ * the aliases of OpenHands' older routes its web client still calls (`/api/settings`, `/api/conversations`...).
  */
-export const SOCKET_ROUTES: readonly ApiRoutes[] = [eventSocketOfServer, sandboxProxyOfServer, sharedApiOfServer];
+export const SOCKET_ROUTES: readonly ApiRoutes[] = [
+  eventSocketOfServer,
+  sandboxProxyOfServer,
+  sharedApiOfServer,
+  legacyApi,
+];
 
 export interface AppServerOptions {
   /** Defaults fill in whatever is left out. */

@@ -7,7 +7,9 @@ type Properties = Record<string, { type?: unknown }>;
 
 /**
  * Request validation with the protocol's validators: bodies strictly (unknown properties rejected, nothing
- * coerced, defaults filled in); path and query parameters with coercion, since they arrive as strings.
+ * coerced, defaults filled in); path and query parameters with coercion, since they arrive as strings. Unknown
+ * query parameters are dropped before validation, as FastAPI ignores them: clients send paging and sorting hints
+ * a route may not know (`sort`, `page`), and refusing those would break them. Known ones are still checked.
  */
 export function validatorCompiler(): FastifySchemaCompiler<TSchema> {
   // Made on first use: most of the ajv's cost would otherwise be paid at start-up.
@@ -22,9 +24,11 @@ export function validatorCompiler(): FastifySchemaCompiler<TSchema> {
     let validate: ReturnType<typeof validatorFor> | undefined;
     const arrays = httpPart === 'querystring' ? parametersOfType(schema, ['array']) : [];
     const numbers = httpPart === 'body' ? [] : parametersOfType(schema, ['integer', 'number']);
+    const known = httpPart === 'querystring' ? closedProperties(schema) : undefined;
     return (data: unknown) => {
       validate ??= httpPart === 'body' ? validatorFor(schema) : validatorFor(schema, coercingAjv());
       const parameters = (data && typeof data === 'object' ? data : {}) as Record<string, unknown>;
+      if (known) for (const name of Object.keys(parameters)) if (!known.has(name)) delete parameters[name];
       // A repeated query parameter given once (`?ids=a`) arrives as a string: it is a list of one.
       for (const name of arrays) if (typeof parameters[name] === 'string') parameters[name] = [parameters[name]];
       const given = numbers.map((name) => parameters[name]);
@@ -39,6 +43,13 @@ export function validatorCompiler(): FastifySchemaCompiler<TSchema> {
         : { error: Object.assign(new Error('invalid'), { validation: errors }) };
     };
   };
+}
+
+/** The parameters of a query schema that refuses others (`additionalProperties: false`); undefined otherwise. */
+function closedProperties(schema: TSchema): Set<string> | undefined {
+  const object = schema as { properties?: Properties; additionalProperties?: unknown };
+  if (object.additionalProperties !== false) return undefined;
+  return new Set(Object.keys(object.properties ?? {}));
 }
 
 /** The names of the parameters whose type is one of `types`. */

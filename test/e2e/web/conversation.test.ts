@@ -170,7 +170,10 @@ describe('conversations in the browser', { timeout: 180_000 }, () => {
             .last()
             .innerText()
             .catch(() => '');
-          if (text.length > (lengths.at(-1) ?? 0)) lengths.push(text.length);
+          if (text.length > (lengths.at(-1) ?? 0)) {
+            lengths.push(text.length);
+            if (lengths.length === 2) await screenshot(page, 'conversation-streaming', { settle: false });
+          }
           return text.includes('word24') ? true : undefined;
         },
         60_000,
@@ -266,14 +269,15 @@ describe('conversations in the browser', { timeout: 180_000 }, () => {
     for (const colorScheme of ['light', 'dark'] as const) {
       const page = await suite.signedInPage({ width: 390, height: 844, colorScheme });
       await page.goto(`/conversations/${id}`);
-      await visible(timeline(page).getByText('The first task is done.'));
+      // The timeline opens at its newest rows (it is virtualized: older ones are not rendered).
+      await visible(timeline(page).getByText('careful task: echo twice'));
       await expectAccessible(page, `a conversation (390 px, ${colorScheme})`);
       await expectNoSidewaysScroll(page, 'a conversation at 390 px');
       await screenshot(page, `phone-${colorScheme}-conversation`);
     }
     const wide = await suite.signedInPage({ colorScheme: 'dark' });
     await wide.goto(`/conversations/${id}`);
-    await visible(timeline(wide).getByText('The first task is done.'));
+    await visible(timeline(wide).getByText('careful task: echo twice'));
     await expectAccessible(wide, 'a conversation (1280 px, dark)');
     await screenshot(wide, 'conversation-dark');
   });

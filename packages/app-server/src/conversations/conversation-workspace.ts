@@ -27,6 +27,8 @@ const DEFAULT_HOOK_TIMEOUT = 60;
 interface ConversationAgent {
   agent: AgentServerClient;
   info: ConversationInfo;
+  /** The app's row of the conversation (its selected repository). */
+  row: { selected_repository: string | null };
 }
 
 /**
@@ -40,8 +42,8 @@ export class ConversationWorkspace {
 
   /** The file's text: 404 when there is none, 413 when larger than the limit, 415 when it is not UTF-8 text. */
   async readFile(userId: string, id: string, filePath: string): Promise<string> {
-    const { agent, info } = await this.agentOf(userId, id);
-    const path = inWorkingDir(info, filePath);
+    const { agent, info, row } = await this.agentOf(userId, id);
+    const path = inWorkingDir(info, fromOpenHandsPath(filePath, info.workspace.working_dir, row.selected_repository));
     const { bytes } = await agent.downloadFile(path, { maxBytes: MAX_CONVERSATION_FILE_BYTES }).catch((error) => {
       if (error instanceof BosunTooLargeError) {
         throw new HttpError(413, `The file is larger than ${MAX_CONVERSATION_FILE_BYTES} bytes: ${filePath}`);
@@ -99,12 +101,12 @@ export class ConversationWorkspace {
   }
 
   private async agentOf(userId: string, id: string): Promise<ConversationAgent> {
-    const { sandbox } = await conversationInSandbox(this.deps, userId, id);
+    const { sandbox, row } = await conversationInSandbox(this.deps, userId, id);
     const agent = runningAgentOf(id, sandbox);
     const info = await agent.getConversation(id).catch((error) => {
       throw agentFailure('read the conversation', error);
     });
-    return { agent, info };
+    return { agent, info, row };
   }
 }
 
@@ -150,6 +152,21 @@ function namedPlugins(info: ConversationInfo): PluginSource[] {
 }
 
 /** `path` on the conversation's machine: as it is when absolute, else under the working directory. */
+/** Where OpenHands' sandboxes keep the project: its clients name files under it. */
+const OPENHANDS_PROJECT = '/workspace/project';
+
+/**
+ * `path` as OpenHands' clients give it, `/workspace/project/...`, in the conversation's workspace: OpenHands'
+ * project root is where Bosun's sandbox holds its projects, the working directory itself, or the directory it is
+ * cloned in when a repository is selected (`/workspace/project/<repo>` is then the working directory). Other paths
+ * are as they are.
+ */
+export function fromOpenHandsPath(path: string, workingDir: string, repository: string | null): string {
+  if (path !== OPENHANDS_PROJECT && !path.startsWith(`${OPENHANDS_PROJECT}/`)) return path;
+  const root = repository ? posix.dirname(workingDir) : workingDir;
+  return posix.join(root, path.slice(OPENHANDS_PROJECT.length));
+}
+
 function inWorkingDir(info: ConversationInfo, path: string): string {
   return posix.isAbsolute(path) ? path : posix.join(info.workspace.working_dir, path);
 }

@@ -15,6 +15,11 @@ const KNOWN = [
   'title',
   'plugins',
   'secrets',
+  'agent_type',
+  'suggested_task',
+  'trigger',
+  'pr_number',
+  'public',
 ] as const;
 
 /** The request as the task echoes (and the database keeps) it: the known fields, each secret's value masked. */

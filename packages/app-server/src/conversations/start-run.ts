@@ -15,6 +15,7 @@ import { startConversationInput, titleOf } from './agent-request.ts';
 import type { ConversationDeps } from './deps.ts';
 import { PendingMessages } from './pending-messages.ts';
 import { StartError, cloneRepository, workspaceOf } from './repository.ts';
+import { recordedStartFields } from './start-fields.ts';
 import { startTaskOf } from './start-request.ts';
 import { TaskTakenOver } from './task-takeover.ts';
 
@@ -110,6 +111,7 @@ export class StartRun {
         llm_model: model,
         created_at: now,
         updated_at: now,
+        ...recordedStartFields(request),
       });
     }
     let info: Awaited<ReturnType<AgentServerClient['startConversation']>>;

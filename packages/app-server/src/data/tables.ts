@@ -118,6 +118,10 @@ export interface AppConversationsTable {
   loaded_plugins: string | null;
   /** 1: its owner shared it read-only with anyone who has its id (see 0016); 0: only they read it. */
   is_public: Generated<number>;
+  /** What started it, as its start request said (see 0019); null: not said. */
+  conversation_trigger: string | null;
+  /** The pull requests it works on (number[] as JSON, see 0019); null: none. */
+  pr_number: string | null;
 }
 
 /** A start of a conversation: its request as JSON with the secrets masked, its problems as a JSON list. */

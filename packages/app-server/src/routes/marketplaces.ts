@@ -2,6 +2,7 @@ import type {
   MarketplaceApproval,
   MarketplaceCreate,
   MarketplacePreviewRequest,
+  MarketplaceRegistration,
   MarketplaceScope,
   MarketplaceUpdate,
 } from '@bosun/protocol';
@@ -13,6 +14,7 @@ import { type Marketplaces, marketplacesOf } from '../marketplaces/index.ts';
 import { previewMarketplace } from '../marketplaces/preview.ts';
 import type { Caller } from '../marketplaces/registry.ts';
 import { gitUrlsOf } from './app-conversation-api.ts';
+import { MarketplaceSkillsAnswer, marketplaceSkills } from './marketplace-skills.ts';
 import { conflictsAs409, shape } from './replies.ts';
 import { routeOptions } from './route-options.ts';
 
@@ -138,16 +140,24 @@ export function marketplaceApi({ registry, git, table }: Marketplaces): ApiRoute
       },
     );
 
-    api.post<{ Body: MarketplacePreviewRequest }>(
+    api.post<{ Body: MarketplacePreviewRequest | MarketplaceRegistration[] }>(
       '/skills/marketplace-skills',
       route('Read a marketplace at its ref, without registering it: its plugins, skills and problems', {
         description:
           'Only HTTP(S) repositories of the configured Git providers are fetched, never at an internal address ' +
-          '(unless git_allow_private_hosts). A ref or path that does not exist is a 422; no marketplace, a 404.',
-        body: shape('MarketplacePreviewRequest'),
-        response: { 200: 'MarketplacePreview' },
+          '(unless git_allow_private_hosts). A ref or path that does not exist is a 422; no marketplace, a 404. ' +
+          'OpenHands’ body, an array of registrations, is answered in its shape (`marketplace-skills.ts`).',
+        body: Type.Union([
+          shape('MarketplacePreviewRequest'),
+          Type.Array(shape('MarketplaceRegistration'), { maxItems: 20 }),
+        ]),
+        response: { 200: Type.Union([shape('MarketplacePreview'), MarketplaceSkillsAnswer]) },
       }),
-      (request) => previewMarketplace(git, principalOf(request).userId, request.body),
+      (request) => {
+        const { body } = request;
+        const userId = principalOf(request).userId;
+        return Array.isArray(body) ? marketplaceSkills(git, userId, body) : previewMarketplace(git, userId, body);
+      },
     );
   };
 }

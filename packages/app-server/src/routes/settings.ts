@@ -3,7 +3,7 @@ import type { SettingsUpdate } from '@bosun/protocol';
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../identity/authenticate.ts';
 import { llmProfilesView, setsLlm, stillActive } from '../llm-profiles/profiles.ts';
-import { settingsPatch, settingsView } from '../settings/settings-view.ts';
+import { knownUpdate, settingsPatch, settingsView } from '../settings/settings-view.ts';
 import type { IdentityRouteDeps } from './deps.ts';
 import { callerOf } from './marketplaces.ts';
 import { conflictsAs409, shape } from './replies.ts';
@@ -39,22 +39,22 @@ export function settingsRoutes(
       description:
         '`registered_marketplaces` replaces the caller’s whole personal list, checked as a whole before any ' +
         'change: a name given twice or taken by an inherited marketplace is a 409, and nothing is stored. ' +
-        'Setting the LLM (model, base URL or key) to other than the active LLM profile’s ends its activation.',
+        'Setting the LLM (model, base URL or key) to other than the active LLM profile’s ends its activation. ' +
+        'A GET’s answer posted back is accepted and changes nothing: read-only and unknown fields are ignored.',
       body: shape('SettingsUpdate'),
       response: { 200: 'EditResponse', 409: 'HTTPError' },
     }),
     async (request) => {
       const { userId } = principalOf(request);
-      const patch = settingsPatch(request.body);
-      const list = request.body.registered_marketplaces;
+      const update = knownUpdate(request.body);
+      const patch = settingsPatch(update);
+      const list = update.registered_marketplaces;
       if (list !== undefined && !marketplaces) {
         throw new InputError([
           { loc: ['body', 'registered_marketplaces'], msg: 'this server has no marketplaces', type: 'value_error' },
         ]);
       }
-      const profile = setsLlm(request.body)
-        ? llmProfiles.keepActiveIf(userId, stillActive(request.body, llmDefaults))
-        : undefined;
+      const profile = setsLlm(update) ? llmProfiles.keepActiveIf(userId, stillActive(update, llmDefaults)) : undefined;
       await conflictsAs409(async () => {
         const replaced = list === undefined ? undefined : await marketplaces?.replacement(userId, list);
         await settings.update(userId, patch, async (trx) => {

@@ -7,6 +7,7 @@ import {
 } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import { startRequestOf } from '../conversations/start-fields.ts';
 import { startTaskOf } from '../conversations/start-request.ts';
 import type { StartTasks, Starter } from '../conversations/start-tasks.ts';
 import type { Repositories, StartTaskOrder } from '../data/index.ts';
@@ -164,9 +165,10 @@ async function started(
   reply: FastifyReply,
 ): Promise<{ task: AppConversationStartTask; run: () => void } | null> {
   const starter = starterOf(request);
-  const admitted = await admit(tasks, starter, request.body, reply);
+  const body = startRequestOf(request.body);
+  const admitted = await admit(tasks, starter, body, reply);
   if (!admitted) return null;
-  const task = await tasks.create(starter, request.body, admitted);
+  const task = await tasks.create(starter, body, admitted);
   return { task, run: () => tasks.run(task, starter, admitted) };
 }
 

@@ -1,6 +1,6 @@
 import { InputError } from '@bosun/http';
-import type { LLMProfiles, Marketplace, Settings, SettingsUpdate } from '@bosun/protocol';
-import { SETTINGS_READ_ONLY_FIELDS } from '@bosun/protocol';
+import type { LLMProfiles, Marketplace, Settings } from '@bosun/protocol';
+import { SETTINGS_READ_ONLY_FIELDS, SettingsUpdate } from '@bosun/protocol';
 import type { StoredSettings } from '../identity/stores.ts';
 import { credentialKeyPaths } from './credential-keys.ts';
 import { type LlmDefaults, effectiveLlm } from './llm-defaults.ts';
@@ -57,9 +57,33 @@ export function settingsView(
 }
 
 /**
- * The merge patch that `update` makes of the stored settings: fields sent replace (null clears: the default
- * applies again), `*_settings_diff` deep-merge into their object. A credential inside those objects is refused
- * (422): it would be stored and shown in clear.
+ * The update as the server applies it: only the fields `SettingsUpdate` names (a client posting its whole settings
+ * object back sends others, ignored), with a key at `agent_settings_diff.llm.api_key` moved to `llm_api_key`, where
+ * it is sealed as any LLM key. Two different keys in one update are a 422.
+ */
+export function knownUpdate(body: SettingsUpdate): SettingsUpdate {
+  const known = Object.fromEntries(
+    Object.entries(body).filter(([field]) => Object.hasOwn(SettingsUpdate.properties, field)),
+  ) as SettingsUpdate;
+  const diff = known.agent_settings_diff;
+  const llm = diff?.llm;
+  if (!diff || !isObject(llm) || !Object.hasOwn(llm, 'api_key')) return known;
+  const { api_key: key, ...rest } = llm;
+  if (key !== null && (typeof key !== 'string' || key.length === 0)) {
+    throw problem(['body', 'agent_settings_diff', 'llm', 'api_key'], 'The LLM API key must be a non-empty string');
+  }
+  if (known.llm_api_key !== undefined && known.llm_api_key !== key) {
+    throw problem(['body', 'agent_settings_diff', 'llm', 'api_key'], 'Differs from llm_api_key: send one LLM key');
+  }
+  const { llm: _llm, ...others } = diff;
+  const agentDiff = Object.keys(rest).length > 0 ? { ...others, llm: rest } : others;
+  return { ...known, llm_api_key: key, agent_settings_diff: agentDiff };
+}
+
+/**
+ * The merge patch that `update` (a `knownUpdate`) makes of the stored settings: fields sent replace (null clears:
+ * the default applies again), `*_settings_diff` deep-merge into their object. A credential inside those objects is
+ * refused (422): it would be stored and shown in clear.
  */
 export function settingsPatch(update: SettingsUpdate): StoredSettings {
   const problems = (['agent_settings_diff', 'conversation_settings_diff'] as const).flatMap((field) =>
@@ -80,3 +104,8 @@ export function settingsPatch(update: SettingsUpdate): StoredSettings {
   }
   return patch;
 }
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const problem = (loc: string[], msg: string) => new InputError([{ loc, msg, type: 'value_error' }]);

@@ -97,15 +97,16 @@ describeApi('app conversations: reads, bad input and the conversation webhook', 
       body: { content: [{ type: 'text', text: 'x' }] },
     });
     expect(sent.status).toBe(410);
-    // Fields of other OpenHands releases are ignored, not refused; the start fails on what matters.
+    // Fields of other OpenHands releases Bosun does not know are ignored; those it knows are taken (or refused,
+    // see test/legacy/start-fields.test.ts); the start fails on what matters.
     const started = await api().call('/api/v1/app-conversations', {
       method: 'POST',
       as: owner,
-      body: { agent_type: 'plan', trigger: 'gui', observability_tags: ['x'], sandbox_id: 'nope' },
+      body: { agent_type: 'default', trigger: 'gui', observability_tags: ['x'], sandbox_id: 'nope' },
     });
     expect(started.status, started.text).toBe(200);
-    expect(started.body).toMatchObject({ status: 'WORKING', request: { sandbox_id: 'nope' } });
-    expect(started.body.request).not.toHaveProperty('agent_type');
+    expect(started.body).toMatchObject({ status: 'WORKING', request: { sandbox_id: 'nope', trigger: 'gui' } });
+    expect(started.body.request).not.toHaveProperty('observability_tags');
   });
 
   it('reads start tasks by id, searches them in each order and counts them', async () => {

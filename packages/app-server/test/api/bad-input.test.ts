@@ -35,7 +35,6 @@ const MALFORMED: Record<string, { path: string; options?: CallOptions; loc: Loc 
   'GET /api/v1/secrets/search': [
     { path: '/api/v1/secrets/search?limit=0', loc: ['query', 'limit'] },
     { path: '/api/v1/secrets/search?limit=abc', loc: ['query', 'limit'] },
-    { path: '/api/v1/secrets/search?color=red', loc: ['query', 'color'] },
   ],
   'PUT /api/v1/secrets/{secret_id}': [
     { path: '/api/v1/secrets/ANY', options: { method: 'PUT', body: { value: '' } }, loc: ['body', 'value'] },

@@ -103,7 +103,6 @@ describeApi(
         ['verified__eq=maybe', 'verified__eq'],
         ['page_id=nope', 'page_id'],
         ['page_id=999', 'page_id'],
-        ['unknown=1', 'unknown'],
       ]) {
         const answer = await api().call(`${path}?${query}`, { as: user });
         expect(answer.status, `${query}: ${answer.text}`).toBe(422);

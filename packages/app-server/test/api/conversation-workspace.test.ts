@@ -90,6 +90,8 @@ describeApi('a conversation’s workspace and export through the app server', (a
     const { id, workingDir } = conversation;
     expect(await client.readAppConversationFile(id, 'notes/plan.md')).toBe('# Plan\nShip it.\n');
     expect(await client.readAppConversationFile(id.replaceAll('-', ''), `${workingDir}/README.md`)).toBe('two\n');
+    // OpenHands' clients name files under its sandboxes' project root.
+    expect(await client.readAppConversationFile(id, '/workspace/project/notes/plan.md')).toBe('# Plan\nShip it.\n');
     const answers = {
       missing: await api().call(`${path('file')}?file_path=nope.md`, { as: owner }),
       binary: await api().call(`${path('file')}?file_path=binary.bin`, { as: owner }),

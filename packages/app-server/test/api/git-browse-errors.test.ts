@@ -111,7 +111,6 @@ describeApi(
         [`${REPOS}?provider=github&limit=101`, ['query', 'limit']],
         [`${REPOS}?provider=github&page_id=abc`, ['query', 'page_id']],
         [`${REPOS}?provider=github&sort_order=size-asc`, ['query', 'sort_order']],
-        [`${REPOS}?provider=github&colour=red`, ['query', 'colour']],
         ['/api/v1/git/branches/search?provider=github&query=', ['query', 'repository']],
         ['/api/v1/git/branches/search?provider=github&repository=no-slash&query=', ['query', 'repository']],
         ['/api/v1/git/branches/search?provider=github&repository=a/b', ['query', 'query']],

@@ -17,8 +17,10 @@ import { eventSocket, eventsApi } from '../../src/routes/events-api.ts';
 import { gitBrowseApi } from '../../src/routes/git-browse.ts';
 import { identityApi, identityRouteDeps } from '../../src/routes/identity-api.ts';
 import { launchApi } from '../../src/routes/launch.ts';
+import { legacyApi } from '../../src/routes/legacy/index.ts';
 import { llmProfilesApi } from '../../src/routes/llm-profiles.ts';
 import { marketplaceApi } from '../../src/routes/marketplaces.ts';
+import { notApplicableApi } from '../../src/routes/not-applicable.ts';
 import { pendingMessagesApi } from '../../src/routes/pending-messages.ts';
 import { pluginDirectoryApi, pluginDirectoryOf } from '../../src/routes/plugin-directory.ts';
 import { pluginTrustApi } from '../../src/routes/plugin-trust.ts';
@@ -229,10 +231,12 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
             gitUrls: gitUrlsOf(config),
             allowPrivateHosts: config.git_allow_private_hosts,
           }),
+          notApplicableApi,
         ],
         socketRoutes: [
           eventSocket({ ...eventDeps, identity }),
           sharedApi({ repositories, rateLimiter: deps.rateLimiter, rateLimits: limits }),
+          legacyApi,
         ],
         logStream: { write: (line: string) => logs.push(line) },
       });

@@ -142,7 +142,7 @@ describeApi(
         expect(refused.text).not.toContain('hunter2');
       }
       const credential = await save(user, {
-        agent_settings_diff: { llm: { api_key: 'sk-leak' } },
+        agent_settings_diff: { search: { api_key: 'sk-leak' } },
         registered_marketplaces: [],
       });
       expect(credential.status).toBe(422);

@@ -58,13 +58,42 @@ describeApi(
       expect(answer.body).not.toHaveProperty('llm_api_key');
     });
 
-    it('accept their own GET answer posted back unchanged', async () => {
+    it('accept their own GET answer posted back whole, with OpenHands’ client fields, and change nothing', async () => {
       const user = await api().user();
-      await post(user, { llm_model: 'mine', agent_settings_diff: { condenser: { max_size: 80 } } });
+      await post(user, {
+        llm_model: 'mine',
+        llm_api_key: 'sk-kept-4242',
+        agent_settings_diff: { condenser: { max_size: 80 } },
+        conversation_settings_diff: { max_iterations: 40 },
+      });
       const before = (await get(user)).body;
-      const { agent_settings: _agent, conversation_settings: _conversation, ...posted } = before;
-      expect((await post(user, posted)).status).toBe(200);
-      expect((await get(user)).body).toEqual(before);
+      // What OpenHands' web client 1.5 posts: the settings it holds, its own fields added.
+      const posted = { ...before, is_new_user: false, condenser_max_size: 240, search_api_key_set: false, agent: 'x' };
+      const answer = await post(user, posted);
+      expect(answer.status, answer.text).toBe(200);
+      const after = await get(user);
+      expect(after.body).toEqual(before);
+      expect(after.text).not.toContain('sk-kept-4242');
+      expect(await api().repositories.settings.get(user.id)).not.toHaveProperty('is_new_user');
+    });
+
+    it('take a key at agent_settings_diff.llm.api_key as the LLM key: sealed, never shown, not in agent_settings', async () => {
+      const user = await api().user({ llm_base_url: 'https://own.llm.test/v1' });
+      expect((await get(user)).body.llm_api_key_set).toBe(false);
+      const answer = await post(user, { agent_settings_diff: { llm: { api_key: 'sk-diff-7731', temperature: 0.2 } } });
+      expect(answer.status, answer.text).toBe(200);
+      const after = await get(user);
+      expect(after.body.llm_api_key_set).toBe(true);
+      expect(after.body.agent_settings).toEqual({ llm: { temperature: 0.2 } });
+      expect(after.text).not.toContain('sk-diff-7731');
+      const stored = await api().repositories.settings.get(user.id);
+      expect(stored?.llm_api_key).toBe('sk-diff-7731');
+      expect(JSON.stringify(stored?.agent_settings)).not.toContain('sk-diff-7731');
+      const two = await post(user, { llm_api_key: 'sk-one', agent_settings_diff: { llm: { api_key: 'sk-two' } } });
+      expect(two.status).toBe(422);
+      expect(two.body.detail[0].loc).toEqual(['body', 'agent_settings_diff', 'llm', 'api_key']);
+      expect((await post(user, { agent_settings_diff: { llm: { api_key: null } } })).status).toBe(200);
+      expect((await get(user)).body.llm_api_key_set).toBe(false);
     });
 
     it('deep-merge the *_diff objects, a null removing a key', async () => {
@@ -100,16 +129,17 @@ describeApi(
     it('answer 422 naming what is wrong, and store nothing of a refused update', async () => {
       const user = await api().user();
       const cases: [string, (string | number)[]][] = [
-        ['{"llm_modle":"typo"}', ['body', 'llm_modle']],
-        ['{"agent_settings":{"a":1}}', ['body', 'agent_settings']],
         ['{"confirmation_mode":"yes"}', ['body', 'confirmation_mode']],
         ['{"disabled_skills":["ok",7]}', ['body', 'disabled_skills', 1]],
         ['{"sandbox_grouping_strategy":"SOMETIMES"}', ['body', 'sandbox_grouping_strategy']],
-        ['{"agent_settings_diff":{"llm":{"api_key":"sk-hidden"}}}', ['body', 'agent_settings_diff', 'llm', 'api_key']],
         ['{"agent_settings_diff":{"llm":{"num_retries":-1}}}', ['body', 'agent_settings_diff', 'llm', 'num_retries']],
         [
           '{"agent_settings_diff":{"llm":{"retry_max_wait":"1m"}}}',
           ['body', 'agent_settings_diff', 'llm', 'retry_max_wait'],
+        ],
+        [
+          '{"agent_settings_diff":{"search":{"api_key":"sk-hidden"}}}',
+          ['body', 'agent_settings_diff', 'search', 'api_key'],
         ],
         ['[]', ['body']],
         ['{"llm_model":', ['body']],
@@ -119,7 +149,7 @@ describeApi(
         expect(answer.status, body).toBe(422);
         expect(answer.body.detail[0].loc, body).toEqual(loc);
       }
-      const mixed = await post(user, { llm_model: 'should-not-stick', bogus: 1 });
+      const mixed = await post(user, { llm_model: 'should-not-stick', confirmation_mode: 'yes' });
       expect(mixed.status).toBe(422);
       expect((await get(user)).body.llm_model).toBe(INSTANCE.llm_model);
       expect((await get(user)).text).not.toContain('sk-hidden');

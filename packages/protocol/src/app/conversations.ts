@@ -5,6 +5,7 @@ import { ResolvedPlugin } from '../api/plugins.ts';
 import { namedEnum, nullable, openObject, ref, strictObject, stringEnum } from '../schema/builders.ts';
 import { NOT_BLANK } from '../schema/fields.ts';
 import { ProviderType, pageOf, timestamp, timestamps } from './common.ts';
+import { SuggestedTask } from './git-browse.ts';
 import { MAX_LAUNCH_PLUGINS } from './launch-references.ts';
 import { LoadedMarketplace } from './marketplaces.ts';
 import { PluginTrustSource } from './plugin-directory.ts';
@@ -52,9 +53,33 @@ export type PluginSpec = Static<typeof PluginSpec>;
 
 const SECRET_NAME = '^[A-Za-z_][A-Za-z0-9_]{0,127}$';
 
+/** How OpenHands says what started a conversation (`trigger`). */
+export const CONVERSATION_TRIGGERS = [
+  'resolver',
+  'gui',
+  'suggested_task',
+  'openhands_api',
+  'slack',
+  'microagent_management',
+  'jira',
+  'jira_dc',
+  'linear',
+  'bitbucket',
+  'automation',
+] as const;
+export const ConversationTrigger = namedEnum(
+  'ConversationTrigger',
+  'What started a conversation (OpenHands’ `ConversationTrigger`): recorded and shown, not acted on.',
+  CONVERSATION_TRIGGERS,
+);
+export type ConversationTrigger = Static<typeof ConversationTrigger>;
+
 /**
- * The start request. Unknown fields (other OpenHands releases send `processors`, `trigger`, `agent_type`,
- * `observability_*`...) are ignored rather than refused; the known ones are checked.
+ * The start request. Fields OpenHands' releases send that Bosun knows are each taken or refused with a 422 that
+ * says so: `agent_type` `default` (`plan` refused), `suggested_task` (builds the first message), `trigger`,
+ * `pr_number` and `public` (recorded on the conversation); `parent_conversation_id` is refused when set, and
+ * `processors` other than `SetTitleCallbackProcessor`. Other unknown fields (`observability_*`,
+ * `agent_profile_id`...) are ignored.
  */
 const startRequest = Type.Object(
   {
@@ -101,6 +126,41 @@ const startRequest = Type.Object(
         }),
       ),
     ),
+    agent_type: Type.Optional(
+      nullable(stringEnum(['default', 'plan'], { description: '`default` only: Bosun has no planning agent.' })),
+    ),
+    suggested_task: Type.Optional(
+      nullable(
+        ref(SuggestedTask, {
+          description:
+            'Builds the first message from the task (as OpenHands does); not with `initial_message`. Types ' +
+            'MERGE_CONFLICTS, FAILING_CHECKS, UNRESOLVED_COMMENTS and OPEN_ISSUE.',
+        }),
+      ),
+    ),
+    trigger: Type.Optional(nullable(ref(ConversationTrigger))),
+    pr_number: Type.Optional(
+      nullable(
+        Type.Array(Type.Integer({ minimum: 1 }), {
+          maxItems: 100,
+          description: 'The pull (merge) requests the conversation works on; recorded on it.',
+        }),
+      ),
+    ),
+    public: Type.Optional(nullable(Type.Boolean({ description: 'Share it read-only from the start (default: not).' }))),
+    parent_conversation_id: Type.Optional(
+      nullable(conversationId('Refused when set: Bosun has no sub-conversations (422).')),
+    ),
+    processors: Type.Optional(
+      nullable(
+        Type.Array(openObject(), {
+          maxItems: 20,
+          description:
+            'OpenHands’ event callback processors: only `SetTitleCallbackProcessor` (Bosun titles every ' +
+            'conversation anyway); any other kind is refused (422).',
+        }),
+      ),
+    ),
     secrets: Type.Optional(
       nullable(
         Type.Record(Type.String({ pattern: SECRET_NAME }), Type.String({ maxLength: 65_536 }), {
@@ -113,7 +173,8 @@ const startRequest = Type.Object(
   {
     $id: 'AppConversationStartRequest',
     additionalProperties: true,
-    description: 'Start a conversation in a sandbox (fields of other OpenHands releases are ignored).',
+    description:
+      'Start a conversation in a sandbox (fields of other OpenHands releases that Bosun does not know are ignored).',
   },
 );
 export const AppConversationStartRequest = startRequest as typeof startRequest & { $id: string };
@@ -162,7 +223,7 @@ export const AppConversation = strictObject(
     selected_branch: nullable(Type.String()),
     git_provider: nullable(ref(ProviderType)),
     title: nullable(Type.String()),
-    trigger: Type.Null({ description: 'Bosun records no trigger.' }),
+    trigger: nullable(ref(ConversationTrigger, { description: 'What started it, as the start request said.' })),
     pr_number: Type.Array(Type.Integer()),
     llm_model: nullable(Type.String()),
     agent_kind: Type.String({ description: 'Always `openhands` (the agent server’s agent).' }),

@@ -68,9 +68,12 @@ export type Settings = Static<typeof Settings>;
 
 /**
  * Read-only fields of `Settings` (and of OpenHands' `GETSettingsModel`) that clients post back with the rest:
- * accepted and ignored, so that a GET's body can be posted unchanged. Anything else unknown is a 422.
+ * accepted and ignored, so that a GET's body can be posted unchanged. `agent_settings` and `conversation_settings`
+ * are among them: they change only through their `*_diff` twins.
  */
 export const SETTINGS_READ_ONLY_FIELDS = [
+  'agent_settings',
+  'conversation_settings',
   'llm_api_key_set',
   'search_api_key_set',
   'provider_tokens_set',
@@ -99,17 +102,22 @@ const ignoredFields = Object.fromEntries(
 const writeOnlySecret = () =>
   nullable(Type.String({ minLength: 1, writeOnly: true, description: 'Secret, never returned. Null removes it.' }));
 
-export const SettingsUpdate = strictObject(
+const settingsUpdate = strictObject(
   'SettingsUpdate',
   'A partial update: fields left out keep their value, null resets one to its default. `agent_settings` and ' +
-    '`conversation_settings` change only through their `*_diff` twins, deep-merged (a null removes a key): ' +
-    'sending them whole is a 422, as in OpenHands, so two clients never overwrite each other’s changes. ' +
-    'Unknown fields are a 422; the read-only fields of a GET are accepted and ignored.',
+    '`conversation_settings` change only through their `*_diff` twins, deep-merged (a null removes a key); sent ' +
+    'whole they are ignored, so two clients never overwrite each other’s changes. The read-only fields of a GET ' +
+    'and unknown fields (OpenHands’ clients post their whole settings object back, with `is_new_user`, ' +
+    '`condenser_max_size`...) are accepted and ignored, as OpenHands’ schema ignores them; known fields are checked.',
   optionalAll({
     ...plainFields,
     llm_api_key: writeOnlySecret(),
     search_api_key: writeOnlySecret(),
-    agent_settings_diff: openObject({ description: 'Deep-merged into `agent_settings`; a null value removes a key.' }),
+    agent_settings_diff: openObject({
+      description:
+        'Deep-merged into `agent_settings`; a null value removes a key. `llm.api_key` is taken as `llm_api_key` ' +
+        '(sealed, never shown); any other credential here is a 422.',
+    }),
     conversation_settings_diff: openObject({
       description: 'Deep-merged into `conversation_settings`; a null value removes a key.',
     }),
@@ -122,4 +130,7 @@ export const SettingsUpdate = strictObject(
     ...ignoredFields,
   }),
 );
+// Unknown fields ignored, not refused: the one body of the wire model that is open (see the description).
+(settingsUpdate as { additionalProperties: boolean }).additionalProperties = true;
+export const SettingsUpdate = settingsUpdate;
 export type SettingsUpdate = Static<typeof SettingsUpdate>;

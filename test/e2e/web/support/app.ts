@@ -51,7 +51,6 @@ export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> 
     ...(clean as Record<string, string>),
     BOSUN_LOG_LEVEL: 'warn',
     BOSUN_DATA_DIR: dataDir,
-    BOSUN_SANDBOX_URLS: 'proxied',
     ...options.env,
   };
   const child: ChildProcess = spawn(

@@ -15,6 +15,7 @@ import { oidcIdentities } from './0014-oidc-identities.ts';
 import { providerTokenSource } from './0015-provider-token-source.ts';
 import { conversationPublic } from './0016-conversation-public.ts';
 import { providerTokenRenewal } from './0017-provider-token-renewal.ts';
+import { conversationTrigger } from './0019-conversation-trigger.ts';
 import type { SchemaMigration } from './migration.ts';
 
 /** Every schema step, in order: listed here (not read from a folder) so the bundled server carries them. */
@@ -36,4 +37,5 @@ export const MIGRATIONS: readonly SchemaMigration[] = [
   providerTokenSource,
   conversationPublic,
   providerTokenRenewal,
+  conversationTrigger,
 ];
