@@ -96,7 +96,8 @@ export function SkillsAndPluginsTable({ table, orgId }: { table: SkillsTable; or
   return (
     <>
       {toggle.isError && <ErrorNotice error={toggle.error} />}
-      <div className="skills-table-wrap">
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a table wider than the page scrolls with the keyboard too */}
+      <section className="skills-table-wrap" aria-label="Skills and plugins table" tabIndex={0}>
         <table className="table skills-table">
           <caption className="visually-hidden">
             Skills and plugins of the next conversation, with a switch for each skill and command
@@ -186,7 +187,7 @@ export function SkillsAndPluginsTable({ table, orgId }: { table: SkillsTable; or
             ))}
           </tbody>
         </table>
-      </div>
+      </section>
     </>
   );
 }
