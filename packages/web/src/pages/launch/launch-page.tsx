@@ -1,8 +1,12 @@
 import { type LaunchProblem, decodeLaunchLink, formatLaunchProblem } from '@bosun/protocol';
+import type { DirectoryPlugin, DirectoryPluginConfig } from '@bosun/protocol';
+import { useQueries } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { Link, useLocation } from 'react-router';
-import { Notice } from '../../ui/feedback.tsx';
+import { useApi } from '../../api/client.tsx';
+import { Loading, Notice } from '../../ui/feedback.tsx';
 import { PluginReview } from '../plugin-start/plugin-review.tsx';
+import { pluginKeys, useDirectory } from '../plugin-start/queries.ts';
 import { type ReviewPlugin, displayName } from '../plugin-start/start-plugins.ts';
 import './launch.css';
 
@@ -25,7 +29,21 @@ interface Launch {
  */
 export default function LaunchPage() {
   const { search } = useLocation();
-  const launch = useMemo(() => readLaunch(search), [search]);
+  const read = useMemo(() => readLaunch(search), [search]);
+  // A plugin of the directory (same source and path) brings its name, description and declared parameters.
+  const directory = useDirectory();
+  const launch = useMemo(() => withDirectory(read, directory.data?.plugins ?? []), [read, directory.data]);
+  const { configs, settled } = useDirectoryConfigs(launch.plugins);
+  // The review's fields start from what the directory declares: it waits for the directory (or its failure).
+  const ready = !directory.isPending && settled;
+  const plugins = useMemo(
+    () =>
+      launch.plugins.map((plugin) => {
+        const config = plugin.directoryId ? configs[plugin.directoryId] : undefined;
+        return config ? { ...plugin, schema: config.parameters } : plugin;
+      }),
+    [launch.plugins, configs],
+  );
   const count = launch.plugins.length;
   const title =
     count === 1 && launch.plugins[0]
@@ -59,15 +77,18 @@ export default function LaunchPage() {
               {launch.messageProblems.join('; ')}. Edit it below.
             </Notice>
           )}
-          <PluginReview
-            plugins={launch.plugins}
-            initialMessage={launch.message}
-            blocked={
-              launch.broken > 0
-                ? 'This link has plugins that cannot be loaded (see above): ask for a corrected link.'
-                : undefined
-            }
-          />
+          {!ready && <Loading what="the plugins" />}
+          {ready && (
+            <PluginReview
+              plugins={plugins}
+              initialMessage={launch.message}
+              blocked={
+                launch.broken > 0
+                  ? 'This link has plugins that cannot be loaded (see above): ask for a corrected link.'
+                  : undefined
+              }
+            />
+          )}
         </>
       )}
     </main>
@@ -101,6 +122,44 @@ function BadLink({ problems }: { problems: string[] }) {
       </section>
     </div>
   );
+}
+
+/** The launch's plugins with the name and description of the same plugin in the directory, if it lists it. */
+function withDirectory(launch: Launch, directory: readonly DirectoryPlugin[]): Launch {
+  if (directory.length === 0) return launch;
+  const plugins = launch.plugins.map((plugin) => {
+    const spec = plugin.spec;
+    const match =
+      spec &&
+      directory.find(
+        (entry) => entry.source.source === spec.source && (entry.source.repo_path ?? '') === (spec.repo_path ?? ''),
+      );
+    return match ? { ...plugin, name: match.name, description: match.description, directoryId: match.id } : plugin;
+  });
+  return { ...launch, plugins };
+}
+
+/** The launch configurations (declared parameters) of the directory's plugins among them. */
+function useDirectoryConfigs(plugins: readonly ReviewPlugin[]): {
+  configs: Record<string, DirectoryPluginConfig>;
+  settled: boolean;
+} {
+  const api = useApi();
+  const ids = [...new Set(plugins.flatMap((plugin) => (plugin.directoryId ? [plugin.directoryId] : [])))];
+  const results = useQueries({
+    queries: ids.map((id) => ({
+      queryKey: pluginKeys.config(id),
+      queryFn: () => api.getDirectoryPluginConfig(id),
+      retry: false,
+      staleTime: 60_000,
+    })),
+  });
+  const configs: Record<string, DirectoryPluginConfig> = {};
+  ids.forEach((id, index) => {
+    const data = results[index]?.data;
+    if (data) configs[id] = data;
+  });
+  return { configs, settled: results.every((result) => !result.isPending) };
 }
 
 /** Reads the link; each problem goes to the plugin it concerns (`plugins[2].ref`), else to the whole link. */
@@ -143,7 +202,7 @@ function readLaunch(search: string): Launch {
       const path = typeof item?.repo_path === 'string' ? item.repo_path : null;
       plugins.push({
         key: String(index),
-        name: source ? displayName(source, path) : `Plugin ${index + 1}`,
+        name: source ? `Plugin ${index + 1} (${displayName(source, path)})` : `Plugin ${index + 1}`,
         spec: null,
         rawSource: source,
         problems,

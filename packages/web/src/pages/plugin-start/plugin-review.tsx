@@ -143,6 +143,7 @@ export function PluginReview({
               <ReviewItem
                 plugin={plugin}
                 trustRecord={plugin.spec ? trustedRecord(records, plugin.spec) : undefined}
+                earlier={plugin.spec ? records.find((record) => record.source === plugin.spec?.source) : undefined}
                 values={values[plugin.key] ?? {}}
                 onChange={(name, value) =>
                   setValues((all) => ({ ...all, [plugin.key]: { ...all[plugin.key], [name]: value } }))
@@ -245,11 +246,13 @@ function SourceList({ sources }: { sources: string[] }) {
 interface ReviewItemProps {
   plugin: ReviewPlugin;
   trustRecord: PluginTrust | undefined;
+  /** A confirmation of the same source at another commit (a branch may or may not still name it). */
+  earlier: PluginTrust | undefined;
   values: Record<string, FieldValue>;
   onChange(name: string, value: FieldValue): void;
 }
 
-function ReviewItem({ plugin, trustRecord, values, onChange }: ReviewItemProps) {
+function ReviewItem({ plugin, trustRecord, earlier, values, onChange }: ReviewItemProps) {
   const id = useId();
   const fields = parameterFields(plugin);
   const spec = plugin.spec;
@@ -297,6 +300,15 @@ function ReviewItem({ plugin, trustRecord, values, onChange }: ReviewItemProps) 
             'at any commit'
           )}{' '}
           on {new Date(trustRecord.confirmed_at).toLocaleDateString()}.
+        </p>
+      )}
+      {spec && !trustRecord && earlier?.commit && (
+        <p className="muted review-trusted">
+          You trusted this source before at commit <code>{earlier.commit.slice(0, 12)}</code> (
+          {new Date(earlier.confirmed_at).toLocaleDateString()}).{' '}
+          {spec.ref
+            ? `If ${spec.ref} still names that commit, nothing new is asked; otherwise confirm again.`
+            : 'If the default branch moved since, confirm again.'}
         </p>
       )}
       {plugin.problems.length > 0 && (

@@ -21,6 +21,8 @@ export interface ReviewPlugin {
   /** What the plugin declares about its parameters (the directory knows; a link has only values). */
   schema?: Record<string, PluginParameter>;
   description?: string | null;
+  /** The Plugin Directory's id of the same plugin (same source and path), when it lists it. */
+  directoryId?: string;
   problems: string[];
 }
 

@@ -119,7 +119,7 @@ function PluginDetails({ plugin, config }: { plugin: DirectoryPlugin; config: Co
                     <Button
                       small
                       onClick={() => open(example.prompt)}
-                      aria-label={`Start with the example ${example.title}`}
+                      aria-label={`Start with this example: ${example.title}`}
                     >
                       Start with this example
                     </Button>
