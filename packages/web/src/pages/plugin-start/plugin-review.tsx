@@ -306,9 +306,13 @@ function ReviewItem({ plugin, trustRecord, earlier, values, onChange }: ReviewIt
         <p className="muted review-trusted">
           You trusted this source before at commit <code>{earlier.commit.slice(0, 12)}</code> (
           {new Date(earlier.confirmed_at).toLocaleDateString()}).{' '}
-          {spec.ref
-            ? `If ${spec.ref} still names that commit, nothing new is asked; otherwise confirm again.`
-            : 'If the default branch moved since, confirm again.'}
+          {spec.ref ? (
+            <>
+              If <code>{spec.ref}</code> still names that commit, nothing new is asked; otherwise confirm again.
+            </>
+          ) : (
+            'If the default branch moved since, confirm again.'
+          )}
         </p>
       )}
       {plugin.problems.length > 0 && (

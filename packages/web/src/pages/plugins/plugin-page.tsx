@@ -99,6 +99,15 @@ function PluginDetails({ plugin, config }: { plugin: DirectoryPlugin; config: Co
         </ul>
       )}
 
+      <div className="plugin-start-row">
+        <Button variant="primary" onClick={() => open(entryCommand)}>
+          Create New Conversation
+        </Button>
+        <span className="muted hint-text">
+          You review its source and parameters and confirm your trust before it starts.
+        </span>
+      </div>
+
       <div className="plugin-layout">
         <div>
           <Contents plugin={plugin} />
@@ -132,14 +141,6 @@ function PluginDetails({ plugin, config }: { plugin: DirectoryPlugin; config: Co
         </div>
 
         <aside className="plugin-aside" aria-label="Start">
-          <div className="card stack">
-            <Button variant="primary" onClick={() => open(entryCommand)}>
-              Create New Conversation
-            </Button>
-            <p className="muted hint-text">
-              You review its source and parameters and confirm your trust before it starts.
-            </p>
-          </div>
           <div className="card stack">
             <h2 className="aside-heading">Where it comes from</h2>
             <dl className="plugin-source-list">
@@ -210,35 +211,26 @@ function Parameters({ config }: { config: DirectoryPluginConfig }) {
       <p className="muted">
         Their values are given to the plugin with the first message; you can change them before a start.
       </p>
-      <table className="parameters-table">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Type</th>
-            <th scope="col">Default</th>
-            <th scope="col">Description</th>
-          </tr>
-        </thead>
-        <tbody>
-          {entries.map(([name, parameter]) => (
-            <tr key={name}>
-              <th scope="row">
-                <code>{name}</code>
-                {parameter.required && <span className="muted"> (required)</span>}
-              </th>
-              <td>{parameter.type}</td>
-              <td>
-                {parameter.default === null ? (
-                  <span className="muted">none</span>
-                ) : (
-                  <code>{String(parameter.default)}</code>
-                )}
-              </td>
-              <td>{parameter.description ?? <span className="muted">—</span>}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <ul className="parameter-list">
+        {entries.map(([name, parameter]) => (
+          <li key={name} className="parameter-item">
+            <div className="row">
+              <code className="parameter-name">{name}</code>
+              <Badge>{parameter.type}</Badge>
+              {parameter.required && <Badge tone="warning">required</Badge>}
+            </div>
+            {parameter.description && <p className="parameter-text">{parameter.description}</p>}
+            <p className="parameter-text muted">
+              Default:{' '}
+              {parameter.default === null ? (
+                'none'
+              ) : (
+                <code className="parameter-default">{String(parameter.default)}</code>
+              )}
+            </p>
+          </li>
+        ))}
+      </ul>
     </>
   );
 }
