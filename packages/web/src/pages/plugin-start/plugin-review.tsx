@@ -133,8 +133,8 @@ export function PluginReview({
         {heading}
       </h2>
       <p className="muted">
-        {usable.length === 1 ? 'This plugin runs' : 'These plugins run'} inside the new conversation with the secrets of
-        your account. Check where {usable.length === 1 ? 'it comes' : 'they come'} from before you start.
+        {plugins.length === 1 ? 'This plugin runs' : 'These plugins run'} inside the new conversation with the secrets
+        of your account. Check where {plugins.length === 1 ? 'it comes' : 'they come'} from before you start.
       </p>
       <form onSubmit={submit} className="stack" noValidate>
         <ol className="review-plugins">

@@ -127,7 +127,7 @@ export default function PluginsPage() {
           {filtered.error && <ErrorNotice error={filtered.error} onRetry={() => filtered.refetch()} />}
           {filtered.isPending && <Loading what="plugins" />}
           {filtered.data && plugins.length === 0 && (
-            <div className="card plugins-empty">
+            <div className="card plugins-empty stack">
               {filtering ? (
                 <>
                   <p>
