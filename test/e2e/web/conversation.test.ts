@@ -14,7 +14,6 @@ import {
 import {
   type Json,
   composer,
-  featureOnMain,
   startFromHome,
   storedEvents,
   timeline,
@@ -60,8 +59,6 @@ function script(): Script {
 
 const suite = useWebSuite({ script: script() });
 beforeAll(() => suite.configureLlm());
-const STREAMING = featureOnMain(['packages/protocol/src'], 'StreamFrame');
-const RETRIES = featureOnMain(['packages/agent/src', 'packages/agent-server/src'], 'llm_retry');
 
 /** The conversation the flows share (started by the first). */
 let shared: string | undefined;
@@ -149,41 +146,36 @@ describe('conversations in the browser', { timeout: 180_000 }, () => {
     await screenshot(page, 'conversation-reconnected');
   });
 
-  (STREAMING ? it : it.todo)(
-    STREAMING
-      ? 'shows the answer growing while the model streams it'
-      : 'shows the answer growing while the model streams it (todo: the stream frames of the event socket are not on main yet)',
-    async () => {
-      const id = sharedConversation();
-      const page = await suite.signedInPage();
-      await page.goto(`/conversations/${id}`);
-      await visible(timeline(page).getByText('Counted every step.'));
-      await composer(page).fill('write slowly');
-      await composer(page).press('Enter');
-      // Several observations of the answer while it is written, each longer than the last, before it is whole.
-      const lengths: number[] = [];
-      await until(
-        'the streamed answer complete',
-        async () => {
-          const text = await page
-            .getByText(/word1 word2/)
-            .last()
-            .innerText()
-            .catch(() => '');
-          if (text.length > (lengths.at(-1) ?? 0)) {
-            lengths.push(text.length);
-            if (lengths.length === 2) await screenshot(page, 'conversation-streaming', { settle: false });
-          }
-          return text.includes('word24') ? true : undefined;
-        },
-        60_000,
-      );
-      expect(lengths.length).toBeGreaterThanOrEqual(3);
-      expect(lengths.at(0)).toBeLessThan(STREAMED.length / 2);
-      await untilAgentStatus(page, 'Finished');
-      await screenshot(page, 'conversation-streamed');
-    },
-  );
+  it('shows the answer growing while the model streams it', async () => {
+    const id = sharedConversation();
+    const page = await suite.signedInPage();
+    await page.goto(`/conversations/${id}`);
+    await visible(timeline(page).getByText('Counted every step.'));
+    await composer(page).fill('write slowly');
+    await composer(page).press('Enter');
+    // Several observations of the answer while it is written, each longer than the last, before it is whole.
+    const lengths: number[] = [];
+    await until(
+      'the streamed answer complete',
+      async () => {
+        const text = await page
+          .getByText(/word1 word2/)
+          .last()
+          .innerText()
+          .catch(() => '');
+        if (text.length > (lengths.at(-1) ?? 0)) {
+          lengths.push(text.length);
+          if (lengths.length === 2) await screenshot(page, 'conversation-streaming', { settle: false });
+        }
+        return text.includes('word24') ? true : undefined;
+      },
+      60_000,
+    );
+    expect(lengths.length).toBeGreaterThanOrEqual(3);
+    expect(lengths.at(0)).toBeLessThan(STREAMED.length / 2);
+    await untilAgentStatus(page, 'Finished');
+    await screenshot(page, 'conversation-streamed');
+  });
 
   it('pauses and resumes the sandbox, and goes on after', async () => {
     const id = sharedConversation();
@@ -244,25 +236,20 @@ describe('conversations in the browser', { timeout: 180_000 }, () => {
     expect(rejections).toEqual([expect.objectContaining({ rejection_reason: 'Not this one.' })]);
   });
 
-  (RETRIES ? it : it.todo)(
-    RETRIES
-      ? 'shows the retries of a model it cannot reach within seconds'
-      : 'shows the retries of a model it cannot reach within seconds (todo: the llm_retry state of the agent is not on main yet)',
-    async () => {
-      // A port nothing listens on: every call fails at once, and the agent retries.
-      await suite.configureLlm({ llm_base_url: 'http://127.0.0.1:9/v1' });
-      try {
-        const page = await suite.signedInPage();
-        await startFromHome(page, 'unreachable task');
-        const started = Date.now();
-        await visible(page.getByText(/The model did not answer; retry 1 of \d+/));
-        expect(Date.now() - started).toBeLessThan(15_000);
-        await screenshot(page, 'model-unreachable-retries');
-      } finally {
-        await suite.configureLlm();
-      }
-    },
-  );
+  it('shows the retries of a model it cannot reach within seconds', async () => {
+    // A port nothing listens on: every call fails at once, and the agent retries.
+    await suite.configureLlm({ llm_base_url: 'http://127.0.0.1:9/v1' });
+    try {
+      const page = await suite.signedInPage();
+      await startFromHome(page, 'unreachable task');
+      const started = Date.now();
+      await visible(page.getByText(/The model did not answer; retry 1 of \d+/));
+      expect(Date.now() - started).toBeLessThan(15_000);
+      await screenshot(page, 'model-unreachable-retries');
+    } finally {
+      await suite.configureLlm();
+    }
+  });
 
   it('reads on a phone-sized window and in dark mode', async () => {
     const id = sharedConversation();
@@ -275,11 +262,6 @@ describe('conversations in the browser', { timeout: 180_000 }, () => {
       await expectNoSidewaysScroll(page, 'a conversation at 390 px');
       await screenshot(page, `phone-${colorScheme}-conversation`);
     }
-    const wide = await suite.signedInPage({ colorScheme: 'dark' });
-    await wide.goto(`/conversations/${id}`);
-    await visible(timeline(wide).getByText('careful task: echo twice'));
-    await expectAccessible(wide, 'a conversation (1280 px, dark)');
-    await screenshot(wide, 'conversation-dark');
   });
 
   it('works with the keyboard alone: sign in, start a conversation, send a second message, open the settings', async () => {

@@ -1,10 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
 import type { AppServerClient } from '@bosun/client';
 import type { StoredEvent } from '@bosun/protocol';
 import type { Page } from 'playwright-core';
 import { STEP_TIMEOUT, visible } from './browser.ts';
-import { ROOT } from './paths.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read wire JSON loosely and assert on it.
 export type Json = any;
@@ -69,19 +66,4 @@ export async function until<T>(
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`timed out waiting for ${what}${last ? `: ${last}` : ''}`);
-}
-
-/**
- * Whether a feature another branch brings is on main yet: `marker` appears in a source under one of `dirs`. The
- * tests that need it run once it is, and are listed as todo (with the reason) until then.
- */
-export function featureOnMain(dirs: string[], marker: string): boolean {
-  return dirs.some((dir) => {
-    try {
-      execFileSync('grep', ['-rqF', '--include=*.ts', marker, join(ROOT, dir)]);
-      return true;
-    } catch {
-      return false;
-    }
-  });
 }
