@@ -29,7 +29,15 @@ interface Launch {
  */
 export default function LaunchPage() {
   const { search } = useLocation();
-  const read = useMemo(() => readLaunch(search), [search]);
+  const read = useMemo(() => {
+    try {
+      return readLaunch(search);
+    } catch (error) {
+      // Never a blank page: whatever went wrong reading it is said, with what a good link looks like.
+      const problem = `it could not be read (${error instanceof Error ? error.message : String(error)})`;
+      return { plugins: [], message: null, linkProblems: [problem], messageProblems: [], broken: 0 } as Launch;
+    }
+  }, [search]);
   // A plugin of the directory (same source and path) brings its name, description and declared parameters.
   const directory = useDirectory();
   const launch = useMemo(() => withDirectory(read, directory.data?.plugins ?? []), [read, directory.data]);

@@ -1,3 +1,4 @@
+import { BosunApiError } from '@bosun/client';
 import {
   type DirectoryPlugin,
   type DirectoryPluginConfig,
@@ -40,7 +41,13 @@ export default function PluginPage() {
       {plugin.error && (
         <>
           <h1>{pluginId}</h1>
-          <ErrorNotice error={plugin.error} onRetry={() => plugin.refetch()} />
+          {plugin.error instanceof BosunApiError && plugin.error.status === 404 ? (
+            <Notice tone="error">
+              The Plugin Directory has no plugin named “{pluginId}”: the marketplace may have removed or renamed it.
+            </Notice>
+          ) : (
+            <ErrorNotice error={plugin.error} onRetry={() => plugin.refetch()} />
+          )}
           <p>
             <Link to="/plugins">Back to the Plugin Directory</Link> to pick another plugin.
           </p>
