@@ -296,7 +296,7 @@ function AddMember({ org, me }: { org: OrgResponse; me: OrgMe }) {
             }}
           />
         </Field>
-        <Field label="Role">
+        <Field label="Their role">
           <select className="select" value={role} onChange={(event) => setRole(event.target.value as OrgRole)}>
             {rolesFor(me).map((option) => (
               <option key={option} value={option}>
@@ -309,7 +309,15 @@ function AddMember({ org, me }: { org: OrgResponse; me: OrgMe }) {
           Add member
         </Button>
       </div>
-      {add.isError && !fieldError && <ErrorNotice error={add.error} />}
+      {add.isError &&
+        !fieldError &&
+        (add.error instanceof BosunApiError && add.error.status === 404 ? (
+          <Notice tone="error">
+            No Bosun user has this e-mail address or id: they sign in to Bosun once, then you add them.
+          </Notice>
+        ) : (
+          <ErrorNotice error={add.error} />
+        ))}
       {added && <Notice tone="success">{added} is a member now.</Notice>}
     </form>
   );

@@ -123,65 +123,84 @@ export function SkillsAndPluginsTable({ table, orgId }: { table: SkillsTable; or
                   {row.description && <span className="muted small skills-description">{row.description}</span>}
                 </th>
                 <td data-label="Kind">
-                  <Badge tone={row.kind === 'marketplace' ? 'warning' : 'neutral'}>
-                    {row.kind === 'marketplace' ? 'Marketplace' : 'Plugin'}
-                  </Badge>{' '}
-                  {row.auto_load ? <Badge tone="success">Auto-Load</Badge> : <Badge>Available</Badge>}
+                  <div className="cell">
+                    <Badge tone={row.kind === 'marketplace' ? 'warning' : 'neutral'}>
+                      {row.kind === 'marketplace' ? 'Marketplace' : 'Plugin'}
+                    </Badge>{' '}
+                    {row.auto_load ? <Badge tone="success">Auto-Load</Badge> : <Badge>Available</Badge>}
+                  </div>
                 </td>
                 <td data-label="Source">
-                  <span className="small">
-                    {row.marketplace} <span className="muted">({SCOPES[row.scope] ?? row.scope})</span>
-                  </span>
-                  {row.source && <code className="skills-source">{row.source}</code>}
-                  {row.ref && row.ref !== row.resolved_ref && (
-                    <span className="muted small">
-                      {' '}
-                      at {/^[0-9a-f]{40}$/.test(row.ref) ? shortSha(row.ref) : row.ref}
+                  <div className="cell">
+                    <span className="small">
+                      {row.marketplace} <span className="muted">({SCOPES[row.scope] ?? row.scope})</span>
                     </span>
-                  )}
+                    {row.source && <code className="skills-source">{row.source}</code>}
+                    {row.ref && row.ref !== row.resolved_ref && (
+                      <span className="muted small">
+                        {' '}
+                        at {/^[0-9a-f]{40}$/.test(row.ref) ? shortSha(row.ref) : row.ref}
+                      </span>
+                    )}
+                  </div>
                 </td>
                 <td data-label="Commit">
-                  {row.resolved_ref ? (
-                    <code title={row.resolved_ref}>{shortSha(row.resolved_ref)}</code>
-                  ) : (
-                    <span className="muted">—</span>
-                  )}
-                  {row.pending_ref && (
-                    <span className="small skills-pending">
-                      <Badge tone="info">Update {shortSha(row.pending_ref)}</Badge>
-                    </span>
-                  )}
+                  <div className="cell">
+                    {row.resolved_ref ? (
+                      <code title={row.resolved_ref}>{shortSha(row.resolved_ref)}</code>
+                    ) : (
+                      <span className="muted">—</span>
+                    )}
+                    {row.pending_ref && (
+                      <span className="small skills-pending">
+                        <Badge tone="info">Update {shortSha(row.pending_ref)}</Badge>
+                      </span>
+                    )}
+                  </div>
                 </td>
-                <td data-label="Skills">
-                  {row.skills.length === 0 ? (
-                    <span className="muted">—</span>
-                  ) : (
-                    <ul className="name-list">{row.skills.map((skill) => toggleOf(row, skill, skill, 'skill'))}</ul>
-                  )}
+                <td data-label="Skills" className={row.skills.length === 0 ? 'skills-empty' : undefined}>
+                  <div className="cell">
+                    {row.skills.length === 0 ? (
+                      <span className="muted">—</span>
+                    ) : (
+                      <ul className="name-list">{row.skills.map((skill) => toggleOf(row, skill, skill, 'skill'))}</ul>
+                    )}
+                  </div>
                 </td>
-                <td data-label="Commands">
-                  {row.commands.length === 0 ? (
-                    <span className="muted">—</span>
-                  ) : (
-                    <ul className="name-list">
-                      {row.commands.map((command) => toggleOf(row, command.replace(/^\//, ''), command, 'command'))}
-                    </ul>
-                  )}
+                <td data-label="Commands" className={row.commands.length === 0 ? 'skills-empty' : undefined}>
+                  <div className="cell">
+                    {row.commands.length === 0 ? (
+                      <span className="muted">—</span>
+                    ) : (
+                      <ul className="name-list">
+                        {row.commands.map((command) => toggleOf(row, command.replace(/^\//, ''), command, 'command'))}
+                      </ul>
+                    )}
+                  </div>
                 </td>
                 {withAgents && (
                   <td data-label="Agents">
-                    <Names names={(row as { agents?: string[] }).agents ?? []} />
+                    <div className="cell">
+                      <Names names={(row as { agents?: string[] }).agents ?? []} />
+                    </div>
                   </td>
                 )}
-                <td data-label="Hooks and MCP servers">
-                  <Names names={[...row.hooks, ...row.mcp_servers.map((server) => `MCP: ${server}`)]} />
+                <td
+                  data-label="Hooks and MCP servers"
+                  className={row.hooks.length + row.mcp_servers.length === 0 ? 'skills-empty' : undefined}
+                >
+                  <div className="cell">
+                    <Names names={[...row.hooks, ...row.mcp_servers.map((server) => `MCP: ${server}`)]} />
+                  </div>
                 </td>
                 <td data-label="Problems">
-                  {row.problems.length === 0 ? (
-                    <span className="muted">None</span>
-                  ) : (
-                    <ProblemList problems={row.problems} />
-                  )}
+                  <div className="cell">
+                    {row.problems.length === 0 ? (
+                      <span className="muted">None</span>
+                    ) : (
+                      <ProblemList problems={row.problems} />
+                    )}
+                  </div>
                 </td>
               </tr>
             ))}
