@@ -1,6 +1,6 @@
 import { BosunApiError } from '@bosun/client';
 import type { OrgMe, OrgMemberResponse, OrgResponse, OrgRole } from '@bosun/protocol';
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useApiContext } from '../../api/client.tsx';
@@ -375,8 +375,8 @@ function Leave({ org, me }: { org: OrgResponse; me: OrgMe }) {
   const leave = async () => {
     await api.leaveOrganization(org.id);
     if (orgId === org.id) setOrgId(null);
-    await queryClient.invalidateQueries();
     navigate('/organizations', { state: { notice: `You left ${org.name}.` } });
+    forget(queryClient, org.id);
   };
   return (
     <section aria-labelledby="leave-heading">
@@ -418,13 +418,13 @@ function Delete({ org }: { org: OrgResponse }) {
   const remove = async () => {
     const result = await api.deleteOrganization(org.id);
     if (orgId === org.id) setOrgId(null);
-    await queryClient.invalidateQueries();
     const { removed, kept } = result;
     navigate('/organizations', {
       state: {
         notice: `${org.name} was deleted with ${plural(removed.memberships, 'membership')}, ${plural(removed.api_keys, 'API key')} bound to it and ${plural(removed.marketplaces, 'marketplace')}; ${plural(kept.conversations, 'conversation')} started in it stay with their owners.`,
       },
     });
+    forget(queryClient, org.id);
   };
   return (
     <section aria-labelledby="delete-heading">
@@ -453,6 +453,14 @@ function Delete({ org }: { org: OrgResponse }) {
       </ConfirmDialog>
     </section>
   );
+}
+
+/** After leaving or deleting it: its queries dropped (not fetched again into a 404), the rest refreshed. */
+function forget(queryClient: QueryClient, orgId: string) {
+  queryClient.removeQueries({ queryKey: ['organization', orgId] });
+  queryClient.removeQueries({ queryKey: orgKeys.me(orgId) });
+  queryClient.removeQueries({ queryKey: orgKeys.marketplaces(orgId) });
+  void queryClient.invalidateQueries();
 }
 
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
