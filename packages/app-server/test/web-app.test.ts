@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,6 +48,17 @@ describe('the web application', () => {
       expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
       expect(page.text).toBe(PAGE);
     }
+  });
+
+  it('serves the page as built now: a rebuild while the server runs is served at once', async () => {
+    const rebuilt = PAGE.replace('<div id="root">', '<div id="root" data-build="2">');
+    writeFileSync(join(webRoot, 'index.html'), rebuilt);
+    // A new modification time even on a coarse clock.
+    utimesSync(join(webRoot, 'index.html'), new Date(), new Date(Date.now() + 5_000));
+    expect((await call(app.url, '/settings', html)).text).toBe(rebuilt);
+    writeFileSync(join(webRoot, 'index.html'), PAGE);
+    utimesSync(join(webRoot, 'index.html'), new Date(), new Date(Date.now() + 10_000));
+    expect((await call(app.url, '/', html)).text).toBe(PAGE);
   });
 
   it('serves its hashed assets with their type, cached for good', async () => {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -41,7 +41,7 @@ export async function webAppRoutes(app: FastifyInstance, webRoot: string | undef
     );
     return;
   }
-  const page = readFileSync(join(webRoot, 'index.html'), 'utf8');
+  const page = currentPage(join(webRoot, 'index.html'));
   const sendPage = (reply: FastifyReply) =>
     reply
       .type('text/html; charset=utf-8')
@@ -49,7 +49,7 @@ export async function webAppRoutes(app: FastifyInstance, webRoot: string | undef
       .header('content-security-policy', CONTENT_SECURITY_POLICY)
       .header('x-content-type-options', 'nosniff')
       .header('referrer-policy', 'same-origin')
-      .send(page);
+      .send(page());
   await app.register(fastifyStatic, {
     root: join(webRoot, 'assets'),
     prefix: '/assets/',
@@ -64,6 +64,19 @@ export async function webAppRoutes(app: FastifyInstance, webRoot: string | undef
     if (!isPageNavigation(request)) return reply.code(404).send({ detail: 'Not Found' });
     return sendPage(reply);
   });
+}
+
+/**
+ * The page as built now: read again when the build changed it (a rebuild while the server runs names new asset
+ * files; the page read at start would point at files that are gone, a blank page).
+ */
+function currentPage(file: string): () => string {
+  let read = { mtimeMs: -1, text: '' };
+  return () => {
+    const { mtimeMs } = statSync(file, { throwIfNoEntry: false }) ?? { mtimeMs: read.mtimeMs };
+    if (mtimeMs !== read.mtimeMs) read = { mtimeMs, text: readFileSync(file, 'utf8') };
+    return read.text;
+  };
 }
 
 function isPageNavigation(request: FastifyRequest): boolean {
