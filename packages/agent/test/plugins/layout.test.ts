@@ -284,19 +284,22 @@ describe('plugin skills among the conversation skills', () => {
       'skills/shared/SKILL.md': skill('from the named plugin'),
       'commands/go.md': 'Go.\n',
     });
-    const market = await loadPlugin(join(dir, 'market'), { defaultName: 'market' });
-    const named = await loadPlugin(join(dir, 'named'), { defaultName: 'named' });
-    const own = (await pluginSkills(await loadPlugin(join(dir, 'market'), { defaultName: 'own' }))).skills.map((s) => ({
+    // Plugin skills are named by plugin: the same plugin (`kit`) at each level, and a project skill of that name.
+    const market = await loadPlugin(join(dir, 'market'), { defaultName: 'kit' });
+    const named = await loadPlugin(join(dir, 'named'), { defaultName: 'kit' });
+    const own = (await pluginSkills(market)).skills.map((s) => ({
       ...s,
       source: { scope: 'project' as const, origin: 'workspace' },
     }));
-    const merged = await withPluginSkills({ skills: own, problems: [] }, { below: [market], above: [named] }, ['low']);
-    expect(merged.skills.map((s) => [s.name, s.description, s.source.scope])).toEqual([
-      ['shared', 'from the named plugin', 'plugin'],
-      ['named:go', 'Go.', 'plugin'],
+    const merged = await withPluginSkills({ skills: own, problems: [] }, { below: [market], above: [named] }, [
+      'kit:low',
     ]);
-    expect(merged.skills[1]?.trigger).toEqual({ type: 'keyword', keywords: ['/named:go'] });
+    expect(merged.skills.map((s) => [s.name, s.description, s.source.scope])).toEqual([
+      ['kit:shared', 'from the named plugin', 'plugin'],
+      ['kit:go', 'Go.', 'plugin'],
+    ]);
+    expect(merged.skills[1]?.trigger).toEqual({ type: 'keyword', keywords: ['/kit:go'] });
     const onlyBelow = await withPluginSkills({ skills: own, problems: [] }, { below: [market] });
-    expect(onlyBelow.skills.find((s) => s.name === 'shared')?.source.scope).toBe('project');
+    expect(onlyBelow.skills.find((s) => s.name === 'kit:shared')?.source.scope).toBe('project');
   });
 });

@@ -53,7 +53,7 @@ describeApi(
       const formatter = { source: 'personal', marketplace: 'tools', plugin: 'formatter' };
       expect(await skillsOf(member)).toEqual({
         items: [
-          { ...formatter, name: 'tidy', type: 'agentskills', triggers: null, disabled: false },
+          { ...formatter, name: 'formatter:tidy', type: 'agentskills', triggers: null, disabled: false },
           {
             ...formatter,
             name: 'formatter:format',
@@ -67,7 +67,7 @@ describeApi(
 
       await post(api(), member, '/api/v1/settings', { disabled_skills: ['formatter:format'] });
       const paged = await skillsOf(member, '?limit=1');
-      expect(paged.items).toEqual([expect.objectContaining({ name: 'tidy', disabled: false })]);
+      expect(paged.items).toEqual([expect.objectContaining({ name: 'formatter:tidy', disabled: false })]);
       expect(paged.next_page_id).toBe('1');
       const next = await skillsOf(member, `?limit=1&page_id=${paged.next_page_id}`);
       expect(next).toEqual({
@@ -86,7 +86,7 @@ describeApi(
       expect(registered.status, registered.text).toBe(201);
       const names = async () => (await skillsOf(user)).items.map((skill: { name: string }) => skill.name);
       const before = await names();
-      expect(before).toContain('tidy');
+      expect(before).toContain('formatter:tidy');
       await moving
         .get(api().dialect)
         ?.commit({ 'plugins/formatter/skills/fresh/SKILL.md': '---\nname: fresh\n---\nNew.\n' });
@@ -97,7 +97,7 @@ describeApi(
         body: { ref: 'main' },
       });
       expect(patched.status, patched.text).toBe(200);
-      expect(await names()).toContain('fresh');
+      expect(await names()).toContain('formatter:fresh');
     });
 
     it('composes the organization the request acts in; another user sees none of the caller’s', async () => {
