@@ -171,6 +171,8 @@ export {
   mergeMcpServers,
   parseManifest,
   pluginInspection,
+  pluginLabel,
+  pluginProblemLines,
   pluginSkills,
   pluginReferenceProblems,
   readPluginManifest,

@@ -1,3 +1,4 @@
+import { pluginProblemLines } from '@bosun/agent';
 import { type AgentServerClient, BosunApiError } from '@bosun/client';
 import type { AppConversationStartRequest, ProviderType, SecretSource } from '@bosun/protocol';
 import type { JsonValue } from '../cache/index.ts';
@@ -130,11 +131,7 @@ export class StartRun {
       await repositories.conversations.delete(userId, id);
       throw new StartError(`The agent server did not start the conversation: ${whyNot(error)}`);
     }
-    for (const plugin of info.resolved_plugins) {
-      for (const problem of plugin.problems) {
-        problems.push(`plugin ${plugin.source}: ${problem.severity}: ${problem.message}`);
-      }
-    }
+    problems.push(...pluginProblemLines(info.resolved_plugins));
     await repositories.conversations.update(userId, id, {
       execution_status: info.execution_status,
       ...(info.title ? { title: info.title } : {}),
