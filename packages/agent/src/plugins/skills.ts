@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { listResources } from '../skills/directory.ts';
+import { severityOf } from '../skills/findings.ts';
 import { mergeSkills } from '../skills/merge.ts';
 import { qualifiedName } from '../skills/names.ts';
 import { parseAgentSkill } from '../skills/parse.ts';
@@ -64,7 +65,7 @@ function qualified(skill: Skill, plugin: string): Skill {
 
 /** Two skills of one name where one is a plugin's: worth a warning (a precedence between scopes is not). */
 const collision = (earlier: Skill, later: Skill) =>
-  earlier.source.scope === 'plugin' || later.source.scope === 'plugin' ? 'warning' : 'info';
+  earlier.source.scope === 'plugin' || later.source.scope === 'plugin' ? severityOf('name-duplicate') : 'info';
 
 /**
  * The conversation's skills with its plugins' added, OpenHands' precedence: skills of plugins a marketplace

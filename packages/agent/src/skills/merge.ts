@@ -1,3 +1,4 @@
+import { severityOf } from './findings.ts';
 import { shortNameOf } from './names.ts';
 import type { LoadedSkills, Skill, SkillProblem, SkillScope } from './types.ts';
 
@@ -49,7 +50,11 @@ function byName(
 export function firstWins(layers: readonly LoadedSkills[]): LoadedSkills {
   const { skills, problems } = byName(layers, (first, later) => ({
     use: first,
-    problem: skipped(later.file, 'warning', `skill '${later.name}' is shadowed by ${first.file}, which is used`),
+    problem: skipped(
+      later.file,
+      severityOf('name-duplicate'),
+      `skill '${later.name}' is shadowed by ${first.file}, which is used`,
+    ),
   }));
   return { skills: [...skills.values()], problems };
 }

@@ -92,7 +92,15 @@ describe('reading a plugin directory', () => {
       triggers: ['/neutral-one:go', '/neutral-one'],
     });
     const bare = await loadPlugin(join(dir, 'bare'), { defaultName: 'bare-skill' });
-    expect(bare).toMatchObject({ name: 'bare-skill', manifestPath: null, problems: [] });
+    // The specification asks every SKILL.md for a name: a warning, as lint says (it loads as the plugin's).
+    expect(bare).toMatchObject({ name: 'bare-skill', manifestPath: null });
+    expect(bare.problems).toEqual([
+      {
+        severity: 'warning',
+        path: 'SKILL.md',
+        message: "name: is required (loaded as 'bare-skill', the directory name)",
+      },
+    ]);
     expect(bare.skills).toEqual([
       expect.objectContaining({ name: 'bare-skill', description: 'One skill.', path: 'SKILL.md' }),
     ]);
