@@ -35,6 +35,8 @@ export interface DirectorySearch {
 interface Reading {
   catalog: Catalog | null;
   done: Promise<Catalog>;
+  /** When listings stop waiting for it (`deadlineMs` after it began): later ones answer at once. */
+  deadline: number;
 }
 
 const STILL_READING = 'the marketplace is still being read';
@@ -42,8 +44,8 @@ const STILL_READING = 'the marketplace is still being read';
 /**
  * The Plugin Directory: the plugins of the instance plugin marketplace, read through Git as the Skills & Plugins
  * table reads them (the same host guard, the same fetch, the same problems). Plugins are read a few at once
- * (local entries first); a listing waits at most `deadlineMs` for a read under way, then answers with what is
- * ready, the rest marked `loading` and filled in as they arrive. The catalog is kept by commit: after
+ * (local entries first); listings wait for a read at most until `deadlineMs` after it began, then answer with
+ * what is ready, the rest marked `loading` and filled in as they arrive. The catalog is kept by commit: after
  * `refreshMs` the ref is resolved again and the plugins are read again only when it moved. A marketplace that
  * cannot be read keeps the last catalog read, with the problem said.
  */
@@ -97,7 +99,7 @@ export class PluginDirectory {
     const reading = this.reading;
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<null>((resolve) => {
-      timer = setTimeout(() => resolve(null), this.options.deadlineMs ?? 5_000);
+      timer = setTimeout(() => resolve(null), Math.max(0, reading.deadline - Date.now()));
     });
     const done = await Promise.race([reading.done, deadline]).finally(() => clearTimeout(timer));
     if (done) return done;
@@ -105,7 +107,11 @@ export class PluginDirectory {
   }
 
   private read(location: DirectoryLocation): Reading {
-    const reading: Reading = { catalog: null, done: Promise.resolve(null as unknown as Catalog) };
+    const reading: Reading = {
+      catalog: null,
+      done: Promise.resolve(null as unknown as Catalog),
+      deadline: Date.now() + (this.options.deadlineMs ?? 5_000),
+    };
     reading.done = this.readInto(location, reading).finally(() => {
       if (this.reading === reading) this.reading = null;
     });
