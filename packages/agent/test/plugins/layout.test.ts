@@ -1,13 +1,6 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import {
-  loadPlugin,
-  mergeHookConfigs,
-  normalizeHookConfig,
-  pluginInspection,
-  pluginSkills,
-  withPluginSkills,
-} from '@bosun/agent';
+import { loadPlugin, mergeHookConfigs, normalizeHookConfig, pluginInspection } from '@bosun/agent';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../git/support.ts';
 import { FULL_PLUGIN } from './fixtures.ts';
@@ -278,36 +271,5 @@ describe('merging hook configurations', () => {
     const settings = normalizeHookConfig(merged);
     expect(settings.PreToolUse.map((g) => g.hooks[0]?.command)).toEqual(['own', 'plugin']);
     expect(settings.Stop.map((g) => g.hooks[0]?.command)).toEqual(['stop']);
-  });
-});
-
-describe('plugin skills among the conversation skills', () => {
-  it('puts marketplace plugins below the other scopes and named plugins above them, commands as keyword skills', async () => {
-    const skill = (description: string) => `---\nname: shared\ndescription: ${description}\n---\nBody.\n`;
-    await write(join(dir, 'market'), {
-      'skills/shared/SKILL.md': skill('from the marketplace'),
-      'skills/low/SKILL.md': skill('x').replace('shared', 'low'),
-    });
-    await write(join(dir, 'named'), {
-      'skills/shared/SKILL.md': skill('from the named plugin'),
-      'commands/go.md': 'Go.\n',
-    });
-    // Plugin skills are named by plugin: the same plugin (`kit`) at each level, and a project skill of that name.
-    const market = await loadPlugin(join(dir, 'market'), { defaultName: 'kit' });
-    const named = await loadPlugin(join(dir, 'named'), { defaultName: 'kit' });
-    const own = (await pluginSkills(market)).skills.map((s) => ({
-      ...s,
-      source: { scope: 'project' as const, origin: 'workspace' },
-    }));
-    const merged = await withPluginSkills({ skills: own, problems: [] }, { below: [market], above: [named] }, [
-      'kit:low',
-    ]);
-    expect(merged.skills.map((s) => [s.name, s.description, s.source.scope])).toEqual([
-      ['kit:shared', 'from the named plugin', 'plugin'],
-      ['kit:go', 'Go.', 'plugin'],
-    ]);
-    expect(merged.skills[1]?.trigger).toEqual({ type: 'keyword', keywords: ['/kit:go'] });
-    const onlyBelow = await withPluginSkills({ skills: own, problems: [] }, { below: [market] });
-    expect(onlyBelow.skills.find((s) => s.name === 'kit:shared')?.source.scope).toBe('project');
   });
 });

@@ -1,4 +1,5 @@
-import { join } from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import {
   type GitCache,
   type LoadedPlugin,
@@ -6,6 +7,8 @@ import {
   createInvokeSkillTool,
   fetchMarketplacePlugins,
   inspectMarketplace,
+  loadPlugin,
+  pluginSkills,
   readMarketplace,
   withPluginSkills,
 } from '@bosun/agent';
@@ -25,6 +28,13 @@ async function channels() {
   const registration = { name: 'official', source: repo.url, ref: 'main', repo_path: null, auto_load: true as const };
   const { fetched } = await fetchMarketplacePlugins(registration, cache, () => undefined);
   return { registration, plugins: fetched.flatMap((f) => (f.plugin ? [f.plugin] : [])) };
+}
+
+async function writeTree(root: string, files: Record<string, string>): Promise<void> {
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(dirname(join(root, path)), { recursive: true });
+    await writeFile(join(root, path), content);
+  }
 }
 
 const none = { skills: [], problems: [] };
@@ -102,5 +112,36 @@ describe('plugins shipping skills of the same name (discord, imessage, telegram:
       ['imessage:access', 'imessage:configure', 'imessage:contacts'],
       ['telegram:access', 'telegram:bots', 'telegram:configure'],
     ]);
+  });
+});
+
+describe('plugin skills among the conversation skills', () => {
+  it('puts marketplace plugins below the other scopes and named plugins above them, commands as keyword skills', async () => {
+    const skill = (description: string) => `---\nname: shared\ndescription: ${description}\n---\nBody.\n`;
+    await writeTree(join(dir, 'market'), {
+      'skills/shared/SKILL.md': skill('from the marketplace'),
+      'skills/low/SKILL.md': skill('x').replace('shared', 'low'),
+    });
+    await writeTree(join(dir, 'named'), {
+      'skills/shared/SKILL.md': skill('from the named plugin'),
+      'commands/go.md': 'Go.\n',
+    });
+    // Plugin skills are named by plugin: the same plugin (`kit`) at each level, and a project skill of that name.
+    const market = await loadPlugin(join(dir, 'market'), { defaultName: 'kit' });
+    const named = await loadPlugin(join(dir, 'named'), { defaultName: 'kit' });
+    const own = (await pluginSkills(market)).skills.map((s) => ({
+      ...s,
+      source: { scope: 'project' as const, origin: 'workspace' },
+    }));
+    const merged = await withPluginSkills({ skills: own, problems: [] }, { below: [market], above: [named] }, [
+      'kit:low',
+    ]);
+    expect(merged.skills.map((s) => [s.name, s.description, s.source.scope])).toEqual([
+      ['kit:shared', 'from the named plugin', 'plugin'],
+      ['kit:go', 'Go.', 'plugin'],
+    ]);
+    expect(merged.skills[1]?.trigger).toEqual({ type: 'keyword', keywords: ['/kit:go'] });
+    const onlyBelow = await withPluginSkills({ skills: own, problems: [] }, { below: [market] });
+    expect(onlyBelow.skills.find((s) => s.name === 'kit:shared')?.source.scope).toBe('project');
   });
 });
