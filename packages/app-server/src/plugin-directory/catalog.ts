@@ -53,8 +53,13 @@ export function directoryMarketplace(location: DirectoryLocation, read: ReadMark
   };
 }
 
-/** An entry whose plugin is still being read: what its entry says, marked `loading`. */
-export function pendingPlugin(entry: ParsedEntry, options: Pick<CatalogOptions, 'featured'>): CatalogPlugin {
+/** An entry whose plugin is still being read: what its entry says (and where it is), marked `loading`. */
+export function pendingPlugin(
+  entry: ParsedEntry,
+  read: ReadMarketplace,
+  options: Pick<CatalogOptions, 'featured'>,
+): CatalogPlugin {
+  const reference = marketplacePlugin(entry, read).plugin?.reference;
   return {
     plugin: {
       id: entry.name,
@@ -63,7 +68,7 @@ export function pendingPlugin(entry: ParsedEntry, options: Pick<CatalogOptions, 
       version: entry.version,
       tags: tagsOf(entry.json, null),
       featured: options.featured.includes(entry.name),
-      source: { source: '', ref: null, repo_path: null },
+      source: { source: reference?.source ?? '', ref: reference?.ref ?? null, repo_path: reference?.repo_path ?? null },
       launch_url: null,
       loading: true,
       problems: [],

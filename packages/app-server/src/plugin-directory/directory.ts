@@ -139,7 +139,7 @@ export class PluginDirectory {
     }
     const options = { cache, featured: this.options.featured, baseUrl: this.options.baseUrl() };
     const entries = read.parsed.entries;
-    const catalog: Catalog = { marketplace, plugins: entries.map((entry) => pendingPlugin(entry, options)) };
+    const catalog: Catalog = { marketplace, plugins: entries.map((entry) => pendingPlugin(entry, read, options)) };
     reading.catalog = catalog;
     // Entries in the marketplace's own repository are read from the commit just fetched: those first.
     const order = entries.map((entry, index) => ({ entry, index }));
