@@ -53,7 +53,7 @@ describe('POST /api/skills with the plugins a conversation names', () => {
     expect(skills.notes).toMatchObject({ scope: 'project' });
     expect(reply.body.sources).toMatchObject({ plugin: 2, project: 2 });
     expect(reply.body.diagnostics).toContainEqual(
-      expect.objectContaining({ severity: 'error', file: 'plugin github:acme/missing' }),
+      expect.objectContaining({ severity: 'error', file: 'plugin missing (github:acme/missing)' }),
     );
 
     const bad = await call<{ detail: { loc: unknown[] }[] }>(started.url, '/api/skills', {

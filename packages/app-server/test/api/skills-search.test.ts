@@ -101,7 +101,7 @@ describeApi(
       expect(before).toContain('formatter:tidy');
       await moving
         .get(api().dialect)
-        ?.commit({ 'plugins/formatter/skills/fresh/SKILL.md': '---\nname: fresh\n---\nNew.\n' });
+        ?.commit({ 'plugins/formatter/skills/fresh/SKILL.md': '---\nname: fresh\ndescription: Fresh.\n---\nNew.\n' });
       expect(await names()).toEqual(before);
       const patched = await api().call('/api/v1/marketplaces/personal/cached', {
         method: 'PATCH',
