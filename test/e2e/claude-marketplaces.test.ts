@@ -64,7 +64,14 @@ describe('marketplaces shaped like anthropics/skills and anthropics/claude-plugi
       'ConversationStateUpdateEvent',
     ).find((event) => event.key === 'skills');
     expect(state?.value.skills.map((s) => s.name).sort()).toEqual(
-      ['claude-api', 'mcp-builder', 'pdf', 'skill-creator', 'webapp-testing', 'xlsx'].sort(),
+      [
+        'claude-api:claude-api',
+        'example-skills:mcp-builder',
+        'document-skills:pdf',
+        'example-skills:skill-creator',
+        'example-skills:webapp-testing',
+        'document-skills:xlsx',
+      ].sort(),
     );
     // The commit guard ran for the commit only: the first command ran, the second was rejected by the hook.
     const actions = actionsOf(events);

@@ -87,6 +87,8 @@ describe('a plugin launched from the Plugin Directory', () => {
       BOSUN_GIT_GITHUB_URL: git.url,
       BOSUN_PLUGIN_DIRECTORY_SOURCE: 'github:acme/plugins',
       BOSUN_PLUGIN_DIRECTORY_FEATURED: 'greeter',
+      // The directory reaches Git through the host guard, as the Skills & Plugins table does: loopback is allowed.
+      BOSUN_GIT_ALLOW_PRIVATE_HOSTS: 'true',
       BOSUN_LOG_LEVEL: 'warn',
       // The flow, not the isolation (packages/app-server/test/sandboxes/ tests that): the sandbox fetches the
       // plugin from this machine's loopback Git server.

@@ -219,7 +219,7 @@ describe('plugins of conversations', () => {
 
     const denied = (await stack.server.startConversation(stack.llm, { extra: { plugins } })) as Info;
     expect(denied.resolved_plugins).toMatchObject([
-      { resolved_ref: null, name: null, problems: [{ severity: 'error' }] },
+      { resolved_ref: null, name: 'private', problems: [{ severity: 'error' }] },
     ]);
     expect(denied.resolved_plugins[0]?.problems[0]?.message).toMatch(/^cannot fetch github:acme\/private/);
 

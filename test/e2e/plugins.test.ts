@@ -108,7 +108,7 @@ describe('a plugin in a conversation', () => {
       'ConversationStateUpdateEvent',
     ).find((event) => event.key === 'skills');
     expect(skills?.value.skills.map(({ name, scope }) => ({ name, scope }))).toEqual([
-      { name: 'glossary', scope: 'plugin' },
+      { name: 'glossary-kit:glossary', scope: 'plugin' },
       { name: 'glossary-kit:define', scope: 'plugin' },
     ]);
     // The command is a skill the user triggers with /glossary-kit:define.
@@ -137,7 +137,8 @@ describe('a plugin in a conversation', () => {
     // The LLM saw the skill in the catalog, the MCP tool among its tools, and the command's instructions.
     const [first] = (await recordedRequests(llm)).map((request) => request.body as ChatRequest);
     const system = first?.messages[0];
-    expect(JSON.stringify(system?.content)).toContain('<name>glossary</name>');
+    // Named by its plugin in the catalog; `invoke_skill` found it by its short name above (no other skill has it).
+    expect(JSON.stringify(system?.content)).toContain('<name>glossary-kit:glossary</name>');
     expect(first?.tools.map((tool) => tool.function.name)).toEqual(
       expect.arrayContaining(['terminal', 'invoke_skill', 'lookup']),
     );

@@ -43,7 +43,7 @@ describe('POST /api/skills with registered marketplaces', () => {
     });
     expect(reply.status, reply.text).toBe(200);
     expect(reply.body.skills.map((s) => [s.name, s.scope, s.triggers])).toEqual([
-      ['code-review', 'plugin', []],
+      ['review:code-review', 'plugin', []],
       ['review:lint', 'plugin', ['/review:lint']],
     ]);
     expect(reply.body.sources).toMatchObject({ plugin: 2, project: 0 });

@@ -44,14 +44,16 @@ describe('POST /api/skills with the plugins a conversation names', () => {
     });
     expect(reply.status, reply.text).toBe(200);
     const skills = Object.fromEntries(reply.body.skills.map((skill) => [skill.name, skill]));
-    expect(Object.keys(skills).sort()).toEqual(['docker', 'notes', 'tools:deploy']);
-    expect(skills.docker).toMatchObject({ scope: 'plugin', content: 'Docker, the plugin way.' });
-    expect(skills.docker?.source).toMatch(/tools\/skills\/docker\/SKILL\.md$/);
+    // Plugin skills are named by their plugin: the project's `docker` and the plugin's `tools:docker` are two.
+    expect(Object.keys(skills).sort()).toEqual(['docker', 'notes', 'tools:deploy', 'tools:docker']);
+    expect(skills['tools:docker']).toMatchObject({ scope: 'plugin', content: 'Docker, the plugin way.' });
+    expect(skills['tools:docker']?.source).toMatch(/tools\/skills\/docker\/SKILL\.md$/);
+    expect(skills.docker).toMatchObject({ scope: 'project' });
     expect(skills['tools:deploy']).toMatchObject({ scope: 'plugin', content: expect.stringContaining('Deploy it.') });
     expect(skills.notes).toMatchObject({ scope: 'project' });
-    expect(reply.body.sources).toMatchObject({ plugin: 2, project: 1 });
+    expect(reply.body.sources).toMatchObject({ plugin: 2, project: 2 });
     expect(reply.body.diagnostics).toContainEqual(
-      expect.objectContaining({ severity: 'error', file: 'plugin github:acme/missing' }),
+      expect.objectContaining({ severity: 'error', file: 'plugin missing (github:acme/missing)' }),
     );
 
     const bad = await call<{ detail: { loc: unknown[] }[] }>(started.url, '/api/skills', {

@@ -182,6 +182,8 @@ export {
   mergeMcpServers,
   parseManifest,
   pluginInspection,
+  pluginLabel,
+  pluginProblemLines,
   pluginSkills,
   pluginReferenceProblems,
   readPluginManifest,

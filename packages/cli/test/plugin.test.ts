@@ -92,6 +92,7 @@ describe('bosun marketplace inspect', () => {
     expect(stdout).toContain(
       "  from-npm: (cannot be loaded)\n      error: .claude-plugin/marketplace.json: plugins[1]: source type 'npm' is not a Git repository",
     );
+    expect(stdout).toMatch(/\nProblems \(\d+\): [1-9]\d* errors?, \d+ warnings?\n$/);
   });
 
   it('reads each plugin of the marketplace as loading does: an LSP-only plugin is a warning, not an error', async () => {
@@ -107,6 +108,8 @@ describe('bosun marketplace inspect', () => {
     ];
     expect(stdout).toContain(`${lines.join('\n')}\n`);
     expect(stdout).toContain('      hooks: PreToolUse [Bash] if Bash(git commit:*)\n');
+    // The count is of the problems listed (each plugin's too), never 0 above warnings.
+    expect(stdout).toMatch(/\nProblems \(1\): 0 errors, 1 warning\n$/);
     expect(code).toBe(0);
   });
 });

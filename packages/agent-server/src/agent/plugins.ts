@@ -6,8 +6,9 @@ import {
   type PluginReference,
   fetchMarketplacePlugins,
   fetchPlugin,
-  formatProblem,
   gitAuthFromSecrets,
+  pluginLabel,
+  pluginProblemLines,
   pluginReferenceProblems,
   repositoryUrl,
 } from '@bosun/agent';
@@ -166,9 +167,7 @@ function referenceOf(reference: PluginReference): PluginReference {
 }
 
 function errorEvent(resolved: ResolvedPlugin[]): NewEvent | null {
-  const lines = resolved.flatMap((plugin) =>
-    plugin.problems.filter((p) => p.severity === 'error').map((p) => `${pluginLabel(plugin)}: ${formatProblem(p)}`),
-  );
+  const lines = pluginProblemLines(resolved, (p) => p.severity === 'error');
   if (!lines.length) return null;
   return {
     kind: 'ConversationErrorEvent',
@@ -178,9 +177,4 @@ function errorEvent(resolved: ResolvedPlugin[]): NewEvent | null {
   };
 }
 
-/** How a plugin is named in messages: `name (source@ref)`, with the marketplace when it came from one. */
-export function pluginLabel(plugin: ResolvedPlugin): string {
-  const where = `${plugin.source}${plugin.original_ref ? `@${plugin.original_ref}` : ''}${plugin.repo_path ? `:${plugin.repo_path}` : ''}`;
-  const name = plugin.name ?? (plugin.marketplace ? `marketplace ${plugin.marketplace}` : 'plugin');
-  return `${name} (${where})`;
-}
+export { pluginLabel };

@@ -5,6 +5,7 @@ import {
   type SkillProblem,
   fetchMarketplacePlugins,
   fetchPlugin,
+  pluginLabel,
   pluginSkills,
 } from '@bosun/agent';
 import type { PluginProblem, RegisteredMarketplace } from '@bosun/protocol';
@@ -49,7 +50,7 @@ export async function namedPluginSkills(
   const fetched = await Promise.all(references.map((reference) => fetchPlugin(reference, { cache: git })));
   const layers = await Promise.all(fetched.flatMap(({ plugin }) => (plugin ? [pluginSkills(plugin)] : [])));
   const diagnostics = fetched.flatMap(({ resolved }) =>
-    errorDiagnostics(`plugin ${resolved.name ?? resolved.source}`, resolved.problems),
+    errorDiagnostics(`plugin ${pluginLabel(resolved)}`, resolved.problems),
   );
   return { layers, diagnostics };
 }

@@ -2,6 +2,7 @@ import type { MarketplaceEntryContents, MarketplaceListing } from '@bosun/protoc
 import type { GitAuth, GitCache } from '../git/index.ts';
 import { fetchPlugin } from '../plugins/fetch.ts';
 import { type LoadedPlugin, hookSummaries } from '../plugins/plugin.ts';
+import { qualifiedName } from '../skills/names.ts';
 import { type ReadMarketplace, marketplaceListing, marketplacePlugin } from './load.ts';
 
 export interface InspectMarketplaceOptions {
@@ -45,7 +46,8 @@ export async function inspectMarketplace(
 function contentsOf(plugin: LoadedPlugin): MarketplaceEntryContents {
   return {
     plugin: plugin.name,
-    skills: plugin.skills.map((s) => s.name),
+    // As the agent names them (and as `disabled_skills` turns them off): by plugin, like the commands.
+    skills: plugin.skills.map((s) => qualifiedName(plugin.name, s.name)),
     commands: plugin.commands.map((c) => `/${c.name}`),
     agents: plugin.agents.map((a) => a.name),
     hooks: hookSummaries(plugin.hooks).map((h) => `${h.event} [${h.matcher}]${h.if ? ` if ${h.if}` : ''}`),

@@ -1,8 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { severityOf } from '../skills/findings.ts';
+import { checkAgentSkill } from '../skills/parse.ts';
 import { firstParagraphLine, parseFrontmatter, stringField } from './frontmatter.ts';
 import { type PluginReading, insidePlugin, kindOf, relativeTo, sortedEntries } from './paths.ts';
-import { warning } from './problems.ts';
+import { problem, warning } from './problems.ts';
 
 /** A skill directory of a plugin (`skills/<name>/SKILL.md`, or a root `SKILL.md`). */
 export interface PluginSkill {
@@ -47,7 +49,7 @@ async function skillFile(dir: string): Promise<string | null> {
 
 /**
  * The skills of a plugin: each directory of `skills/` (and of the manifest's `skills` paths) holding a
- * `SKILL.md`, or the plugin itself when its root has one. A path may name one skill or a directory of them.
+ * `SKILL.md` that loads (one that does not is an error), or the plugin itself when its root has one. A path may name one skill or a directory of them.
  * The paths add to `skills/` (Claude Code's rule), unless `pathsOnly` (a marketplace entry at the marketplace's
  * root, where the list is the whole set).
  */
@@ -64,15 +66,23 @@ export async function findSkills(
     const file = await skillFile(dir);
     if (!file || seen.has(dir)) return false;
     seen.add(dir);
-    const { path, front } = await readMarkdown(plugin, file);
-    const dirName = dir === root ? null : basename(dir);
-    const name = stringField(front.data, 'name') ?? dirName ?? pluginName;
-    if (dirName && name !== dirName) {
-      problems.push(warning(path, `skill name '${name}' differs from its directory '${dirName}'`));
+    const path = relativeTo(root, file);
+    const atRoot = dir === root;
+    // Checked as the agent loads it and as lint checks it: the same findings, with the same severities.
+    const checked = checkAgentSkill({
+      file,
+      text: await readFile(file, 'utf8'),
+      source: { scope: 'plugin', origin: pluginName },
+      dir,
+      directoryName: atRoot ? pluginName : basename(dir),
+      resources: null,
+    });
+    for (const { finding, field, message } of checked.findings) {
+      // A SKILL.md at the plugin's root has no directory of its own to be named after.
+      if (atRoot && finding === 'name-directory-mismatch') continue;
+      problems.push(problem(severityOf(finding), path, field ? `${field}: ${message}` : message));
     }
-    const description = stringField(front.data, 'description') ?? firstParagraphLine(front.body);
-    if (!stringField(front.data, 'description')) problems.push(warning(path, 'has no description'));
-    skills.push({ name, description, dir, path });
+    if (checked.skill) skills.push({ name: checked.skill.name, description: checked.skill.description, dir, path });
     return true;
   };
   const scan = async (dir: string, where: string | null, explicit: boolean) => {

@@ -43,8 +43,11 @@ export async function fetchPlugin(reference: PluginReference, options: FetchPlug
     name: null,
     problems: [],
   };
+  // A plugin that cannot be fetched keeps a name (its marketplace entry's, else its directory's or repository's):
+  // its record and its problems must say which plugin they are about.
+  const entryName = typeof options.entry?.json.name === 'string' ? options.entry.json.name : null;
   const fail = (message: string): FetchedPlugin => ({
-    resolved: { ...resolved, problems: [error(null, message)] },
+    resolved: { ...resolved, name: entryName ?? defaultPluginName(reference), problems: [error(null, message)] },
     plugin: null,
   });
   const ref = options.pinned ?? reference.ref ?? null;

@@ -16,4 +16,5 @@ export { type McpServerConfigs, mergeMcpServers, readPluginMcpServers } from './
 export { pluginSkills, withPluginSkills } from './skills.ts';
 export { type LoadPluginOptions, type LoadedPlugin, hookSummaries, loadPlugin } from './plugin.ts';
 export { formatProblem } from './problems.ts';
+export { pluginLabel, pluginProblemLines } from './report.ts';
 export { gitProvidersFromEnv } from './providers.ts';

@@ -1,14 +1,17 @@
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { listResources } from '../skills/directory.ts';
+import { severityOf } from '../skills/findings.ts';
 import { mergeSkills } from '../skills/merge.ts';
+import { qualifiedName } from '../skills/names.ts';
 import { parseAgentSkill } from '../skills/parse.ts';
 import type { LoadedSkills, Skill, SkillProblem, SkillSource } from '../skills/types.ts';
 import type { LoadedPlugin } from './plugin.ts';
 
 /**
- * A plugin's skills as the agent has them (scope `plugin`, origin the plugin's name): its skill directories, and
- * its commands as legacy skills triggered by `/<plugin>:<command>` (OpenHands' conversion).
+ * A plugin's skills as the agent has them (scope `plugin`, origin the plugin's name): its skill directories,
+ * named `<plugin>:<skill>` (so two plugins' `access` skills are two skills), and its commands as legacy skills
+ * triggered by `/<plugin>:<command>` (OpenHands' conversion).
  */
 export async function pluginSkills(plugin: LoadedPlugin): Promise<LoadedSkills> {
   const source: SkillSource = { scope: 'plugin', origin: plugin.name };
@@ -26,7 +29,7 @@ export async function pluginSkills(plugin: LoadedPlugin): Promise<LoadedSkills> 
       resources: await listResources(skill.dir),
     });
     problems.push(...parsed.problems);
-    if (parsed.skill) skills.push(parsed.skill);
+    if (parsed.skill) skills.push(qualified(parsed.skill, plugin.name));
   }
   for (const command of plugin.commands) {
     skills.push({
@@ -50,11 +53,26 @@ export async function pluginSkills(plugin: LoadedPlugin): Promise<LoadedSkills> 
   return { skills, problems };
 }
 
+/** A plugin's skill under its plugin's name; a task skill's `/<name>` trigger follows. */
+function qualified(skill: Skill, plugin: string): Skill {
+  const name = qualifiedName(plugin, skill.name);
+  const trigger =
+    skill.trigger?.type === 'task'
+      ? { ...skill.trigger, triggers: skill.trigger.triggers.map((t) => (t === `/${skill.name}` ? `/${name}` : t)) }
+      : skill.trigger;
+  return { ...skill, name, trigger };
+}
+
+/** Two skills of one name where one is a plugin's: worth a warning (a precedence between scopes is not). */
+const collision = (earlier: Skill, later: Skill) =>
+  earlier.source.scope === 'plugin' || later.source.scope === 'plugin' ? severityOf('name-duplicate') : 'info';
+
 /**
  * The conversation's skills with its plugins' added, OpenHands' precedence: skills of plugins a marketplace
  * auto-loads sit below every other scope (`below`), skills of the plugins the conversation names above them all
- * (`above`, a later plugin above an earlier one). Same name: the higher one replaces the lower (reported as
- * `info`); `disabled` names are left out.
+ * (`above`, a later plugin above an earlier one). Same name: the higher one replaces the lower (a warning naming
+ * both, as plugins' skills are named by their plugin, only the same plugin twice or a plugin named like another
+ * scope's skill gets there); `disabled` names are left out.
  */
 export async function withPluginSkills(
   skills: LoadedSkills,
@@ -64,6 +82,6 @@ export async function withPluginSkills(
   const below = await Promise.all((plugins.below ?? []).map(pluginSkills));
   const above = await Promise.all((plugins.above ?? []).map(pluginSkills));
   if (!below.length && !above.length) return skills;
-  const merged = mergeSkills([...below, { skills: skills.skills, problems: [] }, ...above], disabled);
+  const merged = mergeSkills([...below, { skills: skills.skills, problems: [] }, ...above], disabled, { collision });
   return { skills: merged.skills, problems: [...skills.problems, ...merged.problems] };
 }

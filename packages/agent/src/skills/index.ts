@@ -3,7 +3,8 @@ export { type ConversationSkills, type SkillLoadOptions, loadConversationSkills 
 export { listResources, loadSkillDirectory } from './directory.ts';
 export { parseFrontmatter, splitFrontmatter } from './frontmatter.ts';
 export { createInvokeSkillTool } from './invoke-tool.ts';
-export { type LintResult, lintSkills } from './lint.ts';
+export { FINDINGS, type FindingId, type SkillFinding, severityOf } from './findings.ts';
+export { type LintProblem, type LintResult, breaksSpecification, lintSkills } from './lint.ts';
 export { SCOPE_ORDER, firstWins, mergeSkills } from './merge.ts';
 export { INSTRUCTION_FILES, PROJECT_SKILL_DIRS, loadProjectSkills, repositoryRoot } from './project.ts';
 export {

@@ -1,3 +1,5 @@
+import { severityOf } from './findings.ts';
+import { shortNameOf } from './names.ts';
 import type { LoadedSkills, Skill, SkillProblem, SkillScope } from './types.ts';
 
 /**
@@ -12,7 +14,8 @@ export function skipped(file: string, severity: SkillProblem['severity'], messag
   return { file, field: 'name', severity, message, skipped: true };
 }
 
-const describe = (skill: Skill) => `${skill.source.scope} skill '${skill.name}' (${skill.file})`;
+const describe = (skill: Skill) =>
+  `${skill.source.scope} skill '${skill.name}'${skill.source.scope === 'plugin' ? ` of ${skill.source.origin}` : ''} (${skill.file})`;
 
 /**
  * The skills of `layers` by name, in the order each name first appeared, with the layers' problems; `resolve`
@@ -47,24 +50,42 @@ function byName(
 export function firstWins(layers: readonly LoadedSkills[]): LoadedSkills {
   const { skills, problems } = byName(layers, (first, later) => ({
     use: first,
-    problem: skipped(later.file, 'warning', `skill '${later.name}' is shadowed by ${first.file}, which is used`),
+    problem: skipped(
+      later.file,
+      severityOf('name-duplicate'),
+      `skill '${later.name}' is shadowed by ${first.file}, which is used`,
+    ),
   }));
   return { skills: [...skills.values()], problems };
 }
 
+export interface MergeOptions {
+  /** How a name defined twice is reported (default `info`: a precedence decision). */
+  collision?: (earlier: Skill, later: Skill) => SkillProblem['severity'];
+}
+
 /**
  * Skills of several scopes merged by precedence: layers are given lowest first, and a later skill replaces an
- * earlier one of the same name (reported as `info`, skipped, naming both files). Names in `disabled` are left
- * out (reported too). Order: each name where it first appeared.
+ * earlier one of the same name (reported, skipped, naming both files: `info` unless `options.collision` says
+ * otherwise). Names in `disabled` are left out (reported too); a name there also turns off the plugin skills it
+ * is the short name of (`access`: every `<plugin>:access`). Order: each name where it first appeared.
  */
-export function mergeSkills(layers: readonly LoadedSkills[], disabled: readonly string[] = []): LoadedSkills {
+export function mergeSkills(
+  layers: readonly LoadedSkills[],
+  disabled: readonly string[] = [],
+  options: MergeOptions = {},
+): LoadedSkills {
   const { skills, problems } = byName(layers, (earlier, later) => ({
     use: later,
-    problem: skipped(earlier.file, 'info', `${describe(earlier)} is overridden by ${describe(later)}`),
+    problem: skipped(
+      earlier.file,
+      options.collision?.(earlier, later) ?? 'info',
+      `${describe(earlier)} is overridden by ${describe(later)}`,
+    ),
   }));
   const off = new Set(disabled);
   for (const skill of skills.values()) {
-    if (!off.has(skill.name)) continue;
+    if (!off.has(skill.name) && !off.has(shortNameOf(skill) ?? skill.name)) continue;
     skills.delete(skill.name);
     problems.push(skipped(skill.file, 'info', `skill '${skill.name}' is disabled (agent_context.disabled_skills)`));
   }

@@ -1,5 +1,6 @@
+import { type FindingId, type SkillFinding, severityOf, skipsSkill } from './findings.ts';
 import { parseFrontmatter, splitFrontmatter } from './frontmatter.ts';
-import { BODY_LINES_RECOMMENDED, type RuleProblem, fieldProblems, isMapping, nameProblems } from './spec.ts';
+import { BODY_LINES_RECOMMENDED, fieldProblems, isMapping, nameProblems } from './spec.ts';
 import type { Skill, SkillProblem, SkillResources, SkillSource, SkillTrigger } from './types.ts';
 
 export interface ParseInput {
@@ -13,81 +14,82 @@ export interface ParsedSkill {
   problems: SkillProblem[];
 }
 
+/** A finding as a problem of `file`; an error is one that left the skill out (see `FINDINGS`). */
+export function problemOf(file: string, finding: SkillFinding): SkillProblem {
+  const severity = severityOf(finding.finding);
+  return {
+    file,
+    field: finding.field,
+    severity,
+    message: finding.message,
+    ...(skipsSkill(finding.finding) ? { skipped: true } : {}),
+  };
+}
+
 /**
  * A `<name>/SKILL.md` skill. The specification's rules are all checked (for lint), but loading is lenient, as
  * the Agent Skills client guide asks: only a missing or unreadable frontmatter and a missing description leave
- * the skill out; a name that breaks the rules or differs from the directory is reported and the skill loads
- * (under its frontmatter name, or the directory name when it has none).
+ * the skill out (errors); a name that breaks the rules or differs from the directory is a warning and the skill
+ * loads (under its frontmatter name, or the directory name when it has none). Severities are `FINDINGS`'.
  */
 export function parseAgentSkill(
   input: ParseInput & { dir: string; directoryName: string; resources: SkillResources | null },
 ): ParsedSkill {
-  const { file } = input;
-  const problems: SkillProblem[] = [];
-  const add = (rule: RuleProblem, skipped = false) =>
-    problems.push({ file, ...rule, ...(skipped ? { skipped: true } : {}) });
+  const { skill, findings } = checkAgentSkill(input);
+  return { skill, problems: findings.map((finding) => problemOf(input.file, finding)) };
+}
+
+/** `parseAgentSkill` with each problem's finding (which rule of the table it is). */
+export function checkAgentSkill(
+  input: ParseInput & { dir: string; directoryName: string; resources: SkillResources | null },
+): { skill: Skill | null; findings: SkillFinding[] } {
+  const findings: SkillFinding[] = [];
+  const add = (finding: FindingId, field: string | null, message: string) => findings.push({ finding, field, message });
   const { frontmatter, body } = splitFrontmatter(input.text);
   if (frontmatter === null) {
-    add(
-      { field: null, severity: 'error', message: "has no frontmatter: it must start with '---', name and description" },
-      true,
-    );
-    return { skill: null, problems };
+    add('frontmatter-missing', null, "has no frontmatter: it must start with '---', name and description");
+    return { skill: null, findings };
   }
   const parsed = parseFrontmatter(frontmatter);
   if (!parsed.ok) {
-    add({ field: null, severity: 'error', message: parsed.error }, true);
-    return { skill: null, problems };
+    add('frontmatter-invalid', null, parsed.error);
+    return { skill: null, findings };
   }
   const { fields } = parsed;
   for (const field of parsed.quotedFields) {
-    add({
-      field,
-      severity: 'warning',
-      message: "contains ': ' and must be quoted in YAML; it was read as a quoted string",
-    });
+    add('yaml-unquoted-colon', field, "contains ': ' and must be quoted in YAML; it was read as a quoted string");
   }
   let name = input.directoryName;
   if (fields.name === undefined || fields.name === null) {
-    add({
-      field: 'name',
-      severity: 'error',
-      message: `is required (loaded as '${input.directoryName}', the directory name)`,
-    });
+    add('name-missing', 'name', `is required (loaded as '${input.directoryName}', the directory name)`);
   } else if (typeof fields.name !== 'string') {
-    add({
-      field: 'name',
-      severity: 'error',
-      message: `must be a string (loaded as '${input.directoryName}', the directory name)`,
-    });
+    add('name-missing', 'name', `must be a string (loaded as '${input.directoryName}', the directory name)`);
   } else {
     name = fields.name.normalize('NFKC').trim() || input.directoryName;
-    for (const problem of nameProblems(fields.name, input.directoryName)) add(problem);
+    findings.push(...nameProblems(fields.name, input.directoryName));
   }
+  findings.push(...fieldProblems(fields));
   // Without a description the agent cannot know when to use the skill: the one field loading cannot do without.
-  const unusable = typeof fields.description !== 'string' || fields.description.trim() === '';
-  for (const problem of fieldProblems(fields)) add(problem, unusable && problem.field === 'description');
-  if (unusable) return { skill: null, problems };
+  if (findings.some((finding) => skipsSkill(finding.finding))) return { skill: null, findings };
   const lines = body.split('\n').length;
-  if (body.trim() === '')
-    add({ field: null, severity: 'warning', message: 'has no instructions after the frontmatter' });
+  if (body.trim() === '') add('body-empty', null, 'has no instructions after the frontmatter');
   else if (lines > BODY_LINES_RECOMMENDED) {
-    add({
-      field: null,
-      severity: 'warning',
-      message: `has ${lines} lines of instructions; the specification recommends under ${BODY_LINES_RECOMMENDED} (move details to references/)`,
-    });
+    add(
+      'body-long',
+      null,
+      `has ${lines} lines of instructions; the specification recommends under ${BODY_LINES_RECOMMENDED} (move details to references/)`,
+    );
   }
   const skill = skillFrom(fields, {
     name,
     format: 'agentskills',
     content: body.trim(),
-    file,
+    file: input.file,
     dir: input.dir,
     resources: input.resources,
     source: input.source,
   });
-  return { skill, problems };
+  return { skill, findings };
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { TextContent } from '@bosun/protocol';
+import { uniqueShortNames } from './names.ts';
 import { renderCatalog, renderInstructions, renderTriggered } from './render.ts';
 import type { Skill } from './types.ts';
 
@@ -16,13 +17,19 @@ export interface TriggeredSkills {
  */
 export class SkillSet {
   private readonly byName: Map<string, Skill>;
+  /** Plugin skills by their short name, when no other skill answers to it. */
+  private readonly byShortName: Map<string, Skill>;
+  private readonly shortNames: Map<Skill, string>;
 
   constructor(readonly skills: readonly Skill[] = []) {
     this.byName = new Map(skills.map((skill) => [skill.name, skill]));
+    this.byShortName = uniqueShortNames(skills);
+    this.shortNames = new Map([...this.byShortName].map(([short, skill]) => [skill, short]));
   }
 
+  /** A skill by its name, or a plugin skill by its short name when it is the only one of that short name. */
   get(name: string): Skill | undefined {
-    return this.byName.get(name);
+    return this.byName.get(name) ?? this.byShortName.get(name);
   }
 
   /** In the system prompt in full: instruction files, and legacy skills without a trigger. */
@@ -42,7 +49,8 @@ export class SkillSet {
 
   /**
    * The skills `text` activates and that are not in `activated` yet: a keyword of its trigger appears in the
-   * text (case-insensitive, as OpenHands), or `/<name>` starts a word (user invocation, as Claude Code).
+   * text (case-insensitive, as OpenHands), or `/<name>` starts a word (user invocation, as Claude Code); a plugin
+   * skill answers to `/<short name>` too when no other skill does.
    */
   triggered(text: string, activated: Iterable<string> = []): TriggeredSkills {
     const done = new Set(activated);
@@ -51,7 +59,7 @@ export class SkillSet {
     const content: TextContent[] = [];
     for (const skill of this.skills) {
       if (done.has(skill.name) || isAlwaysOn(skill)) continue;
-      const keyword = matchingKeyword(skill, text, lower);
+      const keyword = matchingKeyword(skill, text, lower, this.shortNames.get(skill));
       if (keyword === null) continue;
       names.push(skill.name);
       content.push({ type: 'text', text: renderTriggered(skill, keyword), cache_prompt: false });
@@ -64,12 +72,16 @@ function isAlwaysOn(skill: Skill): boolean {
   return skill.format === 'instructions' || (skill.format === 'legacy' && skill.trigger === null);
 }
 
-function matchingKeyword(skill: Skill, text: string, lower: string): string | null {
+function matchingKeyword(skill: Skill, text: string, lower: string, short: string | undefined): string | null {
   const keywords = skill.trigger?.type === 'keyword' ? skill.trigger.keywords : (skill.trigger?.triggers ?? []);
   const keyword = keywords.find((candidate) => lower.includes(candidate.toLowerCase()));
   if (keyword !== undefined) return keyword;
   if (!skill.userInvocable) return null;
-  const slash = `/${skill.name}`;
-  const escaped = slash.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(^|\\s)${escaped}(?=$|[\\s.,;:!?)])`).test(text) ? slash : null;
+  for (const name of short === undefined ? [skill.name] : [skill.name, short]) {
+    const slash = `/${name}`;
+    const escaped = slash.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    // `/discord` must not match the start of `/discord:access`: a ':' ends the name only before a space.
+    if (new RegExp(`(^|\\s)${escaped}(?=$|[\\s.,;!?)]|:(?:\\s|$))`).test(text)) return slash;
+  }
+  return null;
 }

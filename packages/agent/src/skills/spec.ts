@@ -1,7 +1,8 @@
 /**
  * The Agent Skills specification's rules for a SKILL.md frontmatter (agentskills.io, `skills-ref validate`),
- * as precise messages. Pure: no I/O.
+ * as precise messages; how grave each is, is `FINDINGS`' to say. Pure: no I/O.
  */
+import type { FindingId, SkillFinding } from './findings.ts';
 
 export const NAME_MAX = 64;
 export const DESCRIPTION_MAX = 1024;
@@ -41,16 +42,10 @@ export const IGNORED_VENDOR_FIELDS = [
   'mcp_tools',
 ];
 
-export interface RuleProblem {
-  field: string | null;
-  severity: 'error' | 'warning';
-  message: string;
-}
-
 /** Problems of a skill name, checked as `skills-ref` does (NFKC; Unicode letters and digits accepted). */
-export function nameProblems(name: string, directoryName: string | null): RuleProblem[] {
-  const problems: RuleProblem[] = [];
-  const error = (message: string) => problems.push({ field: 'name', severity: 'error', message });
+export function nameProblems(name: string, directoryName: string | null): SkillFinding[] {
+  const problems: SkillFinding[] = [];
+  const error = (message: string) => problems.push({ finding: 'name-invalid', field: 'name', message });
   const normalized = name.normalize('NFKC').trim();
   if (normalized.length === 0) {
     error('must not be empty');
@@ -65,27 +60,37 @@ export function nameProblems(name: string, directoryName: string | null): RulePr
     error(`may contain only letters, digits and '-', got ${invalid.map((c) => JSON.stringify(c)).join(', ')}`);
   }
   if (directoryName !== null && directoryName.normalize('NFKC') !== normalized) {
-    error(`must match the skill's directory name '${directoryName}', got '${name}'`);
+    problems.push({
+      finding: 'name-directory-mismatch',
+      field: 'name',
+      message: `must match the skill's directory name '${directoryName}', got '${name}'`,
+    });
   }
   return problems;
 }
 
 /** Problems of the specification's fields other than `name`. */
-export function fieldProblems(fields: Record<string, unknown>): RuleProblem[] {
-  const problems: RuleProblem[] = [];
-  const error = (field: string, message: string) => problems.push({ field, severity: 'error', message });
-  const warning = (field: string, message: string) => problems.push({ field, severity: 'warning', message });
+export function fieldProblems(fields: Record<string, unknown>): SkillFinding[] {
+  const problems: SkillFinding[] = [];
+  const add = (finding: FindingId, field: string, message: string) => problems.push({ finding, field, message });
+  const error = (field: string, message: string) => add('field-invalid', field, message);
+  const extension = (field: string, message: string) => add('field-extension', field, message);
 
   const { description } = fields;
-  if (description === undefined || description === null) error('description', 'is required');
-  else if (typeof description !== 'string') error('description', `must be a string, got ${typeName(description)}`);
-  else if (description.trim() === '') error('description', 'must not be empty');
+  const missing = (message: string) => add('description-missing', 'description', message);
+  if (description === undefined || description === null) missing('is required');
+  else if (typeof description !== 'string') missing(`must be a string, got ${typeName(description)}`);
+  else if (description.trim() === '') missing('must not be empty');
   else {
     if (description.length > DESCRIPTION_MAX) {
-      error('description', `must be at most ${DESCRIPTION_MAX} characters, got ${description.length}`);
+      add(
+        'description-too-long',
+        'description',
+        `must be at most ${DESCRIPTION_MAX} characters, got ${description.length}`,
+      );
     }
     if (/[<>]/.test(description)) {
-      warning('description', "contains '<' or '>', which Anthropic's skill packager rejects");
+      add('description-angle-brackets', 'description', "contains '<' or '>', which Anthropic's skill packager rejects");
     }
   }
 
@@ -107,7 +112,7 @@ export function fieldProblems(fields: Record<string, unknown>): RuleProblem[] {
     else {
       for (const [key, value] of Object.entries(metadata)) {
         if (typeof value !== 'string') {
-          warning(
+          extension(
             `metadata.${key}`,
             `should be a string, got ${typeName(value)} (read as ${JSON.stringify(String(value))})`,
           );
@@ -119,18 +124,26 @@ export function fieldProblems(fields: Record<string, unknown>): RuleProblem[] {
   if ('allowed-tools' in fields && typeof fields['allowed-tools'] !== 'string') {
     const value = fields['allowed-tools'];
     if (Array.isArray(value) && value.every((tool) => typeof tool === 'string')) {
-      warning('allowed-tools', 'should be one space-separated string; a list is a Claude Code extension');
+      extension('allowed-tools', 'should be one space-separated string; a list is a Claude Code extension');
     } else error('allowed-tools', `must be a space-separated string, got ${typeName(value)}`);
   }
 
   for (const field of Object.keys(fields)) {
     if (SPEC_FIELDS.includes(field)) continue;
     if (BOSUN_FIELDS.includes(field)) {
-      warning(field, 'is not in the Agent Skills specification (Bosun reads it; strict clients reject the skill)');
+      add(
+        'field-bosun',
+        field,
+        'is not in the Agent Skills specification (Bosun reads it; strict clients reject the skill)',
+      );
     } else if (IGNORED_VENDOR_FIELDS.includes(field)) {
-      warning(field, 'is not in the Agent Skills specification; Bosun ignores it');
+      add('field-vendor', field, 'is not in the Agent Skills specification; Bosun ignores it');
     } else {
-      error(field, `is not allowed; the Agent Skills specification allows ${SPEC_FIELDS.join(', ')}`);
+      add(
+        'field-unknown',
+        field,
+        `is not in the Agent Skills specification, which allows ${SPEC_FIELDS.join(', ')}; Bosun ignores it`,
+      );
     }
   }
   return problems;

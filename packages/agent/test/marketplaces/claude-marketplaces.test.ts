@@ -45,9 +45,13 @@ describe('a marketplace shaped like anthropics/skills (entries at the root, each
     const registration = await marketplace('anthropics/skills', SKILLS_MARKETPLACE);
     const listing = await inspectMarketplace(await readMarketplace(registration, cache), cache, () => undefined);
     expect(listing.entries.map((e) => [e.name, e.contents?.skills, messages(e.problems)])).toEqual([
-      ['document-skills', ['xlsx', 'pdf'], []],
-      ['example-skills', ['skill-creator', 'mcp-builder', 'webapp-testing'], []],
-      ['claude-api', ['claude-api'], []],
+      ['document-skills', ['document-skills:xlsx', 'document-skills:pdf'], []],
+      [
+        'example-skills',
+        ['example-skills:skill-creator', 'example-skills:mcp-builder', 'example-skills:webapp-testing'],
+        [],
+      ],
+      ['claude-api', ['claude-api:claude-api'], []],
     ]);
   });
 });

@@ -110,3 +110,32 @@ export const OFFICIAL_MARKETPLACE: Record<string, string> = {
   }),
   'plugins/commit-guard/hooks/check.sh': 'echo "commit-guard: run the tests first" >&2\nexit 2\n',
 };
+
+const channelSkill = (name: string, channel: string) =>
+  `---\nname: ${name}\ndescription: ${name === 'access' ? 'Grants access to' : 'Configures'} the ${channel} channel.\n---\n${name} for ${channel}.\n`;
+
+/** A channel plugin of claude-plugins-official: each ships an `access` and a `configure` skill, and its own. */
+function channelPlugin(channel: string, own: string): Record<string, string> {
+  return {
+    [`external_plugins/${channel}/.claude-plugin/plugin.json`]: JSON.stringify({ name: channel, version: '0.1.0' }),
+    [`external_plugins/${channel}/skills/access/SKILL.md`]: channelSkill('access', channel),
+    [`external_plugins/${channel}/skills/configure/SKILL.md`]: channelSkill('configure', channel),
+    [`external_plugins/${channel}/skills/${own}/SKILL.md`]: `---\nname: ${own}\ndescription: ${own}.\n---\n${own}.\n`,
+  };
+}
+
+/** claude-plugins-official's channel plugins (discord, imessage, telegram): the same skill names in each. */
+export const CHANNELS_MARKETPLACE: Record<string, string> = {
+  '.claude-plugin/marketplace.json': JSON.stringify({
+    name: 'claude-plugins-official',
+    owner: { name: 'Anthropic' },
+    plugins: ['discord', 'imessage', 'telegram'].map((name) => ({
+      name,
+      description: `${name} channel`,
+      source: `./external_plugins/${name}`,
+    })),
+  }),
+  ...channelPlugin('discord', 'servers'),
+  ...channelPlugin('imessage', 'contacts'),
+  ...channelPlugin('telegram', 'bots'),
+};

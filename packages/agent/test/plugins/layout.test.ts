@@ -1,13 +1,6 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import {
-  loadPlugin,
-  mergeHookConfigs,
-  normalizeHookConfig,
-  pluginInspection,
-  pluginSkills,
-  withPluginSkills,
-} from '@bosun/agent';
+import { loadPlugin, mergeHookConfigs, normalizeHookConfig, pluginInspection } from '@bosun/agent';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../git/support.ts';
 import { FULL_PLUGIN } from './fixtures.ts';
@@ -92,7 +85,15 @@ describe('reading a plugin directory', () => {
       triggers: ['/neutral-one:go', '/neutral-one'],
     });
     const bare = await loadPlugin(join(dir, 'bare'), { defaultName: 'bare-skill' });
-    expect(bare).toMatchObject({ name: 'bare-skill', manifestPath: null, problems: [] });
+    // The specification asks every SKILL.md for a name: a warning, as lint says (it loads as the plugin's).
+    expect(bare).toMatchObject({ name: 'bare-skill', manifestPath: null });
+    expect(bare.problems).toEqual([
+      {
+        severity: 'warning',
+        path: 'SKILL.md',
+        message: "name: is required (loaded as 'bare-skill', the directory name)",
+      },
+    ]);
     expect(bare.skills).toEqual([
       expect.objectContaining({ name: 'bare-skill', description: 'One skill.', path: 'SKILL.md' }),
     ]);
@@ -270,33 +271,5 @@ describe('merging hook configurations', () => {
     const settings = normalizeHookConfig(merged);
     expect(settings.PreToolUse.map((g) => g.hooks[0]?.command)).toEqual(['own', 'plugin']);
     expect(settings.Stop.map((g) => g.hooks[0]?.command)).toEqual(['stop']);
-  });
-});
-
-describe('plugin skills among the conversation skills', () => {
-  it('puts marketplace plugins below the other scopes and named plugins above them, commands as keyword skills', async () => {
-    const skill = (description: string) => `---\nname: shared\ndescription: ${description}\n---\nBody.\n`;
-    await write(join(dir, 'market'), {
-      'skills/shared/SKILL.md': skill('from the marketplace'),
-      'skills/low/SKILL.md': skill('x').replace('shared', 'low'),
-    });
-    await write(join(dir, 'named'), {
-      'skills/shared/SKILL.md': skill('from the named plugin'),
-      'commands/go.md': 'Go.\n',
-    });
-    const market = await loadPlugin(join(dir, 'market'), { defaultName: 'market' });
-    const named = await loadPlugin(join(dir, 'named'), { defaultName: 'named' });
-    const own = (await pluginSkills(await loadPlugin(join(dir, 'market'), { defaultName: 'own' }))).skills.map((s) => ({
-      ...s,
-      source: { scope: 'project' as const, origin: 'workspace' },
-    }));
-    const merged = await withPluginSkills({ skills: own, problems: [] }, { below: [market], above: [named] }, ['low']);
-    expect(merged.skills.map((s) => [s.name, s.description, s.source.scope])).toEqual([
-      ['shared', 'from the named plugin', 'plugin'],
-      ['named:go', 'Go.', 'plugin'],
-    ]);
-    expect(merged.skills[1]?.trigger).toEqual({ type: 'keyword', keywords: ['/named:go'] });
-    const onlyBelow = await withPluginSkills({ skills: own, problems: [] }, { below: [market] });
-    expect(onlyBelow.skills.find((s) => s.name === 'shared')?.source.scope).toBe('project');
   });
 });

@@ -82,9 +82,9 @@ describe('SKILL.md against the Agent Skills specification', () => {
     ['pdf--tools', "must not contain '--'"],
     ['pdf_tools', 'may contain only letters, digits and \'-\', got "_"'],
     ['a'.repeat(65), 'must be at most 64 characters, got 65'],
-  ])('reports the name %j (%s) and still loads the skill under it', (name, message) => {
+  ])('reports the name %j (%s) as a warning and still loads the skill under it', (name, message) => {
     const { skill, problems } = agentSkill(skillMd({ name, description: 'Does things.' }), name);
-    expect(brief(problems)).toContainEqual(expect.stringContaining(`error name: ${message}`));
+    expect(brief(problems)).toContainEqual(expect.stringContaining(`warning name: ${message}`));
     expect(skill?.name).toBe(name);
   });
 
@@ -94,13 +94,13 @@ describe('SKILL.md against the Agent Skills specification', () => {
 
   it('reports a name that differs from its directory, and loads it under the frontmatter name', () => {
     const { skill, problems } = agentSkill(skillMd({ name: 'pdf', description: 'Does things.' }), 'pdf-tools');
-    expect(brief(problems)).toEqual(["error name: must match the skill's directory name 'pdf-tools', got 'pdf'"]);
+    expect(brief(problems)).toEqual(["warning name: must match the skill's directory name 'pdf-tools', got 'pdf'"]);
     expect(skill?.name).toBe('pdf');
   });
 
   it('reports a missing name and loads the skill under its directory name', () => {
     const { skill, problems } = agentSkill(skillMd({ description: 'Does things.' }));
-    expect(brief(problems)).toEqual(["error name: is required (loaded as 'pdf-tools', the directory name)"]);
+    expect(brief(problems)).toEqual(["warning name: is required (loaded as 'pdf-tools', the directory name)"]);
     expect(skill?.name).toBe('pdf-tools');
   });
 
@@ -146,16 +146,16 @@ describe('SKILL.md against the Agent Skills specification', () => {
       }),
     );
     expect(brief(problems)).toEqual([
-      'error description: must be at most 1024 characters, got 1025',
-      'error license: must be a string, got number 3',
-      'error compatibility: must be 1 to 500 characters, got 501',
-      'error metadata: must be a mapping of strings, got a list',
+      'warning description: must be at most 1024 characters, got 1025',
+      'warning license: must be a string, got number 3',
+      'warning compatibility: must be 1 to 500 characters, got 501',
+      'warning metadata: must be a mapping of strings, got a list',
       'warning allowed-tools: should be one space-separated string; a list is a Claude Code extension',
     ]);
     expect(skill?.allowedTools).toEqual(['Read', 'Bash']);
   });
 
-  it('flags fields outside the specification: errors for unknown ones, warnings for vendor fields', () => {
+  it('flags fields outside the specification, each a warning (the skill loads)', () => {
     const { skill, problems } = agentSkill(
       skillMd({
         name: 'pdf-tools',
@@ -168,7 +168,7 @@ describe('SKILL.md against the Agent Skills specification', () => {
     expect(brief(problems)).toEqual([
       'warning triggers: is not in the Agent Skills specification (Bosun reads it; strict clients reject the skill)',
       'warning argument-hint: is not in the Agent Skills specification; Bosun ignores it',
-      'error colour: is not allowed; the Agent Skills specification allows name, description, license, compatibility, metadata, allowed-tools',
+      'warning colour: is not in the Agent Skills specification, which allows name, description, license, compatibility, metadata, allowed-tools; Bosun ignores it',
     ]);
     expect(skill?.trigger).toEqual({ type: 'keyword', keywords: ['pdf'] });
   });

@@ -19,8 +19,10 @@ type Listed = Omit<SkillSummary, 'disabled'>;
 /**
  * The skills a new conversation of `userId` acting in `orgId` loads: those of the plugins of its Auto-Load
  * marketplaces (instance < organization < personal, as composed for it), read as the Skills & Plugins table reads
- * them (each marketplace at its commit now; with `review`, the approved one). A command loads as the skill
- * `plugin:command`, triggered by its slash command. Skills the user turned off are listed, marked `disabled`.
+ * them (each marketplace at its commit now; with `review`, the approved one). Skills are named by plugin
+ * (`plugin:skill`); a command loads as the skill `plugin:command`, triggered by its slash command; a plugin's
+ * agents are listed too (`plugin:agent`, type `agent`), so that a table shows what each plugin holds. Skills the
+ * user turned off (by name, or by the short name every plugin skill of that name answers to) are marked `disabled`.
  *
  * Reading them fetches the repositories, so what is read is kept for `SKILLS_CACHE_TTL_MS` under the user, the
  * organization and the registrations read: a registration changed (or one more, or one less) is read at once;
@@ -56,7 +58,8 @@ export async function conversationSkills(
     }
   }
   const disabled = new Set(disabledSkillsOf((await settings.get(userId)) ?? {}));
-  return listed.map((skill) => ({ ...skill, disabled: disabled.has(skill.name) }));
+  const short = (skill: Listed) => skill.name.slice(skill.plugin.length + 1);
+  return listed.map((skill) => ({ ...skill, disabled: disabled.has(skill.name) || disabled.has(short(skill)) }));
 }
 
 function listedSkills(rows: readonly SkillsTableRow[]): Listed[] {
@@ -68,6 +71,7 @@ function listedSkills(rows: readonly SkillsTableRow[]): Listed[] {
         const name = command.replace(/^\//, '');
         return listedOf(row, name, 'knowledge', [`/${name}`]);
       }),
+      ...row.agents.map((agent) => listedOf(row, `${row.name}:${agent}`, 'agent', null)),
     ]);
 }
 

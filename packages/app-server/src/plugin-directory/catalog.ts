@@ -1,14 +1,13 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   type GitCache,
-  MANIFEST_DIRS,
+  type LoadedPlugin,
   type ParsedEntry,
   type ReadMarketplace,
+  fetchPlugin,
   formatProblem,
   marketplacePlugin,
-  pathInside,
-  readMarketplace,
 } from '@bosun/agent';
 import type { DirectoryMarketplace, DirectoryPlugin, DirectoryPluginConfig } from '@bosun/protocol';
 import { buildLaunchLink } from '@bosun/protocol';
@@ -33,16 +32,16 @@ export interface Catalog {
 }
 
 export interface CatalogOptions {
+  /** Reaches Git as the Skills & Plugins table does (through the host guard): the same hosts, the same problems. */
   cache: GitCache;
   featured: readonly string[];
   /** Where the web UI is, for launch links. */
   baseUrl: string;
 }
 
-/** Reads the marketplace at `location` and each plugin it lists (their `plugin.json`), every failure a problem. */
-export async function readCatalog(location: DirectoryLocation, options: CatalogOptions): Promise<Catalog> {
-  const read = await readMarketplace(location, options.cache);
-  const marketplace: DirectoryMarketplace = {
+/** The marketplace as the directory describes it. */
+export function directoryMarketplace(location: DirectoryLocation, read: ReadMarketplace): DirectoryMarketplace {
+  return {
     name: read.parsed.name,
     description: read.parsed.description,
     source: location.source,
@@ -52,75 +51,95 @@ export async function readCatalog(location: DirectoryLocation, options: CatalogO
     fetched_at: new Date().toISOString(),
     problems: read.parsed.problems.map(formatProblem),
   };
-  const plugins = await Promise.all(read.parsed.entries.map((entry) => catalogPlugin(entry, read, options)));
-  return { marketplace, plugins };
 }
 
-async function catalogPlugin(
+/** An entry whose plugin is still being read: what its entry says (and where it is), marked `loading`. */
+export function pendingPlugin(
+  entry: ParsedEntry,
+  read: ReadMarketplace,
+  options: Pick<CatalogOptions, 'featured'>,
+): CatalogPlugin {
+  const reference = marketplacePlugin(entry, read).plugin?.reference;
+  return {
+    plugin: {
+      id: entry.name,
+      name: entry.name,
+      description: entry.description,
+      version: entry.version,
+      tags: tagsOf(entry.json, null),
+      featured: options.featured.includes(entry.name),
+      source: { source: reference?.source ?? '', ref: reference?.ref ?? null, repo_path: reference?.repo_path ?? null },
+      launch_url: null,
+      loading: true,
+      problems: [],
+    },
+    config: { entry_command: null, parameters: {}, examples: [], problems: [] },
+  };
+}
+
+/**
+ * One entry's plugin, read the very way the Skills & Plugins table reads it (`inspectMarketplace`: the same
+ * fetch, the entry standing in for `plugin.json`), so both say the same problems in the same order.
+ */
+export async function catalogPlugin(
   entry: ParsedEntry,
   read: ReadMarketplace,
   options: CatalogOptions,
 ): Promise<CatalogPlugin> {
-  const problems = entry.problems.map(formatProblem);
   const resolved = marketplacePlugin(entry, read);
-  problems.push(...resolved.problems.map(formatProblem));
+  const problems = [...entry.problems, ...resolved.problems];
   const reference = resolved.plugin?.reference ?? null;
-  let manifest: Record<string, unknown> | null = null;
   let ref = reference?.ref ?? null;
-  if (reference) {
-    try {
-      const checkout = await options.cache.checkout(reference.source, reference.ref ?? null);
-      ref = checkout.sha;
-      const dir = await pathInside(checkout.dir, reference.repo_path);
-      if (
-        !(await stat(dir).then(
-          (found) => found.isDirectory(),
-          () => false,
-        ))
-      ) {
-        throw new Error(`'${reference.repo_path ?? '.'}' is not a directory of ${reference.source}`);
-      }
-      manifest = await readManifest(dir);
-    } catch (error) {
-      problems.push(`its plugin cannot be read: ${error instanceof Error ? error.message : String(error)}`);
-    }
+  let loaded: LoadedPlugin | null = null;
+  if (resolved.plugin && reference) {
+    const fetched = await fetchPlugin(reference, { cache: options.cache, entry: resolved.plugin.entry });
+    problems.push(...fetched.resolved.problems);
+    ref = fetched.resolved.resolved_ref ?? ref;
+    loaded = fetched.plugin;
   }
-  const name = typeof manifest?.name === 'string' ? manifest.name : entry.name;
+  const manifest = loaded?.manifestPath ? await readJson(join(loaded.root, loaded.manifestPath)) : null;
+  const name = loaded?.name ?? entry.name;
   const config = launchConfigOf(name, manifest, entry.json);
   const source = { source: reference?.source ?? '', ref, repo_path: reference?.repo_path ?? null };
   const defaults = parameterDefaults(config);
-  const link = reference
-    ? buildLaunchLink([{ ...source, ...(defaults ? { parameters: defaults } : {}) }], {
-        message: config.entry_command,
-        baseUrl: options.baseUrl,
-      })
-    : null;
-  const text = (key: string) => (typeof manifest?.[key] === 'string' ? (manifest[key] as string) : null);
+  // A plugin that loads nothing (its directory gone, nothing Bosun loads in it) gets no launch link.
+  const link =
+    reference && loaded && holdsSomething(loaded)
+      ? buildLaunchLink([{ ...source, ...(defaults ? { parameters: defaults } : {}) }], {
+          message: config.entry_command,
+          baseUrl: options.baseUrl,
+        })
+      : null;
   return {
     plugin: {
       id: entry.name,
       name,
-      description: entry.description ?? text('description'),
-      version: entry.version ?? text('version'),
+      description: entry.description ?? loaded?.description ?? null,
+      version: entry.version ?? loaded?.version ?? null,
       tags: tagsOf(entry.json, manifest),
       featured: options.featured.includes(entry.name),
       source,
       launch_url: link?.url ?? null,
-      problems: [...problems, ...(link?.problems ?? []).map((p) => `launch link: ${p.msg}`)],
+      loading: false,
+      problems: [...problems.map(formatProblem), ...(link?.problems ?? []).map((p) => `launch link: ${p.msg}`)],
     },
     config,
   };
 }
 
-/** The first `plugin.json` of the plugin directory, as JSON (null: none, or not an object). */
-async function readManifest(dir: string): Promise<Record<string, unknown> | null> {
-  for (const manifestDir of MANIFEST_DIRS) {
-    const text = await readFile(join(dir, manifestDir, 'plugin.json'), 'utf8').catch(() => null);
-    if (text === null) continue;
-    const json: unknown = JSON.parse(text);
+function holdsSomething(plugin: LoadedPlugin): boolean {
+  const { skills, commands, agents, hooks, mcpServers } = plugin;
+  return skills.length + commands.length + agents.length > 0 || hooks !== null || Object.keys(mcpServers).length > 0;
+}
+
+/** A JSON object file (null: unreadable, not JSON, or not an object; its problems are the loader's to say). */
+async function readJson(file: string): Promise<Record<string, unknown> | null> {
+  try {
+    const json: unknown = JSON.parse(await readFile(file, 'utf8'));
     return json && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : null;
+  } catch {
+    return null;
   }
-  return null;
 }
 
 /** The entry's `tags`, `keywords` and `category`, then the manifest's `keywords`: each once, as written. */

@@ -4,7 +4,9 @@ import { Type } from '@sinclair/typebox';
 import type { AppServerConfig } from '../config.ts';
 import type { ApiRoutes } from '../context.ts';
 import type { Repositories } from '../data/index.ts';
+import type { ProviderTokenReader } from '../git/token-renewal.ts';
 import { principalOf } from '../identity/authenticate.ts';
+import { MarketplaceGit } from '../marketplaces/git-access.ts';
 import { type DirectorySearch, PluginDirectory } from '../plugin-directory/directory.ts';
 import { gitUrlsOf } from './app-conversation-api.ts';
 import { forbidden, notFound } from './replies.ts';
@@ -71,11 +73,22 @@ export function pluginDirectoryApi(directory: PluginDirectory, repositories: Pic
   };
 }
 
-/** The directory of the server's configuration (`plugin_directory_*`). */
+/** No user's tokens: the directory is the instance's, the same for everyone, read from public repositories. */
+const NO_TOKENS: ProviderTokenReader = { list: async () => [], token: async () => undefined };
+
+/**
+ * The directory of the server's configuration (`plugin_directory_*`), reaching Git as the Skills & Plugins table
+ * does: through the host guard (configured providers only, `git_allow_private_hosts`).
+ */
 export function pluginDirectoryOf(config: AppServerConfig, baseUrl: () => string): PluginDirectory {
   const source = config.plugin_directory_source;
   // OpenHands' directory names its marketplace `github://owner/repo[@ref]`: read as `github:owner/repo`.
   const openHands = source ? /^github:\/\/([^/@]+\/[^/@]+)(?:@(.+))?$/.exec(source) : null;
+  const git = new MarketplaceGit({
+    providers: gitUrlsOf(config),
+    allowPrivateHosts: config.git_allow_private_hosts,
+    gitTokens: NO_TOKENS,
+  });
   return new PluginDirectory({
     location: source
       ? {
@@ -84,8 +97,7 @@ export function pluginDirectoryOf(config: AppServerConfig, baseUrl: () => string
           repo_path: config.plugin_directory_path ?? null,
         }
       : null,
-    providers: gitUrlsOf(config),
-    cacheDir: join(config.data_dir, 'cache', 'git'),
+    git: () => git.cache(join(config.data_dir, 'cache', 'git')),
     refreshMs: config.plugin_directory_refresh * 1000,
     featured: config.plugin_directory_featured,
     baseUrl,

@@ -152,7 +152,7 @@ describeApi(
       expect(preview.body.marketplace.entries[0]).toMatchObject({
         name: 'formatter',
         problems: [],
-        contents: { plugin: 'formatter', skills: ['tidy'], commands: ['/formatter:format'] },
+        contents: { plugin: 'formatter', skills: ['formatter:tidy'], commands: ['/formatter:format'] },
       });
       expect(preview.body.marketplace.entries[0].contents.hooks).toHaveLength(1);
       const nested = await post(api(), member, '/api/v1/skills/marketplace-skills', {
@@ -180,11 +180,11 @@ describeApi(
     });
 
     it('tables what the marketplaces bring, with the skills turned off and the marketplaces that cannot be read', async () => {
-      const disable = { disabled_skills: ['tidy'] };
+      const disable = { disabled_skills: ['formatter:tidy'] };
       expect((await post(api(), member, '/api/v1/settings', disable)).status).toBe(200);
       const table = await api().call(`/api/v1/skills-and-plugins?org_id=${orgId}`, { as: member });
       expect(table.status, table.text).toBe(200);
-      expect(table.body.disabled_skills).toEqual(['tidy']);
+      expect(table.body.disabled_skills).toEqual(['formatter:tidy']);
       const rows = table.body.rows.map((row: { kind: string; scope: string; marketplace: string; name: string }) =>
         [row.kind, row.scope, row.marketplace, row.name].join(' '),
       );
@@ -196,8 +196,8 @@ describeApi(
       expect(table.body.rows[1]).toMatchObject({
         auto_load: true,
         resolved_ref: marketSha,
-        skills: ['tidy'],
-        disabled_skills: ['tidy'],
+        skills: ['formatter:tidy'],
+        disabled_skills: ['formatter:tidy'],
         commands: ['/formatter:format'],
         mcp_servers: [],
         problems: [],
@@ -234,7 +234,7 @@ describeApi(
 
       const table = (await api().call('/api/v1/skills-and-plugins', { as: user })).body;
       const row = table.rows.find((r: { marketplace: string }) => r.marketplace === 'moving');
-      expect(row).toMatchObject({ resolved_ref: before, pending_ref: after, skills: ['tidy'] });
+      expect(row).toMatchObject({ resolved_ref: before, pending_ref: after, skills: ['formatter:tidy'] });
       expect(row.changes).toEqual({
         status: 'changed',
         skills: { added: ['polish'], removed: [] },
@@ -255,7 +255,7 @@ describeApi(
         resolved_ref: after,
         pending_ref: null,
         changes: null,
-        skills: ['polish', 'tidy'],
+        skills: ['formatter:polish', 'formatter:tidy'],
       });
       // Following the branch again: Auto-Load takes what it names, and approving is a conflict.
       const followed = await api().call('/api/v1/marketplaces/personal/moving', {

@@ -9,11 +9,23 @@ const SKILLS = '/api/v1/skills/search';
 /** A repository per database's run, moved by the cache test. */
 const moving = new Map<string, TestRepository>();
 
+/** A plugin holding only an agent, and two plugins shipping a skill of the same name. */
+const AGENTS_MARKET: Record<string, string> = {
+  '.plugin/marketplace.json': JSON.stringify({
+    name: 'agents',
+    plugins: ['reviewer', 'discord', 'telegram'].map((name) => ({ name, source: `./${name}` })),
+  }),
+  'reviewer/agents/critic.md': '---\nname: critic\ndescription: A harsh critic\n---\nBe harsh.\n',
+  'discord/skills/configure/SKILL.md': '---\nname: configure\ndescription: Configures discord.\n---\nDo it.\n',
+  'telegram/skills/configure/SKILL.md': '---\nname: configure\ndescription: Configures telegram.\n---\nDo it.\n',
+};
+
 const { options } = gitRemotes(
   'bosun-skills-search-',
   async (dir) => {
     await (await TestRepository.create(dir, 'acme/market')).commit(MARKET);
     await (await TestRepository.create(dir, 'acme/tools')).commit(MARKET);
+    await (await TestRepository.create(dir, 'acme/agents')).commit(AGENTS_MARKET);
     for (const dialect of ['sqlite', 'postgres']) {
       const repository = await TestRepository.create(dir, `acme/moving-${dialect}`);
       await repository.commit(MARKET);
@@ -53,7 +65,7 @@ describeApi(
       const formatter = { source: 'personal', marketplace: 'tools', plugin: 'formatter' };
       expect(await skillsOf(member)).toEqual({
         items: [
-          { ...formatter, name: 'tidy', type: 'agentskills', triggers: null, disabled: false },
+          { ...formatter, name: 'formatter:tidy', type: 'agentskills', triggers: null, disabled: false },
           {
             ...formatter,
             name: 'formatter:format',
@@ -67,7 +79,7 @@ describeApi(
 
       await post(api(), member, '/api/v1/settings', { disabled_skills: ['formatter:format'] });
       const paged = await skillsOf(member, '?limit=1');
-      expect(paged.items).toEqual([expect.objectContaining({ name: 'tidy', disabled: false })]);
+      expect(paged.items).toEqual([expect.objectContaining({ name: 'formatter:tidy', disabled: false })]);
       expect(paged.next_page_id).toBe('1');
       const next = await skillsOf(member, `?limit=1&page_id=${paged.next_page_id}`);
       expect(next).toEqual({
@@ -86,10 +98,10 @@ describeApi(
       expect(registered.status, registered.text).toBe(201);
       const names = async () => (await skillsOf(user)).items.map((skill: { name: string }) => skill.name);
       const before = await names();
-      expect(before).toContain('tidy');
+      expect(before).toContain('formatter:tidy');
       await moving
         .get(api().dialect)
-        ?.commit({ 'plugins/formatter/skills/fresh/SKILL.md': '---\nname: fresh\n---\nNew.\n' });
+        ?.commit({ 'plugins/formatter/skills/fresh/SKILL.md': '---\nname: fresh\ndescription: Fresh.\n---\nNew.\n' });
       expect(await names()).toEqual(before);
       const patched = await api().call('/api/v1/marketplaces/personal/cached', {
         method: 'PATCH',
@@ -97,7 +109,7 @@ describeApi(
         body: { ref: 'main' },
       });
       expect(patched.status, patched.text).toBe(200);
-      expect(await names()).toContain('fresh');
+      expect(await names()).toContain('formatter:fresh');
     });
 
     it('composes the organization the request acts in; another user sees none of the caller’s', async () => {
@@ -124,6 +136,30 @@ describeApi(
       const stranger = await api().user();
       expect(await skillsOf(stranger)).toEqual({ items: [], next_page_id: null });
       expect((await api().call(SKILLS, { as: stranger, headers: { 'X-Org-Id': orgId } })).status).not.toBe(200);
+    });
+
+    it('lists a plugin’s agents and its skills by plugin, a short name turning off each plugin’s skill of it', async () => {
+      const user = await api().user();
+      const registered = await post(api(), user, '/api/v1/marketplaces', {
+        source: 'github:acme/agents',
+        auto_load: true,
+      });
+      expect(registered.status, registered.text).toBe(201);
+      await post(api(), user, '/api/v1/settings', { disabled_skills: ['configure'] });
+      const listed = (await skillsOf(user)).items.map((s: { name: string; type: string; disabled: boolean }) => [
+        s.name,
+        s.type,
+        s.disabled,
+      ]);
+      expect(listed).toEqual([
+        ['reviewer:critic', 'agent', false],
+        ['discord:configure', 'agentskills', true],
+        ['telegram:configure', 'agentskills', true],
+      ]);
+      const table = await api().call('/api/v1/skills-and-plugins', { as: user });
+      expect(table.status, table.text).toBe(200);
+      const reviewer = table.body.rows.find((row: { name: string }) => row.name === 'reviewer');
+      expect(reviewer).toMatchObject({ skills: [], commands: [], agents: ['critic'], problems: [] });
     });
 
     it('refuses a bad page or limit (422 at its place) and a request without a credential', async () => {

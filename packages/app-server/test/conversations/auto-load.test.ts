@@ -73,7 +73,7 @@ describeApi(
         firstId,
         (event) => event.kind === 'MessageEvent' && event.source === 'agent',
       );
-      expect(systemPrompt(firstEvents)).toContain('<name>formatter-skill</name>');
+      expect(systemPrompt(firstEvents)).toContain('<name>formatter:formatter-skill</name>');
 
       const recorded = await conversation(firstId);
       expect(recorded.loaded_marketplaces).toEqual([
@@ -105,7 +105,7 @@ describeApi(
         secondId,
         (event) => event.kind === 'MessageEvent' && event.source === 'agent',
       );
-      expect(systemPrompt(secondEvents)).toContain('<name>linter-skill</name>');
+      expect(systemPrompt(secondEvents)).toContain('<name>linter:linter-skill</name>');
       expect(systemPrompt(secondEvents)).not.toContain('formatter-skill');
       const secondInfo = await agent.getConversation(secondId);
       expect(secondInfo.resolved_plugins.map((p) => [p.name, p.resolved_ref])).toEqual([

@@ -50,7 +50,7 @@ describeApi(
       const id: string = started.last.app_conversation_id;
       const answer = await api().call(`/api/v1/app-conversations/${id}/skills`, { as: user });
       expect(answer.status, answer.text).toBe(200);
-      const release = answer.body.skills.find((skill: { name: string }) => skill.name === 'release');
+      const release = answer.body.skills.find((skill: { name: string }) => skill.name === 'kit:release');
       expect(release).toMatchObject({ type: 'agentskills', content: loaded });
 
       // Started on the agent server by another client, naming the branch: listed at the commit its agent loaded.
@@ -64,9 +64,9 @@ describeApi(
         plugins: [plugin],
       });
       await newConversation(api(), user.id, started.last.sandbox_id, direct);
-      expect(await skillContent(api(), user, direct, 'release')).toBe(`${loaded} Later.`);
+      expect(await skillContent(api(), user, direct, 'kit:release')).toBe(`${loaded} Later.`);
       await tools.commit({ 'kit/skills/release/SKILL.md': skillMd('release', 'Moved on again.') });
-      expect(await skillContent(api(), user, direct, 'release')).toBe(`${loaded} Later.`);
+      expect(await skillContent(api(), user, direct, 'kit:release')).toBe(`${loaded} Later.`);
     }, 120_000);
   },
   remotes.options,

@@ -219,7 +219,9 @@ describeApi(
         confirmed_plugin_sources: [{ source: `file://${remotes}/acme/no-plugin.git`, commit: null }],
       });
       expect(broken.last.status).toBe('READY');
-      expect(broken.last.problems).toEqual([expect.stringMatching(/^plugin file:\/\/.*no-plugin\.git: error: /)]);
+      expect(broken.last.problems).toEqual([
+        expect.stringMatching(/^no-plugin \(file:\/\/.*no-plugin\.git\): error: /),
+      ]);
       const taken = await streamStart(api(), owner, { sandbox_id: sandboxId, conversation_id: conversationId });
       expect(taken.last.detail).toBe(
         `A conversation with id ${conversationId} exists already: leave conversation_id out to get a new one`,

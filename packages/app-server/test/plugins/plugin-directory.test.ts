@@ -1,13 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { decodeLaunchLink } from '@bosun/protocol';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { TestRepository } from '../../../agent/test/git/support.ts';
 import { type TestUser, describeApi } from '../api/harness.ts';
+import { gitRemotes } from '../support/git-remotes.ts';
 
-/** The instance plugin marketplace: a bare repository behind the configured GitHub URL. */
-const remotes = mkdtempSync(join(tmpdir(), 'bosun-directory-remotes-'));
+/** The instance plugin marketplace: a repository of the configured GitHub, served over HTTP. */
 let marketplace: TestRepository;
 
 const manifest = (plugins: object[]) => ({
@@ -23,13 +20,25 @@ const FULL = {
     entry_command: 'now',
     parameters: { city: { type: 'string', default: 'Oslo' }, days: { type: 'date' } },
   }),
+  'plugins/weather/commands/now.md': 'Say the weather now.\n',
   'plugins/notes/.claude-plugin/plugin.json': JSON.stringify({ name: 'notes', examples: ['/notes:take'] }),
+  'plugins/notes/commands/take.md': 'Take a note.\n',
 };
 
-beforeAll(async () => {
-  marketplace = await TestRepository.create(remotes, 'acme/market');
-});
-afterAll(() => rmSync(remotes, { recursive: true, force: true }));
+const { options } = gitRemotes(
+  'bosun-directory-remotes-',
+  async (dir) => {
+    marketplace = await TestRepository.create(dir, 'acme/market');
+  },
+  {
+    config: {
+      git_allow_private_hosts: true,
+      plugin_directory_source: 'github:acme/market',
+      plugin_directory_refresh: 0,
+      plugin_directory_featured: ['notes'],
+    },
+  },
+);
 
 describeApi(
   'the Plugin Directory',
@@ -87,7 +96,8 @@ describeApi(
         { title: '/notes:take', prompt: '/notes:take' },
       ]);
       const gone = (await get('/plugins/gone')).body;
-      expect(gone.problems).toEqual([expect.stringMatching(/^its plugin cannot be read: /)]);
+      expect(gone).toMatchObject({ loading: false, launch_url: null });
+      expect(gone.problems).toEqual(['error: the plugin directory does not exist']);
       expect(await get('/plugins/nothing')).toMatchObject({ status: 404, body: { detail: 'Plugin not found' } });
       expect((await get('/plugins/nothing/config')).status).toBe(404);
     });
@@ -104,12 +114,5 @@ describeApi(
       expect(refused).toMatchObject({ status: 403, body: { detail: 'Only the instance owner refreshes' } });
     });
   },
-  {
-    config: {
-      git_github_url: `file://${remotes}`,
-      plugin_directory_source: 'github:acme/market',
-      plugin_directory_refresh: 0,
-      plugin_directory_featured: ['notes'],
-    },
-  },
+  options,
 );

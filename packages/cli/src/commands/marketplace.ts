@@ -55,8 +55,13 @@ function renderListing(listing: MarketplaceListing): string {
       lines.push('      (not read: another repository; --fetch reads it)');
     for (const p of entry.problems) lines.push(`      ${formatProblem(p)}`);
   }
-  lines.push('', `Problems (${listing.problems.length})${listing.problems.length ? ':' : ''}`);
-  for (const p of listing.problems) lines.push(`  ${formatProblem(p)}`);
+  // The count is of every problem listed: the marketplace's, here, and each plugin's, under it above.
+  const all = [...listing.problems, ...listing.entries.flatMap((entry) => entry.problems)];
+  const errors = all.filter((p) => p.severity === 'error').length;
+  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+  lines.push('', `Problems (${all.length}): ${count(errors, 'error')}, ${count(all.length - errors, 'warning')}`);
+  if (listing.problems.length) lines.push('  of the marketplace:');
+  for (const p of listing.problems) lines.push(`    ${formatProblem(p)}`);
   return `${lines.join('\n')}\n`;
 }
 

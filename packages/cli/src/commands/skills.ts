@@ -1,18 +1,22 @@
 import { parseArgs } from 'node:util';
-import { type SkillProblem, lintSkills } from '@bosun/agent';
+import { type LintProblem, breaksSpecification, lintSkills } from '@bosun/agent';
 import type { Command } from '../command.ts';
 
-const USAGE = `Usage: bosun skills lint [--json] PATH...
+const USAGE = `Usage: bosun skills lint [--json] [--strict] PATH...
 
 Checks skills against the Agent Skills specification (agentskills.io): name rules
 and the directory name, description and compatibility lengths, allowed fields,
 YAML. Each PATH is a SKILL.md, a skill directory, or a directory searched for
 SKILL.md files (a repository, .agents/skills/). Prints every problem as
-file: field: message [error|warning]. Exit status: 0 if no skill has an error
-(warnings allowed), 1 if any has, 2 if a path cannot be read.
+file: field: message [error|warning]. A problem has the severity Bosun gives it
+wherever it reports it (plugin and marketplace inspection, loading): an error is
+a skill Bosun does not load; a warning one it loads. Exit status: 0 if no skill
+has an error (warnings allowed), 1 if any has, 2 if a path cannot be read.
 
 Options:
-  --json   print one JSON object: {files, problems: [{file, field, severity, message}]}`;
+  --strict also exit 1 for a warning that breaks the specification (strict clients
+           such as skills-ref validate reject the skill)
+  --json   print one JSON object: {files, problems: [{file, field, severity, message, finding}]}`;
 
 export const skillsCommand: Command = {
   name: 'skills',
@@ -26,12 +30,12 @@ export const skillsCommand: Command = {
       );
       return 2;
     }
-    let values: { json?: boolean };
+    let values: { json?: boolean; strict?: boolean };
     let positionals: string[];
     try {
       ({ values, positionals } = parseArgs({
         args: rest,
-        options: { json: { type: 'boolean', default: false } },
+        options: { json: { type: 'boolean', default: false }, strict: { type: 'boolean', default: false } },
         allowPositionals: true,
       }));
     } catch (error) {
@@ -53,10 +57,11 @@ export const skillsCommand: Command = {
       `${count(result.files.length, 'skill')} checked, ${count(errors, 'error')}, ${count(warnings, 'warning')}\n`,
     );
     if (result.unreadable.length) return 2;
-    return errors ? 1 : 0;
+    if (errors) return 1;
+    return values.strict && result.problems.some(breaksSpecification) ? 1 : 0;
   },
 };
 
-function formatProblem(problem: SkillProblem): string {
+function formatProblem(problem: LintProblem): string {
   return `${problem.file}: ${problem.field ?? '(file)'}: ${problem.message} [${problem.severity}]\n`;
 }

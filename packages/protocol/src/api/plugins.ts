@@ -43,7 +43,13 @@ export const ResolvedPlugin = strictObject(
     marketplace: nullable(
       Type.String({ description: 'The registered marketplace that auto-loaded it; null: named in `plugins`.' }),
     ),
-    name: nullable(Type.String({ description: 'The plugin name (manifest, else directory); null: not loaded.' })),
+    name: nullable(
+      Type.String({
+        description:
+          'The plugin name (manifest, else marketplace entry, else directory or repository), kept when it could ' +
+          'not be loaded; null: the record is about no one plugin (a marketplace that could not be read).',
+      }),
+    ),
     problems: Type.Array(ref(PluginProblem)),
   },
 );

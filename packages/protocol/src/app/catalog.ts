@@ -43,9 +43,15 @@ export const SkillSummary = strictObject(
   'SkillSummary',
   'A skill a new conversation of the caller loads (OpenHands’ SkillInfo of `/skills/search`).',
   {
-    name: Type.String({ description: 'As the agent names it: `plugin:skill`, a command `plugin:command`.' }),
-    type: stringEnum(['knowledge', 'agentskills'], {
-      description: '`agentskills`: a SKILL.md of a plugin; `knowledge`: a command, triggered by its slash command.',
+    name: Type.String({
+      description:
+        'As the agent names it: `plugin:skill`, a command `plugin:command`, an agent `plugin:agent`. The part after ' +
+        'the plugin reaches it too (`/skill`, and turned off in `disabled_skills`) when no other skill has it.',
+    }),
+    type: stringEnum(['knowledge', 'agentskills', 'agent'], {
+      description:
+        '`agentskills`: a SKILL.md of a plugin; `knowledge`: a command, triggered by its slash command; `agent`: a ' +
+        'subagent definition of the plugin (listed so that a table shows what the plugin holds; Bosun does not run it).',
     }),
     source: ref(MarketplaceScope, { description: 'The scope of the marketplace that brings it.' }),
     triggers: nullable(Type.Array(Type.String()), { description: 'A command’s slash command; null for a skill.' }),

@@ -235,6 +235,7 @@ export const SkillsTableRow = strictObject('SkillsTableRow', 'A row of the Skill
   skills: Type.Array(Type.String()),
   disabled_skills: Type.Array(Type.String({ description: 'Of its skills, those the user turned off.' })),
   commands: Type.Array(Type.String()),
+  agents: Type.Array(Type.String({ description: 'Its subagent definitions, by name (listed; not run).' })),
   hooks: Type.Array(Type.String()),
   mcp_servers: Type.Array(Type.String()),
   problems: Type.Array(ref(PluginProblem)),

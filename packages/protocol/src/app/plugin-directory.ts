@@ -29,6 +29,11 @@ export const DirectoryPlugin = strictObject('DirectoryPlugin', 'A plugin of the 
   featured: Type.Boolean({ description: 'Listed in `plugin_directory_featured`.' }),
   source: ref(DirectoryPluginSource),
   launch_url: nullable(Type.String({ description: 'A launch link loading it with its parameters’ defaults.' })),
+  loading: Type.Boolean({
+    description:
+      'Its plugin is still being read (a slow host): what its entry says is here; its version, launch link and ' +
+      'problems follow in a later listing.',
+  }),
   problems: Type.Array(Type.String(), { description: 'What is wrong with its entry or its plugin.' }),
 });
 export type DirectoryPlugin = Static<typeof DirectoryPlugin>;
