@@ -1,3 +1,4 @@
+import { BosunApiError } from '@bosun/client';
 import type { Marketplace, MarketplaceScope } from '@bosun/protocol';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -6,7 +7,7 @@ import { useApiContext } from '../../api/client.tsx';
 import { useOrganizations } from '../../api/queries.ts';
 import { Button } from '../../ui/button.tsx';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
-import { Badge, ErrorNotice, Loading } from '../../ui/feedback.tsx';
+import { Badge, ErrorNotice, Loading, Notice } from '../../ui/feedback.tsx';
 import { MarketplaceDialog } from './marketplace-dialog.tsx';
 import { type PendingUpdate, UpdateReview, pendingUpdates } from './marketplace-update.tsx';
 import { shortSha, skillsKeys, useActingMembership, useMarketplaces } from './skills-keys.ts';
@@ -21,8 +22,13 @@ const SCOPE_LABEL: Record<MarketplaceScope, string> = {
 
 /** Settings > Skills & Plugins: the marketplaces registered (personal, the organization's, the instance's) and what they bring. */
 export function SkillsSettings() {
-  const { api, orgId } = useApiContext();
+  const { api, orgId, setOrgId } = useApiContext();
+  const queryClient = useQueryClient();
   const list = useMarketplaces();
+  const actPersonally = () => {
+    setOrgId(null);
+    queryClient.invalidateQueries();
+  };
   const membership = useActingMembership();
   const organizations = useOrganizations();
   const table = useQuery({
@@ -53,6 +59,13 @@ export function SkillsSettings() {
         </p>
         {list.isPending ? (
           <Loading what="marketplaces" />
+        ) : list.isError && orgId && list.error instanceof BosunApiError && list.error.status === 404 ? (
+          <Notice tone="warning">
+            The organization you act in no longer exists, or you are no longer one of its members.{' '}
+            <Button small onClick={actPersonally}>
+              Act as your personal account
+            </Button>
+          </Notice>
         ) : list.isError ? (
           <ErrorNotice error={list.error} onRetry={() => list.refetch()} />
         ) : (
