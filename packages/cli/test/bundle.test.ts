@@ -173,6 +173,11 @@ describe('the bundle npm start runs', () => {
     expect(first).toMatchObject({ kind: 'ConversationStateUpdateEvent', key: 'full_state' });
   }, 30_000);
 
+  it('says its version', async () => {
+    const { stdout } = await exec(process.execPath, [BUNDLE, '--version']);
+    expect(stdout).toMatch(/^bosun \d+\.\d+\.\d+ \(Node\.js v\d+\.\d+\.\d+\)\n$/);
+  });
+
   it('runs the offline demo end to end', async () => {
     const { stdout } = await exec(process.execPath, [BUNDLE, 'demo'], { cwd: ROOT, timeout: 60_000 });
     expect(stdout).toContain('DEMO: the model below is SCRIPTED');
