@@ -1,8 +1,11 @@
 // Bundles Bosun into one file that Node runs without a TypeScript loader: `npm start` runs the result.
 // Third-party JavaScript is bundled too: loading one file instead of ~800 small modules is most of the
 // server's start-up time. What cannot or need not be bundled stays in node_modules and loads as usual.
-// The bundle is CommonJS (`bosun.cjs`) because Node 20 compiles only scripts with a V8 code cache; its entry
-// (`bosun.mjs`, from `bundle-entry.mjs`) runs it with the cache that `writeCodeCache` makes.
+// The bundle is CommonJS (`bosun.cjs`) because Node compiles only scripts with a V8 code cache; its entry
+// (`bosun.mjs`, from `bundle-entry.mjs`) runs it with the cache that `writeCodeCache` makes. Node's own compile
+// cache (Node 22 and later) serves what loads from node_modules; for the bundle it is slower (it keeps only what
+// compiling the script compiles, not the functions compiled later as they run: 270 ms of CPU to a ready agent
+// server against 205 ms).
 // Usage: node scripts/build.mjs [DIR]: the three files (and the source map) in DIR, by default packages/cli/dist.
 import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';

@@ -2,7 +2,8 @@
 // It compiles the bundle with V8's code cache that the build made by starting an agent server: parsing and
 // compiling the bundle's functions was a third of every start's CPU time (sandboxes start one each). The cache is
 // named after the bundle's SHA-256, so a cache of another build is never used (V8 itself checks only the length).
-// Without a cache (or one V8 refuses), the bundle is compiled as usual.
+// Without a cache (or one V8 refuses), the bundle is compiled as usual. What loads from node_modules is served by
+// Node's compile cache (Node 22 and later; `compile-cache/`, which the same start of the build fills).
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { dirname } from 'node:path';
@@ -13,6 +14,7 @@ const BUNDLE_SHA256 = '%BUNDLE_SHA256%';
 const bundle = fileURLToPath(new URL('./bosun.cjs', import.meta.url));
 const cache = `${bundle}.${BUNDLE_SHA256.slice(0, 16)}.cache`;
 
+Module.enableCompileCache?.(fileURLToPath(new URL('./compile-cache', import.meta.url)));
 if (process.sourceMapsEnabled) {
   // Stack traces through the source map: Node applies it to what its own loader compiles, not to a vm.Script.
   createRequire(import.meta.url)(bundle);

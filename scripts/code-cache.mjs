@@ -1,8 +1,9 @@
 // The bundle's V8 code cache: what an agent server compiles from the bundle until it is ready (what every
-// sandbox start compiles), written by the bundle's entry when that server ends (see bundle-entry.mjs).
+// sandbox start compiles), written when that server ends: by Node's compile cache (Node 22 and later) or by the
+// bundle's entry (Node 20; see bundle-entry.mjs).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -13,11 +14,17 @@ const WITHIN_MS = 30_000;
 /** Starts the agent server of the bundle whose entry is `entry` until it is ready, stops it; warns on failure. */
 export async function writeCodeCache(entry) {
   const dir = dirname(entry);
+  const compileCache = join(dir, 'compile-cache');
+  await rm(compileCache, { recursive: true, force: true });
   for (const name of await readdir(dir)) if (CACHE.test(name)) await rm(join(dir, name), { force: true });
   const home = await mkdtemp(join(tmpdir(), 'bosun-code-cache-'));
   try {
     await startAndStop(entry, home);
-    if (!(await readdir(dir)).some((name) => CACHE.test(name))) throw new Error('no cache written');
+    const written =
+      (await filesUnder(compileCache)).length > 0 || (await readdir(dir)).some((name) => CACHE.test(name));
+    if (!written) throw new Error('no cache written');
+    // Node writes its cache for its user alone; the sandboxes that run this bundle are another user.
+    await readableByAll(compileCache);
   } catch (error) {
     process.stderr.write(`build: no code cache (starts compile the whole bundle): ${error.message}\n`);
   } finally {
@@ -67,4 +74,17 @@ function isReady(url) {
     (response) => response.ok,
     () => false,
   );
+}
+
+async function filesUnder(dir) {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  return entries.filter((entry) => entry.isFile());
+}
+
+async function readableByAll(dir) {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  if (entries.length > 0) await chmod(dir, 0o755);
+  for (const entry of entries) {
+    await chmod(join(entry.parentPath, entry.name), entry.isDirectory() ? 0o755 : 0o644);
+  }
 }

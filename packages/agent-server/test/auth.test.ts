@@ -230,7 +230,10 @@ describe('session API keys on the event socket', () => {
       await client.opened;
       client.send(frame);
       const closed = await client.closed;
-      expect(closed.code, frame).toBe(CLOSE_AUTH_FAILED);
+      expect(closed, frame).toEqual({
+        code: CLOSE_AUTH_FAILED,
+        reason: 'Authentication failed: the first frame must be {"type":"auth","session_api_key":"..."}',
+      });
       expect(client.frames).toEqual([]);
     }
   });

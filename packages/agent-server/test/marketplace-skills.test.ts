@@ -38,6 +38,7 @@ describe('POST /api/skills with registered marketplaces', () => {
       method: 'POST',
       json: {
         load_public: false,
+        load_project: false,
         registered_marketplaces: [registration, { ...registration, name: 'off', auto_load: false }],
       },
     });

@@ -108,6 +108,7 @@ describe('POST /api/skills', () => {
     const host = http.url.replace('http://', '');
     const reply = await post(url, {
       load_public: false,
+      load_project: false,
       org_configs: [
         {
           repository: 'acme/app',
@@ -148,6 +149,7 @@ describe('POST /api/skills', () => {
     const { url } = await server();
     const reply = await post(url, {
       load_public: false,
+      load_project: false,
       org_config: { repository: 'a/b', provider: 'github', org_repo_url: 'file:///nowhere/.agents.git', org_name: 'a' },
     });
     expect(reply.status).toBe(200);
@@ -172,7 +174,12 @@ describe('POST /api/skills', () => {
     ]);
     expect(String(reply.body.skills[0]?.content)).toContain('* http://localhost:12000 (port 12000, WORKER_1)');
     expect(reply.body.sources).toMatchObject({ sandbox: 1, builtin: 1 });
-    const disabled = await post(url, { load_public: false, load_builtin: true, disabled_skills: ['write-skill'] });
+    const disabled = await post(url, {
+      load_public: false,
+      load_project: false,
+      load_builtin: true,
+      disabled_skills: ['write-skill'],
+    });
     expect(disabled.body.skills).toEqual([]);
     expect(disabled.body.diagnostics).toEqual([
       expect.objectContaining({
@@ -180,6 +187,22 @@ describe('POST /api/skills', () => {
         message: "skill 'write-skill' is disabled (agent_context.disabled_skills)",
       }),
     ]);
+  });
+
+  it('says why no project skill loaded when project_dir is missing (load_project false asks for none)', async () => {
+    const { url } = await server();
+    const missing = await post(url, { load_public: false });
+    expect(missing.status, missing.text).toBe(200);
+    expect(missing.body.diagnostics).toEqual([
+      {
+        file: 'project',
+        field: 'project_dir',
+        severity: 'info',
+        message: expect.stringMatching(/^project skills are not loaded: no project_dir was given/),
+      },
+    ]);
+    const none = await post(url, { load_public: false, load_project: false });
+    expect(none.body.diagnostics).toEqual([]);
   });
 
   it('answers 422 for unknown fields and wrong types', async () => {

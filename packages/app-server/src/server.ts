@@ -87,8 +87,12 @@ export const API_PREFIX = '/api/v1';
 export async function buildAppServer(options: AppServerOptions = {}): Promise<AppServer> {
   const startedAt = Date.now();
   const config = appServerConfig(options.config);
-  const { log_level: level } = config;
-  const app = createHttpServer({ logLevel: level === 'silent' ? undefined : level, logStream: options.logStream });
+  const { log_level: level, log_format: logFormat } = config;
+  const app = createHttpServer({
+    logLevel: level === 'silent' ? undefined : level,
+    logStream: options.logStream,
+    logFormat,
+  });
   const base = {
     config,
     dependencies: options.dependencies ?? {},

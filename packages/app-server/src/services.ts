@@ -109,8 +109,8 @@ export function withGitProviders(specs: readonly SandboxSpec[], config: AppServe
 /**
  * What a new sandbox of a user starts with: where to post its webhooks, and a network that reaches what it needs
  * (decided per start): the LLM endpoint the user's conversations use (their settings' base URL, else the app's
- * `llm_base_url`) and this server's own URL, added to `sandbox_allow_hosts` under `allow` and the only hosts under
- * `none`. Read at each start: a sandbox keeps its network when resumed. Sandboxes that are not isolated at all
+ * `llm_base_url`), this server's own URL and the Git providers' configured base URLs, added to
+ * `sandbox_allow_hosts` under `allow` and the only hosts under `none`. Read at each start: a sandbox keeps its network when resumed. Sandboxes that are not isolated at all
  * (`sandbox_isolation: unsafe-none`, embedded) are on the host's network: they are given `open`, which says so.
  */
 export function sandboxLaunch(
@@ -129,7 +129,9 @@ export function sandboxLaunch(
     try {
       own = publicUrl();
     } catch {}
-    const network = sandboxNetwork(mode, config.sandbox_allow_hosts, [llm.baseUrl, own]);
+    // The Git hosts configured for the providers (a company GitLab, say): marketplaces and plugins are cloned there.
+    const gitHosts = [config.git_github_url, config.git_gitlab_url, config.git_bitbucket_url];
+    const network = sandboxNetwork(mode, config.sandbox_allow_hosts, [llm.baseUrl, own, ...gitHosts]);
     return { environment: webhooks(), network };
   };
 }

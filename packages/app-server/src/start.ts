@@ -1,4 +1,5 @@
 import { mkdir } from 'node:fs/promises';
+import { logStreamFor } from '@bosun/http';
 import { type DestinationStream, type Logger, pino } from 'pino';
 import { type AppServerConfig, appServerConfigProblems } from './config.ts';
 import { openDependencies } from './dependencies.ts';
@@ -78,7 +79,8 @@ export async function startAppServer(config: AppServerConfig, options: StartOpti
 /** The log of what happens before the server has its own (opening the database, migrations, key rotation). */
 function startLogger(config: AppServerConfig, stream: StartOptions['logStream']): Logger | undefined {
   if (config.log_level === 'silent') return undefined;
-  return pino({ level: config.log_level }, (stream as DestinationStream | undefined) ?? process.stdout);
+  const destination = logStreamFor(config.log_format, stream ?? process.stdout);
+  return pino({ level: config.log_level }, destination as DestinationStream);
 }
 
 const LISTEN_FAILURES: Record<string, string> = {

@@ -27,6 +27,7 @@ describe('app server configuration', () => {
       event_sweep_interval: 5,
       start_task_lease: 60,
       log_level: 'info',
+      log_format: 'auto',
       plugin_directory_refresh: 300,
       plugin_directory_featured: [],
       git_allow_private_hosts: false,

@@ -1,3 +1,4 @@
+import cliPackage from '../package.json' with { type: 'json' };
 import type { Command, CommandIO } from './command.ts';
 import { agentServerCommand } from './commands/agent-server.ts';
 import { apiKeyCommand } from './commands/api-key.ts';
@@ -38,12 +39,19 @@ export function helpText(): string {
     '',
     'Usage: bosun <command> [options]',
     '',
+    '       bosun --version',
+    '',
     'Commands:',
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
     "Run 'bosun <command> --help' for a command's options.",
     '',
   ].join('\n');
+}
+
+/** This Bosun's version and the Node running it (what a bug report needs first). */
+export function versionText(): string {
+  return `bosun ${cliPackage.version} (Node.js ${process.version})`;
 }
 
 /** Runs the command named by `argv[0]` and returns the exit status. */
@@ -54,6 +62,10 @@ export async function main(
   const [name, ...args] = argv;
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
     io.stdout.write(helpText());
+    return 0;
+  }
+  if (name === '--version' || name === '-v' || name === 'version') {
+    io.stdout.write(`${versionText()}\n`);
     return 0;
   }
   const command = commands.find((c) => c.name === name);

@@ -32,6 +32,14 @@ describe('bosun agent-server configuration', () => {
     }
   });
 
+  it('without a model, says how to start this server with one (not npm start, which starts the app)', async () => {
+    const started = await startAgentServer(['--port', '0', '--data-dir', join(scratch.dir, 'no-model')], {});
+    if (!('url' in started)) throw new Error(started.output);
+    await stopServer(started);
+    expect(started.output()).toContain('BOSUN_LLM_MODEL=gpt-4o BOSUN_LLM_API_KEY=sk-... npx bosun agent-server\n');
+    expect(started.output()).not.toContain('npm start');
+  });
+
   it('refuses a bad value before starting, naming the key and where it came from', async () => {
     const config = await scratch.write('bad.json', JSON.stringify({ workspace_root: '' }));
     const refused = await startAgentServer(['--config', config, '--data-dir', join(scratch.dir, 'never')], {

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import Module from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -96,6 +97,19 @@ describe('the bundle npm start runs', () => {
     expect(await run(['--enable-source-maps'])).toBe('');
   });
 
+  it("starts what loads from node_modules from Node's compile cache the build made (Node 22 and later)", async (context) => {
+    if (!('enableCompileCache' in Module)) context.skip(`Node ${process.version} has no compile cache`);
+    const started = await startServer(
+      BUNDLE,
+      ['agent-server', '--port', '0', '--data-dir', join(dataDir, 'compile-cache')],
+      { NODE_DEBUG_NATIVE: 'COMPILE_CACHE' },
+      /Default model|No default LLM/,
+    );
+    if (!('url' in started)) throw new Error(started.output);
+    expect(await stopServer(started)).toBe(0);
+    expect(started.output()).toMatch(/CommonJS \S+\/node_modules\/better-sqlite3\/lib\/index\.js was accepted/);
+  });
+
   it('serves the app server (bosun serve, what npm start runs): ready, the home page, and a clean stop', async () => {
     const started = await startServer(
       BUNDLE,
@@ -156,6 +170,11 @@ describe('the bundle npm start runs', () => {
     socket.close();
     expect(first).toMatchObject({ kind: 'ConversationStateUpdateEvent', key: 'full_state' });
   }, 30_000);
+
+  it('says its version', async () => {
+    const { stdout } = await exec(process.execPath, [BUNDLE, '--version']);
+    expect(stdout).toMatch(/^bosun \d+\.\d+\.\d+ \(Node\.js v\d+\.\d+\.\d+\)\n$/);
+  });
 
   it('runs the offline demo end to end', async () => {
     const { stdout } = await exec(process.execPath, [BUNDLE, 'demo'], { cwd: ROOT, timeout: 60_000 });

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './io.ts';
 
@@ -10,5 +11,10 @@ describe('bosun demo', () => {
     expect(result.stdout).toContain('Hello from Bosun');
     expect(result.stdout).toContain('Hello, sailor, from Bosun');
     expect(result.stdout).toMatch(/--\s+finished/);
+    // The demo removes its workspace: what it says once finished names nothing in it to try.
+    const workspace = /they work in\n\s+(\S+)/.exec(result.stdout)?.[1] as string;
+    const afterRun = result.stdout.slice(result.stdout.indexOf('finish: finish'));
+    expect(afterRun).not.toContain(workspace);
+    expect(existsSync(workspace)).toBe(false);
   }, 60_000);
 });

@@ -58,7 +58,7 @@ export async function migrate(
   if (before !== undefined && checkedPending(known, before, all).length === 0) {
     return { applied: [], version: before.at(-1) };
   }
-  return exclusively(db, options.dialect, schema.lock, async (trx) => {
+  const report = await exclusively(db, options.dialect, schema.lock, async (trx) => {
     await trx.schema
       .createTable(schema.ledger)
       .ifNotExists()
@@ -70,10 +70,16 @@ export async function migrate(
     for (const step of pending) {
       await step.up(trx as unknown as Kysely<unknown>, options.dialect);
       await trx.insertInto(schema.ledger).values({ name: step.name, applied_at: new Date().toISOString() }).execute();
-      options.logger?.info({ migration: step.name }, 'applied a database migration');
     }
     return { applied: pending.map((step) => step.name), version: pending.at(-1)?.name ?? applied.at(-1) };
   });
+  // One line once committed (a new database applies them all: one line each drowned the start's banner).
+  const count = report.applied.length;
+  if (count > 0) {
+    const what = count === 1 ? 'a database migration' : `${count} database migrations`;
+    options.logger?.info({ migrations: report.applied }, `applied ${what}, now at ${report.version}`);
+  }
+  return report;
 }
 
 /**

@@ -16,6 +16,15 @@ export { type BufferedSocket, type ReplaySocket, drained, parseJson, replayStart
 export { edgeErrorOptions, installEdgeErrors } from './framework-errors.ts';
 export { installJsonBody } from './json-body.ts';
 export { MAX_JSON_DEPTH, nestsDeeperThan, tooDeep } from './json-depth.ts';
+export {
+  type LogDestination,
+  type LogFormat,
+  type LogFormatSetting,
+  logFormatFor,
+  logFormatSetting,
+  logStreamFor,
+  prettyLogStream,
+} from './log-format.ts';
 export { loggerOptions, redactUrl } from './log-options.ts';
 export { nulTextProblem, refuseNulText } from './nul-text.ts';
 export { type OpenApiOptions, installOpenApi } from './openapi.ts';

@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { installErrorHandlers } from './errors.ts';
 import { edgeErrorOptions } from './framework-errors.ts';
 import { installJsonBody } from './json-body.ts';
+import { type LogFormatSetting, logStreamFor } from './log-format.ts';
 import { loggerOptions } from './log-options.ts';
 import { validatorCompiler } from './validation.ts';
 
@@ -10,6 +11,8 @@ export interface HttpServerOptions {
   logLevel?: string | undefined;
   /** Where the logs go (default: standard output). */
   logStream?: { write(line: string): unknown } | undefined;
+  /** How the logs are written (default `auto`: readable on a terminal, JSON elsewhere). */
+  logFormat?: LogFormatSetting | undefined;
   /** The largest request body, in bytes. */
   bodyLimit?: number;
 }
@@ -22,7 +25,10 @@ export interface HttpServerOptions {
 export function createHttpServer(options: HttpServerOptions = {}): FastifyInstance {
   const app = Fastify({
     logger: options.logLevel
-      ? { ...loggerOptions(options.logLevel), ...(options.logStream ? { stream: options.logStream } : {}) }
+      ? {
+          ...loggerOptions(options.logLevel),
+          stream: logStreamFor(options.logFormat, options.logStream ?? process.stdout),
+        }
       : false,
     bodyLimit: options.bodyLimit ?? 32 * 1024 * 1024,
     exposeHeadRoutes: false,

@@ -157,7 +157,9 @@ describe('local runtime: what a sandbox can reach', () => {
   });
 
   it('cannot make namespaces of its own (seccomp), yet runs programs and their children', async (context) => {
-    if (!closed.isolation.some((line) => line.startsWith('seccomp:'))) context.skip();
+    if (!closed.isolation.some((line) => line.startsWith('seccomp:'))) {
+      context.skip(`no seccomp filter on this machine (the runtime reports: ${closed.isolation.join('; ')})`);
+    }
     const result = await sh(closed, 'unshare -U true; unshare -rn true; git --version; sh -c "echo child-ran"');
     expect(result.stderr).toContain('unshare failed: Operation not permitted');
     expect(result.stdout).toContain('git version');
@@ -165,7 +167,7 @@ describe('local runtime: what a sandbox can reach', () => {
   });
 
   it("runs the browser tools' Chromium (headless, its own sandbox off) under all of it", async (context) => {
-    if (!existsSync('/usr/bin/chromium')) context.skip();
+    if (!existsSync('/usr/bin/chromium')) context.skip('Chromium is not installed (apt-get install chromium)');
     const page = 'data:text/html,<p>from-chromium</p>';
     const result = await sh(
       closed,

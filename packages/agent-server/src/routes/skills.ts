@@ -65,6 +65,16 @@ export function skillRoutes(app: FastifyInstance, deps: SkillRouteDeps): void {
         ...(deps.providers ? { providers: deps.providers } : {}),
         scopes: { user: body.load_user, organization: body.load_org },
       });
+      if (body.load_project && body.project_dir == null) {
+        diagnostics.push({
+          file: 'project',
+          field: 'project_dir',
+          severity: 'info',
+          message:
+            'project skills are not loaded: no project_dir was given (the workspace directory whose AGENTS.md ' +
+            'and .agents/skills to read; load_project false asks for none)',
+        });
+      }
       if (body.load_public) {
         diagnostics.push({
           file: 'public',

@@ -86,7 +86,8 @@ export class PersonalMarketplaces {
         changed.push([entry.name, { ...change, ...approval }]);
         continue;
       }
-      const approved_ref = entry.updates === 'review' ? await head(entry.ref) : null;
+      const checked = await this.registry.checked(userId, entry.source, entry.ref, [...AT, index]);
+      const approved_ref = entry.updates === 'review' ? (checked ?? (await head(entry.ref))) : null;
       added.push({ ...entry, approved_ref, registeredBy: userId });
     }
     const removed = before.filter((row) => !wanted.some((entry) => kept(entry) === row)).map((row) => row.name);

@@ -21,6 +21,13 @@ export function sourceProblem(source: string): string | null {
   if (/\$\{[^}]*\}/.test(source)) return 'secret placeholders are not allowed in a marketplace source';
   if (PROVIDER.test(source)) return null;
   if (SCP_LIKE.test(source)) return null;
+  if (/^file:/i.test(source)) {
+    return (
+      'file:// sources are refused: the server does not read repositories from its own disk (anyone registering ' +
+      'one could read what the server can); serve the repository over HTTP(S) (a Git host, or git http-backend) ' +
+      'and register that URL'
+    );
+  }
   if (!URL_SOURCE.test(source)) {
     return `'${source}' is not a repository: use github:owner/repo, gitlab:group/repo, bitbucket:owner/repo or a Git URL`;
   }

@@ -13,6 +13,7 @@ import { MANAGERS } from '../organizations/member-rules.ts';
 import { approvalChange } from './approval.ts';
 import { type ComposedEntry, type MarketplaceEntry, compose, effective } from './composition.ts';
 import { registrationProblems, validRegistration } from './registration.ts';
+import { checkedSource } from './source-check.ts';
 
 /** Who asks: the user, and the organization the request acts in (`X-Org-Id`, or its key's). */
 export interface Caller {
@@ -80,9 +81,11 @@ export class MarketplaceRegistry {
     const valid = validRegistration(body, ['body']);
     if (Array.isArray(valid)) throw new InputError(valid);
     const { name, source, updates } = valid;
+    const checked = await this.checked(caller.userId, source, valid.ref, ['body']);
     const entry = {
       ...valid,
-      approved_ref: updates === 'review' ? await this.head(caller.userId, source, valid.ref, ['body']) : null,
+      approved_ref:
+        updates === 'review' ? (checked ?? (await this.head(caller.userId, source, valid.ref, ['body']))) : null,
       registeredBy: caller.userId,
     };
     const { marketplaces } = this.deps.repositories;
@@ -150,6 +153,11 @@ export class MarketplaceRegistry {
   }
 
   /** The commit to start reviewing from: a ref that cannot be resolved is a 422 at `at` (nothing to approve yet). */
+  /** A source on a host of its own, checked (see `checkedSource`): the commit its ref names, or a 422. */
+  checked(userId: string, source: string, ref: string | null, at: (string | number)[]): Promise<string | undefined> {
+    return checkedSource(() => this.deps.resolve(userId, source, ref), source, ref, at);
+  }
+
   async head(userId: string, source: string, ref: string | null, at: (string | number)[]): Promise<string> {
     try {
       return await this.deps.resolve(userId, source, ref);

@@ -81,7 +81,7 @@ export async function openSandboxRuntime(
     throw new SandboxRuntimeError(`sandboxes: ${why}`);
   }
   const description = unsafe
-    ? `Sandboxes: NOT isolated (sandbox_isolation unsafe-none), in ${root}`
-    : `Sandboxes: bubblewrap, in ${root}`;
+    ? `Sandboxes: NOT isolated (sandbox_isolation unsafe-none), in ${runtime.root}`
+    : `Sandboxes: bubblewrap, in ${runtime.root}${runtime.root === root ? '' : ` (${root} is out of their user's reach)`}`;
   return { runtime, embedded: true, description };
 }

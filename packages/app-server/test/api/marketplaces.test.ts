@@ -11,7 +11,7 @@ import { MARKET, acmeWithRoles, post } from './marketplace-org.ts';
 let marketSha = '';
 let moving: TestRepository;
 
-const { options } = gitRemotes(
+const { options, server: gitServer } = gitRemotes(
   'bosun-marketplaces-',
   async (dir) => {
     const market = await TestRepository.create(dir, 'acme/market');
@@ -170,7 +170,7 @@ describeApi(
         [{ source: 'github:acme/empty' }, 404, /No marketplace in github:acme\/empty/],
         [{ source: 'github:acme/missing' }, 422, /cannot fetch github:acme\/missing/],
         [{ source: 'http://169.254.169.254/latest/meta-data.git' }, 422, /not a configured Git provider/],
-        [{ source: 'file:///etc/passwd' }, 422, /is not a repository/],
+        [{ source: 'file:///etc/passwd' }, 422, /file:\/\/ sources are refused: .*serve the repository over HTTP\(S\)/],
       ];
       for (const [body, status, detail] of cases) {
         const answer = await post(api(), member, '/api/v1/skills/marketplace-skills', body);
@@ -270,6 +270,46 @@ describeApi(
         body: { approved_ref: before },
       });
       expect(refused.status).toBe(409);
+    });
+
+    it('checks a source on a host of its own when it is registered (not at every start), naming what to change', async () => {
+      const user = await api().user();
+      const register = (body: object) => post(api(), user, '/api/v1/marketplaces', body);
+      const url = gitServer().url;
+      const ok = await register({ source: `${url}/acme/market.git`, name: 'own', updates: 'review' });
+      expect(ok.status, ok.text).toBe(201);
+      expect(ok.body.approved_ref).toBe(marketSha);
+      const cases: [object, string, RegExp][] = [
+        [
+          { source: 'http://127.0.0.1:9/acme/market.git' },
+          'source',
+          /^127\.0\.0\.1:9 is not a configured Git provider .*: set git_gitlab_url .*--git-gitlab-url.* to its base URL$/,
+        ],
+        [{ source: `${url}/acme/nothing.git` }, 'source', /^cannot reach http:\/\/.*\/acme\/nothing\.git: /],
+        [{ source: `${url}/acme/market.git`, ref: 'no-such-branch' }, 'ref', /no branch or tag 'no-such-branch'/],
+        [
+          { source: 'ssh://git@127.0.0.1/acme/market.git' },
+          'source',
+          /not ssh: URLs: register its http\(s\):\/\/ URL$/,
+        ],
+      ];
+      for (const [body, field, msg] of cases) {
+        const refused = await register({ ...body, name: 'refused' });
+        expect(refused.status, refused.text).toBe(422);
+        expect(refused.body.detail).toEqual([
+          { loc: ['body', field], msg: expect.stringMatching(msg), type: 'value_error' },
+        ]);
+      }
+      // The settings' list is checked the same way.
+      const listed = await api().call('/api/v1/settings', {
+        method: 'POST',
+        as: user,
+        body: { registered_marketplaces: [{ source: `${url}/acme/nothing.git`, name: 'x' }] },
+      });
+      expect(listed.status, listed.text).toBe(422);
+      expect(
+        (await api().call('/api/v1/marketplaces', { as: user })).body.items.map((m: { name: string }) => m.name),
+      ).toEqual(['company', 'own']);
     });
 
     it('is driven by the typed client: register, list, change, preview, delete', async () => {

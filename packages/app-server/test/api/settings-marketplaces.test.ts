@@ -11,13 +11,17 @@ import { acmeWithRoles, post } from './marketplace-org.ts';
 const INSTANCE = ['github:acme/market#company##'];
 let reviewed: TestRepository;
 
-const { options } = gitRemotes(
+const { options, server: gitServer } = gitRemotes(
   'bosun-settings-marketplaces-',
   async (dir) => {
     reviewed = await TestRepository.create(dir, 'acme/reviewed');
     await reviewed.commit({
       '.plugin/marketplace.json': JSON.stringify({ name: 'reviewed', plugins: [] }),
     });
+    // A source on a host of its own (a URL) is fetched when it is registered.
+    const skills = await TestRepository.create(dir, 'acme/skills');
+    await skills.commit({ 'm/.plugin/marketplace.json': JSON.stringify({ name: 'skills', plugins: [] }) });
+    await skills.tag('v2');
   },
   { config: { instance_marketplaces: INSTANCE, git_allow_private_hosts: true } },
 );
@@ -70,7 +74,7 @@ describeApi(
         language: 'fr',
         registered_marketplaces: [
           { source: 'github:acme/tools', scope: 'organization', writable: false },
-          { source: 'https://example.com/acme/skills.git', name: 'skills', ref: 'v2', repo_path: 'm', auto_load: true },
+          { source: `${gitServer().url}/acme/skills.git`, name: 'skills', ref: 'v2', repo_path: 'm', auto_load: true },
         ],
       });
       expect(saved.status, saved.text).toBe(200);

@@ -49,6 +49,23 @@ describeEachDatabase('migrations', (each) => {
     }
   });
 
+  it('says what it applied in one log line, once committed, and nothing when there is nothing to apply', async () => {
+    const target = await each.target();
+    const old = await connectDatabase({ dataDir: target.dataDir, url: target.url, createDatabase: true });
+    const lines: [object, string][] = [];
+    const logger = { info: (fields: object, message: string) => lines.push([fields, message]), warn() {} };
+    const options = { dialect: old.dialect, logger };
+    await migrate(old.db as Kysely<unknown>, options);
+    await migrate(old.db as Kysely<unknown>, options);
+    await old.close();
+    expect(lines).toEqual([
+      [
+        { migrations: MIGRATIONS.map((step) => step.name) },
+        `applied ${MIGRATIONS.length} database migrations, now at ${NEWEST}`,
+      ],
+    ]);
+  });
+
   it('migrates a database built by the previous release and keeps its data', async () => {
     const target = await each.target();
     const old = await connectDatabase({ dataDir: target.dataDir, url: target.url, createDatabase: true });

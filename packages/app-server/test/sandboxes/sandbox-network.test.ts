@@ -1,5 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { KeyRing, createRepositories, newSecretsKey, openDatabase } from '../../src/data/index.ts';
+import { appServerConfig } from '../../src/index.ts';
 import { sandboxNetwork } from '../../src/sandboxes/index.ts';
+import { sandboxLaunch } from '../../src/services.ts';
 
 /** What a new sandbox may reach, decided per start from `sandbox_network` and what it needs. */
 describe('sandbox network', () => {
@@ -34,5 +40,32 @@ describe('sandbox network', () => {
 
   it('under open: the host network as it is', () => {
     expect(sandboxNetwork('open', [], needed)).toEqual({ mode: 'open' });
+  });
+});
+
+describe('a new sandbox of the app', () => {
+  it('reaches the Git hosts configured for the providers (a marketplace on a company GitLab is cloned there)', async () => {
+    const keyRing = new KeyRing(newSecretsKey());
+    const dir = await mkdtemp(join(tmpdir(), 'bosun-sandbox-launch-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const database = await openDatabase({ dataDir: dir, keyRing });
+    onTestFinished(() => database.close());
+    const config = appServerConfig({ data_dir: dir, git_gitlab_url: 'http://git.example.internal:8929' });
+    const launch = sandboxLaunch(
+      config,
+      createRepositories(database, keyRing),
+      () => ({}),
+      () => 'http://127.0.0.1:3000',
+      {
+        embedded: true,
+      },
+    );
+    expect((await launch(null)).network).toEqual({
+      mode: 'allow',
+      hosts: [
+        { host: '127.0.0.1', port: 3000 },
+        { host: 'git.example.internal', port: 8929 },
+      ],
+    });
   });
 });

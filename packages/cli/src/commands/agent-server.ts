@@ -16,7 +16,7 @@ ${settingsHelp(AgentServerConfig)}`;
 const NO_MODEL_NOTICE = `
 No default LLM is configured, so each conversation must bring its own "agent.llm".
 To give the server a default model, start it with:
-  BOSUN_LLM_MODEL=gpt-4o BOSUN_LLM_API_KEY=sk-... npm start
+  BOSUN_LLM_MODEL=gpt-4o BOSUN_LLM_API_KEY=sk-... npx bosun agent-server
   (BOSUN_LLM_BASE_URL=http://host:port/v1 for any OpenAI-compatible server: LiteLLM, vLLM, Ollama;
    model names starting with anthropic/ or claude use the Anthropic API)
 To watch the agent work without a model, run the demo (a scripted stand-in, not a real LLM):

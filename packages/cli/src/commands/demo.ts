@@ -51,7 +51,7 @@ export const demoCommand: Command = {
       });
       const status = await finished;
       io.stdout.write(
-        `\n  The conversation ended ${status}. To use a real model, start 'bosun agent-server' and give the\n  conversation your model (see the README).\n\n`,
+        `\n  The conversation ended ${status}; its workspace is removed. To use a real model, start\n  'bosun agent-server' (or 'bosun serve') and give it your model (see the README).\n\n`,
       );
       return status === 'finished' ? 0 : 1;
     } finally {

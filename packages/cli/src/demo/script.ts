@@ -46,7 +46,8 @@ export function demoScript(workspace: string): Script {
         tool_calls: [
           {
             name: 'finish',
-            arguments: { message: `Done: ${file} greets whoever you name (try \`sh ${file} you\`).` },
+            // Not a command to try: the demo's workspace is removed when it ends.
+            arguments: { message: 'Done: greet.sh greets whoever you name (`sh greet.sh sailor`, as above).' },
           },
         ],
       },

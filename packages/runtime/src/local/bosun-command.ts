@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -23,16 +23,21 @@ const NOT_CODE = ['.bosun', '.git', '.env', '.env.local', '.npmrc'];
 export function ownBosunCommand(): BosunCommand {
   const entry = bosunEntry();
   const installation = installationOf(entry);
+  const node = realpathSync(process.execPath);
   return {
-    command: [process.execPath, entry],
-    installation: [installation, process.execPath],
+    command: [node, entry],
+    installation: [installation, node],
     hidden: NOT_CODE.map((name) => join(installation, name)),
   };
 }
 
+/**
+ * The entry's real path: `npx bosun` runs it through a link in npm's cache under the user's home (`/root/.npm/_npx/
+ * .../node_modules/.bin/bosun`), which a sandbox's user cannot reach, and whose directories are not Bosun's.
+ */
 function bosunEntry(): string {
   const running = process.argv[1];
-  if (running && BOSUN_ENTRY.test(basename(running)) && existsSync(running)) return running;
+  if (running && BOSUN_ENTRY.test(basename(running)) && existsSync(running)) return realpathSync(running);
   if (existsSync(SOURCE_ENTRY)) return SOURCE_ENTRY;
   throw new Error('cannot find the bosun command to start sandboxes with: give the runtime a command');
 }

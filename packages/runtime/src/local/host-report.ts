@@ -1,5 +1,6 @@
-import { chmod, mkdir, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { createHash } from 'node:crypto';
+import { chmod, mkdir, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { RuntimeHealth } from '../runtime.ts';
 import type { Cgroups } from './cgroups.ts';
 import type { ResourceLimits } from './cgroups.ts';
@@ -7,21 +8,48 @@ import type { HostTools } from './host-tools.ts';
 import { type LocalSpec, scaled } from './launcher.ts';
 import { seccompProgram } from './seccomp.ts';
 
+/** Where sandboxes go when the root asked for is out of their user's reach (see `prepareRoot`). */
+export const TRAVERSABLE_BASE = '/var/lib/bosun/sandboxes';
+/** The file left in a root that was moved, saying where the sandboxes are. */
+export const MOVED_NOTE = 'MOVED';
+
 /**
  * The root is traversable by every sandbox's user (bwrap, running as that user, resolves the sandbox's
  * directories through it) but listable by no one else; so must its ancestors be, when sandboxes run as another
- * user than the runtime.
+ * user than the runtime. When one is not (as root, a data directory under `/root` or `mktemp -d`, both 0700), the
+ * sandboxes go to `<base>/<hash of the root asked for>` instead (the same one at every start), and `MOVED` in the
+ * root asked for says where. Returns the root used and, if moved, why.
  */
-export async function prepareRoot(root: string): Promise<void> {
+export async function prepareRoot(root: string, base = TRAVERSABLE_BASE): Promise<{ root: string; moved?: string }> {
+  await makeRoot(root);
+  const blocked = await untraversableAncestor(root);
+  if (blocked === undefined) return { root };
+  const moved = join(base, createHash('sha256').update(root).digest('hex').slice(0, 16));
+  await makeRoot(moved);
+  const blockedToo = await untraversableAncestor(moved);
+  if (blockedToo !== undefined) {
+    const fix = `chmod o+x ${blocked}, or put the runtime root elsewhere`;
+    throw new Error(
+      `sandboxes run as another user, who cannot reach ${root} (${blocked} is not traversable) nor ${moved} ` +
+        `(${blockedToo} is not): ${fix}`,
+    );
+  }
+  const why = `${blocked} is not traversable by the sandboxes' user`;
+  await writeFile(join(root, MOVED_NOTE), `The sandboxes of this runtime are in ${moved}: ${why}.\n`);
+  return { root: moved, moved: why };
+}
+
+async function makeRoot(root: string): Promise<void> {
   await mkdir(root, { recursive: true, mode: 0o711 });
   await chmod(root, 0o711);
-  if (process.getuid?.() !== 0) return;
+}
+
+/** The nearest ancestor of `root` another user cannot pass through, when sandboxes run as another user. */
+async function untraversableAncestor(root: string): Promise<string | undefined> {
+  if (process.getuid?.() !== 0) return undefined;
   for (let dir = dirname(root); ; dir = dirname(dir)) {
-    if (((await stat(dir)).mode & 0o001) === 0) {
-      const fix = `chmod o+x ${dir}, or put the runtime root elsewhere`;
-      throw new Error(`sandboxes run as another user, who cannot reach ${root}: ${dir} is not traversable (${fix})`);
-    }
-    if (dirname(dir) === dir) return;
+    if (((await stat(dir)).mode & 0o001) === 0) return dir;
+    if (dirname(dir) === dir) return undefined;
   }
 }
 

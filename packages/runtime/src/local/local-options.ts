@@ -10,8 +10,13 @@ import { findHostTools } from './host-tools.ts';
 import type { LauncherOptions, LocalSpec } from './launcher.ts';
 
 export interface LocalRuntimeOptions {
-  /** Where sandboxes live: `<root>/<id>/` (workspace, data, home, log). Never visible to a sandbox. */
+  /**
+   * Where sandboxes live: `<root>/<id>/` (workspace, data, home, log). Never visible to a sandbox. When it is out
+   * of the sandboxes' user's reach, `<traversableBase>/<hash of root>` instead (see `prepareRoot`).
+   */
   root: string;
+  /** Where sandboxes go when `root` is out of their user's reach (default `/var/lib/bosun/sandboxes`). */
+  traversableBase?: string;
   /** The command before `agent-server` when a spec names none (default: the same Bosun this process runs). */
   command?: readonly string[];
   /** Host paths every sandbox sees read-only (default: the Bosun installation and the Node binary). */
@@ -63,8 +68,9 @@ export async function setUp(options: LocalRuntimeOptions): Promise<{
       `bubblewrap (${options.bwrapPath ?? 'bwrap'}) is not installed, so sandboxes cannot be isolated: ${fix} ${unsafeMeans}`,
     );
   }
-  const root = resolve(options.root);
-  await prepareRoot(root);
+  const prepared = await prepareRoot(resolve(options.root), options.traversableBase);
+  const { root } = prepared;
+  if (prepared.moved) options.logger?.warn(`sandboxes are in ${root}: ${prepared.moved}`);
   const cgroups = await Cgroups.probe();
   const own = options.command && options.readOnlyPaths ? undefined : ownBosunCommand();
   const hidden = [root, ...(options.hiddenPaths ?? []), ...(options.readOnlyPaths ? [] : (own?.hidden ?? []))];

@@ -58,10 +58,12 @@ export class LocalRuntime implements Runtime {
     });
   }
 
-  /**
-   * Refuses to open without bubblewrap unless `unsafeNoIsolation` is given (and then says so in the log). The
-   * runtime owns `store` (default: a file beside each sandbox) and closes it.
-   */
+  /** Where its sandboxes are: the root it was given, or where it moved them (see `prepareRoot`). */
+  get root(): string {
+    return this.options.root;
+  }
+
+  /** Refuses to open without bubblewrap unless `unsafeNoIsolation` is given (saying so); owns and closes `store`. */
   static async open(options: LocalRuntimeOptions): Promise<LocalRuntime> {
     const setup = await setUp(options);
     const store = options.store ?? new FileSandboxStore<LocalSpec>(setup.root);

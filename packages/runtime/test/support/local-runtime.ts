@@ -24,5 +24,10 @@ export async function withLocalRuntime<T>(
 
 /** Skips the test unless the runtime enforces `limit` (`limit: memory`, …) on this machine. */
 export async function skipUnlessEnforced(context: TestContext, runtime: LocalRuntime, limit: string): Promise<void> {
-  if (!(await runtime.health()).enforced.some((line) => line.startsWith(limit))) context.skip();
+  const { enforced } = await runtime.health();
+  if (!enforced.some((line) => line.startsWith(limit))) {
+    context.skip(
+      `this machine does not let the runtime enforce ${limit} (it enforces: ${enforced.join('; ') || 'nothing'})`,
+    );
+  }
 }
