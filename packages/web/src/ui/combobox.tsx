@@ -87,8 +87,15 @@ export function Combobox(props: ComboboxProps) {
         onBlur={() => setOpen(false)}
         onKeyDown={onKeyDown}
       />
-      {/* biome-ignore lint/a11y/useSemanticElements: a listbox of suggestions, driven from the field (WAI-ARIA combobox) */}
-      <div id={listId} ref={list} role="listbox" tabIndex={-1} className="combobox-list" hidden={!shown}>
+      <div
+        id={listId}
+        ref={list}
+        // biome-ignore lint/a11y/useSemanticElements: a listbox of suggestions, driven from the field (WAI-ARIA combobox)
+        role="listbox"
+        tabIndex={-1}
+        className="combobox-list"
+        hidden={!shown || options.length === 0}
+      >
         {options.map((option, index) => (
           <div
             // biome-ignore lint/a11y/useSemanticElements: an option of that listbox
@@ -108,8 +115,11 @@ export function Combobox(props: ComboboxProps) {
             {option.hint ? <span className="muted combobox-hint">{option.hint}</span> : null}
           </div>
         ))}
-        {options.length === 0 && <div className="combobox-empty muted">{loading ? 'Searching…' : emptyText}</div>}
       </div>
+      {/* Outside the listbox: a listbox holds options only (what it says instead is a status). */}
+      {shown && options.length === 0 && (
+        <output className="combobox-list combobox-empty muted">{loading ? 'Searching…' : emptyText}</output>
+      )}
     </div>
   );
 }

@@ -8,6 +8,7 @@ import { keys } from '../../api/queries.ts';
 import { Button } from '../../ui/button.tsx';
 import { Badge } from '../../ui/feedback.tsx';
 import type { Connection } from './live/use-live-events.ts';
+import { ShareButton } from './share-button.tsx';
 import { EXECUTION_STATUS, SANDBOX_STATUS } from './status.ts';
 
 /** The conversation's header: back home, its title (renamed in place), its statuses, where it works, its export. */
@@ -59,6 +60,7 @@ export function ConversationHeader({
         <ConnectionIndicator connection={connection} detail={connectionDetail} onReconnect={onReconnect} />
         <span className="spacer" />
         {actions}
+        <ShareButton conversation={conversation} />
         <DownloadButton conversationId={conversation.id} />
       </div>
     </header>
