@@ -1,4 +1,4 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, type Locator, type Page, chromium } from 'playwright-core';
 import { expect } from 'vitest';
@@ -57,26 +57,33 @@ export async function newPage(
 }
 
 /**
- * The app's hashed assets, from the server, or from the pinned copy of the build when the server answers 404: in
- * a tree several people work in, a web build made while a test file runs replaces `dist/assets` under the server
- * (which keeps the `index.html` it read at its start). CI builds once, and every asset comes from the server.
+ * The app's hashed assets from the pinned copy of the build the server read at its start (`pinWebBuild`), the
+ * others from the server: in a tree several people work in, a web build made while a test file runs replaces
+ * `dist/assets` under the server (which keeps the `index.html` it read), and a file being written is served half
+ * written. CI builds once, so the copy is the server's own files; the server's serving of assets has its own tests
+ * (packages/app-server/test/web-app.test.ts).
  */
 async function servePinnedAssets(context: BrowserContext, pinned: string): Promise<void> {
   await context.route(/\/assets\/[^/?#]+$/, async (route) => {
-    const response = await route.fetch().catch(() => undefined);
-    if (response && response.status() !== 404) return route.fulfill({ response });
     const file = join(pinned, 'assets', new URL(route.request().url()).pathname.split('/').pop() ?? '');
-    return route.fulfill({ path: file }).catch(() => route.fulfill({ status: 404, body: 'Not Found' }));
+    if (
+      await stat(file).then(
+        () => true,
+        () => false,
+      )
+    )
+      return route.fulfill({ path: file });
+    return route.fallback();
   });
 }
 
-/** Wraps the page's WebSocket so that the test can drop the connections the app holds (`dropSockets`). */
+/** Wraps the page's WebSocket so that the test can see the connections the app holds, and drop them. */
 const TRACK_SOCKETS = `(() => {
   const Native = window.WebSocket;
   const open = [];
   class Tracked extends Native {
-    constructor(...args) {
-      super(...args);
+    constructor(url, protocols) {
+      super(url, protocols);
       open.push(this);
     }
   }
@@ -99,6 +106,13 @@ export async function dropSockets(page: Page): Promise<number> {
     }
     return dropped;
   })()`)) as number;
+}
+
+/** How many WebSockets of the page (made with `trackSockets`) are open now. */
+export async function openSockets(page: Page): Promise<number> {
+  return (await page.evaluate(
+    '(window.__testSockets || []).filter((socket) => socket.readyState === 1).length',
+  )) as number;
 }
 
 /** Uncaught errors the page threw so far (a page that throws is broken even when it looks right). */
