@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { GitCache, type GitProviders } from '@bosun/agent';
-import { createHttpServer, installEdgeErrors } from '@bosun/http';
+import { type ConnectionTimeouts, createHttpServer, installEdgeErrors } from '@bosun/http';
 import { AgentSpec, parse } from '@bosun/protocol';
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
@@ -54,6 +54,8 @@ export interface AgentServerOptions {
   logLevel?: string;
   /** Where the logs go (default: standard output). */
   logStream?: { write(line: string): unknown };
+  /** How long a client may take to send a request (default: `DEFAULT_TIMEOUTS`). */
+  timeouts?: Partial<ConnectionTimeouts>;
   /** Base URLs of `github:`, `gitlab:` and `bitbucket:` sources (skill repositories, plugins, marketplaces). */
   gitProviders?: GitProviders;
   /** Where fetched commits (skill repositories, plugins, marketplaces) are kept (default `<dataDir>/git`). */
@@ -86,7 +88,11 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
   const sessionApiKeys = options.sessionApiKeys ?? [];
   if (options.webhooks) checkWebhookUrl(options.webhooks.baseUrl);
   const corsOrigins = (options.allowCorsOrigins ?? []).map(normalizeOrigin);
-  const app = createHttpServer({ logLevel: options.logLevel, logStream: options.logStream });
+  const app = createHttpServer({
+    logLevel: options.logLevel,
+    logStream: options.logStream,
+    timeouts: options.timeouts,
+  });
   const store = new Store(options.dataDir, options.secretsKey);
   const webhooks = options.webhooks && webhookSender(options.webhooks, store, app, options.dataDir, sessionApiKeys);
   const service = new ConversationService(store, {

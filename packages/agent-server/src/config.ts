@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { logLevelSetting, serviceSettings } from '@bosun/http';
+import { logLevelSetting, serviceSettings, timeoutSettings, timeoutsOf } from '@bosun/http';
 import { type Static, Type } from '@sinclair/typebox';
 import type { AgentServerOptions } from './app.ts';
 
@@ -11,6 +11,7 @@ import type { AgentServerOptions } from './app.ts';
 export const AgentServerConfig = Type.Object({
   ...serviceSettings(8000, 'Where conversations, their events and the secrets key are kept.'),
   log_level: logLevelSetting(),
+  ...timeoutSettings(),
   session_api_keys: Type.Array(Type.String({ minLength: 1 }), {
     default: [],
     secret: true,
@@ -109,6 +110,7 @@ export function agentServerOptions(config: AgentServerConfig): AgentServerOption
         }
       : {}),
     logLevel: config.log_level,
+    timeouts: timeoutsOf(config),
     gitProviders: providers,
     ...(config.git_cache_dir ? { gitCacheDir: config.git_cache_dir } : {}),
     ...(config.workspace_root ? { workspaceRoot: resolve(config.workspace_root) } : {}),

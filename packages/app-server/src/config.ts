@@ -1,4 +1,4 @@
-import { logLevelSetting, serviceSettings } from '@bosun/http';
+import { logLevelSetting, serviceSettings, timeoutSettings } from '@bosun/http';
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { url, optional } from './config-fields.ts';
 import { instanceMarketplaces } from './marketplaces/instance.ts';
@@ -205,6 +205,7 @@ export const AppServerConfig = Type.Object({
       '(touched every quarter, swept every half of it; the same on every replica).',
   }),
   log_level: logLevelSetting(),
+  ...timeoutSettings(),
 });
 export type AppServerConfig = Static<typeof AppServerConfig>;
 

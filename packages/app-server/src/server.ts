@@ -1,4 +1,4 @@
-import { createHttpServer, installEdgeErrors, refuseNulText } from '@bosun/http';
+import { createHttpServer, installEdgeErrors, refuseNulText, timeoutsOf } from '@bosun/http';
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import { type AppServerConfig, appServerConfig } from './config.ts';
@@ -76,7 +76,11 @@ export async function buildAppServer(options: AppServerOptions = {}): Promise<Ap
   const startedAt = Date.now();
   const config = appServerConfig(options.config);
   const { log_level: level } = config;
-  const app = createHttpServer({ logLevel: level === 'silent' ? undefined : level, logStream: options.logStream });
+  const app = createHttpServer({
+    logLevel: level === 'silent' ? undefined : level,
+    logStream: options.logStream,
+    timeouts: timeoutsOf(config),
+  });
   const base = {
     config,
     dependencies: options.dependencies ?? {},
