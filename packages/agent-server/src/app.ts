@@ -56,6 +56,8 @@ export interface AgentServerOptions {
   logStream?: { write(line: string): unknown };
   /** How long a client may take to send a request (default: `DEFAULT_TIMEOUTS`). */
   timeouts?: Partial<ConnectionTimeouts>;
+  /** How long a conversation's plugins, skills and MCP servers may take to load (default 60 s). */
+  setupTimeoutMs?: number;
   /** Base URLs of `github:`, `gitlab:` and `bitbucket:` sources (skill repositories, plugins, marketplaces). */
   gitProviders?: GitProviders;
   /** Where fetched commits (skill repositories, plugins, marketplaces) are kept (default `<dataDir>/git`). */
@@ -116,6 +118,9 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
       createAgentRunner({
         store,
         dataDir: options.dataDir,
+        ...(options.setupTimeoutMs !== undefined ? { setupTimeoutMs: options.setupTimeoutMs } : {}),
+        onSetupTimeout: (id, what) =>
+          app.log.warn({ conversation_id: id, what }, 'not loaded within conversation_setup_timeout: started without'),
         onCriticFailure: (id, failure) =>
           app.log.warn(
             {

@@ -74,6 +74,13 @@ export const AgentServerConfig = Type.Object({
     default: 50,
     description: 'The most events in one webhook post.',
   }),
+  conversation_setup_timeout: Type.Number({
+    exclusiveMinimum: 0,
+    default: 60,
+    description:
+      "Seconds a conversation's plugins, skills and MCP servers may take to load; past it the conversation starts " +
+      'without what did not load, and says so in its events.',
+  }),
   allow_cors_origins: Type.Array(Type.String({ pattern: '^(\\*|https?://[^\\s/?#@]+)$' }), {
     default: [],
     expected: 'a list (comma-separated in a flag or variable) of origins such as https://app.example.com, or *',
@@ -111,6 +118,7 @@ export function agentServerOptions(config: AgentServerConfig): AgentServerOption
       : {}),
     logLevel: config.log_level,
     timeouts: timeoutsOf(config),
+    setupTimeoutMs: config.conversation_setup_timeout * 1000,
     gitProviders: providers,
     ...(config.git_cache_dir ? { gitCacheDir: config.git_cache_dir } : {}),
     ...(config.workspace_root ? { workspaceRoot: resolve(config.workspace_root) } : {}),
