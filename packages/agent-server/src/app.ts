@@ -36,6 +36,7 @@ import { socketRoutes } from './routes/sockets.ts';
 import { toolRoutes } from './routes/tools.ts';
 import type { SecretsKeyOptions } from './store/secrets-key.ts';
 import { Store } from './store/store.ts';
+import { warmUp } from './warm-up.ts';
 import { WebhookCursors } from './webhooks/cursors.ts';
 import { WebhookSender, type WebhookSettings } from './webhooks/sender.ts';
 
@@ -58,6 +59,8 @@ export interface AgentServerOptions {
   timeouts?: Partial<ConnectionTimeouts>;
   /** How long a conversation's plugins, skills and MCP servers may take to load (default 60 s). */
   setupTimeoutMs?: number;
+  /** Pay the first conversation's cost before the server is ready (`warm-up.ts`); off by default for embedders. */
+  warmUp?: boolean;
   /** Base URLs of `github:`, `gitlab:` and `bitbucket:` sources (skill repositories, plugins, marketplaces). */
   gitProviders?: GitProviders;
   /** Where fetched commits (skill repositories, plugins, marketplaces) are kept (default `<dataDir>/git`). */
@@ -209,6 +212,13 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
   control.recover();
   webhooks?.resume((id) => service.get(id));
   service.startEvictions();
+  if (options.warmUp) {
+    const warming = Date.now();
+    await warmUp(app, sessionApiKeys, DEFAULT_TOOLS).then(
+      () => app.log.info({ ms: Date.now() - warming }, 'warmed up: the first conversation will not pay for it'),
+      (error) => app.log.warn({ err: error }, 'warm-up failed: the first conversation pays its cost'),
+    );
+  }
   ready = true;
   return {
     app,

@@ -81,6 +81,12 @@ export const AgentServerConfig = Type.Object({
       "Seconds a conversation's plugins, skills and MCP servers may take to load; past it the conversation starts " +
       'without what did not load, and says so in its events.',
   }),
+  warm_up: Type.Boolean({
+    default: true,
+    description:
+      'Before answering ready, pay what the first conversation costs (its modules, request validators, a ' +
+      'throwaway conversation in memory) instead of the first user (--no-warm-up: do not).',
+  }),
   allow_cors_origins: Type.Array(Type.String({ pattern: '^(\\*|https?://[^\\s/?#@]+)$' }), {
     default: [],
     expected: 'a list (comma-separated in a flag or variable) of origins such as https://app.example.com, or *',
@@ -119,6 +125,7 @@ export function agentServerOptions(config: AgentServerConfig): AgentServerOption
     logLevel: config.log_level,
     timeouts: timeoutsOf(config),
     setupTimeoutMs: config.conversation_setup_timeout * 1000,
+    warmUp: config.warm_up,
     gitProviders: providers,
     ...(config.git_cache_dir ? { gitCacheDir: config.git_cache_dir } : {}),
     ...(config.workspace_root ? { workspaceRoot: resolve(config.workspace_root) } : {}),
