@@ -26,7 +26,11 @@ export async function warmUp(app: FastifyInstance, sessionApiKeys: readonly stri
     { method: 'GET', url: `/api/conversations/${id}` },
     { method: 'GET', url: `/api/conversations/${id}/events/search` },
   ] as const;
-  for (const request of requests) await app.inject({ ...request, headers });
+  for (const request of requests) {
+    const answer = await app.inject({ ...request, headers });
+    if (answer.statusCode >= 500)
+      throw new Error(`${request.method} ${request.url}: ${answer.statusCode} ${answer.body}`);
+  }
   await throwawayConversation(tools);
 }
 

@@ -54,8 +54,9 @@ export function installBodyIdleTimeout(app: FastifyInstance, idleMs: number): vo
     const hasBody =
       headers['transfer-encoding'] !== undefined ||
       (headers['content-length'] !== undefined && headers['content-length'] !== '0');
-    if (!hasBody || raw.complete) return;
     const socket = raw.socket;
+    // An injected request (light-my-request) has no real socket, nor a client to wait for.
+    if (!hasBody || raw.complete || typeof socket?.setTimeout !== 'function') return;
     // Once the answer is written, the socket's timeout is Node's keep-alive timeout: left as Node set it.
     const restore = () => {
       raw.removeListener('timeout', onIdle);

@@ -39,6 +39,14 @@ afterAll(() => app.close());
 const post = (path: string, body: Uint8Array | string, headers: Record<string, string>) =>
   fetch(`${base}${path}`, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
 
+describe('an injected request (no real socket)', () => {
+  it('is answered as any other, its body read', async () => {
+    const answer = await app.inject({ method: 'POST', url: '/echo', payload: { a: 1 } });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json()).toEqual({ body: { a: 1 } });
+  });
+});
+
 describe('a wrong method on a path that exists', () => {
   it('is a 405 with the methods the path has in Allow', async () => {
     const response = await fetch(`${base}/things/7`, { method: 'PUT' });
