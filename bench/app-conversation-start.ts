@@ -9,20 +9,25 @@
  * AUTO_LOAD=n: the instance auto-loads n marketplaces (a Git host on loopback), each looked up (`git ls-remote`) by
  * the start; with CONCURRENT=k starts at once per round (one user), the app's lookups per start are printed too
  * (identical lookups at once share one; `marketplace_ref_ttl`, REF_TTL seconds, keeps the answer after).
- * Target: under 1 s (median) cold; warm, what the sandbox's start no longer costs.
- * Env: ROUNDS (8), POLL_MS (5), SANDBOX_ISOLATION (bubblewrap; unsafe-none: plain processes, for comparison), WARM,
- * AUTO_LOAD (0), CONCURRENT (1), REF_TTL (the setting's default).
+ * Beside them: the same starts seen from another process (OUTSIDE rounds, a client polling the API), and the floor
+ * no start goes under: `node -e 0`, bare and under bubblewrap. The machine may be shared: read ranges, not points.
+ * Target: under 1 s (median) cold; goals 500 ms cold, 150 ms warm (p50).
+ * Env: ROUNDS (8), OUTSIDE (4), POLL_MS (5), SANDBOX_ISOLATION (bubblewrap; unsafe-none: plain processes, for
+ * comparison), WARM, AUTO_LOAD (0), CONCURRENT (1), REF_TTL (the setting's default).
  * Run: npm run bench:app-conversation-start
  */
+import { loadavg } from 'node:os';
 import { startAppStack, startThroughApp } from './support/app-stack.ts';
 import { httpRequest, keepAliveAgent } from './support/http.ts';
 import { type MarketplaceHost, startMarketplaceHost } from './support/marketplace-host.ts';
+import { startFloor, startsFromOutside } from './support/start-probes.ts';
 import { formatMs, hrMs, summarize, target } from './support/stats.ts';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 8);
 const POLL_MS = Number(process.env.POLL_MS ?? 5);
 const AUTO_LOAD = Number(process.env.AUTO_LOAD ?? 0);
 const CONCURRENT = Number(process.env.CONCURRENT ?? 1);
+const OUTSIDE = Number(process.env.OUTSIDE ?? 4);
 
 const WARM = process.env.WARM === '1';
 
@@ -57,10 +62,24 @@ try {
     }
   }
   agent.destroy();
+  const outside: number[] = [];
+  for (let round = 0; round < OUTSIDE; round++) {
+    while (WARM && !(await warmReady())) await new Promise((resolve) => setTimeout(resolve, 20));
+    outside.push(...(await startsFromOutside(stack.running.url, stack.headers, 1, POLL_MS)));
+  }
   const isolation = process.env.SANDBOX_ISOLATION === 'unsafe-none' ? 'not isolated' : 'bubblewrap';
   const shape = `${WARM ? 'warm' : 'cold'}${CONCURRENT > 1 ? `, ${CONCURRENT} at once` : ''}`;
   const loads = host ? `, ${AUTO_LOAD} auto-loaded marketplaces` : '';
   console.log(formatMs(`start task -> READY (new sandbox, ${isolation}, ${shape}${loads}; SQLite)`, timings));
+  if (outside.length) console.log(formatMs('  the same, seen by a client in another process', outside));
+  const floor = startFloor();
+  console.log(formatMs('  floor: node -e 0', floor.node));
+  console.log(formatMs('  floor: node -e 0 under bubblewrap', floor.bwrap));
+  console.log(
+    `  load average (2 cores, shared): ${loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' ')}`,
+  );
   if (host) {
     // Each new sandbox's agent server fetches every marketplace once (AUTO_LOAD asks per start); the rest is the app's.
     const perStart = (host.refLookups() - lookupsBefore) / (ROUNDS * CONCURRENT) - AUTO_LOAD;

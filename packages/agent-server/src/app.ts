@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { GitCache, type GitProviders } from '@bosun/agent';
-import { type LogFormatSetting, createHttpServer, installEdgeErrors } from '@bosun/http';
+import { type ConnectionTimeouts, type LogFormatSetting, createHttpServer, installEdgeErrors } from '@bosun/http';
 import { AgentSpec, parse } from '@bosun/protocol';
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
@@ -36,6 +36,7 @@ import { socketRoutes } from './routes/sockets.ts';
 import { toolRoutes } from './routes/tools.ts';
 import type { SecretsKeyOptions } from './store/secrets-key.ts';
 import { Store } from './store/store.ts';
+import { warmUp } from './warm-up.ts';
 import { WebhookCursors } from './webhooks/cursors.ts';
 import { WebhookSender, type WebhookSettings } from './webhooks/sender.ts';
 
@@ -56,6 +57,12 @@ export interface AgentServerOptions {
   logStream?: { write(line: string): unknown };
   /** How the logs are written (default `auto`: readable on a terminal, JSON elsewhere). */
   logFormat?: LogFormatSetting;
+  /** How long a client may take to send a request (default: `DEFAULT_TIMEOUTS`). */
+  timeouts?: Partial<ConnectionTimeouts>;
+  /** How long a conversation's plugins, skills and MCP servers may take to load (default 60 s). */
+  setupTimeoutMs?: number;
+  /** Pay the first conversation's cost before the server is ready (`warm-up.ts`); off by default for embedders. */
+  warmUp?: boolean;
   /** Base URLs of `github:`, `gitlab:` and `bitbucket:` sources (skill repositories, plugins, marketplaces). */
   gitProviders?: GitProviders;
   /** Where fetched commits (skill repositories, plugins, marketplaces) are kept (default `<dataDir>/git`). */
@@ -92,6 +99,7 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
     logLevel: options.logLevel,
     logStream: options.logStream,
     logFormat: options.logFormat,
+    timeouts: options.timeouts,
   });
   const store = new Store(options.dataDir, options.secretsKey);
   const webhooks = options.webhooks && webhookSender(options.webhooks, store, app, options.dataDir, sessionApiKeys);
@@ -116,6 +124,9 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
       createAgentRunner({
         store,
         dataDir: options.dataDir,
+        ...(options.setupTimeoutMs !== undefined ? { setupTimeoutMs: options.setupTimeoutMs } : {}),
+        onSetupTimeout: (id, what) =>
+          app.log.warn({ conversation_id: id, what }, 'not loaded within conversation_setup_timeout: started without'),
         onCriticFailure: (id, failure) =>
           app.log.warn(
             {
@@ -204,6 +215,13 @@ export async function buildAgentServer(options: AgentServerOptions): Promise<Age
   control.recover();
   webhooks?.resume((id) => service.get(id));
   service.startEvictions();
+  if (options.warmUp) {
+    const warming = Date.now();
+    await warmUp(app, sessionApiKeys, DEFAULT_TOOLS).then(
+      () => app.log.info({ ms: Date.now() - warming }, 'warmed up: the first conversation will not pay for it'),
+      (error) => app.log.warn({ err: error }, 'warm-up failed: the first conversation pays its cost'),
+    );
+  }
   ready = true;
   return {
     app,

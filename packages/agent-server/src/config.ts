@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { logFormatSetting, logLevelSetting, serviceSettings } from '@bosun/http';
+import { logFormatSetting, logLevelSetting, serviceSettings, timeoutSettings, timeoutsOf } from '@bosun/http';
 import { type Static, Type } from '@sinclair/typebox';
 import type { AgentServerOptions } from './app.ts';
 
@@ -12,6 +12,7 @@ export const AgentServerConfig = Type.Object({
   ...serviceSettings(8000, 'Where conversations, their events and the secrets key are kept.'),
   log_level: logLevelSetting(),
   log_format: logFormatSetting(),
+  ...timeoutSettings(),
   session_api_keys: Type.Array(Type.String({ minLength: 1 }), {
     default: [],
     secret: true,
@@ -74,6 +75,19 @@ export const AgentServerConfig = Type.Object({
     default: 50,
     description: 'The most events in one webhook post.',
   }),
+  conversation_setup_timeout: Type.Number({
+    exclusiveMinimum: 0,
+    default: 60,
+    description:
+      "Seconds a conversation's plugins, skills and MCP servers may take to load; past it the conversation starts " +
+      'without what did not load, and says so in its events.',
+  }),
+  warm_up: Type.Boolean({
+    default: true,
+    description:
+      'Before answering ready, pay what the first conversation costs (its modules, request validators, a ' +
+      'throwaway conversation in memory) instead of the first user (--no-warm-up: do not).',
+  }),
   allow_cors_origins: Type.Array(Type.String({ pattern: '^(\\*|https?://[^\\s/?#@]+)$' }), {
     default: [],
     expected: 'a list (comma-separated in a flag or variable) of origins such as https://app.example.com, or *',
@@ -111,6 +125,9 @@ export function agentServerOptions(config: AgentServerConfig): AgentServerOption
       : {}),
     logLevel: config.log_level,
     logFormat: config.log_format,
+    timeouts: timeoutsOf(config),
+    setupTimeoutMs: config.conversation_setup_timeout * 1000,
+    warmUp: config.warm_up,
     gitProviders: providers,
     ...(config.git_cache_dir ? { gitCacheDir: config.git_cache_dir } : {}),
     ...(config.workspace_root ? { workspaceRoot: resolve(config.workspace_root) } : {}),

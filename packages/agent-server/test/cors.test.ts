@@ -135,7 +135,7 @@ describe('CORS not configured', () => {
     const plain = await startTestServer();
     try {
       const reply = await preflight(plain.url, '/api/conversations/search', APP, 'GET');
-      expect(reply.status).toBe(404);
+      expect(reply.status).toBe(405);
       expect(header(reply, 'access-control-allow-origin')).toBeNull();
       const get = await call(plain.url, '/api/conversations/search', { headers: { Origin: APP } });
       expect(get.status).toBe(200);

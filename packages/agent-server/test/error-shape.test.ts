@@ -127,9 +127,11 @@ describe('errors Fastify and Node answer by themselves come in the server shape'
     }
   });
 
-  it('a method a route does not have, and an unknown route, are a 404 with a detail', async () => {
+  it('a method a route does not have is a 405 with Allow, an unknown route a 404, each with a detail', async () => {
     for (const method of ['PUT', 'PATCH', 'OPTIONS', 'PROPFIND']) {
-      expectErrorShape(await call(shared.server.url, '/api/conversations', { method }), 404);
+      const reply = await call(shared.server.url, '/api/conversations', { method });
+      expectErrorShape(reply, 405);
+      expect((reply.headers as Headers).get('allow')).toBe('GET, POST');
     }
     expectErrorShape(await getWithBody(shared.server.url, '/nowhere', '{'), 404);
   });

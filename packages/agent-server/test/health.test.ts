@@ -82,9 +82,10 @@ describe('server details', () => {
     expect(reply.body).toEqual({ detail: 'Not Found' });
   });
 
-  it('answers 404 for a method a route does not have', async () => {
+  it('answers 405 with Allow for a method a route does not have', async () => {
     const reply = await call(server.url, '/alive', { method: 'DELETE' });
-    expect(reply.status).toBe(404);
-    expect(reply.body).toEqual({ detail: 'Not Found' });
+    expect(reply.status).toBe(405);
+    expect((reply.headers as Headers).get('allow')).toBe('GET');
+    expect(reply.body).toEqual({ detail: expect.stringContaining('DELETE') });
   });
 });

@@ -1,4 +1,4 @@
-import { logFormatSetting, logLevelSetting, serviceSettings } from '@bosun/http';
+import { logFormatSetting, logLevelSetting, serviceSettings, timeoutSettings } from '@bosun/http';
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { url, optional } from './config-fields.ts';
 import { instanceMarketplaces } from './marketplaces/instance.ts';
@@ -206,6 +206,7 @@ export const AppServerConfig = Type.Object({
   }),
   log_level: logLevelSetting(),
   log_format: logFormatSetting(),
+  ...timeoutSettings(),
 });
 export type AppServerConfig = Static<typeof AppServerConfig>;
 

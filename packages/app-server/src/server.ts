@@ -1,4 +1,4 @@
-import { createHttpServer, installEdgeErrors, refuseNulText } from '@bosun/http';
+import { createHttpServer, installEdgeErrors, refuseNulText, timeoutsOf } from '@bosun/http';
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import { type AppServerConfig, appServerConfig } from './config.ts';
@@ -92,6 +92,7 @@ export async function buildAppServer(options: AppServerOptions = {}): Promise<Ap
     logLevel: level === 'silent' ? undefined : level,
     logStream: options.logStream,
     logFormat,
+    timeouts: timeoutsOf(config),
   });
   const base = {
     config,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type ValidationError, toValidationErrors } from '@bosun/protocol';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { type AllowedMethods, notFoundOrNotAllowed } from './allowed-methods.ts';
 
 /** Where a validation error is, as clients of the OpenHands agent server know it. */
 const PARTS: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
@@ -56,9 +57,10 @@ function bounded(item: ValidationError): ValidationError {
 /**
  * Errors become `{"detail": ...}` bodies: 422 with `{loc, msg, type}` items for bad input of any kind, 404 and
  * 409 with a message, an `HttpError`'s status with its message (a 503 when a service is out of reach), and 500
- * with an error id that is also in the log. Bad input never yields a 500.
+ * with an error id that is also in the log. Bad input never yields a 500. A path no route has is a 404; one that
+ * other methods have (known from `allowed`) a 405 with `Allow`.
  */
-export function installErrorHandlers(app: FastifyInstance): void {
+export function installErrorHandlers(app: FastifyInstance, allowed?: AllowedMethods): void {
   app.setErrorHandler((error: FastifyError & { validation?: unknown; validationContext?: string }, request, reply) => {
     if (error.validation) {
       const part = PARTS[error.validationContext ?? 'body'] ?? 'body';
@@ -84,5 +86,7 @@ export function installErrorHandlers(app: FastifyInstance): void {
     request.log.error({ err: error, error_id: errorId }, 'unexpected error');
     return reply.code(500).send({ detail: 'Internal Server Error', error_id: errorId });
   });
-  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not Found' }));
+  app.setNotFoundHandler(
+    allowed ? notFoundOrNotAllowed(allowed) : (_request, reply) => reply.code(404).send({ detail: 'Not Found' }),
+  );
 }

@@ -61,7 +61,7 @@ export function installEdgeErrors(app: FastifyInstance): void {
 }
 
 /** Answers `{"detail": ...}` on a raw connection and closes it once the answer is written. */
-function writeError(socket: Duplex, status: number, detail: string): void {
+export function writeError(socket: Duplex, status: number, detail: string): void {
   if (!socket.writable) {
     socket.destroy();
     return;

@@ -1,9 +1,13 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import { recordAllowedMethods } from './allowed-methods.ts';
+import { installContentEncoding } from './content-encoding.ts';
 import { installErrorHandlers } from './errors.ts';
 import { edgeErrorOptions } from './framework-errors.ts';
 import { installJsonBody } from './json-body.ts';
 import { type LogFormatSetting, logStreamFor } from './log-format.ts';
 import { loggerOptions } from './log-options.ts';
+import { type ConnectionTimeouts, DEFAULT_TIMEOUTS, installBodyIdleTimeout, timeoutOptions } from './timeouts.ts';
+import { refuseUpgradesOfPlainRoutes } from './upgrade-refusal.ts';
 import { validatorCompiler } from './validation.ts';
 
 export interface HttpServerOptions {
@@ -15,14 +19,19 @@ export interface HttpServerOptions {
   logFormat?: LogFormatSetting | undefined;
   /** The largest request body, in bytes. */
   bodyLimit?: number;
+  /** How long a client may take to send a request (default: `DEFAULT_TIMEOUTS`). */
+  timeouts?: Partial<ConnectionTimeouts> | undefined;
 }
 
 /**
  * A Fastify instance with what every Bosun HTTP service shares: the one error shape (`{"detail": ...}`, 422 with
  * `loc`/`msg`/`type` for any bad input), the protocol's validators, JSON bodies (depth-capped; no body means
- * none), GET with a body, and logs that never hold a credential. Routes, auth and OpenAPI are the caller's.
+ * none; gzip, deflate and br bodies decoded within the body limit), GET with a body, timeouts for clients that
+ * never finish sending, 405 with `Allow` for a wrong method, upgrades refused on routes that are no WebSocket,
+ * and logs that never hold a credential. Routes, auth and OpenAPI are the caller's.
  */
 export function createHttpServer(options: HttpServerOptions = {}): FastifyInstance {
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
     logger: options.logLevel
       ? {
@@ -34,13 +43,17 @@ export function createHttpServer(options: HttpServerOptions = {}): FastifyInstan
     exposeHeadRoutes: false,
     ajv: { customOptions: { strict: false } },
     ...edgeErrorOptions,
+    ...timeoutOptions(timeouts),
   });
   app.addHttpMethod('GET', { hasBody: true, overrideExisting: true });
   app.setValidatorCompiler(validatorCompiler());
   // Handlers build their bodies exactly, so plain JSON.stringify serializes them; compiling a serializer per
   // route from large union schemas would cost start-up time.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
-  installErrorHandlers(app);
+  installErrorHandlers(app, recordAllowedMethods(app));
+  refuseUpgradesOfPlainRoutes(app);
+  installBodyIdleTimeout(app, timeouts.bodyIdleMs);
+  installContentEncoding(app);
   installJsonBody(app);
   return app as unknown as FastifyInstance;
 }

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { ConnectionTimeouts } from './timeouts.ts';
 
 /**
  * The settings every Bosun HTTP service starts with, for its configuration schema: the address and port it
@@ -23,4 +24,42 @@ export function logLevelSetting() {
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
     { default: 'info', description: 'Least severe level of the structured (JSON) logs on standard output.' },
   );
+}
+
+/**
+ * How long a client may take to send a request, in seconds (0: no limit): for a server that faces the internet,
+ * where a client that never finishes would otherwise hold its connection forever. Answers past them are 408.
+ */
+export function timeoutSettings() {
+  const seconds = (fallback: number, description: string) =>
+    Type.Number({ minimum: 0, default: fallback, description });
+  return {
+    headers_timeout: seconds(30, 'Seconds the request line and headers may take to arrive (0: no limit).'),
+    request_timeout: seconds(
+      3600,
+      'Seconds a whole request, body included, may take to arrive (0: no limit); generous, for large uploads. ' +
+        'Answers and WebSockets are never cut by it.',
+    ),
+    body_idle_timeout: seconds(60, 'Seconds a request body may stop coming before it is refused (0: no limit).'),
+    keep_alive_timeout: Type.Number({
+      exclusiveMinimum: 0,
+      default: 72,
+      description: 'Seconds an idle connection is kept open for a next request (above a load balancer’s 60).',
+    }),
+  };
+}
+
+/** The timeouts those settings say, as `createHttpServer` takes them. */
+export function timeoutsOf(config: {
+  headers_timeout: number;
+  request_timeout: number;
+  body_idle_timeout: number;
+  keep_alive_timeout: number;
+}): ConnectionTimeouts {
+  return {
+    headersMs: config.headers_timeout * 1000,
+    requestMs: config.request_timeout * 1000,
+    bodyIdleMs: config.body_idle_timeout * 1000,
+    keepAliveMs: config.keep_alive_timeout * 1000,
+  };
 }

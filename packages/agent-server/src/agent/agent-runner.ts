@@ -31,6 +31,7 @@ import type { Store } from '../store/store.ts';
 import { LogSession } from './log-session.ts';
 import { ConversationMcp } from './mcp-servers.ts';
 import { type PluginLoading, loadConversationPlugins, pluginRequestProblems } from './plugins.ts';
+import { DEFAULT_SETUP_TIMEOUT_MS, SetupDeadline, latePlugins, lateSkills } from './setup-deadline.ts';
 import { type SkillLoading, loadSkillsOf, skillsForMessage, skillsStateEvent } from './skills.ts';
 
 const AGENT = 'agent';
@@ -63,6 +64,10 @@ export function createAgentRunner(options: {
   onMcpServer?: (conversationId: string, record: McpLogRecord) => void;
   /** Where plugins and marketplaces are fetched from, and who hears which plugins a conversation loaded. */
   plugins?: PluginLoading;
+  /** How long plugins, skills and MCP servers may take to load when an agent is built (default 60 s). */
+  setupTimeoutMs?: number;
+  /** Told when plugins or skills did not load in time (the conversation is told too). */
+  onSetupTimeout?: (conversationId: string, what: 'plugins' | 'skills') => void;
 }): AgentRunner {
   // Creating an agent loads its skills (repositories may be fetched) and starts its MCP servers: concurrent
   // callers share one creation.
@@ -104,10 +109,20 @@ export function createAgentRunner(options: {
     // LookupSecrets looked up once now for what reads them while the agent is built (plugins' and skills' Git
     // credentials, MCP `${NAME}`); one that fails is missing there, and says why at the next terminal command.
     await currentSecretValues(conversation).catch(() => undefined);
-    // Plugins first: their skills, hooks and MCP servers join the conversation's own.
-    const plugins = await loadConversationPlugins(conversation, options.plugins ?? {}, secrets);
+    // Plugins (whose skills, hooks and MCP servers join the conversation's own) and skills load side by side,
+    // MCP servers start after them: all within one deadline, past which the conversation starts without them.
+    const deadline = new SetupDeadline(options.setupTimeoutMs ?? DEFAULT_SETUP_TIMEOUT_MS);
+    const [plugins, ownSkills] = await Promise.all([
+      deadline.race(loadConversationPlugins(conversation, options.plugins ?? {}, secrets, deadline), () => {
+        options.onSetupTimeout?.(conversation.id, 'plugins');
+        return latePlugins(deadline);
+      }),
+      deadline.race(loadSkillsOf(conversation, secrets(), options.skills ?? {}, deadline), () => {
+        options.onSetupTimeout?.(conversation.id, 'skills');
+        return lateSkills(deadline);
+      }),
+    ]);
     if (plugins.errorEvent) pluginErrors.set(conversation, plugins.errorEvent);
-    const ownSkills = await loadSkillsOf(conversation, secrets(), options.skills ?? {});
     const merged = await withPluginSkills(
       ownSkills,
       {
@@ -133,6 +148,8 @@ export function createAgentRunner(options: {
       secrets: secrets(),
       filterRegex: request.agent.filter_tools_regex,
       log: (record) => options.onMcpServer?.(conversation.id, record),
+      // Starting and listing tools are bounded each: half of what is left each keeps both within the deadline.
+      maxStartupMs: Math.floor(deadline.remainingMs() / 2),
     });
     const agent = await withCleanup(
       mcp,

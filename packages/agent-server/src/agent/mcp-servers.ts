@@ -22,6 +22,8 @@ export interface ConversationMcpOptions {
   log?: (record: McpLogRecord) => void;
   /** A failed server is tried again at a run's start only this long after its last attempt (default 30 s). */
   retryAfterMs?: number;
+  /** Caps each server's start (and its tool listing): what is left of the conversation's setup deadline. */
+  maxStartupMs?: number;
 }
 
 /**
@@ -50,6 +52,7 @@ export class ConversationMcp {
       mask: secretMasker(Object.values(options.secrets)),
       ...(options.log ? { log: options.log } : {}),
       ...(options.retryAfterMs !== undefined ? { retryAfterMs: options.retryAfterMs } : {}),
+      ...(options.maxStartupMs !== undefined ? { maxStartupMs: options.maxStartupMs } : {}),
     });
     return new ConversationMcp(servers, options.filterRegex);
   }

@@ -80,6 +80,7 @@ export async function loadConversationPlugins(
   conversation: Conversation,
   loading: PluginLoading,
   secrets: () => Record<string, string>,
+  given: { readonly expired: boolean } = { expired: false },
 ): Promise<ConversationPlugins> {
   const { request } = conversation.record;
   const wanted = !!request.plugins?.length || !!request.agent.agent_context?.registered_marketplaces.length;
@@ -122,9 +123,12 @@ export async function loadConversationPlugins(
       ...explicit,
     ];
     const records = fetched.map((f) => f.recorded);
-    await conversation.update((record) => {
-      record.plugins = records;
-    });
+    // Given up (past the setup deadline): the conversation started without them, and records none.
+    if (!given.expired) {
+      await conversation.update((record) => {
+        record.plugins = records;
+      });
+    }
     reported = fetched.map((f) => f.resolved);
   } else {
     fetched = await Promise.all(

@@ -26,6 +26,7 @@ export async function loadSkillsOf(
   conversation: Conversation,
   secrets: Record<string, string>,
   loading: SkillLoading,
+  given: { readonly expired: boolean } = { expired: false },
 ): Promise<ConversationSkills> {
   const { request, skill_repositories: recorded } = conversation.record;
   const loaded = await loadConversationSkills({
@@ -38,7 +39,7 @@ export async function loadSkillsOf(
   });
   // Only repositories have commits to pin: a conversation without any is not written again (its creation saves
   // a write), and loading it later finds none again.
-  if (recorded === undefined && loaded.repositories.length > 0) {
+  if (recorded === undefined && loaded.repositories.length > 0 && !given.expired) {
     await conversation.update((record) => {
       record.skill_repositories = loaded.repositories;
     });

@@ -56,7 +56,7 @@ export class SummarizingCondenser {
    * Condenses if the view calls for it (a pending request, too many tokens or events); resolves with the history
    * as it is afterwards, which the step builds its LLM messages from.
    */
-  condenseIfNeeded(session: AgentSession, signal?: AbortSignal): Promise<readonly Event[]> {
+  condenseIfNeeded(session: AgentSession, signal?: AbortSignal, retries?: AbortSignal): Promise<readonly Event[]> {
     return this.exclusive(async () => {
       const history = await session.history();
       const view = llmView(history);
@@ -64,7 +64,7 @@ export class SummarizingCondenser {
       const plan = reason && this.plan(view.events, reason);
       if (!reason || !plan) return history;
       try {
-        await this.summarize(session, plan, signal);
+        await this.summarize(session, plan, signal, retries);
       } catch (error) {
         if (reason !== 'events' || !(error instanceof LLMError)) throw error;
         return history;
@@ -77,19 +77,27 @@ export class SummarizingCondenser {
    * Condenses now, as a `CondensationRequest` asks (appended first unless one is pending). False when the view
    * has nothing that can be forgotten; then nothing is appended.
    */
-  condenseOnRequest(session: AgentSession, signal?: AbortSignal): Promise<boolean> {
+  condenseOnRequest(session: AgentSession, signal?: AbortSignal, retries?: AbortSignal): Promise<boolean> {
     return this.exclusive(async () => {
       const view = llmView(await session.history());
       const plan = this.plan(view.events, 'request');
       if (!plan) return false;
       if (!view.unhandledRequest) await session.append([{ kind: 'CondensationRequest', source: 'environment' }]);
-      await this.summarize(session, plan, signal);
+      await this.summarize(session, plan, signal, retries);
       return true;
     });
   }
 
-  /** One summary call over the forgotten events, then the `Condensation` (with the completion log if asked). */
-  private async summarize(session: AgentSession, plan: ForgettingPlan, signal?: AbortSignal): Promise<void> {
+  /**
+   * One summary call over the forgotten events, then the `Condensation` (with the completion log if asked).
+   * `retries` (a pause) ends the retrying of a failing call, as it does the agent's.
+   */
+  private async summarize(
+    session: AgentSession,
+    plan: ForgettingPlan,
+    signal?: AbortSignal,
+    retries?: AbortSignal,
+  ): Promise<void> {
     const { llm } = this.settings;
     // User messages a hook blocked never reach an LLM, the summarizer included.
     const blocked = session.blockedMessages?.() ?? {};
@@ -106,6 +114,7 @@ export class SummarizingCondenser {
         tools: [],
       },
       signal,
+      retries,
     );
     await recordResponseUsage(session, llm, response);
     const summary = response.content?.trim();

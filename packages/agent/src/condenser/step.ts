@@ -23,11 +23,13 @@ export async function completeWithCondensation(options: {
   condenser: SummarizingCondenser | undefined;
   complete: (messages: Message[]) => Promise<LLMResponse>;
   signal?: AbortSignal;
+  /** A pause: ends the retrying of the condenser's failing LLM calls. */
+  retries?: AbortSignal;
   /** Messages the LLM must not see (user messages a hook blocked), by event id. */
   hiddenMessageIds?: ReadonlySet<string>;
 }): Promise<LLMResponse | undefined> {
-  const { session, condenser, complete, signal } = options;
-  let history = condenser ? await condenser.condenseIfNeeded(session, signal) : options.history;
+  const { session, condenser, complete, signal, retries } = options;
+  let history = condenser ? await condenser.condenseIfNeeded(session, signal, retries) : options.history;
   for (let retry = 0; ; retry++) {
     try {
       return await complete(buildMessages(history, undefined, options.hiddenMessageIds));
@@ -41,7 +43,7 @@ export async function completeWithCondensation(options: {
         );
         return undefined;
       }
-      if (retry >= MAX_CONTEXT_RETRIES || !(await condenser.condenseOnRequest(session, signal))) {
+      if (retry >= MAX_CONTEXT_RETRIES || !(await condenser.condenseOnRequest(session, signal, retries))) {
         await contextWindowError(
           session,
           `The conversation no longer fits in the model's context window, even condensed as far as the condenser can (keep_first ${condenser.settings.keepFirst}). ${message}`,

@@ -54,12 +54,18 @@ export class LLMCritic {
 
   /**
    * `events` with the critic's result set on what it judges, preceded by the critic's completion log when its
-   * LLM logs completions. Unchanged when there is nothing to judge or the critique failed.
+   * LLM logs completions. Unchanged when there is nothing to judge or the critique failed. `retries` (a pause)
+   * ends the retrying of a failing LLM call, as it does the agent's.
    */
-  async critique(session: AgentSession, events: NewEvent[], signal?: AbortSignal): Promise<NewEvent[]> {
+  async critique(
+    session: AgentSession,
+    events: NewEvent[],
+    signal?: AbortSignal,
+    retries?: AbortSignal,
+  ): Promise<NewEvent[]> {
     const subject = this.subject(events);
     if (!subject) return events;
-    const { result, log } = await this.judge(session, subject, signal);
+    const { result, log } = await this.judge(session, subject, signal, retries);
     if (!result) return [...log, ...events];
     const judged = new Set<NewEvent>(subject.kind === 'actions' ? subject.actions : [subject.message]);
     return [
@@ -72,6 +78,7 @@ export class LLMCritic {
     session: AgentSession,
     subject: CriticSubject,
     signal?: AbortSignal,
+    retries?: AbortSignal,
   ): Promise<{ result?: CriticResult; log: NewEvent[] }> {
     const { llm, instructions } = this.settings;
     const toolCallIds = subject.kind === 'actions' ? subject.actions.map((action) => action.tool_call_id) : undefined;
@@ -90,6 +97,7 @@ export class LLMCritic {
           tools: [],
         },
         signal,
+        retries,
       );
     } catch (error) {
       if (signal?.aborted) throw error;

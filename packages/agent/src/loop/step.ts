@@ -46,6 +46,7 @@ export async function runStep(
         parts.provider.complete({ messages, tools: parts.llmTools }, signal, retries, observer),
       ),
     signal,
+    ...(retries ? { retries } : {}),
     hiddenMessageIds: new Set(Object.keys(blocked)),
   });
   if (!response) return 'done';
@@ -55,7 +56,7 @@ export async function runStep(
   if (response.toolCalls.length === 0) {
     const message = agentMessage(response);
     if (response.content?.trim()) {
-      await session.append([...telemetry, ...(await critique(parts, session, [message], signal))]);
+      await session.append([...telemetry, ...(await critique(parts, session, [message], signal, retries))]);
       return finishRun(parts.hooks, session, signal);
     }
     await session.append([...telemetry, message, environmentMessage(NUDGE)]);
@@ -69,7 +70,7 @@ export async function runStep(
     readOnly: (name) => parts.toolsByName.get(name)?.readOnly ?? false,
     rule: (name) => parts.toolsByName.get(name)?.riskSubject,
   });
-  const judged = await critique(parts, session, assessed, signal);
+  const judged = await critique(parts, session, assessed, signal, retries);
   const stored = await session.append([...telemetry, ...judged, ...errors]);
   const executable = stored.filter(
     (event): event is StoredEvent<'ActionEvent'> => event.kind === 'ActionEvent' && event.action != null,
@@ -78,7 +79,16 @@ export async function runStep(
   return executeActions(parts, session, executable, signal);
 }
 
-/** The critic's judgement set on `events` (before they are stored: events never change once stored). */
-function critique(parts: AgentParts, session: AgentSession, events: NewEvent[], signal: AbortSignal) {
-  return parts.critic ? parts.critic.critique(session, events, signal) : Promise.resolve(events);
+/**
+ * The critic's judgement set on `events` (before they are stored: events never change once stored); a pause
+ * (`retries`) ends its LLM retries like the agent's.
+ */
+function critique(
+  parts: AgentParts,
+  session: AgentSession,
+  events: NewEvent[],
+  signal: AbortSignal,
+  retries: AbortSignal | undefined,
+) {
+  return parts.critic ? parts.critic.critique(session, events, signal, retries) : Promise.resolve(events);
 }

@@ -35,6 +35,11 @@ export interface ConnectMcpOptions {
   log?: (record: McpLogRecord) => void;
   /** `retryFailed` tries a failed server again only this long after its last attempt; default 30 s. */
   retryAfterMs?: number;
+  /**
+   * Caps each server's `startup_timeout` (its start and its tool listing each get at most this long): the
+   * caller's own deadline. A server past it is a failure like any other, tried again later.
+   */
+  maxStartupMs?: number;
 }
 
 /** The MCP servers of an agent: their tools, the servers that failed, and how to stop them all. */
@@ -92,10 +97,13 @@ export async function connectMcpServers(
   config: MCPConfig | MCPServers | null | undefined,
   options: ConnectMcpOptions,
 ): Promise<McpServers> {
+  const cap = options.maxStartupMs;
   const settings = normalizeMcpConfig(config, {
     workspace: options.workspace,
     ...(options.variables ? { variables: options.variables } : {}),
-  });
+  }).map((server) =>
+    cap === undefined ? server : { ...server, startupTimeoutMs: Math.max(1, Math.min(server.startupTimeoutMs, cap)) },
+  );
   const taken = new Set(options.reservedNames ?? []);
   const states: ServerState[] = settings.map((server) => ({
     connection: new McpConnection(server),

@@ -27,6 +27,10 @@ export class StartTasks {
   /** The runs under way here, by task: who runs it, and how to stop the run when it is handed over. */
   private readonly runs = new Map<string, { runner: string; stop: AbortController }>();
   private leases: TaskLeases | undefined;
+  /** Tasks created here that nobody has run yet (a stream-start whose caller has not listened yet), by runner. */
+  private readonly unrun = new Map<string, string>();
+  /** Set when `close` begins: a start created, run or taken over from then on is handed over, not run here. */
+  private closing = false;
 
   private constructor(
     private readonly deps: ConversationDeps,
@@ -74,11 +78,15 @@ export class StartTasks {
       conversationId: (request.conversation_id && conversationIdOf(request.conversation_id)) || randomUUID(),
       runner: randomUUID(),
     });
+    // A start admitted while this replica closes is handed over at once: the next replica runs it, not a lease later.
+    if (this.closing && record.runner) await this.handOver(record.id, record.runner);
+    else if (record.runner) this.unrun.set(record.id, record.runner);
     return startTaskOf(record);
   }
 
   /** Runs the start of `task` in the background (its full request was sealed in it by `create`). */
   run(task: AppConversationStartTask, starter: Starter, request: AppConversationStartRequest): void {
+    this.unrun.delete(task.id);
     this.track(async () => {
       const record = await this.deps.repositories.startTasks.getOfAnyUser(task.id);
       if (!record?.runner) return;
@@ -95,8 +103,10 @@ export class StartTasks {
    * Stops sweeping, waits up to the grace for the starts under way (one near its end finishes here), then hands
    * the others over to the other replicas at once (see `TaskLeases.handOver`): each run is stopped, writing
    * nothing more, and its task is claimed by the next sweep of another replica instead of after a whole lease.
+   * So are the tasks created here and not run yet, and any created, run or claimed from now on.
    */
   async close(): Promise<void> {
+    this.closing = true;
     this.leases?.close();
     let timer: NodeJS.Timeout | undefined;
     const grace = new Promise<void>((resolve) => {
@@ -104,16 +114,23 @@ export class StartTasks {
     });
     await Promise.race([Promise.all(this.running), grace]);
     clearTimeout(timer);
-    await Promise.all(
-      [...this.runs].map(async ([taskId, { runner, stop }]) => {
+    await Promise.all([
+      ...[...this.runs].map(async ([taskId, { runner, stop }]) => {
         stop.abort();
-        const handed = await this.leases?.handOver(taskId, runner).catch((error) => {
-          this.deps.log.error({ err: error, taskId }, 'start task: not handed over, it waits for its lease');
-          return false;
-        });
-        if (handed) this.deps.log.warn({ taskId }, 'start task handed over: this app server closes');
+        await this.handOver(taskId, runner);
       }),
-    );
+      ...[...this.unrun].map(([taskId, runner]) => this.handOver(taskId, runner)),
+    ]);
+    this.unrun.clear();
+  }
+
+  /** Hands a task this replica holds over to the next replica (see `TaskLeases.handOver`). */
+  private async handOver(taskId: string, runner: string): Promise<void> {
+    const handed = await this.leases?.handOver(taskId, runner).catch((error) => {
+      this.deps.log.error({ err: error, taskId }, 'start task: not handed over, it waits for its lease');
+      return false;
+    });
+    if (handed) this.deps.log.warn({ taskId }, 'start task handed over: this app server closes');
   }
 
   /** Runs again, as `runner`, a task this replica claimed: the start sealed in it, by its user. */
@@ -145,6 +162,8 @@ export class StartTasks {
 
   private async execute(record: StartTaskRecord, runner: string, start: SealedStart): Promise<void> {
     const taskId = record.id;
+    // Run (or claimed by a sweep) once `close` began: too late to be waited for, handed over instead.
+    if (this.closing) return this.handOver(taskId, runner);
     const { request, orgId } = start;
     const secrets = Object.values(request.secrets ?? {});
     const release = this.leases?.keep(taskId, runner);

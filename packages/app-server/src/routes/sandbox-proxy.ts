@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { FORWARDS_BODY } from '@bosun/http';
 import replyFrom from '@fastify/reply-from';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
@@ -50,9 +51,11 @@ export function sandboxProxy(targets: ProxyTargets): ApiRoutes {
         pipeSocket(socket, url.href, forwardedHeaders(request, pick(request.headers, ['x-session-api-key'])));
       };
       const schema = { hide: true };
-      scope.route({ method: 'GET', url: ROUTE, schema, preHandler, handler, wsHandler });
+      // Bodies go on as they came, Content-Encoding included: the agent server decodes them.
+      const config = FORWARDS_BODY;
+      scope.route({ method: 'GET', url: ROUTE, schema, config, preHandler, handler, wsHandler });
       const others = ['DELETE', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'];
-      scope.route({ method: others, url: ROUTE, schema, preHandler, handler });
+      scope.route({ method: others, url: ROUTE, schema, config, preHandler, handler });
     });
   };
 }

@@ -3,6 +3,13 @@ import { LocalRuntime, RemoteRuntime, type Runtime } from '@bosun/runtime';
 import type { AppServerConfig } from '../config.ts';
 import { UnavailableRuntime } from './unavailable-runtime.ts';
 
+/**
+ * How long a sandbox's agent server has to stop when it is paused before it is killed (its log keeps what it
+ * acknowledged). An app stopping pauses its sandboxes after up to 2 s for its starts (HANDOVER_GRACE_MS): this
+ * keeps the whole within the 10 s the app has to stop.
+ */
+export const SANDBOX_STOP_GRACE_MS = 5_000;
+
 export type SandboxRuntimeConfig = Pick<
   AppServerConfig,
   | 'data_dir'
@@ -60,6 +67,7 @@ export async function openSandboxRuntime(
       },
       ...(config.sandbox_command ? { command: config.sandbox_command } : {}),
       startTimeoutMs: config.sandbox_start_timeout * 1000,
+      stopGraceMs: SANDBOX_STOP_GRACE_MS,
       ...(unsafe ? { isolation: 'none' as const } : {}),
       ...(options.bwrapPath ? { bwrapPath: options.bwrapPath } : {}),
       ...(options.logger ? { logger: options.logger } : {}),

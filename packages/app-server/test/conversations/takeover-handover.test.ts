@@ -164,30 +164,44 @@ describeApi('start tasks handed over by a replica that closes', (api) => {
     }
   }, 90_000);
 
-  it('a task whose replica stopped before its run began is taken over and finished, not failed', async () => {
+  it('a task created but not run yet when its replica closes, or created after, is handed over and finished', async () => {
     const a = await replicaTasks(api(), { takeOver: false, graceMs: 100 });
     const starter = { userId: owner.id, orgId: null };
-    const request: AppConversationStartRequest = {
-      initial_message: { role: 'user', content: [{ type: 'text', text: 'UNRUN', cache_prompt: false }], run: true },
-    };
+    const request = (text: string): AppConversationStartRequest => ({
+      initial_message: { role: 'user', content: [{ type: 'text', text, cache_prompt: false }], run: true },
+    });
     // Answered WORKING, then A stops before anyone runs it (a stream-start whose caller had not listened yet).
-    const task = await a.tasks.create(starter, request);
+    const unrun = await a.tasks.create(starter, request('UNRUN'));
     await a.tasks.close();
-    expect(await api().repositories.startTasks.getOfAnyUser(task.id)).toMatchObject({ status: 'WORKING' });
+    // A start admitted while A closes (a request already in flight), and run: handed over, never run by A.
+    const late = await a.tasks.create(starter, request('LATE'));
+    a.tasks.run(late, starter, request('LATE'));
+    for (const task of [unrun, late]) {
+      expect(await api().repositories.startTasks.getOfAnyUser(task.id)).toMatchObject({
+        status: 'WORKING',
+        runner: null,
+        takeovers: 0,
+      });
+    }
 
-    const { deps } = await replica(api(), { gitUrls: gitUrlsOf({ git_github_url: remote.url }) });
-    const b = await StartTasks.open(deps, { heartbeatMs: 100, leaseMs: 400 });
+    // Within B's lease of a minute: only tasks handed over are claimed by the sweep B makes as it opens.
+    const b = await replicaTasks(api());
     try {
-      const done = await untilSettled(
-        () => api().repositories.startTasks.getOfAnyUser(task.id),
-        'replica B to take the task over',
-      );
-      expect(done, done?.detail ?? '').toMatchObject({ status: 'READY', takeovers: 1, sealed: null });
-      const conversationId = done?.app_conversation_id as string;
-      const agent = await agentOfConversation(api(), owner, conversationId);
-      await eventsUntil(agent, conversationId, (event) => event.kind === 'MessageEvent' && textOf(event) === 'UNRUN');
+      for (const [task, text] of [
+        [unrun, 'UNRUN'],
+        [late, 'LATE'],
+      ] as const) {
+        const done = await untilSettled(
+          () => api().repositories.startTasks.getOfAnyUser(task.id),
+          'replica B to finish the start',
+        );
+        expect(done, done?.detail ?? '').toMatchObject({ status: 'READY', takeovers: 0, sealed: null });
+        const conversationId = done?.app_conversation_id as string;
+        const agent = await agentOfConversation(api(), owner, conversationId);
+        await eventsUntil(agent, conversationId, (event) => event.kind === 'MessageEvent' && textOf(event) === text);
+      }
     } finally {
-      await b.close();
+      await b.tasks.close();
     }
   }, 90_000);
 });

@@ -8,6 +8,7 @@ import { Cgroups, type ResourceLimits } from './cgroups.ts';
 import { describeHost, prepareRoot } from './host-report.ts';
 import { findHostTools } from './host-tools.ts';
 import type { LauncherOptions, LocalSpec } from './launcher.ts';
+import { sandboxBosunCommand } from './sandbox-bundle.ts';
 
 export interface LocalRuntimeOptions {
   /**
@@ -85,5 +86,6 @@ export async function setUp(options: LocalRuntimeOptions): Promise<{
   };
   const health = describeHost(tools, cgroups, unsafe && (turnedOff ? 'turned off' : 'missing'));
   if (unsafe) options.logger?.warn(`sandboxes are NOT isolated: ${health.notEnforced[0]}`);
-  return { root, launcher, command: [...(options.command ?? own?.command ?? [])], health };
+  const command = options.command ?? (own ? await sandboxBosunCommand(own, options.logger) : []);
+  return { root, launcher, command: [...command], health };
 }
