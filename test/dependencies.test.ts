@@ -41,7 +41,9 @@ function importedPackages(source: string): Set<string> {
 async function sourceFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => []);
   return entries
-    .filter((entry) => entry.isFile() && /\.(?:ts|tsx|mts|js|mjs)$/.test(entry.name) && !entry.parentPath.includes('/dist'))
+    .filter(
+      (entry) => entry.isFile() && /\.(?:ts|tsx|mts|js|mjs)$/.test(entry.name) && !entry.parentPath.includes('/dist'),
+    )
     .map((entry) => join(entry.parentPath, entry.name));
 }
 
