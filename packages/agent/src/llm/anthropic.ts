@@ -1,8 +1,8 @@
 import type { AnyThinkingBlock, LLMConfig, Message } from '@bosun/protocol';
-import { type AnswerEnvelope, type ParsedAnswer, llmResponse, usageOf } from './answer.ts';
+import { type AnswerEnvelope, type ParsedAnswer, usageOf } from './answer.ts';
 import { LLMBadResponseError } from './errors.ts';
-import { postWithRetries } from './http.ts';
 import { endpoint, messageImages, messageText, wireModel } from './message-text.ts';
+import { requestAnswer } from './request-answer.ts';
 import { AnthropicStreamAssembler } from './stream/anthropic-stream.ts';
 import type { LLMCallObserver, LLMProvider, LLMRequest, LLMResponse } from './types.ts';
 
@@ -58,16 +58,21 @@ export class AnthropicProvider implements LLMProvider {
     if (config.api_key) headers['x-api-key'] = config.api_key;
     const base = config.base_url ?? 'https://api.anthropic.com';
     const url = endpoint(base, /\/v1\/?$/.test(base) ? 'messages' : 'v1/messages');
-    // Streamed when someone follows the pieces (the configuration's `stream: false` says the server cannot).
-    const streaming = observer?.delta !== undefined && config.stream !== false;
-    const sent = streaming ? { ...body, stream: true } : body;
-    const answer = await postWithRetries(url, headers, sent, config, {
+    return requestAnswer(
+      {
+        url,
+        headers,
+        body,
+        streamFields: { stream: true },
+        assembler: () => new AnthropicStreamAssembler(),
+        idPrefix: 'msg_',
+        parse: parseAnswer,
+      },
+      config,
       signal,
       retries,
       observer,
-      stream: streaming ? () => new AnthropicStreamAssembler() : undefined,
-    });
-    return llmResponse(answer, sent, 'msg_', parseAnswer(answer.body));
+    );
   }
 }
 

@@ -1,8 +1,8 @@
 import type { LLMConfig, Message } from '@bosun/protocol';
-import { type AnswerEnvelope, type ParsedAnswer, llmResponse, usageOf } from './answer.ts';
+import { type AnswerEnvelope, type ParsedAnswer, usageOf } from './answer.ts';
 import { LLMBadResponseError } from './errors.ts';
-import { postWithRetries } from './http.ts';
 import { endpoint, messageImages, messageText, wireModel } from './message-text.ts';
+import { requestAnswer } from './request-answer.ts';
 import { ChatStreamAssembler } from './stream/chat-stream.ts';
 import type { LLMCallObserver, LLMProvider, LLMRequest, LLMResponse } from './types.ts';
 
@@ -38,16 +38,21 @@ export class ChatCompletionsProvider implements LLMProvider {
     const headers: Record<string, string> = { ...((config.extra_headers as Record<string, string>) ?? {}) };
     if (config.api_key) headers.authorization = `Bearer ${config.api_key}`;
     const url = endpoint(config.base_url ?? 'https://api.openai.com/v1', 'chat/completions');
-    // Streamed when someone follows the pieces (the configuration's `stream: false` says the server cannot).
-    const streaming = observer?.delta !== undefined && config.stream !== false;
-    const sent = streaming ? { ...body, stream: true, stream_options: { include_usage: true } } : body;
-    const answer = await postWithRetries(url, headers, sent, config, {
+    return requestAnswer(
+      {
+        url,
+        headers,
+        body,
+        streamFields: { stream: true, stream_options: { include_usage: true } },
+        assembler: () => new ChatStreamAssembler(),
+        idPrefix: 'chatcmpl-',
+        parse: parseAnswer,
+      },
+      config,
       signal,
       retries,
       observer,
-      stream: streaming ? () => new ChatStreamAssembler() : undefined,
-    });
-    return llmResponse(answer, sent, 'chatcmpl-', parseAnswer(answer.body));
+    );
   }
 }
 
