@@ -4,8 +4,8 @@
  * (a MutationObserver installed before the page's code runs), in headless Chromium against bosun serve with a real
  * sandbox under bubblewrap.
  * Goal: p50 under 50 ms.
- * Depends on streaming (the stream frames of the event socket): until that is on main, the answer arrives whole
- * as its event, and this bench says so instead of measuring streaming.
+ * Needs streaming (the stream frames of the event socket): should the answer arrive whole, as its event only, the
+ * bench says so instead of passing.
  * Env: WORDS (80), STREAM_DELAY_MS (40).
  * Run: npm run bench:web-stream-latency
  */
@@ -114,8 +114,8 @@ try {
   );
   if (!streamed) {
     console.log(
-      'The answer appeared whole, as its event: the stream frames of the event socket are not on main yet, so ' +
-        'this measures the whole answer, not streaming.',
+      'The answer appeared whole, as its event: no stream frame reached the page, so this measures the whole ' +
+        'answer, not streaming.',
     );
   }
   console.log(formatMs('chunk leaving the model to its word on screen', delays));
