@@ -4,6 +4,18 @@ import { useApiContext } from '../api/client.tsx';
 import { useMe, useOrganizations, useWebClientConfig } from '../api/queries.ts';
 import { ActionMenu, type MenuAction } from '../ui/menu.tsx';
 
+/** Bosun's mark and name, linking home (marked as the current page there). */
+export function BrandLink() {
+  return (
+    <NavLink to="/" className="brand" aria-label="Bosun home">
+      <span className="brand-mark" aria-hidden="true">
+        ▲
+      </span>
+      Bosun
+    </NavLink>
+  );
+}
+
 /** The frame of every signed-in page: the header (home, settings, organization, who is signed in) and the page. */
 export function Shell() {
   return (
@@ -12,12 +24,7 @@ export function Shell() {
         Skip to content
       </a>
       <header className="app-header">
-        <NavLink to="/" className="brand" aria-label="Bosun home">
-          <span className="brand-mark" aria-hidden="true">
-            ▲
-          </span>
-          Bosun
-        </NavLink>
+        <BrandLink />
         <nav aria-label="Main" className="app-nav">
           <NavLink to="/" end className="tab">
             Conversations

@@ -6,7 +6,7 @@ import { useApi } from '../../api/client.tsx';
 import { describeError } from '../../api/errors.ts';
 import { keys } from '../../api/queries.ts';
 import { Button } from '../../ui/button.tsx';
-import { ErrorNotice, Loading, Spinner } from '../../ui/feedback.tsx';
+import { ErrorNotice, Spinner } from '../../ui/feedback.tsx';
 import { Composer } from './composer/composer.tsx';
 import { ConfirmationBar } from './composer/confirmation.tsx';
 import { PendingRow } from './composer/pending-row.tsx';
@@ -19,7 +19,7 @@ import { useLiveEvents } from './live/use-live-events.ts';
 import { WorkspacePanes } from './panes/panes.tsx';
 import { EXECUTION_STATUS } from './status.ts';
 import { buildTimeline } from './timeline/model.ts';
-import { Timeline } from './timeline/timeline.tsx';
+import { Timeline, TimelineOnceLoaded } from './timeline/timeline.tsx';
 import { useAgentServer } from './use-conversation.ts';
 
 const wideScreen = () => typeof window !== 'undefined' && window.matchMedia('(min-width: 1100px)').matches;
@@ -183,15 +183,12 @@ export function ConversationView({
       )}
       <div className="conv-body">
         <section className="conv-main" aria-label="Conversation">
-          {live.loading ? (
-            <div className="conv-loading">
-              <Loading what="the conversation" />
-            </div>
-          ) : live.error !== undefined && live.events.length === 0 ? (
-            <div className="conv-loading">
-              <ErrorNotice error={live.error} onRetry={live.retry} />
-            </div>
-          ) : (
+          <TimelineOnceLoaded
+            loading={live.loading}
+            error={live.error}
+            hasEvents={live.events.length > 0}
+            onRetry={live.retry}
+          >
             <Timeline
               items={model.items}
               pendingPhase={pendingPhase}
@@ -211,7 +208,7 @@ export function ConversationView({
               }
               after={after}
             />
-          )}
+          </TimelineOnceLoaded>
           {waiting && <ConfirmationBar conversationId={id} actions={model.unanswered} agentServer={agentServer} />}
           <Composer
             onSend={(text) => sendMessage(text)}

@@ -8,6 +8,7 @@ import { keys } from '../../api/queries.ts';
 import { Button } from '../../ui/button.tsx';
 import { Badge } from '../../ui/feedback.tsx';
 import type { Connection } from './live/use-live-events.ts';
+import { RepositoryBranch } from './repository-branch.tsx';
 import { ShareButton } from './share-button.tsx';
 import { EXECUTION_STATUS, SANDBOX_STATUS } from './status.ts';
 
@@ -48,14 +49,7 @@ export function ConversationHeader({
             {sandbox.label}
           </Badge>
         )}
-        {conversation.selected_repository && (
-          <span className="repo small" title="Repository and branch">
-            <span aria-hidden="true">⎇ </span>
-            <span className="visually-hidden">Repository </span>
-            {conversation.selected_repository}
-            {conversation.selected_branch && <span className="muted"> @ {conversation.selected_branch}</span>}
-          </span>
-        )}
+        <RepositoryBranch repository={conversation.selected_repository} branch={conversation.selected_branch} />
         {conversation.llm_model && <span className="muted small model-name">{conversation.llm_model}</span>}
         <ConnectionIndicator connection={connection} detail={connectionDetail} onReconnect={onReconnect} />
         <span className="spacer" />

@@ -6,11 +6,13 @@ import { AppServerClient, BosunApiError } from '@bosun/client';
 import type { SharedConversation, StoredEvent } from '@bosun/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, startTransition, useEffect, useMemo, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
+import { BrandLink } from '../../app/shell.tsx';
 import { ErrorNotice, Loading, Notice, Spinner } from '../../ui/feedback.tsx';
 import { relativeTime, timeProps } from '../../ui/time.ts';
+import { RepositoryBranch } from '../conversation/repository-branch.tsx';
 import { buildTimeline } from '../conversation/timeline/model.ts';
-import { Timeline } from '../conversation/timeline/timeline.tsx';
+import { Timeline, TimelineOnceLoaded } from '../conversation/timeline/timeline.tsx';
 import '../conversation/conversation.css';
 import './shared.css';
 
@@ -67,12 +69,7 @@ function Frame({ children }: { children: ReactNode }) {
   return (
     <div className="shared-frame">
       <header className="app-header shared-app-header">
-        <Link to="/" className="brand" aria-label="Bosun home">
-          <span className="brand-mark" aria-hidden="true">
-            ▲
-          </span>
-          Bosun
-        </Link>
+        <BrandLink />
         <span className="spacer" />
         <span className="muted small">Read-only shared conversation</span>
       </header>
@@ -136,14 +133,7 @@ function SharedView({ api, conversation }: { api: AppServerClient; conversation:
           <h1 className="conv-title shared-title">{title}</h1>
           <div className="conv-header-meta">
             <span className="badge">Read-only shared copy</span>
-            {conversation.selected_repository && (
-              <span className="repo small" title="Repository and branch">
-                <span aria-hidden="true">⎇ </span>
-                <span className="visually-hidden">Repository </span>
-                {conversation.selected_repository}
-                {conversation.selected_branch && <span className="muted"> @ {conversation.selected_branch}</span>}
-              </span>
-            )}
+            <RepositoryBranch repository={conversation.selected_repository} branch={conversation.selected_branch} />
             {conversation.llm_model && <span className="muted small model-name">{conversation.llm_model}</span>}
             <span className="muted small">
               Last changed <time {...timeProps(conversation.updated_at)}>{relativeTime(conversation.updated_at)}</time>
@@ -155,15 +145,12 @@ function SharedView({ api, conversation }: { api: AppServerClient; conversation:
           </p>
         </header>
         <section className="conv-main" aria-label="Conversation">
-          {shared.loading ? (
-            <div className="conv-loading">
-              <Loading what="the conversation" />
-            </div>
-          ) : shared.error !== undefined && shared.events.length === 0 ? (
-            <div className="conv-loading">
-              <ErrorNotice error={shared.error} onRetry={shared.retry} />
-            </div>
-          ) : (
+          <TimelineOnceLoaded
+            loading={shared.loading}
+            error={shared.error}
+            hasEvents={shared.events.length > 0}
+            onRetry={shared.retry}
+          >
             <Timeline
               items={model.items}
               pendingPhase="stopped"
@@ -177,7 +164,7 @@ function SharedView({ api, conversation }: { api: AppServerClient; conversation:
                 ) : null
               }
             />
-          )}
+          </TimelineOnceLoaded>
         </section>
       </main>
     </Frame>

@@ -1,9 +1,44 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type ReactNode, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { ErrorNotice, Loading } from '../../../ui/feedback.tsx';
 import type { ActionPhase } from '../events/action.tsx';
 import { ExpandedProvider } from './expanded.tsx';
 import type { TimelineItem } from './model.ts';
 import { TimelineRow } from './row.tsx';
+
+/**
+ * The timeline (`children`) once the conversation's events are loading no more; until then the loading state, and
+ * instead of it the error that kept every event from coming, with a retry.
+ */
+export function TimelineOnceLoaded({
+  loading,
+  error,
+  hasEvents,
+  onRetry,
+  children,
+}: {
+  loading: boolean;
+  error: unknown;
+  hasEvents: boolean;
+  onRetry: () => void;
+  children: ReactNode;
+}) {
+  if (loading) {
+    return (
+      <div className="conv-loading">
+        <Loading what="the conversation" />
+      </div>
+    );
+  }
+  if (error !== undefined && !hasEvents) {
+    return (
+      <div className="conv-loading">
+        <ErrorNotice error={error} onRetry={onRetry} />
+      </div>
+    );
+  }
+  return <>{children}</>;
+}
 
 /** How close to the bottom counts as "at the bottom" (new rows then keep it there). */
 const STICK_PX = 80;
