@@ -31,3 +31,18 @@ if (!process.argv.includes('--force') && built > 0 && INPUTS.every((input) => ne
 
 const { build } = await import('vite');
 await build({ root: web, configFile: join(web, 'vite.config.ts'), logLevel: 'warn' });
+
+// Compressed once here, served as they are (`@fastify/static`'s preCompressed): a browser asking for brotli or gzip
+// gets about a quarter of the bytes, and the server spends nothing per request.
+const { readdir, readFile, writeFile } = await import('node:fs/promises');
+const { brotliCompressSync, gzipSync, constants } = await import('node:zlib');
+const assets = join(web, 'dist', 'assets');
+for (const name of await readdir(assets)) {
+  if (!/\.(?:js|css|svg|json)$/.test(name)) continue;
+  const bytes = await readFile(join(assets, name));
+  await writeFile(
+    join(assets, `${name}.br`),
+    brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+  );
+  await writeFile(join(assets, `${name}.gz`), gzipSync(bytes, { level: 9 }));
+}

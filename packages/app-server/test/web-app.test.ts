@@ -1,6 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ListeningApp, call, listenApp } from './support/app.ts';
 
@@ -19,6 +21,20 @@ const PAGE =
   '<!doctype html><html lang="en"><head><title>Bosun</title></head><body><div id="root"></div></body></html>';
 const html = { headers: { accept: 'text/html,application/xhtml+xml' } };
 
+/** A GET as sent, its body as the bytes that came (fetch would decode them). */
+function request(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers }, (answer) => {
+      const chunks: Buffer[] = [];
+      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+      answer.on('end', () => resolve({ headers: answer.headers, body: Buffer.concat(chunks) }));
+    }).on('error', reject);
+  });
+}
+
 let webRoot: string;
 let app: ListeningApp;
 beforeAll(async () => {
@@ -26,6 +42,7 @@ beforeAll(async () => {
   mkdirSync(join(webRoot, 'assets'));
   writeFileSync(join(webRoot, 'index.html'), PAGE);
   writeFileSync(join(webRoot, 'assets', 'index-abc123.js'), 'console.log("bosun")');
+  writeFileSync(join(webRoot, 'assets', 'index-abc123.js.br'), brotliCompressSync('console.log("bosun")'));
   app = await listenApp({ webRoot, config: { ...SECRETS, s3_bucket: 'b', s3_access_key_id: 'id' } });
 });
 afterAll(async () => {
@@ -67,6 +84,16 @@ describe('the web application', () => {
     expect(asset.headers.get('content-type')).toMatch(/^text\/javascript|^application\/javascript/);
     expect(asset.headers.get('cache-control')).toContain('immutable');
     expect((await call(app.url, '/assets/missing.js')).status).toBe(404);
+  });
+
+  it('sends the brotli form the build wrote to a browser that takes it, the plain one otherwise', async () => {
+    const compressed = await request(`${app.url}/assets/index-abc123.js`, { 'accept-encoding': 'br, gzip' });
+    expect(compressed.headers['content-encoding']).toBe('br');
+    expect(compressed.headers.vary).toMatch(/accept-encoding/i);
+    expect(brotliDecompressSync(compressed.body).toString()).toBe('console.log("bosun")');
+    const plain = await request(`${app.url}/assets/index-abc123.js`, { 'accept-encoding': 'identity' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString()).toBe('console.log("bosun")');
   });
 
   it('keeps the JSON 404 for the API, sockets, sandboxes and requests that do not ask for a page', async () => {

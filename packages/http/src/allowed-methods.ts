@@ -3,7 +3,7 @@ import FindMyWay from 'find-my-way';
 
 /** The routes' methods by path, matched as Fastify's router matches (it is the same router). */
 export interface AllowedMethods {
-  /** The methods some route answers at the request's path (its own method left out). */
+  /** The methods some route answers at the request's path; none when a route of its own method is there. */
   of(request: FastifyRequest): string[];
 }
 
@@ -26,6 +26,8 @@ export function recordAllowedMethods(app: FastifyInstance): AllowedMethods {
   return {
     of(request) {
       const url = request.raw.url ?? '/';
+      // A route of the request's own method at this path answered 404 itself (e.g. a file that is not there).
+      if (router.find(request.method as never, url) !== null) return [];
       return [...methods].filter((method) => method !== request.method && router.find(method as never, url) !== null);
     },
   };

@@ -20,6 +20,7 @@ beforeAll(async () => {
   app.post('/echo', async (request) => ({ body: request.body }));
   app.get('/things/:id', async (request) => request.params);
   app.delete('/things/:id', async () => ({ deleted: true }));
+  app.get('/files/*', async (_request, reply) => reply.callNotFound());
   app.get('/socket', { websocket: true }, (socket) => {
     socket.on('message', (data) => socket.send(String(data)));
   });
@@ -61,6 +62,13 @@ describe('a wrong method on a path that exists', () => {
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({ detail: 'Not Found' });
     expect(await (await fetch(`${base}/things/7`)).json()).toEqual({ id: '7' });
+  });
+
+  it('while a route of the right method that finds nothing there is a 404, not a 405 naming its HEAD', async () => {
+    const missing = await fetch(`${base}/files/missing.js`);
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('allow')).toBeNull();
+    expect((await fetch(`${base}/files/missing.js`, { method: 'PUT' })).status).toBe(405);
   });
 });
 

@@ -57,6 +57,8 @@ export async function webAppRoutes(app: FastifyInstance, webRoot: string | undef
     index: false,
     immutable: true,
     maxAge: '365d',
+    // The build wrote each asset's brotli and gzip forms beside it (scripts/build-web.mjs).
+    preCompressed: true,
     schemaHide: true,
   });
   app.get('/', { schema: { hide: true } }, async (_request, reply) => sendPage(reply));
