@@ -17,6 +17,8 @@ export interface ConversationToStart {
   marketplaces?: RegisteredMarketplace[];
   /** Skills the user turned off (their settings' `disabled_skills`): left out wherever they come from. */
   disabledSkills?: string[];
+  /** The user's settings' `confirmation_mode`: every action waits for them to approve or reject it. */
+  confirmationMode?: boolean;
 }
 
 /** The LLM as the agent server takes it (at a start, or switching a conversation's LLM). */
@@ -31,7 +33,7 @@ export function agentLlm(llm: EffectiveLlm & { model: string }) {
 
 /** What the agent server is asked to start. */
 export function startConversationInput(start: ConversationToStart) {
-  const { id, workingDir, llm, request, secrets, marketplaces, disabledSkills } = start;
+  const { id, workingDir, llm, request, secrets, marketplaces, disabledSkills, confirmationMode } = start;
   const agentContext = {
     ...(disabledSkills?.length ? { disabled_skills: disabledSkills } : {}),
     ...(request.system_message_suffix ? { system_message_suffix: request.system_message_suffix } : {}),
@@ -46,6 +48,7 @@ export function startConversationInput(start: ConversationToStart) {
       ...(Object.keys(agentContext).length ? { agent_context: agentContext } : {}),
     },
     secrets,
+    ...(confirmationMode ? { confirmation_policy: { kind: 'AlwaysConfirm' as const } } : {}),
     ...(titleOf(request) ? { title: titleOf(request) as string } : {}),
     ...(request.plugins?.length
       ? {

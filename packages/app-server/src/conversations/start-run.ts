@@ -127,6 +127,7 @@ export class StartRun {
           secrets: conversationSecrets,
           marketplaces: autoLoaded.registrations,
           disabledSkills: disabledSkillsOf(stored),
+          confirmationMode: stored.confirmation_mode === true,
         }),
       );
     } catch (error) {

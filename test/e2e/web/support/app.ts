@@ -51,10 +51,6 @@ export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> 
     ...(clean as Record<string, string>),
     BOSUN_LOG_LEVEL: 'warn',
     BOSUN_DATA_DIR: dataDir,
-    // The page reaches a conversation's agent server through the app (its CSP allows only its own origin); the
-    // default `auto` gives browsers the sandbox's own address when the server is on loopback, where the page's
-    // approve, reject and workspace calls fail. Remove this line once `auto` proxies for the web application.
-    BOSUN_SANDBOX_URLS: 'proxied',
     ...options.env,
   };
   const child: ChildProcess = spawn(

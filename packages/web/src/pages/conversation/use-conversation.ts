@@ -19,13 +19,18 @@ export function useConversation(id: string, enabled = true) {
   });
 }
 
-/** The conversation's agent server (through the app's proxy, with its session key), while its sandbox runs. */
+/**
+ * The conversation's agent server, while its sandbox runs: always through the app's own proxy on this page's origin
+ * (`/sandboxes/{id}/agent`), with the sandbox's session key. Not `conversation_url`, which may be the sandbox's own
+ * loopback address (`sandbox_urls: auto` on a local install): another origin, which the page may not call.
+ */
 export function useAgentServer(conversation: AppConversation | null | undefined): AgentServerClient | undefined {
-  const url = conversation?.conversation_url;
+  const running = Boolean(conversation?.conversation_url);
+  const sandboxId = conversation?.sandbox_id;
   const key = conversation?.session_api_key;
   return useMemo(() => {
-    if (!url || !key) return undefined;
-    const baseUrl = url.replace(/\/api\/conversations\/[^/]+\/?$/, '');
+    if (!running || !sandboxId || !key) return undefined;
+    const baseUrl = `${window.location.origin}/sandboxes/${encodeURIComponent(sandboxId)}/agent`;
     return new AgentServerClient({ baseUrl, sessionApiKey: key });
-  }, [url, key]);
+  }, [running, sandboxId, key]);
 }
