@@ -1,13 +1,12 @@
-import type { Settings, SettingsUpdate } from '@bosun/protocol';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
-import { useApi } from '../../api/client.tsx';
+import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import { keys, useSettings } from '../../api/queries.ts';
 import { Button } from '../../ui/button.tsx';
 import { ErrorNotice, Loading } from '../../ui/feedback.tsx';
-import { fieldErrors, onlyFieldErrors } from '../../ui/field-errors.ts';
+import { onlyFieldErrors } from '../../ui/field-errors.ts';
 import { Field } from '../../ui/field.tsx';
 import { Saved } from './saved.tsx';
+import { type SettingsFormProps, useSaveSettings } from './use-save-settings.ts';
 
 const FIELDS = [
   'confirmation_mode',
@@ -27,14 +26,7 @@ export function GeneralSettings() {
   return <GeneralForm key={settings.dataUpdatedAt} settings={settings.data} saved={saved} setSaved={setSaved} />;
 }
 
-interface GeneralFormProps {
-  settings: Settings;
-  saved: boolean;
-  setSaved(saved: boolean): void;
-}
-
-function GeneralForm({ settings, saved, setSaved }: GeneralFormProps) {
-  const api = useApi();
+function GeneralForm({ settings, saved, setSaved }: SettingsFormProps) {
   const queryClient = useQueryClient();
   const [confirmation, setConfirmation] = useState(settings.confirmation_mode);
   const [analyzer, setAnalyzer] = useState(settings.security_analyzer ?? '');
@@ -45,28 +37,21 @@ function GeneralForm({ settings, saved, setSaved }: GeneralFormProps) {
   const iterations = maxIterations.trim() === '' ? null : Number(maxIterations);
   const iterationsProblem =
     iterations !== null && (!Number.isInteger(iterations) || iterations < 1) ? 'A whole number, 1 or more.' : undefined;
-  const save = useMutation({
-    mutationFn: () => {
-      const update: SettingsUpdate = {
-        confirmation_mode: confirmation,
-        security_analyzer: analyzer || null,
-        max_iterations: iterations,
-        git_user_name: gitName.trim() || null,
-        git_user_email: gitEmail.trim() || null,
-        git_full_clone: fullClone,
-      };
-      return api.updateSettings(update);
-    },
-    onSuccess: async () => {
+  const { save, errors, edited } = useSaveSettings(
+    () => ({
+      confirmation_mode: confirmation,
+      security_analyzer: analyzer || null,
+      max_iterations: iterations,
+      git_user_name: gitName.trim() || null,
+      git_user_email: gitEmail.trim() || null,
+      git_full_clone: fullClone,
+    }),
+    setSaved,
+    async () => {
       setSaved(true);
       await queryClient.invalidateQueries({ queryKey: keys.settings });
     },
-  });
-  const errors = fieldErrors(save.error);
-  const edited = () => {
-    setSaved(false);
-    if (save.isError) save.reset();
-  };
+  );
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!iterationsProblem) save.mutate();
@@ -76,28 +61,17 @@ function GeneralForm({ settings, saved, setSaved }: GeneralFormProps) {
       <section aria-labelledby="agent-heading">
         <h2 id="agent-heading">The agent</h2>
         <div className="card settings-form">
-          <div className="field">
-            <label className="checkbox">
-              <input
-                type="checkbox"
-                checked={confirmation}
-                aria-describedby="confirmation-hint"
-                onChange={(event) => {
-                  edited();
-                  setConfirmation(event.target.checked);
-                }}
-              />
-              <span>Ask me before each action</span>
-            </label>
-            <span className="hint" id="confirmation-hint">
-              Confirmation mode: the agent waits for your go-ahead before it runs a command or edits a file.
-            </span>
-            {errors.confirmation_mode && (
-              <span className="error" role="alert">
-                {errors.confirmation_mode}
-              </span>
-            )}
-          </div>
+          <CheckboxField
+            label="Ask me before each action"
+            hintId="confirmation-hint"
+            hint="Confirmation mode: the agent waits for your go-ahead before it runs a command or edits a file."
+            error={errors.confirmation_mode}
+            checked={confirmation}
+            onChange={(checked) => {
+              edited();
+              setConfirmation(checked);
+            }}
+          />
           <Field
             label="Security analyzer"
             error={errors.security_analyzer}
@@ -162,23 +136,16 @@ function GeneralForm({ settings, saved, setSaved }: GeneralFormProps) {
               }}
             />
           </Field>
-          <div className="field">
-            <label className="checkbox">
-              <input
-                type="checkbox"
-                checked={fullClone}
-                aria-describedby="full-clone-hint"
-                onChange={(event) => {
-                  edited();
-                  setFullClone(event.target.checked);
-                }}
-              />
-              <span>Clone the whole history</span>
-            </label>
-            <span className="hint" id="full-clone-hint">
-              Off: a shallow clone, faster for large repositories.
-            </span>
-          </div>
+          <CheckboxField
+            label="Clone the whole history"
+            hintId="full-clone-hint"
+            hint="Off: a shallow clone, faster for large repositories."
+            checked={fullClone}
+            onChange={(checked) => {
+              edited();
+              setFullClone(checked);
+            }}
+          />
         </div>
       </section>
       {save.isError && !onlyFieldErrors(save.error, FIELDS) && <ErrorNotice error={save.error} />}
@@ -189,5 +156,44 @@ function GeneralForm({ settings, saved, setSaved }: GeneralFormProps) {
         </Button>
       </div>
     </form>
+  );
+}
+
+/** A checkbox with its label, the hint that describes it, and its error. */
+function CheckboxField({
+  label,
+  hint,
+  hintId,
+  error,
+  checked,
+  onChange,
+}: {
+  label: string;
+  hint: ReactNode;
+  hintId: string;
+  error?: string | undefined;
+  checked: boolean;
+  onChange(checked: boolean): void;
+}) {
+  return (
+    <div className="field">
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          checked={checked}
+          aria-describedby={hintId}
+          onChange={(event) => onChange(event.target.checked)}
+        />
+        <span>{label}</span>
+      </label>
+      <span className="hint" id={hintId}>
+        {hint}
+      </span>
+      {error && (
+        <span className="error" role="alert">
+          {error}
+        </span>
+      )}
+    </div>
   );
 }

@@ -1,16 +1,16 @@
-import type { LLMCheckRequest, Settings, SettingsUpdate } from '@bosun/protocol';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { LLMCheckRequest, SettingsUpdate } from '@bosun/protocol';
+import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { useApi } from '../../api/client.tsx';
 import { keys, useSettings } from '../../api/queries.ts';
 import { Button } from '../../ui/button.tsx';
 import { ErrorNotice, Loading } from '../../ui/feedback.tsx';
-import { fieldErrors, onlyFieldErrors } from '../../ui/field-errors.ts';
+import { onlyFieldErrors } from '../../ui/field-errors.ts';
 import { Field } from '../../ui/field.tsx';
 import { LlmCheck } from './llm-check.tsx';
 import { LlmProfiles } from './llm-profiles.tsx';
 import { ModelPicker } from './model-picker.tsx';
 import { Saved } from './saved.tsx';
+import { type SettingsFormProps, useSaveSettings } from './use-save-settings.ts';
 import { type KeyChange, WriteOnlyKey } from './write-only-key.tsx';
 
 const FIELDS = ['llm_model', 'llm_base_url', 'llm_api_key'];
@@ -30,14 +30,7 @@ export function LlmSettings() {
   );
 }
 
-interface LlmFormProps {
-  settings: Settings;
-  saved: boolean;
-  setSaved(saved: boolean): void;
-}
-
-function LlmForm({ settings, saved, setSaved }: LlmFormProps) {
-  const api = useApi();
+function LlmForm({ settings, saved, setSaved }: SettingsFormProps) {
   const queryClient = useQueryClient();
   const initialModel = settings.llm_model ?? '';
   const initialBase = settings.llm_base_url ?? '';
@@ -51,19 +44,11 @@ function LlmForm({ settings, saved, setSaved }: LlmFormProps) {
     ...(baseUrl.trim() !== initialBase ? { llm_base_url: baseUrl.trim() || null } : {}),
     ...(key.kind === 'replace' ? { llm_api_key: key.value } : key.kind === 'remove' ? { llm_api_key: null } : {}),
   });
-  const save = useMutation({
-    mutationFn: () => api.updateSettings(update()),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: keys.settings });
-      await queryClient.invalidateQueries({ queryKey: keys.profiles });
-      setSaved(true);
-    },
+  const { save, errors, edited } = useSaveSettings(update, setSaved, async () => {
+    await queryClient.invalidateQueries({ queryKey: keys.settings });
+    await queryClient.invalidateQueries({ queryKey: keys.profiles });
+    setSaved(true);
   });
-  const errors = fieldErrors(save.error);
-  const edited = () => {
-    setSaved(false);
-    if (save.isError) save.reset();
-  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
     save.mutate();
