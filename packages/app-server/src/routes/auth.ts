@@ -28,13 +28,21 @@ export function authRoutes(app: FastifyInstance, deps: IdentityRouteDeps): void 
       ...route('Sign in with a one-time token: sets the session cookie and redirects to /', {
         security: [],
         querystring: SignInQuery,
-        response: { 303: Type.Null({ description: 'Signed in: on to `/`.' }) },
+        response: {
+          303: Type.Null({
+            description: 'Signed in: on to `/` (a browser with a link that does not sign in: `/sign-in?link=invalid`).',
+          }),
+        },
       }),
       preHandler: rateLimited(deps.rateLimiter, deps.rateLimits, 'sign_in'),
     },
     async (request, reply) => {
       const userId = await sessions.redeem(request.query.token);
       if (!userId || !(await users.get(userId))) {
+        // A person who opened the link in a browser gets the sign-in page saying why, not a JSON answer.
+        if ((request.headers.accept ?? '').includes('text/html')) {
+          return reply.header('Cache-Control', 'no-store').redirect('/sign-in?link=invalid', 303);
+        }
         return reply.code(401).send({ detail: 'This sign-in link is unknown, already used or expired' });
       }
       const { token } = await sessions.createSession(userId, SESSION_TTL_MS);

@@ -161,6 +161,13 @@ describeApi('authentication', (api) => {
       const token = await api().repositories.sessions.createSignInToken(user.id, -1000);
       expect((await api().call(`/api/v1/auth/sign-in?token=${token}`)).status).toBe(401);
       expect((await api().call('/api/v1/auth/sign-in?token=nope')).status).toBe(401);
+      // A browser opening a link that does not sign in is sent to the sign-in page, which says why (no cookie set).
+      const browser = await api().call(`/api/v1/auth/sign-in?token=${token}`, {
+        headers: { accept: 'text/html,application/xhtml+xml' },
+      });
+      expect(browser.status).toBe(303);
+      expect(browser.headers.get('location')).toBe('/sign-in?link=invalid');
+      expect(browser.headers.get('set-cookie')).toBeNull();
       const missing = await api().call('/api/v1/auth/sign-in');
       expect(missing.status).toBe(422);
       expect(missing.body.detail[0].loc).toEqual(['query', 'token']);

@@ -4,7 +4,7 @@ import { Navigate, useSearchParams } from 'react-router';
 import { useApi } from '../../api/client.tsx';
 import { keys, useMe, useWebClientConfig } from '../../api/queries.ts';
 import { rememberReturnTo, safePath } from '../../app/return-to.ts';
-import { ErrorNotice, Loading } from '../../ui/feedback.tsx';
+import { ErrorNotice, Loading, Notice } from '../../ui/feedback.tsx';
 import './sign-in.css';
 
 /** How to sign in on this install: the identity provider's buttons, else the printed one-time link. */
@@ -29,6 +29,12 @@ export function SignInPage() {
           Bosun
         </div>
         <h1>Sign in</h1>
+        {params.get('link') === 'invalid' && (
+          <Notice tone="warning">
+            That sign-in link did not sign you in: each link works once, for 24 hours. Create a fresh one on the
+            server's machine with <code>npx bosun sign-in-link</code>.
+          </Notice>
+        )}
         {config.isPending && <Loading what="how to sign in" />}
         {config.error && <ErrorNotice error={config.error} onRetry={() => config.refetch()} />}
         {config.data && !oidc && <SignInLinkHelp />}
