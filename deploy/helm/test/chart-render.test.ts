@@ -1,7 +1,8 @@
 import Fastify from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { healthRoutes } from '../../../packages/app-server/src/routes/health.ts';
-import { KUBERNETES_PERMISSIONS } from '../../../packages/runtime/src/index.ts';
+import { KUBERNETES_PERMISSIONS, kubernetesConfigOf } from '../../../packages/runtime/src/index.ts';
+import { SandboxUrls } from '../../../packages/runtime/src/kubernetes/sandbox-urls.ts';
 import { EXAMPLE, type KubeObject, find, render } from './support/helm.ts';
 import { validateKubeObject } from './support/kube-schemas.ts';
 import { type Container, env, ofComponent, podSpec } from './support/objects.ts';
@@ -175,6 +176,11 @@ describe('the runtime API', () => {
         '{}',
     );
     expect(defaultSettings).not.toHaveProperty('storage_class');
+    // The runtime API's own checks (the ones it runs at start) accept what the chart renders.
+    for (const rendered of [settings, defaultSettings]) {
+      const config = kubernetesConfigOf(rendered);
+      expect(new SandboxUrls(config).urlOf('abc')).toBe(rendered.runtime_url_pattern.replace('{runtime_id}', 'abc'));
+    }
     expect(container.livenessProbe?.httpGet?.path).toBe('/health');
     expect(env(appOf(production), 'BOSUN_RUNTIME_API_URL')).toBe(
       'http://bosun-runtime-api.bosun.svc.cluster.local:5000',

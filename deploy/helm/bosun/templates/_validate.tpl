@@ -23,7 +23,7 @@
 {{- fail "runtime-api.ingress.enabled is true but runtime-api.ingress.host is empty" -}}
 {{- end -}}
 {{- if $rt.enabled -}}
-{{- $pattern := $v.env.RUNTIME_URL_PATTERN -}}
+{{- $pattern := trimSuffix "/" $v.env.RUNTIME_URL_PATTERN -}}
 {{- $base := $rt.env.RUNTIME_BASE_URL -}}
 {{- $sep := $rt.env.RUNTIME_URL_SEPARATOR -}}
 {{- $noSsl := eq (toString $rt.env.RUNTIME_DISABLE_SSL) "true" -}}

@@ -15,7 +15,7 @@
   "runtime_url_separator" $rt.env.RUNTIME_URL_SEPARATOR
   "runtime_url_pattern" .Values.env.RUNTIME_URL_PATTERN
   "runtime_disable_ssl" (eq (toString $rt.env.RUNTIME_DISABLE_SSL) "true")
-  "ingress_annotations" .Values.ingress.annotations
+  "ingress_annotations" $rt.sandboxIngressAnnotations
   "storage_size" $rt.env.PERSISTENT_STORAGE_SIZE
   "egress" $egress
   "ingress_from" (list (dict "namespace" $rt.ingressControllerNamespace))
