@@ -99,5 +99,12 @@ template` has no cluster (lookup answers nothing, not even the release namespace
 {{- if ne (index $app.data "sandbox-api-key") (index $rt.data "default-api-key") -}}
 {{- fail (printf "secrets %s and %s differ: the app's key for the runtime API and the runtime API's key must be equal" .Values.secrets.sandboxApiKey .Values.secrets.defaultApiKey) -}}
 {{- end -}}
+{{- if .Values.keycloak.enabled -}}
+{{- $realm := lookup "v1" "Secret" .Release.Namespace .Values.secrets.keycloakRealm -}}
+{{- $serverUrl := index $realm.data "server-url" | b64dec | trimSuffix "/" -}}
+{{- if ne $serverUrl (include "bosun.authUrl" .) -}}
+{{- fail (printf "secret %s key server-url is %q but Keycloak is served at %s (keycloak.ingress.hostname, ingress.host): the app's issuer would not match its tokens" .Values.secrets.keycloakRealm $serverUrl (include "bosun.authUrl" .)) -}}
+{{- end -}}
+{{- end -}}
 {{- end -}}
 {{- end -}}

@@ -20,6 +20,7 @@
 {{- if index .Values "runtime-api" "enabled" }}
 - {name: BOSUN_RUNTIME_API_URL, value: {{ include "bosun.runtimeApiUrl" . | quote }}}
 - {name: BOSUN_RUNTIME_API_KEY_FILE, value: /var/run/secrets/bosun/sandbox-api-key}
+- {name: BOSUN_SANDBOX_NETWORK, value: {{ .Values.sandboxNetwork | quote }}}
 {{- end }}
 {{- if .Values.litellm.enabled }}
 - {name: BOSUN_LLM_BASE_URL, value: {{ printf "%s/v1" (include "bosun.litellmUrl" .) | quote }}}
