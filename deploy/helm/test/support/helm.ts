@@ -14,9 +14,10 @@ export interface Run {
 }
 
 /** Runs `node scripts/helm.mjs ARGS` (the pinned Helm, unpacked on first use), as `npm run chart:template` does. */
-export function helm(args: readonly string[]): Promise<Run> {
+export function helm(args: readonly string[], env: Record<string, string> = {}): Promise<Run> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [join(ROOT, 'scripts/helm.mjs'), ...args], { cwd: ROOT });
+    const options = { cwd: ROOT, env: { ...process.env, ...env } };
+    const child = spawn(process.execPath, [join(ROOT, 'scripts/helm.mjs'), ...args], options);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {
