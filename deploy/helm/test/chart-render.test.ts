@@ -1,9 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import Fastify from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { healthRoutes } from '../../../packages/app-server/src/routes/health.ts';
 import { KUBERNETES_PERMISSIONS, kubernetesConfigOf } from '../../../packages/runtime/src/index.ts';
 import { SandboxUrls } from '../../../packages/runtime/src/kubernetes/sandbox-urls.ts';
-import { EXAMPLE, type KubeObject, find, render } from './support/helm.ts';
+import { CHART, EXAMPLE, type KubeObject, find, helm, render } from './support/helm.ts';
 import { validateKubeObject } from './support/kube-schemas.ts';
 import { type Container, env, ofComponent, podSpec } from './support/objects.ts';
 
@@ -233,5 +234,37 @@ describe('the bundled components', () => {
     const redis = podSpec(find(objects, 'Deployment', 'bosun-redis'))?.containers[0];
     expect(redis?.image).toBe(`docker.io/library/redis@${digest}`);
     expect(appOf(objects).image).toBe(`bosun@${digest}`);
+  });
+});
+
+describe('the scripts and notes of the chart', () => {
+  it('renders shell scripts that parse (Keycloak provisioning, the bucket Job, Redis, the object store)', async () => {
+    const objects = await render(['--set', 'keycloak.enabled=true', '--set', 'github.enabled=true']);
+    const provision = (find(objects, 'ConfigMap', 'bosun-keycloak-realm').data as Record<string, string>)[
+      'provision.sh'
+    ];
+    const scripts = [provision ?? ''];
+    for (const object of objects) {
+      for (const container of [...(podSpec(object)?.initContainers ?? []), ...(podSpec(object)?.containers ?? [])]) {
+        const command = (container as Container & { command?: string[] }).command;
+        if (command?.[1] === '-c') scripts.push(command[2] ?? '');
+      }
+    }
+    expect(scripts.length).toBeGreaterThanOrEqual(4);
+    for (const script of scripts) {
+      const parsed = spawnSync('bash', ['-n'], { input: script, encoding: 'utf8' });
+      expect(parsed.stderr, script.slice(0, 80)).toBe('');
+    }
+  });
+
+  it('says in its notes that the bundled PostgreSQL is for evaluation only, and not when the database is external', async () => {
+    const notes = async (args: string[]) => {
+      const install = ['install', 'bosun', CHART, '--dry-run=client', '--namespace', 'bosun', ...args];
+      const run = await helm(install, { KUBECONFIG: '/nonexistent' });
+      expect(run.stderr).toBe('');
+      return run.stdout.slice(run.stdout.indexOf('NOTES:'));
+    };
+    expect(await notes([])).toContain('the bundled PostgreSQL is for proof of concept and evaluation only');
+    expect(await notes(['-f', EXAMPLE])).not.toContain('PostgreSQL');
   });
 });
