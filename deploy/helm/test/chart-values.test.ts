@@ -67,6 +67,10 @@ describe.concurrent('values that contradict each other stop the render, naming t
     expect(await refusal(args)).toContain(message);
   });
 
+  it('refuses a Kubernetes older than the declared kubeVersion', async () => {
+    expect(await refusal(['--kube-version', '1.28.0'])).toContain('chart requires kubeVersion: >=1.29.0-0');
+  });
+
   it('accepts https sandboxes once RUNTIME_DISABLE_SSL is false (a boolean or the string OpenHands used)', async () => {
     for (const value of ['false', '"false"']) {
       const args = [
