@@ -107,6 +107,19 @@ describe('at install, every secret and key the values need is looked up', () => 
     );
   });
 
+  it('asks only for the secrets of enabled components', async () => {
+    for (const name of ['sandbox-api-key', 'default-api-key', 'keycloak-admin', 'keycloak-realm', 'github-app']) {
+      cluster.secrets.delete(name);
+    }
+    const run = await install(
+      ...['runtime-api.enabled=false', 'keycloak.enabled=false', 'github.enabled=false'].flatMap((pair) => [
+        '--set',
+        pair,
+      ]),
+    );
+    expect(run.stderr).toBe('');
+  });
+
   it('checks nothing with secrets.check false', async () => {
     cluster.secrets.clear();
     expect((await install('--set', 'secrets.check=false')).status).toBe(0);

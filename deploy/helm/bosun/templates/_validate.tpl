@@ -57,8 +57,10 @@
 {{- $s := $v.secrets -}}
 {{- $need := dict -}}
 {{- $_ := set $need $s.jwt (list "jwt-secret") -}}
+{{- if (index $v "runtime-api").enabled -}}
 {{- $_ := set $need $s.sandboxApiKey (list "sandbox-api-key") -}}
 {{- $_ := set $need $s.defaultApiKey (list "default-api-key") -}}
+{{- end -}}
 {{- $_ := set $need $s.postgres (ternary (list "username" "password" "postgres-password") (list "password") $v.postgresql.enabled) -}}
 {{- if or $v.redis.enabled $v.externalRedis.host -}}{{- $_ := set $need $s.redis (list "redis-password") -}}{{- end -}}
 {{- if $v.litellm.enabled -}}
@@ -72,8 +74,8 @@
 {{- $_ := set $need $s.keycloakRealm (list "realm-name" "server-url" "client-id" "client-secret" "smtp-password") -}}
 {{- end -}}
 {{- if $v.github.enabled -}}{{- $_ := set $need $s.githubApp (list "app-id" "app-slug" "client-id" "client-secret" "private-key" "webhook-secret") -}}{{- end -}}
-{{- if $v.seaweedfs.enabled -}}{{- $_ := set $need $s.objectStore (list "access-key-id" "secret-access-key") -}}{{- end -}}
-{{- if not $v.filestore.ephemeral -}}{{- $_ := set $need $s.objectStore (list "access-key-id" "secret-access-key") -}}{{- end -}}
+{{- /* The bundled store's identity, or the external bucket's key: the app reads it either way. */ -}}
+{{- $_ := set $need $s.objectStore (list "access-key-id" "secret-access-key") -}}
 {{- toJson $need -}}
 {{- end -}}
 
@@ -94,10 +96,12 @@ template` has no cluster (lookup answers nothing, not even the release namespace
 {{- end -}}
 {{- end -}}
 {{- end -}}
+{{- if (index .Values "runtime-api").enabled -}}
 {{- $app := lookup "v1" "Secret" .Release.Namespace .Values.secrets.sandboxApiKey -}}
 {{- $rt := lookup "v1" "Secret" .Release.Namespace .Values.secrets.defaultApiKey -}}
 {{- if ne (index $app.data "sandbox-api-key") (index $rt.data "default-api-key") -}}
 {{- fail (printf "secrets %s and %s differ: the app's key for the runtime API and the runtime API's key must be equal" .Values.secrets.sandboxApiKey .Values.secrets.defaultApiKey) -}}
+{{- end -}}
 {{- end -}}
 {{- if .Values.keycloak.enabled -}}
 {{- $realm := lookup "v1" "Secret" .Release.Namespace .Values.secrets.keycloakRealm -}}
