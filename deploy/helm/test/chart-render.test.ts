@@ -105,7 +105,7 @@ describe('the app server', () => {
 
   it('uses the external database and S3 of the production example, the bundled ones by default', () => {
     expect(env(appOf(production), 'BOSUN_DATABASE_URL')).toBe(
-      'postgres://$(BOSUN_DB_USER):$(BOSUN_DB_PASSWORD)@db.internal.example.com:5432/bosun?sslmode=verify-full',
+      'postgres://$(DATABASE_USER):$(DATABASE_PASSWORD)@db.internal.example.com:5432/bosun?sslmode=verify-full',
     );
     expect(env(appOf(production), 'BOSUN_S3_ENDPOINT')).toBeUndefined();
     expect(env(appOf(production), 'BOSUN_S3_BUCKET')).toBe('bosun-conversations');

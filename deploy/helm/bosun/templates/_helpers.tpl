@@ -83,29 +83,29 @@ password reaches the URL through Kubernetes' $(VAR) expansion, never through the
 */}}
 {{- define "bosun.databaseEnv" -}}
 {{- $root := .root -}}
-- name: BOSUN_DB_USER
+- name: DATABASE_USER
 {{- if $root.Values.postgresql.enabled }}
   valueFrom: {secretKeyRef: {name: {{ $root.Values.secrets.postgres }}, key: username}}
 {{- else }}
   value: {{ $root.Values.externalDatabase.user | quote }}
 {{- end }}
-- name: BOSUN_DB_PASSWORD
+- name: DATABASE_PASSWORD
   valueFrom: {secretKeyRef: {name: {{ $root.Values.secrets.postgres }}, key: password}}
 - name: BOSUN_DATABASE_URL
-  value: {{ printf "postgres://$(BOSUN_DB_USER):$(BOSUN_DB_PASSWORD)@%s:%v/%s?sslmode=%s" (include "bosun.dbHost" $root) (include "bosun.dbPort" $root) .database (include "bosun.dbSslMode" $root) | quote }}
+  value: {{ printf "postgres://$(DATABASE_USER):$(DATABASE_PASSWORD)@%s:%v/%s?sslmode=%s" (include "bosun.dbHost" $root) (include "bosun.dbPort" $root) .database (include "bosun.dbSslMode" $root) | quote }}
 {{- end -}}
 
 {{- define "bosun.redisEnv" -}}
 {{- if .Values.redis.enabled }}
-- name: BOSUN_REDIS_PASSWORD
+- name: REDIS_PASSWORD
   valueFrom: {secretKeyRef: {name: {{ .Values.secrets.redis }}, key: redis-password}}
 - name: BOSUN_REDIS_URL
-  value: {{ printf "redis://:$(BOSUN_REDIS_PASSWORD)@%s:6379" (include "bosun.name" (dict "root" . "component" "redis")) | quote }}
+  value: {{ printf "redis://:$(REDIS_PASSWORD)@%s:6379" (include "bosun.name" (dict "root" . "component" "redis")) | quote }}
 {{- else if .Values.externalRedis.host }}
-- name: BOSUN_REDIS_PASSWORD
+- name: REDIS_PASSWORD
   valueFrom: {secretKeyRef: {name: {{ .Values.secrets.redis }}, key: redis-password}}
 - name: BOSUN_REDIS_URL
-  value: {{ printf "%s://:$(BOSUN_REDIS_PASSWORD)@%s:%v" (ternary "rediss" "redis" .Values.externalRedis.tls) .Values.externalRedis.host .Values.externalRedis.port | quote }}
+  value: {{ printf "%s://:$(REDIS_PASSWORD)@%s:%v" (ternary "rediss" "redis" .Values.externalRedis.tls) .Values.externalRedis.host .Values.externalRedis.port | quote }}
 {{- end }}
 {{- end -}}
 

@@ -30,11 +30,11 @@
 {{- end }}
 {{- end }}
 {{- if .Values.keycloak.enabled }}
-- name: BOSUN_OIDC_REALM
+- name: KEYCLOAK_REALM
   valueFrom: {secretKeyRef: {name: {{ .Values.secrets.keycloakRealm }}, key: realm-name}}
-- name: BOSUN_OIDC_SERVER_URL
+- name: KEYCLOAK_SERVER_URL
   valueFrom: {secretKeyRef: {name: {{ .Values.secrets.keycloakRealm }}, key: server-url}}
-- {name: BOSUN_OIDC_ISSUER_URL, value: "$(BOSUN_OIDC_SERVER_URL)/realms/$(BOSUN_OIDC_REALM)"}
+- {name: BOSUN_OIDC_ISSUER_URL, value: "$(KEYCLOAK_SERVER_URL)/realms/$(KEYCLOAK_REALM)"}
 - name: BOSUN_OIDC_CLIENT_ID
   valueFrom: {secretKeyRef: {name: {{ .Values.secrets.keycloakRealm }}, key: client-id}}
 - {name: BOSUN_OIDC_CLIENT_SECRET_FILE, value: /var/run/secrets/bosun/oidc-client-secret}
