@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts', 'deploy/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Vitest's default is one file at a time on 2 cores (CPUs - 1); most files wait on processes they started

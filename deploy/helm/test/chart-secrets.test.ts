@@ -1,0 +1,127 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ClusterStandIn, type SecretData } from './support/cluster-stand-in.ts';
+import { EXAMPLE, helm } from './support/helm.ts';
+
+// The production example needs every secret of the table but the bundled PostgreSQL's superuser key.
+const SECRETS: Record<string, SecretData> = {
+  'jwt-secret': { 'jwt-secret': 'j'.repeat(32) },
+  'sandbox-api-key': { 'sandbox-api-key': 'k'.repeat(32) },
+  'default-api-key': { 'default-api-key': 'k'.repeat(32) },
+  'postgres-password': { password: 'p'.repeat(24) },
+  redis: { 'redis-password': 'r'.repeat(24) },
+  'object-store': { 'access-key-id': 'AKIA', 'secret-access-key': 's'.repeat(24) },
+  'litellm-api-key': { 'litellm-api-key': 'sk-master' },
+  'litellm-env-secrets': { ANTHROPIC_API_KEY: 'sk-ant' },
+  'keycloak-admin': { 'admin-password': 'a'.repeat(24) },
+  'keycloak-realm': {
+    'realm-name': 'bosun',
+    'server-url': 'https://auth.bosun.example.com',
+    'client-id': 'bosun',
+    'client-secret': 'c'.repeat(24),
+    'smtp-password': 'm'.repeat(12),
+  },
+  'github-app': {
+    'app-id': '1',
+    'app-slug': 'bosun',
+    'client-id': 'Iv1.x',
+    'client-secret': 'g'.repeat(24),
+    'private-key': '-----BEGIN RSA PRIVATE KEY-----',
+    'webhook-secret': 'w'.repeat(24),
+  },
+};
+
+let cluster: ClusterStandIn;
+let dir: string;
+let kubeconfig: string;
+beforeAll(async () => {
+  cluster = await ClusterStandIn.start('bosun');
+  dir = mkdtempSync(join(tmpdir(), 'bosun-chart-'));
+  kubeconfig = cluster.kubeconfig(dir);
+});
+afterAll(async () => {
+  await cluster.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+beforeEach(() => {
+  cluster.secrets.clear();
+  for (const [name, data] of Object.entries(SECRETS)) cluster.secrets.set(name, { ...data });
+});
+
+/**
+ * `helm template --dry-run=server` of the production example against the stand-in: lookups answer. The stand-in
+ * serves no OpenAPI document: the objects are checked against the Kubernetes schemas in chart-render.test.ts.
+ */
+const install = (...args: string[]) =>
+  helm(
+    ['template', '--namespace', 'bosun', '--dry-run=server', '--disable-openapi-validation', '-f', EXAMPLE, ...args],
+    {
+      KUBECONFIG: kubeconfig,
+    },
+  );
+
+describe('at install, every secret and key the values need is looked up', () => {
+  it('renders when they all exist', async () => {
+    const run = await install();
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+  });
+
+  it('fails naming a missing secret and the keys it must hold', async () => {
+    cluster.secrets.delete('github-app');
+    const run = await install();
+    expect(run.status).not.toBe(0);
+    expect(run.stderr).toContain(
+      'secret github-app is missing in namespace bosun (keys: app-id, app-slug, client-id, client-secret, private-key, webhook-secret)',
+    );
+  });
+
+  it('fails naming a missing key, including a provider key a model names', async () => {
+    cluster.secrets.set('litellm-env-secrets', { OPENAI_API_KEY: 'sk' });
+    expect((await install()).stderr).toContain(
+      'secret litellm-env-secrets in namespace bosun has no key ANTHROPIC_API_KEY',
+    );
+    cluster.secrets.set('litellm-env-secrets', SECRETS['litellm-env-secrets'] as SecretData);
+    cluster.secrets.set('keycloak-realm', {
+      ...SECRETS['keycloak-realm'],
+      'client-secret': undefined,
+    } as unknown as SecretData);
+    const realm = Object.fromEntries(
+      Object.entries(SECRETS['keycloak-realm'] ?? {}).filter(([key]) => key !== 'client-secret'),
+    );
+    cluster.secrets.set('keycloak-realm', realm);
+    expect((await install()).stderr).toContain('secret keycloak-realm in namespace bosun has no key client-secret');
+  });
+
+  it("fails when the app's runtime API key and the runtime API's differ", async () => {
+    cluster.secrets.set('default-api-key', { 'default-api-key': 'x'.repeat(32) });
+    expect((await install()).stderr).toContain('secrets sandbox-api-key and default-api-key differ');
+  });
+
+  it("fails when the realm's server-url is not where Keycloak is served", async () => {
+    cluster.secrets.set('keycloak-realm', { ...SECRETS['keycloak-realm'], 'server-url': 'http://keycloak:8080' });
+    expect((await install()).stderr).toContain(
+      'secret keycloak-realm key server-url is "http://keycloak:8080" but Keycloak is served at https://auth.bosun.example.com',
+    );
+  });
+
+  it('asks only for the secrets of enabled components', async () => {
+    for (const name of ['sandbox-api-key', 'default-api-key', 'keycloak-admin', 'keycloak-realm', 'github-app']) {
+      cluster.secrets.delete(name);
+    }
+    const run = await install(
+      ...['runtime-api.enabled=false', 'keycloak.enabled=false', 'github.enabled=false'].flatMap((pair) => [
+        '--set',
+        pair,
+      ]),
+    );
+    expect(run.stderr).toBe('');
+  });
+
+  it('checks nothing with secrets.check false', async () => {
+    cluster.secrets.clear();
+    expect((await install('--set', 'secrets.check=false')).status).toBe(0);
+  });
+});

@@ -1,0 +1,112 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppServerConfig, appServerConfigProblems } from '../../../packages/app-server/src/config.ts';
+import { readConfig } from '../../../packages/cli/src/config/read-config.ts';
+import { RuntimeApiConfig, kubernetesConfigOf } from '../../../packages/runtime/src/index.ts';
+import { EXAMPLE, type KubeObject, find, render } from './support/helm.ts';
+import { type Container, podSpec } from './support/objects.ts';
+
+// The settings the chart gives each Bosun container, read by Bosun's own settings loader (the one `bosun serve`
+// and `bosun runtime-api` run at start): a name it does not know, a bad value or a missing file is caught here.
+let defaults: KubeObject[];
+let production: KubeObject[];
+let dir: string;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'bosun-chart-settings-'));
+  [defaults, production] = await Promise.all([render(), render(['-f', EXAMPLE])]);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The container's environment as Kubernetes gives it: secret keys as sample values, $(VAR) expanded, files moved. */
+function environmentOf(container: Container): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const variable of container.env ?? []) {
+    if (variable.valueFrom?.secretKeyRef) {
+      const { key } = variable.valueFrom.secretKeyRef;
+      env[variable.name] = key === 'server-url' ? 'https://auth.bosun.example.com' : `sample-${key}-0123456789abcdef`;
+      continue;
+    }
+    let value = (variable.value ?? '').replace(/\$\(([A-Z_]+)\)/g, (_whole, name: string) => env[name] ?? '');
+    if (variable.name.endsWith('_FILE')) {
+      const file = join(dir, value.replaceAll('/', '_'));
+      writeFileSync(file, 'sample-secret-0123456789abcdef\n');
+      value = file;
+    }
+    env[variable.name] = value;
+  }
+  return env;
+}
+
+async function load(container: Container, schema: typeof AppServerConfig | typeof RuntimeApiConfig) {
+  const stderr = new PassThrough();
+  let said = '';
+  stderr.on('data', (chunk: Buffer) => {
+    said += chunk.toString();
+  });
+  const io = { stdout: new PassThrough(), stderr, stdin: new PassThrough() };
+  const saved = process.env;
+  process.env = environmentOf(container);
+  try {
+    const [command, ...args] = container.args ?? [];
+    const loaded = await readConfig(schema, command ?? '', '', args, io);
+    if (typeof loaded === 'number') throw new Error(said);
+    return loaded.values;
+  } finally {
+    process.env = saved;
+  }
+}
+
+const containerOf = (objects: KubeObject[], deployment: string, name: string) =>
+  [
+    ...(podSpec(find(objects, 'Deployment', deployment))?.initContainers ?? []),
+    ...(podSpec(find(objects, 'Deployment', deployment))?.containers ?? []),
+  ].find((container) => container.name === name) as Container;
+
+describe("Bosun's settings loader accepts what the chart renders", () => {
+  it('for the app server and its migration, with the default values and the production example', async () => {
+    for (const objects of [defaults, production]) {
+      for (const name of ['migrate', 'app']) {
+        const config = await load(containerOf(objects, 'bosun', name), AppServerConfig);
+        expect(appServerConfigProblems(config as AppServerConfig)).toEqual([]);
+        expect(config).toMatchObject({ jwt_secret: 'sample-secret-0123456789abcdef', data_dir: '/var/lib/bosun' });
+      }
+    }
+    const app = (await load(containerOf(production, 'bosun', 'app'), AppServerConfig)) as AppServerConfig;
+    expect(app).toMatchObject({
+      host: '0.0.0.0',
+      port: 3000,
+      migrate_on_start: false,
+      public_url: 'https://bosun.example.com',
+      database_url:
+        'postgres://bosun:sample-password-0123456789abcdef@db.internal.example.com:5432/bosun?sslmode=verify-full',
+      redis_url: 'redis://:sample-redis-password-0123456789abcdef@bosun-redis:6379',
+      oidc_issuer_url: 'https://auth.bosun.example.com/realms/sample-realm-name-0123456789abcdef',
+      oidc_providers: ['github'],
+      llm_model: 'claude-sonnet',
+      sandbox_network: 'open',
+    });
+  });
+
+  it('for the runtime API, and its Kubernetes settings by the Kubernetes backend', async () => {
+    for (const objects of [defaults, production]) {
+      const container = containerOf(objects, 'bosun-runtime-api', 'runtime-api');
+      // BOSUN_KUBERNETES is read apart: the CLI's settings check knows no object settings yet (it throws on one).
+      const json = container.env?.find((variable) => variable.name === 'BOSUN_KUBERNETES')?.value ?? '';
+      const rest = { ...container, env: container.env?.filter((variable) => variable.name !== 'BOSUN_KUBERNETES') };
+      const config = (await load(rest, RuntimeApiConfig)) as RuntimeApiConfig;
+      expect(config).toMatchObject({
+        runtime_backend: 'kubernetes',
+        host: '0.0.0.0',
+        port: 5000,
+        create_databases: true,
+      });
+      // A setting of its own, read by the service at start (its first line).
+      expect(config.runtime_api_key_file).toMatch(/default-api-key$/);
+      expect(config.database_url).toMatch(/^postgres:\/\/[^@]+@[^/]+\/bosun_runtime\?sslmode=/);
+      expect(kubernetesConfigOf(JSON.parse(json)).namespace).toBe('bosun-sandboxes');
+    }
+  });
+});
