@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { AppServerClient } from '@bosun/client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type RunningAppServer, appServerConfig, startAppServer } from '../../src/index.ts';
+import { conversationRow, newUser, repositoriesOf } from '../support/server-users.ts';
 
 /** The whole server as `bosun serve` runs it mounts the shared routes at OpenHands' paths, without credentials. */
 let root: string;
@@ -21,18 +22,12 @@ afterAll(async () => {
 });
 
 it('serves a conversation its owner made public to a client without credentials', async () => {
-  const services = running.server.context.services;
-  if (!services) throw new Error('the server has no services');
-  const user = await services.repositories.users.create({ email: `${randomUUID()}@example.test` });
-  const { key } = await services.repositories.apiKeys.create({ userId: user.id, name: 'test' });
+  const user = await newUser(running);
   const id = randomUUID();
-  const now = new Date().toISOString();
-  await services.repositories.conversations.insert([
-    { id, user_id: user.id, org_id: null, sandbox_id: null, title: 'Wired', created_at: now, updated_at: now },
-  ]);
+  await conversationRow(repositoriesOf(running), { id, userId: user.id, sandboxId: null, title: 'Wired' });
   const anyone = new AppServerClient({ baseUrl: running.url });
   expect(await anyone.getSharedConversations([id])).toEqual([null]);
-  await new AppServerClient({ baseUrl: running.url, apiKey: key }).updateAppConversation(id, { public: true });
+  await user.app.updateAppConversation(id, { public: true });
   expect(await anyone.getSharedConversations([id])).toMatchObject([{ id, title: 'Wired' }]);
   expect(await anyone.countSharedEvents(id)).toBe(0);
 });

@@ -1,15 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { AgentServerClient, AppServerClient } from '@bosun/client';
-import { type LlmReplay, startLlmReplay } from '@bosun/llm-replay';
+import { AgentServerClient } from '@bosun/client';
 import type { StoredEvent, StreamFrame } from '@bosun/protocol';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { type RunningAppServer, appServerConfig, startAppServer } from '../../src/index.ts';
-import { SANDBOX_COMMAND } from '../sandboxes/bundle.ts';
 import { sandboxWorkspace } from '../sandboxes/processes.ts';
+import { conversationRow, newUser, repositoriesOf } from '../support/server-users.ts';
+import { serverWithReplay } from '../support/server-with-replay.ts';
 import { until } from '../support/until.ts';
 
 /**
@@ -20,51 +16,29 @@ import { until } from '../support/until.ts';
 const ANSWER =
   'Every piece of this answer leaves the scripted model as its own chunk, crosses the sandbox, and reaches the browser.';
 
-let root: string;
-let replay: LlmReplay;
-let running: RunningAppServer;
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'bosun-stream-relay-'));
-  await chmod(root, 0o711);
-  replay = await startLlmReplay({ script: { turns: [{ content: ANSWER, stream_delay_ms: 3 }], repeat_last: true } });
-  running = await startAppServer(
-    appServerConfig({
-      port: 0,
-      log_level: 'silent',
-      data_dir: join(root, 'data'),
-      event_sweep_interval: 0.2,
-      sandbox_isolation: 'unsafe-none',
-      sandbox_command: SANDBOX_COMMAND,
-    }),
-  );
-});
-afterAll(async () => {
-  await running?.close();
-  await replay?.close();
-  await rm(root, { recursive: true, force: true });
+const setup = serverWithReplay('bosun-stream-relay-', {
+  turns: [{ content: ANSWER, stream_delay_ms: 3 }],
+  repeat_last: true,
 });
 
 const isAgentMessage = (event: StoredEvent) => event.kind === 'MessageEvent' && event.source === 'agent';
 
 it("relays the sandbox's stream frames to ?stream=true subscribers of the app's socket, events from the store only", async () => {
+  const { running, replay, dataDir } = setup;
   const services = running.server.context.services;
   if (!services) throw new Error('the server has no services');
-  const user = await services.repositories.users.create({ email: `${randomUUID()}@example.test` });
-  const { key } = await services.repositories.apiKeys.create({ userId: user.id, name: 'test' });
-  const app = new AppServerClient({ baseUrl: running.url, apiKey: key });
+  const user = await newUser(running);
+  const { app } = user;
   const sandbox = await app.startSandbox();
   expect(sandbox.status).toBe('RUNNING');
   const id = randomUUID();
-  const now = new Date().toISOString();
-  await services.repositories.conversations.insert([
-    { id, user_id: user.id, org_id: null, sandbox_id: sandbox.id, title: null, created_at: now, updated_at: now },
-  ]);
+  await conversationRow(services.repositories, { id, userId: user.id, sandboxId: sandbox.id });
   const url = sandbox.exposed_urls?.[0]?.url as string;
   const agent = new AgentServerClient({ baseUrl: url, sessionApiKey: sandbox.session_api_key as string });
   await agent.startConversation({
     conversation_id: id,
     agent: { llm: { model: 'openai/replay', base_url: replay.baseUrl, api_key: 'sk-replay' }, tools: [] },
-    workspace: { working_dir: await sandboxWorkspace(services.sandboxRuntime.runtime, join(root, 'data'), sandbox.id) },
+    workspace: { working_dir: await sandboxWorkspace(services.sandboxRuntime.runtime, dataDir, sandbox.id) },
   });
 
   const abort = new AbortController();
@@ -123,15 +97,11 @@ it("relays the sandbox's stream frames to ?stream=true subscribers of the app's 
 });
 
 it('closes a socket whose stream parameter is neither true nor false (4022)', async () => {
-  const services = running.server.context.services;
-  if (!services) throw new Error('the server has no services');
-  const user = await services.repositories.users.create({ email: `${randomUUID()}@example.test` });
-  const { key } = await services.repositories.apiKeys.create({ userId: user.id, name: 'test' });
+  const { running } = setup;
+  const user = await newUser(running);
+  const { key } = user;
   const id = randomUUID();
-  const now = new Date().toISOString();
-  await services.repositories.conversations.insert([
-    { id, user_id: user.id, org_id: null, sandbox_id: null, title: null, created_at: now, updated_at: now },
-  ]);
+  await conversationRow(repositoriesOf(running), { id, userId: user.id, sandboxId: null });
   const socket = new WebSocket(
     `${running.url.replace(/^http/, 'ws')}/sockets/events/${id}?stream=maybe&api_key=${key}`,
   );

@@ -1,15 +1,15 @@
-import { randomUUID } from 'node:crypto';
 import { chmod } from 'node:fs/promises';
-import { AppServerClient } from '@bosun/client';
+import type { AppServerClient } from '@bosun/client';
 import type { AppServerConfig, RunningAppServer } from '../../src/index.ts';
 import { appServerConfig, startAppServer } from '../../src/index.ts';
 import type { EachDatabase } from '../support/databases.ts';
+import { type Repositories, conversationRow, newUser, repositoriesOf } from '../support/server-users.ts';
 import { SANDBOX_COMMAND } from './bundle.ts';
 
 /** The whole server as `bosun serve` runs it, on `each`'s database, and a user of it. */
 export interface WholeServer {
   running: RunningAppServer;
-  repositories: NonNullable<RunningAppServer['server']['context']['services']>['repositories'];
+  repositories: Repositories;
   dataDir: string;
   /** A new user's id, API key and client of the server. */
   user(): Promise<{ id: string; key: string; app: AppServerClient }>;
@@ -41,22 +41,12 @@ export async function startWholeServer(each: EachDatabase, config: Partial<AppSe
       ...config,
     }),
   );
-  const repositories = running.server.context.services?.repositories;
-  if (!repositories) throw new Error('the server has no services');
+  const repositories = repositoriesOf(running);
   return {
     running,
     repositories,
     dataDir: target.dataDir,
-    async user() {
-      const { id } = await repositories.users.create({ email: `${randomUUID()}@example.test` });
-      const { key } = await repositories.apiKeys.create({ userId: id, name: 'test' });
-      return { id, key, app: new AppServerClient({ baseUrl: running.url, apiKey: key }) };
-    },
-    async conversationRow(userId, sandboxId, id) {
-      const now = new Date().toISOString();
-      await repositories.conversations.insert([
-        { id, user_id: userId, org_id: null, sandbox_id: sandboxId, title: null, created_at: now, updated_at: now },
-      ]);
-    },
+    user: () => newUser(running),
+    conversationRow: (userId, sandboxId, id) => conversationRow(repositories, { id, userId, sandboxId }),
   };
 }
