@@ -1,9 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { AgentServerClient } from '@bosun/client';
 import type { ConversationInfo } from '@bosun/protocol';
 import { expect, it } from 'vitest';
-import { agentEnvironment, sandboxWorkspace } from '../sandboxes/processes.ts';
-import { conversationRow, newUser } from '../support/server-users.ts';
+import { agentEnvironment } from '../sandboxes/processes.ts';
 import { serverWithReplay } from '../support/server-with-replay.ts';
 import { until } from '../support/until.ts';
 
@@ -15,26 +12,15 @@ import { until } from '../support/until.ts';
 const setup = serverWithReplay('bosun-events-wiring-', { turns: [{ content: 'Done.' }], repeat_last: true });
 
 it('sweeps a running sandbox’s conversations into the app and relays them on its socket', async () => {
-  const { running, replay, dataDir } = setup;
-  const services = running.server.context.services;
-  if (!services) throw new Error('the server has no services');
-  const user = await newUser(running);
+  const { running } = setup;
+  const { id, user, sandbox, agent, services } = await setup.conversation({
+    content: [{ type: 'text', text: 'Say done.' }],
+    run: true,
+  });
   const { app } = user;
-  const sandbox = await app.startSandbox();
-  expect(sandbox.status).toBe('RUNNING');
   expect(await agentEnvironment(services.sandboxRuntime.runtime, sandbox.id)).toMatchObject({
     BOSUN_WEBHOOK_BASE_URL: `${running.url}/api/v1/webhooks`,
     BOSUN_ALLOW_CORS_ORIGINS: running.url,
-  });
-  const id = randomUUID();
-  await conversationRow(services.repositories, { id, userId: user.id, sandboxId: sandbox.id });
-  const url = sandbox.exposed_urls?.[0]?.url as string;
-  const agent = new AgentServerClient({ baseUrl: url, sessionApiKey: sandbox.session_api_key as string });
-  await agent.startConversation({
-    conversation_id: id,
-    agent: { llm: { model: 'openai/replay', base_url: replay.baseUrl, api_key: 'sk-replay' }, tools: [] },
-    workspace: { working_dir: await sandboxWorkspace(services.sandboxRuntime.runtime, dataDir, sandbox.id) },
-    initial_message: { content: [{ type: 'text', text: 'Say done.' }], run: true },
   });
   const ended = await until(
     () => agent.getConversation(id),

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { AgentServerClient } from '@bosun/client';
 import type { StoredEvent, StreamFrame } from '@bosun/protocol';
 import { expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { sandboxWorkspace } from '../sandboxes/processes.ts';
 import { conversationRow, newUser, repositoriesOf } from '../support/server-users.ts';
 import { serverWithReplay } from '../support/server-with-replay.ts';
 import { until } from '../support/until.ts';
@@ -24,22 +22,8 @@ const setup = serverWithReplay('bosun-stream-relay-', {
 const isAgentMessage = (event: StoredEvent) => event.kind === 'MessageEvent' && event.source === 'agent';
 
 it("relays the sandbox's stream frames to ?stream=true subscribers of the app's socket, events from the store only", async () => {
-  const { running, replay, dataDir } = setup;
-  const services = running.server.context.services;
-  if (!services) throw new Error('the server has no services');
-  const user = await newUser(running);
+  const { id, user, agent } = await setup.conversation();
   const { app } = user;
-  const sandbox = await app.startSandbox();
-  expect(sandbox.status).toBe('RUNNING');
-  const id = randomUUID();
-  await conversationRow(services.repositories, { id, userId: user.id, sandboxId: sandbox.id });
-  const url = sandbox.exposed_urls?.[0]?.url as string;
-  const agent = new AgentServerClient({ baseUrl: url, sessionApiKey: sandbox.session_api_key as string });
-  await agent.startConversation({
-    conversation_id: id,
-    agent: { llm: { model: 'openai/replay', base_url: replay.baseUrl, api_key: 'sk-replay' }, tools: [] },
-    workspace: { working_dir: await sandboxWorkspace(services.sandboxRuntime.runtime, dataDir, sandbox.id) },
-  });
 
   const abort = new AbortController();
   const frames: StreamFrame[] = [];

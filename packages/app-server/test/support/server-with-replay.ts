@@ -1,15 +1,35 @@
+import { randomUUID } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { AgentServerClient, type AppServerClient } from '@bosun/client';
 import { type LlmReplay, type LlmReplayOptions, startLlmReplay } from '@bosun/llm-replay';
-import { afterAll, beforeAll } from 'vitest';
+import type { SandboxInfo } from '@bosun/protocol';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { type RunningAppServer, appServerConfig, startAppServer } from '../../src/index.ts';
 import { SANDBOX_COMMAND } from '../sandboxes/bundle.ts';
+import { sandboxWorkspace } from '../sandboxes/processes.ts';
+import { conversationRow, newUser } from './server-users.ts';
+
+type StartRequest = Parameters<AgentServerClient['startConversation']>[0];
 
 export interface ServerWithReplay {
   running: RunningAppServer;
   replay: LlmReplay;
   dataDir: string;
+  /**
+   * A new user's sandbox (started) and conversation `id` on its agent server, its agent asking llm-replay, with
+   * the row the app knows it by; `initialMessage` given, the conversation starts with it.
+   */
+  conversation(initialMessage?: StartRequest['initial_message']): Promise<SandboxConversation>;
+}
+
+export interface SandboxConversation {
+  id: string;
+  user: { id: string; key: string; app: AppServerClient };
+  sandbox: SandboxInfo;
+  agent: AgentServerClient;
+  services: NonNullable<RunningAppServer['server']['context']['services']>;
 }
 
 /**
@@ -19,7 +39,27 @@ export interface ServerWithReplay {
  * there once the tests run.
  */
 export function serverWithReplay(prefix: string, script: LlmReplayOptions['script']): ServerWithReplay {
-  const setup = {} as ServerWithReplay;
+  const setup = {
+    async conversation(initialMessage) {
+      const services = setup.running.server.context.services;
+      if (!services) throw new Error('the server has no services');
+      const user = await newUser(setup.running);
+      const sandbox = await user.app.startSandbox();
+      expect(sandbox.status).toBe('RUNNING');
+      const id = randomUUID();
+      await conversationRow(services.repositories, { id, userId: user.id, sandboxId: sandbox.id });
+      const url = sandbox.exposed_urls?.[0]?.url as string;
+      const agent = new AgentServerClient({ baseUrl: url, sessionApiKey: sandbox.session_api_key as string });
+      const workingDir = await sandboxWorkspace(services.sandboxRuntime.runtime, setup.dataDir, sandbox.id);
+      await agent.startConversation({
+        conversation_id: id,
+        agent: { llm: { model: 'openai/replay', base_url: setup.replay.baseUrl, api_key: 'sk-replay' }, tools: [] },
+        workspace: { working_dir: workingDir },
+        ...(initialMessage ? { initial_message: initialMessage } : {}),
+      });
+      return { id, user, sandbox, agent, services };
+    },
+  } as ServerWithReplay;
   let root: string | undefined;
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), prefix));
