@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, readdir, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { processAlive } from './process-alive.ts';
 
 /** One sandbox's resource limits, already multiplied by its resource factor. */
 export interface ResourceLimits {
@@ -195,17 +196,8 @@ async function sweepStale(bases: string[]): Promise<void> {
   for (const base of new Set(bases)) {
     for (const name of await readdir(base).catch(() => [] as string[])) {
       const pid = Number(/^bosun-(\d+)-/.exec(name)?.[1]);
-      if (pid && !alive(pid)) await rmdir(join(base, name)).catch(() => {});
+      if (pid && !processAlive(pid)) await rmdir(join(base, name)).catch(() => {});
     }
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -4,6 +4,7 @@ import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { BosunCommand } from './bosun-command.ts';
+import { processAlive } from './process-alive.ts';
 
 /** The CLI's entry in the TypeScript sources (what `npx bosun` runs in a checkout). */
 const SOURCE_ENTRY = /[\\/]packages[\\/]cli[\\/]bin[\\/]bosun\.js$/;
@@ -57,16 +58,7 @@ async function build(
 async function removeLeftBehind(parent: string): Promise<void> {
   for (const name of await readdir(parent).catch(() => [] as string[])) {
     const pid = Number(BUNDLE_DIR.exec(name)?.[1]);
-    if (!pid || pid === process.pid || alive(pid)) continue;
+    if (!pid || pid === process.pid || processAlive(pid)) continue;
     await rm(join(parent, name), { recursive: true, force: true });
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
