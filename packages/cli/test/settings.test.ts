@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { AgentServerConfig } from '@bosun/agent-server';
+import { RuntimeApiConfig } from '@bosun/runtime';
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { matches } from '../src/config/check.ts';
@@ -38,6 +39,13 @@ describe('agent server settings', () => {
       webhook_flush_ms: 100,
       webhook_batch_size: 50,
       allow_cors_origins: [],
+      log_format: 'auto',
+      headers_timeout: 30,
+      request_timeout: 3600,
+      body_idle_timeout: 60,
+      keep_alive_timeout: 72,
+      conversation_setup_timeout: 60,
+      warm_up: true,
     });
     expect(sources.port).toBe('default');
   });
@@ -109,7 +117,8 @@ describe('agent server settings', () => {
       const line = help.split('\n').find((text) => text.includes(` ${setting.env} `) || text.endsWith(setting.env));
       expect(line, setting.key).toBeDefined();
       expect(line).toContain(`${setting.key}:`);
-      if (setting.flag) expect(line).toContain(`--${setting.flag} `);
+      // A switch on by default is shown as it is turned off: --[no-]name.
+      if (setting.flag) expect(line).toMatch(new RegExp(`--(\\[no-\\])?${setting.flag} `));
     }
     expect(help).toContain('--port  BOSUN_PORT  port: (default: 8000)\n      Port to listen on');
     expect(help).toMatch(/ {2}BOSUN_SESSION_API_KEYS {2}session_api_keys:\n.*Secret: no flag/);
@@ -123,5 +132,23 @@ describe('the settings check', () => {
     expect(matches(AgentServerConfig.properties.session_api_keys, ['a', ''])).toBe(false);
     expect(matches(AgentServerConfig.properties.log_level, 'warn')).toBe(true);
     expect(() => matches(Type.Object({}), {})).toThrow(/does not know/);
+  });
+
+  it('takes an object setting (the runtime API’s kubernetes) as JSON from its variable, and refuses what is no object', async () => {
+    const kubernetes = { namespace: 'bosun-sandboxes', image: 'bosun:1', runtime_base_url: 'https://sb.example.com' };
+    const loaded = await loadSettings(RuntimeApiConfig, {
+      flags: {},
+      env: { BOSUN_RUNTIME_BACKEND: 'kubernetes', BOSUN_KUBERNETES: JSON.stringify(kubernetes) },
+    });
+    expect(loaded.values.kubernetes).toEqual(kubernetes);
+    for (const bad of ['[1]', '"text"', 'not json']) {
+      const refused = await loadSettings(RuntimeApiConfig, { flags: {}, env: { BOSUN_KUBERNETES: bad } }).catch(
+        (error: unknown) => error,
+      );
+      expect(refused, bad).toBeInstanceOf(SettingsError);
+      expect((refused as SettingsError).problems, bad).toEqual([
+        expect.stringMatching(/^BOSUN_KUBERNETES: must be an object/),
+      ]);
+    }
   });
 });

@@ -2,7 +2,7 @@ import type { TSchema } from '@sinclair/typebox';
 
 /**
  * Whether `value` fits a setting's schema. Settings use few keywords (type, minimum, maximum, minLength, pattern,
- * items, a union of literals), checked here directly: TypeBox's Value module or an ajv compile per key would add 20 to
+ * items, a union of literals, an object of any keys), checked here directly: TypeBox's Value module or an ajv compile per key would add 20 to
  * 40 ms to every start of the server, for a handful of values. A keyword outside this set is a programming error.
  */
 export function matches(schema: TSchema, value: unknown): boolean {
@@ -27,6 +27,12 @@ export function matches(schema: TSchema, value: unknown): boolean {
       return typeof value === 'boolean';
     case 'array':
       return Array.isArray(value) && value.every((item) => matches(schema.items, item));
+    case 'object':
+      // An object of any keys (a record: the runtime's `kubernetes`) is checked whole by its owner at start.
+      if ('patternProperties' in schema && !('properties' in schema)) {
+        return typeof value === 'object' && value !== null && !Array.isArray(value);
+      }
+      throw new Error(`a setting's schema uses a keyword the settings check does not know: ${JSON.stringify(schema)}`);
     default:
       throw new Error(`a setting's schema uses a keyword the settings check does not know: ${JSON.stringify(schema)}`);
   }
