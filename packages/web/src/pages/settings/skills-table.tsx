@@ -1,6 +1,6 @@
 import type { SkillsTable, SkillsTableRow } from '@bosun/protocol';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useApi } from '../../api/client.tsx';
 import { keys } from '../../api/queries.ts';
 import { Badge, ErrorNotice } from '../../ui/feedback.tsx';
@@ -158,26 +158,11 @@ export function SkillsAndPluginsTable({ table, orgId }: { table: SkillsTable; or
                     )}
                   </div>
                 </td>
-                <td data-label="Skills" className={row.skills.length === 0 ? 'skills-empty' : undefined}>
-                  <div className="cell">
-                    {row.skills.length === 0 ? (
-                      <span className="muted">—</span>
-                    ) : (
-                      <ul className="name-list">{row.skills.map((skill) => toggleOf(row, skill, skill, 'skill'))}</ul>
-                    )}
-                  </div>
-                </td>
-                <td data-label="Commands" className={row.commands.length === 0 ? 'skills-empty' : undefined}>
-                  <div className="cell">
-                    {row.commands.length === 0 ? (
-                      <span className="muted">—</span>
-                    ) : (
-                      <ul className="name-list">
-                        {row.commands.map((command) => toggleOf(row, command.replace(/^\//, ''), command, 'command'))}
-                      </ul>
-                    )}
-                  </div>
-                </td>
+                <TogglesCell label="Skills" toggles={row.skills.map((skill) => toggleOf(row, skill, skill, 'skill'))} />
+                <TogglesCell
+                  label="Commands"
+                  toggles={row.commands.map((command) => toggleOf(row, command.replace(/^\//, ''), command, 'command'))}
+                />
                 {withAgents && (
                   <td data-label="Agents">
                     <div className="cell">
@@ -208,5 +193,16 @@ export function SkillsAndPluginsTable({ table, orgId }: { table: SkillsTable; or
         </table>
       </section>
     </>
+  );
+}
+
+/** A column's cell of a plugin's switches (its skills, its commands), a dash when it has none. */
+function TogglesCell({ label, toggles }: { label: string; toggles: ReactNode[] }) {
+  return (
+    <td data-label={label} className={toggles.length === 0 ? 'skills-empty' : undefined}>
+      <div className="cell">
+        {toggles.length === 0 ? <span className="muted">—</span> : <ul className="name-list">{toggles}</ul>}
+      </div>
+    </td>
   );
 }
