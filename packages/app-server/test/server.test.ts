@@ -145,7 +145,7 @@ describe('the OpenAPI document', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(document.info.title).toBe('Bosun App Server');
     expect(Object.keys(document.paths)).toEqual(
-      expect.arrayContaining(['/', '/alive', '/health', '/ready', '/server_info', '/api/v1/widgets']),
+      expect.arrayContaining(['/alive', '/health', '/ready', '/server_info', '/api/v1/widgets']),
     );
     const create = document.paths['/api/v1/widgets']?.post;
     expect(create?.operationId).toBe('create_widget_api_v1_widgets_post');
