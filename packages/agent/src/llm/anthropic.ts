@@ -2,7 +2,7 @@ import type { AnyThinkingBlock, LLMConfig, Message } from '@bosun/protocol';
 import { type AnswerEnvelope, type ParsedAnswer, usageOf } from './answer.ts';
 import { LLMBadResponseError } from './errors.ts';
 import { endpoint, messageImages, messageText, wireModel } from './message-text.ts';
-import { requestAnswer } from './request-answer.ts';
+import { type AnswerWire, requestAnswer } from './request-answer.ts';
 import { AnthropicStreamAssembler } from './stream/anthropic-stream.ts';
 import type { LLMCallObserver, LLMProvider, LLMRequest, LLMResponse } from './types.ts';
 
@@ -14,6 +14,14 @@ interface WireMessage {
   role: 'user' | 'assistant';
   content: Block[];
 }
+
+/** How the Messages API streams its answers and reads them. */
+const WIRE: AnswerWire = {
+  streamFields: { stream: true },
+  assembler: () => new AnthropicStreamAssembler(),
+  idPrefix: 'msg_',
+  parse: parseAnswer,
+};
 
 /** The Anthropic Messages API, with thinking and redacted thinking blocks passed back with their signatures. */
 export class AnthropicProvider implements LLMProvider {
@@ -58,21 +66,7 @@ export class AnthropicProvider implements LLMProvider {
     if (config.api_key) headers['x-api-key'] = config.api_key;
     const base = config.base_url ?? 'https://api.anthropic.com';
     const url = endpoint(base, /\/v1\/?$/.test(base) ? 'messages' : 'v1/messages');
-    return requestAnswer(
-      {
-        url,
-        headers,
-        body,
-        streamFields: { stream: true },
-        assembler: () => new AnthropicStreamAssembler(),
-        idPrefix: 'msg_',
-        parse: parseAnswer,
-      },
-      config,
-      signal,
-      retries,
-      observer,
-    );
+    return requestAnswer(WIRE, { url, headers, body }, config, { signal, retries, observer });
   }
 }
 

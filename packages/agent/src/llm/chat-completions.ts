@@ -2,9 +2,17 @@ import type { LLMConfig, Message } from '@bosun/protocol';
 import { type AnswerEnvelope, type ParsedAnswer, usageOf } from './answer.ts';
 import { LLMBadResponseError } from './errors.ts';
 import { endpoint, messageImages, messageText, wireModel } from './message-text.ts';
-import { requestAnswer } from './request-answer.ts';
+import { type AnswerWire, requestAnswer } from './request-answer.ts';
 import { ChatStreamAssembler } from './stream/chat-stream.ts';
 import type { LLMCallObserver, LLMProvider, LLMRequest, LLMResponse } from './types.ts';
+
+/** How Chat Completions streams its answers and reads them. */
+const WIRE: AnswerWire = {
+  streamFields: { stream: true, stream_options: { include_usage: true } },
+  assembler: () => new ChatStreamAssembler(),
+  idPrefix: 'chatcmpl-',
+  parse: parseAnswer,
+};
 
 /** OpenAI Chat Completions, and every server that speaks it (LiteLLM, vLLM, Ollama, ...). */
 export class ChatCompletionsProvider implements LLMProvider {
@@ -38,21 +46,7 @@ export class ChatCompletionsProvider implements LLMProvider {
     const headers: Record<string, string> = { ...((config.extra_headers as Record<string, string>) ?? {}) };
     if (config.api_key) headers.authorization = `Bearer ${config.api_key}`;
     const url = endpoint(config.base_url ?? 'https://api.openai.com/v1', 'chat/completions');
-    return requestAnswer(
-      {
-        url,
-        headers,
-        body,
-        streamFields: { stream: true, stream_options: { include_usage: true } },
-        assembler: () => new ChatStreamAssembler(),
-        idPrefix: 'chatcmpl-',
-        parse: parseAnswer,
-      },
-      config,
-      signal,
-      retries,
-      observer,
-    );
+    return requestAnswer(WIRE, { url, headers, body }, config, { signal, retries, observer });
   }
 }
 

@@ -2,9 +2,17 @@ import type { LLMConfig, Message, ReasoningItemModel } from '@bosun/protocol';
 import { type AnswerEnvelope, type ParsedAnswer, usageOf } from './answer.ts';
 import { LLMBadResponseError } from './errors.ts';
 import { endpoint, messageImages, messageText, wireModel } from './message-text.ts';
-import { requestAnswer } from './request-answer.ts';
+import { type AnswerWire, requestAnswer } from './request-answer.ts';
 import { ResponsesStreamAssembler } from './stream/responses-stream.ts';
 import type { LLMCallObserver, LLMProvider, LLMRequest, LLMResponse } from './types.ts';
+
+/** How the Responses API streams its answers and reads them. */
+const WIRE: AnswerWire = {
+  streamFields: { stream: true },
+  assembler: () => new ResponsesStreamAssembler(),
+  idPrefix: 'resp_',
+  parse: parseAnswer,
+};
 
 /**
  * The OpenAI Responses API. Runs are stateless (`store: false`): reasoning items come back with their
@@ -46,21 +54,7 @@ export class ResponsesProvider implements LLMProvider {
     const headers: Record<string, string> = { ...((config.extra_headers as Record<string, string>) ?? {}) };
     if (config.api_key) headers.authorization = `Bearer ${config.api_key}`;
     const url = endpoint(config.base_url ?? 'https://api.openai.com/v1', 'responses');
-    return requestAnswer(
-      {
-        url,
-        headers,
-        body,
-        streamFields: { stream: true },
-        assembler: () => new ResponsesStreamAssembler(),
-        idPrefix: 'resp_',
-        parse: parseAnswer,
-      },
-      config,
-      signal,
-      retries,
-      observer,
-    );
+    return requestAnswer(WIRE, { url, headers, body }, config, { signal, retries, observer });
   }
 }
 
