@@ -22,6 +22,12 @@ import { seccompProgram } from './seccomp.ts';
 export interface LocalSpec {
   sessionId: string;
   command: string[];
+  /**
+   * No command was asked for: the sandbox runs its runtime's own (`command` is that of the runtime that started it).
+   * A later runtime, started again, runs its own instead: the one recorded may be gone (a bundle of a process that is
+   * no more).
+   */
+  commandIsDefault?: boolean;
   workingDir: string;
   environment: Record<string, string>;
   resourceFactor: number;

@@ -31,12 +31,26 @@ export function localSpecOf(request: SandboxStartSpec, defaults: LocalDefaults):
   if (!root && (uid !== process.getuid?.() || gid !== process.getgid?.())) {
     throw new SandboxSpecError('run_as_user: the runtime is not root, so sandboxes run as its own user');
   }
-  return { ...sharedSpecOf(request, defaults.command), workingDir, uid, gid, network };
+  const commandIsDefault = request.command === undefined ? { commandIsDefault: true } : {};
+  return { ...sharedSpecOf(request, defaults.command), ...commandIsDefault, workingDir, uid, gid, network };
 }
 
 /** The start request a local spec answers (every default as given): what a resume's refresh is applied to. */
-export function requestOf({ uid, gid, resourceFactor, ...spec }: LocalSpec): SandboxStartSpec {
-  return { ...spec, resourceFactor: resourceFactor as ResourceFactor, runAsUser: uid, runAsGroup: gid };
+export function requestOf({
+  uid,
+  gid,
+  resourceFactor,
+  commandIsDefault,
+  command,
+  ...spec
+}: LocalSpec): SandboxStartSpec {
+  return {
+    ...spec,
+    ...(commandIsDefault ? {} : { command }),
+    resourceFactor: resourceFactor as ResourceFactor,
+    runAsUser: uid,
+    runAsGroup: gid,
+  };
 }
 
 function checkAllowList(hosts: readonly { host: string; port: number }[], lowPorts: boolean): void {
