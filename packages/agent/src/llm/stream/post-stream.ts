@@ -42,7 +42,10 @@ export async function postStream(
     if (error instanceof LLMError) return error;
     if (signal?.aborted) return signal.reason ?? error;
     if (idle.signal.aborted) return new LLMTimeoutError(`The LLM sent nothing for ${timeoutMs / 1000} s (${url})`);
-    return new LLMServiceUnavailableError(`${what} (${url}): ${(error as Error).message}`);
+    // fetch's own message is often only "fetch failed": its cause says what happened (e.g. "other side closed").
+    const cause = (error as { cause?: unknown }).cause;
+    const why = cause instanceof Error ? `${(error as Error).message}: ${cause.message}` : (error as Error).message;
+    return new LLMServiceUnavailableError(`${what} (${url}): ${why}`);
   };
   const emit = (delta: LLMDelta) => observer?.delta?.(delta);
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
