@@ -26,10 +26,17 @@ export async function warmUp(app: FastifyInstance, sessionApiKeys: readonly stri
     { method: 'GET', url: `/api/conversations/${id}` },
     { method: 'GET', url: `/api/conversations/${id}/events/search` },
   ] as const;
-  for (const request of requests) {
-    const answer = await app.inject({ ...request, headers });
-    if (answer.statusCode >= 500)
-      throw new Error(`${request.method} ${request.url}: ${answer.statusCode} ${answer.body}`);
+  // Not requests anyone made: unlogged (the server does not listen yet, so no other request is quieted meanwhile).
+  const level = app.log.level;
+  app.log.level = 'warn';
+  try {
+    for (const request of requests) {
+      const answer = await app.inject({ ...request, headers });
+      if (answer.statusCode >= 500)
+        throw new Error(`${request.method} ${request.url}: ${answer.statusCode} ${answer.body}`);
+    }
+  } finally {
+    app.log.level = level;
   }
   await throwawayConversation(tools);
 }

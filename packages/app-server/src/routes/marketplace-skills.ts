@@ -52,8 +52,8 @@ export async function marketplaceSkills(
         marketplace,
       });
       const plugin = entry.contents?.plugin ?? entry.name;
-      for (const skill of entry.contents?.skills ?? [])
-        skills.push({ name: `${plugin}:${skill}`, plugin, marketplace });
+      // Inspection names a plugin's skills as the agent does: `plugin:skill` already.
+      for (const skill of entry.contents?.skills ?? []) skills.push({ name: skill, plugin, marketplace });
       for (const problem of entry.problems) answer.errors.push(`${marketplace}: ${entry.name}: ${problem.message}`);
     }
     for (const problem of preview.marketplace.problems) answer.errors.push(`${marketplace}: ${problem.message}`);
