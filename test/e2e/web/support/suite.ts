@@ -2,11 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type LlmReplay, type Script, startLlmReplay } from '@bosun/llm-replay';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Cookie, Page } from 'playwright-core';
 import { afterAll, beforeAll, onTestFinished } from 'vitest';
 import { type WebApp, type WebAppOptions, startWebApp } from './app.ts';
 import {
   type PageOptions,
+  accountMenu,
   failedShot,
   launchChromium,
   newPage,
@@ -44,6 +45,8 @@ export function useWebSuite(options: WebSuiteOptions = {}): WebSuite {
   let llm: LlmReplay | undefined;
   let browser: Browser | undefined;
   let pinned: string | undefined;
+  // The session of the file's first sign-in, given to later pages: sign-ins are rate-limited per address (10 a minute).
+  let session: Cookie[] = [];
   const suite: WebSuite = {
     get app() {
       if (!app) throw new Error('the app server did not start');
@@ -77,7 +80,19 @@ export function useWebSuite(options: WebSuiteOptions = {}): WebSuite {
     },
     async signedInPage(pageOptions) {
       const page = await suite.page(pageOptions);
+      if (session.length > 0) {
+        await page.context().addCookies(session);
+        await page.goto('/');
+        // Still signed in (no test of the file signed this session out): the frame shows, not the sign-in page.
+        const frame = await accountMenu(page)
+          .first()
+          .waitFor({ state: 'visible', timeout: 15_000 })
+          .then(() => true)
+          .catch(() => false);
+        if (frame) return page;
+      }
       await signInWithLink(page, await suite.app.signInLink());
+      session = await page.context().cookies();
       return page;
     },
     async configureLlm(extra = {}) {
