@@ -222,7 +222,6 @@ export class LocalRuntime implements Runtime {
     const key = newSessionKey();
     let launched: Launched;
     try {
-      // A sandbox on its runtime's command runs this runtime's (the one it recorded may be a bundle that is gone).
       const spec = entry.spec.commandIsDefault ? { ...entry.spec, command: [...this.defaultCommand] } : entry.spec;
       launched = await launch(this.launcher, entry.id, this.layoutOf(entry.id), spec, key);
     } catch (error) {
