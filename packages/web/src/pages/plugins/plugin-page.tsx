@@ -1,19 +1,16 @@
 import { BosunApiError } from '@bosun/client';
-import {
-  type DirectoryPlugin,
-  type DirectoryPluginConfig,
-  type MarketplaceEntry,
-  buildLaunchLink,
-} from '@bosun/protocol';
+import type { DirectoryPlugin, DirectoryPluginConfig } from '@bosun/protocol';
 import { useQuery } from '@tanstack/react-query';
-import { useId, useRef, useState } from 'react';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useApi } from '../../api/client.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Badge, ErrorNotice, Loading, Notice } from '../../ui/feedback.tsx';
 import { PluginReview } from '../plugin-start/plugin-review.tsx';
-import { pluginKeys, useDirectory } from '../plugin-start/queries.ts';
+import { pluginKeys } from '../plugin-start/queries.ts';
 import { type ReviewPlugin, isCommit } from '../plugin-start/start-plugins.ts';
+import { LaunchLinkBox } from './launch-link-box.tsx';
+import { Contents, Problems } from './plugin-contents.tsx';
 import './plugins.css';
 
 /** A plugin of the directory: what it holds, its parameters and examples, its launch link, and a start with it. */
@@ -239,174 +236,5 @@ function Parameters({ config }: { config: DirectoryPluginConfig }) {
         ))}
       </ul>
     </>
-  );
-}
-
-/** What the plugin holds, read as a conversation loads it (the marketplace at the commit the directory read). */
-function Contents({ plugin }: { plugin: DirectoryPlugin }) {
-  const api = useApi();
-  const directory = useDirectory();
-  const marketplace = directory.data?.marketplace;
-  const ref = marketplace?.commit ?? marketplace?.ref ?? null;
-  const contents = useQuery({
-    queryKey: pluginKeys.contents(marketplace?.source ?? '', ref, marketplace?.repo_path ?? null),
-    queryFn: () =>
-      api.previewMarketplace({
-        source: marketplace?.source ?? '',
-        ref,
-        repo_path: marketplace?.repo_path ?? null,
-      }),
-    enabled: Boolean(marketplace),
-    staleTime: Number.POSITIVE_INFINITY,
-    retry: false,
-  });
-  const entry: MarketplaceEntry | undefined = contents.data?.marketplace.entries.find(
-    (item) => item.name === plugin.id,
-  );
-  const held = entry?.contents;
-  const rows: [string, string[]][] = held
-    ? [
-        ['Skills', held.skills],
-        ['Commands', held.commands],
-        ['Agents', held.agents],
-        ['Hooks', held.hooks],
-        ['MCP servers', held.mcp_servers],
-        ['Not loaded by Bosun', held.unsupported],
-      ]
-    : [];
-  return (
-    <section className="card plugin-section" aria-labelledby="contents-heading">
-      <h2 id="contents-heading">What it holds</h2>
-      {(directory.isPending || contents.isPending) && !contents.error && !directory.error && (
-        <Loading what="what the plugin holds" />
-      )}
-      {Boolean(directory.error ?? contents.error) && (
-        <ErrorNotice error={directory.error ?? contents.error} onRetry={() => contents.refetch()} />
-      )}
-      {contents.data && !entry && <p className="muted">The marketplace no longer lists this plugin.</p>}
-      {entry && held === undefined && (
-        <p className="muted">It lives in another repository: what it holds is read when a conversation loads it.</p>
-      )}
-      {entry && held === null && <p className="muted">It cannot be loaded: see its problems below.</p>}
-      {held && (
-        <dl className="plugin-contents">
-          {rows.map(([label, items]) =>
-            items.length === 0 && label === 'Not loaded by Bosun' ? null : (
-              <div key={label} className="contents-row">
-                <dt>{label}</dt>
-                <dd>
-                  {items.length === 0 ? (
-                    <span className="muted">none</span>
-                  ) : (
-                    <ul className="inline-list">
-                      {items.map((item) => (
-                        <li key={item}>
-                          <code>{item}</code>
-                        </li>
-                      ))}
-                    </ul>
-                  )}
-                </dd>
-              </div>
-            ),
-          )}
-        </dl>
-      )}
-      {entry && entry.problems.length > 0 && (
-        <Notice tone="warning" title="Problems found while reading it:">
-          <ul className="plain-list">
-            {entry.problems.map((problem) => (
-              <li key={`${problem.path}:${problem.message}`}>
-                {problem.severity === 'error' ? 'Not loaded' : 'Warning'}
-                {problem.path && (
-                  <>
-                    {' '}
-                    (<code>{problem.path}</code>)
-                  </>
-                )}
-                : {problem.message}
-              </li>
-            ))}
-          </ul>
-        </Notice>
-      )}
-    </section>
-  );
-}
-
-function Problems({ plugin, config }: { plugin: DirectoryPlugin; config: DirectoryPluginConfig | undefined }) {
-  const problems = [...plugin.problems, ...(config?.problems ?? [])];
-  if (problems.length === 0) return null;
-  return (
-    <section className="card plugin-section" aria-labelledby="problems-heading">
-      <h2 id="problems-heading">Problems of its entry</h2>
-      <ul className="plain-list">
-        {problems.map((problem) => (
-          <li key={problem}>{problem}</li>
-        ))}
-      </ul>
-    </section>
-  );
-}
-
-/** The plugin's launch link (its parameters' defaults, the entry command as message), copied to the clipboard. */
-function LaunchLinkBox({
-  spec,
-  message,
-  ready,
-}: {
-  spec: { source: string; ref: string | null; repo_path: string | null; parameters: Record<string, unknown> | null };
-  message: string | null;
-  ready: boolean;
-}) {
-  const id = useId();
-  const input = useRef<HTMLInputElement>(null);
-  const [copied, setCopied] = useState<'copied' | 'failed' | null>(null);
-  const link = buildLaunchLink([spec], { message, baseUrl: window.location.origin });
-  const copy = async () => {
-    if (!link.url) return;
-    try {
-      await navigator.clipboard.writeText(link.url);
-      setCopied('copied');
-    } catch {
-      // No clipboard (an insecure origin, a refused permission): the link is selected for a manual copy.
-      setCopied('failed');
-      input.current?.focus();
-      input.current?.select();
-    }
-  };
-  return (
-    <div className="card stack launch-link-box">
-      <h2 className="aside-heading">Share it</h2>
-      <p className="muted hint-text">
-        A launch link opens this plugin, with its default parameters, ready to review and start.
-      </p>
-      <Button onClick={copy} disabled={!ready || !link.url}>
-        Copy launch link
-      </Button>
-      <output className="copy-status">
-        {copied === 'copied' && <span className="copied">Copied to the clipboard.</span>}
-        {copied === 'failed' && (
-          <span>The clipboard is not available here: the link below is selected, copy it with Ctrl+C.</span>
-        )}
-      </output>
-      {link.url ? (
-        <div className="field">
-          <label htmlFor={`${id}-link`}>Launch link</label>
-          <input
-            id={`${id}-link`}
-            ref={input}
-            className="input"
-            readOnly
-            value={link.url}
-            onFocus={(event) => event.currentTarget.select()}
-          />
-        </div>
-      ) : (
-        ready && (
-          <Notice tone="error">No link can be made: {link.problems.map((problem) => problem.msg).join('; ')}</Notice>
-        )
-      )}
-    </div>
   );
 }
