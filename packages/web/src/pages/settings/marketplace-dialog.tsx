@@ -1,47 +1,19 @@
-import type { Marketplace, MarketplacePreview, MarketplaceUpdates, ProviderType } from '@bosun/protocol';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Marketplace, MarketplacePreview, MarketplaceUpdates } from '@bosun/protocol';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { useApiContext } from '../../api/client.tsx';
 import { useSettings } from '../../api/queries.ts';
 import { Button } from '../../ui/button.tsx';
-import { Combobox } from '../../ui/combobox.tsx';
 import { Dialog } from '../../ui/dialog.tsx';
 import { ErrorNotice, Notice } from '../../ui/feedback.tsx';
 import { fieldErrors } from '../../ui/field-errors.ts';
 import { Field } from '../../ui/field.tsx';
-import { useDebounced } from '../../ui/use-debounced.ts';
 import { connectedProviders } from '../home/git-providers.ts';
+import { MarketplaceOptions } from './marketplace-options.tsx';
 import { MarketplacePreviewView } from './marketplace-preview.tsx';
+import { NAME, PREFIX, nameOf, pathProblem } from './marketplace-source.ts';
+import { RepositoryCombobox } from './repository-combobox.tsx';
 import { skillsKeys } from './skills-keys.ts';
-
-const NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
-
-/** A name from a source: no `x:` prefix, its last path segment without `.git`, only letters, digits, `_` and `-`. */
-export function nameOf(source: string): string {
-  const withoutPrefix = source.trim().replace(/^[a-z][a-z-]*:(?!\/\/)/i, '');
-  const last =
-    withoutPrefix
-      .replace(/[/\\]+$/, '')
-      .split(/[/:\\]/)
-      .pop() ?? '';
-  return last
-    .replace(/\.git$/i, '')
-    .replace(/[^A-Za-z0-9_-]/g, '-')
-    .replace(/^[^A-Za-z]+/, '')
-    .slice(0, 64);
-}
-
-/** What is wrong with a path in the repository, as the server checks it (relative, no `..`, no `://`). */
-function pathProblem(path: string): string | undefined {
-  if (!path) return undefined;
-  if (path.includes('://')) return 'A path inside the repository, not a URL.';
-  if (/^[/\\]/.test(path)) return 'A relative path: without a leading / or \\.';
-  if (path.split(/[/\\]/).includes('..')) return 'The path may not go up (no “..”).';
-  return undefined;
-}
-
-/** The source prefix of a provider's repositories (`github:owner/repo`); Data Center repositories are Git URLs. */
-const PREFIX: Partial<Record<ProviderType, string>> = { github: 'github', gitlab: 'gitlab', bitbucket: 'bitbucket' };
 
 interface MarketplaceDialogProps {
   open: boolean;
@@ -273,51 +245,18 @@ function MarketplaceForm({
           />
         </Field>
       )}
-      {!editing && canWriteOrganization && (
-        <fieldset className="field marketplace-choice">
-          <legend className="field-label">Scope</legend>
-          <label className="checkbox">
-            <input type="radio" name={scopeName} checked={scope === 'personal'} onChange={() => setScope('personal')} />
-            Personal: your conversations only
-          </label>
-          <label className="checkbox">
-            <input
-              type="radio"
-              name={scopeName}
-              checked={scope === 'organization'}
-              onChange={() => setScope('organization')}
-            />
-            Organization: every member of {organizationName ?? 'the organization'}
-          </label>
-        </fieldset>
-      )}
-      <div className="field">
-        <label className="checkbox">
-          <input
-            type="checkbox"
-            role="switch"
-            checked={autoLoad}
-            aria-checked={autoLoad}
-            onChange={(event) => setAutoLoad(event.target.checked)}
-            aria-describedby={`${updatesName}-auto-hint`}
-          />
-          Auto-Load
-        </label>
-        <span className="hint" id={`${updatesName}-auto-hint`}>
-          Load its plugins into every new conversation. Off: they are only available.
-        </span>
-      </div>
-      <fieldset className="field marketplace-choice">
-        <legend className="field-label">Updates</legend>
-        <label className="checkbox">
-          <input type="radio" name={updatesName} checked={updates === 'follow'} onChange={() => setUpdates('follow')} />
-          Follow the branch: new conversations load its latest commit
-        </label>
-        <label className="checkbox">
-          <input type="radio" name={updatesName} checked={updates === 'review'} onChange={() => setUpdates('review')} />
-          Review each update: stay on the approved commit until you approve a newer one
-        </label>
-      </fieldset>
+      <MarketplaceOptions
+        chooseScope={!editing && canWriteOrganization}
+        organizationName={organizationName}
+        scope={scope}
+        setScope={setScope}
+        autoLoad={autoLoad}
+        setAutoLoad={setAutoLoad}
+        updates={updates}
+        setUpdates={setUpdates}
+        scopeName={scopeName}
+        updatesName={updatesName}
+      />
       {notice ? <ErrorNotice error={notice} /> : null}
       {previewed && <MarketplacePreviewView preview={previewed} />}
       {editing && !previewed && (
@@ -347,58 +286,5 @@ function MarketplaceForm({
         )}
       </div>
     </form>
-  );
-}
-
-/** The repository: typed, or picked from the person's repositories at a connected provider. */
-function RepositoryCombobox({
-  providers,
-  value,
-  onChange,
-  ...field
-}: {
-  providers: ProviderType[];
-  value: string;
-  onChange(value: string): void;
-  id?: string;
-  'aria-describedby'?: string;
-  'aria-invalid'?: boolean;
-}) {
-  const { api } = useApiContext();
-  const typed = value.trim();
-  // Text with a prefix or a URL is a source already: search with its last part.
-  const query = useDebounced(typed.includes('://') ? '' : typed.replace(/^[a-z]+:/i, ''));
-  const repositories = useQuery({
-    queryKey: ['marketplaces', 'repositories', providers, query],
-    queryFn: async () => {
-      const pages = await Promise.all(
-        providers.map((provider) =>
-          api
-            .searchGitRepositories({ provider, limit: 10, ...(query ? { query } : {}) })
-            .then((page) => page.items)
-            .catch(() => []),
-        ),
-      );
-      return pages.flat();
-    },
-    staleTime: 60_000,
-    retry: false,
-  });
-  const options = (repositories.data ?? []).map((repository) => ({
-    value: `${PREFIX[repository.git_provider] ?? repository.git_provider}:${repository.full_name}`,
-    label: repository.full_name,
-    hint: repository.git_provider,
-  }));
-  return (
-    <Combobox
-      {...field}
-      value={value}
-      onInput={onChange}
-      onSelect={onChange}
-      options={options}
-      loading={repositories.isFetching}
-      emptyText="None of your repositories matches: type the source instead."
-      placeholder="github:owner/repo"
-    />
   );
 }
