@@ -77,7 +77,9 @@ async function stoppedMidStart(
   await replicaA.close();
   await unfollow();
   if (ownSandboxes) await sandboxes.close();
-  expect(a.logs.join('\n')).toMatch(/start task: could not record its error/);
+  // A lost its database: neither the run's error nor the hand-over at its close could be written (which comes
+  // first depends on when the run notices).
+  expect(a.logs.join('\n')).toMatch(/start task: (could not record its error|not handed over, it waits for its lease)/);
   return { task, published };
 }
 
