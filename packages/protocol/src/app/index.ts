@@ -2,6 +2,7 @@ export * from './api-keys.ts';
 export * from './auth.ts';
 export * from './common.ts';
 export * from './events.ts';
+export * from './conversation-start.ts';
 export * from './conversations.ts';
 export * from './conversation-workspace.ts';
 export type * from './conversation-filters.ts';

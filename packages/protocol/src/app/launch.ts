@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { nullable, openObject, ref, strictObject } from '../schema/builders.ts';
 import { decodedSize, fromBase64, toBase64 } from './base64.ts';
-import { PluginSpec } from './conversations.ts';
+import { PluginSpec } from './conversation-start.ts';
 import { type LaunchPlugin, LaunchProblem, MAX_LAUNCH_PLUGINS, checkLaunchPlugin } from './launch-references.ts';
 
 /**
