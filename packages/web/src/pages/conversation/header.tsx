@@ -6,11 +6,11 @@ import { useApi } from '../../api/client.tsx';
 import { describeError } from '../../api/errors.ts';
 import { keys } from '../../api/queries.ts';
 import { Button } from '../../ui/button.tsx';
+import { EXECUTION_STATUS, SANDBOX_STATUS } from '../../ui/conversation-status.ts';
 import { Badge } from '../../ui/feedback.tsx';
 import type { Connection } from './live/use-live-events.ts';
 import { RepositoryBranch } from './repository-branch.tsx';
 import { ShareButton } from './share-button.tsx';
-import { EXECUTION_STATUS, SANDBOX_STATUS } from './status.ts';
 
 /** The conversation's header: back home, its title (renamed in place), its statuses, where it works, its export. */
 export function ConversationHeader({

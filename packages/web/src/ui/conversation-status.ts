@@ -1,6 +1,6 @@
-import type { Tone } from '../../ui/feedback.tsx';
+import type { Tone } from './feedback.tsx';
 
-/** The agent's execution status, for a person. */
+/** The agent's execution status, for a person: one label and tone wherever a conversation shows (its page, the list). */
 export const EXECUTION_STATUS: Record<string, { label: string; tone: Tone }> = {
   idle: { label: 'Idle', tone: 'neutral' },
   running: { label: 'Running', tone: 'info' },
