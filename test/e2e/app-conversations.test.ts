@@ -10,6 +10,7 @@ import { TestRepository, tempDir } from '../../packages/agent/test/git/support.t
 import { REDIS_URL } from '../../packages/app-server/test/cache/redis-support.ts';
 import { type Started, killServers, startAppServer } from '../../packages/cli/test/server-process.ts';
 import { finish, terminal } from './turns.ts';
+import { until as pollUntil } from './until.ts';
 
 /**
  * Conversations through the application, end to end and through HTTP only: `bosun serve` as a process (so it can
@@ -56,20 +57,8 @@ async function runtimeIdOf(dataDir: string, sandboxId: string): Promise<string> 
   throw new Error(`no runtime record of sandbox ${sandboxId}`);
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (error) {
-      last = error;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${last}` : ''}`);
-}
+const until = <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> =>
+  pollUntil(what, probe, timeoutMs);
 
 for (const dialect of ['sqlite', 'postgres'] as const) {
   describe(`conversations through the application (${dialect})`, () => {

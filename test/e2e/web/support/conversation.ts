@@ -1,6 +1,7 @@
 import type { AppServerClient } from '@bosun/client';
 import type { StoredEvent } from '@bosun/protocol';
 import type { Page } from 'playwright-core';
+import { until as pollUntil } from '../../until.ts';
 import { STEP_TIMEOUT, visible } from './browser.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read wire JSON loosely and assert on it.
@@ -48,22 +49,6 @@ export async function storedEvents(api: AppServerClient, id: string): Promise<Js
   return all;
 }
 
-/** Polls `probe` until it answers something other than undefined (a state, never a fixed time). */
-export async function until<T>(
-  what: string,
-  probe: () => Promise<T | undefined>,
-  timeoutMs = STEP_TIMEOUT,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (error) {
-      last = error;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${last}` : ''}`);
-}
+/** Polls `probe` until it answers something other than undefined, within a browser step's time unless told. */
+export const until = <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = STEP_TIMEOUT): Promise<T> =>
+  pollUntil(what, probe, timeoutMs);
