@@ -14,6 +14,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type StoreTarget, storeTarget } from './support/databases.ts';
 import { untilStatus } from './support/sandbox-shell.ts';
 
+/**
+ * How long a sweep's action may take to show on a loaded machine: a pause stops the agent server (up to its 5 s
+ * grace) after a look at its activity (up to 5 s when it answers slowly), on top of the idle and dead times.
+ */
+const SETTLE_MS = 45_000;
+
 /** Idle sandboxes paused and long-dead ones deleted by the runtime itself, its records in PostgreSQL. */
 describe('local runtime: lifecycle sweep', () => {
   let root: string;
@@ -58,25 +64,30 @@ describe('local runtime: lifecycle sweep', () => {
   });
 
   it('pauses a sandbox idle for the idle time, saying why', async () => {
-    const paused = await untilStatus(runtime, sandbox.id, (found) => found?.status !== 'RUNNING');
+    const paused = await untilStatus(runtime, sandbox.id, (found) => found?.status !== 'RUNNING', SETTLE_MS);
     expect(paused).toMatchObject({ status: 'PAUSED', url: null, sessionApiKey: null });
     expect(paused?.statusDetail).toMatch(/^paused by the runtime: idle for 1 s/);
     expect(existsSync(join(root, sandbox.id, 'workspace'))).toBe(true);
     expect((await runtime.get(busy.id))?.status).toBe('RUNNING');
-  }, 60_000);
+  }, 2 * SETTLE_MS);
 
   it('deletes one paused for the dead time: its workspace goes, its record stays MISSING with why', async () => {
     const dir = join(root, sandbox.id);
-    const gone = await untilStatus(runtime, sandbox.id, (found) => found?.status !== 'PAUSED' && !existsSync(dir));
+    const gone = await untilStatus(
+      runtime,
+      sandbox.id,
+      (found) => found?.status !== 'PAUSED' && !existsSync(dir),
+      SETTLE_MS,
+    );
     expect(gone?.status).toBe('MISSING');
     expect(gone?.statusDetail).toBe('deleted by the runtime: PAUSED for more than 3 s');
     await expect(runtime.resume(sandbox.id)).rejects.toBeInstanceOf(SandboxConflictError);
     // Used all along (over three times the idle time by now): still running, until its client stops.
     expect((await runtime.get(busy.id))?.status).toBe('RUNNING');
     clearInterval(traffic);
-    const rested = await untilStatus(runtime, busy.id, (found) => found?.status !== 'RUNNING');
+    const rested = await untilStatus(runtime, busy.id, (found) => found?.status !== 'RUNNING', SETTLE_MS);
     expect(rested?.statusDetail).toMatch(/^paused by the runtime: idle/);
-  }, 60_000);
+  }, 3 * SETTLE_MS);
 
   it('finds the same state in its database after a restart', async () => {
     await runtime.close();
