@@ -1,5 +1,5 @@
 import type { DirectoryMarketplace, DirectoryPlugin } from '@bosun/protocol';
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Badge, ErrorNotice, Loading, Notice } from '../../ui/feedback.tsx';
 import { useDebounced } from '../../ui/use-debounced.ts';
@@ -23,8 +23,12 @@ export default function PluginsPage() {
   const settled = useDebounced(text.trim(), 250);
   const id = useId();
 
-  // The typed text goes to the URL once it settles (replacing the entry: no history step per key).
+  // The typed text goes to the URL once it settles (replacing the entry: no history step per key). Only a new
+  // settled text does: Clear (or Back) changes the URL while the old text is still the settled one.
+  const pushed = useRef(settled);
   useEffect(() => {
+    if (settled === pushed.current) return;
+    pushed.current = settled;
     if (settled === q) return;
     setParams(
       (current) => {
