@@ -105,7 +105,7 @@ export function PluginReview({
       : invalid
         ? 'Fix the fields marked above first.'
         : !trusted
-          ? 'Confirm that you trust the plugins’ sources first.'
+          ? `Confirm that you trust ${sources.length === 1 ? 'the plugin’s source' : 'the plugins’ sources'} first.`
           : null;
   const canStart = reason === null && !start.isPending;
 
@@ -197,7 +197,7 @@ export function PluginReview({
                   <Spinner label="Loading your trusted sources" /> Checking the sources you trusted before…
                 </>
               ) : allTrusted ? (
-                'You trusted these sources at these commits before, so this is ticked for you.'
+                `You trusted ${sources.length === 1 ? 'this source at this commit' : 'these sources at these commits'} before, so this is ticked for you.`
               ) : (
                 'A plugin can read the secrets of your account and act with them. Bosun remembers your answer for each source at its commit; a new commit asks again.'
               )}
