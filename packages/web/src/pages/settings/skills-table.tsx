@@ -73,6 +73,8 @@ export function SkillsAndPluginsTable({ table, orgId }: { table: SkillsTable; or
   });
   const rows = table.rows;
   const withAgents = rows.some((row) => Array.isArray((row as { agents?: unknown }).agents));
+  // A column only when some plugin has hooks or MCP servers: a column of dashes pushed Problems out of sight at 1280 px.
+  const withHooks = rows.some((row) => row.hooks.length + row.mcp_servers.length > 0);
   if (rows.length === 0) {
     return (
       <p className="muted">
@@ -111,7 +113,7 @@ export function SkillsAndPluginsTable({ table, orgId }: { table: SkillsTable; or
               <th scope="col">Skills</th>
               <th scope="col">Commands</th>
               {withAgents && <th scope="col">Agents</th>}
-              <th scope="col">Hooks and MCP servers</th>
+              {withHooks && <th scope="col">Hooks and MCP servers</th>}
               <th scope="col">Problems</th>
             </tr>
           </thead>
@@ -170,14 +172,16 @@ export function SkillsAndPluginsTable({ table, orgId }: { table: SkillsTable; or
                     </div>
                   </td>
                 )}
-                <td
-                  data-label="Hooks and MCP servers"
-                  className={row.hooks.length + row.mcp_servers.length === 0 ? 'skills-empty' : undefined}
-                >
-                  <div className="cell">
-                    <Names names={[...row.hooks, ...row.mcp_servers.map((server) => `MCP: ${server}`)]} />
-                  </div>
-                </td>
+                {withHooks && (
+                  <td
+                    data-label="Hooks and MCP servers"
+                    className={row.hooks.length + row.mcp_servers.length === 0 ? 'skills-empty' : undefined}
+                  >
+                    <div className="cell">
+                      <Names names={[...row.hooks, ...row.mcp_servers.map((server) => `MCP: ${server}`)]} />
+                    </div>
+                  </td>
+                )}
                 <td data-label="Problems">
                   <div className="cell">
                     {row.problems.length === 0 ? (
