@@ -103,6 +103,13 @@ export function SystemPromptRow({ event }: { event: StoredEvent<'SystemPromptEve
         ))}
       </p>
       <pre className="tool-text system-text">{event.system_prompt.text}</pre>
+      {/* The conversation's own part (the skills it may load, the repository's instructions): the model reads it too. */}
+      {event.dynamic_context?.text && (
+        <>
+          <p className="small">This conversation's context:</p>
+          <pre className="tool-text system-text">{event.dynamic_context.text}</pre>
+        </>
+      )}
     </details>
   );
 }
