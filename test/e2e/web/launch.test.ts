@@ -144,6 +144,7 @@ describe('launch links in the browser', { timeout: 240_000 }, () => {
     await startButton(page).click();
 
     const id = await untilRunningConversation(page, suite.app.api, 'launch-start-progress');
+    await visible(timeline(page).getByText(`city: ${CITY}`));
     await visible(timeline(page).getByText(ANSWER));
     await untilAgentStatus(page, 'Finished');
     await shotFromTop(page, 'launch-conversation');

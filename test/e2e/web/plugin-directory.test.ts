@@ -110,7 +110,10 @@ describe('the Plugin Directory in the browser', { timeout: 240_000 }, () => {
   it('reviews the source, confirms trust by keyboard alone and starts a conversation the plugin runs in', async () => {
     const page = await suite.signedInPage();
     await page.goto('/plugins/greeter');
-    await page.getByRole('button', { name: 'Create New Conversation' }).click();
+    await visible(page.getByRole('heading', { name: 'greeter', level: 1 }));
+    // Keyboard only, from the page's start: Tab to Create New Conversation, Enter.
+    await tabTo(page, /^button Create New Conversation/);
+    await page.keyboard.press('Enter');
     const review = page.getByRole('region', { name: 'Start a conversation with greeter' });
     await visible(review);
     // The step takes the focus: a keyboard user goes on from it.
@@ -129,7 +132,7 @@ describe('the Plugin Directory in the browser', { timeout: 240_000 }, () => {
     await expectAccessible(page, 'the review and trust step');
     await shotFromTop(page, 'plugin-review-trust');
 
-    // Keyboard only from here: Tab to the checkbox naming the source, Space, Tab to Start, Enter.
+    // Then Tab to the checkbox naming the source, Space, Tab to Start, Enter.
     await tabTo(page, /^input I trust github:acme\/plugins with the agent secrets/);
     await page.keyboard.press('Space');
     expect(await trustBox(page).isChecked()).toBe(true);
