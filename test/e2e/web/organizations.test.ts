@@ -109,6 +109,7 @@ describe('organizations and their marketplaces', { timeout: 240_000 }, () => {
     expect(listed.items.filter((item) => item.scope === 'organization')).toEqual([
       expect.objectContaining({ name: 'plugins', org_id: orgId }),
     ]);
+    await expectAccessible(adminPage, 'the Skills & Plugins settings of an organization admin');
     await screenshot(adminPage, 'organizations-admin-listed');
 
     // The member, acting in the organization, sees it and its plugins but cannot change it.
