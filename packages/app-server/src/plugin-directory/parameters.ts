@@ -6,7 +6,8 @@ const HEADING = 'Plugin Configuration Parameters:';
  * The request with its plugins' parameters in the first message, as OpenHands passes them (plugins have no other
  * way to receive them): `\n\nPlugin Configuration Parameters:\n- key: value` appended to the message's last text
  * (a text added when it has none; a message made when there is none). With several plugins that have parameters,
- * each one's are under its name (the last segment of its source): `name:\n  - key: value`.
+ * each one's are under its name (the last segment of its path in the repository, else of its source; plugins of one
+ * marketplace share the source): `name:\n  - key: value`.
  */
 export function withPluginParameters(request: AppConversationStartRequest): AppConversationStartRequest {
   const given = (request.plugins ?? []).filter((plugin) => plugin.parameters && Object.keys(plugin.parameters).length);
@@ -16,7 +17,7 @@ export function withPluginParameters(request: AppConversationStartRequest): AppC
   const body =
     given.length === 1
       ? lines(given[0]?.parameters ?? {}, '')
-      : given.flatMap((plugin) => [`${displayName(plugin.source)}:`, ...lines(plugin.parameters ?? {}, '  ')]);
+      : given.flatMap((plugin) => [`${displayName(plugin.repo_path || plugin.source)}:`, ...lines(plugin.parameters ?? {}, '  ')]);
   const block = [HEADING, ...body].join('\n');
   const message = request.initial_message;
   if (!message) {
@@ -33,9 +34,9 @@ export function withPluginParameters(request: AppConversationStartRequest): AppC
   return { ...request, initial_message: { ...message, content } };
 }
 
-/** The name a plugin is shown by: the last segment of its source, without `.git`. */
-function displayName(source: string): string {
-  return (source.replace(/\/+$/, '').split(/[/:]/).at(-1) ?? source).replace(/\.git$/, '');
+/** The name a plugin is shown by: the last segment of its path or source, without `.git`. */
+function displayName(where: string): string {
+  return (where.replace(/\/+$/, '').split(/[/:]/).at(-1) ?? where).replace(/\.git$/, '');
 }
 
 function valueText(value: unknown): string {

@@ -31,6 +31,18 @@ describe('plugin parameters in the first message', () => {
     });
   });
 
+  it('names plugins of one marketplace by their folder, so each one’s parameters stay apart', () => {
+    const request = withPluginParameters({
+      plugins: [
+        { source: 'github:acme/plugins', repo_path: 'plugins/greeter', parameters: { city: 'Zürich' } },
+        { source: 'github:acme/plugins', repo_path: 'plugins/reviewer/', parameters: { depth: 'deep' } },
+      ],
+    });
+    expect(request.initial_message?.content).toEqual([
+      text('Plugin Configuration Parameters:\ngreeter:\n  - city: Zürich\nreviewer:\n  - depth: deep'),
+    ]);
+  });
+
   it('leaves a request without parameters as it is', () => {
     const request = { plugins: [{ source: 'github:a/b', parameters: {} }] };
     expect(withPluginParameters(request)).toBe(request);
