@@ -13,6 +13,7 @@ export interface PrintedSecret {
   metadata: { name: string; namespace: string; labels?: Record<string, string> };
   type: string;
   stringData: Record<string, string>;
+  [field: string]: unknown;
 }
 
 /** The `---` separated documents of the command's output. */

@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import type {
   CoreV1Api,
   KubeConfig,
@@ -37,14 +40,21 @@ export class Cluster {
     // Loaded on first use: the client library is heavy and only these commands need it here.
     const client = await import('@kubernetes/client-node');
     const kubeConfig = new client.KubeConfig();
+    const source = path ?? process.env.KUBECONFIG ?? join(homedir(), '.kube', 'config');
+    // Without any, the library would quietly aim at http://localhost:8080.
+    if (!path && !process.env.KUBECONFIG && !existsSync(source) && !process.env.KUBERNETES_SERVICE_HOST) {
+      throw new Error(
+        'no kubeconfig ($KUBECONFIG, ~/.kube/config) and not in a cluster: give one with --kubeconfig FILE',
+      );
+    }
     try {
       if (path) kubeConfig.loadFromFile(path);
       else kubeConfig.loadFromDefault();
     } catch (error) {
-      throw new Error(`--kubeconfig ${path ?? '(default)'}: cannot load it: ${(error as Error).message}`);
+      throw new Error(`the kubeconfig ${source}: cannot load it: ${(error as Error).message}`);
     }
     const server = kubeConfig.getCurrentCluster()?.server;
-    if (!server) throw new Error(`the kubeconfig ${path ?? '(default)'} names no current cluster`);
+    if (!server) throw new Error(`the kubeconfig ${source} names no current cluster`);
     return new Cluster(client, kubeConfig, server);
   }
 
