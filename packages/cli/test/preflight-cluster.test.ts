@@ -122,6 +122,23 @@ describe('bosun preflight finds', () => {
     expect(result(await run(), 'node sizes')).toMatchObject({ outcome: 'fail', detail: 'the cluster has no node' });
   });
 
+  it('nodes it may not list (warn), and storage classes it may not list (fail)', async () => {
+    const forbidden = (resource: string) =>
+      standIn.fail({ verb: 'list', resource, code: 403, reason: 'Forbidden', message: `cannot list ${resource}` });
+    forbidden('nodes');
+    forbidden('storageclasses');
+    const results = await run();
+    expect(result(results, 'node sizes')).toMatchObject({
+      outcome: 'warn',
+      detail: 'list Nodes: Forbidden (403): cannot list nodes',
+      fix: "give the kubeconfig's credentials read access to it",
+    });
+    expect(result(results, 'storage classes')).toMatchObject({
+      outcome: 'fail',
+      detail: 'list StorageClasses: Forbidden (403): cannot list storageclasses',
+    });
+  });
+
   it('an external database that does not accept connections (fail)', async () => {
     const port = await closedPort();
     const results = await run({ externalDatabase: { host: '127.0.0.1', port } });

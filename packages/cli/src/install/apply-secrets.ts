@@ -17,7 +17,7 @@ export async function applySecrets(
   namespace: string,
   secrets: readonly MadeSecret[],
 ): Promise<Applied[]> {
-  if (!(await cluster.namespaceExists(namespace))) {
+  if ((await cluster.namespaceExists(namespace)) === false) {
     throw new Error(`namespace ${namespace} does not exist: create it first (kubectl create namespace ${namespace})`);
   }
   const applied: Applied[] = [];

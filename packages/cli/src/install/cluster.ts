@@ -74,9 +74,17 @@ export class Cluster {
     return (await this.call('list Nodes', () => this.core.listNode())).items;
   }
 
-  async namespaceExists(name: string): Promise<boolean> {
-    const found = await this.absent(() => this.call(`read Namespace ${name}`, () => this.core.readNamespace({ name })));
-    return found !== undefined;
+  /** Whether the namespace exists; undefined when the credentials may not look (namespaces are cluster-wide). */
+  async namespaceExists(name: string): Promise<boolean | undefined> {
+    try {
+      const found = await this.absent(() =>
+        this.call(`read Namespace ${name}`, () => this.core.readNamespace({ name })),
+      );
+      return found !== undefined;
+    } catch (error) {
+      if (error instanceof ClusterError && error.code === 403) return undefined;
+      throw error;
+    }
   }
 
   /** The Secret, or undefined when there is none. */

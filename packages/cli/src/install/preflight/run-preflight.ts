@@ -1,6 +1,6 @@
 import { Cluster, ClusterError } from '../cluster.ts';
 import type { InstallValues } from '../install-values.ts';
-import { type CheckResult, fail } from './check.ts';
+import { type CheckResult, fail, warn } from './check.ts';
 import { ingressClass, kubernetesVersion, nodeSizes, storageClasses } from './cluster-checks.ts';
 import { databaseCheck } from './database-check.ts';
 import { type ResolveHost, dnsChecks, systemResolver } from './dns-checks.ts';
@@ -44,11 +44,12 @@ async function clusterChecks(input: PreflightInput): Promise<[CheckResult[], Che
   } catch (error) {
     return [[fail('Kubernetes API', (error as Error).message, 'give the cluster with --kubeconfig FILE')], []];
   }
-  const guarded = async (check: string, work: () => Promise<CheckResult | CheckResult[]>) => {
+  // A check that can only warn warns when it cannot look either (listing nodes is often not allowed).
+  const guarded = async (check: string, work: () => Promise<CheckResult | CheckResult[]>, atWorst = fail) => {
     try {
       return [await work()].flat();
     } catch (error) {
-      return [fail(check, (error as Error).message, fixOf(error, cluster))];
+      return [atWorst(check, (error as Error).message, fixOf(error, cluster))];
     }
   };
   let version: CheckResult;
@@ -62,7 +63,7 @@ async function clusterChecks(input: PreflightInput): Promise<[CheckResult[], Che
   const general = await Promise.all([
     guarded('storage classes', () => storageClasses(cluster, values)),
     guarded('ingress controller', () => ingressClass(cluster, values)),
-    guarded('node sizes', () => nodeSizes(cluster)),
+    guarded('node sizes', () => nodeSizes(cluster), warn),
   ]);
   const specific = await Promise.all([
     guarded('TLS certificates', () => tlsChecks(cluster, values, namespace)),

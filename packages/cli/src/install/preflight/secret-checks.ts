@@ -6,7 +6,7 @@ import { type CheckResult, fail, pass } from './check.ts';
 
 /** Each Secret of the chart's table exists with its keys and no placeholder left; the pairs that must agree do. */
 export async function secretChecks(cluster: Cluster, values: InstallValues, namespace: string): Promise<CheckResult[]> {
-  if (!(await cluster.namespaceExists(namespace))) {
+  if ((await cluster.namespaceExists(namespace)) === false) {
     return [
       fail(
         `namespace ${namespace}`,

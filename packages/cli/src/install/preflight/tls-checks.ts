@@ -113,7 +113,7 @@ async function missing(cluster: Cluster, want: Expected, check: string): Promise
       `${where} yet`,
       `none if the cert-manager issuer of ingress.annotations issues it at install; else ${create}`,
     );
-  if (!(await cluster.namespaceExists(namespace))) {
+  if ((await cluster.namespaceExists(namespace)) === false) {
     return warn(check, `${where}: the namespace does not exist yet`, `once the namespace exists, ${create}`);
   }
   return fail(check, where, create);
