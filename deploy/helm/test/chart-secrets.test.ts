@@ -2,36 +2,20 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { chartValues } from '../../../packages/cli/src/install/chart.ts';
+import { installValuesOf } from '../../../packages/cli/src/install/install-values.ts';
+import { makeSecrets } from '../../../packages/cli/src/install/secret-manifests.ts';
+import { requiredSecrets } from '../../../packages/cli/src/install/secret-table.ts';
 import { ClusterStandIn, type SecretData } from './support/cluster-stand-in.ts';
-import { EXAMPLE, helm } from './support/helm.ts';
+import { CHART, EXAMPLE, helm } from './support/helm.ts';
 
-// The production example needs every secret of the table but the bundled PostgreSQL's superuser key.
-const SECRETS: Record<string, SecretData> = {
-  'jwt-secret': { 'jwt-secret': 'j'.repeat(32) },
-  'sandbox-api-key': { 'sandbox-api-key': 'k'.repeat(32) },
-  'default-api-key': { 'default-api-key': 'k'.repeat(32) },
-  'postgres-password': { password: 'p'.repeat(24) },
-  redis: { 'redis-password': 'r'.repeat(24) },
-  'object-store': { 'access-key-id': 'AKIA', 'secret-access-key': 's'.repeat(24) },
-  'litellm-api-key': { 'litellm-api-key': 'sk-master' },
-  'litellm-env-secrets': { ANTHROPIC_API_KEY: 'sk-ant' },
-  'keycloak-admin': { 'admin-password': 'a'.repeat(24) },
-  'keycloak-realm': {
-    'realm-name': 'bosun',
-    'server-url': 'https://auth.bosun.example.com',
-    'client-id': 'bosun',
-    'client-secret': 'c'.repeat(24),
-    'smtp-password': 'm'.repeat(12),
-  },
-  'github-app': {
-    'app-id': '1',
-    'app-slug': 'bosun',
-    'client-id': 'Iv1.x',
-    'client-secret': 'g'.repeat(24),
-    'private-key': '-----BEGIN RSA PRIVATE KEY-----',
-    'webhook-secret': 'w'.repeat(24),
-  },
-};
+// The production example's Secrets from the table `bosun install secrets` and `bosun preflight` read (the CLI's
+// secret-table.ts): every secret of the chart's README but the bundled PostgreSQL's superuser key.
+const SECRETS: Record<string, SecretData> = Object.fromEntries(
+  makeSecrets(requiredSecrets(installValuesOf(chartValues(CHART, [EXAMPLE]))), 'bosun', undefined).map(
+    ({ manifest }) => [manifest.metadata.name, manifest.stringData],
+  ),
+);
 
 let cluster: ClusterStandIn;
 let dir: string;

@@ -3,11 +3,13 @@ import type { Command, CommandIO } from './command.ts';
 import { agentServerCommand } from './commands/agent-server.ts';
 import { apiKeyCommand } from './commands/api-key.ts';
 import { demoCommand } from './commands/demo.ts';
+import { installCommand } from './commands/install.ts';
 import { launchCommand } from './commands/launch.ts';
 import { llmReplayCommand } from './commands/llm-replay.ts';
 import { marketplaceCommand } from './commands/marketplace.ts';
 import { migrateCommand } from './commands/migrate.ts';
 import { pluginCommand } from './commands/plugin.ts';
+import { preflightCommand } from './commands/preflight.ts';
 import { runtimeApiCommand } from './commands/runtime-api.ts';
 import { schemaCommand } from './commands/schema.ts';
 import { serveCommand } from './commands/serve.ts';
@@ -30,6 +32,8 @@ const commands: Command[] = [
   pluginCommand,
   marketplaceCommand,
   launchCommand,
+  installCommand,
+  preflightCommand,
 ];
 
 export function helpText(): string {

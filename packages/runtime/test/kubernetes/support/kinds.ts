@@ -1,7 +1,9 @@
 import { Ingress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
+import { IngressClass } from 'kubernetes-models/networking.k8s.io/v1/IngressClass';
 import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import { StorageClass } from 'kubernetes-models/storage.k8s.io/v1/StorageClass';
 import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
+import { Node } from 'kubernetes-models/v1/Node';
 import { PersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
 import { Pod } from 'kubernetes-models/v1/Pod';
 import { Secret } from 'kubernetes-models/v1/Secret';
@@ -39,7 +41,7 @@ const model =
   (object: KubeObject): void =>
     new Model(object as never).validate();
 
-/** The kinds the stand-in serves (what the backend uses), each checked by its kubernetes-models class. */
+/** The kinds the stand-in serves (what the backend and `bosun preflight` use), each checked by its kubernetes-models class. */
 export const KINDS: Kind[] = [
   { groupVersion: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true, validate: model(ConfigMap) },
   { groupVersion: 'v1', resource: 'secrets', kind: 'Secret', namespaced: true, validate: model(Secret) },
@@ -66,6 +68,14 @@ export const KINDS: Kind[] = [
     namespaced: true,
     validate: model(NetworkPolicy),
   },
+  {
+    groupVersion: 'networking.k8s.io/v1',
+    resource: 'ingressclasses',
+    kind: 'IngressClass',
+    namespaced: false,
+    validate: model(IngressClass),
+  },
+  { groupVersion: 'v1', resource: 'nodes', kind: 'Node', namespaced: false, validate: model(Node) },
   {
     groupVersion: 'storage.k8s.io/v1',
     resource: 'storageclasses',

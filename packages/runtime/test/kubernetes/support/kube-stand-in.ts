@@ -1,6 +1,7 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
+import { DEFAULT_VERSION, clusterInfo } from './cluster-info.ts';
 import { type Behaviour, ClusterSimulation } from './cluster-simulation.ts';
 import { startIngressController } from './ingress-controller.ts';
 import { KINDS, type Kind, type KubeObject, matchesSelector, metadataProblem } from './kinds.ts';
@@ -42,6 +43,8 @@ export class KubeStandIn {
   readonly agents = new SimulatedAgents(this.store);
   readonly namespaces = new Set<string>();
   readonly faults: Fault[] = [];
+  /** What `GET /version` answers. */
+  version = DEFAULT_VERSION;
   /** Every request served or refused, in order (what the runtime's Role must allow). */
   readonly requests: KubeRequest[] = [];
   /** Called before each create is served (a test may put a squatter of that name there). */
@@ -121,6 +124,10 @@ export class KubeStandIn {
     const seen: KubeRequest = { method: request.method ?? 'GET', path: url.pathname, discovery: Boolean(discovery) };
     this.requests.push(seen);
     if (discovery && request.method === 'GET') return this.discover(response, discovery[1]!.replace(/^apis?\//, ''));
+    const info = clusterInfo(seen.method, url.pathname, this.namespaces, this.version);
+    if (info === null)
+      return status(response, 404, 'NotFound', `namespaces "${url.pathname.split('/').at(-1)}" not found`);
+    if (info) return send(response, 200, info);
     const route = /^\/(?:api\/(v1)|apis\/([^/]+\/[^/]+))(?:\/namespaces\/([^/]+))?\/([^/]+)(?:\/([^/]+))?$/.exec(
       url.pathname,
     );
