@@ -160,7 +160,7 @@ describe('marketplaces in Settings > Skills & Plugins', { timeout: 240_000 }, ()
     expect(catalog).not.toContain('reviewer:checklist');
     const said = events.filter((event: Json) => event.kind === 'MessageEvent' && event.source === 'user');
     expect(said).toHaveLength(2);
-    expect(said[0].activated_skills).toContain('greeter:welcome');
+    expect(said[0].activated_skills).toEqual(['greeter:welcome']);
     expect(said[1].activated_skills).toEqual([]);
     expect(JSON.stringify(said[0])).toContain(WELCOME_SKILL_MARKER);
     expect(JSON.stringify(events)).not.toContain(CHECKLIST_SKILL_MARKER);

@@ -74,14 +74,24 @@ function isAlwaysOn(skill: Skill): boolean {
 
 function matchingKeyword(skill: Skill, text: string, lower: string, short: string | undefined): string | null {
   const keywords = skill.trigger?.type === 'keyword' ? skill.trigger.keywords : (skill.trigger?.triggers ?? []);
-  const keyword = keywords.find((candidate) => lower.includes(candidate.toLowerCase()));
+  // A slash keyword (a command's `/plugin:command`, an entry command's `/plugin`) is a command, never a substring:
+  // `/greeter` must not fire inside `/greeter:welcome`. Other keywords match anywhere, as OpenHands matches them.
+  const keyword = keywords.find((candidate) =>
+    candidate.startsWith('/')
+      ? isSlashCommandIn(lower, candidate.toLowerCase())
+      : lower.includes(candidate.toLowerCase()),
+  );
   if (keyword !== undefined) return keyword;
   if (!skill.userInvocable) return null;
   for (const name of short === undefined ? [skill.name] : [skill.name, short]) {
-    const slash = `/${name}`;
-    const escaped = slash.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    // `/discord` must not match the start of `/discord:access`: a ':' ends the name only before a space.
-    if (new RegExp(`(^|\\s)${escaped}(?=$|[\\s.,;!?)]|:(?:\\s|$))`).test(text)) return slash;
+    if (isSlashCommandIn(text, `/${name}`)) return `/${name}`;
   }
   return null;
+}
+
+/** `slash` written as a command in `text`: after a space or at the start, its name ending there. */
+function isSlashCommandIn(text: string, slash: string): boolean {
+  const escaped = slash.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  // `/discord` must not match the start of `/discord:access`: a ':' ends the name only before a space.
+  return new RegExp(`(^|\\s)${escaped}(?=$|[\\s.,;!?)]|:(?:\\s|$))`).test(text);
 }

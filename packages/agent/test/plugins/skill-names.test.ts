@@ -145,3 +145,21 @@ describe('plugin skills among the conversation skills', () => {
     expect(onlyBelow.skills.find((s) => s.name === 'kit:shared')?.source.scope).toBe('project');
   });
 });
+
+describe('a plugin’s entry command, triggered by /<plugin>', () => {
+  it('is not triggered by another of its skills or commands (/kit:welcome, /kit:greet), only by /kit itself', async () => {
+    await writeTree(join(dir, 'kit'), {
+      '.claude-plugin/plugin.json': JSON.stringify({ name: 'kit', entry_command: 'greet' }),
+      'commands/greet.md': 'Greet.\n',
+      'commands/greeting-card.md': 'A card.\n',
+      'skills/welcome/SKILL.md': '---\nname: welcome\ndescription: Welcome someone.\n---\nWelcome.\n',
+    });
+    const kit = await loadPlugin(join(dir, 'kit'), { defaultName: 'kit' });
+    const set = new SkillSet((await withPluginSkills(none, { below: [kit] })).skills);
+    expect(set.triggered('/kit:welcome our visitor').names).toEqual(['kit:welcome']);
+    expect(set.triggered('/kit:greeting-card please').names).toEqual(['kit:greeting-card']);
+    expect(set.triggered('/kit please').names).toEqual(['kit:greet']);
+    expect(set.triggered('Run /KIT:GREET, then stop.').names).toEqual(['kit:greet']);
+    expect(set.triggered('see docs/kit/readme').names).toEqual([]);
+  });
+});
