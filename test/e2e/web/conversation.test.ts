@@ -5,6 +5,7 @@ import { finish, terminal } from '../turns.ts';
 import {
   dropSockets,
   expectAccessible,
+  expectNoDownwardScroll,
   expectNoSidewaysScroll,
   openSockets,
   screenshot,
@@ -89,6 +90,8 @@ describe('conversations in the browser', { timeout: 180_000 }, () => {
   it('starts a conversation from the home page and watches it run to finish', async () => {
     const page = await suite.signedInPage();
     await expectAccessible(page, 'the home page');
+    // The conversation page scrolls its timeline, never itself: the header's height is what it subtracts.
+    await expectNoDownwardScroll(page, 'the home page without conversations');
     await screenshot(page, 'home');
     shared = await startFromHome(page, 'first task: say hello');
     await untilAgentStatus(page, 'Finished');
@@ -100,6 +103,7 @@ describe('conversations in the browser', { timeout: 180_000 }, () => {
       true,
     );
     await expectAccessible(page, 'a finished conversation');
+    await expectNoDownwardScroll(page, 'a finished conversation');
     await screenshot(page, 'conversation-finished');
   });
 
@@ -257,6 +261,7 @@ describe('conversations in the browser', { timeout: 180_000 }, () => {
       await visible(timeline(page).getByText('careful task: echo twice'));
       await expectAccessible(page, `a conversation (390 px, ${colorScheme})`);
       await expectNoSidewaysScroll(page, 'a conversation at 390 px');
+      await expectNoDownwardScroll(page, 'a conversation at 390 px');
       await screenshot(page, `phone-${colorScheme}-conversation`);
     }
   });

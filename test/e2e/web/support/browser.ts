@@ -213,6 +213,14 @@ export async function expectNoSidewaysScroll(page: Page, what: string): Promise<
   expect.soft(scrollWidth, `${what}: wider than the window (${width} px)`).toBeLessThanOrEqual(width);
 }
 
+/** The page fits its window's height: the header and the page below it, nothing to scroll down (soft). */
+export async function expectNoDownwardScroll(page: Page, what: string): Promise<void> {
+  const { scrollHeight, height } = (await page.evaluate(
+    '({ scrollHeight: document.documentElement.scrollHeight, height: window.innerHeight })',
+  )) as { scrollHeight: number; height: number };
+  expect.soft(scrollHeight, `${what}: taller than the window (${height} px)`).toBeLessThanOrEqual(height);
+}
+
 /**
  * Presses Tab until the focused element matches `matches` (a role and accessible name, as a person finds it by
  * moving through the page), at most `limit` times; fails naming what was focused on the way.
