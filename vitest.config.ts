@@ -3,8 +3,10 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts', 'deploy/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Generous: a test waits on processes it started, which a machine running two suites at once slows severalfold;
+    // a hang still fails, two minutes in.
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
     // Vitest's default is one file at a time on 2 cores (CPUs - 1); most files wait on processes they started
     // (servers, sandboxes, Git, Chromium), so two at a time use the machine rather than each other's idle time.
     maxWorkers: 2,

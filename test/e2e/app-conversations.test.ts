@@ -61,7 +61,8 @@ const until = <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs =
   pollUntil(what, probe, timeoutMs);
 
 for (const dialect of ['sqlite', 'postgres'] as const) {
-  describe(`conversations through the application (${dialect})`, () => {
+  // Each test starts sandboxes (and one a whole app server again): seconds on a quiet machine, a minute on a busy one.
+  describe(`conversations through the application (${dialect})`, { timeout: 180_000 }, () => {
     let root: { dir: string; cleanup: () => Promise<void> };
     let llm: LlmReplay;
     let env: Record<string, string>;

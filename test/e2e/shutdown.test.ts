@@ -226,5 +226,5 @@ describe('SIGTERM', () => {
       );
       expect(statuses.at(-1)?.value).toBe(info.execution_status);
     }
-  }, 60_000);
+  }, 180_000);
 });

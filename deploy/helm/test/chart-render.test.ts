@@ -13,7 +13,7 @@ let defaults: KubeObject[];
 let production: KubeObject[];
 beforeAll(async () => {
   [defaults, production] = await Promise.all([render(), render(['-f', EXAMPLE])]);
-}, 60_000);
+}, 180_000);
 
 const appOf = (objects: KubeObject[]): Container => {
   const container = podSpec(find(objects, 'Deployment', 'bosun'))?.containers.find((c) => c.name === 'app');
@@ -226,7 +226,7 @@ describe('the bundled components', () => {
     expect(env(appOf(withoutRedis), 'BOSUN_REDIS_URL')).toBeUndefined();
     const withoutLlm = renders[4] as KubeObject[];
     expect(env(appOf(withoutLlm), 'BOSUN_LLM_BASE_URL')).toBeUndefined();
-  }, 60_000);
+  }, 180_000);
 
   it('pins upstream images by version and pulls by digest when one is given', async () => {
     const digest = `sha256:${'a'.repeat(64)}`;

@@ -163,5 +163,5 @@ describe('durability across SIGKILL', () => {
     };
     expect(last.items[0]?.llm_message?.content[0]?.text).toBe('after-restart');
     await verifyLog(server.url, conversationId, senders, 'after the last restart');
-  }, 60_000);
+  }, 180_000);
 });

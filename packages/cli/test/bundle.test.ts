@@ -27,7 +27,7 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'bosun-bundle-'));
   // The app's sandboxes' user must reach <data_dir>/sandboxes.
   await chmod(dataDir, 0o711);
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   killServers();
@@ -83,7 +83,7 @@ describe('the bundle npm start runs', () => {
         command,
       ).toBe(true);
     }
-  }, 60_000);
+  }, 180_000);
 
   it('starts from the V8 code cache the build made (parsing and compiling the bundle is skipped), unless source maps are on', async () => {
     const run = async (nodeFlags: string[]) =>
@@ -135,7 +135,7 @@ describe('the bundle npm start runs', () => {
     const document = (await (await fetch(`${started.url}/openapi.json`)).json()) as { info: { title: string } };
     expect(document.info.title).toBe('Bosun App Server');
     expect(await stopServer(started)).toBe(0);
-  }, 30_000);
+  }, 180_000);
 
   it('serves the agent server: health, the OpenAPI document, the docs page, validation, a conversation and its stream', async () => {
     const url = await startAgentServer();
@@ -170,7 +170,7 @@ describe('the bundle npm start runs', () => {
     });
     socket.close();
     expect(first).toMatchObject({ kind: 'ConversationStateUpdateEvent', key: 'full_state' });
-  }, 30_000);
+  }, 180_000);
 
   it('says its version', async () => {
     const { stdout } = await exec(process.execPath, [BUNDLE, '--version']);
@@ -181,5 +181,5 @@ describe('the bundle npm start runs', () => {
     const { stdout } = await exec(process.execPath, [BUNDLE, 'demo'], { cwd: ROOT, timeout: 60_000 });
     expect(stdout).toContain('DEMO: the model below is SCRIPTED');
     expect(stdout).toMatch(/--\s+finished/);
-  }, 60_000);
+  }, 180_000);
 });

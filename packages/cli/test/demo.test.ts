@@ -16,5 +16,5 @@ describe('bosun demo', () => {
     const afterRun = result.stdout.slice(result.stdout.indexOf('finish: finish'));
     expect(afterRun).not.toContain(workspace);
     expect(existsSync(workspace)).toBe(false);
-  }, 60_000);
+  }, 180_000);
 });

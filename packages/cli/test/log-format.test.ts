@@ -59,10 +59,10 @@ describe('logs on a terminal', () => {
     expect(output).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO {2}Server listening at http:\/\/127\.0\.0\.1:\d+$/m);
     expect(output).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO {2}GET \/health -> 200 in \d+\.\d ms$/m);
     expect(output).not.toContain('incoming request');
-  }, 60_000);
+  }, 180_000);
 
   it('are JSON lines when asked (--log-format json)', async () => {
     const output = await onTerminal(['--log-format', 'json'], /"msg":"request completed"/);
     expect(output).toMatch(/^\{"level":30,.*"msg":"Server listening at http:\/\/127\.0\.0\.1:\d+"\}$/m);
-  }, 60_000);
+  }, 180_000);
 });

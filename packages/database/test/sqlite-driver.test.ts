@@ -21,5 +21,5 @@ describe('the SQLite driver on the Node that runs Bosun', () => {
     `;
     const { stdout } = await exec(process.execPath, ['-e', script], { cwd: new URL('..', import.meta.url) });
     expect(stdout.trim()).toBe('2');
-  }, 60_000);
+  }, 180_000);
 });

@@ -58,7 +58,7 @@ describe('local runtime: warm pool', () => {
     expect((await sh(claimed, 'echo "$POOL_MARK"')).stdout.trim()).toBe('warm');
     expect((await runtime.getBySession('warm-1'))?.id).toBe(claimed.id);
     expect((await runtime.list()).map(({ id }) => id)).toEqual([claimed.id]);
-  }, 60_000);
+  }, 180_000);
 
   it('refills the pool in the background with a new sandbox', async () => {
     await until(warmReady, 'the pool to refill');

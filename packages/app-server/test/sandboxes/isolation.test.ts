@@ -65,7 +65,7 @@ describeEachDatabase('sandboxes of the app under bubblewrap', (each) => {
     delete process.env.BOSUN_JWT_SECRET;
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
     if (configFile) await rm(configFile, { force: true });
-  }, 60_000);
+  }, 180_000);
 
   it('runs isolated, and /ready says so', async () => {
     expect(sandbox).toMatchObject({ status: 'RUNNING', status_detail: null });

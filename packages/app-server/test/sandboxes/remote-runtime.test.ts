@@ -15,7 +15,7 @@ let llm: LlmReplay;
 const services: { local: LocalRuntime; api: FastifyInstance; root: string }[] = [];
 beforeAll(async () => {
   llm = await startLlmReplay({ script: { turns: [{ content: 'Hello from the model.' }], repeat_last: true } });
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   for (const { local, api, root } of services) {
     await api.close();
@@ -23,7 +23,7 @@ afterAll(async () => {
     await rm(root, { recursive: true, force: true });
   }
   await llm?.close();
-}, 60_000);
+}, 180_000);
 
 /**
  * The app against a runtime service: `buildRuntimeApi` over a local runtime (bubblewrap) on a loopback port, the

@@ -53,7 +53,7 @@ describeEachDatabase('a sandbox resumed after the app moved', (each) => {
     await second?.close();
     await first?.close();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  }, 60_000);
+  }, 180_000);
 
   it('POST /resume gives it the webhook URL and the allow-list of the app as it runs now', async () => {
     first = await start();

@@ -47,7 +47,7 @@ afterAll(async () => {
     await local.close();
     await rm(root, { recursive: true, force: true });
   }
-}, 60_000);
+}, 180_000);
 
 /*
  * The runtime service out of reach (connections refused): reads still answer, each sandbox with its last known

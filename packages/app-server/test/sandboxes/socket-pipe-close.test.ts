@@ -99,5 +99,5 @@ describe('the WebSocket relay closes both ends', () => {
     // At once: not after ws' close timeout, nor when the agent server gives up writing.
     await waitUntil('the agent server is closed', () => closed.code !== undefined, WS_CLOSE_TIMEOUT / 3);
     expect(agentSide?.readyState).toBe(WebSocket.CLOSED);
-  }, 60_000);
+  }, 180_000);
 });
