@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { closedPort } from '../../../packages/agent/test/support/closed-port.ts';
 import { finish } from '../turns.ts';
-import { expectAccessible, screenshot, visible } from './support/browser.ts';
+import { expectAccessible, expectNoSidewaysScroll, screenshot, visible } from './support/browser.ts';
 import {
   type Json,
   composer,
@@ -19,7 +19,7 @@ import {
   previewMarketplace,
   useMarketplaceSuite,
 } from './support/marketplace-flow.ts';
-import { CHECKLIST_SKILL_MARKER, WELCOME_SKILL_MARKER } from './support/marketplace-host.ts';
+import { CHECKLIST_SKILL_MARKER, MARKETPLACE_FILES, WELCOME_SKILL_MARKER } from './support/marketplace-host.ts';
 
 /**
  * Settings > Skills & Plugins in the browser against the real stack: a marketplace repository (`github:acme/plugins`
@@ -27,6 +27,7 @@ import { CHECKLIST_SKILL_MARKER, WELCOME_SKILL_MARKER } from './support/marketpl
  * plugins and skills it brings; one skill turned off; then a conversation started from Home gets the other skill
  * (the scripted model answers after reading the skill's body) and never the one turned off.
  */
+const NEW_SKILL_PATH = 'plugins/reviewer/skills/security/SKILL.md';
 const WELCOMED = 'Welcome, welcome: the welcome skill says it twice.';
 const CHECKLIST_LEAKED = 'The turned-off checklist reached the model.';
 const NO_CHECKLIST = 'Reviewed without any checklist.';
@@ -189,5 +190,59 @@ describe('marketplaces in Settings > Skills & Plugins', { timeout: 240_000 }, ()
       await marketplaceDialog(page).waitFor({ state: 'detached' });
     }
     expect((await suite.app.api.listMarketplaces()).items.map((item) => item.name)).toEqual(['plugins']);
+  });
+
+  // Last: it moves the marketplace's branch, which the tests above read at its first commit.
+  it('reviews an update of a marketplace that waits for review: what changed, stay pinned, then approve', async () => {
+    const page = await suite.signedInPage();
+    await openSkillsSettings(page);
+    const yours = marketplaceGroup(page, 'Yours');
+    await yours.getByRole('button', { name: 'Edit plugins' }).click();
+    const editing = await visible(page.getByRole('dialog'));
+    await editing.getByRole('radio', { name: /^Review each update/ }).check();
+    await editing.getByRole('button', { name: 'Save changes' }).click();
+    await editing.waitFor({ state: 'detached' });
+    const pinned = host().commit;
+    expect((await suite.app.api.listMarketplaces()).items[0]).toMatchObject({
+      updates: 'review',
+      approved_ref: pinned,
+    });
+    await visible(yours.getByText(pinned.slice(0, 7)));
+
+    // The branch moves on: the reviewer plugin gains a skill.
+    const moved = await host().repository.commit(
+      { [NEW_SKILL_PATH]: '---\nname: security\ndescription: A security pass.\n---\nLook.\n' },
+      'reviewer: a security skill',
+    );
+    await page.reload();
+    await visible(yours.getByText('Update waiting'));
+    expect(await pluginRow(page, 'reviewer').textContent()).toContain(`Update waiting: ${moved.slice(0, 7)}`);
+    await expectNoSidewaysScroll(page, 'the Skills & Plugins table with an update waiting');
+    await yours.getByRole('button', { name: 'Review update of plugins' }).click();
+    const review = await visible(page.getByRole('dialog', { name: 'Update of plugins' }));
+    expect(await review.textContent()).toContain(`Its default branch now names commit ${moved.slice(0, 7)}`);
+    await visible(review.getByText(moved.slice(0, 7)).first());
+    const reviewer = review.getByRole('listitem').filter({ has: page.getByText('reviewer', { exact: true }) });
+    await visible(reviewer.getByText('Changed'));
+    await visible(reviewer.getByText(/security/));
+    expect(await review.getByText('greeter', { exact: true }).count()).toBe(0);
+    await expectAccessible(page, 'the update review');
+    await screenshot(page, 'marketplaces-update-review');
+
+    // Staying changes nothing: new conversations still load the approved commit.
+    await review.getByRole('button', { name: `Stay on ${pinned.slice(0, 7)}` }).click();
+    await review.waitFor({ state: 'detached' });
+    expect((await suite.app.api.listMarketplaces()).items[0]?.approved_ref).toBe(pinned);
+
+    await yours.getByRole('button', { name: 'Review update of plugins' }).click();
+    await page
+      .getByRole('dialog', { name: 'Update of plugins' })
+      .getByRole('button', { name: `Approve ${moved.slice(0, 7)}` })
+      .click();
+    await page.getByRole('dialog', { name: 'Update of plugins' }).waitFor({ state: 'detached' });
+    expect((await suite.app.api.listMarketplaces()).items[0]?.approved_ref).toBe(moved);
+    await visible(pluginRow(page, 'reviewer').getByText(moved.slice(0, 7)));
+    await visible(pluginRow(page, 'reviewer').getByRole('switch', { name: 'reviewer:security: skill of reviewer' }));
+    expect(await yours.getByRole('button', { name: 'Review update of plugins' }).count()).toBe(0);
   });
 });

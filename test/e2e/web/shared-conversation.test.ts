@@ -45,6 +45,9 @@ describe('a shared conversation in the browser', { timeout: 240_000 }, () => {
     await visible(reader.getByText('Read-only shared copy'));
     await visible(timeline(reader).getByText(TASK));
     await visible(timeline(reader).getByText(ANSWER));
+    // The reader is not who wrote it: the owner's message is the user's, not "You".
+    await visible(timeline(reader).getByRole('article', { name: 'The user said' }));
+    expect(await timeline(reader).getByRole('article', { name: 'You said' }).count()).toBe(0);
     expect(new URL(reader.url()).pathname).toBe(`/shared/conversations/${id}`);
     expect(await composer(reader).count()).toBe(0);
     expect(await reader.getByRole('button', { name: /^(Send|Pause|Share|Stop)$/ }).count()).toBe(0);

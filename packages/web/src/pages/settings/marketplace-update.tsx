@@ -104,8 +104,14 @@ export function UpdateReview({ open, onOpenChange, marketplace, update, orgVersi
       title={`Update of ${marketplace.name}`}
       description={
         <>
-          Its ref {marketplace.ref ? <code>{marketplace.ref}</code> : 'the default branch'} now names commit{' '}
-          <code>{shortSha(update.pendingRef)}</code>; new conversations still load the approved commit{' '}
+          {marketplace.ref ? (
+            <>
+              Its ref <code>{marketplace.ref}</code>
+            </>
+          ) : (
+            'Its default branch'
+          )}{' '}
+          now names commit <code>{shortSha(update.pendingRef)}</code>; new conversations still load the approved commit{' '}
           <code>{shortSha(update.approvedRef ?? marketplace.approved_ref)}</code>.
         </>
       }

@@ -155,7 +155,11 @@ export function SkillsAndPluginsTable({ table, orgId }: { table: SkillsTable; or
                     )}
                     {row.pending_ref && (
                       <span className="small skills-pending">
-                        <Badge tone="info">Update {shortSha(row.pending_ref)}</Badge>
+                        <Badge tone="info" title={`Its marketplace moved to ${row.pending_ref}: review the update`}>
+                          <span aria-hidden="true">→ </span>
+                          <span className="visually-hidden">Update waiting: </span>
+                          {shortSha(row.pending_ref)}
+                        </Badge>
                       </span>
                     )}
                   </div>

@@ -10,6 +10,7 @@ import { useParams } from 'react-router';
 import { BrandLink } from '../../app/shell.tsx';
 import { ErrorNotice, Loading, Notice, Spinner } from '../../ui/feedback.tsx';
 import { relativeTime, timeProps } from '../../ui/time.ts';
+import { READER_VOICE, UserVoice } from '../conversation/events/message.tsx';
 import { RepositoryBranch } from '../conversation/repository-branch.tsx';
 import { buildTimeline } from '../conversation/timeline/model.ts';
 import { Timeline, TimelineOnceLoaded } from '../conversation/timeline/timeline.tsx';
@@ -145,26 +146,28 @@ function SharedView({ api, conversation }: { api: AppServerClient; conversation:
           </p>
         </header>
         <section className="conv-main" aria-label="Conversation">
-          <TimelineOnceLoaded
-            loading={shared.loading}
-            error={shared.error}
-            hasEvents={shared.events.length > 0}
-            onRetry={shared.retry}
-          >
-            <Timeline
-              items={model.items}
-              pendingPhase="stopped"
-              before={shared.error !== undefined ? <ErrorNotice error={shared.error} onRetry={shared.retry} /> : null}
-              empty={<p className="muted empty-timeline">This conversation has no messages.</p>}
-              after={
-                shared.more ? (
-                  <p className="muted small older-loading">
-                    <Spinner label="Loading more events" /> Loading more events…
-                  </p>
-                ) : null
-              }
-            />
-          </TimelineOnceLoaded>
+          <UserVoice.Provider value={READER_VOICE}>
+            <TimelineOnceLoaded
+              loading={shared.loading}
+              error={shared.error}
+              hasEvents={shared.events.length > 0}
+              onRetry={shared.retry}
+            >
+              <Timeline
+                items={model.items}
+                pendingPhase="stopped"
+                before={shared.error !== undefined ? <ErrorNotice error={shared.error} onRetry={shared.retry} /> : null}
+                empty={<p className="muted empty-timeline">This conversation has no messages.</p>}
+                after={
+                  shared.more ? (
+                    <p className="muted small older-loading">
+                      <Spinner label="Loading more events" /> Loading more events…
+                    </p>
+                  ) : null
+                }
+              />
+            </TimelineOnceLoaded>
+          </UserVoice.Provider>
         </section>
       </main>
     </Frame>
