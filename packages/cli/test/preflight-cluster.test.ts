@@ -1,29 +1,21 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { KubeStandIn } from '../../runtime/test/kubernetes/support/kube-stand-in.ts';
-import { closedPort, valuesFile } from './install-support.ts';
+import { describe, expect, it } from 'vitest';
+import { closedPort } from './install-support.ts';
 import {
   EXAMPLE,
-  LOCAL_DATABASE,
   ingressClass,
   node,
-  passingCluster,
   preflight,
   result,
   storageClass,
+  usePassingCluster,
 } from './preflight-support.ts';
 import { scratchDir } from './scratch.ts';
 
 const scratch = scratchDir('bosun-preflight-cluster-');
-let standIn: KubeStandIn;
-let kubeconfig: string;
-let local: string;
-beforeEach(async () => {
-  local = await valuesFile(scratch.dir, 'local.yaml', LOCAL_DATABASE);
-  ({ standIn, kubeconfig } = await passingCluster(scratch.dir, local));
-});
-afterEach(() => standIn.close());
+const cluster = usePassingCluster(scratch);
 
-const run = (extra: Record<string, unknown> = {}) => preflight([EXAMPLE, local], kubeconfig, undefined, extra);
+const run = (extra: Record<string, unknown> = {}) =>
+  preflight([EXAMPLE, cluster.local], cluster.kubeconfig, undefined, extra);
 
 describe('bosun preflight on a ready cluster', () => {
   it('passes every check, naming what it found', async () => {
@@ -50,7 +42,7 @@ describe('bosun preflight on a ready cluster', () => {
 
 describe('bosun preflight finds', () => {
   it("a Kubernetes version below the chart's kubeVersion (fail)", async () => {
-    standIn.version = { major: '1', minor: '28', gitVersion: 'v1.28.3-eks-1a2b3c' };
+    cluster.standIn.version = { major: '1', minor: '28', gitVersion: 'v1.28.3-eks-1a2b3c' };
     expect(result(await run(), 'Kubernetes version')).toMatchObject({
       outcome: 'fail',
       detail: "v1.28.3-eks-1a2b3c does not meet the chart's kubeVersion >=1.29.0-0",
@@ -59,7 +51,7 @@ describe('bosun preflight finds', () => {
   });
 
   it('a storage class the values name that does not exist (fail)', async () => {
-    standIn.remove('StorageClass', '', 'gp3');
+    cluster.standIn.remove('StorageClass', '', 'gp3');
     expect(result(await run(), 'storage class gp3')).toMatchObject({
       outcome: 'fail',
       detail: 'not found (runtime-api.env.STORAGE_CLASS)',
@@ -74,7 +66,7 @@ describe('bosun preflight finds', () => {
       outcome: 'pass',
       detail: `standard (used where ${keys} is empty)`,
     });
-    standIn.remove('StorageClass', '', 'standard');
+    cluster.standIn.remove('StorageClass', '', 'standard');
     expect(result(await run(defaults), 'default storage class')).toMatchObject({
       outcome: 'fail',
       detail: `none, and ${keys} is empty`,
@@ -83,8 +75,8 @@ describe('bosun preflight finds', () => {
   });
 
   it('an ingress class the values name that does not exist (fail)', async () => {
-    standIn.remove('IngressClass', '', 'nginx');
-    standIn.put(ingressClass('traefik'));
+    cluster.standIn.remove('IngressClass', '', 'nginx');
+    cluster.standIn.put(ingressClass('traefik'));
     expect(result(await run(), 'ingress class nginx')).toMatchObject({
       outcome: 'fail',
       fix: 'set ingress.class to one of: traefik',
@@ -93,17 +85,17 @@ describe('bosun preflight finds', () => {
 
   it('the default ingress class when the values name none (pass), none default (fail), no controller (fail)', async () => {
     const noClass = { ingress: { class: '' } };
-    standIn.put(ingressClass('traefik', true));
+    cluster.standIn.put(ingressClass('traefik', true));
     expect(result(await run(noClass), 'default ingress class')).toMatchObject({
       outcome: 'pass',
       detail: 'traefik (ingress.class is empty)',
     });
-    standIn.remove('IngressClass', '', 'traefik');
+    cluster.standIn.remove('IngressClass', '', 'traefik');
     expect(result(await run(noClass), 'default ingress class')).toMatchObject({
       outcome: 'fail',
       detail: 'none among nginx, and ingress.class is empty',
     });
-    standIn.remove('IngressClass', '', 'nginx');
+    cluster.standIn.remove('IngressClass', '', 'nginx');
     expect(result(await run(noClass), 'ingress controller')).toMatchObject({
       outcome: 'fail',
       detail: 'no IngressClass in the cluster',
@@ -112,19 +104,25 @@ describe('bosun preflight finds', () => {
   });
 
   it('nodes below the recommended memory or CPU (warn), and no node (fail)', async () => {
-    standIn.put(node('node-small', '2', '4Gi'));
-    standIn.put(node('node-thin', '16', '6000Mi'));
+    cluster.standIn.put(node('node-small', '2', '4Gi'));
+    cluster.standIn.put(node('node-thin', '16', '6000Mi'));
     expect(result(await run(), 'node sizes')).toMatchObject({
       outcome: 'warn',
       detail: 'below the recommended 8Gi memory and 4 CPUs: node-small (memory 4Gi, cpu 2); node-thin (memory 6000Mi)',
     });
-    for (const name of ['node-a', 'node-b', 'node-small', 'node-thin']) standIn.remove('Node', '', name);
+    for (const name of ['node-a', 'node-b', 'node-small', 'node-thin']) cluster.standIn.remove('Node', '', name);
     expect(result(await run(), 'node sizes')).toMatchObject({ outcome: 'fail', detail: 'the cluster has no node' });
   });
 
   it('nodes it may not list (warn), and storage classes it may not list (fail)', async () => {
     const forbidden = (resource: string) =>
-      standIn.fail({ verb: 'list', resource, code: 403, reason: 'Forbidden', message: `cannot list ${resource}` });
+      cluster.standIn.fail({
+        verb: 'list',
+        resource,
+        code: 403,
+        reason: 'Forbidden',
+        message: `cannot list ${resource}`,
+      });
     forbidden('nodes');
     forbidden('storageclasses');
     const results = await run();
@@ -149,12 +147,12 @@ describe('bosun preflight finds', () => {
   });
 
   it('a Kubernetes API that does not answer: one failure for the cluster, the other checks still run', async () => {
-    await standIn.close();
+    await cluster.standIn.close();
     const results = await run();
-    const cluster = results.filter((r) => !r.check.startsWith('DNS') && !r.check.startsWith('external'));
-    expect(cluster).toHaveLength(1);
-    expect(cluster[0]).toMatchObject({ outcome: 'fail', check: 'Kubernetes version' });
-    expect(cluster[0]?.detail).toContain('did not answer');
+    const ofCluster = results.filter((r) => !r.check.startsWith('DNS') && !r.check.startsWith('external'));
+    expect(ofCluster).toHaveLength(1);
+    expect(ofCluster[0]).toMatchObject({ outcome: 'fail', check: 'Kubernetes version' });
+    expect(ofCluster[0]?.detail).toContain('did not answer');
     expect(result(results, 'external database 127.0.0.1:5432').outcome).toBe('pass');
     expect(result(results, 'DNS of the app host bosun.example.com').outcome).toBe('pass');
   });

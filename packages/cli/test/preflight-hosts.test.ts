@@ -1,22 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { KubeStandIn } from '../../runtime/test/kubernetes/support/kube-stand-in.ts';
+import { describe, expect, it } from 'vitest';
 import { systemResolver } from '../src/install/preflight/dns-checks.ts';
-import { secretObject, valuesFile } from './install-support.ts';
-import { EXAMPLE, LOCAL_DATABASE, passingCluster, preflight, result, tlsSecret } from './preflight-support.ts';
+import { secretObject } from './install-support.ts';
+import { EXAMPLE, preflight, result, tlsSecret, usePassingCluster } from './preflight-support.ts';
 import { scratchDir } from './scratch.ts';
 
 const scratch = scratchDir('bosun-preflight-hosts-');
-let standIn: KubeStandIn;
-let kubeconfig: string;
-let local: string;
-beforeEach(async () => {
-  local = await valuesFile(scratch.dir, 'local.yaml', LOCAL_DATABASE);
-  ({ standIn, kubeconfig } = await passingCluster(scratch.dir, local));
-});
-afterEach(() => standIn.close());
+const cluster = usePassingCluster(scratch);
 
 const run = (extra: Record<string, unknown> = {}, resolve?: (host: string) => Promise<string[]>) =>
-  preflight([EXAMPLE, local], kubeconfig, resolve, extra);
+  preflight([EXAMPLE, cluster.local], cluster.kubeconfig, resolve, extra);
 const APP_TLS = 'TLS of the app host bosun.example.com';
 
 describe('DNS', () => {
@@ -47,7 +39,7 @@ describe('DNS', () => {
 
   it("resolves with the system's resolver: localhost does, a name under .invalid does not", async () => {
     const hosts = { ingress: { host: 'localhost' }, keycloak: { ingress: { hostname: 'auth.bosun.invalid' } } };
-    const results = await preflight([EXAMPLE, local], kubeconfig, systemResolver, hosts);
+    const results = await preflight([EXAMPLE, cluster.local], cluster.kubeconfig, systemResolver, hosts);
     expect(result(results, 'DNS of the app host localhost').outcome).toBe('pass');
     expect(result(results, 'DNS of the app host localhost').detail).toMatch(/^resolves to .*(127\.0\.0\.1|::1)/);
     expect(result(results, 'DNS of the auth host auth.bosun.invalid')).toMatchObject({
@@ -59,7 +51,7 @@ describe('DNS', () => {
 
 describe('TLS', () => {
   it("warns of a missing certificate that the ingress annotations' cert-manager issuer makes", async () => {
-    standIn.remove('Secret', 'bosun', 'bosun.example.com-tls');
+    cluster.standIn.remove('Secret', 'bosun', 'bosun.example.com-tls');
     expect(result(await run(), APP_TLS)).toMatchObject({
       outcome: 'warn',
       detail: 'no Secret bosun.example.com-tls in namespace bosun (tls.enabled, tls.secretName) yet',
@@ -76,8 +68,8 @@ describe('TLS', () => {
   });
 
   it('fails a certificate that does not cover its host, and a Secret not of type kubernetes.io/tls', async () => {
-    standIn.remove('Secret', 'bosun', 'bosun.example.com-tls');
-    standIn.put(
+    cluster.standIn.remove('Secret', 'bosun', 'bosun.example.com-tls');
+    cluster.standIn.put(
       await tlsSecret(scratch.dir, 'bosun', 'bosun.example.com-tls', ['other.example.com', '*.bosun.example.com']),
     );
     expect(result(await run(), APP_TLS)).toMatchObject({
@@ -85,8 +77,8 @@ describe('TLS', () => {
       detail:
         'the certificate of Secret bosun.example.com-tls in namespace bosun does not cover it (DNS:other.example.com, DNS:*.bosun.example.com)',
     });
-    standIn.remove('Secret', 'bosun', 'bosun.example.com-tls');
-    standIn.put(secretObject('bosun', 'bosun.example.com-tls', { 'tls.crt': 'x', 'tls.key': 'y' }));
+    cluster.standIn.remove('Secret', 'bosun', 'bosun.example.com-tls');
+    cluster.standIn.put(secretObject('bosun', 'bosun.example.com-tls', { 'tls.crt': 'x', 'tls.key': 'y' }));
     expect(result(await run(), APP_TLS)).toMatchObject({
       outcome: 'fail',
       detail: 'Secret bosun.example.com-tls in namespace bosun is of type Opaque, not kubernetes.io/tls',
@@ -98,8 +90,8 @@ describe('TLS', () => {
     expect(result(await run(), sandbox).detail).toMatch(
       /^Secret wildcard-runtime-tls in namespace bosun-sandboxes covers it \(DNS:\*\.example\.com\)/,
     );
-    standIn.remove('Secret', 'bosun-sandboxes', 'wildcard-runtime-tls');
-    standIn.put(await tlsSecret(scratch.dir, 'bosun-sandboxes', 'wildcard-runtime-tls', ['*.example.com'], 3));
+    cluster.standIn.remove('Secret', 'bosun-sandboxes', 'wildcard-runtime-tls');
+    cluster.standIn.put(await tlsSecret(scratch.dir, 'bosun-sandboxes', 'wildcard-runtime-tls', ['*.example.com'], 3));
     expect(result(await run(), sandbox)).toMatchObject({
       outcome: 'warn',
       fix: 'renew the certificate in wildcard-runtime-tls',

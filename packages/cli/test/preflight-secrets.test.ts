@@ -7,31 +7,23 @@ import { kubeconfigFile, secretObject, valuesFile } from './install-support.ts';
 import { runCli } from './io.ts';
 import {
   EXAMPLE,
-  LOCAL_DATABASE,
   ingressClass,
   node,
-  passingCluster,
   preflight,
   result,
   storageClass,
+  usePassingCluster,
 } from './preflight-support.ts';
 import { scratchDir } from './scratch.ts';
 
 const scratch = scratchDir('bosun-preflight-secrets-');
 
 describe('the secrets check', () => {
-  let standIn: KubeStandIn;
-  let kubeconfig: string;
-  let local: string;
-  beforeEach(async () => {
-    local = await valuesFile(scratch.dir, 'local.yaml', LOCAL_DATABASE);
-    ({ standIn, kubeconfig } = await passingCluster(scratch.dir, local));
-  });
-  afterEach(() => standIn.close());
-  const run = () => preflight([EXAMPLE, local], kubeconfig);
+  const cluster = usePassingCluster(scratch);
+  const run = () => preflight([EXAMPLE, cluster.local], cluster.kubeconfig);
   const replace = (name: string, data: Record<string, string>) => {
-    standIn.remove('Secret', 'bosun', name);
-    standIn.put(secretObject('bosun', name, data));
+    cluster.standIn.remove('Secret', 'bosun', name);
+    cluster.standIn.put(secretObject('bosun', name, data));
   };
 
   it('passes each Secret of the table with its keys', async () => {
@@ -42,7 +34,7 @@ describe('the secrets check', () => {
   });
 
   it('fails a missing Secret, telling how to make it', async () => {
-    standIn.remove('Secret', 'bosun', 'github-app');
+    cluster.standIn.remove('Secret', 'bosun', 'github-app');
     expect(result(await run(), 'secret github-app')).toMatchObject({
       outcome: 'fail',
       detail:
@@ -86,9 +78,9 @@ describe('the secrets check', () => {
   });
 
   it('fails a release namespace that does not exist, once', async () => {
-    const values = installValuesOf(chartValues(chartDir(undefined), [EXAMPLE, local]));
+    const values = installValuesOf(chartValues(chartDir(undefined), [EXAMPLE, cluster.local]));
     const results = await runPreflight(
-      { values, kubeVersion: undefined, namespace: 'nowhere', kubeconfig },
+      { values, kubeVersion: undefined, namespace: 'nowhere', kubeconfig: cluster.kubeconfig },
       { resolve: async () => ['192.0.2.1'] },
     );
     expect(results.filter((r) => r.check.startsWith('secret'))).toEqual([]);

@@ -1,10 +1,11 @@
+import { afterEach, beforeEach } from 'vitest';
 import { KubeStandIn } from '../../runtime/test/kubernetes/support/kube-stand-in.ts';
 import { chartDir, chartKubeVersion, chartValues, mergeValues } from '../src/install/chart.ts';
 import { installValuesOf } from '../src/install/install-values.ts';
 import type { CheckResult } from '../src/install/preflight/check.ts';
 import type { ResolveHost } from '../src/install/preflight/dns-checks.ts';
 import { runPreflight } from '../src/install/preflight/run-preflight.ts';
-import { certificate, kubeconfigFile, parseSecrets, secretObject } from './install-support.ts';
+import { certificate, kubeconfigFile, parseSecrets, secretObject, valuesFile } from './install-support.ts';
 import { runCli } from './io.ts';
 
 export const EXAMPLE = new URL('../../../deploy/helm/bosun/examples/production.yaml', import.meta.url).pathname;
@@ -102,4 +103,23 @@ export function result(results: readonly CheckResult[], check: string): CheckRes
   const found = results.find((candidate) => candidate.check === check);
   if (!found) throw new Error(`no check ${check} among ${results.map((r) => r.check).join('; ')}`);
   return found;
+}
+
+/** A cluster that passes every check (see `passingCluster`) for each test, its values with this machine's database. */
+export interface PassingCluster {
+  standIn: KubeStandIn;
+  kubeconfig: string;
+  /** The values file that points the external database at this machine's PostgreSQL. */
+  local: string;
+}
+
+/** Declares the `beforeEach`/`afterEach` of a passing cluster in `scratch`; read its fields inside tests only. */
+export function usePassingCluster(scratch: { dir: string }): PassingCluster {
+  const cluster = {} as PassingCluster;
+  beforeEach(async () => {
+    cluster.local = await valuesFile(scratch.dir, 'local.yaml', LOCAL_DATABASE);
+    Object.assign(cluster, await passingCluster(scratch.dir, cluster.local));
+  });
+  afterEach(() => cluster.standIn.close());
+  return cluster;
 }
