@@ -112,7 +112,8 @@ describe('Helm older than 4', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   const renderAs = (version: string) =>
-    helm(['template', 'bosun', join(dir, 'bosun'), '--namespace', 'bosun', '--set', `testHelmVersion=${version}`]);
+    // The namespace first: `template` first would render the repository's chart (scripts/helm.mjs fills its path in).
+    helm(['--namespace', 'bosun', 'template', 'bosun', join(dir, 'bosun'), '--set', `testHelmVersion=${version}`]);
 
   it.each(['v3.19.0', 'v3.2.0', 'v3.99.99+unreleased'])('%s: refused, saying Helm 4 is needed', async (version) => {
     const run = await renderAs(version);
