@@ -64,7 +64,13 @@ describe('the app server', () => {
     const paths = [app.livenessProbe?.httpGet?.path, app.readinessProbe?.httpGet?.path];
     expect(paths).toEqual(['/alive', '/ready']);
     const server = Fastify();
-    healthRoutes(server, { startedAt: Date.now(), dependencies: {}, sandboxRuntime: () => undefined, timeoutMs: 1000 });
+    healthRoutes(server, {
+      startedAt: Date.now(),
+      dependencies: {},
+      sandboxRuntime: () => undefined,
+      timeoutMs: 1000,
+      license: async () => ({ status: 'none' }),
+    });
     for (const url of paths) expect((await server.inject({ method: 'GET', url })).statusCode, url).toBe(200);
     await server.close();
   });

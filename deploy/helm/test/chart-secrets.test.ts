@@ -104,6 +104,21 @@ describe('at install, every secret and key the values need is looked up', () => 
     expect(run.stderr).toBe('');
   });
 
+  it('looks up the license Secret license.secretName names, and its key', async () => {
+    const named = ['--set', 'license.secretName=acme-license', '--set', 'license.key=license.jws'];
+    expect((await install(...named)).stderr).toContain(
+      'secret acme-license (license.secretName) is missing in namespace bosun: create it from the license file',
+    );
+    cluster.secrets.set('acme-license', { license: 'a.b.c' });
+    expect((await install(...named)).stderr).toContain(
+      'secret acme-license (license.secretName) in namespace bosun has no key license.jws (license.key)',
+    );
+    cluster.secrets.set('acme-license', { 'license.jws': 'a.b.c' });
+    const run = await install(...named);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+  });
+
   it('checks nothing with secrets.check false', async () => {
     cluster.secrets.clear();
     expect((await install('--set', 'secrets.check=false')).status).toBe(0);

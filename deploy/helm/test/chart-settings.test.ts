@@ -90,6 +90,16 @@ describe("Bosun's settings loader accepts what the chart renders", () => {
     });
   });
 
+  it('for the license file the chart mounts (BOSUN_LICENSE_FILE): its content is the license setting', async () => {
+    const objects = await render(['--set', 'license.secretName=acme-license']);
+    for (const name of ['migrate', 'app']) {
+      const config = (await load(containerOf(objects, 'bosun', name), AppServerConfig)) as AppServerConfig;
+      expect(config.license).toBe('sample-secret-0123456789abcdef');
+    }
+    const config = (await load(containerOf(defaults, 'bosun', 'app'), AppServerConfig)) as AppServerConfig;
+    expect(config.license).toBeUndefined();
+  });
+
   it('for the runtime API, and its Kubernetes settings by the Kubernetes backend', async () => {
     for (const objects of [defaults, production]) {
       const container = containerOf(objects, 'bosun-runtime-api', 'runtime-api');

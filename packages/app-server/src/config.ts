@@ -204,6 +204,13 @@ export const AppServerConfig = Type.Object({
       'Seconds a start task its app server stopped touching waits before another replica takes it over ' +
       '(touched every quarter, swept every half of it; the same on every replica).',
   }),
+  license: optional({
+    secret: true,
+    description:
+      "The license: a signed license file's content (usually its path, BOSUN_LICENSE_FILE); none: community mode. " +
+      'Verified offline at start; one that does not verify (or has expired) runs in community mode too, saying why in ' +
+      'the log and in /server_info.',
+  }),
   log_level: logLevelSetting(),
   log_format: logFormatSetting(),
   ...timeoutSettings(),

@@ -15,6 +15,16 @@ export {
   seedForBenchmark,
 } from './data/index.ts';
 export { type OwnerApiKeyOptions, createOwnerApiKey, createOwnerSignInUrl } from './identity/owner-api-key.ts';
+export {
+  LICENSE_ISSUER,
+  LicenseFormatError,
+  LicensePayload,
+  type LicenseState,
+  type LicenseTrust,
+  decodeLicense,
+  licenseStateAt,
+  verifyLicense,
+} from './license/index.ts';
 export { SERVER_TITLE, SERVER_VERSION } from './server-info.ts';
 export { type RunningAppServer, type StartOptions, startAppServer } from './start.ts';
 export { AppServerConfigError, ListenError, StartError } from './start-errors.ts';

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { type AppServerConfig, appServerConfig } from './config.ts';
 import type { ApiRoutes, AppContext, AppDependencies } from './context.ts';
 import type { KeyRing } from './data/index.ts';
+import { LICENSE_ISSUER, LicenseMonitor, type LicenseTrust, verifyLicense } from './license/index.ts';
 import { installOpenApi } from './openapi.ts';
 import { conversationApiOfServer } from './routes/app-conversation-api.ts';
 import { catalogApiOfServer } from './routes/catalog.ts';
@@ -72,6 +73,8 @@ export interface AppServerOptions {
   readyTimeoutMs?: number;
   /** The built web application served at `/` (default: this installation's `packages/web/dist`, when built). */
   webRoot?: string;
+  /** Whom `license` must come from (default: the issuer compiled in, `LICENSE_ISSUER`): tests sign their own. */
+  licenseTrust?: LicenseTrust;
 }
 
 export interface AppServer {
@@ -110,6 +113,13 @@ export async function buildAppServer(options: AppServerOptions = {}): Promise<Ap
       if (services.sandboxRuntime.owned) await services.sandboxRuntime.runtime.close();
     });
   }
+  const license = new LicenseMonitor({
+    verdict: verifyLicense(config.license, options.licenseTrust ?? LICENSE_ISSUER),
+    ...(services ? { countUsers: () => services.repositories.users.count() } : {}),
+    log: app.log,
+  });
+  // At start, the log says what the license is worth (and why not), before the server takes requests.
+  await license.status();
   await installOpenApi(app);
   const sockets = options.socketRoutes ?? (options.apiRoutes ? [] : SOCKET_ROUTES);
   // Before the edge errors: a WebSocket handshake it refuses is then answered as JSON too.
@@ -120,6 +130,7 @@ export async function buildAppServer(options: AppServerOptions = {}): Promise<Ap
     dependencies: context.dependencies,
     sandboxRuntime: () => context.services?.sandboxRuntime ?? context.dependencies.sandboxRuntime,
     timeoutMs: options.readyTimeoutMs ?? 2_000,
+    license: () => license.status(),
   });
   await webAppRoutes(app, 'webRoot' in options ? options.webRoot : installedWebRoot());
   readmeRoutes(app);

@@ -3,6 +3,7 @@ import { logStreamFor } from '@bosun/http';
 import { type DestinationStream, type Logger, pino } from 'pino';
 import { type AppServerConfig, appServerConfigProblems } from './config.ts';
 import { openDependencies } from './dependencies.ts';
+import type { LicenseTrust } from './license/index.ts';
 import { ownerSignInOnFirstStart } from './routes/identity-api.ts';
 import { type AppServer, buildAppServer, listeningUrl } from './server.ts';
 import { AppServerConfigError, ListenError, StartError } from './start-errors.ts';
@@ -12,6 +13,8 @@ export interface StartOptions {
   logStream?: { write(line: string): unknown };
   /** The configuration file the settings came from: hidden from sandboxes, like the data directory. */
   configFile?: string;
+  /** Whom the license must come from (default: the issuer compiled in): for tests, never a setting. */
+  licenseTrust?: LicenseTrust;
 }
 
 export interface RunningAppServer {
@@ -50,6 +53,7 @@ export async function startAppServer(config: AppServerConfig, options: StartOpti
       dependencies: opened.dependencies,
       keyRing: opened.keyRing,
       ...(options.logStream ? { logStream: options.logStream } : {}),
+      ...(options.licenseTrust ? { licenseTrust: options.licenseTrust } : {}),
     });
     await listen(server, config);
     await server.context.services?.sandboxes.warmUp(config.sandbox_warm_pool_size);

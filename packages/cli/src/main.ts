@@ -5,6 +5,7 @@ import { apiKeyCommand } from './commands/api-key.ts';
 import { demoCommand } from './commands/demo.ts';
 import { installCommand } from './commands/install.ts';
 import { launchCommand } from './commands/launch.ts';
+import { licenseCommand } from './commands/license.ts';
 import { llmReplayCommand } from './commands/llm-replay.ts';
 import { marketplaceCommand } from './commands/marketplace.ts';
 import { migrateCommand } from './commands/migrate.ts';
@@ -34,6 +35,7 @@ const commands: Command[] = [
   launchCommand,
   installCommand,
   preflightCommand,
+  licenseCommand,
 ];
 
 export function helpText(): string {

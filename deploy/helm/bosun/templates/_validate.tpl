@@ -1,5 +1,6 @@
 {{/* Values that contradict each other stop the render, naming the keys. Included once, by validate.yaml (which renders nothing). */}}
 {{- define "bosun.validate" -}}
+{{- include "bosun.requireHelm4" .Capabilities.HelmVersion.Version -}}
 {{- $v := .Values -}}
 {{- $rt := index $v "runtime-api" -}}
 {{- if and $v.ingress.enabled (not $v.ingress.host) -}}
@@ -48,7 +49,20 @@
 {{- fail (printf "env.LITELLM_DEFAULT_MODEL %q is not a model_name of litellm.proxy_config.model_list (%s)" $v.env.LITELLM_DEFAULT_MODEL (join ", " $names)) -}}
 {{- end -}}
 {{- end -}}
+{{- if and $v.license.value $v.license.secretName -}}
+{{- fail "license.value and license.secretName are both set: give the license one way (the file's content in license.value, or the Secret holding it in license.secretName)" -}}
+{{- end -}}
 {{- include "bosun.checkSecrets" . -}}
+{{- end -}}
+
+{{/*
+The chart is made for and tested with Helm 4: an older Helm stops here, saying so, rather than somewhere less clear.
+Given the version Helm reports (.Capabilities.HelmVersion.Version, e.g. v4.1.4).
+*/}}
+{{- define "bosun.requireHelm4" -}}
+{{- if semverCompare "<4.0.0-0" . -}}
+{{- fail (printf "the Bosun chart needs Helm 4 or later, and this is Helm %s: install Helm 4 (https://helm.sh/docs/intro/install/) and run the command again" .) -}}
+{{- end -}}
 {{- end -}}
 
 {{/* Every secret the values need, with its keys: name -> keys. */}}
@@ -94,6 +108,15 @@ template` has no cluster (lookup answers nothing, not even the release namespace
 {{- if not (hasKey ($secret.data | default dict) .) -}}
 {{- fail (printf "secret %s in namespace %s has no key %s" $name $.Release.Namespace .) -}}
 {{- end -}}
+{{- end -}}
+{{- end -}}
+{{- with .Values.license.secretName -}}
+{{- $license := lookup "v1" "Secret" $.Release.Namespace . -}}
+{{- if not $license -}}
+{{- fail (printf "secret %s (license.secretName) is missing in namespace %s: create it from the license file (kubectl create secret generic %s --from-file=%s=LICENSE_FILE) or unset license.secretName" . $.Release.Namespace . $.Values.license.key) -}}
+{{- end -}}
+{{- if not (hasKey ($license.data | default dict) $.Values.license.key) -}}
+{{- fail (printf "secret %s (license.secretName) in namespace %s has no key %s (license.key)" . $.Release.Namespace $.Values.license.key) -}}
 {{- end -}}
 {{- end -}}
 {{- if (index .Values "runtime-api").enabled -}}

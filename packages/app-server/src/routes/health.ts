@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppDependencies, Dependency } from '../context.ts';
+import { LicenseStatus } from '../license/index.ts';
 import type { SandboxRuntime } from '../sandboxes/index.ts';
 import { SERVER_TITLE, SERVER_VERSION } from '../server-info.ts';
 
@@ -31,6 +32,7 @@ const ServerInfo = Type.Object({
   uptime: Type.Integer({ description: 'Seconds since start.' }),
   node_version: Type.String(),
   docs: Type.String(),
+  license: LicenseStatus,
 });
 
 const DEPENDENCIES: readonly (keyof AppDependencies)[] = ['database', 'cache', 'objects'];
@@ -42,6 +44,8 @@ export interface HealthState {
   sandboxRuntime: () => SandboxRuntime | undefined;
   /** How long each dependency has to answer. */
   timeoutMs: number;
+  /** The license's state now, with the seats used. */
+  license: () => Promise<LicenseStatus>;
 }
 
 /** Liveness, readiness (every dependency answers) and facts about the server; never behind auth. */
@@ -91,6 +95,7 @@ export function healthRoutes(app: FastifyInstance, state: HealthState): void {
     uptime: Math.floor((Date.now() - state.startedAt) / 1000),
     node_version: process.version,
     docs: '/docs',
+    license: await state.license(),
   }));
 }
 

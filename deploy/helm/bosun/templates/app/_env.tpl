@@ -46,6 +46,9 @@
 - {name: BOSUN_GIT_GITHUB_APP_CLIENT_SECRET_FILE, value: /var/run/secrets/bosun/github-client-secret}
 {{- end }}
 {{- end }}
+{{- if or .Values.license.value .Values.license.secretName }}
+- {name: BOSUN_LICENSE_FILE, value: /var/run/secrets/bosun/license}
+{{- end }}
 {{- range $name, $value := .Values.extraEnv }}
 - {name: {{ $name }}, value: {{ $value | toString | quote }}}
 {{- end }}
@@ -72,5 +75,10 @@
 {{- end }}
 {{- if .Values.github.enabled }}
 - secret: {name: {{ .Values.secrets.githubApp }}, items: [{key: client-secret, path: github-client-secret}]}
+{{- end }}
+{{- if .Values.license.value }}
+- secret: {name: {{ include "bosun.name" (dict "root" . "component" "license") }}, items: [{key: license, path: license}]}
+{{- else if .Values.license.secretName }}
+- secret: {name: {{ .Values.license.secretName }}, items: [{key: {{ .Values.license.key | quote }}, path: license}]}
 {{- end }}
 {{- end -}}
