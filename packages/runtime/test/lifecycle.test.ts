@@ -63,31 +63,39 @@ describe('local runtime: lifecycle sweep', () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  it('pauses a sandbox idle for the idle time, saying why', async () => {
-    const paused = await untilStatus(runtime, sandbox.id, (found) => found?.status !== 'RUNNING', SETTLE_MS);
-    expect(paused).toMatchObject({ status: 'PAUSED', url: null, sessionApiKey: null });
-    expect(paused?.statusDetail).toMatch(/^paused by the runtime: idle for 1 s/);
-    expect(existsSync(join(root, sandbox.id, 'workspace'))).toBe(true);
-    expect((await runtime.get(busy.id))?.status).toBe('RUNNING');
-  }, 2 * SETTLE_MS);
+  it(
+    'pauses a sandbox idle for the idle time, saying why',
+    async () => {
+      const paused = await untilStatus(runtime, sandbox.id, (found) => found?.status !== 'RUNNING', SETTLE_MS);
+      expect(paused).toMatchObject({ status: 'PAUSED', url: null, sessionApiKey: null });
+      expect(paused?.statusDetail).toMatch(/^paused by the runtime: idle for 1 s/);
+      expect(existsSync(join(root, sandbox.id, 'workspace'))).toBe(true);
+      expect((await runtime.get(busy.id))?.status).toBe('RUNNING');
+    },
+    2 * SETTLE_MS,
+  );
 
-  it('deletes one paused for the dead time: its workspace goes, its record stays MISSING with why', async () => {
-    const dir = join(root, sandbox.id);
-    const gone = await untilStatus(
-      runtime,
-      sandbox.id,
-      (found) => found?.status !== 'PAUSED' && !existsSync(dir),
-      SETTLE_MS,
-    );
-    expect(gone?.status).toBe('MISSING');
-    expect(gone?.statusDetail).toBe('deleted by the runtime: PAUSED for more than 3 s');
-    await expect(runtime.resume(sandbox.id)).rejects.toBeInstanceOf(SandboxConflictError);
-    // Used all along (over three times the idle time by now): still running, until its client stops.
-    expect((await runtime.get(busy.id))?.status).toBe('RUNNING');
-    clearInterval(traffic);
-    const rested = await untilStatus(runtime, busy.id, (found) => found?.status !== 'RUNNING', SETTLE_MS);
-    expect(rested?.statusDetail).toMatch(/^paused by the runtime: idle/);
-  }, 3 * SETTLE_MS);
+  it(
+    'deletes one paused for the dead time: its workspace goes, its record stays MISSING with why',
+    async () => {
+      const dir = join(root, sandbox.id);
+      const gone = await untilStatus(
+        runtime,
+        sandbox.id,
+        (found) => found?.status !== 'PAUSED' && !existsSync(dir),
+        SETTLE_MS,
+      );
+      expect(gone?.status).toBe('MISSING');
+      expect(gone?.statusDetail).toBe('deleted by the runtime: PAUSED for more than 3 s');
+      await expect(runtime.resume(sandbox.id)).rejects.toBeInstanceOf(SandboxConflictError);
+      // Used all along (over three times the idle time by now): still running, until its client stops.
+      expect((await runtime.get(busy.id))?.status).toBe('RUNNING');
+      clearInterval(traffic);
+      const rested = await untilStatus(runtime, busy.id, (found) => found?.status !== 'RUNNING', SETTLE_MS);
+      expect(rested?.statusDetail).toMatch(/^paused by the runtime: idle/);
+    },
+    3 * SETTLE_MS,
+  );
 
   it('finds the same state in its database after a restart', async () => {
     await runtime.close();

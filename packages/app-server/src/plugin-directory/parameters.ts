@@ -17,7 +17,10 @@ export function withPluginParameters(request: AppConversationStartRequest): AppC
   const body =
     given.length === 1
       ? lines(given[0]?.parameters ?? {}, '')
-      : given.flatMap((plugin) => [`${displayName(plugin.repo_path || plugin.source)}:`, ...lines(plugin.parameters ?? {}, '  ')]);
+      : given.flatMap((plugin) => [
+          `${displayName(plugin.repo_path || plugin.source)}:`,
+          ...lines(plugin.parameters ?? {}, '  '),
+        ]);
   const block = [HEADING, ...body].join('\n');
   const message = request.initial_message;
   if (!message) {
