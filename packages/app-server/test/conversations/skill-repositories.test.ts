@@ -1,8 +1,9 @@
+import { type LlmReplay, startLlmReplay } from '@bosun/llm-replay';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { AppServerConfig } from '../../src/index.ts';
 import { type TestUser, describeApi } from '../api/harness.ts';
 import { type SkillHost, skillHost } from '../support/skill-host.ts';
-import { agentOfConversation, readyStart } from './support.ts';
+import { agentOfConversation, eventsUntil, readyStart } from './support.ts';
 
 const ALICE_GITHUB = 'ghp_alice-github-token';
 const ALICE_GITLAB = 'glpat-alice-gitlab-token';
@@ -17,6 +18,7 @@ const skill = (name: string, body: string) => `---\nname: ${name}\ndescription: 
  */
 let github: SkillHost;
 let gitlab: SkillHost;
+let llm: LlmReplay;
 const options = { config: {} as Partial<AppServerConfig> };
 beforeAll(async () => {
   const app = { 'README.md': 'app\n' };
@@ -53,8 +55,12 @@ beforeAll(async () => {
     readers: { 'orgb/app': [ALICE_GITLAB], 'orgb/bosun-config': [ALICE_GITLAB] },
   });
   options.config = { git_github_url: github.url, git_gitlab_url: gitlab.url, git_allow_private_hosts: true };
+  llm = await startLlmReplay({
+    script: { turns: [{ when: { last_user_message_contains: 'HELLO' }, content: 'Hi.', times: 20 }] },
+  });
 });
 afterAll(async () => {
+  await llm?.close();
   await github?.close();
   await gitlab?.close();
 });
@@ -68,7 +74,7 @@ describeApi(
   (api) => {
     let alice: TestUser;
     beforeAll(async () => {
-      alice = await api().user({ llm_model: 'test-model' });
+      alice = await api().user({ llm_model: 'test-model', llm_base_url: llm.baseUrl, llm_api_key: 'llm-key' });
       const provider_tokens = { github: { token: ALICE_GITHUB }, gitlab: { token: ALICE_GITLAB } };
       const stored = await api().call('/api/v1/secrets/git-providers', {
         method: 'POST',
@@ -148,6 +154,16 @@ describeApi(
       expect(gitlab.requests.filter((request) => request.token === ALICE_GITHUB)).toEqual([]);
       expect(JSON.stringify(listed)).not.toContain(ALICE_GITHUB);
       for (const text of [JSON.stringify(task), api().logs.join('\n')]) expect(text).not.toContain(ALICE_GITHUB);
+    });
+
+    it("the conversation's agent has them: their skills are in its system prompt", async () => {
+      const hello = { content: [{ type: 'text', text: 'HELLO' }] };
+      const task = await readyStart(api(), alice, { selected_repository: 'acme/app', initial_message: hello });
+      const id = task.app_conversation_id as string;
+      const agent = await agentOfConversation(api(), alice, id);
+      const events = await eventsUntil(agent, id, (e) => e.kind === 'MessageEvent' && e.source === 'agent');
+      const prompt = JSON.stringify(events.find((e) => e.kind === 'SystemPromptEvent'));
+      for (const name of ['acme-style', 'legacy-only', 'alice-notes']) expect(prompt).toContain(`<name>${name}</name>`);
     });
 
     it('skips a repository the token cannot read, saying so on the start task and in the skills, and the conversation starts', async () => {
