@@ -4,7 +4,7 @@ import { call } from './support/http.ts';
 import { startTestServer } from './support/server.ts';
 
 interface SkillsBody {
-  skills: { name: string; scope: string; triggers: string[] }[];
+  skills: { name: string; scope: string; triggers: string[]; origin: string; origin_source: string; commit: string }[];
   sources: Record<string, number>;
   diagnostics: { file: string; severity: string; message: string }[];
 }
@@ -17,7 +17,7 @@ describe('POST /api/skills with registered marketplaces', () => {
     const { dir: repos, cleanup } = await tempDir('bosun-marketplace-skills-');
     onTestFinished(cleanup);
     const market = await TestRepository.create(repos, 'acme/market');
-    await market.commit({
+    const sha = await market.commit({
       '.claude-plugin/marketplace.json': JSON.stringify({
         name: 'acme',
         owner: { name: 'Acme' },
@@ -46,6 +46,11 @@ describe('POST /api/skills with registered marketplaces', () => {
     expect(reply.body.skills.map((s) => [s.name, s.scope, s.triggers])).toEqual([
       ['review:code-review', 'plugin', []],
       ['review:lint', 'plugin', ['/review:lint']],
+    ]);
+    // Each names the marketplace and plugin it came from, at the marketplace's commit.
+    expect(reply.body.skills.map((s) => [s.origin, s.origin_source, s.commit])).toEqual([
+      ['marketplace', 'acme: review', sha],
+      ['marketplace', 'acme: review', sha],
     ]);
     expect(reply.body.sources).toMatchObject({ plugin: 2, project: 0 });
     expect(reply.body.diagnostics.map((d) => `${d.severity} ${d.file}: ${d.message}`)).toEqual([

@@ -6,7 +6,15 @@ import { call } from './support/http.ts';
 import { startTestServer } from './support/server.ts';
 
 interface SkillsBody {
-  skills: { name: string; scope: string; content: string; source: string | null }[];
+  skills: {
+    name: string;
+    scope: string;
+    content: string;
+    source: string | null;
+    origin?: string;
+    origin_source?: string | null;
+    commit?: string | null;
+  }[];
   sources: Record<string, number>;
   diagnostics: { file: string; severity: string; message: string }[];
 }
@@ -46,7 +54,14 @@ describe('POST /api/skills with the plugins a conversation names', () => {
     const skills = Object.fromEntries(reply.body.skills.map((skill) => [skill.name, skill]));
     // Plugin skills are named by their plugin: the project's `docker` and the plugin's `tools:docker` are two.
     expect(Object.keys(skills).sort()).toEqual(['docker', 'notes', 'tools:deploy', 'tools:docker']);
-    expect(skills['tools:docker']).toMatchObject({ scope: 'plugin', content: 'Docker, the plugin way.' });
+    expect(skills['tools:docker']).toMatchObject({
+      scope: 'plugin',
+      content: 'Docker, the plugin way.',
+      origin: 'plugin',
+      origin_source: 'github:acme/tools',
+      commit: pinned,
+    });
+    expect(skills.notes).toMatchObject({ origin: 'repository', origin_source: project, commit: null });
     expect(skills['tools:docker']?.source).toMatch(/tools\/skills\/docker\/SKILL\.md$/);
     expect(skills.docker).toMatchObject({ scope: 'project' });
     expect(skills['tools:deploy']).toMatchObject({ scope: 'plugin', content: expect.stringContaining('Deploy it.') });

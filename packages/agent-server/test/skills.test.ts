@@ -60,6 +60,9 @@ describe('POST /api/skills', () => {
         is_agentskills_format: false,
         disable_model_invocation: true,
         scope: 'project',
+        origin: 'repository',
+        origin_source: project,
+        commit: null,
       },
       expect.objectContaining({ name: 'k8s', type: 'agentskills', triggers: ['kubectl'], is_agentskills_format: true }),
       expect.objectContaining({
@@ -99,7 +102,7 @@ describe('POST /api/skills', () => {
   it('loads organization repositories from org_configs (a pre-authenticated URL, never shown) and skill_repositories through the configured provider', async () => {
     const repos = await scratch();
     const org = await TestRepository.create(repos, 'acme/.agents');
-    await org.commit({ 'skills/review/SKILL.md': skillMd('review', 'Review code.') });
+    const orgSha = await org.commit({ 'skills/review/SKILL.md': skillMd('review', 'Review code.') });
     const user = await TestRepository.create(repos, 'me/.agents');
     const userSha = await user.commit({ 'skills/mine/SKILL.md': skillMd('mine', 'Mine.') });
     const http = await serveGitOverHttp(repos, { username: 'oauth2', password: 'glpat-very-secret' });
@@ -123,6 +126,10 @@ describe('POST /api/skills', () => {
     expect(reply.body.skills.map((s) => [s.name, s.scope])).toEqual([
       ['mine', 'user'],
       ['review', 'organization'],
+    ]);
+    expect(reply.body.skills.map((s) => [s.origin, s.origin_source, s.commit])).toEqual([
+      ['user_repository', 'github:me/.agents', userSha],
+      ['organization_repository', `http://***@${host}/acme/.agents.git`, orgSha],
     ]);
     expect(reply.body.sources).toMatchObject({ user: 1, org: 1, project: 0 });
     expect(reply.body.diagnostics).toEqual([]);

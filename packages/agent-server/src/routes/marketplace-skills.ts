@@ -8,7 +8,7 @@ import {
   pluginLabel,
   pluginSkills,
 } from '@bosun/agent';
-import type { PluginProblem, RegisteredMarketplace } from '@bosun/protocol';
+import type { PluginProblem, RegisteredMarketplace, ResolvedPlugin } from '@bosun/protocol';
 
 /** Skill layers of plugins for `POST /api/skills`, and a diagnostic for every error of a plugin. */
 export interface PluginSkillLayers {
@@ -29,7 +29,9 @@ export async function marketplaceSkills(
   const diagnostics: SkillProblem[] = [];
   for (const registration of registrations) {
     const { fetched, failures } = await fetchMarketplacePlugins(registration, git, () => undefined);
-    for (const { plugin } of fetched) if (plugin) layers.push(await pluginSkills(plugin));
+    for (const { plugin, resolved } of fetched) {
+      if (plugin) layers.push(fromPlugin(await pluginSkills(plugin), { ...resolved, marketplace: registration.name }));
+    }
     for (const resolved of [...failures, ...fetched.map((f) => f.resolved)]) {
       const file = `marketplace ${registration.name}${resolved.name ? `: plugin ${resolved.name}` : ''}`;
       diagnostics.push(...errorDiagnostics(file, resolved.problems));
@@ -48,11 +50,25 @@ export async function namedPluginSkills(
   git: GitCache,
 ): Promise<PluginSkillLayers> {
   const fetched = await Promise.all(references.map((reference) => fetchPlugin(reference, { cache: git })));
-  const layers = await Promise.all(fetched.flatMap(({ plugin }) => (plugin ? [pluginSkills(plugin)] : [])));
+  const layers = await Promise.all(
+    fetched.flatMap(({ plugin, resolved }) =>
+      plugin ? [pluginSkills(plugin).then((loaded) => fromPlugin(loaded, resolved))] : [],
+    ),
+  );
   const diagnostics = fetched.flatMap(({ resolved }) =>
     errorDiagnostics(`plugin ${pluginLabel(resolved)}`, resolved.problems),
   );
   return { layers, diagnostics };
+}
+
+/** A plugin's skills marked with where the plugin came from: its repository, its commit, its marketplace. */
+function fromPlugin(loaded: LoadedSkills, resolved: ResolvedPlugin): LoadedSkills {
+  const where = {
+    repository: resolved.source,
+    ...(resolved.resolved_ref ? { commit: resolved.resolved_ref } : {}),
+    ...(resolved.marketplace ? { marketplace: resolved.marketplace } : {}),
+  };
+  return { ...loaded, skills: loaded.skills.map((skill) => ({ ...skill, source: { ...skill.source, ...where } })) };
 }
 
 function errorDiagnostics(file: string, problems: readonly PluginProblem[]): SkillProblem[] {

@@ -10,10 +10,11 @@ import {
   redactCredentials,
 } from '@bosun/agent';
 import { InputError } from '@bosun/http';
-import type { SkillInfo, SkillRepository, SkillsRequest, SkillsResponse } from '@bosun/protocol';
+import type { SkillInfo, SkillOrigin, SkillRepository, SkillsRequest, SkillsResponse } from '@bosun/protocol';
 import type { FastifyInstance } from 'fastify';
 import { marketplaceSkills, namedPluginSkills } from './marketplace-skills.ts';
 import { componentRef, validationResponse } from './params.ts';
+import { projectCommit } from './project-commit.ts';
 
 export interface SkillRouteDeps {
   git: GitCache;
@@ -103,8 +104,11 @@ export function skillRoutes(app: FastifyInstance, deps: SkillRouteDeps): void {
         const key = skill.source.scope === 'organization' ? 'org' : skill.source.scope;
         sources[key] = (sources[key] ?? 0) + 1;
       }
+      const project = merged.skills.some((skill) => skill.source.scope === 'project')
+        ? await projectCommit(body.project_dir ?? null)
+        : null;
       return {
-        skills: merged.skills.map(skillInfo),
+        skills: merged.skills.map((skill) => skillInfo(skill, project)),
         sources,
         diagnostics: [...loaded.problems, ...merged.problems, ...diagnostics].map((problem) => ({
           ...problem,
@@ -120,8 +124,8 @@ export function skillRoutes(app: FastifyInstance, deps: SkillRouteDeps): void {
   );
 }
 
-/** A skill as the API shows it (OpenHands' `SkillInfo`, plus the scope it came from). */
-export function skillInfo(skill: Skill): SkillInfo {
+/** A skill as the API shows it (OpenHands' `SkillInfo`, plus the scope, origin and commit it came from). */
+export function skillInfo(skill: Skill, projectCommit: string | null = null): SkillInfo {
   const triggers =
     skill.trigger?.type === 'keyword'
       ? skill.trigger.keywords
@@ -138,7 +142,35 @@ export function skillInfo(skill: Skill): SkillInfo {
     is_agentskills_format: skill.format === 'agentskills',
     disable_model_invocation: skill.disableModelInvocation,
     scope: skill.source.scope,
+    ...originOf(skill, projectCommit),
   };
+}
+
+/** Where a skill came from, for people: which kind of source, which one, and at which commit. */
+function originOf(skill: Skill, projectCommit: string | null): Pick<SkillInfo, 'origin' | 'origin_source' | 'commit'> {
+  const { scope, repository, commit, marketplace } = skill.source;
+  const shown = (source: string | undefined) => (source ? redactCredentials(source) : null);
+  const at = (origin: SkillOrigin, source: string | null, sha: string | null) => ({
+    origin,
+    origin_source: source,
+    commit: sha,
+  });
+  switch (scope) {
+    case 'organization':
+      return at('organization_repository', shown(repository), commit ?? null);
+    case 'user':
+      return at('user_repository', shown(repository), commit ?? null);
+    case 'plugin':
+      return marketplace
+        ? at('marketplace', `${marketplace}: ${skill.source.origin}`, commit ?? null)
+        : at('plugin', shown(repository) ?? skill.source.origin, commit ?? null);
+    case 'project':
+      return at('repository', skill.source.origin, projectCommit);
+    case 'builtin':
+      return at('builtin', null, null);
+    default:
+      return at('sandbox', null, null);
+  }
 }
 
 /** OpenHands' sandbox skill: the URLs the sandbox exposes, always in the system prompt. */

@@ -81,7 +81,12 @@ async function fetchOne(repository: SkillRepository, options: RepositoryLoadOpti
     const checkout = await options.git.checkout(url, earlier?.resolved_ref ?? ref, auth);
     resolved.resolved_ref = checkout.sha;
     const origin = `${resolved.url}@${checkout.sha.slice(0, 12)}`;
-    const loaded = await loadSkillDirectory(join(checkout.dir, 'skills'), { scope, origin });
+    const loaded = await loadSkillDirectory(join(checkout.dir, 'skills'), {
+      scope,
+      origin,
+      repository: redactCredentials(source),
+      commit: checkout.sha,
+    });
     if (loaded.skills.length === 0 && loaded.problems.length === 0) {
       loaded.problems.push({
         file: origin,

@@ -11,6 +11,12 @@ export interface SkillSource {
   scope: SkillScope;
   /** Who provided it, for people: a repository (`github:acme/.agents@<sha>`), a workspace path, a plugin name. */
   origin: string;
+  /** The repository it was read from, as given (a skills repository's source, a plugin's), when it has one. */
+  repository?: string;
+  /** The commit (full SHA) it was read at, when known. */
+  commit?: string;
+  /** The registered marketplace whose plugin brought it (skills of auto-loaded marketplaces). */
+  marketplace?: string;
 }
 
 /** When a skill's content is added to a user message without the agent asking for it. */

@@ -76,5 +76,14 @@ function listedSkills(rows: readonly SkillsTableRow[]): Listed[] {
 }
 
 function listedOf(row: SkillsTableRow, name: string, type: Listed['type'], triggers: string[] | null): Listed {
-  return { name, type, source: row.scope, triggers, marketplace: row.marketplace, plugin: row.name };
+  return {
+    name,
+    type,
+    source: row.scope,
+    triggers,
+    marketplace: row.marketplace,
+    plugin: row.name,
+    origin: 'marketplace',
+    commit: row.resolved_ref,
+  };
 }

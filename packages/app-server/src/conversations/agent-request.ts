@@ -1,5 +1,10 @@
 import type { StartConversationInput } from '@bosun/client';
-import type { AppConversationStartRequest, RegisteredMarketplace, SecretSource } from '@bosun/protocol';
+import type {
+  AppConversationStartRequest,
+  RegisteredMarketplace,
+  SecretSource,
+  SkillRepository,
+} from '@bosun/protocol';
 import type { EffectiveLlm } from '../settings/llm-defaults.ts';
 
 /** The tools every conversation of the application gets (the agent server's names). */
@@ -15,6 +20,8 @@ export interface ConversationToStart {
   secrets: Record<string, SecretSource>;
   /** The auto-loaded marketplaces, each pinned to a commit. */
   marketplaces?: RegisteredMarketplace[];
+  /** The organization's and the user's skills repositories, each pinned to a commit. */
+  skillRepositories?: SkillRepository[];
   /** Skills the user turned off (their settings' `disabled_skills`): left out wherever they come from. */
   disabledSkills?: string[];
   /** The user's settings' `confirmation_mode`: every action waits for them to approve or reject it. */
@@ -33,8 +40,10 @@ export function agentLlm(llm: EffectiveLlm & { model: string }) {
 
 /** What the agent server is asked to start. */
 export function startConversationInput(start: ConversationToStart) {
-  const { id, workingDir, llm, request, secrets, marketplaces, disabledSkills, confirmationMode } = start;
+  const { id, workingDir, llm, request, secrets, marketplaces, skillRepositories, disabledSkills, confirmationMode } =
+    start;
   const agentContext = {
+    ...(skillRepositories?.length ? { skill_repositories: skillRepositories } : {}),
     ...(disabledSkills?.length ? { disabled_skills: disabledSkills } : {}),
     ...(request.system_message_suffix ? { system_message_suffix: request.system_message_suffix } : {}),
     ...(marketplaces?.length ? { registered_marketplaces: marketplaces } : {}),

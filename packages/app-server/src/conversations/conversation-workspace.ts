@@ -7,6 +7,7 @@ import {
   type AppConversationHooks,
   type AppConversationSkills,
   type ConversationInfo,
+  type ConversationSkillRepository,
   type GitChange,
   type GitDiff,
   HOOK_EVENT_KEYS,
@@ -16,6 +17,7 @@ import {
   type PluginSource,
   type ValidationError,
 } from '@bosun/protocol';
+import { agentLibrary } from '../marketplaces/git-access.ts';
 import { conversationInSandbox, runningAgentOf } from './conversation-sandbox.ts';
 import type { ConversationDeps } from './deps.ts';
 import { whyNot } from './start-tasks.ts';
@@ -27,8 +29,8 @@ const DEFAULT_HOOK_TIMEOUT = 60;
 interface ConversationAgent {
   agent: AgentServerClient;
   info: ConversationInfo;
-  /** The app's row of the conversation (its selected repository). */
-  row: { selected_repository: string | null };
+  /** The app's row of the conversation (its selected repository, the skills repositories its start looked for). */
+  row: { selected_repository: string | null; skill_repositories: string | null };
 }
 
 /**
@@ -38,7 +40,7 @@ interface ConversationAgent {
  * directory (the cloned repository, else the sandbox's workspace), as the agent server reports it.
  */
 export class ConversationWorkspace {
-  constructor(private readonly deps: Pick<ConversationDeps, 'repositories' | 'sandboxes'>) {}
+  constructor(private readonly deps: Pick<ConversationDeps, 'repositories' | 'sandboxes' | 'skillRepositories'>) {}
 
   /** The file's text: 404 when there is none, 413 when larger than the limit, 415 when it is not UTF-8 text. */
   async readFile(userId: string, id: string, filePath: string): Promise<string> {
@@ -76,21 +78,39 @@ export class ConversationWorkspace {
    * by its agent server.
    */
   async skills(userId: string, id: string): Promise<AppConversationSkills> {
-    const { agent, info } = await this.agentOf(userId, id);
+    const { agent, info, row } = await this.agentOf(userId, id);
     const context = info.agent.agent_context;
+    const recorded = context?.skill_repositories ?? [];
+    // Read with the user's tokens now: the commits are in the sandbox's cache unless it lost them.
+    const readable = (await this.deps.skillRepositories?.withCredentials(userId, recorded, [])) ?? recorded;
     const loaded = await agent
       .getSkills({
         load_public: false,
         load_project: context?.load_project_skills ?? true,
         load_builtin: context?.load_builtin_skills ?? false,
         project_dir: info.workspace.working_dir,
-        skill_repositories: context?.skill_repositories ?? [],
+        skill_repositories: readable,
         disabled_skills: context?.disabled_skills ?? [],
         registered_marketplaces: context?.registered_marketplaces ?? [],
         plugins: namedPlugins(info),
       })
       .catch(refusal('read the skills'));
-    return { skills: loaded.skills.map(({ name, type, content, triggers }) => ({ name, type, content, triggers })) };
+    const shown = await repositoryLabels(readable, recorded);
+    return {
+      skills: loaded.skills.map(({ name, type, content, triggers, origin, origin_source, commit }) => ({
+        name,
+        type,
+        content,
+        triggers,
+        ...(origin ? { origin } : {}),
+        ...(origin_source !== undefined ? { origin_source: origin_source && shown(origin_source) } : {}),
+        ...(commit !== undefined ? { commit } : {}),
+      })),
+      repositories: row.skill_repositories ? (JSON.parse(row.skill_repositories) as ConversationSkillRepository[]) : [],
+      diagnostics: loaded.diagnostics
+        .filter((diagnostic) => diagnostic.severity !== 'info')
+        .map((diagnostic) => ({ ...diagnostic, file: shown(diagnostic.file) })),
+    };
   }
 
   /** The hooks the working directory's `.openhands/hooks.json` declares now, by event (OpenHands' names). */
@@ -151,7 +171,21 @@ function namedPlugins(info: ConversationInfo): PluginSource[] {
   }));
 }
 
-/** `path` on the conversation's machine: as it is when absolute, else under the working directory. */
+/**
+ * Each repository as the agent server names it when it was given with credentials (redacted: `https://***@host/...`)
+ * shown as the conversation records it (`github:acme/.agents`); anything else as it is.
+ */
+async function repositoryLabels(
+  readable: readonly { source: string }[],
+  recorded: readonly { source: string }[],
+): Promise<(text: string) => string> {
+  const { redactCredentials } = await agentLibrary();
+  const labels = new Map(
+    readable.map((repository, index) => [redactCredentials(repository.source), recorded[index]?.source]),
+  );
+  return (text) => labels.get(text) ?? text;
+}
+
 /** Where OpenHands' sandboxes keep the project: its clients name files under it. */
 const OPENHANDS_PROJECT = '/workspace/project';
 

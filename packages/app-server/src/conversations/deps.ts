@@ -5,6 +5,7 @@ import type { ProviderTokenReader } from '../git/token-renewal.ts';
 import type { AutoLoad } from '../marketplaces/auto-load.ts';
 import type { SandboxSpec, Sandboxes } from '../sandboxes/index.ts';
 import type { LlmDefaults } from '../settings/llm-defaults.ts';
+import type { SkillRepositoryDiscovery } from '../skill-repositories/discovery.ts';
 import type { PluginTrustGate } from '../trust/index.ts';
 
 /** Where the conversations write what happens away from any request. */
@@ -35,6 +36,8 @@ export interface ConversationDeps {
   pluginTrust: PluginTrustGate;
   /** The auto-loaded marketplaces of a new conversation (none when absent). */
   autoLoad?: (userId: string, orgId: string | null) => Promise<AutoLoad>;
+  /** The organization and user skills repositories of a start (none looked for when absent). */
+  skillRepositories?: Pick<SkillRepositoryDiscovery, 'find' | 'withCredentials'>;
   /** The app's URL as sandboxes reach it (throws while it has none): their provider tokens are looked up there. */
   publicUrl?: () => string;
   /** How long the agent server may take to start a conversation (it may fetch plugins first). */

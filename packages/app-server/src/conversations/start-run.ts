@@ -1,4 +1,4 @@
-import { type AgentServerClient, BosunApiError } from '@bosun/client';
+import type { AgentServerClient } from '@bosun/client';
 import type { AppConversationStartRequest, ProviderType, SecretSource } from '@bosun/protocol';
 import type { JsonValue } from '../cache/index.ts';
 import { hexOf } from '../conversation-ids.ts';
@@ -12,10 +12,13 @@ import { LEASE } from '../row-leases.ts';
 import { type Sandbox, agentClient } from '../sandboxes/index.ts';
 import { effectiveLlm } from '../settings/llm-defaults.ts';
 import { appUrlOf, sandboxLookupSecret } from '../settings/sandbox-secrets.ts';
+import { startSkillRepositories } from '../skill-repositories/start.ts';
+import { whyNot } from './agent-refusal.ts';
 import { startConversationInput, titleOf } from './agent-request.ts';
 import type { ConversationDeps } from './deps.ts';
 import { PendingMessages } from './pending-messages.ts';
 import { StartError, cloneRepository, workspaceOf } from './repository.ts';
+import { skillProblems } from './skill-problems.ts';
 import { recordedStartFields } from './start-fields.ts';
 import { startTaskOf } from './start-request.ts';
 import { TaskTakenOver } from './task-takeover.ts';
@@ -61,8 +64,9 @@ export class StartRun {
     if (existing && !this.madeByTask(existing.user_id, existing.created_at)) {
       throw new StartError(`A conversation with id ${id} exists already: leave conversation_id out to get a new one`);
     }
-    // Asked of the marketplaces' hosts while the sandbox starts (a Git round trip each).
+    // Asked of the marketplaces' and skills repositories' hosts while the sandbox starts (a Git round trip each).
     const autoLoading = this.autoLoad(userId, orgId);
+    const findingRepositories = startSkillRepositories(this.deps.skillRepositories, userId, request);
     const sandbox = await this.sandboxFor(userId, request.sandbox_id ?? null, id);
     if (sandbox.status !== 'RUNNING' || !sandbox.agentServerUrl || !sandbox.sessionApiKey) {
       // The task names the sandbox that did not start: its owner can read why, resume or delete it.
@@ -87,7 +91,12 @@ export class StartRun {
       workingDir = await workspaceOf(agent);
     }
     await this.change({ status: 'SETTING_UP_SKILLS' });
-    const problems = await skillProblems(agent, workingDir);
+    const skillRepositories = await findingRepositories;
+    // With the user's tokens in them: the sandbox fetches each commit once, the conversation's agent finds it there.
+    const readable = await Promise.resolve(
+      this.deps.skillRepositories?.withCredentials(userId, skillRepositories.repositories, secrets) ?? [],
+    ).catch(() => skillRepositories.repositories);
+    const problems = [...skillRepositories.problems, ...(await skillProblems(agent, workingDir, readable))];
     const autoLoaded = await autoLoading;
     problems.push(...autoLoaded.problems);
     await this.change({
@@ -112,6 +121,7 @@ export class StartRun {
         llm_model: model,
         created_at: now,
         updated_at: now,
+        skill_repositories: skillRepositories.record.length ? JSON.stringify(skillRepositories.record) : null,
         ...recordedStartFields(request),
       });
     }
@@ -126,6 +136,7 @@ export class StartRun {
           request: withPluginParameters(request),
           secrets: conversationSecrets,
           marketplaces: autoLoaded.registrations,
+          skillRepositories: skillRepositories.repositories,
           disabledSkills: disabledSkillsOf(stored),
           confirmationMode: stored.confirmation_mode === true,
         }),
@@ -261,25 +272,4 @@ export class StartRun {
     for (const secret of Object.values(merged)) if (typeof secret === 'string') secrets.push(secret);
     return merged;
   }
-}
-
-/** The errors and warnings of the skills the project would load (information about the merge left out). */
-async function skillProblems(agent: AgentServerClient, projectDir: string): Promise<string[]> {
-  try {
-    const skills = await agent.getSkills({ load_public: false, load_org: false, project_dir: projectDir });
-    return skills.diagnostics
-      .filter((diagnostic) => diagnostic.severity !== 'info')
-      .map((diagnostic) => `skill ${diagnostic.file}: ${diagnostic.severity}: ${diagnostic.message}`);
-  } catch (error) {
-    return [`skills could not be read: ${whyNot(error)}`];
-  }
-}
-
-/** What an agent server's refusal says. */
-export function whyNot(error: unknown): string {
-  if (error instanceof BosunApiError) {
-    const detail = typeof error.detail === 'string' ? error.detail : JSON.stringify(error.detail);
-    return `${error.status} ${detail}`;
-  }
-  return error instanceof Error ? error.message : String(error);
 }

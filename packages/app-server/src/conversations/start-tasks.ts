@@ -4,15 +4,17 @@ import type { AppConversationStartRequest, AppConversationStartTask } from '@bos
 import { conversationIdOf } from '../conversation-ids.ts';
 import type { StartTaskRecord } from '../data/index.ts';
 import type { Lease } from '../row-leases.ts';
+import { whyNot } from './agent-refusal.ts';
 import type { ConversationDeps } from './deps.ts';
 import { redacted } from './redact.ts';
 import { StartError } from './repository.ts';
 import { maskedRequest, startTaskOf } from './start-request.ts';
-import { StartRun, type Starter, taskChannel, whyNot } from './start-run.ts';
+import { StartRun, type Starter, taskChannel } from './start-run.ts';
 import { TaskLeases } from './task-leases.ts';
 import { type SealedStart, TaskTakenOver, UNREADABLE, openStart } from './task-takeover.ts';
 
-export { type Starter, taskChannel, whyNot } from './start-run.ts';
+export { whyNot } from './agent-refusal.ts';
+export { type Starter, taskChannel } from './start-run.ts';
 
 /** How long a replica that closes waits for its starts under way before handing them over to the others. */
 export const HANDOVER_GRACE_MS = 2_000;

@@ -122,6 +122,8 @@ export interface AppConversationsTable {
   conversation_trigger: string | null;
   /** The pull requests it works on (number[] as JSON, see 0019); null: none. */
   pr_number: string | null;
+  /** The organization and user skills repositories its start looked for (see 0020); null: none recorded. */
+  skill_repositories: string | null;
 }
 
 /** A start of a conversation: its request as JSON with the secrets masked, its problems as a JSON list. */

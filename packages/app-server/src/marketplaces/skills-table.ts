@@ -80,6 +80,7 @@ function addedRow(entry: MarketplaceEntry, listing: MarketplaceListing, name: st
 
 function baseRow(entry: MarketplaceEntry, listing: MarketplaceListing) {
   return {
+    origin: 'marketplace' as const,
     scope: entry.scope,
     marketplace: entry.name,
     resolved_ref: listing.resolved_ref,

@@ -10,6 +10,7 @@ import { loginUrlOf } from '../identity/oidc/index.ts';
 import { DEFAULT_RATE_LIMITS, rateLimited } from '../identity/rate-limits.ts';
 import { marketplacesOf } from '../marketplaces/index.ts';
 import { type Lease, leaseOf } from '../row-leases.ts';
+import { SkillRepositoryDiscovery } from '../skill-repositories/discovery.ts';
 import { pluginTrustGate } from '../trust/index.ts';
 import { appConversationRoutes } from './app-conversations.ts';
 
@@ -59,6 +60,13 @@ export const conversationApiOfServer: ApiRoutes = async (api, context: AppContex
     return;
   }
   const { repositories, sandboxes, specs, rateLimiter, gitTokens } = services;
+  const marketplaces = marketplacesOf(repositories, config, gitUrlsOf(config), gitTokens);
+  const skillRepositories = new SkillRepositoryDiscovery({
+    git: marketplaces.git,
+    gitUrls: gitUrlsOf(config),
+    gitTokens,
+    allowPrivateHosts: config.git_allow_private_hosts,
+  });
   await conversationApi({
     repositories,
     sandboxes,
@@ -70,7 +78,8 @@ export const conversationApiOfServer: ApiRoutes = async (api, context: AppContex
     allowPrivateHosts: config.git_allow_private_hosts,
     pluginTrust: pluginTrustGate(repositories, gitTokens, gitUrlsOf(config), config.data_dir),
     llmDefaults: { model: config.llm_model, baseUrl: config.llm_base_url, apiKey: config.llm_api_key },
-    autoLoad: marketplacesOf(repositories, config, gitUrlsOf(config), gitTokens).autoLoad,
+    autoLoad: marketplaces.autoLoad,
+    skillRepositories,
     startLimit: rateLimited(rateLimiter, DEFAULT_RATE_LIMITS, 'sandbox_start'),
     startTaskLease: leaseOf(config.start_task_lease),
     authUrl,

@@ -138,14 +138,20 @@ describeApi('a conversation’s workspace and export through the app server', (a
 
   it('answers the skills the agent loads (its disabled ones left out) and the hooks by event', async () => {
     const { id } = conversation;
-    const { skills } = await client.appConversationSkills(id);
+    const listed = await client.appConversationSkills(id);
+    const { skills } = listed;
     expect(skills.map((skill) => skill.name).sort()).toEqual(['agents', 'docker']);
+    // From the repository it works on, at the commit checked out there.
     expect(skills.find((skill) => skill.name === 'docker')).toEqual({
       name: 'docker',
       type: 'knowledge',
       content: expect.stringContaining('Use docker compose.'),
       triggers: ['container'],
+      origin: 'repository',
+      origin_source: conversation.workingDir,
+      commit: expect.stringMatching(/^[0-9a-f]{40}$/),
     });
+    expect(listed.repositories).toEqual([]);
     expect(skills.find((skill) => skill.name === 'agents')).toMatchObject({ type: 'repo', triggers: [] });
     expect(await client.appConversationHooks(id)).toEqual({
       hooks: [

@@ -35,6 +35,7 @@ import {
   openSandboxRuntime,
 } from '../../src/sandboxes/index.ts';
 import { sandboxLaunch, whenSandboxRuns, withGitProviders } from '../../src/services.ts';
+import { SkillRepositoryDiscovery } from '../../src/skill-repositories/discovery.ts';
 import { pluginTrustGate } from '../../src/trust/index.ts';
 import { REDIS_URL, removeKeys, uniquePrefix } from '../cache/redis-support.ts';
 import { SANDBOX_COMMAND } from '../sandboxes/bundle.ts';
@@ -192,6 +193,12 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
         pluginTrust: pluginTrustGate(repositories, gitTokens, gitUrlsOf(config), target.dataDir),
         llmDefaults: deps.llmDefaults,
         autoLoad: marketplaces.autoLoad,
+        skillRepositories: new SkillRepositoryDiscovery({
+          git: marketplaces.git,
+          gitUrls: gitUrlsOf(config),
+          gitTokens,
+          allowPrivateHosts: config.git_allow_private_hosts,
+        }),
         startLimit,
       });
       server = await buildAppServer({

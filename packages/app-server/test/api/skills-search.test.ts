@@ -8,6 +8,8 @@ const SKILLS = '/api/v1/skills/search';
 
 /** A repository per database's run, moved by the cache test. */
 const moving = new Map<string, TestRepository>();
+/** The commit of `acme/tools`. */
+let toolsCommit = '';
 
 /** A plugin holding only an agent, and two plugins shipping a skill of the same name. */
 const AGENTS_MARKET: Record<string, string> = {
@@ -24,7 +26,7 @@ const { options } = gitRemotes(
   'bosun-skills-search-',
   async (dir) => {
     await (await TestRepository.create(dir, 'acme/market')).commit(MARKET);
-    await (await TestRepository.create(dir, 'acme/tools')).commit(MARKET);
+    toolsCommit = await (await TestRepository.create(dir, 'acme/tools')).commit(MARKET);
     await (await TestRepository.create(dir, 'acme/agents')).commit(AGENTS_MARKET);
     for (const dialect of ['sqlite', 'postgres']) {
       const repository = await TestRepository.create(dir, `acme/moving-${dialect}`);
@@ -62,7 +64,13 @@ describeApi(
 
       const tools = await post(api(), member, '/api/v1/marketplaces', { source: 'github:acme/tools', auto_load: true });
       expect(tools.status, tools.text).toBe(201);
-      const formatter = { source: 'personal', marketplace: 'tools', plugin: 'formatter' };
+      const formatter = {
+        source: 'personal',
+        marketplace: 'tools',
+        plugin: 'formatter',
+        origin: 'marketplace',
+        commit: toolsCommit,
+      };
       expect(await skillsOf(member)).toEqual({
         items: [
           { ...formatter, name: 'formatter:tidy', type: 'agentskills', triggers: null, disabled: false },

@@ -58,6 +58,10 @@ describeApi(
         true,
       );
       expect(configured.requests.slice(before)).toEqual([]);
+      // Nor are skills repositories looked for at the configured github with it.
+      expect(cloned.last.problems).toContainEqual(
+        expect.stringMatching(/^skills repositories of github: not looked for: your token is for /),
+      );
       for (const text of [cloned.text, api().logs.join('\n')]) expect(text).not.toContain(GHE_TOKEN);
     });
 

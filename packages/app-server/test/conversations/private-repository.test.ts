@@ -31,7 +31,10 @@ describeApi(
         body: { provider_tokens: { github: { token: TOKEN } } },
       });
       const cloned = await streamStart(api(), owner, { selected_repository: 'acme/private' });
-      expect(cloned.last, cloned.text).toMatchObject({ status: 'READY', problems: [] });
+      expect(cloned.last, cloned.text).toMatchObject({ status: 'READY' });
+      // The clone has no problem; this Git host has no skills repositories for the owner nor a provider API.
+      const skillRepositoryLine = /^(user|organization) skills repository /;
+      expect(cloned.last.problems.filter((line: string) => !skillRepositoryLine.test(line))).toEqual([]);
       expect(
         remotes.server().requests.some((request) => request.authorized && request.path.includes('acme/private')),
       ).toBe(true);

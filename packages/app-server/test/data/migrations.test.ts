@@ -16,8 +16,8 @@ import { describeEachDatabase } from '../support/databases.ts';
 
 const NEWEST = MIGRATIONS.at(-1)?.name as string;
 const PREVIOUS = MIGRATIONS.at(-2)?.name as string;
-/** What only the newest step makes: what a conversation's start request said of it (trigger, pull requests). */
-const NEWEST_PROBE = sql`select conversation_trigger, pr_number from app_conversations`;
+/** What only the newest step makes: the skills repositories a conversation's start looked for. */
+const NEWEST_PROBE = sql`select skill_repositories from app_conversations`;
 
 const ledger = async (database: AppDatabase) =>
   (await sql<{ name: string }>`select name from bosun_schema_migrations order by name`.execute(database.db)).rows.map(

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { nullable, ref, strictObject, stringEnum, withDefault } from '../schema/builders.ts';
+import { namedEnum, nullable, ref, strictObject, stringEnum, withDefault } from '../schema/builders.ts';
 import { RegisteredMarketplace } from './marketplaces.ts';
 import { PluginSource } from './plugins.ts';
 
@@ -124,6 +124,41 @@ export const SkillsRequest = strictObject(
 );
 export type SkillsRequest = Static<typeof SkillsRequest>;
 
+/** Where a skill came from, as a person reads it in the Skills & Plugins table. */
+export const SKILL_ORIGINS = [
+  'organization_repository',
+  'user_repository',
+  'marketplace',
+  'plugin',
+  'repository',
+  'builtin',
+  'sandbox',
+] as const;
+export const SkillOrigin = namedEnum(
+  'SkillOrigin',
+  "Where a skill came from: an organization's or a user's skills repository (`.agents`, `bosun-config`, the legacy " +
+    '`.bosun`), a plugin of an auto-loaded marketplace, a plugin the conversation names, the repository it works ' +
+    'on (its `AGENTS.md` and `.agents/skills`), the skills shipped with Bosun, or the sandbox.',
+  SKILL_ORIGINS,
+);
+export type SkillOrigin = Static<typeof SkillOrigin>;
+
+/** Where a skill came from and at which commit (each optional: agent servers before them send neither). */
+export const skillOriginFields = {
+  origin: Type.Optional(ref(SkillOrigin)),
+  origin_source: Type.Optional(
+    nullable(
+      Type.String({
+        description:
+          'The repository (credentials redacted), marketplace or plugin it came from; null for built-in and sandbox skills.',
+      }),
+    ),
+  ),
+  commit: Type.Optional(
+    nullable(Type.String({ description: 'The commit (full SHA) it was read at; null when it has none.' })),
+  ),
+};
+
 export const SkillInfo = strictObject('SkillInfo', 'A skill as a conversation would load it.', {
   name: Type.String(),
   type: stringEnum(['repo', 'knowledge', 'agentskills'], {
@@ -136,6 +171,7 @@ export const SkillInfo = strictObject('SkillInfo', 'A skill as a conversation wo
   is_agentskills_format: Type.Boolean(),
   disable_model_invocation: Type.Boolean(),
   scope: stringEnum(['builtin', 'user', 'organization', 'project', 'plugin', 'sandbox']),
+  ...skillOriginFields,
 });
 export type SkillInfo = Static<typeof SkillInfo>;
 

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { SkillOrigin } from '../api/skills.ts';
 import { nullable, ref, strictObject, stringEnum } from '../schema/builders.ts';
 import { ProviderType, pageOf } from './common.ts';
 import { MarketplaceScope } from './marketplaces.ts';
@@ -57,6 +58,8 @@ export const SkillSummary = strictObject(
     triggers: nullable(Type.Array(Type.String()), { description: 'A command’s slash command; null for a skill.' }),
     marketplace: Type.String({ description: 'The registered marketplace that brings it.' }),
     plugin: Type.String({ description: 'The plugin that brings it.' }),
+    origin: Type.Optional(ref(SkillOrigin, { description: 'Where it comes from: `marketplace`.' })),
+    commit: Type.Optional(nullable(Type.String({ description: 'The commit of the marketplace it is read at.' }))),
     disabled: Type.Boolean({ description: 'Turned off by the caller (`disabled_skills` of the settings).' }),
   },
 );

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { ref, strictObject, stringEnum } from '../schema/builders.ts';
+import { SkillDiagnostic, skillOriginFields } from '../api/skills.ts';
+import { nullable, ref, strictObject, stringEnum } from '../schema/builders.ts';
 
 // A conversation's workspace through the application, as OpenHands' V1 API has it: a file, the Git changes,
 // the skills and hooks of the conversation's agent (through its sandbox's agent server), and its export.
@@ -56,14 +57,43 @@ export const AppConversationSkill = strictObject(
     }),
     content: Type.String(),
     triggers: Type.Array(Type.String(), { description: 'The keywords (or task triggers) that bring it in.' }),
+    ...skillOriginFields,
   },
 );
 export type AppConversationSkill = Static<typeof AppConversationSkill>;
 
+export const ConversationSkillRepository = strictObject(
+  'ConversationSkillRepository',
+  'An organization’s or a user’s skills repository the conversation’s start looked for: passed to its agent at a ' +
+    'commit, or skipped saying why.',
+  {
+    source: Type.String({
+      description: '`<provider>:<owner>/<name>` (`.agents`, `bosun-config`, the legacy `.bosun`).',
+    }),
+    scope: stringEnum(['organization', 'user']),
+    owner: Type.String({ description: 'The organization, group or user it belongs to.' }),
+    resolved_ref: nullable(Type.String({ description: 'The commit the conversation loads it at; null: skipped.' })),
+    problem: nullable(Type.String({ description: 'Why it was skipped (no such repository, or no access).' })),
+  },
+);
+export type ConversationSkillRepository = Static<typeof ConversationSkillRepository>;
+
 export const AppConversationSkills = strictObject(
   'AppConversationSkills',
   'The skills the conversation’s agent loads, from its workspace and its skill sources, as its agent server merges them.',
-  { skills: Type.Array(ref(AppConversationSkill)) },
+  {
+    skills: Type.Array(ref(AppConversationSkill)),
+    repositories: Type.Optional(
+      Type.Array(ref(ConversationSkillRepository), {
+        description: 'The organization and user skills repositories its start looked for (found or skipped).',
+      }),
+    ),
+    diagnostics: Type.Optional(
+      Type.Array(ref(SkillDiagnostic), {
+        description: 'Errors and warnings of loading them (a name defined in both `.agents` and the legacy `.bosun`).',
+      }),
+    ),
+  },
 );
 export type AppConversationSkills = Static<typeof AppConversationSkills>;
 

@@ -1,6 +1,7 @@
 import { type Static, type TOptional, type TUnknown, Type } from '@sinclair/typebox';
 import { MarketplaceListing } from '../api/marketplaces.ts';
 import { PluginProblem } from '../api/plugins.ts';
+import { SkillOrigin } from '../api/skills.ts';
 import { namedEnum, nullable, ref, strictObject } from '../schema/builders.ts';
 import { describedName } from '../schema/fields.ts';
 import { gitLocation, timestamp } from './common.ts';
@@ -222,6 +223,11 @@ export const SkillsTableRow = strictObject('SkillsTableRow', 'A row of the Skill
     description: '`plugin`: an entry of a marketplace; `marketplace`: one that could not be read (see problems).',
   }),
   ...describedName(),
+  origin: Type.Optional(
+    ref(SkillOrigin, {
+      description: 'Where its skills come from: `marketplace` (a plugin of a registered marketplace).',
+    }),
+  ),
   scope: ref(MarketplaceScope),
   marketplace: Type.String({ description: 'The registered marketplace it comes from.' }),
   source: nullable(Type.String({ description: 'Where it is fetched from.' })),

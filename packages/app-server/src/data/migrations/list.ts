@@ -16,6 +16,7 @@ import { providerTokenSource } from './0015-provider-token-source.ts';
 import { conversationPublic } from './0016-conversation-public.ts';
 import { providerTokenRenewal } from './0017-provider-token-renewal.ts';
 import { conversationTrigger } from './0019-conversation-trigger.ts';
+import { conversationSkillRepositories } from './0020-conversation-skill-repositories.ts';
 import type { SchemaMigration } from './migration.ts';
 
 /** Every schema step, in order: listed here (not read from a folder) so the bundled server carries them. */
@@ -38,4 +39,5 @@ export const MIGRATIONS: readonly SchemaMigration[] = [
   conversationPublic,
   providerTokenRenewal,
   conversationTrigger,
+  conversationSkillRepositories,
 ];

@@ -1,0 +1,218 @@
+import type { GitAuth } from '@bosun/agent';
+import type { ConversationSkillRepository, SkillRepository } from '@bosun/protocol';
+import type { GitProviderUrls } from '../git/provider-urls.ts';
+import { type ProviderAccess, gitProviderApi, providerHost } from '../git/providers/index.ts';
+import type { ProviderTokenReader } from '../git/token-renewal.ts';
+import { type MarketplaceGit, agentLibrary } from '../marketplaces/git-access.ts';
+import { HostRefusedError, tokenHostAdmit } from '../marketplaces/host-guard.ts';
+import {
+  type SkillRepositoryCandidate,
+  type SkillRepositoryOwner,
+  type SkillRepositoryProvider,
+  candidatesOf,
+  hasSkillRepositories,
+  ownersOf,
+} from './candidates.ts';
+
+/** What a start found: the repositories for its agent (each at a commit), the record of all, the problems. */
+export interface FoundSkillRepositories {
+  /** For the agent server (`agent_context.skill_repositories`), each pinned to the commit resolved now. */
+  repositories: SkillRepository[];
+  /** Every repository looked for, with its commit or why it was skipped (kept with the conversation). */
+  record: ConversationSkillRepository[];
+  /** One line per owner none of whose repositories could be read (the start task's problems). */
+  problems: string[];
+}
+
+export interface SkillRepositoryDiscoveryDeps {
+  git: MarketplaceGit;
+  gitUrls: GitProviderUrls;
+  gitTokens: ProviderTokenReader;
+  allowPrivateHosts?: boolean;
+}
+
+/** What a start asks for: the provider and selected repository of the conversation (if any). */
+export interface SkillRepositoryQuery {
+  userId: string;
+  /** The conversation's provider; null without a selected repository: every provider the user connected. */
+  provider: string | null;
+  repository: string | null;
+}
+
+/** The user name each provider's Git endpoint takes beside a bare token (as the agent sends it from its secrets). */
+const TOKEN_USER: Record<SkillRepositoryProvider, string> = {
+  github: 'x-access-token',
+  gitlab: 'oauth2',
+  bitbucket: 'x-token-auth',
+};
+
+const none = (): FoundSkillRepositories => ({ repositories: [], record: [], problems: [] });
+
+/**
+ * The organization and user skills repositories of a conversation's start. For the selected repository's owner
+ * (when it is not the user) and for the user's own account on that provider, `.agents` (`bosun-config` on GitLab
+ * and Bitbucket) and the legacy `.bosun` are resolved once, each to its default branch's commit, with the
+ * credentials of that owner's provider only: the user's token for it, sent to that provider's configured host and
+ * nowhere else (no other provider's token, no generic one). Without a selected repository, the user's own of each
+ * provider they connected. One that cannot be read is skipped, never a failed start.
+ */
+export class SkillRepositoryDiscovery {
+  constructor(private readonly deps: SkillRepositoryDiscoveryDeps) {}
+
+  async find(query: SkillRepositoryQuery): Promise<FoundSkillRepositories> {
+    const providers = query.provider
+      ? [query.provider]
+      : (await this.deps.gitTokens.list(query.userId)).map(({ provider }) => provider);
+    const found = await Promise.all(
+      providers
+        .filter(hasSkillRepositories)
+        .map((provider) => this.findOf(query.userId, provider, query.provider ? query.repository : null)),
+    );
+    return {
+      repositories: found.flatMap((f) => f.repositories),
+      record: found.flatMap((f) => f.record),
+      problems: found.flatMap((f) => f.problems),
+    };
+  }
+
+  /**
+   * `repositories` as the agent server reads them for this user now: each of a provider they hold a token for as
+   * its Git URL with that token in it (the agent server uses it, never shows it); the tokens are pushed on `secrets`.
+   */
+  async withCredentials(
+    userId: string,
+    repositories: readonly SkillRepository[],
+    secrets: string[],
+  ): Promise<SkillRepository[]> {
+    const { repositoryUrl } = await agentLibrary();
+    return Promise.all(
+      repositories.map(async (repository) => {
+        const provider = /^([a-z]+):/.exec(repository.source)?.[1] ?? '';
+        if (!hasSkillRepositories(provider)) return repository;
+        const access = await this.accessOf(userId, provider);
+        // A token stored for another host than the configured provider's is never sent to it.
+        if (!access || this.ownHost(provider, access)) return repository;
+        const auth = this.authOf(provider, access) as GitAuth;
+        secrets.push(auth.password, encodeURIComponent(auth.password));
+        const url = new URL(repositoryUrl(repository.source, this.deps.gitUrls));
+        url.username = encodeURIComponent(auth.username ?? '');
+        url.password = encodeURIComponent(auth.password);
+        return { ...repository, source: `${url}` };
+      }),
+    );
+  }
+
+  private async findOf(
+    userId: string,
+    provider: SkillRepositoryProvider,
+    repository: string | null,
+  ): Promise<FoundSkillRepositories> {
+    // The server reads repositories over HTTP(S) only: a provider configured as a mirror on disk has no owners.
+    if (!/^https?:\/\//i.test(this.deps.gitUrls[provider])) return none();
+    const access = await this.accessOf(userId, provider);
+    if (access && this.ownHost(provider, access)) {
+      const problem = `skills repositories of ${provider}: not looked for: your token is for ${access.host}, not the configured ${provider} host`;
+      return { ...none(), problems: [problem] };
+    }
+    const hidden = (error: unknown) => (access ? why(error).replaceAll(access.token, '***') : why(error));
+    let login: string | null = null;
+    const problems: string[] = [];
+    if (access) {
+      try {
+        const reach = { urls: this.deps.gitUrls, admit: tokenHostAdmit(this.deps.allowPrivateHosts) };
+        login = (await gitProviderApi(provider, access, reach).account()).login;
+      } catch (error) {
+        problems.push(
+          `user skills repository (${provider}): not looked for: your login was not read: ${hidden(error)}`,
+        );
+      }
+    }
+    const owners = ownersOf(provider, repository, login);
+    if (owners.length === 0) return { ...none(), problems };
+    const auth = this.authOf(provider, access);
+    const resolved = await this.deps.git.scratch(userId, (cache) =>
+      Promise.all(
+        owners.flatMap(candidatesOf).map(async (candidate) => {
+          try {
+            const sha = await this.deps.git.resolve(cache, candidate.source, null, auth);
+            return { candidate, sha, why: null, refused: false };
+          } catch (error) {
+            return { candidate, sha: null, why: hidden(error), refused: error instanceof HostRefusedError };
+          }
+        }),
+      ),
+    );
+    return {
+      repositories: resolved.flatMap(({ candidate, sha }) =>
+        sha ? [{ source: candidate.source, scope: candidate.scope, ref: sha }] : [],
+      ),
+      record: resolved.map((resolution) => recordOf(resolution, !!access)),
+      problems: [...problems, ...owners.flatMap((owner) => ownerProblem(owner, resolved, !!access))],
+    };
+  }
+
+  /** Whether the token was stored for a host other than the configured provider's (or one that is no host). */
+  private ownHost(provider: SkillRepositoryProvider, access: ProviderAccess): boolean {
+    try {
+      return providerHost(provider, access.host, this.deps.gitUrls).own;
+    } catch {
+      return true;
+    }
+  }
+
+  private async accessOf(userId: string, provider: SkillRepositoryProvider): Promise<ProviderAccess | null> {
+    return (await this.deps.gitTokens.token(userId, provider)) ?? null;
+  }
+
+  /** The Git credentials of a provider's token (a Bitbucket `user:app-password` as it is). */
+  private authOf(provider: SkillRepositoryProvider, access: ProviderAccess | null): GitAuth | undefined {
+    if (!access) return undefined;
+    const { token } = access;
+    const colon = token.indexOf(':');
+    if (provider === 'bitbucket' && colon > 0) {
+      return { username: token.slice(0, colon), password: token.slice(colon + 1) };
+    }
+    return { username: TOKEN_USER[provider], password: token };
+  }
+}
+
+interface Resolution {
+  candidate: SkillRepositoryCandidate;
+  sha: string | null;
+  why: string | null;
+  /** The server may not fetch from its host (the host guard said why). */
+  refused: boolean;
+}
+
+function recordOf(resolution: Resolution, withToken: boolean): ConversationSkillRepository {
+  const { candidate, sha } = resolution;
+  return {
+    source: candidate.source,
+    scope: candidate.scope,
+    owner: candidate.owner,
+    resolved_ref: sha,
+    problem: sha ? null : skipped(resolution, withToken),
+  };
+}
+
+/** A line for an owner none of whose skills repositories could be read. */
+function ownerProblem(owner: SkillRepositoryOwner, resolved: readonly Resolution[], withToken: boolean): string[] {
+  const of = resolved.filter(({ candidate }) => candidate.owner === owner.owner && candidate.scope === owner.scope);
+  if (of.some(({ sha }) => sha)) return [];
+  const names = of.map(({ candidate }) => candidate.source).join(' and ');
+  const [first] = of;
+  const why = first ? skipped(first, withToken) : 'not looked for';
+  return [`${owner.scope} skills repository of ${owner.owner}: skipped: ${names}: ${why}`];
+}
+
+/** Why a repository was skipped: the host may not be asked, or it has no such repository the token can read. */
+function skipped({ candidate, why, refused }: Resolution, withToken: boolean): string {
+  if (refused) return `not read: ${why}`;
+  const { provider } = candidate;
+  const access = withToken ? `your ${provider} token cannot read it` : `it is not readable without a ${provider} token`;
+  return `no such repository, or ${access}${why ? ` (${why})` : ''}`;
+}
+
+function why(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').trim();
+}

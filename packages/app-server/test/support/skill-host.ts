@@ -1,0 +1,85 @@
+import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { TestRepository, serveGitOverHttp, tempDir } from '../../../agent/test/git/support.ts';
+import { forwardTo } from './git-host-clone.ts';
+
+export interface SkillHostOptions {
+  /** The login of the account behind each token (`GET /api/v3/user`, `/api/v4/user`). */
+  logins: Record<string, string>;
+  /** The repositories (`owner/name`) and the files of their one commit on `main`. */
+  repositories: Record<string, Record<string, string>>;
+  /** The tokens that may read each repository; one not listed here is public. */
+  readers: Record<string, string[]>;
+}
+
+/** A request the host got: its path and the token it carried (Basic's password, or the Bearer token). */
+export interface SkillHostRequest {
+  path: string;
+  token: string | undefined;
+}
+
+export interface SkillHost {
+  url: string;
+  requests: SkillHostRequest[];
+  /** The commit of each repository. */
+  commits: Record<string, string>;
+  close(): Promise<void>;
+}
+
+function tokenOf(request: IncomingMessage): string | undefined {
+  const header = request.headers.authorization ?? '';
+  const basic = /^Basic\s+(.+)$/i.exec(header)?.[1];
+  if (basic) return Buffer.from(basic, 'base64').toString('utf8').split(':').slice(1).join(':');
+  return /^Bearer\s+(.+)$/i.exec(header)?.[1];
+}
+
+/**
+ * A Git provider on loopback: Git over smart HTTP (`git http-backend`) for the repositories, each private one only
+ * to the tokens listed as its readers (401 otherwise, as a host asks for credentials), and the REST route the app
+ * reads the token's account from (GitHub's `/api/v3/user`, GitLab's `/api/v4/user`). Every request is recorded
+ * with the token it carried, so a test proves which credentials went where.
+ */
+export async function skillHost(options: SkillHostOptions): Promise<SkillHost> {
+  const root = await tempDir('bosun-skill-host-');
+  const commits: Record<string, string> = {};
+  for (const [name, files] of Object.entries(options.repositories)) {
+    commits[name] = await (await TestRepository.create(root.dir, name)).commit(files);
+  }
+  const git = await serveGitOverHttp(root.dir);
+  const through = forwardTo(new URL(git.url));
+  const requests: SkillHostRequest[] = [];
+  const server = createServer((incoming: IncomingMessage, response: ServerResponse) => {
+    const path = new URL(incoming.url ?? '/', 'http://host').pathname;
+    const token = tokenOf(incoming);
+    requests.push({ path, token });
+    const json = (status: number, body: unknown) => {
+      incoming.resume();
+      response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    };
+    if (path === '/api/v3/user' || path === '/api/v4/user') {
+      const login = token === undefined ? undefined : options.logins[token];
+      if (!login) return json(401, { message: 'Bad credentials' });
+      return json(200, { id: 1, login, username: login, name: login, email: null });
+    }
+    const repository = /^\/(.+?)\.git\//.exec(path)?.[1] ?? '';
+    const readers = options.readers[repository];
+    if (readers && !(token && readers.includes(token))) {
+      incoming.resume();
+      response.writeHead(401, { 'WWW-Authenticate': 'Basic realm="git"' }).end();
+      return;
+    }
+    through(incoming, response);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    commits,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await git.close();
+      await root.cleanup();
+    },
+  };
+}
