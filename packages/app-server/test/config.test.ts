@@ -75,6 +75,7 @@ describe('app server configuration', () => {
       'git_gitlab_app_client_secret',
       'jwt_secret',
       'jwt_secret_previous',
+      'license',
       'llm_api_key',
       'oidc_client_secret',
       'runtime_api_key',

@@ -20,6 +20,8 @@ const SAMPLES: Record<string, string> = {
   jwt_secret: 'jwt-secret-of-this-install-0123',
   jwt_secret_previous: 'jwt-secret-of-the-last-install',
   llm_api_key: 'sk-llm-key from a file',
+  // A license file as issued: a compact JWS (the settings load it as it is; the app verifies it at start).
+  license: 'eyJhbGciOiJFZERTQSJ9.eyJpc3N1ZXIiOiJCb3N1biJ9.c2lnbmF0dXJl',
   oidc_client_secret: 'oidc-client-secret',
   git_github_app_client_secret: 'github-app-client-secret',
   git_gitlab_app_client_secret: 'gitlab-app-client-secret',
