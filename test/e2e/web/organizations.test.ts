@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { TestIssuer } from '../../../packages/app-server/test/support/oidc-issuer.ts';
 import { accountMenu, expectAccessible, screenshot, visible } from './support/browser.ts';
 import { until } from './support/conversation.ts';
+import { startIssuer } from './support/issuer.ts';
 import {
   marketplaceDialog,
   marketplaceGroup,
@@ -11,7 +12,7 @@ import {
   previewMarketplace,
   useMarketplaceSuite,
 } from './support/marketplace-flow.ts';
-import { actAs, person, signInAs, startIssuer } from './support/org-people.ts';
+import { actAs, person, signInAs } from './support/org-people.ts';
 
 /**
  * Organizations in the browser against the real app server, three people signed in through an OpenID issuer, each

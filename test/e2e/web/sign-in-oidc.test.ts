@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { closedPort } from '../../../packages/agent/test/support/closed-port.ts';
-import { TestIssuer } from '../../../packages/app-server/test/support/oidc-issuer.ts';
+import type { TestIssuer } from '../../../packages/app-server/test/support/oidc-issuer.ts';
 import { accountMenu, expectAccessible, screenshot, visible } from './support/browser.ts';
+import { startIssuer } from './support/issuer.ts';
 import { useWebSuite } from './support/suite.ts';
 
 /**
@@ -13,24 +13,12 @@ import { useWebSuite } from './support/suite.ts';
 let issuer: TestIssuer | undefined;
 const suite = useWebSuite({
   async app() {
-    const port = await closedPort();
-    const url = `http://127.0.0.1:${port}`;
-    issuer = await TestIssuer.start({
-      redirectUris: [`${url}/api/v1/auth/callback`],
-      postLogoutRedirectUris: [`${url}/sign-in`, `${url}/`],
-    });
-    return {
-      port,
-      env: {
-        BOSUN_PUBLIC_URL: url,
-        BOSUN_OIDC_ISSUER_URL: issuer.url,
-        BOSUN_OIDC_CLIENT_ID: issuer.clientId,
-        BOSUN_OIDC_CLIENT_SECRET: issuer.clientSecret,
-        BOSUN_OIDC_PROVIDERS: 'github',
-      },
-    };
+    const started = await startIssuer({ BOSUN_OIDC_PROVIDERS: 'github' });
+    issuer = started.issuer;
+    return started.app;
   },
 });
+
 afterAll(() => issuer?.close());
 
 describe('signing in with an OpenID issuer', { timeout: 120_000 }, () => {

@@ -1,4 +1,4 @@
-import { type IncomingMessage, type ServerResponse, createServer, request as forward } from 'node:http';
+import { type IncomingMessage, type Server, type ServerResponse, createServer, request as forward } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serveGitOverHttp, tempDir } from '../../../agent/test/git/support.ts';
 import { bareRepository } from '../conversations/support.ts';
@@ -61,10 +61,21 @@ export async function cloneHost(repositories: string[], accepted: string[]): Pro
     }
     through(incoming, response);
   });
+  return { ...(await inFrontOf(server, git, root)), requests };
+}
+
+/**
+ * `server` listening on 127.0.0.1 in front of `git` (the `git http-backend` it forwards to) and its repositories in
+ * `root`: its URL, and how to close all three.
+ */
+export async function inFrontOf(
+  server: Server,
+  git: { close(): Promise<void> },
+  root: { cleanup(): Promise<void> },
+): Promise<{ url: string; close(): Promise<void> }> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    requests,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

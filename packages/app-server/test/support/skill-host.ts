@@ -1,7 +1,6 @@
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { TestRepository, serveGitOverHttp, tempDir } from '../../../agent/test/git/support.ts';
-import { forwardTo } from './git-host-clone.ts';
+import { forwardTo, inFrontOf } from './git-host-clone.ts';
 
 export interface SkillHostOptions {
   /** The login of the account behind each token (`GET /api/v3/user`, `/api/v4/user`). */
@@ -70,16 +69,5 @@ export async function skillHost(options: SkillHostOptions): Promise<SkillHost> {
     }
     through(incoming, response);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    requests,
-    commits,
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await git.close();
-      await root.cleanup();
-    },
-  };
+  return { ...(await inFrontOf(server, git, root)), requests, commits };
 }

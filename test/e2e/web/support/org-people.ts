@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { closedPort } from '../../../../packages/agent/test/support/closed-port.ts';
-import { TestIssuer } from '../../../../packages/app-server/test/support/oidc-issuer.ts';
-import type { WebAppOptions } from './app.ts';
+import type { TestIssuer } from '../../../../packages/app-server/test/support/oidc-issuer.ts';
 import { accountMenu, visible } from './browser.ts';
 import type { WebSuite } from './suite.ts';
 
@@ -17,31 +15,6 @@ export interface Person {
 export function person(name: string): Person {
   const tag = randomUUID().slice(0, 6);
   return { name, email: `${name.split(' ')[0]?.toLowerCase()}-${tag}@example.test`, sub: randomUUID() };
-}
-
-/**
- * An OpenID issuer on loopback (oidc-provider) and the app's settings to use it, as in sign-in-oidc.test.ts: the
- * app listens on a port chosen here so that the issuer knows its callback.
- */
-export async function startIssuer(): Promise<{ issuer: TestIssuer; app: WebAppOptions }> {
-  const port = await closedPort();
-  const url = `http://127.0.0.1:${port}`;
-  const issuer = await TestIssuer.start({
-    redirectUris: [`${url}/api/v1/auth/callback`],
-    postLogoutRedirectUris: [`${url}/sign-in`, `${url}/`],
-  });
-  return {
-    issuer,
-    app: {
-      port,
-      env: {
-        BOSUN_PUBLIC_URL: url,
-        BOSUN_OIDC_ISSUER_URL: issuer.url,
-        BOSUN_OIDC_CLIENT_ID: issuer.clientId,
-        BOSUN_OIDC_CLIENT_SECRET: issuer.clientSecret,
-      },
-    },
-  };
 }
 
 /** A browser context of its own for `who`, signed in at the issuer from the sign-in page. */
