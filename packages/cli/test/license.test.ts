@@ -20,13 +20,26 @@ describe('bosun license inspect', () => {
   it('prints the payload and "valid" (exit 0) for a license signed by the key given', async () => {
     const body = payload(issuer);
     const path = file('valid.jws', signLicense(body, issuer.privateKey));
-    const run = await runCli(['license', 'inspect', path, '--public-key', key, '--issuer', 'Test Issuer']);
+    const run = await runCli(['license', 'inspect', path, `--public-key=${key}`, '--issuer', 'Test Issuer']);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('header: {"alg":"EdDSA","typ":"bosun-license"}');
     expect(run.stdout).toContain(`payload:\n${JSON.stringify(body, null, 2)}\n`);
     expect(run.stdout).toContain('checked against: the key given with --public-key (issuer "Test Issuer")');
     expect(run.stdout).toMatch(/\nstatus: valid\n$/);
+  });
+
+  it("takes a key that begins with '-' as --public-key=KEY, and says how when it is given apart", async () => {
+    let dashed = testIssuer();
+    while (!(dashed.trust.publicKeys[0] as string).startsWith('-')) dashed = testIssuer();
+    const dashedKey = dashed.trust.publicKeys[0] as string;
+    const path = file('dashed.jws', signLicense(payload(dashed), dashed.privateKey));
+    const ok = await runCli(['license', 'inspect', path, `--public-key=${dashedKey}`, '--issuer', 'Test Issuer']);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/\nstatus: valid\n$/);
+    const apart = await runCli(['license', 'inspect', path, '--public-key', dashedKey, '--issuer', 'Test Issuer']);
+    expect(apart.code).toBe(2);
+    expect(apart.stderr).toContain('--public-key=');
   });
 
   it("checks against this build's issuer key unless told: a test key's license is invalid there (exit 1)", async () => {
@@ -52,7 +65,7 @@ describe('bosun license inspect', () => {
       [garbage, 'status: invalid (malformed: the file is not a signed license'],
     ];
     for (const [path, said] of cases) {
-      const run = await runCli(['license', 'inspect', path, '--public-key', key, '--issuer', 'Test Issuer']);
+      const run = await runCli(['license', 'inspect', path, `--public-key=${key}`, '--issuer', 'Test Issuer']);
       expect(run.code).toBe(1);
       expect(run.stdout).toContain(said);
     }

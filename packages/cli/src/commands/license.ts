@@ -17,7 +17,8 @@ checks BOSUN_LICENSE_FILE at start: valid, expired or invalid, and why. The payl
 also the chart registry's password: what this prints is as secret as the file.
 
   --public-key KEY   Check the signature with this Ed25519 public key (raw, base64url: a JWK's x) instead of the
-                     issuer key compiled into this build, e.g. to check what an issuer signed.
+                     issuer key compiled into this build, e.g. to check what an issuer signed. A key that
+                     begins with '-' (base64url may) goes as --public-key=KEY.
   --issuer NAME      With --public-key: the issuer the payload must name (default: ${LICENSE_ISSUER.issuer}).
 
 Exit status: 0 valid, 1 expired or invalid, 2 bad options or an unreadable or empty file.`;
