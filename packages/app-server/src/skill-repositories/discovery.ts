@@ -91,7 +91,7 @@ export class SkillRepositoryDiscovery {
         if (!hasSkillRepositories(provider)) return repository;
         const access = await this.accessOf(userId, provider);
         // A token stored for another host than the configured provider's is never sent to it.
-        if (!access || this.ownHost(provider, access)) return repository;
+        if (!access || this.storedForAnotherHost(provider, access)) return repository;
         const auth = this.authOf(provider, access) as GitAuth;
         secrets.push(auth.password, encodeURIComponent(auth.password));
         const url = new URL(repositoryUrl(repository.source, this.deps.gitUrls));
@@ -110,7 +110,7 @@ export class SkillRepositoryDiscovery {
     // The server reads repositories over HTTP(S) only: a provider configured as a mirror on disk has no owners.
     if (!/^https?:\/\//i.test(this.deps.gitUrls[provider])) return none();
     const access = await this.accessOf(userId, provider);
-    if (access && this.ownHost(provider, access)) {
+    if (access && this.storedForAnotherHost(provider, access)) {
       const problem = `skills repositories of ${provider}: not looked for: your token is for ${access.host}, not the configured ${provider} host`;
       return { ...none(), problems: [problem] };
     }
@@ -152,7 +152,7 @@ export class SkillRepositoryDiscovery {
   }
 
   /** Whether the token was stored for a host other than the configured provider's (or one that is no host). */
-  private ownHost(provider: SkillRepositoryProvider, access: ProviderAccess): boolean {
+  private storedForAnotherHost(provider: SkillRepositoryProvider, access: ProviderAccess): boolean {
     try {
       return providerHost(provider, access.host, this.deps.gitUrls).own;
     } catch {
