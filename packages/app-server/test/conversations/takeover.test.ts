@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ConversationDeps } from '../../src/conversations/deps.ts';
 import { StartTasks } from '../../src/conversations/start-tasks.ts';
 import { createRepositories, openDatabase } from '../../src/data/index.ts';
+import type { StartTaskChange } from '../../src/data/repositories/start-tasks.ts';
 import { appServerConfig } from '../../src/index.ts';
 import { gitUrlsOf } from '../../src/routes/app-conversation-api.ts';
 import { RuntimeSandboxes, SANDBOX_SPECS } from '../../src/sandboxes/index.ts';
@@ -36,7 +37,8 @@ function textOf(event: StoredEvent): string {
  * holds (asked each time A publishes a change, then every 50 ms): its heartbeats and every write of its run stop, as
  * a replica killed or cut off, leaving the task unsettled. With `ownSandboxes`, A starts sandboxes itself (its own
  * service over that connection, in the runtime `api`'s replica shares, as with a runtime service); with
- * `onlyTasks`, only A's writes to its task go through that connection (what it makes besides is made).
+ * `onlyTasks`, only A's writes to its task go through that connection (what it makes besides is made), and it is
+ * closed right before the first write of a change that `onlyTasks` picks, however late the poll of `stopNow`.
  */
 async function stoppedMidStart(
   api: Api,
@@ -45,17 +47,32 @@ async function stoppedMidStart(
   {
     stopNow,
     ownSandboxes = false,
-    onlyTasks = false,
+    onlyTasks,
   }: {
     stopNow: (published: string[], taskId: string) => Promise<boolean>;
     ownSandboxes?: boolean;
-    onlyTasks?: boolean;
+    onlyTasks?: (change: StartTaskChange) => boolean;
   },
 ) {
   const { target, keyRing } = api;
   const connection = await openDatabase({ dataDir: target.dataDir, url: target.url, keyRing });
+  let closed: Promise<void> | undefined;
+  const cut = () => {
+    closed ??= connection.close();
+    return closed;
+  };
   const own = createRepositories(connection, keyRing);
-  const repositories = onlyTasks ? { ...api.repositories, startTasks: own.startTasks } : own;
+  const repositories = onlyTasks
+    ? {
+        ...api.repositories,
+        startTasks: Object.assign(Object.create(own.startTasks), {
+          async updateAsRunner(id: string, runner: string, change: StartTaskChange) {
+            if (onlyTasks(change)) await cut();
+            return own.startTasks.updateAsRunner(id, runner, change);
+          },
+        }),
+      }
+    : own;
   const sandboxes = ownSandboxes
     ? await RuntimeSandboxes.open({
         repository: own.sandboxes,
@@ -72,8 +89,12 @@ async function stoppedMidStart(
   const published: string[] = [];
   const unfollow = await replicaA.follow(task.id, (change) => published.push(change.status));
   replicaA.run(task, starter, request);
-  await until(() => stopNow(published, task.id), Boolean, 'the moment to stop replica A');
-  await connection.close();
+  await until(
+    async () => closed !== undefined || (await stopNow(published, task.id)),
+    Boolean,
+    'the moment to stop replica A',
+  );
+  await cut();
   await replicaA.close();
   await unfollow();
   if (ownSandboxes) await sandboxes.close();
@@ -188,9 +209,9 @@ describeApi('start tasks taken over from a replica that stopped', (api) => {
 
   it('a conversation the stopped replica started (row and agent) is reused: READY, its first message once', async () => {
     const { task } = await stoppedMidStart(api(), owner, requestOf('EIN'), {
-      onlyTasks: true,
       // A goes on making the conversation (its row, then on the agent server); only its READY is not written.
-      stopNow: async (statuses) => statuses.includes('STARTING_CONVERSATION'),
+      onlyTasks: (change) => change.status === 'READY',
+      stopNow: async () => false,
     });
     const left = await api().repositories.startTasks.getOfAnyUser(task.id);
     expect(left?.status).toBe('STARTING_CONVERSATION');
