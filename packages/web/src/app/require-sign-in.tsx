@@ -4,8 +4,8 @@ import { Navigate, useLocation, useNavigate } from 'react-router';
 import { useApiContext } from '../api/client.tsx';
 import { isSignedOut } from '../api/errors.ts';
 import { useMe } from '../api/queries.ts';
+import { takeReturnTo } from '../pages/sign-in/return-to.ts';
 import { ErrorNotice, Loading } from '../ui/feedback.tsx';
-import { takeReturnTo } from './return-to.ts';
 
 /** Pages for signed-in people: a signed-out visitor goes to the sign-in page, which brings them back here after. */
 export function RequireSignIn({ children }: { children: ReactNode }) {

@@ -2,19 +2,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { NavLink, Outlet, useNavigate } from 'react-router';
 import { useApiContext } from '../api/client.tsx';
 import { useMe, useOrganizations, useWebClientConfig } from '../api/queries.ts';
+import { BrandLink } from '../ui/brand-link.tsx';
 import { ActionMenu, type MenuAction } from '../ui/menu.tsx';
-
-/** Bosun's mark and name, linking home (marked as the current page there). */
-export function BrandLink() {
-  return (
-    <NavLink to="/" className="brand" aria-label="Bosun home">
-      <span className="brand-mark" aria-hidden="true">
-        ▲
-      </span>
-      Bosun
-    </NavLink>
-  );
-}
 
 /** The frame of every signed-in page: the header (home, settings, organization, who is signed in) and the page. */
 export function Shell() {

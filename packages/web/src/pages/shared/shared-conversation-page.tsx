@@ -7,7 +7,7 @@ import type { SharedConversation, StoredEvent } from '@bosun/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, startTransition, useEffect, useMemo, useState } from 'react';
 import { useParams } from 'react-router';
-import { BrandLink } from '../../app/shell.tsx';
+import { BrandLink } from '../../ui/brand-link.tsx';
 import { ErrorNotice, Loading, Notice, Spinner } from '../../ui/feedback.tsx';
 import { relativeTime, timeProps } from '../../ui/time.ts';
 import { READER_VOICE, UserVoice } from '../conversation/events/message.tsx';

@@ -3,8 +3,8 @@ import { useEffect } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
 import { useApi } from '../../api/client.tsx';
 import { keys, useMe, useWebClientConfig } from '../../api/queries.ts';
-import { rememberReturnTo, safePath } from '../../app/return-to.ts';
 import { ErrorNotice, Loading, Notice } from '../../ui/feedback.tsx';
+import { rememberReturnTo, safePath } from './return-to.ts';
 import './sign-in.css';
 
 /** How to sign in on this install: the identity provider's buttons, else the printed one-time link. */
