@@ -48,4 +48,22 @@ describe('signing in with the printed link', { timeout: 120_000 }, () => {
     await page.waitForURL((url) => url.pathname === '/sign-in');
     await screenshot(page, 'sign-out');
   });
+
+  // Last in this file: it uses up the sign-in attempts of this address.
+  it('says why a link did not sign in: used already, or too many attempts', async () => {
+    const page = await suite.page();
+    const link = await suite.app.signInLink();
+    await signInWithLink(page, link);
+    const used = await suite.page();
+    await used.goto(link);
+    await visible(used.getByText('That sign-in link did not sign you in'));
+    expect(new URL(used.url()).pathname).toBe('/sign-in');
+    const guess = `${new URL(link).origin}/api/v1/auth/sign-in?token=guess`;
+    for (let attempt = 0; attempt < 12 && new URL(used.url()).searchParams.get('sign_in') !== 'limited'; attempt += 1) {
+      await used.goto(guess);
+    }
+    await visible(used.getByText(/Too many sign-in attempts from this address: try again in \d+ seconds/));
+    await expectAccessible(used, 'the sign-in page over the limit');
+    await screenshot(used, 'sign-in-limited');
+  });
 });

@@ -38,3 +38,23 @@ export function rateLimited(
     throw new HttpError(429, `Too many requests: try again in ${seconds} s`, { 'Retry-After': String(seconds) });
   };
 }
+
+/**
+ * `rateLimited` for sign-in, whose routes a browser opens itself: a browser over the limit is sent to the sign-in
+ * page, which says when to try again (`?sign_in=limited&retry_after=<s>`), instead of being shown the 429's JSON.
+ */
+export function signInRateLimited(limiter: RateLimiter, limits: RateLimits): preHandlerAsyncHookHandler {
+  const limited = rateLimited(limiter, limits, 'sign_in');
+  return async function signInLimit(request, reply) {
+    try {
+      await limited.call(this, request, reply);
+    } catch (error) {
+      const retryAfter = error instanceof HttpError && error.statusCode === 429 && error.headers['Retry-After'];
+      if (!retryAfter || !(request.headers.accept ?? '').includes('text/html')) throw error;
+      return reply
+        .header('Retry-After', retryAfter)
+        .header('Cache-Control', 'no-store')
+        .redirect(`/sign-in?sign_in=limited&retry_after=${retryAfter}`, 303);
+    }
+  };
+}

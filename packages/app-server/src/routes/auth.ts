@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../identity/authenticate.ts';
 import { sessionCookie } from '../identity/credentials.ts';
-import { rateLimited } from '../identity/rate-limits.ts';
+import { signInRateLimited } from '../identity/rate-limits.ts';
 import { SESSION_TTL_MS } from '../identity/sign-in.ts';
 import type { IdentityRouteDeps } from './deps.ts';
 import { routeOptions } from './route-options.ts';
@@ -30,11 +30,13 @@ export function authRoutes(app: FastifyInstance, deps: IdentityRouteDeps): void 
         querystring: SignInQuery,
         response: {
           303: Type.Null({
-            description: 'Signed in: on to `/` (a browser with a link that does not sign in: `/sign-in?link=invalid`).',
+            description:
+              'Signed in: on to `/` (a browser with a link that does not sign in: `/sign-in?link=invalid`; over the ' +
+              'limit: `/sign-in?sign_in=limited&retry_after=<s>`).',
           }),
         },
       }),
-      preHandler: rateLimited(deps.rateLimiter, deps.rateLimits, 'sign_in'),
+      preHandler: signInRateLimited(deps.rateLimiter, deps.rateLimits),
     },
     async (request, reply) => {
       const userId = await sessions.redeem(request.query.token);

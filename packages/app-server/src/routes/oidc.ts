@@ -10,7 +10,7 @@ import {
   pendingLoginCookieName,
   sameOriginPath,
 } from '../identity/oidc/index.ts';
-import { rateLimited } from '../identity/rate-limits.ts';
+import { signInRateLimited } from '../identity/rate-limits.ts';
 import { SESSION_TTL_MS } from '../identity/sign-in.ts';
 import type { IdentityRouteDeps } from './deps.ts';
 import { invalid, shape } from './replies.ts';
@@ -112,7 +112,7 @@ export function oidcRoutes(app: FastifyInstance, deps: IdentityRouteDeps): void 
         querystring: CallbackQuery,
         response: { ...redirect('Signed in: on to return_to.'), ...refusals },
       }),
-      preHandler: rateLimited(deps.rateLimiter, deps.rateLimits, 'sign_in'),
+      preHandler: signInRateLimited(deps.rateLimiter, deps.rateLimits),
     },
     async (request, reply) => {
       const login = configured();

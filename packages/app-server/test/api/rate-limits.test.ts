@@ -60,6 +60,14 @@ describeApi(
       const statuses = [];
       for (let i = 0; i < 4; i += 1) statuses.push((await api().call(`/api/v1/auth/sign-in?token=guess${i}`)).status);
       expect(statuses).toEqual([401, 401, 401, 429]);
+      // A person who opened a link in a browser gets the sign-in page saying when to try again, not JSON.
+      const browser = await api().call('/api/v1/auth/sign-in?token=guess', {
+        headers: { accept: 'text/html,application/xhtml+xml' },
+      });
+      expect(browser.status).toBe(303);
+      expect(browser.headers.get('location')).toMatch(/^\/sign-in\?sign_in=limited&retry_after=\d+$/);
+      expect(browser.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(browser.headers.get('set-cookie')).toBeNull();
     });
   },
   {

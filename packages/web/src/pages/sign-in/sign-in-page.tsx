@@ -35,6 +35,11 @@ export function SignInPage() {
             server's machine with <code>npx bosun sign-in-link</code>.
           </Notice>
         )}
+        {params.get('sign_in') === 'limited' && (
+          <Notice tone="warning">
+            Too many sign-in attempts from this address: try again in {retryWait(Number(params.get('retry_after')))}.
+          </Notice>
+        )}
         {config.isPending && <Loading what="how to sign in" />}
         {config.error && <ErrorNotice error={config.error} onRetry={() => config.refetch()} />}
         {config.data && !oidc && <SignInLinkHelp />}
@@ -81,4 +86,12 @@ function withReturnTo(loginUrl: string, returnTo: string): string {
   const url = new URL(loginUrl, window.location.origin);
   url.searchParams.set('return_to', returnTo);
   return url.origin === window.location.origin ? `${url.pathname}${url.search}` : url.toString();
+}
+
+/** "a minute" and such, for a wait given in seconds (a broken number reads as "a minute"). */
+function retryWait(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds <= 0) return 'a minute';
+  if (seconds < 60) return `${Math.ceil(seconds)} seconds`;
+  const minutes = Math.ceil(seconds / 60);
+  return minutes === 1 ? 'a minute' : `${minutes} minutes`;
 }
