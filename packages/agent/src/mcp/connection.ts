@@ -105,17 +105,23 @@ export class McpConnection {
       if (this.client === client) this.client = undefined;
     };
     const what = `starting MCP server '${this.name}'`;
+    // A server that did not start is ended at once, and its failure told once it is gone: the transport's own close
+    // gives a process seconds to stop, which an agent server that stops meanwhile would leave running.
+    let ending: Promise<void> | undefined;
+    const end = () => {
+      opened.kill();
+      ending ??= client.close().catch(() => undefined);
+      return ending;
+    };
     try {
       await withDeadline(
         client.connect(opened.transport, { timeout: this.settings.startupTimeoutMs }),
         this.settings.startupTimeoutMs,
         what,
-        () => {
-          client.close().catch(() => undefined);
-        },
+        () => void end(),
       );
     } catch (error) {
-      await client.close().catch(() => undefined);
+      await end();
       throw this.explain(error, sdk);
     }
     if (this.closed) {

@@ -10,6 +10,8 @@ export interface OpenedTransport {
   transport: Transport;
   /** The end of the server's standard error so far (stdio only; empty otherwise). */
   stderrTail(): string;
+  /** Ends the server's process at once, if it has one (stdio); the transport's close still follows. */
+  kill(): void;
 }
 
 /**
@@ -29,7 +31,16 @@ export function openTransport(sdk: McpSdk, settings: McpServerSettings): OpenedT
     (transport.stderr as Readable | null)?.on('data', (chunk: Buffer) => {
       tail = (tail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
     });
-    return { transport, stderrTail: () => tail.trim() };
+    const kill = () => {
+      const { pid } = transport;
+      if (pid === null) return;
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    };
+    return { transport, stderrTail: () => tail.trim(), kill };
   }
   const url = new URL(settings.url as string);
   const requestInit = { headers: settings.headers };
@@ -37,5 +48,5 @@ export function openTransport(sdk: McpSdk, settings: McpServerSettings): OpenedT
     settings.transport === 'sse'
       ? new sdk.SSEClientTransport(url, { requestInit })
       : new sdk.StreamableHTTPClientTransport(url, { requestInit });
-  return { transport, stderrTail: () => '' };
+  return { transport, stderrTail: () => '', kill: () => undefined };
 }

@@ -1,5 +1,5 @@
 import { getEventListeners } from 'node:events';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Observation, Observation as ObservationSchema, ToolDefinition, safeParse } from '@bosun/protocol';
 import { describe, expect, it, vi } from 'vitest';
@@ -15,6 +15,15 @@ async function call(tool: ReturnType<Awaited<ReturnType<typeof connect>>['tool']
   const observation = (await tool.execute(parsed.action, toolContext(dir))) as McpObservation;
   expect(safeParse(ObservationSchema, structuredClone(observation)).ok).toBe(true);
   return observation;
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 describe('a stdio MCP server', () => {
@@ -174,10 +183,11 @@ describe('a stdio MCP server', () => {
   });
 
   it('reports servers that fail to start as problems (the others start): missing program, early exit, no answer', async () => {
+    const pidFile = join(await workspace(), 'hangs.pid');
     const servers = await connect({
       missing: { command: '/nonexistent/bosun-mcp-server', enabled: true },
       exits: stdioServer(['--fail-start']),
-      hangs: stdioServer(['--hang'], { startup_timeout: 0.5 }),
+      hangs: stdioServer(['--hang', '--pid-file', pidFile], { startup_timeout: 0.5 }),
       good: stdioServer(),
     });
     expect(servers.tools.map((tool) => tool.name)).toContain('echo');
@@ -194,6 +204,9 @@ describe('a stdio MCP server', () => {
       ['good', 'started'],
     ]);
     expect(servers.logs.find((log) => log.server === 'hangs')?.durationMs).toBeGreaterThanOrEqual(450);
+    // The server that never answered is gone when its failure is told, not left to a later stop that an agent
+    // server stopping meanwhile would never make.
+    expect(isRunning(Number((await readFile(pidFile, 'utf8')).trim()))).toBe(false);
   });
 
   it('tries failed servers again on retryFailed, and adds their tools', async () => {
