@@ -3,6 +3,7 @@ import { isBuiltin } from 'node:module';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { filesUnder, importSpecifiers } from './support/imports.ts';
 
 /**
  * Every package imports only what its package.json declares: a package that works only because a sibling's
@@ -13,13 +14,6 @@ import { describe, expect, it } from 'vitest';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PACKAGES = join(ROOT, 'packages');
 
-/** Static `import`/`export ... from`, bare `import '...'` and dynamic `import('...')` specifiers. */
-const IMPORT_PATTERNS = [
-  /^\s*(?:import|export)\s[^;'"]*?\sfrom\s*['"]([^'"]+)['"]/gm,
-  /^\s*import\s*['"]([^'"]+)['"]/gm,
-  /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
-];
-
 /** The package an import specifier names (`@scope/name/deep.js` -> `@scope/name`), or none for a relative path. */
 function packageOf(specifier: string): string | undefined {
   if (specifier.startsWith('.') || specifier.startsWith('/') || isBuiltin(specifier)) return undefined;
@@ -29,23 +23,14 @@ function packageOf(specifier: string): string | undefined {
 
 function importedPackages(source: string): Set<string> {
   const names = new Set<string>();
-  for (const pattern of IMPORT_PATTERNS) {
-    for (const match of source.matchAll(pattern)) {
-      const name = packageOf(match[1] as string);
-      if (name) names.add(name);
-    }
+  for (const specifier of importSpecifiers(source)) {
+    const name = packageOf(specifier);
+    if (name) names.add(name);
   }
   return names;
 }
 
-async function sourceFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => []);
-  return entries
-    .filter(
-      (entry) => entry.isFile() && /\.(?:ts|tsx|mts|js|mjs)$/.test(entry.name) && !entry.parentPath.includes('/dist'),
-    )
-    .map((entry) => join(entry.parentPath, entry.name));
-}
+const sourceFiles = (dir: string) => filesUnder(dir, /\.(?:ts|tsx|mts|js|mjs)$/);
 
 interface Manifest {
   name: string;

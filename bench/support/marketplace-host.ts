@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TestRepository, serveGitOverHttp } from '../../packages/agent/test/git/support.ts';
+import { TestRepository, serveGitOverHttp } from '../../packages/sources/test/git/support.ts';
 
 /** Marketplace repositories `acme/market-<i>` served over Git's smart HTTP on loopback, each request recorded. */
 export interface MarketplaceHost {

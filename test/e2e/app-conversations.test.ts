@@ -6,9 +6,9 @@ import { promisify } from 'node:util';
 import { type LlmReplay, startLlmReplay } from '@bosun/llm-replay';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestRepository, tempDir } from '../../packages/agent/test/git/support.ts';
 import { REDIS_URL } from '../../packages/app-server/test/cache/redis-support.ts';
 import { type Started, killServers, startAppServer } from '../../packages/cli/test/server-process.ts';
+import { TestRepository, tempDir } from '../../packages/sources/test/git/support.ts';
 import { finish, terminal } from './turns.ts';
 import { until as pollUntil } from './until.ts';
 

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { startLlmReplay } from '@bosun/llm-replay';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { TestRepository } from '../../packages/agent/test/git/support.ts';
-import { OFFICIAL_MARKETPLACE, SKILLS_MARKETPLACE } from '../../packages/agent/test/marketplaces/fixtures.ts';
+import { TestRepository } from '../../packages/sources/test/git/support.ts';
+import { OFFICIAL_MARKETPLACE, SKILLS_MARKETPLACE } from '../../packages/sources/test/marketplaces/fixtures.ts';
 import {
   type ActionEventBody,
   type EventBody,

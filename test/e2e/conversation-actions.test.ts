@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { type LlmReplay, startLlmReplay } from '@bosun/llm-replay';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { TestRepository } from '../../packages/agent/test/git/support.ts';
+import { TestRepository } from '../../packages/sources/test/git/support.ts';
 import {
   type ConversationInfo,
   llmConfig,

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { type LlmReplay, startLlmReplay } from '@bosun/llm-replay';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestRepository, serveGitOverHttp, tempDir } from '../../packages/agent/test/git/support.ts';
 import { killServers, startAppServer } from '../../packages/cli/test/server-process.ts';
+import { TestRepository, serveGitOverHttp, tempDir } from '../../packages/sources/test/git/support.ts';
 import { finish } from './turns.ts';
 
 /**

@@ -2,7 +2,7 @@ import { symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type LlmReplay, startLlmReplay } from '@bosun/llm-replay';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { TestRepository, serveGitOverHttp, tempDir } from '../../packages/agent/test/git/support.ts';
+import { TestRepository, serveGitOverHttp, tempDir } from '../../packages/sources/test/git/support.ts';
 import { type ConversationInfo, type E2EServer, ofKind, restartableServer } from './support.ts';
 import { finish, terminal } from './turns.ts';
 

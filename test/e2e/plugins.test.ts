@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startLlmReplay } from '@bosun/llm-replay';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { TestRepository } from '../../packages/agent/test/git/support.ts';
+import { TestRepository } from '../../packages/sources/test/git/support.ts';
 import {
   type EventBody,
   FINISHING,

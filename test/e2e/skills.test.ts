@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { type LlmReplay, type Script, startLlmReplay } from '@bosun/llm-replay';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { TestRepository } from '../../packages/agent/test/git/support.ts';
+import { TestRepository } from '../../packages/sources/test/git/support.ts';
 import {
   type E2EServer,
   type EventBody,

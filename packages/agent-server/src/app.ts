@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { GitCache, type GitProviders } from '@bosun/agent';
 import { type ConnectionTimeouts, type LogFormatSetting, createHttpServer, installEdgeErrors } from '@bosun/http';
 import { AgentSpec, parse } from '@bosun/protocol';
+import { GitCache, type GitProviders } from '@bosun/sources';
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import { createAgentRunner } from './agent/agent-runner.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { TestRepository, tempDir } from '../../agent/test/git/support.ts';
+import { TestRepository, tempDir } from '../../sources/test/git/support.ts';
 import { call } from './support/http.ts';
 import { startTestServer } from './support/server.ts';
 

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { TestRepository, tempDir } from '../../agent/test/git/support.ts';
+import { TestRepository, tempDir } from '../../sources/test/git/support.ts';
 import { call } from './support/http.ts';
 import { startTestServer } from './support/server.ts';
 

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { TestRepository, serveGitOverHttp, tempDir } from '../../agent/test/git/support.ts';
+import { TestRepository, serveGitOverHttp, tempDir } from '../../sources/test/git/support.ts';
 import { call } from './support/http.ts';
 import { startTestServer } from './support/server.ts';
 

@@ -103,18 +103,15 @@ export {
 export {
   type CommandHook,
   DEFAULT_HOOK_TIMEOUT_SECONDS,
-  HOOK_EVENTS,
   HookConfigError,
   type HookGroup,
   type HookSettings,
-  TOOL_EVENTS,
-  hookConfigProblems,
   hooksFor,
   normalizeHookConfig,
 } from './hooks/config.ts';
 export { type HookContext, type HookEventDetails, hookInput } from './hooks/input.ts';
-export { compileMatcher, matcherProblem, type ToolMatcher } from './hooks/matcher.ts';
-export { type ToolCondition, compileCondition, conditionProblem } from './hooks/condition.ts';
+export { compileMatcher, type ToolMatcher } from './hooks/matcher.ts';
+export { type ToolCondition, compileCondition } from './hooks/condition.ts';
 export { claudeToolName } from './hooks/claude-tools.ts';
 export {
   type HookDecision,
@@ -123,17 +120,6 @@ export {
   HookRunner,
   type HookRunnerOptions,
 } from './hooks/runner.ts';
-export {
-  DEFAULT_MCP_STARTUP_TIMEOUT_SECONDS,
-  DEFAULT_MCP_TIMEOUT_SECONDS,
-  McpConfigError,
-  type McpServerSettings,
-  expandVariables,
-  flattenMcpConfig,
-  mcpConfigProblems,
-  normalizeMcpConfig,
-  parseMcpJson,
-} from './mcp/config.ts';
 export { createMcpTool } from './mcp/mcp-tool.ts';
 export {
   type ConnectMcpOptions,
@@ -144,69 +130,5 @@ export {
   mcpToolName,
 } from './mcp/servers.ts';
 export { filterTools, toolFilterProblems } from './tools/filter.ts';
-export {
-  DEFAULT_PROVIDERS,
-  type GitAuth,
-  GitCache,
-  type GitCacheOptions,
-  type GitCheckout,
-  GitError,
-  type GitProviders,
-  GitSourceError,
-  PathEscapeError,
-  gitAuthFromSecrets,
-  pathInside,
-  redactCredentials,
-  repositoryUrl,
-} from './git/index.ts';
-export * from './skills/index.ts';
-export {
-  type FetchPluginOptions,
-  type FetchedPlugin,
-  type LoadPluginOptions,
-  type LoadedPlugin,
-  MANIFEST_DIRS,
-  type McpServerConfigs,
-  type PluginAgent,
-  type PluginCommand,
-  type PluginManifest,
-  type PluginReference,
-  type PluginSkill,
-  defaultPluginName,
-  fetchPlugin,
-  formatProblem,
-  gitProvidersFromEnv,
-  hookSummaries,
-  loadPlugin,
-  mergeHookConfigs,
-  mergeMcpServers,
-  parseManifest,
-  pluginInspection,
-  pluginLabel,
-  pluginProblemLines,
-  pluginSkills,
-  pluginReferenceProblems,
-  readPluginManifest,
-  repoPathProblem,
-  withPluginRoot,
-  withPluginSkills,
-} from './plugins/index.ts';
-export {
-  type EntrySource,
-  type MarketplaceLocation,
-  type MarketplacePlugin,
-  type ParsedEntry,
-  type ParsedMarketplace,
-  type InspectMarketplaceOptions,
-  type ReadMarketplace,
-  autoLoadSelection,
-  autoLoadedPlugins,
-  entryReference,
-  fetchMarketplacePlugins,
-  inspectMarketplace,
-  marketplaceListing,
-  marketplacePlugin,
-  parseMarketplace,
-  readMarketplace,
-} from './marketplaces/index.ts';
-export { mapLimit } from './tools/shared/concurrency.ts';
+export { createInvokeSkillTool } from './skills/invoke-tool.ts';
+export { skillContentOf } from './skills/retained.ts';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closedPort } from '../../agent/test/support/closed-port.ts';
+import { closedPort } from '../../sources/test/support/closed-port.ts';
 import { type RunningAppServer, StartError, appServerConfig, startAppServer } from '../src/index.ts';
 import { call } from './support/app.ts';
 import { POSTGRES_SERVER } from './support/databases.ts';

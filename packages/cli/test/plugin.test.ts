@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestRepository, tempDir } from '../../agent/test/git/support.ts';
-import { OFFICIAL_MARKETPLACE } from '../../agent/test/marketplaces/fixtures.ts';
-import { FULL_PLUGIN } from '../../agent/test/plugins/fixtures.ts';
+import { TestRepository, tempDir } from '../../sources/test/git/support.ts';
+import { OFFICIAL_MARKETPLACE } from '../../sources/test/marketplaces/fixtures.ts';
+import { FULL_PLUGIN } from '../../sources/test/plugins/fixtures.ts';
 import { runCli } from './io.ts';
 
 let dir: string;

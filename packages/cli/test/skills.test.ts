@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TestRepository } from '../../agent/test/git/support.ts';
+import { TestRepository } from '../../sources/test/git/support.ts';
 import { runCli } from './io.ts';
 import { scratchDir } from './scratch.ts';
 
@@ -119,7 +119,7 @@ describe('bosun skills lint', () => {
   });
 
   it('lints the skill Bosun ships without errors', async () => {
-    const result = await runCli(['skills', 'lint', join(process.cwd(), 'packages/agent/skills')]);
+    const result = await runCli(['skills', 'lint', join(process.cwd(), 'packages/sources/skills')]);
     expect(result.stdout).toBe('');
     expect(result.code).toBe(0);
   });

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { closedPort } from '../../../packages/agent/test/support/closed-port.ts';
+import { closedPort } from '../../../packages/sources/test/support/closed-port.ts';
 import { finish } from '../turns.ts';
 import { expectAccessible, expectNoSidewaysScroll, screenshot, visible } from './support/browser.ts';
 import {

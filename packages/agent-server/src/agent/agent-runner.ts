@@ -2,26 +2,28 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   Agent,
-  type ConversationSkills,
   type CriticFailure,
   type HookLogRecord,
-  INVOKE_SKILL,
   type McpLogRecord,
-  SkillSet,
   condenserProblems,
   createProvider,
   createToolset,
   filterTools,
+  secretMasker,
+  toolFilterProblems,
+  toolSpecProblems,
+} from '@bosun/agent';
+import type { NewEvent } from '@bosun/protocol';
+import {
+  type ConversationSkills,
+  INVOKE_SKILL,
+  SkillSet,
   hookConfigProblems,
   mcpConfigProblems,
   mergeHookConfigs,
   mergeMcpServers,
-  secretMasker,
-  toolFilterProblems,
-  toolSpecProblems,
   withPluginSkills,
-} from '@bosun/agent';
-import type { NewEvent } from '@bosun/protocol';
+} from '@bosun/sources';
 import type { Conversation } from '../conversations/conversation.ts';
 import type { AgentRunner } from '../conversations/runner.ts';
 import { currentSecretValues, secretValues } from '../conversations/secret-values.ts';

@@ -1,4 +1,4 @@
-import { entryReference, fetchPlugin, formatProblem, readMarketplace } from '@bosun/agent';
+import { entryReference, fetchPlugin, formatProblem, readMarketplace } from '@bosun/sources';
 import type { Conversation } from '../conversations/conversation.ts';
 import type { RecordedPlugin } from '../conversations/record.ts';
 import { type PluginLoading, gitAuthFor } from './plugins.ts';

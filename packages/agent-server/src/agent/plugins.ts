@@ -1,3 +1,4 @@
+import type { NewEvent, ResolvedPlugin, ResolvedStartRequest, ValidationError } from '@bosun/protocol';
 import {
   type FetchedPlugin,
   type GitCache,
@@ -11,8 +12,7 @@ import {
   pluginProblemLines,
   pluginReferenceProblems,
   repositoryUrl,
-} from '@bosun/agent';
-import type { NewEvent, ResolvedPlugin, ResolvedStartRequest, ValidationError } from '@bosun/protocol';
+} from '@bosun/sources';
 import type { Conversation } from '../conversations/conversation.ts';
 import type { RecordedPlugin } from '../conversations/record.ts';
 

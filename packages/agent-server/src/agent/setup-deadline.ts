@@ -1,5 +1,5 @@
-import type { ConversationSkills } from '@bosun/agent';
 import type { NewEvent } from '@bosun/protocol';
+import type { ConversationSkills } from '@bosun/sources';
 import { PLUGIN_ERROR_CODE } from './plugins.ts';
 
 /** Seconds plugins, skills and MCP servers may take to load when a conversation's agent is built. */

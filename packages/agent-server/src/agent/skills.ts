@@ -1,13 +1,13 @@
+import type { Agent } from '@bosun/agent';
+import type { MessageContent, NewEvent, TextContent } from '@bosun/protocol';
 import {
-  type Agent,
   type ConversationSkills,
   type GitCache,
   type GitProviders,
   type SkillProblem,
   loadConversationSkills,
   redactCredentials,
-} from '@bosun/agent';
-import type { MessageContent, NewEvent, TextContent } from '@bosun/protocol';
+} from '@bosun/sources';
 import type { Conversation } from '../conversations/conversation.ts';
 
 export interface SkillLoading {

@@ -1,4 +1,3 @@
-import { redactCredentials } from '@bosun/agent';
 import { redactUrl } from '@bosun/http';
 import {
   type AgentSpec,
@@ -8,6 +7,7 @@ import {
   type SecretSource,
   isLookupSecret,
 } from '@bosun/protocol';
+import { redactCredentials } from '@bosun/sources';
 import type { Conversation } from './conversation.ts';
 import { metricsSnapshot } from './metrics.ts';
 import { redactedMcpConfig } from './redact-mcp.ts';

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { hookConfigProblems } from '@bosun/agent';
 import { InputError } from '@bosun/http';
 import { HookConfig, type ValidationError, safeParse } from '@bosun/protocol';
+import { hookConfigProblems } from '@bosun/sources';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { NotFoundResponse, validationResponse } from './params.ts';

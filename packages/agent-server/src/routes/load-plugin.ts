@@ -1,6 +1,6 @@
-import type { GitCache, GitProviders } from '@bosun/agent';
 import { ConflictError, InputError } from '@bosun/http';
 import type { LoadPluginRequest } from '@bosun/protocol';
+import type { GitCache, GitProviders } from '@bosun/sources';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { PluginLoadError, fetchMarketplacePlugin } from '../agent/marketplace-plugin.ts';

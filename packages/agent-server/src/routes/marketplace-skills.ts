@@ -1,3 +1,4 @@
+import type { PluginProblem, RegisteredMarketplace, ResolvedPlugin } from '@bosun/protocol';
 import {
   type GitCache,
   type LoadedSkills,
@@ -7,8 +8,7 @@ import {
   fetchPlugin,
   pluginLabel,
   pluginSkills,
-} from '@bosun/agent';
-import type { PluginProblem, RegisteredMarketplace, ResolvedPlugin } from '@bosun/protocol';
+} from '@bosun/sources';
 
 /** Skill layers of plugins for `POST /api/skills`, and a diagnostic for every error of a plugin. */
 export interface PluginSkillLayers {

@@ -1,3 +1,5 @@
+import { InputError } from '@bosun/http';
+import type { SkillInfo, SkillOrigin, SkillRepository, SkillsRequest, SkillsResponse } from '@bosun/protocol';
 import {
   type GitCache,
   type GitProviders,
@@ -8,9 +10,7 @@ import {
   mergeSkills,
   pluginReferenceProblems,
   redactCredentials,
-} from '@bosun/agent';
-import { InputError } from '@bosun/http';
-import type { SkillInfo, SkillOrigin, SkillRepository, SkillsRequest, SkillsResponse } from '@bosun/protocol';
+} from '@bosun/sources';
 import type { FastifyInstance } from 'fastify';
 import { marketplaceSkills, namedPluginSkills } from './marketplace-skills.ts';
 import { componentRef, validationResponse } from './params.ts';

@@ -1,4 +1,5 @@
 import type { AgentSpec, HookConfig, TextContent } from '@bosun/protocol';
+import { SkillSet } from '@bosun/sources';
 import { SummarizingCondenser } from '../condenser/condenser.ts';
 import { NoCondenserError, condenserSettings } from '../condenser/config.ts';
 import { criticSettings } from '../critic/config.ts';
@@ -12,7 +13,6 @@ import { conversationError } from '../session/events.ts';
 import type { AgentSession } from '../session/session.ts';
 import { secretMasker } from '../shared/secret-masker.ts';
 import { createInvokeSkillTool } from '../skills/invoke-tool.ts';
-import { SkillSet } from '../skills/skill-set.ts';
 import type { Tool } from '../tools/tool.ts';
 import type { AgentParts } from './parts.ts';
 import { runStep } from './step.ts';

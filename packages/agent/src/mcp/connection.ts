@@ -1,6 +1,6 @@
+import type { McpServerSettings } from '@bosun/sources';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
-import type { McpServerSettings } from './config.ts';
 import { type McpSdk, mcpSdk } from './sdk.ts';
 import { type OpenedTransport, openTransport } from './transport.ts';
 

@@ -1,7 +1,7 @@
 import type { MCPConfig, MCPServers } from '@bosun/protocol';
+import { type McpServerSettings, normalizeMcpConfig } from '@bosun/sources';
 import { secretMasker } from '../shared/secret-masker.ts';
 import type { Tool } from '../tools/tool.ts';
-import { type McpServerSettings, normalizeMcpConfig } from './config.ts';
 import { McpConnection, type McpToolInfo } from './connection.ts';
 import { createMcpTool } from './mcp-tool.ts';
 

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
+import type { McpServerSettings } from '@bosun/sources';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { McpServerSettings } from './config.ts';
 import type { McpSdk } from './sdk.ts';
 
 /** How much of a stdio server's standard error is kept for error messages (its end, where the crash is). */

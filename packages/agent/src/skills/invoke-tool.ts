@@ -1,8 +1,7 @@
 import type { ActionOf, ObservationOf, ToolDefinition } from '@bosun/protocol';
+import { INVOKE_SKILL, type SkillSet, renderSkillContent } from '@bosun/sources';
 import { textContent } from '../tools/observations.ts';
 import type { Tool } from '../tools/tool.ts';
-import { INVOKE_SKILL, renderSkillContent } from './render.ts';
-import type { SkillSet } from './skill-set.ts';
 
 type MCPToolAction = ActionOf<'MCPToolAction'>;
 type MCPToolObservation = ObservationOf<'MCPToolObservation'>;

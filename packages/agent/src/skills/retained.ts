@@ -1,5 +1,5 @@
 import type { Event, TextContent } from '@bosun/protocol';
-import { EXTRA_INFO_START, INVOKE_SKILL } from './render.ts';
+import { EXTRA_INFO_START, INVOKE_SKILL } from '@bosun/sources';
 
 /** Skill content an event carries, by a key that names the skill (the same skill loaded twice is kept once). */
 export type RetainedSkills = Map<string, string>;

@@ -1,11 +1,6 @@
-import {
-  DEFAULT_HOOK_TIMEOUT_SECONDS,
-  HookConfigError,
-  hookConfigProblems,
-  hooksFor,
-  normalizeHookConfig,
-} from '@bosun/agent';
+import { DEFAULT_HOOK_TIMEOUT_SECONDS, HookConfigError, hooksFor, normalizeHookConfig } from '@bosun/agent';
 import { type HookConfig, ProtocolValidationError, StartConversationRequest, parse } from '@bosun/protocol';
+import { hookConfigProblems, mergeHookConfigs } from '@bosun/sources';
 import { describe, expect, it } from 'vitest';
 
 /** A start request's `hook_config` as the server sees it: validated, defaults applied. */
@@ -113,19 +108,24 @@ describe('hook configuration', () => {
     ]);
   });
 
-  it('reports unknown events and invalid regular expressions without the schema too', () => {
+  it('refuses what hookConfigProblems reports: unknown events, invalid regular expressions', () => {
     const config = {
       PreToolUse: [{ matcher: 'file_(', hooks: [] }],
-      Stop: [{ matcher: 'file_(', hooks: [] }],
       Notification: [],
     } as unknown as HookConfig;
-    const problems = hookConfigProblems(config, ['body', 'hook_config']);
-    expect(problems.map((p) => [p.loc.join('.'), p.type])).toEqual([
-      ['body.hook_config.PreToolUse.0.matcher', 'value_error'],
-      ['body.hook_config.Notification', 'extra_forbidden'],
-    ]);
-    expect(problems[1]?.msg).toContain('pre_tool_use');
     expect(() => normalizeHookConfig(config)).toThrow(HookConfigError);
+    expect(() => normalizeHookConfig(config)).toThrow(/hook_config\.PreToolUse\.0\.matcher: Invalid matcher/);
+  });
+
+  it("normalizes the merge of a conversation's hooks and its plugins', in that order", () => {
+    const own = { pre_tool_use: [{ matcher: '*', hooks: [{ type: 'command' as const, command: 'own' }] }] };
+    const plugin = {
+      hooks: { PreToolUse: [{ matcher: 'terminal', hooks: [{ type: 'command' as const, command: 'plugin' }] }] },
+    };
+    const stop = { Stop: [{ matcher: '*', hooks: [{ type: 'command' as const, command: 'stop' }] }] };
+    const settings = normalizeHookConfig(mergeHookConfigs([own, null, plugin, stop]));
+    expect(settings.PreToolUse.map((g) => g.hooks[0]?.command)).toEqual(['own', 'plugin']);
+    expect(settings.Stop.map((g) => g.hooks[0]?.command)).toEqual(['stop']);
   });
 });
 

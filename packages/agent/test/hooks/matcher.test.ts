@@ -1,4 +1,4 @@
-import { compileMatcher, matcherProblem } from '@bosun/agent';
+import { compileMatcher } from '@bosun/agent';
 import { describe, expect, it } from 'vitest';
 
 const TOOLS = ['terminal', 'file_editor', 'planning_file_editor', 'read_file', 'finish', 'think'];
@@ -39,9 +39,7 @@ describe('hook matchers (Claude Code semantics)', () => {
     expect(selected('^(?!terminal$)')).not.toContain('terminal');
   });
 
-  it('an invalid regular expression is a problem (a 422 at creation)', () => {
+  it('an invalid regular expression cannot be compiled', () => {
     expect(() => compileMatcher('file_(')).toThrow(SyntaxError);
-    expect(matcherProblem('file_(')).toMatch(/^Invalid matcher "file_\(":/);
-    expect(matcherProblem('terminal')).toBeUndefined();
   });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 // @ts-expect-error: a plain ESM fixture without types.
 import { startHttpMcpServer, startSseMcpServer } from '../../../../test/fixtures/mcp/http-server.mjs';
+import { closedPort } from '../../../sources/test/support/closed-port.ts';
 import { parseToolCall } from '../../src/loop/tool-arguments.ts';
-import { closedPort } from '../support/closed-port.ts';
 import { connect, textOf, toolContext } from './support.ts';
 
 interface HttpFixture {

@@ -17,7 +17,7 @@ import {
   type PluginSource,
   type ValidationError,
 } from '@bosun/protocol';
-import { agentLibrary } from '../marketplaces/git-access.ts';
+import { sourcesLibrary } from '../marketplaces/git-access.ts';
 import { conversationInSandbox, runningAgentOf } from './conversation-sandbox.ts';
 import type { ConversationDeps } from './deps.ts';
 import { whyNot } from './start-tasks.ts';
@@ -179,7 +179,7 @@ async function repositoryLabels(
   readable: readonly { source: string }[],
   recorded: readonly { source: string }[],
 ): Promise<(text: string) => string> {
-  const { redactCredentials } = await agentLibrary();
+  const { redactCredentials } = await sourcesLibrary();
   const labels = new Map(
     readable.map((repository, index) => [redactCredentials(repository.source), recorded[index]?.source]),
   );

@@ -4,7 +4,7 @@ import type { JsonValue } from '../cache/index.ts';
 import { hexOf } from '../conversation-ids.ts';
 import type { StartTaskChange, StartTaskRecord } from '../data/index.ts';
 import { tokenVariable } from '../git/provider-urls.ts';
-import { agentLibrary } from '../marketplaces/git-access.ts';
+import { sourcesLibrary } from '../marketplaces/git-access.ts';
 import type { AutoLoad } from '../marketplaces/index.ts';
 import { disabledSkillsOf } from '../marketplaces/index.ts';
 import { withPluginParameters } from '../plugin-directory/parameters.ts';
@@ -145,7 +145,7 @@ export class StartRun {
       await repositories.conversations.delete(userId, id);
       throw new StartError(`The agent server did not start the conversation: ${whyNot(error)}`);
     }
-    problems.push(...(await agentLibrary()).pluginProblemLines(info.resolved_plugins));
+    problems.push(...(await sourcesLibrary()).pluginProblemLines(info.resolved_plugins));
     await repositories.conversations.update(userId, id, {
       execution_status: info.execution_status,
       ...(info.title ? { title: info.title } : {}),

@@ -1,6 +1,6 @@
 import type { LoadedMarketplace, RegisteredMarketplace } from '@bosun/protocol';
 import type { MarketplaceEntry } from './composition.ts';
-import { type MarketplaceGit, agentLibrary } from './git-access.ts';
+import { type MarketplaceGit, sourcesLibrary } from './git-access.ts';
 import type { MarketplaceRegistry } from './registry.ts';
 
 /** What a new conversation gets from the auto-loaded marketplaces. */
@@ -28,7 +28,7 @@ export async function autoLoadFor(
 ): Promise<AutoLoad> {
   const entries = await registry.autoLoaded(userId, orgId);
   if (entries.length === 0) return { registrations: [], loaded: [], problems: [] };
-  const { redactCredentials } = await agentLibrary();
+  const { redactCredentials } = await sourcesLibrary();
   return git.scratch(userId, async (cache, authFor) => {
     const resolved = await Promise.all(
       entries.map(async (entry) => {

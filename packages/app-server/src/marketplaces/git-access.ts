@@ -1,16 +1,16 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { GitAuth, GitCache } from '@bosun/agent';
+import type { GitAuth, GitCache } from '@bosun/sources';
 import type { GitProviderUrls } from '../git/provider-urls.ts';
 import { type ProviderTokenReader, providerTokenSecrets } from '../git/token-renewal.ts';
 import { HostGuard } from './host-guard.ts';
 import { RefLookups } from './ref-lookups.ts';
 
-/** The agent library's Git and marketplace readers, loaded on first use (most requests never need them). */
-let library: Promise<typeof import('@bosun/agent')> | undefined;
-export const agentLibrary = () => {
-  library ??= import('@bosun/agent');
+/** The Git access and marketplace readers of `@bosun/sources`, loaded on first use (most requests never need them). */
+let library: Promise<typeof import('@bosun/sources')> | undefined;
+export const sourcesLibrary = () => {
+  library ??= import('@bosun/sources');
   return library;
 };
 
@@ -44,7 +44,7 @@ export class MarketplaceGit {
 
   /** A Git cache in `dir` whose every command goes through the guard. */
   async cache(dir: string): Promise<GitCache> {
-    const { GitCache } = await agentLibrary();
+    const { GitCache } = await sourcesLibrary();
     return new GitCache({
       dir,
       providers: this.options.providers,
@@ -58,7 +58,7 @@ export class MarketplaceGit {
    * same repository, ref and credentials at once (or within the TTL), never shared across credentials (RefLookups).
    */
   async resolve(cache: GitCache, source: string, ref: string | null, auth: GitAuth | undefined): Promise<string> {
-    const { repositoryUrl } = await agentLibrary();
+    const { repositoryUrl } = await sourcesLibrary();
     let url: string;
     try {
       url = repositoryUrl(source, this.options.providers);
@@ -70,7 +70,7 @@ export class MarketplaceGit {
 
   /** The credentials of `userId` for a source, by host (`authFor(source)`). */
   async authOf(userId: string): Promise<(source: string) => GitAuth | undefined> {
-    const { gitAuthFromSecrets, repositoryUrl } = await agentLibrary();
+    const { gitAuthFromSecrets, repositoryUrl } = await sourcesLibrary();
     const secrets = await providerTokenSecrets(this.options.gitTokens, userId);
     const providers = this.options.providers;
     return (source) => {

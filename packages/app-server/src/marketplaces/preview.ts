@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { InputError, NotFoundError } from '@bosun/http';
 import type { MarketplacePreview, MarketplacePreviewRequest } from '@bosun/protocol';
-import { type MarketplaceGit, agentLibrary } from './git-access.ts';
+import { type MarketplaceGit, sourcesLibrary } from './git-access.ts';
 import { HostRefusedError } from './host-guard.ts';
 import { registrationProblems } from './registration.ts';
 
@@ -20,9 +20,9 @@ export async function previewMarketplace(
   const source = body.source.trim();
   const problems = registrationProblems({ ...body, source }, ['body']);
   if (problems.length) throw new InputError(problems);
-  const agent = await agentLibrary();
+  const sources = await sourcesLibrary();
   try {
-    agent.repositoryUrl(source, git.providers);
+    sources.repositoryUrl(source, git.providers);
   } catch (error) {
     throw invalid('source', (error as Error).message);
   }
@@ -47,7 +47,7 @@ export async function previewMarketplace(
     if (repoPath) {
       let path: string;
       try {
-        path = await agent.pathInside(dir, repoPath);
+        path = await sources.pathInside(dir, repoPath);
       } catch (error) {
         throw invalid('repo_path', (error as Error).message);
       }
@@ -55,15 +55,15 @@ export async function previewMarketplace(
         throw invalid('repo_path', `Repository path not found: ${repoPath} is no directory at ${sha}`);
       }
     }
-    const read = await agent.readMarketplace({ source, ref: sha, repo_path: repoPath }, cache, auth);
+    const read = await sources.readMarketplace({ source, ref: sha, repo_path: repoPath }, cache, auth);
     if (!read.manifestPath) {
-      const where = `${agent.redactCredentials(source)} at ${sha}${repoPath ? ` in ${repoPath}` : ''}`;
+      const where = `${sources.redactCredentials(source)} at ${sha}${repoPath ? ` in ${repoPath}` : ''}`;
       throw new NotFoundError(
         `No marketplace in ${where}: no .plugin/marketplace.json or .claude-plugin/marketplace.json`,
       );
     }
-    const marketplace = await agent.inspectMarketplace(read, cache, authFor, { remote: true });
-    return { source: agent.redactCredentials(source), ref, repo_path: repoPath, resolved_ref: sha, marketplace };
+    const marketplace = await sources.inspectMarketplace(read, cache, authFor, { remote: true });
+    return { source: sources.redactCredentials(source), ref, repo_path: repoPath, resolved_ref: sha, marketplace };
   });
 }
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { GitAuth } from '@bosun/agent';
+import type { GitAuth } from '@bosun/sources';
 
 /** One lookup of a ref: the repository (its URL, one spelling per repository), the ref, the credentials asked with. */
 export interface RefLookup {

@@ -1,4 +1,3 @@
-import type { GitAuth, GitCache } from '@bosun/agent';
 import type {
   MarketplaceEntry as ListedEntry,
   MarketplaceListing,
@@ -6,8 +5,9 @@ import type {
   SkillsTable,
   SkillsTableRow,
 } from '@bosun/protocol';
+import type { GitAuth, GitCache } from '@bosun/sources';
 import { type MarketplaceEntry, effective } from './composition.ts';
-import { type MarketplaceGit, agentLibrary } from './git-access.ts';
+import { type MarketplaceGit, sourcesLibrary } from './git-access.ts';
 import type { MarketplaceRegistry } from './registry.ts';
 import { pluginsAt, updateChanges } from './update-review.ts';
 
@@ -24,17 +24,17 @@ export async function skillsTable(
 ): Promise<SkillsTable> {
   const entries = effective(await registry.composed(user.userId, user.orgId));
   const disabled = new Set(user.disabledSkills);
-  const agent = await agentLibrary();
+  const sources = await sourcesLibrary();
   return git.scratch(user.userId, async (cache, authFor) => {
     const rows = await Promise.all(
       entries.map(async (entry) => {
         const reviewed = entry.updates === 'review' && entry.approved_ref ? entry.approved_ref : null;
-        const read = await agent.readMarketplace(
+        const read = await sources.readMarketplace(
           { ...entry, ref: reviewed ?? entry.ref },
           cache,
           authFor(entry.source),
         );
-        const listing = await agent.inspectMarketplace(read, cache, authFor, { remote: true });
+        const listing = await sources.inspectMarketplace(read, cache, authFor, { remote: true });
         const review = reviewed ? await pendingUpdate(entry, reviewed, cache, authFor) : null;
         const head = listing.problems.length || !listing.resolved_ref ? [marketplaceRow(entry, listing)] : [];
         const plugins = listing.entries.map((listed) => ({

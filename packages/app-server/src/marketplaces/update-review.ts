@@ -1,7 +1,7 @@
-import type { GitAuth, GitCache } from '@bosun/agent';
 import type { ComponentChanges, PluginChanges, PluginInspection } from '@bosun/protocol';
+import type { GitAuth, GitCache } from '@bosun/sources';
 import type { MarketplaceEntry } from './composition.ts';
-import { agentLibrary } from './git-access.ts';
+import { sourcesLibrary } from './git-access.ts';
 
 /** What each plugin of a marketplace holds at one commit, by the plugin's entry name. */
 export async function pluginsAt(
@@ -10,18 +10,18 @@ export async function pluginsAt(
   cache: GitCache,
   authFor: (source: string) => GitAuth | undefined,
 ): Promise<Map<string, PluginInspection>> {
-  const agent = await agentLibrary();
-  const read = await agent.readMarketplace({ ...entry, ref: commit }, cache, authFor(entry.source));
+  const sources = await sourcesLibrary();
+  const read = await sources.readMarketplace({ ...entry, ref: commit }, cache, authFor(entry.source));
   const plugins = new Map<string, PluginInspection>();
   for (const listed of read.parsed.entries) {
-    const { plugin } = agent.marketplacePlugin(listed, read);
+    const { plugin } = sources.marketplacePlugin(listed, read);
     if (!plugin) continue;
-    const fetched = await agent.fetchPlugin(plugin.reference, {
+    const fetched = await sources.fetchPlugin(plugin.reference, {
       cache,
       auth: authFor(plugin.reference.source),
       entry: plugin.entry,
     });
-    plugins.set(listed.name, agent.pluginInspection(fetched));
+    plugins.set(listed.name, sources.pluginInspection(fetched));
   }
   return plugins;
 }

@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { DirectoryMarketplace, DirectoryPlugin, DirectoryPluginConfig } from '@bosun/protocol';
+import { buildLaunchLink } from '@bosun/protocol';
 import {
   type GitCache,
   type LoadedPlugin,
@@ -8,9 +10,7 @@ import {
   fetchPlugin,
   formatProblem,
   marketplacePlugin,
-} from '@bosun/agent';
-import type { DirectoryMarketplace, DirectoryPlugin, DirectoryPluginConfig } from '@bosun/protocol';
-import { buildLaunchLink } from '@bosun/protocol';
+} from '@bosun/sources';
 import { launchConfigOf, parameterDefaults } from './launch-config.ts';
 
 /** Where the instance plugin marketplace is (the `plugin_directory_*` settings). */

@@ -1,5 +1,5 @@
-import { type GitCache, mapLimit, readMarketplace } from '@bosun/agent';
 import type { DirectoryPluginList } from '@bosun/protocol';
+import { type GitCache, mapLimit, readMarketplace } from '@bosun/sources';
 import {
   type Catalog,
   type CatalogPlugin,

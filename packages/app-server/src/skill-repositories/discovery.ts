@@ -1,9 +1,9 @@
-import type { GitAuth } from '@bosun/agent';
 import type { ConversationSkillRepository, SkillRepository } from '@bosun/protocol';
+import type { GitAuth } from '@bosun/sources';
 import type { GitProviderUrls } from '../git/provider-urls.ts';
 import { type ProviderAccess, gitProviderApi, providerHost } from '../git/providers/index.ts';
 import type { ProviderTokenReader } from '../git/token-renewal.ts';
-import { type MarketplaceGit, agentLibrary } from '../marketplaces/git-access.ts';
+import { type MarketplaceGit, sourcesLibrary } from '../marketplaces/git-access.ts';
 import { HostRefusedError, tokenHostAdmit } from '../marketplaces/host-guard.ts';
 import {
   type SkillRepositoryCandidate,
@@ -84,7 +84,7 @@ export class SkillRepositoryDiscovery {
     repositories: readonly SkillRepository[],
     secrets: string[],
   ): Promise<SkillRepository[]> {
-    const { repositoryUrl } = await agentLibrary();
+    const { repositoryUrl } = await sourcesLibrary();
     return Promise.all(
       repositories.map(async (repository) => {
         const provider = /^([a-z]+):/.exec(repository.source)?.[1] ?? '';

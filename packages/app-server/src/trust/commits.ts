@@ -1,5 +1,5 @@
-import { type GitAuth, GitCache, repositoryUrl } from '@bosun/agent';
-import type { GitProviders } from '@bosun/agent';
+import { type GitAuth, GitCache, repositoryUrl } from '@bosun/sources';
+import type { GitProviders } from '@bosun/sources';
 
 const FULL_SHA = /^[0-9a-f]{40}$/i;
 

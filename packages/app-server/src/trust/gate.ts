@@ -1,6 +1,6 @@
-import { type GitAuth, gitAuthFromSecrets, mapLimit } from '@bosun/agent';
-import type { GitProviders } from '@bosun/agent';
 import type { AppConversationStartRequest, PluginTrustSource } from '@bosun/protocol';
+import { type GitAuth, gitAuthFromSecrets, mapLimit } from '@bosun/sources';
+import type { GitProviders } from '@bosun/sources';
 import type { Repositories } from '../data/index.ts';
 import { type ProviderTokenReader, providerTokenSecrets } from '../git/token-renewal.ts';
 import type { PluginCommits } from './commits.ts';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { GitProviders } from '@bosun/agent';
+import type { GitProviders } from '@bosun/sources';
 import type { Repositories } from '../data/index.ts';
 import type { ProviderTokenReader } from '../git/token-renewal.ts';
 import { PluginCommits } from './commits.ts';

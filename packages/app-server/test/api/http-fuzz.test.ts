@@ -9,8 +9,8 @@ import {
 } from '../../../../test/e2e/fuzz-requests.ts';
 import { type FuzzRun, type Reply, fuzz, fuzzSettings } from '../../../../test/e2e/fuzz-run.ts';
 import type { Schema } from '../../../../test/e2e/schema-arbitraries.ts';
-import { TestRepository } from '../../../agent/test/git/support.ts';
-import { closedPort } from '../../../agent/test/support/closed-port.ts';
+import { TestRepository } from '../../../sources/test/git/support.ts';
+import { closedPort } from '../../../sources/test/support/closed-port.ts';
 import { LOCAL_SPEC } from '../../src/sandboxes/index.ts';
 import { newConversation, startOnAgent } from '../events/support.ts';
 import { gitRemotes } from '../support/git-remotes.ts';

@@ -1,6 +1,6 @@
 import { type LlmReplay, startLlmReplay } from '@bosun/llm-replay';
 import { afterAll, beforeEach, expect, it } from 'vitest';
-import { closedPort } from '../../../agent/test/support/closed-port.ts';
+import { closedPort } from '../../../sources/test/support/closed-port.ts';
 import { maskKey } from '../../src/settings/llm-check.ts';
 import { type TestUser, describeApi } from './harness.ts';
 

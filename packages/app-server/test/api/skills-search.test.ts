@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from 'vitest';
-import { TestRepository } from '../../../agent/test/git/support.ts';
+import { TestRepository } from '../../../sources/test/git/support.ts';
 import { gitRemotes } from '../support/git-remotes.ts';
 import { type TestUser, describeApi } from './harness.ts';
 import { MARKET, acmeWithRoles, post } from './marketplace-org.ts';

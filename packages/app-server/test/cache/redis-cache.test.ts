@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closedPort } from '../../../agent/test/support/closed-port.ts';
+import { closedPort } from '../../../sources/test/support/closed-port.ts';
 import { type Cache, CacheUnavailableError, type JsonValue, openCache } from '../../src/cache/index.ts';
 import { RedisCache } from '../../src/cache/redis-cache.ts';
 import { startTcpProxy } from '../support/tcp-proxy.ts';

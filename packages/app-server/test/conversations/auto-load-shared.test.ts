@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from 'vitest';
-import { TestRepository } from '../../../agent/test/git/support.ts';
+import { TestRepository } from '../../../sources/test/git/support.ts';
 import { appServerConfig } from '../../src/index.ts';
 import { marketplacesOf } from '../../src/marketplaces/index.ts';
 import { gitUrlsOf } from '../../src/routes/app-conversation-api.ts';

@@ -1,7 +1,7 @@
 import { type LlmReplay, startLlmReplay } from '@bosun/llm-replay';
 import type { StoredEvent } from '@bosun/protocol';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { TestRepository } from '../../../agent/test/git/support.ts';
+import { TestRepository } from '../../../sources/test/git/support.ts';
 import { type TestUser, describeApi } from '../api/harness.ts';
 import { gitRemotes } from '../support/git-remotes.ts';
 import { agentOfConversation, eventsUntil, streamStart } from './support.ts';

@@ -2,7 +2,7 @@ import { access, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promise
 import { join } from 'node:path';
 import type { AgentServerClient } from '@bosun/client';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { git } from '../../../agent/test/git/support.ts';
+import { git } from '../../../sources/test/git/support.ts';
 import { cloneRepository } from '../../src/conversations/repository.ts';
 import { appServerConfig } from '../../src/index.ts';
 import { gitUrlsOf } from '../../src/routes/app-conversation-api.ts';

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serveGitOverHttp, tempDir } from '../../../agent/test/git/support.ts';
+import { serveGitOverHttp, tempDir } from '../../../sources/test/git/support.ts';
 import { forwardTo } from '../support/git-host-clone.ts';
 import { bareRepository } from './support.ts';
 

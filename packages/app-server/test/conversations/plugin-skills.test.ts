@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
-import { TestRepository } from '../../../agent/test/git/support.ts';
+import { TestRepository } from '../../../sources/test/git/support.ts';
 import { type Api, type TestUser, describeApi } from '../api/harness.ts';
 import { newConversation } from '../events/support.ts';
 import { gitRemotes } from '../support/git-remotes.ts';

@@ -1,7 +1,7 @@
 import { AgentServerClient, AppServerClient } from '@bosun/client';
 import type { StoredEvent } from '@bosun/protocol';
 import { expect } from 'vitest';
-import { TestRepository } from '../../../agent/test/git/support.ts';
+import { TestRepository } from '../../../sources/test/git/support.ts';
 import type { Api, TestUser } from '../api/harness.ts';
 
 /** A bare repository `<root>/<name>.git` (default branch `main`) holding `files` on `main`, and more branches. */

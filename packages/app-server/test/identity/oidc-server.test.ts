@@ -1,6 +1,6 @@
 import { chmod } from 'node:fs/promises';
 import { expect, it } from 'vitest';
-import { closedPort } from '../../../agent/test/support/closed-port.ts';
+import { closedPort } from '../../../sources/test/support/closed-port.ts';
 import { appServerConfig, startAppServer } from '../../src/index.ts';
 import { Browser } from '../support/browser.ts';
 import { describeEachDatabase } from '../support/databases.ts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { closedPort } from '../../../agent/test/support/closed-port.ts';
+import { closedPort } from '../../../sources/test/support/closed-port.ts';
 import { type Cache, MemoryCache, openCache } from '../../src/cache/index.ts';
 import { KeyRing, type Repositories, createRepositories, newSecretsKey } from '../../src/data/index.ts';
 import { DEFAULT_GIT_URLS } from '../../src/git/provider-urls.ts';

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { TestRepository } from '../../../agent/test/git/support.ts';
+import { TestRepository } from '../../../sources/test/git/support.ts';
 import { describeApi } from '../api/harness.ts';
 import { MARKET } from '../api/marketplace-org.ts';
 import { gitRemotes } from '../support/git-remotes.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TestRepository } from '../../../agent/test/git/support.ts';
+import { TestRepository } from '../../../sources/test/git/support.ts';
 import { MarketplaceGit } from '../../src/marketplaces/git-access.ts';
 import { HostGuard, isInternalAddress } from '../../src/marketplaces/host-guard.ts';
 import { gitRemotes } from '../support/git-remotes.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closedPort } from '../../../agent/test/support/closed-port.ts';
+import { closedPort } from '../../../sources/test/support/closed-port.ts';
 import { type ObjectStore, ObjectStoreUnavailableError, openObjectStore } from '../../src/objects/index.ts';
 import { type TestS3Server, startS3Server } from '../support/s3-server.ts';
 import { objectStoreContract } from './contract.ts';

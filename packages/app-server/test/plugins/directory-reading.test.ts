@@ -1,11 +1,11 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { formatProblem, inspectMarketplace, readMarketplace } from '@bosun/agent';
 import type { DirectoryPlugin } from '@bosun/protocol';
+import { formatProblem, inspectMarketplace, readMarketplace } from '@bosun/sources';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestRepository, serveGitOverHttp, tempDir } from '../../../agent/test/git/support.ts';
-import { closedPort } from '../../../agent/test/support/closed-port.ts';
+import { TestRepository, serveGitOverHttp, tempDir } from '../../../sources/test/git/support.ts';
+import { closedPort } from '../../../sources/test/support/closed-port.ts';
 import { MarketplaceGit } from '../../src/marketplaces/git-access.ts';
 import { PluginDirectory } from '../../src/plugin-directory/directory.ts';
 import { until } from '../support/until.ts';

@@ -1,6 +1,6 @@
 import { decodeLaunchLink } from '@bosun/protocol';
 import { beforeAll, expect, it } from 'vitest';
-import { TestRepository } from '../../../agent/test/git/support.ts';
+import { TestRepository } from '../../../sources/test/git/support.ts';
 import { type TestUser, describeApi } from '../api/harness.ts';
 import { gitRemotes } from '../support/git-remotes.ts';
 

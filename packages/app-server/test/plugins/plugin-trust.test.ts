@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { AppServerClient, BosunApiError } from '@bosun/client';
 import type { PluginSpec } from '@bosun/protocol';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { TestRepository } from '../../../agent/test/git/support.ts';
+import { TestRepository } from '../../../sources/test/git/support.ts';
 import { type TestUser, describeApi } from '../api/harness.ts';
 
 /** The provider base URL `github:` sources are read from: bare repositories made here. */

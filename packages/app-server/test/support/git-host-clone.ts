@@ -1,6 +1,6 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer, request as forward } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serveGitOverHttp, tempDir } from '../../../agent/test/git/support.ts';
+import { serveGitOverHttp, tempDir } from '../../../sources/test/git/support.ts';
 import { bareRepository } from '../conversations/support.ts';
 
 /** A request a clone host got: its path and the `Authorization` header it carried. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import { serveGitOverHttp, tempDir } from '../../../agent/test/git/support.ts';
+import { serveGitOverHttp, tempDir } from '../../../sources/test/git/support.ts';
 import type { AppServerConfig } from '../../src/index.ts';
 
 export type GitServer = Awaited<ReturnType<typeof serveGitOverHttp>>;

@@ -1,5 +1,5 @@
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
-import { TestRepository, serveGitOverHttp, tempDir } from '../../../agent/test/git/support.ts';
+import { TestRepository, serveGitOverHttp, tempDir } from '../../../sources/test/git/support.ts';
 import { forwardTo, inFrontOf } from './git-host-clone.ts';
 
 export interface SkillHostOptions {

@@ -8,7 +8,7 @@ import {
   gitProvidersFromEnv,
   pluginReferenceProblems,
   repositoryUrl,
-} from '@bosun/agent';
+} from '@bosun/sources';
 import type { CommandIO } from '../command.ts';
 
 /** `SOURCE [--ref] [--path] [--json] [--cache]`, shared by `plugin inspect` and `marketplace inspect`. */

@@ -1,5 +1,5 @@
-import { formatProblem, inspectMarketplace, readMarketplace } from '@bosun/agent';
 import type { MarketplaceEntryContents, MarketplaceListing } from '@bosun/protocol';
+import { formatProblem, inspectMarketplace, readMarketplace } from '@bosun/sources';
 import type { Command } from '../command.ts';
 import { authFromEnv, inspectTarget } from './git-source.ts';
 

@@ -1,5 +1,5 @@
-import { fetchPlugin, formatProblem, pluginInspection } from '@bosun/agent';
 import type { PluginInspection } from '@bosun/protocol';
+import { fetchPlugin, formatProblem, pluginInspection } from '@bosun/sources';
 import type { Command } from '../command.ts';
 import { inspectTarget } from './git-source.ts';
 

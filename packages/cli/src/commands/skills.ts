@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { type LintProblem, breaksSpecification, lintSkills } from '@bosun/agent';
+import { type LintProblem, breaksSpecification, lintSkills } from '@bosun/sources';
 import type { Command } from '../command.ts';
 
 const USAGE = `Usage: bosun skills lint [--json] [--strict] PATH...

@@ -1,5 +1,5 @@
-import { closedPort } from '../../../../packages/agent/test/support/closed-port.ts';
 import { TestIssuer } from '../../../../packages/app-server/test/support/oidc-issuer.ts';
+import { closedPort } from '../../../../packages/sources/test/support/closed-port.ts';
 import type { WebAppOptions } from './app.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { chmod } from 'node:fs/promises';
 import { join } from 'node:path';
-import { TestRepository, serveGitOverHttp, tempDir } from '../../../../packages/agent/test/git/support.ts';
+import { TestRepository, serveGitOverHttp, tempDir } from '../../../../packages/sources/test/git/support.ts';
 
 /**
  * A Git host on loopback (`git http-backend` behind a small HTTP server, standing in for GitHub) holding one

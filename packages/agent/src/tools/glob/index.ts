@@ -1,8 +1,8 @@
 import type { ActionOf, ObservationOf } from '@bosun/protocol';
+import { compileGlob, normalizeGlob } from '@bosun/sources';
 import { textObservation } from '../observations.ts';
 import { READS_ONLY, builtInTool } from '../shared/definition.ts';
 import { guard } from '../shared/errors.ts';
-import { compileGlob, normalizeGlob } from '../shared/glob-pattern.ts';
 import { MAX_SEARCH_RESULTS, newestFirst } from '../shared/newest-first.ts';
 import { type RipgrepSetting, ripgrepFor } from '../shared/ripgrep.ts';
 import { resolveSearchTarget, splitAbsolutePattern } from '../shared/search-path.ts';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { GlobMatcher } from '../shared/glob-pattern.ts';
+import type { GlobMatcher } from '@bosun/sources';
 import { MAX_SEARCH_CANDIDATES } from '../shared/newest-first.ts';
 import { RIPGREP_COMMON_ARGS, RIPGREP_EXCLUSIONS, runRipgrep } from '../shared/ripgrep.ts';
 import { walkFiles } from '../shared/walk.ts';

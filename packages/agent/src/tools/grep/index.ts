@@ -1,9 +1,9 @@
 import type { ActionOf, ObservationOf } from '@bosun/protocol';
+import { compileGlob, normalizeGlob } from '@bosun/sources';
 import type { SearchToolOptions } from '../glob/index.ts';
 import { textObservation } from '../observations.ts';
 import { READS_ONLY, builtInTool } from '../shared/definition.ts';
 import { guard } from '../shared/errors.ts';
-import { compileGlob, normalizeGlob } from '../shared/glob-pattern.ts';
 import { MAX_SEARCH_RESULTS, newestFirst } from '../shared/newest-first.ts';
 import { ripgrepFor } from '../shared/ripgrep.ts';
 import { resolveSearchTarget } from '../shared/search-path.ts';

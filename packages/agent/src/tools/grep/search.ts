@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { mapLimit } from '../shared/concurrency.ts';
-import type { GlobMatcher } from '../shared/glob-pattern.ts';
+import { mapLimit } from '@bosun/sources';
+import type { GlobMatcher } from '@bosun/sources';
 import { MAX_SEARCH_CANDIDATES } from '../shared/newest-first.ts';
 import { RIPGREP_COMMON_ARGS, RIPGREP_EXCLUSIONS, runRipgrep } from '../shared/ripgrep.ts';
 import { decodeText, readBytes } from '../shared/text-file.ts';

@@ -1,12 +1,13 @@
+import { GlobSyntaxError } from '@bosun/sources';
 import { ToolInputError } from '../workspace-path.ts';
 
 /**
- * The message for a problem the caller caused or the environment reports (a `ToolInputError`, or a failed
- * file-system call such as a missing file or a denied permission), or `undefined` for anything else: a bug,
- * which the tool lets through.
+ * The message for a problem the caller caused or the environment reports (a `ToolInputError`, a pattern's
+ * `GlobSyntaxError`, or a failed file-system call such as a missing file or a denied permission), or `undefined`
+ * for anything else: a bug, which the tool lets through.
  */
 export function problemMessage(error: unknown): string | undefined {
-  if (error instanceof ToolInputError) return error.message;
+  if (error instanceof ToolInputError || error instanceof GlobSyntaxError) return error.message;
   if (!(error instanceof Error)) return undefined;
   if (error.name === 'AbortError') return 'The operation was cancelled.';
   const { code, path } = error as NodeJS.ErrnoException;

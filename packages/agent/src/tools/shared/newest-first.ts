@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { mapLimit } from './concurrency.ts';
+import { mapLimit } from '@bosun/sources';
 
 /** How many files the search tools return (as OpenHands' glob and grep). */
 export const MAX_SEARCH_RESULTS = 100;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closedPort } from '../../../../sources/test/support/closed-port.ts';
 import { normalizeUrl } from '../../../src/tools/browser/navigation.ts';
-import { closedPort } from '../../support/closed-port.ts';
 import { type Harness, browserHarness, indexOf, textOf } from './harness.ts';
 import { type TestSite, startTestSite } from './site.ts';
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { GitCache, loadConversationSkills, loadSkillRepositories } from '@bosun/agent';
 import { AgentContext, parse } from '@bosun/protocol';
+import { GitCache, loadConversationSkills, loadSkillRepositories } from '@bosun/sources';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { TestRepository, serveGitOverHttp } from '../git/support.ts';
 import { scratch, validSkill, writeTree } from './support.ts';

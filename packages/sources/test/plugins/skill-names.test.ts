@@ -4,14 +4,13 @@ import {
   type GitCache,
   type LoadedPlugin,
   SkillSet,
-  createInvokeSkillTool,
   fetchMarketplacePlugins,
   inspectMarketplace,
   loadPlugin,
   pluginSkills,
   readMarketplace,
   withPluginSkills,
-} from '@bosun/agent';
+} from '@bosun/sources';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { TestRepository, scratchWithCache } from '../git/support.ts';
 import { CHANNELS_MARKETPLACE } from '../marketplaces/fixtures.ts';
@@ -38,7 +37,6 @@ async function writeTree(root: string, files: Record<string, string>): Promise<v
 }
 
 const none = { skills: [], problems: [] };
-const context = { workspace: '/', stateDir: '/', signal: new AbortController().signal, mask: (t: string) => t };
 
 describe('plugins shipping skills of the same name (discord, imessage, telegram: access, configure)', () => {
   it('each keeps its own, named by its plugin, without a problem', async () => {
@@ -68,14 +66,6 @@ describe('plugins shipping skills of the same name (discord, imessage, telegram:
     expect(set.triggered('/discord:servers').names).toEqual(['discord:servers']);
     expect(set.get('bots')?.name).toBe('telegram:bots');
     expect(set.get('access')).toBeUndefined();
-
-    const tool = createInvokeSkillTool(set);
-    const byShort = await tool.execute({ kind: 'MCPToolAction', data: { name: 'contacts' } }, context);
-    expect(byShort.is_error).toBe(false);
-    expect(JSON.stringify(byShort.content)).toContain('contacts.');
-    const shared = await tool.execute({ kind: 'MCPToolAction', data: { name: 'access' } }, context);
-    expect(shared.is_error).toBe(true);
-    expect(JSON.stringify(shared.content)).toContain('discord:access, discord:configure');
   });
 
   it('are turned off one by its full name, or all of a short name by it', async () => {

@@ -6,7 +6,7 @@ import {
   marketplaceListing,
   parseMarketplace,
   readMarketplace,
-} from '@bosun/agent';
+} from '@bosun/sources';
 import { beforeEach, describe, expect, it } from 'vitest';
 
 import { TestRepository, scratchWithCache } from '../git/support.ts';

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { loadProjectSkills, loadSkillDirectory } from '@bosun/agent';
+import { loadProjectSkills, loadSkillDirectory } from '@bosun/sources';
 import { describe, expect, it } from 'vitest';
 import { git } from '../git/support.ts';
 import { scratch, skillMd, validSkill, writeTree } from './support.ts';

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GlobSyntaxError, compileGlob, normalizeGlob } from '../../../src/tools/shared/glob-pattern.ts';
-import { splitAbsolutePattern } from '../../../src/tools/shared/search-path.ts';
+import { GlobSyntaxError, compileGlob, normalizeGlob } from '../../src/shared/glob-pattern.ts';
 
 const PATHS = [
   'top.ts',
@@ -68,12 +67,5 @@ describe('compileGlob (ripgrep --glob semantics)', () => {
   it('normalizes a leading ./ away', () => {
     expect(normalizeGlob('./src/*.ts')).toBe('src/*.ts');
     expect(normalizeGlob(' *.ts ')).toBe('*.ts');
-  });
-
-  it('splits absolute patterns at the first wildcard, anchoring the rest', () => {
-    expect(splitAbsolutePattern('/repo/src/**/*.ts')).toEqual({ base: '/repo/src', pattern: '/**/*.ts' });
-    expect(splitAbsolutePattern('/repo/*.md')).toEqual({ base: '/repo', pattern: '/*.md' });
-    expect(splitAbsolutePattern('/repo/README.md')).toEqual({ base: '/repo', pattern: '/README.md' });
-    expect(splitAbsolutePattern('/*.md')).toEqual({ base: '/', pattern: '/*.md' });
   });
 });

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { GitCache, fetchPlugin, gitAuthFromSecrets, pluginReferenceProblems } from '@bosun/agent';
+import { GitCache, fetchPlugin, gitAuthFromSecrets, pluginReferenceProblems } from '@bosun/sources';
 import { beforeEach, describe, expect, it } from 'vitest';
 
 import { TestRepository, scratchWithCache, serveGitOverHttp } from '../git/support.ts';

@@ -3,12 +3,10 @@ import {
   type FetchedPlugin,
   type GitCache,
   fetchMarketplacePlugins,
-  hooksFor,
   inspectMarketplace,
-  normalizeHookConfig,
   pluginInspection,
   readMarketplace,
-} from '@bosun/agent';
+} from '@bosun/sources';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { TestRepository, scratchWithCache } from '../git/support.ts';
 import { OFFICIAL_MARKETPLACE, SKILLS_MARKETPLACE } from './fixtures.ts';
@@ -107,7 +105,8 @@ describe('inspecting entries in other repositories', () => {
 });
 
 describe("a Claude Code plugin's hook with `if`", () => {
-  it('keeps its rule, so it runs for `git commit` only (and its Bash matcher selects the terminal)', async () => {
+  // Which calls the rule selects is the agent's: packages/agent/test/hooks/plugin-hooks.test.ts.
+  it('keeps its matcher and its rule, and lists them', async () => {
     const registration = await marketplace('anthropics/claude-plugins-official', OFFICIAL_MARKETPLACE);
     const { fetched } = await fetchMarketplacePlugins(
       { ...registration, auto_load: ['commit-guard'] },
@@ -116,9 +115,6 @@ describe("a Claude Code plugin's hook with `if`", () => {
     );
     const guard = fetched[0];
     expect(messages(guard?.resolved.problems ?? [])).toEqual([]);
-    const settings = normalizeHookConfig(guard?.plugin?.hooks);
-    const call = (command: string) => hooksFor(settings, 'PreToolUse', 'terminal', { command }, dir).length;
-    expect([call('git commit -m wip'), call('ls -la'), call('git status')]).toEqual([1, 0, 0]);
     expect(pluginInspection(guard as FetchedPlugin).hooks).toEqual([
       {
         event: 'PreToolUse',

@@ -2,7 +2,6 @@ export { builtinSkillsDir, loadBuiltinSkills } from './builtin.ts';
 export { type ConversationSkills, type SkillLoadOptions, loadConversationSkills } from './conversation.ts';
 export { listResources, loadSkillDirectory } from './directory.ts';
 export { parseFrontmatter, splitFrontmatter } from './frontmatter.ts';
-export { createInvokeSkillTool } from './invoke-tool.ts';
 export { FINDINGS, type FindingId, type SkillFinding, severityOf } from './findings.ts';
 export { type LintProblem, type LintResult, breaksSpecification, lintSkills } from './lint.ts';
 export { SCOPE_ORDER, firstWins, mergeSkills } from './merge.ts';
@@ -23,7 +22,6 @@ export {
   loadSkillRepositories,
   repositoryName,
 } from './repositories.ts';
-export { skillContentOf } from './retained.ts';
 export { SkillSet, type TriggeredSkills } from './skill-set.ts';
 export type {
   LoadedSkills,

@@ -1,6 +1,6 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { loadPlugin, mergeHookConfigs, normalizeHookConfig, pluginInspection } from '@bosun/agent';
+import { loadPlugin, mergeHookConfigs, pluginInspection } from '@bosun/sources';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../git/support.ts';
 import { FULL_PLUGIN } from './fixtures.ts';
@@ -268,8 +268,8 @@ describe('merging hook configurations', () => {
     };
     const stop = { Stop: [{ matcher: '*', hooks: [{ type: 'command' as const, command: 'stop' }] }] };
     const merged = mergeHookConfigs([own, null, plugin, stop]);
-    const settings = normalizeHookConfig(merged);
-    expect(settings.PreToolUse.map((g) => g.hooks[0]?.command)).toEqual(['own', 'plugin']);
-    expect(settings.Stop.map((g) => g.hooks[0]?.command)).toEqual(['stop']);
+    expect(Object.keys(merged)).toEqual(['PreToolUse', 'Stop']);
+    expect(merged.PreToolUse?.map((g) => g.hooks[0]?.command)).toEqual(['own', 'plugin']);
+    expect(merged.Stop?.map((g) => g.hooks[0]?.command)).toEqual(['stop']);
   });
 });

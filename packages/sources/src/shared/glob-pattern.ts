@@ -1,5 +1,3 @@
-import { ToolInputError } from '../workspace-path.ts';
-
 /**
  * Glob patterns with ripgrep's `--glob` (gitignore-style) meaning, so the pure Node search and `rg` select the
  * same files. Paths are matched relative to the searched directory, with `/` separators:
@@ -19,7 +17,8 @@ export interface GlobMatcher {
   excludesDirectory(path: string): boolean;
 }
 
-export class GlobSyntaxError extends ToolInputError {}
+/** A pattern that cannot be read; its message says why, for whoever wrote it (a tool's caller, a hook's author). */
+export class GlobSyntaxError extends Error {}
 
 /** Removes what means nothing to a relative match: a leading `./`. */
 export function normalizeGlob(pattern: string): string {

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { type GitCache, fetchMarketplacePlugins, pluginProblemLines } from '@bosun/agent';
 import type { ResolvedPlugin } from '@bosun/protocol';
+import { type GitCache, fetchMarketplacePlugins, pluginProblemLines } from '@bosun/sources';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { TestRepository, scratchWithCache } from '../git/support.ts';
 import { closedPort } from '../support/closed-port.ts';

@@ -1,4 +1,4 @@
-import { parseFrontmatter, splitFrontmatter } from '@bosun/agent';
+import { parseFrontmatter, splitFrontmatter } from '@bosun/sources';
 import { describe, expect, it } from 'vitest';
 import { parseAgentSkill, parseLegacySkill } from '../../src/skills/parse.ts';
 import { skillMd } from './support.ts';

@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { SkillSet, loadProjectSkills } from '@bosun/sources';
 import { onTestFinished } from 'vitest';
 import { tempDir } from '../git/support.ts';
 
@@ -32,4 +33,27 @@ export function validSkill(
   body?: string,
 ) {
   return skillMd({ name, description }, body ?? `# ${name}\n\nInstructions of ${name}.`);
+}
+
+/** A workspace with every kind of skill, loaded. */
+export async function workspaceSkills() {
+  const root = await scratch();
+  await writeTree(root, {
+    'AGENTS.md': 'Always run the tests.',
+    '.agents/skills/pdf-tools/SKILL.md': validSkill('pdf-tools', 'Extract text from PDF files & forms <fast>.'),
+    '.agents/skills/pdf-tools/scripts/extract.py': 'print(1)',
+    '.agents/skills/pdf-tools/references/FORMS.md': '# Forms',
+    '.agents/skills/kubernetes/SKILL.md': skillMd(
+      { name: 'kubernetes', description: 'Work with clusters.', triggers: '[kubectl, Helm chart]' },
+      'Use kubectl carefully.',
+    ),
+    '.agents/skills/release/SKILL.md': skillMd(
+      { name: 'release', description: 'Cut a release.', 'disable-model-invocation': 'true' },
+      'Tag, build, publish.',
+    ),
+    '.agents/skills/style.md': 'Two spaces, no tabs.',
+    '.agents/skills/deploy.md': '---\ntriggers: [deploy]\n---\nDeploy with make deploy.',
+  });
+  const { skills } = await loadProjectSkills(root);
+  return { root, set: new SkillSet(skills) };
 }

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { GitCache, type GitCacheOptions } from '@bosun/agent';
+import { GitCache, type GitCacheOptions } from '@bosun/sources';
 import { onTestFinished } from 'vitest';
 
 /**

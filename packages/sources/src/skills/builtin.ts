@@ -6,14 +6,14 @@ import { loadSkillDirectory } from './directory.ts';
 import type { LoadedSkills } from './types.ts';
 
 /**
- * The directory of the skills Bosun ships (`packages/agent/skills/`). Found next to this module, or through
+ * The directory of the skills Bosun ships (`packages/sources/skills/`). Found next to this module, or through
  * the package when the code runs bundled (`npm start` runs one file under `packages/cli/dist/`).
  */
 export function builtinSkillsDir(): string {
   const beside = fileURLToPath(new URL('../../skills', import.meta.url));
   if (existsSync(beside)) return beside;
   try {
-    const entry = createRequire(import.meta.url).resolve('@bosun/agent');
+    const entry = createRequire(import.meta.url).resolve('@bosun/sources');
     return join(dirname(dirname(entry)), 'skills');
   } catch {
     return beside;
