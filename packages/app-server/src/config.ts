@@ -1,4 +1,5 @@
 import { logFormatSetting, logLevelSetting, serviceSettings, timeoutSettings } from '@bosun/http';
+import { runtimeApiKeySetting, sandboxSettings } from '@bosun/runtime';
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { url, optional } from './config-fields.ts';
 import { instanceMarketplaces } from './marketplaces/instance.ts';
@@ -155,24 +156,7 @@ export const AppServerConfig = Type.Object({
       'How local sandboxes are isolated: bubblewrap (needed installed, else the server does not start), or ' +
       'unsafe-none: plain processes that see everything this server sees (its data, its environment).',
   }),
-  sandbox_network: Type.Union([Type.Literal('none'), Type.Literal('allow'), Type.Literal('open')], {
-    default: 'none',
-    description:
-      'Where sandboxes may connect: none (only their LLM endpoint and this server), allow (that and ' +
-      'sandbox_allow_hosts), open (anywhere, this machine included).',
-  }),
-  sandbox_allow_hosts: Type.Array(Type.String({ pattern: '^(\\[[0-9A-Fa-f:.]+\\]|[^\\s:/\\[\\]]+):[0-9]{1,5}$' }), {
-    default: [],
-    expected: 'a list (comma-separated in a variable) of host:port',
-    description: 'With sandbox_network allow: the host:port pairs sandboxes may reach besides what they need.',
-  }),
-  sandbox_memory_mb: Type.Integer({ minimum: 64, default: 2048, description: 'Memory (and swap) of a local sandbox.' }),
-  sandbox_cpus: Type.Number({ exclusiveMinimum: 0, default: 1, description: 'CPUs a local sandbox may use (a rate).' }),
-  sandbox_processes: Type.Integer({
-    minimum: 16,
-    default: 1024,
-    description: 'Processes (threads included) of a local sandbox.',
-  }),
+  ...sandboxSettings(),
   sandbox_urls: Type.Union([Type.Literal('auto'), Type.Literal('direct'), Type.Literal('proxied')], {
     default: 'auto',
     description:
@@ -184,12 +168,7 @@ export const AppServerConfig = Type.Object({
     ['http', 'https'],
     'A runtime service (`bosun runtime-api`) to run sandboxes in; none: a runtime embedded in this server.',
   ),
-  runtime_api_key: optional({
-    minLength: 16,
-    expected: 'at least 16 characters',
-    secret: true,
-    description: "The runtime service's API key (X-API-Key).",
-  }),
+  runtime_api_key: runtimeApiKeySetting("The runtime service's API key (X-API-Key)."),
   event_sweep_interval: Type.Number({
     minimum: 0,
     default: 5,

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { AgentServerConfig } from '@bosun/agent-server';
-import { RuntimeApiConfig } from '@bosun/runtime';
+import { AppServerConfig } from '@bosun/app-server';
+import { RuntimeApiConfig, sandboxSettings } from '@bosun/runtime';
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { matches } from '../src/config/check.ts';
@@ -149,6 +150,41 @@ describe('the settings check', () => {
       expect((refused as SettingsError).problems, bad).toEqual([
         expect.stringMatching(/^BOSUN_KUBERNETES: must be an object/),
       ]);
+    }
+  });
+});
+
+describe('the settings the app server and the runtime service share', () => {
+  const services = { app: AppServerConfig, runtime: RuntimeApiConfig };
+  const refusals = async (schema: typeof AppServerConfig | typeof RuntimeApiConfig, env: Record<string, string>) =>
+    loadSettings(schema, { flags: {}, env }).then(
+      () => [],
+      (error: unknown) => (error as SettingsError).problems,
+    );
+
+  it('are one definition: the same range, default and meaning in both', () => {
+    for (const key of Object.keys(sandboxSettings())) {
+      expect(AppServerConfig.properties[key as keyof typeof AppServerConfig.properties], key).toEqual(
+        RuntimeApiConfig.properties[key as keyof typeof RuntimeApiConfig.properties],
+      );
+    }
+    expect(AppServerConfig.properties.runtime_api_key.minLength).toBe(
+      RuntimeApiConfig.properties.runtime_api_key.minLength,
+    );
+  });
+
+  it('take and refuse the same values in both', async () => {
+    for (const [name, schema] of Object.entries(services)) {
+      // Once 0.01 CPU passed the app server (any rate above 0) while the runtime service refused it.
+      expect(await refusals(schema, { BOSUN_SANDBOX_CPUS: '0.01' }), name).toEqual([
+        "BOSUN_SANDBOX_CPUS: must be a number from 0.05 to 256, got '0.01'",
+      ]);
+      // And an IPv6 address in brackets passed the app server only.
+      const loaded = await loadSettings(schema, {
+        flags: {},
+        env: { BOSUN_SANDBOX_NETWORK: 'allow', BOSUN_SANDBOX_ALLOW_HOSTS: '[::1]:8080,llm.internal:443' },
+      });
+      expect(loaded.values.sandbox_allow_hosts, name).toEqual(['[::1]:8080', 'llm.internal:443']);
     }
   });
 });

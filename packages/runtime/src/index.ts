@@ -28,6 +28,7 @@ export type { LocalSpec } from './local/launcher.ts';
 export type { LifecycleOptions } from './lifecycle.ts';
 export { type WarmPoolConfig, servesWarm } from './warm-pools.ts';
 export { RuntimeApiConfig } from './service/config.ts';
+export { parseAllowedHost, runtimeApiKeySetting, sandboxSettings } from './settings.ts';
 export {
   type BackendContext,
   type RunningRuntimeApi,

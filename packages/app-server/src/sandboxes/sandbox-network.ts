@@ -1,4 +1,4 @@
-import type { AllowedHost, NetworkPolicy } from '@bosun/runtime';
+import { type AllowedHost, type NetworkPolicy, parseAllowedHost } from '@bosun/runtime';
 
 /** How far sandboxes reach (`sandbox_network`): nowhere but what they need, plus an allow-list, or anywhere. */
 export type SandboxNetworkMode = 'none' | 'allow' | 'open';
@@ -19,12 +19,6 @@ export function sandboxNetwork(
   const hosts = [...(mode === 'allow' ? allowHosts.map(parseAllowedHost) : []), ...needed.flatMap(hostOfUrl)];
   const unique = [...new Map(hosts.map((entry) => [`${entry.host} ${entry.port}`, entry])).values()];
   return unique.length > 0 ? { mode: 'allow', hosts: unique } : { mode: 'none' };
-}
-
-/** `host:port` (an IPv6 address in brackets) as the runtime takes it. */
-export function parseAllowedHost(text: string): AllowedHost {
-  const at = text.lastIndexOf(':');
-  return { host: text.slice(0, at).replace(/^\[(.*)\]$/, '$1'), port: Number(text.slice(at + 1)) };
 }
 
 /** The host and port `url` connects to (none for what is not an http(s) or ws(s) URL). */

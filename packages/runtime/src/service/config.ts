@@ -1,5 +1,6 @@
 import { logLevelSetting, serviceSettings } from '@bosun/http';
 import { type Static, Type } from '@sinclair/typebox';
+import { runtimeApiKeySetting, sandboxSettings } from '../settings.ts';
 
 const text = (options: Parameters<typeof Type.String>[0]) => Type.Optional(Type.String(options));
 const service = serviceSettings(
@@ -31,14 +32,10 @@ export const RuntimeApiConfig = Type.Object({
     default: true,
     description: "Create the PostgreSQL database when it does not exist (--no-create-databases: don't).",
   }),
-  runtime_api_key: text({
-    secret: true,
-    minLength: 16,
-    expected: 'at least 16 characters',
-    description:
-      "The key callers give in X-API-Key (the app's runtime_api_key: one key, OpenHands' sandbox-api-key and " +
+  runtime_api_key: runtimeApiKeySetting(
+    "The key callers give in X-API-Key (the app's runtime_api_key: one key, OpenHands' sandbox-api-key and " +
       'default-api-key pair).',
-  }),
+  ),
   runtime_api_key_file: text({ minLength: 1, description: 'A file holding that key (its first line).' }),
   runtime_api_key_previous: Type.Array(Type.String({ minLength: 16 }), {
     expected: 'a list (comma-separated in a variable) of keys of at least 16 characters',
@@ -70,18 +67,7 @@ export const RuntimeApiConfig = Type.Object({
     default: false,
     description: 'Without bubblewrap, run sandboxes as plain processes that see everything this one sees.',
   }),
-  sandbox_network: Type.Union([Type.Literal('none'), Type.Literal('allow'), Type.Literal('open')], {
-    default: 'none',
-    description: 'Where a sandbox may connect when its start names nothing: nowhere, sandbox_allow_hosts, anywhere.',
-  }),
-  sandbox_allow_hosts: Type.Array(Type.String({ pattern: '^[A-Za-z0-9.-]+:[0-9]{1,5}$' }), {
-    default: [],
-    expected: 'a list (comma-separated in a flag or variable) of host:port',
-    description: 'The hosts of sandbox_network allow (e.g. the LLM endpoint).',
-  }),
-  sandbox_memory_mb: Type.Integer({ minimum: 64, maximum: 1_048_576, default: 2048, description: 'Per sandbox.' }),
-  sandbox_cpus: Type.Number({ minimum: 0.05, maximum: 256, default: 1, description: 'Per sandbox (a rate).' }),
-  sandbox_processes: Type.Integer({ minimum: 16, maximum: 1_000_000, default: 1024, description: 'Per sandbox.' }),
+  ...sandboxSettings(),
   idle_seconds: seconds(1200, 'A running sandbox idle this long is paused (0: never).'),
   dead_seconds: seconds(5_184_000, 'A paused or failed sandbox unchanged this long loses its workspace (0: never).'),
   warm_pool_size: Type.Integer({

@@ -10,6 +10,7 @@ import type { LifecycleOptions } from '../lifecycle.ts';
 import type { LocalSpec } from '../local/launcher.ts';
 import { LocalRuntime } from '../local/local-runtime.ts';
 import type { NetworkPolicy, Runtime } from '../runtime.ts';
+import { parseAllowedHost } from '../settings.ts';
 import { DatabaseSandboxStore } from '../store/database-store.ts';
 import type { SandboxStore } from '../store/sandbox-store.ts';
 import type { RuntimeApiConfig } from './config.ts';
@@ -79,11 +80,7 @@ function lifecycleOf(config: RuntimeApiConfig): LifecycleOptions {
 
 function networkOf(config: RuntimeApiConfig): NetworkPolicy {
   if (config.sandbox_network !== 'allow') return { mode: config.sandbox_network };
-  const hosts = config.sandbox_allow_hosts.map((entry) => {
-    const at = entry.lastIndexOf(':');
-    return { host: entry.slice(0, at), port: Number(entry.slice(at + 1)) };
-  });
-  return { mode: 'allow', hosts };
+  return { mode: 'allow', hosts: config.sandbox_allow_hosts.map(parseAllowedHost) };
 }
 
 function warmPoolOf(config: RuntimeApiConfig) {
