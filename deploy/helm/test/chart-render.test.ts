@@ -194,6 +194,17 @@ describe('the runtime API', () => {
     );
   });
 
+  it("gets no database nor its password: the Kubernetes backend's state is the cluster's objects", () => {
+    for (const objects of [defaults, production]) {
+      const container = podSpec(find(objects, 'Deployment', 'bosun-runtime-api'))?.containers[0] as Container;
+      const names = (container.env ?? []).map((variable) => variable.name);
+      expect(names).not.toContain('BOSUN_DATABASE_URL');
+      expect(names).not.toContain('BOSUN_CREATE_DATABASES');
+      const secrets = (container.env ?? []).map((variable) => variable.valueFrom?.secretKeyRef?.name);
+      expect(secrets).not.toContain('postgres-password');
+    }
+  });
+
   it('has PodDisruptionBudgets, as the app has', () => {
     for (const name of ['bosun', 'bosun-runtime-api'])
       expect(find(production, 'PodDisruptionBudget', name)).toBeDefined();

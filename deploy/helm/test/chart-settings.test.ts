@@ -103,20 +103,14 @@ describe("Bosun's settings loader accepts what the chart renders", () => {
   it('for the runtime API, and its Kubernetes settings by the Kubernetes backend', async () => {
     for (const objects of [defaults, production]) {
       const container = containerOf(objects, 'bosun-runtime-api', 'runtime-api');
-      // BOSUN_KUBERNETES is read apart: the CLI's settings check knows no object settings yet (it throws on one).
-      const json = container.env?.find((variable) => variable.name === 'BOSUN_KUBERNETES')?.value ?? '';
-      const rest = { ...container, env: container.env?.filter((variable) => variable.name !== 'BOSUN_KUBERNETES') };
-      const config = (await load(rest, RuntimeApiConfig)) as RuntimeApiConfig;
-      expect(config).toMatchObject({
-        runtime_backend: 'kubernetes',
-        host: '0.0.0.0',
-        port: 5000,
-        create_databases: true,
-      });
+      const config = (await load(container, RuntimeApiConfig)) as RuntimeApiConfig;
+      expect(config).toMatchObject({ runtime_backend: 'kubernetes', host: '0.0.0.0', port: 5000 });
       // A setting of its own, read by the service at start (its first line).
       expect(config.runtime_api_key_file).toMatch(/default-api-key$/);
-      expect(config.database_url).toMatch(/^postgres:\/\/[^@]+@[^/]+\/bosun_runtime\?sslmode=/);
-      expect(kubernetesConfigOf(JSON.parse(json)).namespace).toBe('bosun-sandboxes');
+      // The Kubernetes backend opens no database: the runtime API is given none.
+      expect(config.database_url).toBeUndefined();
+      const kubernetes = config.kubernetes as Parameters<typeof kubernetesConfigOf>[0];
+      expect(kubernetesConfigOf(kubernetes).namespace).toBe('bosun-sandboxes');
     }
   });
 });

@@ -39,11 +39,14 @@ export interface KubeObject {
   [field: string]: unknown;
 }
 
-/** `helm template` on the chart with these flags: the objects, or an error carrying Helm's message. */
-export async function render(args: readonly string[] = []): Promise<KubeObject[]> {
+/**
+ * `helm template` on the chart with these flags: the objects, or an error carrying Helm's message. `yaml: '1.1'`
+ * reads them as Helm hands them to the API server (YAML 1.1: `defaultMode: 0440` is octal).
+ */
+export async function render(args: readonly string[] = [], options: { yaml?: '1.1' } = {}): Promise<KubeObject[]> {
   const run = await helm(['template', '--namespace', 'bosun', ...args]);
   if (run.status !== 0) throw new Error(`helm template ${args.join(' ')} failed: ${run.stderr}`);
-  return parseAllDocuments(run.stdout)
+  return parseAllDocuments(run.stdout, { version: options.yaml ?? '1.2' })
     .map((document) => document.toJS() as KubeObject | null)
     .filter((object): object is KubeObject => object !== null);
 }

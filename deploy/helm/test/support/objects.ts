@@ -6,16 +6,27 @@ export interface Probe {
 export interface EnvVar {
   name: string;
   value?: string;
-  valueFrom?: { secretKeyRef?: { name: string; key: string } };
+  valueFrom?: { secretKeyRef?: { name: string; key: string }; configMapKeyRef?: { name: string; key: string } };
+}
+export interface VolumeMount {
+  name: string;
+  mountPath: string;
+  readOnly?: boolean;
+  subPath?: string;
 }
 export interface Container {
   name: string;
   image: string;
+  imagePullPolicy?: string;
+  command?: string[];
   args?: string[];
+  ports?: { name?: string; containerPort: number }[];
   env?: EnvVar[];
-  volumeMounts?: { name: string; mountPath: string }[];
+  volumeMounts?: VolumeMount[];
   resources?: { requests?: Record<string, unknown>; limits?: Record<string, unknown> };
   securityContext?: {
+    runAsUser?: number;
+    runAsGroup?: number;
     allowPrivilegeEscalation?: boolean;
     readOnlyRootFilesystem?: boolean;
     capabilities?: { drop?: string[] };
@@ -23,19 +34,28 @@ export interface Container {
   livenessProbe?: Probe;
   readinessProbe?: Probe;
 }
+export interface KeyToPath {
+  key: string;
+  path: string;
+  mode?: number;
+}
 export interface SecretProjection {
-  secret: { name: string; items?: { key: string; path: string }[] };
+  secret: { name: string; items?: KeyToPath[] };
 }
 export interface Volume {
   name: string;
-  secret?: { secretName: string; items?: { key: string; path: string }[] };
-  projected?: { sources: SecretProjection[] };
+  secret?: { secretName: string; items?: KeyToPath[]; defaultMode?: number };
+  configMap?: { name: string; items?: KeyToPath[]; defaultMode?: number };
+  projected?: { sources: SecretProjection[]; defaultMode?: number };
+  emptyDir?: object;
 }
 export interface PodSpec {
   initContainers?: Container[];
   containers: Container[];
   volumes?: Volume[];
-  securityContext?: { runAsNonRoot?: boolean };
+  securityContext?: { runAsNonRoot?: boolean; runAsUser?: number; runAsGroup?: number; fsGroup?: number };
+  serviceAccountName?: string;
+  automountServiceAccountToken?: boolean;
 }
 
 /** The pod template of a workload (Deployment, StatefulSet, Job), else undefined. */
@@ -51,4 +71,10 @@ export function env(container: Container, name: string): string | undefined {
 /** Objects of one component (the chart's app.kubernetes.io/component label). */
 export function ofComponent(objects: readonly KubeObject[], component: string): KubeObject[] {
   return objects.filter((object) => object.metadata.labels?.['app.kubernetes.io/component'] === component);
+}
+
+/** The labels of a workload's pods (its pod template's), what Services and NetworkPolicies select. */
+export function podLabels(object: KubeObject): Record<string, string> {
+  const spec = object.spec as { template?: { metadata?: { labels?: Record<string, string> } } } | undefined;
+  return spec?.template?.metadata?.labels ?? {};
 }
