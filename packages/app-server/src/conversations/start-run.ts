@@ -94,7 +94,12 @@ export class StartRun {
     const skillRepositories = await findingRepositories;
     // With the user's tokens in them: the sandbox fetches each commit once, the conversation's agent finds it there.
     const readable = await Promise.resolve(
-      this.deps.skillRepositories?.withCredentials(userId, skillRepositories.repositories, secrets) ?? [],
+      this.deps.skillRepositories?.withCredentials(
+        userId,
+        skillRepositories.repositories,
+        secrets,
+        skillRepositories.record,
+      ) ?? [],
     ).catch(() => skillRepositories.repositories);
     const problems = [...skillRepositories.problems, ...(await skillProblems(agent, workingDir, readable))];
     const autoLoaded = await autoLoading;
