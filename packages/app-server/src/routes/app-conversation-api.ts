@@ -81,6 +81,7 @@ export const conversationApiOfServer: ApiRoutes = async (api, context: AppContex
     llmDefaults: { model: config.llm_model, baseUrl: config.llm_base_url, apiKey: config.llm_api_key },
     autoLoad: marketplaces.autoLoad,
     skillRepositories,
+    githubApp,
     startLimit: rateLimited(rateLimiter, DEFAULT_RATE_LIMITS, 'sandbox_start'),
     startTaskLease: leaseOf(config.start_task_lease),
     authUrl,

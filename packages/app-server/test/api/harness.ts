@@ -203,6 +203,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
           allowPrivateHosts: config.git_allow_private_hosts,
           githubApp,
         }),
+        githubApp,
         startLimit,
       });
       server = await buildAppServer({

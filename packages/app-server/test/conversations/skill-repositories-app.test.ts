@@ -1,3 +1,4 @@
+import { AppServerClient } from '@bosun/client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { AppServerConfig } from '../../src/index.ts';
 import { type TestUser, describeApi } from '../api/harness.ts';
@@ -23,7 +24,7 @@ const options = { config: {} as Partial<AppServerConfig> };
 beforeAll(async () => {
   const readme = { 'README.md': 'app\n' };
   app = appStandIn(APP_ID, [
-    { id: 1, account: 'acme', repositories: ['acme/app', 'acme/.agents'] },
+    { id: 1, account: 'acme', repositories: ['acme/app', 'acme/.agents', 'acme/private-app', 'acme/secret-app'] },
     { id: 2, account: 'orgb', repositories: ['orgb/.agents'] },
     { id: 3, account: 'other', repositories: ['other/app', 'other/.agents'] },
   ]);
@@ -33,6 +34,8 @@ beforeAll(async () => {
     repositories: {
       'acme/app': readme,
       'acme/.agents': { 'skills/acme-style/SKILL.md': skill('acme-style', 'Write as Acme does.') },
+      'acme/private-app': readme,
+      'acme/secret-app': readme,
       'orgb/app': readme,
       'orgb/.agents': { 'skills/orgb-style/SKILL.md': skill('orgb-style', 'Write as orgb does.') },
       'other/app': readme,
@@ -42,11 +45,15 @@ beforeAll(async () => {
       'acme/app': [ALICE],
       'orgb/app': [ALICE],
       'acme/.agents': [],
+      'acme/private-app': [],
+      'acme/secret-app': [],
       'orgb/.agents': [],
       'other/.agents': [],
     },
     app,
   });
+  // What GitHub says alice may do: read acme/private-app (her token was not given it), nothing in acme/secret-app.
+  app.permissions = { 'acme/private-app': { alice: 'read' }, 'acme/secret-app': { alice: 'none' } };
   options.config = {
     git_github_url: github.url,
     git_allow_private_hosts: true,
@@ -148,6 +155,31 @@ describeApi(
       expect(github.requests.slice(before).filter((r) => r.path.includes('/other/.agents/installation'))).toEqual([]);
       const listed = await skillsOf(task.app_conversation_id as string);
       expect(names(listed)).not.toContain('other-secret');
+    });
+
+    it("clones a repository its user may read but their token cannot with the installation's token, and not one they may not read", async () => {
+      const before = github.requests.length;
+      const task = await readyStart(api(), alice, { selected_repository: 'acme/private-app', git_provider: 'github' });
+      const minted = mintedFor('acme/private-app');
+      expect(minted.map((m) => m.installationId)).toEqual([1]);
+      const tokens = gitRequests('acme/private-app', before).map((request) => request.token);
+      expect(tokens).toContain(ALICE);
+      expect(tokens).toContain(minted[0]?.token);
+      noTokenIn(JSON.stringify(task), api().logs.join('\n'));
+
+      const started = await api().call('/api/v1/app-conversations', {
+        method: 'POST',
+        as: alice,
+        body: { selected_repository: 'acme/secret-app', git_provider: 'github' },
+      });
+      expect(started.status, started.text).toBe(200);
+      const client = new AppServerClient({ baseUrl: api().url, apiKey: alice.key });
+      const refused = await client.waitForStartTask(started.body.id, { intervalMs: 20 });
+      expect(refused.status).toBe('ERROR');
+      expect(refused.detail).toMatch(/^Could not clone acme\/secret-app/);
+      const byApp = gitRequests('acme/secret-app').filter((request) => app.installationOf(request.token));
+      expect(byApp).toEqual([]);
+      noTokenIn(JSON.stringify(refused), api().logs.join('\n'));
     });
 
     it('mints a cached installation token the host refuses (revoked, expired early) once again, and reads with the new one', async () => {

@@ -19,13 +19,16 @@ export interface MintedToken {
  * A stand-in for a GitHub App's REST routes (GitHub's `/api/v3` as GitHub Enterprise serves it), beside the Git host
  * of skill-host.ts: `GET /repos/{owner}/{repo}/installation` and `POST /app/installations/{id}/access_tokens`, each
  * only with a JWT of the app (RS256, checked with the app's public key: issuer, dates, signature), and the
- * installation tokens it mints, each reading only the repositories it was minted for within its installation.
+ * installation tokens it mints, each reading only the repositories it was minted for within its installation
+ * (and asking `GET /repos/{owner}/{repo}/collaborators/{login}/permission` of those).
  */
 export interface AppStandIn {
   appId: string;
   /** The app's private key, PEM (as `git_github_app_private_key` takes it). */
   privateKeyPem: string;
   installations: StandInInstallation[];
+  /** What each login may do in each repository (`owner/name`: login: `read`...), as the installations tell it. */
+  permissions: Record<string, Record<string, string>>;
   /** Every token minted, in order. */
   minted: MintedToken[];
   /** How long the tokens minted from now on last (GitHub's: an hour). */
@@ -73,6 +76,7 @@ export function appStandIn(appId: string, installations: StandInInstallation[]):
     appId,
     privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
     installations,
+    permissions: {},
     minted: [],
     lifetimeMs: 60 * 60_000,
     revokeAll: () => live.clear(),
@@ -82,6 +86,14 @@ export function appStandIn(appId: string, installations: StandInInstallation[]):
     },
     installationOf: (token) => stand.minted.find((minted) => minted.token === token)?.installationId,
     answer(request, path, body) {
+      const permission = /^\/api\/v3\/repos\/([^/]+\/[^/]+)\/collaborators\/([^/]+)\/permission$/.exec(path);
+      if (permission) {
+        // Asked with an installation token that reads the repository (GitHub's Metadata permission).
+        const [, repository = '', login = ''] = permission.map(decodeURIComponent);
+        const token = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1];
+        if (!stand.reads(token, repository)) return { status: 404, body: { message: 'Not Found' } };
+        return { status: 200, body: { permission: stand.permissions[repository]?.[login] ?? 'none' } };
+      }
       const lookup = /^\/api\/v3\/repos\/([^/]+)\/([^/]+)\/installation$/.exec(path);
       const mint = /^\/api\/v3\/app\/installations\/(\d+)\/access_tokens$/.exec(path);
       if (!lookup && !mint) return undefined;

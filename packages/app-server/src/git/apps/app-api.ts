@@ -51,10 +51,23 @@ export class AppApi {
     return { token: minted.token, expiresAt };
   }
 
-  private async ask(path: string, body?: string): Promise<{ status: number; text: string }> {
+  /**
+   * What `login` may do in `owner/repo` (`admin`, `maintain`, `write`, `triage`, `read`, `none`), asked with a token
+   * of the installation that owns it (`GET /repos/{owner}/{repo}/collaborators/{login}/permission`).
+   */
+  async permissionOf(token: string, owner: string, repo: string, login: string): Promise<string> {
+    const path = `/repos/${[owner, repo, 'collaborators', login].map(encodeURIComponent).join('/')}/permission`;
+    const answer = await this.ask(path, undefined, token);
+    if (answer.status === 404) return 'none';
+    const { permission } = this.accepted(answer, `the permission of ${login} was not read`);
+    return typeof permission === 'string' ? permission : 'none';
+  }
+
+  /** Asks `path` as the app (its JWT), or with an installation's `token`. */
+  private async ask(path: string, body?: string, token?: string): Promise<{ status: number; text: string }> {
     const { base, jwt, timeoutMs } = this.options;
     try {
-      const headers = { ...HEADERS, authorization: `Bearer ${jwt()}` };
+      const headers = { ...HEADERS, authorization: `Bearer ${token ?? jwt()}` };
       return await requestRaw(new URL(`${base}${path}`), { headers, timeoutMs }, body);
     } catch (error) {
       const timedOut = error instanceof Error && error.name === 'TimeoutError';

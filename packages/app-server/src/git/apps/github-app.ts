@@ -28,6 +28,7 @@ export interface GitHubAppOptions {
  * tokens, each reading that one repository only (cached until shortly before they expire).
  */
 export class GitHubApp {
+  private readonly api: AppApi;
   private readonly tokens: InstallationTokens;
   private readonly lookup: InstallationLookup;
 
@@ -38,6 +39,7 @@ export class GitHubApp {
       jwt: () => appJwt(options.issuer, options.privateKey, now()),
       timeoutMs: options.timeoutMs ?? 10_000,
     });
+    this.api = api;
     this.tokens = new InstallationTokens({ mint: (id, repositories) => api.mint(id, repositories), now });
     this.lookup = new InstallationLookup((owner, repo) => api.installationOf(owner, repo), now);
   }
@@ -55,6 +57,12 @@ export class GitHubApp {
   async readToken(owner: string, repo: string): Promise<InstallationToken | null> {
     const installationId = await this.lookup.installationOf(owner, repo);
     return installationId === null ? null : this.tokens.token(installationId, [repo]);
+  }
+
+  /** Whether `login` may read `owner/repo`, as the installation whose `token` reads it says. */
+  async mayRead(token: InstallationToken, owner: string, repo: string, login: string): Promise<boolean> {
+    const permission = await this.api.permissionOf(token.token, owner, repo, login);
+    return ['read', 'triage', 'write', 'maintain', 'admin'].includes(permission);
   }
 
   /** Another token in place of `refused` for `repo` (a host refused it): minted once. */
