@@ -42,7 +42,8 @@ export async function gitAppWebhookRoutes(api: FastifyInstance, deps: GitAppWebh
     scope.post(
       GITHUB_APP_WEBHOOK_PATH,
       {
-        config: { public: true },
+        // Signed, not authenticated; the body is bytes until verified (its text fields are checked once parsed).
+        config: { public: true, nulInBody: true },
         ...route('The GitHub App’s webhook (signed with its webhook secret)', {
           description: 'Signed by GitHub: `X-Hub-Signature-256`, `X-GitHub-Event`, `X-GitHub-Delivery`.',
           response: { 200: 'SuccessResponse', 401: 'HTTPError' },
