@@ -134,9 +134,11 @@ describeApi(
       expect(names(listed)).toContain('orgb-style');
       expect(names(listed)).not.toContain('acme-style');
       expect(mintedFor('orgb/.agents').map((m) => m.installationId)).toEqual([2]);
+      // Every Git request made with an installation's token, and the organization whose repository it read.
       const read = github.requests.flatMap(({ path, token }) => {
         const installation = app.installationOf(token);
-        return installation === undefined ? [] : [{ installation, owner: path.split('/')[1] }];
+        const git = /^\/([^/]+)\/[^/]+\.git\//.exec(path);
+        return installation === undefined || !git ? [] : [{ installation, owner: git[1] }];
       });
       expect(read.filter(({ installation }) => installation === 2).length).toBeGreaterThan(0);
       for (const { installation, owner } of read) expect(owner).toBe(installation === 1 ? 'acme' : 'orgb');
