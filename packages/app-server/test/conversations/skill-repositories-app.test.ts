@@ -10,6 +10,7 @@ import { readyStart } from './support.ts';
 const ALICE = 'ghp_alice-cannot-read-org-skills';
 const APP_ID = '424242';
 const WEBHOOK_SECRET = 'webhook-secret-of-the-test-app';
+const HOUR = 60 * 60_000;
 
 const skill = (name: string, body: string) => `---\nname: ${name}\ndescription: ${body}\n---\n${body}\n`;
 
@@ -80,6 +81,8 @@ describeApi(
     let alice: TestUser;
     let acmeConversation = '';
     beforeAll(async () => {
+      // The host outlives each database's run: its tokens last an hour again (the last test shortens them).
+      app.lifetimeMs = HOUR;
       alice = await api().user({ llm_model: 'test-model', llm_base_url: 'http://127.0.0.1:9', llm_api_key: 'k' });
       const stored = await api().call('/api/v1/secrets/git-providers', {
         method: 'POST',
@@ -129,11 +132,16 @@ describeApi(
     });
 
     it("reads orgb's .agents with orgb's installation only: no token of acme's installation ever reaches another organization's repository", async () => {
+      const before = mintedFor('orgb/.agents').length;
       const task = await readyStart(api(), alice, { selected_repository: 'orgb/app', git_provider: 'github' });
       const listed = await skillsOf(task.app_conversation_id as string);
       expect(names(listed)).toContain('orgb-style');
       expect(names(listed)).not.toContain('acme-style');
-      expect(mintedFor('orgb/.agents').map((m) => m.installationId)).toEqual([2]);
+      expect(
+        mintedFor('orgb/.agents')
+          .slice(before)
+          .map((m) => m.installationId),
+      ).toEqual([2]);
       // Every Git request made with an installation's token, and the organization whose repository it read.
       const read = github.requests.flatMap(({ path, token }) => {
         const installation = app.installationOf(token);
@@ -160,11 +168,11 @@ describeApi(
     });
 
     it("clones a repository its user may read but their token cannot with the installation's token, and not one they may not read", async () => {
-      const before = github.requests.length;
+      const before = { minted: mintedFor('acme/private-app').length, requests: github.requests.length };
       const task = await readyStart(api(), alice, { selected_repository: 'acme/private-app', git_provider: 'github' });
-      const minted = mintedFor('acme/private-app');
+      const minted = mintedFor('acme/private-app').slice(before.minted);
       expect(minted.map((m) => m.installationId)).toEqual([1]);
-      const tokens = gitRequests('acme/private-app', before).map((request) => request.token);
+      const tokens = gitRequests('acme/private-app', before.requests).map((request) => request.token);
       expect(tokens).toContain(ALICE);
       expect(tokens).toContain(minted[0]?.token);
       noTokenIn(JSON.stringify(task), api().logs.join('\n'));
