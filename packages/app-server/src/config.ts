@@ -2,6 +2,7 @@ import { logFormatSetting, logLevelSetting, serviceSettings, timeoutSettings } f
 import { runtimeApiKeySetting, sandboxSettings } from '@bosun/runtime';
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { url, optional } from './config-fields.ts';
+import { GITHUB_APP_SETTINGS, gitHubAppProblems } from './git/apps/settings.ts';
 import { instanceMarketplaces } from './marketplaces/instance.ts';
 import { GIT_APP_SETTINGS, OIDC_SETTINGS, signInProblems } from './sign-in-settings.ts';
 
@@ -80,6 +81,7 @@ export const AppServerConfig = Type.Object({
     description: 'The same for Bitbucket (default: https://bitbucket.org).',
   }),
   ...GIT_APP_SETTINGS,
+  ...GITHUB_APP_SETTINGS,
   plugin_directory_source: optional({
     minLength: 1,
     description:
@@ -227,6 +229,7 @@ export function appServerConfigProblems(config: AppServerConfig): string[] {
     problems.push(`sandbox_allow_hosts: only used with sandbox_network allow (it is ${config.sandbox_network})`);
   }
   problems.push(...signInProblems(config));
+  problems.push(...gitHubAppProblems(config));
   return problems;
 }
 

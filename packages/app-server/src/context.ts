@@ -3,6 +3,7 @@ import type { Cache } from './cache/index.ts';
 import type { AppServerConfig } from './config.ts';
 import type { AppDatabase, KeyRing, Repositories } from './data/index.ts';
 import type { ConversationEvents } from './events/index.ts';
+import type { GitHubApp } from './git/apps/github-app.ts';
 import type { GitTokenRenewal } from './git/token-renewal.ts';
 import type { ObjectStore } from './objects/index.ts';
 import type { RateLimiter } from './rate-limit/index.ts';
@@ -37,6 +38,8 @@ export interface AppServices {
   events: ConversationEvents;
   /** The users' Git provider tokens as they are read to be used: renewed when they expire (git/token-renewal). */
   gitTokens: GitTokenRenewal;
+  /** The GitHub App the server acts as (`git_github_app_private_key`), when configured: its installation tokens. */
+  githubApp?: GitHubApp | undefined;
 }
 
 /** What every route module gets. */

@@ -9,6 +9,7 @@ import { installOpenApi } from './openapi.ts';
 import { conversationApiOfServer } from './routes/app-conversation-api.ts';
 import { catalogApiOfServer } from './routes/catalog.ts';
 import { eventSocketOfServer, eventsApiOfServer } from './routes/events-api.ts';
+import { gitAppWebhookApiOfServer } from './routes/git-app-webhook.ts';
 import { gitBrowseApiOfServer } from './routes/git-browse.ts';
 import { healthRoutes } from './routes/health.ts';
 import { identityApiOfServer } from './routes/identity-api.ts';
@@ -43,6 +44,7 @@ export const API_ROUTES: readonly ApiRoutes[] = [
   catalogApiOfServer,
   llmProfilesApiOfServer,
   gitBrowseApiOfServer,
+  gitAppWebhookApiOfServer,
   notApplicableApi,
 ];
 

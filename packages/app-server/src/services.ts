@@ -5,6 +5,7 @@ import { renewLookupKeys } from './conversations/lookup-keys.ts';
 import { PendingMessages } from './conversations/pending-messages.ts';
 import { type Repositories, createRepositories } from './data/index.ts';
 import { ConversationEvents, webhookEnvironmentOf } from './events/index.ts';
+import { gitHubAppOf } from './git/apps/github-app.ts';
 import { gitUrlsOf } from './git/provider-urls.ts';
 import { GitTokenRenewal, renewalClientsOf } from './git/token-renewal.ts';
 import { RateLimiter } from './rate-limit/index.ts';
@@ -73,7 +74,9 @@ export async function openServices(
     urls: gitUrlsOf(config),
     log,
   });
-  return { repositories, rateLimiter: new RateLimiter(cache), sandboxes, sandboxRuntime, specs, events, gitTokens };
+  const githubApp = gitHubAppOf(config);
+  const rateLimiter = new RateLimiter(cache);
+  return { repositories, rateLimiter, sandboxes, sandboxRuntime, specs, events, gitTokens, githubApp };
 }
 
 /**

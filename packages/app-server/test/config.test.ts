@@ -72,6 +72,8 @@ describe('app server configuration', () => {
     expect(secret).toEqual([
       'git_bitbucket_app_client_secret',
       'git_github_app_client_secret',
+      'git_github_app_private_key',
+      'git_github_app_webhook_secret',
       'git_gitlab_app_client_secret',
       'jwt_secret',
       'jwt_secret_previous',
@@ -101,6 +103,15 @@ describe('app server configuration', () => {
     expect(appServerConfigProblems(appServerConfig({ git_gitlab_app_client_secret: 's' }))).toEqual([
       'git_gitlab_app_client_id, git_gitlab_app_client_secret: give both or neither',
     ]);
+  });
+
+  it('refuses a GitHub App private key without the app’s ID, and an ID without its key', () => {
+    expect(appServerConfigProblems(appServerConfig({ git_github_app_id: '42' }))).toEqual([
+      'git_github_app_private_key: needed when git_github_app_id is set',
+    ]);
+    const { git_github_app_private_key: key, git_github_app_id: id } = AppServerConfig.properties;
+    expect(Value.Check(key, 'not a key')).toBe(false);
+    expect(Value.Check(id, 'my-app')).toBe(false);
   });
 
   it('refuses half a runtime service, and an allow-list the network setting does not use', () => {

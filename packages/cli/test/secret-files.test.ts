@@ -24,6 +24,9 @@ const SAMPLES: Record<string, string> = {
   license: 'eyJhbGciOiJFZERTQSJ9.eyJpc3N1ZXIiOiJCb3N1biJ9.c2lnbmF0dXJl',
   oidc_client_secret: 'oidc-client-secret',
   git_github_app_client_secret: 'github-app-client-secret',
+  // The app's private key as GitHub issues it: PEM text over several lines (its problems are the server's, at start).
+  git_github_app_private_key: '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----',
+  git_github_app_webhook_secret: 'github-app-webhook-secret',
   git_gitlab_app_client_secret: 'gitlab-app-client-secret',
   git_bitbucket_app_client_secret: 'bitbucket-consumer-secret',
   runtime_api_key: 'runtime-api-key-0123456789',

@@ -82,7 +82,8 @@ export class ConversationWorkspace {
     const context = info.agent.agent_context;
     const recorded = context?.skill_repositories ?? [];
     // Read with the user's tokens now: the commits are in the sandbox's cache unless it lost them.
-    const readable = (await this.deps.skillRepositories?.withCredentials(userId, recorded, [])) ?? recorded;
+    const record = row.skill_repositories ? (JSON.parse(row.skill_repositories) as ConversationSkillRepository[]) : [];
+    const readable = (await this.deps.skillRepositories?.withCredentials(userId, recorded, [], record)) ?? recorded;
     const loaded = await agent
       .getSkills({
         load_public: false,
@@ -106,7 +107,7 @@ export class ConversationWorkspace {
         ...(origin_source !== undefined ? { origin_source: origin_source && shown(origin_source) } : {}),
         ...(commit !== undefined ? { commit } : {}),
       })),
-      repositories: row.skill_repositories ? (JSON.parse(row.skill_repositories) as ConversationSkillRepository[]) : [],
+      repositories: record,
       diagnostics: loaded.diagnostics
         .filter((diagnostic) => diagnostic.severity !== 'info')
         .map((diagnostic) => ({ ...diagnostic, file: shown(diagnostic.file) })),

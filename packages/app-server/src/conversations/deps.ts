@@ -1,5 +1,6 @@
 import type { Cache } from '../cache/index.ts';
 import type { Repositories } from '../data/index.ts';
+import type { GitHubApp } from '../git/apps/github-app.ts';
 import type { GitProviderUrls } from '../git/provider-urls.ts';
 import type { ProviderTokenReader } from '../git/token-renewal.ts';
 import type { AutoLoad } from '../marketplaces/auto-load.ts';
@@ -38,6 +39,8 @@ export interface ConversationDeps {
   autoLoad?: (userId: string, orgId: string | null) => Promise<AutoLoad>;
   /** The organization and user skills repositories of a start (none looked for when absent). */
   skillRepositories?: Pick<SkillRepositoryDiscovery, 'find' | 'withCredentials'>;
+  /** The GitHub App whose installations clone what the user may read but their token cannot (none when absent). */
+  githubApp?: GitHubApp | undefined;
   /** The app's URL as sandboxes reach it (throws while it has none): their provider tokens are looked up there. */
   publicUrl?: () => string;
   /** How long the agent server may take to start a conversation (it may fetch plugins first). */

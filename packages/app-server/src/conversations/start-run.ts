@@ -15,9 +15,10 @@ import { appUrlOf, sandboxLookupSecret } from '../settings/sandbox-secrets.ts';
 import { startSkillRepositories } from '../skill-repositories/start.ts';
 import { whyNot } from './agent-refusal.ts';
 import { startConversationInput, titleOf } from './agent-request.ts';
+import { cloneSelected } from './app-clone.ts';
 import type { ConversationDeps } from './deps.ts';
 import { PendingMessages } from './pending-messages.ts';
-import { StartError, cloneRepository, workspaceOf } from './repository.ts';
+import { StartError, workspaceOf } from './repository.ts';
 import { skillProblems } from './skill-problems.ts';
 import { recordedStartFields } from './start-fields.ts';
 import { startTaskOf } from './start-request.ts';
@@ -81,7 +82,7 @@ export class StartRun {
       const access = (await this.deps.gitTokens.token(userId, provider)) ?? null;
       if (access) secrets.push(access.token);
       // A complete clone an earlier run made is kept; a half-made one, or one still going, is cloned again.
-      workingDir = await cloneRepository(agent, this.deps, {
+      workingDir = await cloneSelected(agent, this.deps, secrets, {
         repository: request.selected_repository,
         branch: request.selected_branch ?? null,
         provider,
@@ -94,7 +95,12 @@ export class StartRun {
     const skillRepositories = await findingRepositories;
     // With the user's tokens in them: the sandbox fetches each commit once, the conversation's agent finds it there.
     const readable = await Promise.resolve(
-      this.deps.skillRepositories?.withCredentials(userId, skillRepositories.repositories, secrets) ?? [],
+      this.deps.skillRepositories?.withCredentials(
+        userId,
+        skillRepositories.repositories,
+        secrets,
+        skillRepositories.record,
+      ) ?? [],
     ).catch(() => skillRepositories.repositories);
     const problems = [...skillRepositories.problems, ...(await skillProblems(agent, workingDir, readable))];
     const autoLoaded = await autoLoading;

@@ -60,6 +60,7 @@ export {
   MAX_LLM_PROFILES,
 } from './repositories/llm-profiles.ts';
 export type { OidcAccount } from './repositories/oidc-identities.ts';
+export type { GitAppInstallationEvent, NewGitAppInstallationEvent } from './repositories/git-app-events.ts';
 export type { OrgDeletionOutcome, OrgDeletionRecord } from './repositories/organization-deletion.ts';
 export type { PluginTrustRecord } from './repositories/plugin-trust.ts';
 export type { Member, Organization, OrganizationOfUser } from './repositories/organizations.ts';

@@ -251,6 +251,19 @@ export interface OidcIdentitiesTable {
   created_at: string;
 }
 
+/** An event of the GitHub App's installations its webhook delivered (lists: JSON arrays of `owner/name`). */
+export interface GitAppInstallationEventsTable {
+  id: string;
+  delivery_id: string;
+  event: string;
+  action: string;
+  installation_id: string;
+  account: string | null;
+  repositories_added: string;
+  repositories_removed: string;
+  received_at: string;
+}
+
 export interface Tables {
   users: UsersTable;
   instance_owner: InstanceOwnerTable;
@@ -272,6 +285,7 @@ export interface Tables {
   marketplace_versions: MarketplaceVersionsTable;
   llm_profiles: LlmProfilesTable;
   oidc_identities: OidcIdentitiesTable;
+  git_app_installation_events: GitAppInstallationEventsTable;
 }
 
 /** The tables whose rows hold sealed values. */

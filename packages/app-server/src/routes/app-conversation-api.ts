@@ -59,13 +59,14 @@ export const conversationApiOfServer: ApiRoutes = async (api, context: AppContex
     webClientConfigRoutes(api, gitUrlsOf(config), authUrl);
     return;
   }
-  const { repositories, sandboxes, specs, rateLimiter, gitTokens } = services;
+  const { repositories, sandboxes, specs, rateLimiter, gitTokens, githubApp } = services;
   const marketplaces = marketplacesOf(repositories, config, gitUrlsOf(config), gitTokens);
   const skillRepositories = new SkillRepositoryDiscovery({
     git: marketplaces.git,
     gitUrls: gitUrlsOf(config),
     gitTokens,
     allowPrivateHosts: config.git_allow_private_hosts,
+    githubApp,
   });
   await conversationApi({
     repositories,
@@ -80,6 +81,7 @@ export const conversationApiOfServer: ApiRoutes = async (api, context: AppContex
     llmDefaults: { model: config.llm_model, baseUrl: config.llm_base_url, apiKey: config.llm_api_key },
     autoLoad: marketplaces.autoLoad,
     skillRepositories,
+    githubApp,
     startLimit: rateLimited(rateLimiter, DEFAULT_RATE_LIMITS, 'sandbox_start'),
     startTaskLease: leaseOf(config.start_task_lease),
     authUrl,

@@ -1,18 +1,20 @@
 import type { ConversationSkillRepository, SkillRepository } from '@bosun/protocol';
-import type { GitAuth } from '@bosun/sources';
+import type { GitAuth, GitCache } from '@bosun/sources';
+import type { GitHubApp } from '../git/apps/github-app.ts';
 import type { GitProviderUrls } from '../git/provider-urls.ts';
 import { type ProviderAccess, gitProviderApi, providerHost } from '../git/providers/index.ts';
 import type { ProviderTokenReader } from '../git/token-renewal.ts';
 import { type MarketplaceGit, sourcesLibrary } from '../marketplaces/git-access.ts';
 import { HostRefusedError, tokenHostAdmit } from '../marketplaces/host-guard.ts';
+import { AppReader } from './app-reading.ts';
 import {
-  type SkillRepositoryCandidate,
   type SkillRepositoryOwner,
   type SkillRepositoryProvider,
   candidatesOf,
   hasSkillRepositories,
   ownersOf,
 } from './candidates.ts';
+import { type Resolution, ownerProblem, recordOf } from './resolutions.ts';
 
 /** What a start found: the repositories for its agent (each at a commit), the record of all, the problems. */
 export interface FoundSkillRepositories {
@@ -29,6 +31,8 @@ export interface SkillRepositoryDiscoveryDeps {
   gitUrls: GitProviderUrls;
   gitTokens: ProviderTokenReader;
   allowPrivateHosts?: boolean;
+  /** The GitHub App that reads an organization's repository for its members when their own token cannot. */
+  githubApp?: GitHubApp | undefined;
 }
 
 /** What a start asks for: the provider and selected repository of the conversation (if any). */
@@ -77,22 +81,34 @@ export class SkillRepositoryDiscovery {
 
   /**
    * `repositories` as the agent server reads them for this user now: each of a provider they hold a token for as
-   * its Git URL with that token in it (the agent server uses it, never shows it); the tokens are pushed on `secrets`.
+   * its Git URL with that token in it (the agent server uses it, never shows it), or, for one the start's `record`
+   * says the GitHub App read, a token of the app's installation (while the user is still a member of its owner);
+   * the tokens are pushed on `secrets`.
    */
   async withCredentials(
     userId: string,
     repositories: readonly SkillRepository[],
     secrets: string[],
+    record: readonly ConversationSkillRepository[] = [],
   ): Promise<SkillRepository[]> {
     const { repositoryUrl } = await sourcesLibrary();
+    const byApp = new Set(record.filter((r) => r.read_with === 'app_installation').map((r) => r.source));
+    let reader: AppReader | undefined;
     return Promise.all(
       repositories.map(async (repository) => {
         const provider = /^([a-z]+):/.exec(repository.source)?.[1] ?? '';
         if (!hasSkillRepositories(provider)) return repository;
         const access = await this.accessOf(userId, provider);
         // A token stored for another host than the configured provider's is never sent to it.
-        if (!access || this.storedForAnotherHost(provider, access)) return repository;
-        const auth = this.authOf(provider, access) as GitAuth;
+        if (access && this.storedForAnotherHost(provider, access)) return repository;
+        const [owner, name] = splitSource(repository.source);
+        const app = this.deps.githubApp;
+        let auth = this.authOf(provider, access);
+        if (app && provider === 'github' && byApp.has(repository.source)) {
+          reader ??= new AppReader(app, access, this.reachOf());
+          auth = (await reader.credentials({ owner, name })) ?? undefined;
+        }
+        if (!auth) return repository;
         secrets.push(auth.password, encodeURIComponent(auth.password));
         const url = new URL(repositoryUrl(repository.source, this.deps.gitUrls));
         url.username = encodeURIComponent(auth.username ?? '');
@@ -119,8 +135,7 @@ export class SkillRepositoryDiscovery {
     const problems: string[] = [];
     if (access) {
       try {
-        const reach = { urls: this.deps.gitUrls, admit: tokenHostAdmit(this.deps.allowPrivateHosts) };
-        login = (await gitProviderApi(provider, access, reach).account()).login;
+        login = (await gitProviderApi(provider, access, this.reachOf()).account()).login;
       } catch (error) {
         problems.push(
           `user skills repository (${provider}): not looked for: your login was not read: ${hidden(error)}`,
@@ -130,18 +145,20 @@ export class SkillRepositoryDiscovery {
     const owners = ownersOf(provider, repository, login);
     if (owners.length === 0) return { ...none(), problems };
     const auth = this.authOf(provider, access);
-    const resolved = await this.deps.git.scratch(userId, (cache) =>
-      Promise.all(
-        owners.flatMap(candidatesOf).map(async (candidate) => {
+    const resolved = await this.deps.git.scratch(userId, async (cache) => {
+      const byUser = await Promise.all(
+        owners.flatMap(candidatesOf).map(async (candidate): Promise<Resolution> => {
+          const unread = { candidate, sha: null, readWith: null, app: null };
           try {
             const sha = await this.deps.git.resolve(cache, candidate.source, null, auth);
-            return { candidate, sha, why: null, refused: false };
+            return { ...unread, sha, why: null, refused: false, readWith: access ? 'user_token' : 'anonymous' };
           } catch (error) {
-            return { candidate, sha: null, why: hidden(error), refused: error instanceof HostRefusedError };
+            return { ...unread, why: hidden(error), refused: error instanceof HostRefusedError };
           }
         }),
-      ),
-    );
+      );
+      return this.throughApp(provider, access, cache, byUser);
+    });
     return {
       repositories: resolved.flatMap(({ candidate, sha }) =>
         sha ? [{ source: candidate.source, scope: candidate.scope, ref: sha }] : [],
@@ -149,6 +166,25 @@ export class SkillRepositoryDiscovery {
       record: resolved.map((resolution) => recordOf(resolution, !!access)),
       problems: [...problems, ...owners.flatMap((owner) => ownerProblem(owner, resolved, !!access))],
     };
+  }
+
+  /** The organization's repositories the user's token could not read, read again by the GitHub App where it may. */
+  private async throughApp(
+    provider: SkillRepositoryProvider,
+    access: ProviderAccess | null,
+    cache: GitCache,
+    resolved: Resolution[],
+  ): Promise<Resolution[]> {
+    const app = this.deps.githubApp;
+    const unread = (r: Resolution) => !r.sha && !r.refused && r.candidate.scope === 'organization';
+    if (!app || provider !== 'github' || !resolved.some(unread)) return resolved;
+    const reader = new AppReader(app, access, this.reachOf());
+    return Promise.all(resolved.map((r) => (unread(r) ? reader.resolve(this.deps.git, cache, r) : r)));
+  }
+
+  /** How the provider's API is reached with a user's token (a token's own host only at admitted addresses). */
+  private reachOf() {
+    return { urls: this.deps.gitUrls, admit: tokenHostAdmit(this.deps.allowPrivateHosts) };
   }
 
   /** Whether the token was stored for a host other than the configured provider's (or one that is no host). */
@@ -176,41 +212,11 @@ export class SkillRepositoryDiscovery {
   }
 }
 
-interface Resolution {
-  candidate: SkillRepositoryCandidate;
-  sha: string | null;
-  why: string | null;
-  /** The server may not fetch from its host (the host guard said why). */
-  refused: boolean;
-}
-
-function recordOf(resolution: Resolution, withToken: boolean): ConversationSkillRepository {
-  const { candidate, sha } = resolution;
-  return {
-    source: candidate.source,
-    scope: candidate.scope,
-    owner: candidate.owner,
-    resolved_ref: sha,
-    problem: sha ? null : skipped(resolution, withToken),
-  };
-}
-
-/** A line for an owner none of whose skills repositories could be read. */
-function ownerProblem(owner: SkillRepositoryOwner, resolved: readonly Resolution[], withToken: boolean): string[] {
-  const of = resolved.filter(({ candidate }) => candidate.owner === owner.owner && candidate.scope === owner.scope);
-  if (of.some(({ sha }) => sha)) return [];
-  const names = of.map(({ candidate }) => candidate.source).join(' and ');
-  const [first] = of;
-  const why = first ? skipped(first, withToken) : 'not looked for';
-  return [`${owner.scope} skills repository of ${owner.owner}: skipped: ${names}: ${why}`];
-}
-
-/** Why a repository was skipped: the host may not be asked, or it has no such repository the token can read. */
-function skipped({ candidate, why, refused }: Resolution, withToken: boolean): string {
-  if (refused) return `not read: ${why}`;
-  const { provider } = candidate;
-  const access = withToken ? `your ${provider} token cannot read it` : `it is not readable without a ${provider} token`;
-  return `no such repository, or ${access}${why ? ` (${why})` : ''}`;
+/** The owner and name of `<provider>:<owner>/<name>` (GitLab: the owner is the group's full path). */
+function splitSource(source: string): [string, string] {
+  const path = source.slice(source.indexOf(':') + 1);
+  const slash = path.lastIndexOf('/');
+  return [path.slice(0, slash), path.slice(slash + 1)];
 }
 
 function why(error: unknown): string {

@@ -6,6 +6,7 @@ import { type Cache, MemoryCache, openCache } from '../../src/cache/index.ts';
 import { PendingMessages } from '../../src/conversations/pending-messages.ts';
 import { KeyRing, type Repositories, createRepositories, newSecretsKey } from '../../src/data/index.ts';
 import { ConversationEvents, webhookEnvironment } from '../../src/events/index.ts';
+import { gitHubAppOf } from '../../src/git/apps/github-app.ts';
 import { GitTokenRenewal, renewalClientsOf } from '../../src/git/token-renewal.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimits, rateLimited } from '../../src/identity/rate-limits.ts';
 import { type AppServer, type AppServerConfig, appServerConfig, buildAppServer } from '../../src/index.ts';
@@ -14,6 +15,7 @@ import { RateLimiter } from '../../src/rate-limit/index.ts';
 import { conversationApi, gitUrlsOf } from '../../src/routes/app-conversation-api.ts';
 import { catalogApi } from '../../src/routes/catalog.ts';
 import { eventSocket, eventsApi } from '../../src/routes/events-api.ts';
+import { gitAppWebhookRoutes } from '../../src/routes/git-app-webhook.ts';
 import { gitBrowseApi } from '../../src/routes/git-browse.ts';
 import { identityApi, identityRouteDeps } from '../../src/routes/identity-api.ts';
 import { launchApi } from '../../src/routes/launch.ts';
@@ -149,6 +151,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
         log,
       });
       const marketplaces = marketplacesOf(repositories, appServerConfig(config), gitUrlsOf(config), gitTokens);
+      const githubApp = gitHubAppOf(config);
       let url = '';
       const oidc = testOidcLogin(config, { keyRing, cache, repositories }, () => url);
       const deps = {
@@ -198,7 +201,9 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
           gitUrls: gitUrlsOf(config),
           gitTokens,
           allowPrivateHosts: config.git_allow_private_hosts,
+          githubApp,
         }),
+        githubApp,
         startLimit,
       });
       server = await buildAppServer({
@@ -238,6 +243,12 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
             gitUrls: gitUrlsOf(config),
             allowPrivateHosts: config.git_allow_private_hosts,
           }),
+          (api) =>
+            gitAppWebhookRoutes(api, {
+              secret: config.git_github_app_webhook_secret,
+              events: repositories.gitAppEvents,
+              app: githubApp,
+            }),
           notApplicableApi,
         ],
         socketRoutes: [

@@ -36,4 +36,14 @@ export const GIT_CASES: Record<string, WrongUserCase> = {
   'GET /api/v1/git/installations/search': gitCase('/api/v1/git/installations/search?provider=github'),
   'GET /api/v1/git/suggested-tasks/search': gitCase('/api/v1/git/suggested-tasks/search'),
   'GET /api/v1/users/git-organizations': gitCase('/api/v1/users/git-organizations'),
+  // The GitHub App's webhook is no user's: signed with the app's webhook secret only (none configured here: 404).
+  'POST /api/v1/git/github/app-webhook': {
+    expected: 404,
+    attempt: (api, owned) =>
+      api.call('/api/v1/git/github/app-webhook', {
+        method: 'POST',
+        ...as(owned.stranger),
+        body: { action: 'deleted', installation: { id: 1 } },
+      }),
+  },
 };

@@ -16,8 +16,8 @@ import { describeEachDatabase } from '../support/databases.ts';
 
 const NEWEST = MIGRATIONS.at(-1)?.name as string;
 const PREVIOUS = MIGRATIONS.at(-2)?.name as string;
-/** What only the newest step makes: the skills repositories a conversation's start looked for. */
-const NEWEST_PROBE = sql`select skill_repositories from app_conversations`;
+/** What only the newest step makes: the table of the GitHub App's installation events. */
+const NEWEST_PROBE = sql`select delivery_id from git_app_installation_events`;
 
 const ledger = async (database: AppDatabase) =>
   (await sql<{ name: string }>`select name from bosun_schema_migrations order by name`.execute(database.db)).rows.map(
@@ -44,6 +44,7 @@ describeEachDatabase('migrations', (each) => {
       'marketplace_versions',
       'llm_profiles',
       'oidc_identities',
+      'git_app_installation_events',
     ]) {
       await expect(sql`select count(*) from ${sql.table(table)}`.execute(database.db)).resolves.toBeDefined();
     }

@@ -1,5 +1,6 @@
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import { TestRepository, serveGitOverHttp, tempDir } from '../../../sources/test/git/support.ts';
+import type { AppStandIn } from './git-host-app.ts';
 import { forwardTo, inFrontOf } from './git-host-clone.ts';
 
 export interface SkillHostOptions {
@@ -9,6 +10,10 @@ export interface SkillHostOptions {
   repositories: Record<string, Record<string, string>>;
   /** The tokens that may read each repository; one not listed here is public. */
   readers: Record<string, string[]>;
+  /** The organizations of the account behind each token (`GET /api/v3/user/orgs`). */
+  organizations?: Record<string, string[]>;
+  /** A GitHub App's routes, whose installation tokens read the repositories they were minted for. */
+  app?: AppStandIn;
 }
 
 /** A request the host got: its path and the token it carried (Basic's password, or the Bearer token). */
@@ -34,9 +39,10 @@ function tokenOf(request: IncomingMessage): string | undefined {
 
 /**
  * A Git provider on loopback: Git over smart HTTP (`git http-backend`) for the repositories, each private one only
- * to the tokens listed as its readers (401 otherwise, as a host asks for credentials), and the REST route the app
- * reads the token's account from (GitHub's `/api/v3/user`, GitLab's `/api/v4/user`). Every request is recorded
- * with the token it carried, so a test proves which credentials went where.
+ * to the tokens listed as its readers (401 otherwise, as a host asks for credentials), and the REST routes the app
+ * reads the token's account and organizations from (GitHub's `/api/v3/user` and `/api/v3/user/orgs`, GitLab's
+ * `/api/v4/user`); with `app`, a GitHub App's routes (git-host-app.ts) and its installation tokens. Every request is
+ * recorded with the token it carried, so a test proves which credentials went where.
  */
 export async function skillHost(options: SkillHostOptions): Promise<SkillHost> {
   const root = await tempDir('bosun-skill-host-');
@@ -55,6 +61,25 @@ export async function skillHost(options: SkillHostOptions): Promise<SkillHost> {
       incoming.resume();
       response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     };
+    if (options.app && /^\/api\/v3\/(app|repos)\//.test(path)) {
+      const app = options.app;
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.on('end', () => {
+        const answer = app.answer(incoming, path, Buffer.concat(chunks).toString('utf8'));
+        response.writeHead(answer?.status ?? 404, { 'content-type': 'application/json' });
+        response.end(JSON.stringify(answer?.body ?? { message: 'Not Found' }));
+      });
+      return;
+    }
+    if (path === '/api/v3/user/orgs') {
+      const organizations = token === undefined ? undefined : options.organizations?.[token];
+      if (!organizations) return json(401, { message: 'Bad credentials' });
+      return json(
+        200,
+        organizations.map((login) => ({ login })),
+      );
+    }
     if (path === '/api/v3/user' || path === '/api/v4/user') {
       const login = token === undefined ? undefined : options.logins[token];
       if (!login) return json(401, { message: 'Bad credentials' });
@@ -62,7 +87,8 @@ export async function skillHost(options: SkillHostOptions): Promise<SkillHost> {
     }
     const repository = /^\/(.+?)\.git\//.exec(path)?.[1] ?? '';
     const readers = options.readers[repository];
-    if (readers && !(token && readers.includes(token))) {
+    const byApp = options.app?.reads(token, repository) ?? false;
+    if (readers && !(token && readers.includes(token)) && !byApp) {
       incoming.resume();
       response.writeHead(401, { 'WWW-Authenticate': 'Basic realm="git"' }).end();
       return;

@@ -74,6 +74,13 @@ export const ConversationSkillRepository = strictObject(
     owner: Type.String({ description: 'The organization, group or user it belongs to.' }),
     resolved_ref: nullable(Type.String({ description: 'The commit the conversation loads it at; null: skipped.' })),
     problem: nullable(Type.String({ description: 'Why it was skipped (no such repository, or no access).' })),
+    read_with: Type.Optional(
+      stringEnum(['user_token', 'app_installation', 'anonymous'], {
+        description:
+          'What read it: the user’s own token for its provider, the GitHub App’s installation on its owner (the ' +
+          'user’s token could not; the user is a member of the owner), or no credentials. Absent: skipped.',
+      }),
+    ),
   },
 );
 export type ConversationSkillRepository = Static<typeof ConversationSkillRepository>;

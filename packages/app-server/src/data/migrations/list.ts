@@ -17,6 +17,7 @@ import { conversationPublic } from './0016-conversation-public.ts';
 import { providerTokenRenewal } from './0017-provider-token-renewal.ts';
 import { conversationTrigger } from './0019-conversation-trigger.ts';
 import { conversationSkillRepositories } from './0020-conversation-skill-repositories.ts';
+import { gitAppInstallationEvents } from './0021-git-app-installation-events.ts';
 import type { SchemaMigration } from './migration.ts';
 
 /** Every schema step, in order: listed here (not read from a folder) so the bundled server carries them. */
@@ -40,4 +41,5 @@ export const MIGRATIONS: readonly SchemaMigration[] = [
   providerTokenRenewal,
   conversationTrigger,
   conversationSkillRepositories,
+  gitAppInstallationEvents,
 ];

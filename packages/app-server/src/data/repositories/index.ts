@@ -3,6 +3,7 @@ import type { KeyRing } from '../secret-cipher.ts';
 import { ApiKeysRepository } from './api-keys.ts';
 import { ConversationsRepository } from './conversations.ts';
 import { EventsRepository } from './events.ts';
+import { GitAppEventsRepository } from './git-app-events.ts';
 import { LlmProfilesRepository } from './llm-profiles.ts';
 import { MarketplacesRepository } from './marketplaces.ts';
 import { OidcIdentitiesRepository } from './oidc-identities.ts';
@@ -34,6 +35,7 @@ export interface Repositories {
   marketplaces: MarketplacesRepository;
   llmProfiles: LlmProfilesRepository;
   oidcIdentities: OidcIdentitiesRepository;
+  gitAppEvents: GitAppEventsRepository;
 }
 
 /** Every repository over one open database; sealed values use `keyRing`. */
@@ -56,5 +58,6 @@ export function createRepositories(database: AppDatabase, keyRing: KeyRing): Rep
     marketplaces: new MarketplacesRepository(db),
     llmProfiles: new LlmProfilesRepository(db, dialect, keyRing),
     oidcIdentities: new OidcIdentitiesRepository(db),
+    gitAppEvents: new GitAppEventsRepository(db),
   };
 }
