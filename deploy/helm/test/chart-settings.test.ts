@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,19 +21,28 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** Sample values of the secret keys whose settings take one shape only (the others: `sample-<key>-...`). */
+const SAMPLE_KEYS: Record<string, string> = { 'server-url': 'https://auth.bosun.example.com', 'app-id': '123456' };
+/** The GitHub App's private key, as its mounted file holds it. */
+const PRIVATE_KEY = generateKeyPairSync('rsa', {
+  modulusLength: 2048,
+  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
+}).privateKey;
+
 /** The container's environment as Kubernetes gives it: secret keys as sample values, $(VAR) expanded, files moved. */
 function environmentOf(container: Container): Record<string, string> {
   const env: Record<string, string> = {};
   for (const variable of container.env ?? []) {
     if (variable.valueFrom?.secretKeyRef) {
       const { key } = variable.valueFrom.secretKeyRef;
-      env[variable.name] = key === 'server-url' ? 'https://auth.bosun.example.com' : `sample-${key}-0123456789abcdef`;
+      env[variable.name] = SAMPLE_KEYS[key] ?? `sample-${key}-0123456789abcdef`;
       continue;
     }
     let value = (variable.value ?? '').replace(/\$\(([A-Z_]+)\)/g, (_whole, name: string) => env[name] ?? '');
     if (variable.name.endsWith('_FILE')) {
       const file = join(dir, value.replaceAll('/', '_'));
-      writeFileSync(file, 'sample-secret-0123456789abcdef\n');
+      writeFileSync(file, value.endsWith('/github-private-key') ? PRIVATE_KEY : 'sample-secret-0123456789abcdef\n');
       value = file;
     }
     env[variable.name] = value;
@@ -87,6 +97,11 @@ describe("Bosun's settings loader accepts what the chart renders", () => {
       oidc_providers: ['github'],
       llm_model: 'claude-sonnet',
       sandbox_network: 'open',
+      // The GitHub App's own keys, from its secret: installation tokens and the webhook work in the cluster too.
+      git_github_app_id: '123456',
+      git_github_app_slug: 'sample-app-slug-0123456789abcdef',
+      git_github_app_private_key: PRIVATE_KEY.trim(),
+      git_github_app_webhook_secret: 'sample-secret-0123456789abcdef',
     });
   });
 

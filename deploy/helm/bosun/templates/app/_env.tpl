@@ -44,6 +44,13 @@
 - name: BOSUN_GIT_GITHUB_APP_CLIENT_ID
   valueFrom: {secretKeyRef: {name: {{ .Values.secrets.githubApp }}, key: client-id}}
 - {name: BOSUN_GIT_GITHUB_APP_CLIENT_SECRET_FILE, value: /var/run/secrets/bosun/github-client-secret}
+{{- /* The app itself: its JWTs mint installation tokens (organization skills repositories), its webhook is verified. */}}
+- name: BOSUN_GIT_GITHUB_APP_ID
+  valueFrom: {secretKeyRef: {name: {{ .Values.secrets.githubApp }}, key: app-id}}
+- name: BOSUN_GIT_GITHUB_APP_SLUG
+  valueFrom: {secretKeyRef: {name: {{ .Values.secrets.githubApp }}, key: app-slug}}
+- {name: BOSUN_GIT_GITHUB_APP_PRIVATE_KEY_FILE, value: /var/run/secrets/bosun/github-private-key}
+- {name: BOSUN_GIT_GITHUB_APP_WEBHOOK_SECRET_FILE, value: /var/run/secrets/bosun/github-webhook-secret}
 {{- end }}
 {{- end }}
 {{- if or .Values.license.value .Values.license.secretName }}
@@ -74,7 +81,12 @@
 - secret: {name: {{ .Values.secrets.keycloakRealm }}, items: [{key: client-secret, path: oidc-client-secret}]}
 {{- end }}
 {{- if .Values.github.enabled }}
-- secret: {name: {{ .Values.secrets.githubApp }}, items: [{key: client-secret, path: github-client-secret}]}
+- secret:
+    name: {{ .Values.secrets.githubApp }}
+    items:
+    - {key: client-secret, path: github-client-secret}
+    - {key: private-key, path: github-private-key}
+    - {key: webhook-secret, path: github-webhook-secret}
 {{- end }}
 {{- if .Values.license.value }}
 - secret: {name: {{ include "bosun.name" (dict "root" . "component" "license") }}, items: [{key: license, path: license}]}
