@@ -1,4 +1,4 @@
-import type { SkillsTable } from '@bosun/protocol';
+import type { SkillsTable, SkillsTableRow } from '@bosun/protocol';
 import type { Repositories } from '../data/index.ts';
 import type { GitProviderUrls } from '../git/provider-urls.ts';
 import type { ProviderTokenReader } from '../git/token-renewal.ts';
@@ -27,15 +27,23 @@ export interface Marketplaces {
   table(userId: string, orgId: string | null): Promise<SkillsTable>;
 }
 
+/** The table's rows of what a conversation gets besides the marketplaces (the skills repositories), read with `git`. */
+export type MoreTableRows = (
+  git: MarketplaceGit,
+  user: { userId: string; disabledSkills: readonly string[] },
+) => Promise<SkillsTableRow[]>;
+
 /**
  * The marketplaces of a server: its registry over `repositories` and the configuration, and Git through the guard
- * with the users' tokens as `gitTokens` reads them (the server's: renewed when they expire).
+ * with the users' tokens as `gitTokens` reads them (the server's: renewed when they expire). `moreRows` come first
+ * in the Skills & Plugins table.
  */
 export function marketplacesOf(
   repositories: Pick<Repositories, 'marketplaces' | 'organizations' | 'providerTokens' | 'settings'>,
   config: { instance_marketplaces?: string[]; git_allow_private_hosts?: boolean; marketplace_ref_ttl?: number },
   providers: GitProviderUrls,
   gitTokens: ProviderTokenReader = repositories.providerTokens,
+  moreRows?: MoreTableRows,
 ): Marketplaces {
   const git = new MarketplaceGit({
     providers,
@@ -56,7 +64,11 @@ export function marketplacesOf(
     autoLoad: (userId, orgId) => autoLoadFor(registry, git, userId, orgId),
     async table(userId, orgId) {
       const disabledSkills = disabledSkillsOf((await repositories.settings.get(userId)) ?? {});
-      return skillsTable(registry, git, { userId, orgId, disabledSkills });
+      const [more, table] = await Promise.all([
+        moreRows?.(git, { userId, disabledSkills }) ?? [],
+        skillsTable(registry, git, { userId, orgId, disabledSkills }),
+      ]);
+      return { ...table, rows: [...more, ...table.rows] };
     },
   };
 }

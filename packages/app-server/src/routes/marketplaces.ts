@@ -13,6 +13,7 @@ import { principalOf } from '../identity/authenticate.ts';
 import { type Marketplaces, marketplacesOf } from '../marketplaces/index.ts';
 import { previewMarketplace } from '../marketplaces/preview.ts';
 import type { Caller } from '../marketplaces/registry.ts';
+import { skillRepositoryTableRows } from '../skill-repositories/table-rows.ts';
 import { gitUrlsOf } from './app-conversation-api.ts';
 import { MarketplaceSkillsAnswer, marketplaceSkills } from './marketplace-skills.ts';
 import { conflictsAs409, shape } from './replies.ts';
@@ -165,9 +166,14 @@ export function marketplaceApi({ registry, git, table }: Marketplaces): ApiRoute
 /** The same over the server's database and configuration; a server without a database has no such routes. */
 export const marketplaceApiOfServer: ApiRoutes = (api, context: AppContext) => {
   if (!context.services) return;
-  const { repositories, gitTokens } = context.services;
-  return marketplaceApi(marketplacesOf(repositories, context.config, gitUrlsOf(context.config), gitTokens))(
-    api,
-    context,
-  );
+  const { repositories, gitTokens, githubApp } = context.services;
+  const { config } = context;
+  const gitUrls = gitUrlsOf(config);
+  const skillRepositories = skillRepositoryTableRows({
+    gitUrls,
+    gitTokens,
+    allowPrivateHosts: config.git_allow_private_hosts,
+    githubApp,
+  });
+  return marketplaceApi(marketplacesOf(repositories, config, gitUrls, gitTokens, skillRepositories))(api, context);
 };

@@ -38,6 +38,7 @@ import {
 } from '../../src/sandboxes/index.ts';
 import { sandboxLaunch, whenSandboxRuns, withGitProviders } from '../../src/services.ts';
 import { SkillRepositoryDiscovery } from '../../src/skill-repositories/discovery.ts';
+import { skillRepositoryTableRows } from '../../src/skill-repositories/table-rows.ts';
 import { pluginTrustGate } from '../../src/trust/index.ts';
 import { REDIS_URL, removeKeys, uniquePrefix } from '../cache/redis-support.ts';
 import { SANDBOX_COMMAND } from '../sandboxes/bundle.ts';
@@ -150,8 +151,19 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
         urls: gitUrlsOf(config),
         log,
       });
-      const marketplaces = marketplacesOf(repositories, appServerConfig(config), gitUrlsOf(config), gitTokens);
       const githubApp = gitHubAppOf(config);
+      const marketplaces = marketplacesOf(
+        repositories,
+        appServerConfig(config),
+        gitUrlsOf(config),
+        gitTokens,
+        skillRepositoryTableRows({
+          gitUrls: gitUrlsOf(config),
+          gitTokens,
+          allowPrivateHosts: config.git_allow_private_hosts,
+          githubApp,
+        }),
+      );
       let url = '';
       const oidc = testOidcLogin(config, { keyRing, cache, repositories }, () => url);
       const deps = {

@@ -219,6 +219,45 @@ describeApi(
         'gitlab:alice-gl/bosun-config',
       ]);
     });
+
+    it('lists the skills repositories in the Skills & Plugins table: each read with its skills and commit, an owner without one saying why', async () => {
+      const off = await api().call('/api/v1/settings', {
+        method: 'POST',
+        as: alice,
+        body: { disabled_skills: ['alice-notes'] },
+      });
+      expect(off.status, off.text).toBe(200);
+      const answer = await api().call('/api/v1/skills-and-plugins', { as: alice });
+      expect(answer.status, answer.text).toBe(200);
+      const rows = answer.body.rows.filter((row: { kind: string }) => row.kind === 'skill_repository');
+      // alice's own .agents (its legacy .bosun, absent, is no row), and on GitLab a line saying hers was not read.
+      expect(rows).toEqual([
+        expect.objectContaining({
+          name: 'alice/.agents',
+          origin: 'user_repository',
+          scope: 'personal',
+          source: 'github:alice/.agents',
+          resolved_ref: github.commits['alice/.agents'],
+          skills: ['alice-notes'],
+          disabled_skills: ['alice-notes'],
+          problems: [],
+        }),
+        expect.objectContaining({
+          name: 'alice-gl/bosun-config',
+          origin: 'user_repository',
+          resolved_ref: null,
+          skills: [],
+          problems: [
+            expect.objectContaining({ severity: 'warning', message: expect.stringMatching(/^no such repository/) }),
+          ],
+        }),
+      ]);
+      // Tokens are the server's: never in the table.
+      expect(answer.text).not.toContain(ALICE_GITHUB);
+      expect(answer.text).not.toContain(ALICE_GITLAB);
+      const back = await api().call('/api/v1/settings', { method: 'POST', as: alice, body: { disabled_skills: [] } });
+      expect(back.status, back.text).toBe(200);
+    });
   },
   options,
 );

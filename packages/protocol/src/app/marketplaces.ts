@@ -219,17 +219,24 @@ export const LoadedMarketplace = strictObject(
 export type LoadedMarketplace = Static<typeof LoadedMarketplace>;
 
 export const SkillsTableRow = strictObject('SkillsTableRow', 'A row of the Skills & Plugins table.', {
-  kind: Type.Union([Type.Literal('plugin'), Type.Literal('marketplace')], {
-    description: '`plugin`: an entry of a marketplace; `marketplace`: one that could not be read (see problems).',
+  kind: Type.Union([Type.Literal('plugin'), Type.Literal('marketplace'), Type.Literal('skill_repository')], {
+    description:
+      '`plugin`: an entry of a marketplace; `marketplace`: one that could not be read (see problems); ' +
+      "`skill_repository`: an organization's or the user's skills repository (`.agents`, `bosun-config`, the " +
+      'legacy `.bosun`), its skills read at `resolved_ref` (null: skipped, the problem says why).',
   }),
   ...describedName(),
   origin: Type.Optional(
     ref(SkillOrigin, {
-      description: 'Where its skills come from: `marketplace` (a plugin of a registered marketplace).',
+      description:
+        'Where its skills come from: `marketplace` (a plugin of a registered marketplace), ' +
+        '`organization_repository` or `user_repository` (a skills repository).',
     }),
   ),
   scope: ref(MarketplaceScope),
-  marketplace: Type.String({ description: 'The registered marketplace it comes from.' }),
+  marketplace: Type.String({
+    description: 'The registered marketplace it comes from (a skills repository: its own `owner/name`).',
+  }),
   source: nullable(Type.String({ description: 'Where it is fetched from.' })),
   ref: nullable(Type.String({ description: 'The ref registered (marketplace) or listed (entry).' })),
   resolved_ref: nullable(Type.String({ description: 'The commit of the marketplace read (with `review`: approved).' })),

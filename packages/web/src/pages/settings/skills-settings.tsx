@@ -117,8 +117,10 @@ export function SkillsSettings() {
       <section aria-labelledby="skills-heading">
         <h2 id="skills-heading">Skills &amp; Plugins</h2>
         <p className="muted">
-          What the next conversation gets from these marketplaces, read at their current commits. Turn a skill or a
-          command off to leave it out of your conversations, whatever brings it.
+          What the next conversation gets from these marketplaces and from your skills repository (<code>.agents</code>{' '}
+          on GitHub, <code>bosun-config</code> on GitLab and Bitbucket), read at their current commits; a conversation
+          on an organization's repository also gets that organization's. Turn a skill or a command off to leave it out
+          of your conversations, whatever brings it.
         </p>
         {table.isPending ? (
           <Loading what="skills and plugins (the server reads each marketplace)" />

@@ -126,10 +126,7 @@ export function SkillsAndPluginsTable({ table, orgId }: { table: SkillsTable; or
                 </th>
                 <td data-label="Kind">
                   <div className="cell">
-                    <Badge tone={row.kind === 'marketplace' ? 'warning' : 'neutral'}>
-                      {row.kind === 'marketplace' ? 'Marketplace' : 'Plugin'}
-                    </Badge>{' '}
-                    {row.auto_load ? <Badge tone="success">Auto-Load</Badge> : <Badge>Available</Badge>}
+                    <KindBadges row={row} />
                   </div>
                 </td>
                 <td data-label="Source">
@@ -200,6 +197,26 @@ export function SkillsAndPluginsTable({ table, orgId }: { table: SkillsTable; or
           </tbody>
         </table>
       </section>
+    </>
+  );
+}
+
+/** What a row is (a plugin, a marketplace that could not be read, a skills repository) and whether it loads. */
+function KindBadges({ row }: { row: SkillsTableRow }) {
+  if (row.kind === 'skill_repository') {
+    return (
+      <>
+        <Badge tone="info">{row.scope === 'organization' ? 'Organization skills' : 'Your skills'}</Badge>{' '}
+        {row.resolved_ref ? <Badge tone="success">Every conversation</Badge> : <Badge>Not read</Badge>}
+      </>
+    );
+  }
+  return (
+    <>
+      <Badge tone={row.kind === 'marketplace' ? 'warning' : 'neutral'}>
+        {row.kind === 'marketplace' ? 'Marketplace' : 'Plugin'}
+      </Badge>{' '}
+      {row.auto_load ? <Badge tone="success">Auto-Load</Badge> : <Badge>Available</Badge>}
     </>
   );
 }
