@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import Fastify from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { healthRoutes } from '../../../packages/app-server/src/routes/health.ts';
+import { healthRoutes } from '../../../packages/app-server/src/http/health.ts';
 import { KUBERNETES_PERMISSIONS, kubernetesConfigOf } from '../../../packages/runtime/src/index.ts';
 import { SandboxUrls } from '../../../packages/runtime/src/kubernetes/sandbox-urls.ts';
 import { CHART, EXAMPLE, type KubeObject, find, helm, render } from './support/helm.ts';
