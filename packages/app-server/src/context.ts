@@ -54,5 +54,9 @@ export interface AppContext {
   publicUrl(): string;
 }
 
-/** A route module: registers its routes on `api`, whose paths are under `/api/v1`. */
+/**
+ * Routes, as every route file exports them: registers them on `api` (under `/api/v1` when the server registers
+ * them there, else at its root: sockets, proxies, health, aliases). A file whose routes need more than the
+ * context exports a function of what they need that returns its `ApiRoutes`.
+ */
 export type ApiRoutes = (api: FastifyInstance, context: AppContext) => void | Promise<void>;

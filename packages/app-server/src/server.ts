@@ -127,15 +127,15 @@ export async function buildAppServer(options: AppServerOptions = {}): Promise<Ap
   // Before the edge errors: a WebSocket handshake it refuses is then answered as JSON too.
   if (sockets.length > 0) await app.register(websocket);
   installEdgeErrors(app);
-  healthRoutes(app, {
+  healthRoutes({
     startedAt,
     dependencies: context.dependencies,
     sandboxRuntime: () => context.services?.sandboxRuntime ?? context.dependencies.sandboxRuntime,
     timeoutMs: options.readyTimeoutMs ?? 2_000,
     license: () => license.status(),
-  });
-  await webAppRoutes(app, 'webRoot' in options ? options.webRoot : installedWebRoot());
-  readmeRoutes(app);
+  })(app, context);
+  await webAppRoutes('webRoot' in options ? options.webRoot : installedWebRoot())(app, context);
+  readmeRoutes(app, context);
   for (const routes of sockets) await routes(app, context);
   const modules = options.apiRoutes ?? API_ROUTES;
   await app.register(

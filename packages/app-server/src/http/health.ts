@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { ApiRoutes } from '../context.ts';
 import type { AppDependencies, Dependency } from '../context.ts';
 import { LicenseStatus } from '../license/index.ts';
 import type { SandboxRuntime } from '../sandboxes/index.ts';
@@ -49,54 +49,56 @@ export interface HealthState {
 }
 
 /** Liveness, readiness (every dependency answers) and facts about the server; never behind auth. */
-export function healthRoutes(app: FastifyInstance, state: HealthState): void {
-  const tags = ['Server details'];
-  const ok = async () => ({ status: 'ok' });
-  app.get('/alive', { schema: { tags, summary: 'Alive', response: { 200: Status } } }, ok);
-  app.get('/health', { schema: { tags, summary: 'Health', response: { 200: Status } } }, ok);
-  app.get(
-    '/ready',
-    {
-      schema: {
-        tags,
-        summary: 'Ready (503 while a dependency does not answer)',
-        response: { 200: Readiness, 503: Readiness },
+export function healthRoutes(state: HealthState): ApiRoutes {
+  return (app) => {
+    const tags = ['Server details'];
+    const ok = async () => ({ status: 'ok' });
+    app.get('/alive', { schema: { tags, summary: 'Alive', response: { 200: Status } } }, ok);
+    app.get('/health', { schema: { tags, summary: 'Health', response: { 200: Status } } }, ok);
+    app.get(
+      '/ready',
+      {
+        schema: {
+          tags,
+          summary: 'Ready (503 while a dependency does not answer)',
+          response: { 200: Readiness, 503: Readiness },
+        },
       },
-    },
-    async (request, reply) => {
-      const names = DEPENDENCIES.filter((name) => state.dependencies[name] !== undefined);
-      const pinged: [string, Dependency][] = names.map((name) => [name, state.dependencies[name] as Dependency]);
-      const runtime = state.sandboxRuntime()?.runtime;
-      let health: { backend: string; isolated: boolean } | undefined;
-      const ping = async () => {
-        health = await runtime?.health();
-      };
-      if (runtime) pinged.push(['sandboxes', { ping }]);
-      const results = await Promise.all(pinged.map(([, dependency]) => answers(dependency, state.timeoutMs)));
-      const checks: Record<string, 'ok' | 'failing'> = {};
-      pinged.forEach(([name], i) => {
-        const error = results[i];
-        checks[name] = error ? 'failing' : 'ok';
-        // The reason stays in the log: the probe is unauthenticated, and a driver's message may name hosts.
-        if (error) request.log.warn({ dependency: name, err: error }, 'dependency not answering');
-      });
-      const sandboxes = health ? { sandboxes: { backend: health.backend, isolated: health.isolated } } : {};
-      const failing = pinged.map(([name]) => name).filter((name) => checks[name] === 'failing');
-      if (failing.length > 0) {
-        const message = `Not answering: ${failing.join(', ')}`;
-        return reply.code(503).send({ status: 'unavailable', message, checks, ...sandboxes });
-      }
-      return { status: 'ready', checks, ...sandboxes };
-    },
-  );
-  app.get('/server_info', { schema: { tags, summary: 'Server info', response: { 200: ServerInfo } } }, async () => ({
-    title: SERVER_TITLE,
-    version: SERVER_VERSION,
-    uptime: Math.floor((Date.now() - state.startedAt) / 1000),
-    node_version: process.version,
-    docs: '/docs',
-    license: await state.license(),
-  }));
+      async (request, reply) => {
+        const names = DEPENDENCIES.filter((name) => state.dependencies[name] !== undefined);
+        const pinged: [string, Dependency][] = names.map((name) => [name, state.dependencies[name] as Dependency]);
+        const runtime = state.sandboxRuntime()?.runtime;
+        let health: { backend: string; isolated: boolean } | undefined;
+        const ping = async () => {
+          health = await runtime?.health();
+        };
+        if (runtime) pinged.push(['sandboxes', { ping }]);
+        const results = await Promise.all(pinged.map(([, dependency]) => answers(dependency, state.timeoutMs)));
+        const checks: Record<string, 'ok' | 'failing'> = {};
+        pinged.forEach(([name], i) => {
+          const error = results[i];
+          checks[name] = error ? 'failing' : 'ok';
+          // The reason stays in the log: the probe is unauthenticated, and a driver's message may name hosts.
+          if (error) request.log.warn({ dependency: name, err: error }, 'dependency not answering');
+        });
+        const sandboxes = health ? { sandboxes: { backend: health.backend, isolated: health.isolated } } : {};
+        const failing = pinged.map(([name]) => name).filter((name) => checks[name] === 'failing');
+        if (failing.length > 0) {
+          const message = `Not answering: ${failing.join(', ')}`;
+          return reply.code(503).send({ status: 'unavailable', message, checks, ...sandboxes });
+        }
+        return { status: 'ready', checks, ...sandboxes };
+      },
+    );
+    app.get('/server_info', { schema: { tags, summary: 'Server info', response: { 200: ServerInfo } } }, async () => ({
+      title: SERVER_TITLE,
+      version: SERVER_VERSION,
+      uptime: Math.floor((Date.now() - state.startedAt) / 1000),
+      node_version: process.version,
+      docs: '/docs',
+      license: await state.license(),
+    }));
+  };
 }
 
 /** Undefined when `dependency` answers within `timeoutMs`, else why not. */

@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { NotFoundError } from '@bosun/http';
-import type { FastifyInstance } from 'fastify';
+import type { ApiRoutes } from '../context.ts';
 import { installationRoot } from './installation.ts';
 import { README_PATH } from './server-info.ts';
 
 /** `/README.md`: the README of the installed Bosun, as plain text a browser shows. */
-export function readmeRoutes(app: FastifyInstance): void {
+export const readmeRoutes: ApiRoutes = (app) => {
   app.get(
     README_PATH,
     {
@@ -24,4 +24,4 @@ export function readmeRoutes(app: FastifyInstance): void {
       return reply.type('text/markdown; charset=utf-8').header('x-content-type-options', 'nosniff').send(text);
     },
   );
-}
+};

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ApiRoutes } from '../context.ts';
 import { installationRoot } from './installation.ts';
 
 /** Paths that are the servers' own (never the web application's pages): unknown ones stay JSON 404s. */
@@ -34,38 +35,40 @@ export function installedWebRoot(): string | undefined {
  * every other path a browser navigates to (the application routes it), so a bookmarked or shared URL opens.
  * Requests that are not a browser asking for a page keep the JSON 404. Without a build, `/` says how to make one.
  */
-export async function webAppRoutes(app: FastifyInstance, webRoot: string | undefined): Promise<void> {
-  if (!webRoot) {
-    app.get('/', { schema: { hide: true } }, async (_request, reply) =>
-      reply.type('text/html; charset=utf-8').send(NOT_BUILT_PAGE),
-    );
-    return;
-  }
-  const page = currentPage(join(webRoot, 'index.html'));
-  const sendPage = (reply: FastifyReply) =>
-    reply
-      .type('text/html; charset=utf-8')
-      .header('cache-control', 'no-cache')
-      .header('content-security-policy', CONTENT_SECURITY_POLICY)
-      .header('x-content-type-options', 'nosniff')
-      .header('referrer-policy', 'same-origin')
-      .send(page());
-  await app.register(fastifyStatic, {
-    root: join(webRoot, 'assets'),
-    prefix: '/assets/',
-    decorateReply: false,
-    index: false,
-    immutable: true,
-    maxAge: '365d',
-    // The build wrote each asset's brotli and gzip forms beside it (scripts/build-web.mjs).
-    preCompressed: true,
-    schemaHide: true,
-  });
-  app.get('/', { schema: { hide: true } }, async (_request, reply) => sendPage(reply));
-  app.get('/*', { schema: { hide: true } }, async (request, reply) => {
-    if (!isPageNavigation(request)) return reply.code(404).send({ detail: 'Not Found' });
-    return sendPage(reply);
-  });
+export function webAppRoutes(webRoot: string | undefined): ApiRoutes {
+  return async (app) => {
+    if (!webRoot) {
+      app.get('/', { schema: { hide: true } }, async (_request, reply) =>
+        reply.type('text/html; charset=utf-8').send(NOT_BUILT_PAGE),
+      );
+      return;
+    }
+    const page = currentPage(join(webRoot, 'index.html'));
+    const sendPage = (reply: FastifyReply) =>
+      reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .header('content-security-policy', CONTENT_SECURITY_POLICY)
+        .header('x-content-type-options', 'nosniff')
+        .header('referrer-policy', 'same-origin')
+        .send(page());
+    await app.register(fastifyStatic, {
+      root: join(webRoot, 'assets'),
+      prefix: '/assets/',
+      decorateReply: false,
+      index: false,
+      immutable: true,
+      maxAge: '365d',
+      // The build wrote each asset's brotli and gzip forms beside it (scripts/build-web.mjs).
+      preCompressed: true,
+      schemaHide: true,
+    });
+    app.get('/', { schema: { hide: true } }, async (_request, reply) => sendPage(reply));
+    app.get('/*', { schema: { hide: true } }, async (request, reply) => {
+      if (!isPageNavigation(request)) return reply.code(404).send({ detail: 'Not Found' });
+      return sendPage(reply);
+    });
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { WebClientConfig } from '@bosun/protocol';
-import type { FastifyInstance } from 'fastify';
+import type { ApiRoutes } from '../context.ts';
 import type { GitProviderUrls } from '../git/provider-urls.ts';
 import { shape } from './replies.ts';
 
@@ -61,23 +61,21 @@ function hostOf(url: string): string {
  * `GET /api/v1/web-client/config`: the web client's first call, before anyone signs in (no auth, no secret).
  * `authUrl`: where to sign in (the OpenID Connect login route), when an issuer is configured.
  */
-export function webClientConfigRoutes(
-  app: FastifyInstance,
-  gitUrls: GitProviderUrls,
-  authUrl: () => string | null = () => null,
-): void {
-  const updatedAt = new Date().toISOString();
-  app.get(
-    '/web-client/config',
-    {
-      config: { public: true },
-      schema: {
-        tags: ['Configuration'],
-        summary: 'The web client’s configuration and feature flags',
-        response: { 200: shape('WebClientConfig') },
-        security: [],
+export function webClientConfigRoutes(gitUrls: GitProviderUrls, authUrl: () => string | null = () => null): ApiRoutes {
+  return (app) => {
+    const updatedAt = new Date().toISOString();
+    app.get(
+      '/web-client/config',
+      {
+        config: { public: true },
+        schema: {
+          tags: ['Configuration'],
+          summary: 'The web client’s configuration and feature flags',
+          response: { 200: shape('WebClientConfig') },
+          security: [],
+        },
       },
-    },
-    async () => webClientConfig(gitUrls, updatedAt, authUrl()),
-  );
+      async () => webClientConfig(gitUrls, updatedAt, authUrl()),
+    );
+  };
 }

@@ -211,11 +211,10 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
         apiRoutes: [
           identityApi(deps),
           sandboxApi({ sandboxes, specs, startLimit }),
-          (api) =>
-            sandboxSecretRoutes(api, {
-              sandboxes,
-              sources: { secrets: repositories.secrets, providerTokens: gitTokens },
-            }),
+          sandboxSecretRoutes({
+            sandboxes,
+            sources: { secrets: repositories.secrets, providerTokens: gitTokens },
+          }),
           eventsApi(eventDeps),
           conversations,
           pendingMessagesApi({ repositories, sandboxes }),
@@ -243,12 +242,11 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
             gitUrls: gitUrlsOf(config),
             allowPrivateHosts: config.git_allow_private_hosts,
           }),
-          (api) =>
-            gitAppWebhookRoutes(api, {
-              secret: config.git_github_app_webhook_secret,
-              events: repositories.gitAppEvents,
-              app: githubApp,
-            }),
+          gitAppWebhookRoutes({
+            secret: config.git_github_app_webhook_secret,
+            events: repositories.gitAppEvents,
+            app: githubApp,
+          }),
           notApplicableApi,
         ],
         socketRoutes: [

@@ -90,7 +90,7 @@ export function describeOidc(name: string, body: (world: () => OidcWorld) => voi
         config,
         apiRoutes: [
           identityApi({ ...deps, ...(oidc ? { oidc } : {}) }),
-          (api) => webClientConfigRoutes(api, DEFAULT_GIT_URLS, () => (oidc ? `${url}/api/v1/auth/login` : null)),
+          webClientConfigRoutes(DEFAULT_GIT_URLS, () => (oidc ? `${url}/api/v1/auth/login` : null)),
           // Git browsing with the tokens a sign-in stores (the Git providers of `options.config`).
           gitBrowseApi({
             providerTokens: gitTokens,

@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import type { ApiRoutes, AppContext } from '../../context.ts';
 import { gitUrlsOf } from '../../conversations/routes/app-conversation-api.ts';
 import { type PageRequest, pageOfList, pageQuery } from '../../http/pages.ts';
@@ -28,21 +27,23 @@ type Query = ModelFilters & PageRequest;
 const page = ({ page_id, limit = 50 }: PageRequest) => ({ ...(page_id === undefined ? {} : { page_id }), limit });
 
 /** `GET /config/models/search` and `/config/providers/search`: the curated catalog plus the instance's model. */
-export function modelCatalogRoutes(app: FastifyInstance, defaultModel: string | undefined): void {
-  const models = offeredModels(defaultModel);
-  app.get<{ Querystring: Query }>(
-    '/config/models/search',
-    route('The LLM models a user can pick (the instance’s default included)', {
-      querystring: ModelQuery,
-      response: { 200: 'LLMModelPage' },
-    }),
-    async (request) => pageOfList(searchModels(models, request.query), (model) => model, page(request.query)),
-  );
-  app.get<{ Querystring: Query }>(
-    '/config/providers/search',
-    route('The LLM providers of those models', { querystring: ProviderQuery, response: { 200: 'ProviderPage' } }),
-    async (request) => pageOfList(searchProviders(models, request.query), (item) => item, page(request.query)),
-  );
+export function modelCatalogRoutes(defaultModel: string | undefined): ApiRoutes {
+  return (app) => {
+    const models = offeredModels(defaultModel);
+    app.get<{ Querystring: Query }>(
+      '/config/models/search',
+      route('The LLM models a user can pick (the instance’s default included)', {
+        querystring: ModelQuery,
+        response: { 200: 'LLMModelPage' },
+      }),
+      async (request) => pageOfList(searchModels(models, request.query), (model) => model, page(request.query)),
+    );
+    app.get<{ Querystring: Query }>(
+      '/config/providers/search',
+      route('The LLM providers of those models', { querystring: ProviderQuery, response: { 200: 'ProviderPage' } }),
+      async (request) => pageOfList(searchProviders(models, request.query), (item) => item, page(request.query)),
+    );
+  };
 }
 
 export interface CatalogDeps extends ConversationSkillsDeps {
@@ -56,10 +57,10 @@ export interface CatalogDeps extends ConversationSkillsDeps {
  * authenticate them.
  */
 export function catalogApi(deps: CatalogDeps): ApiRoutes {
-  return (api) => {
-    settingsSchemaRoutes(api);
-    modelCatalogRoutes(api, deps.defaultModel);
-    skillsSearchRoutes(api, deps);
+  return (api, context) => {
+    settingsSchemaRoutes(api, context);
+    modelCatalogRoutes(deps.defaultModel)(api, context);
+    skillsSearchRoutes(deps)(api, context);
   };
 }
 

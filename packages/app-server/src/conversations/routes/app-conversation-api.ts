@@ -38,14 +38,20 @@ export interface ConversationApiDeps extends Omit<ConversationDeps, 'log' | 'rep
  * the server closes, starts under way are waited for a short grace, then handed over to the other replicas.
  */
 export function conversationApi({ startLimit, startTaskLease, authUrl, ...deps }: ConversationApiDeps): ApiRoutes {
-  return async (api) => {
+  return async (api, context) => {
     const services = { ...deps, log: api.log };
     const tasks = await StartTasks.open(services, startTaskLease);
-    startTaskRoutes(api, { tasks, startTasks: deps.repositories.startTasks, ...(startLimit ? { startLimit } : {}) });
-    appConversationRoutes(api, new AppConversations(services), startLimit ? { preHandler: startLimit } : {});
-    conversationWorkspaceRoutes(api, services);
-    conversationWebhookRoutes(api, { sandboxes: deps.sandboxes, conversations: deps.repositories.conversations });
-    webClientConfigRoutes(api, deps.gitUrls, authUrl);
+    startTaskRoutes({ tasks, startTasks: deps.repositories.startTasks, ...(startLimit ? { startLimit } : {}) })(
+      api,
+      context,
+    );
+    appConversationRoutes(new AppConversations(services), startLimit ? { preHandler: startLimit } : {})(api, context);
+    conversationWorkspaceRoutes(services)(api, context);
+    conversationWebhookRoutes({ sandboxes: deps.sandboxes, conversations: deps.repositories.conversations })(
+      api,
+      context,
+    );
+    webClientConfigRoutes(deps.gitUrls, authUrl)(api, context);
     api.addHook('onClose', () => tasks.close());
   };
 }
@@ -56,7 +62,7 @@ export const conversationApiOfServer: ApiRoutes = async (api, context: AppContex
   const { cache } = context.dependencies;
   const authUrl = loginUrlOf(config, context.publicUrl);
   if (!services || !cache) {
-    webClientConfigRoutes(api, gitUrlsOf(config), authUrl);
+    webClientConfigRoutes(gitUrlsOf(config), authUrl)(api, context);
     return;
   }
   const { repositories, sandboxes, specs, rateLimiter, gitTokens, githubApp } = services;

@@ -6,7 +6,8 @@ import {
   conversationIdPattern,
 } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { ApiRoutes } from '../../context.ts';
 import type { Repositories, StartTaskOrder } from '../../data/index.ts';
 import { pageOf, pageQuery } from '../../http/pages.ts';
 import { shape } from '../../http/replies.ts';
@@ -50,100 +51,105 @@ export interface StartTaskRouteDeps {
  * Starting conversations: `POST /app-conversations` answers the WORKING task at once; `stream-start` answers a
  * JSON array of the task at each step, ending at READY or ERROR; the tasks are read by id, searched and counted.
  */
-export function startTaskRoutes(app: FastifyInstance, { tasks, startTasks, startLimit }: StartTaskRouteDeps): void {
-  const limited = startLimit ? { preHandler: startLimit } : {};
-  const body = shape('AppConversationStartRequest');
+export function startTaskRoutes({ tasks, startTasks, startLimit }: StartTaskRouteDeps): ApiRoutes {
+  return (app) => {
+    const limited = startLimit ? { preHandler: startLimit } : {};
+    const body = shape('AppConversationStartRequest');
 
-  app.post<{ Body: AppConversationStartRequest }>(
-    '/app-conversations',
-    {
-      ...route('Start a conversation: answers its start task at once; poll it (or use stream-start)', {
-        body,
-        response: { 200: 'AppConversationStartTask', ...startRefusals },
+    app.post<{ Body: AppConversationStartRequest }>(
+      '/app-conversations',
+      {
+        ...route('Start a conversation: answers its start task at once; poll it (or use stream-start)', {
+          body,
+          response: { 200: 'AppConversationStartTask', ...startRefusals },
+        }),
+        ...limited,
+      },
+      async (request, reply) => {
+        const start = await started(tasks, request, reply);
+        if (!start) return reply;
+        start.run();
+        return start.task;
+      },
+    );
+
+    app.post<{ Body: AppConversationStartRequest }>(
+      '/app-conversations/stream-start',
+      {
+        ...route(
+          'Start a conversation, streaming its start task at each step (a JSON array ending at READY or ERROR)',
+          {
+            body,
+            response: { 200: Type.Array(shape('AppConversationStartTask')), ...startRefusals },
+          },
+        ),
+        ...limited,
+      },
+      async (request, reply) => {
+        const start = await started(tasks, request, reply);
+        if (!start) return reply;
+        const { task } = start;
+        const stream = new PassThrough();
+        stream.write(`[\n${JSON.stringify(task)}`);
+        let ended = false;
+        let unsubscribe: (() => Promise<void>) | undefined;
+        const stop = () => {
+          ended = true;
+          const ending = unsubscribe;
+          unsubscribe = undefined;
+          void ending?.();
+        };
+        unsubscribe = await tasks.follow(task.id, (next: AppConversationStartTask) => {
+          if (ended) return;
+          stream.write(`,\n${JSON.stringify(next)}`);
+          if (!FINISHED.has(next.status)) return;
+          stream.end('\n]');
+          stop();
+        });
+        // The caller went away (or the answer ended): the task runs on, unfollowed.
+        reply.raw.once('close', stop);
+        start.run();
+        return reply.type('application/json').send(stream);
+      },
+    );
+
+    app.get<{ Querystring: { ids: string[] } }>(
+      '/app-conversations/start-tasks',
+      route('The caller’s start tasks by id (null for each unknown or not theirs)', {
+        querystring: TaskIdsQuery,
+        response: { 200: Type.Array(Type.Union([shape('AppConversationStartTask'), Type.Null()])) },
       }),
-      ...limited,
-    },
-    async (request, reply) => {
-      const start = await started(tasks, request, reply);
-      if (!start) return reply;
-      start.run();
-      return start.task;
-    },
-  );
+      async (request) => {
+        const ids = request.query.ids.map(idOf);
+        const found = await startTasks.getMany(principalOf(request).userId, ids);
+        const byId = new Map(found.map((record) => [record.id, startTaskOf(record)]));
+        return ids.map((id) => byId.get(id) ?? null);
+      },
+    );
 
-  app.post<{ Body: AppConversationStartRequest }>(
-    '/app-conversations/stream-start',
-    {
-      ...route('Start a conversation, streaming its start task at each step (a JSON array ending at READY or ERROR)', {
-        body,
-        response: { 200: Type.Array(shape('AppConversationStartTask')), ...startRefusals },
+    app.get<{ Querystring: StartTaskFilterQuery & { sort_order?: StartTaskOrder; page_id?: string; limit?: number } }>(
+      '/app-conversations/start-tasks/search',
+      route('The caller’s start tasks (newest first unless `sort_order` says otherwise)', {
+        querystring: SearchQuery,
+        response: { 200: 'AppConversationStartTaskPage' },
       }),
-      ...limited,
-    },
-    async (request, reply) => {
-      const start = await started(tasks, request, reply);
-      if (!start) return reply;
-      const { task } = start;
-      const stream = new PassThrough();
-      stream.write(`[\n${JSON.stringify(task)}`);
-      let ended = false;
-      let unsubscribe: (() => Promise<void>) | undefined;
-      const stop = () => {
-        ended = true;
-        const ending = unsubscribe;
-        unsubscribe = undefined;
-        void ending?.();
-      };
-      unsubscribe = await tasks.follow(task.id, (next: AppConversationStartTask) => {
-        if (ended) return;
-        stream.write(`,\n${JSON.stringify(next)}`);
-        if (!FINISHED.has(next.status)) return;
-        stream.end('\n]');
-        stop();
-      });
-      // The caller went away (or the answer ended): the task runs on, unfollowed.
-      reply.raw.once('close', stop);
-      start.run();
-      return reply.type('application/json').send(stream);
-    },
-  );
+      (request) => {
+        const { sort_order = 'CREATED_AT_DESC', page_id, limit = 100 } = request.query;
+        const page = { limit, ...(page_id ? { pageId: page_id } : {}) };
+        const userId = principalOf(request).userId;
+        return pageOf(startTaskOf, () => startTasks.search(userId, filtersOf(request.query), sort_order, page));
+      },
+    );
 
-  app.get<{ Querystring: { ids: string[] } }>(
-    '/app-conversations/start-tasks',
-    route('The caller’s start tasks by id (null for each unknown or not theirs)', {
-      querystring: TaskIdsQuery,
-      response: { 200: Type.Array(Type.Union([shape('AppConversationStartTask'), Type.Null()])) },
-    }),
-    async (request) => {
-      const ids = request.query.ids.map(idOf);
-      const found = await startTasks.getMany(principalOf(request).userId, ids);
-      const byId = new Map(found.map((record) => [record.id, startTaskOf(record)]));
-      return ids.map((id) => byId.get(id) ?? null);
-    },
-  );
-
-  app.get<{ Querystring: StartTaskFilterQuery & { sort_order?: StartTaskOrder; page_id?: string; limit?: number } }>(
-    '/app-conversations/start-tasks/search',
-    route('The caller’s start tasks (newest first unless `sort_order` says otherwise)', {
-      querystring: SearchQuery,
-      response: { 200: 'AppConversationStartTaskPage' },
-    }),
-    (request) => {
-      const { sort_order = 'CREATED_AT_DESC', page_id, limit = 100 } = request.query;
-      const page = { limit, ...(page_id ? { pageId: page_id } : {}) };
-      const userId = principalOf(request).userId;
-      return pageOf(startTaskOf, () => startTasks.search(userId, filtersOf(request.query), sort_order, page));
-    },
-  );
-
-  app.get<{ Querystring: StartTaskFilterQuery }>(
-    '/app-conversations/start-tasks/count',
-    route('How many of the caller’s start tasks pass the filters', {
-      querystring: CountQuery,
-      response: { 200: Type.Integer() },
-    }),
-    (request) => startTasks.count(principalOf(request).userId, filtersOf(request.query)),
-  );
+    app.get<{ Querystring: StartTaskFilterQuery }>(
+      '/app-conversations/start-tasks/count',
+      route('How many of the caller’s start tasks pass the filters', {
+        querystring: CountQuery,
+        response: { 200: Type.Integer() },
+      }),
+      (request) => startTasks.count(principalOf(request).userId, filtersOf(request.query)),
+    );
+  };
 }
 
 function starterOf(request: FastifyRequest): Starter {

@@ -1,6 +1,6 @@
 import { NotFoundError } from '@bosun/http';
 import { type Static, Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { ApiRoutes } from '../../context.ts';
 import { conversationIdOf } from '../../conversations/conversation-ids.ts';
 import type { AppConversation, EventsRepository, Repositories } from '../../data/index.ts';
 import { shape } from '../../http/replies.ts';
@@ -42,51 +42,53 @@ export interface ConversationEventRouteDeps {
  * `/api/v1/conversation/{id}/events/search|count` and the batch get, from the app's own store (so they answer
  * while the sandbox is paused or gone). Pages follow the conversation's order (the app's sequence), never time.
  */
-export function conversationEventRoutes(app: FastifyInstance, deps: ConversationEventRouteDeps): void {
-  const { events } = deps;
-  app.get<{ Params: ConversationIdParams; Querystring: EventSearchQuery }>(
-    '/conversation/:conversation_id/events/search',
-    route('Search a conversation’s events, a page at a time', {
-      params: ConversationIdParams,
-      querystring: SearchQuery,
-      response: { 200: 'EventPage' },
-    }),
-    async (request, reply) => {
-      const { userId } = principalOf(request);
-      const conversation = await conversationOf(deps, userId, request.params.conversation_id);
-      const page = await eventPageOf(events, userId, conversation.id, request.query);
-      return sendJson(reply, eventPageJson(page));
-    },
-  );
+export function conversationEventRoutes(deps: ConversationEventRouteDeps): ApiRoutes {
+  return (app) => {
+    const { events } = deps;
+    app.get<{ Params: ConversationIdParams; Querystring: EventSearchQuery }>(
+      '/conversation/:conversation_id/events/search',
+      route('Search a conversation’s events, a page at a time', {
+        params: ConversationIdParams,
+        querystring: SearchQuery,
+        response: { 200: 'EventPage' },
+      }),
+      async (request, reply) => {
+        const { userId } = principalOf(request);
+        const conversation = await conversationOf(deps, userId, request.params.conversation_id);
+        const page = await eventPageOf(events, userId, conversation.id, request.query);
+        return sendJson(reply, eventPageJson(page));
+      },
+    );
 
-  app.get<{ Params: ConversationIdParams; Querystring: EventFilterQuery }>(
-    '/conversation/:conversation_id/events/count',
-    route('Count a conversation’s events', {
-      params: ConversationIdParams,
-      querystring: CountQuery,
-      response: { 200: Type.Integer() },
-    }),
-    async (request) => {
-      const { userId } = principalOf(request);
-      const conversation = await conversationOf(deps, userId, request.params.conversation_id);
-      return events.count(userId, conversation.id, eventFilterOf(request.query));
-    },
-  );
+    app.get<{ Params: ConversationIdParams; Querystring: EventFilterQuery }>(
+      '/conversation/:conversation_id/events/count',
+      route('Count a conversation’s events', {
+        params: ConversationIdParams,
+        querystring: CountQuery,
+        response: { 200: Type.Integer() },
+      }),
+      async (request) => {
+        const { userId } = principalOf(request);
+        const conversation = await conversationOf(deps, userId, request.params.conversation_id);
+        return events.count(userId, conversation.id, eventFilterOf(request.query));
+      },
+    );
 
-  app.get<{ Params: ConversationIdParams; Querystring: BatchQuery }>(
-    '/conversation/:conversation_id/events',
-    route('A conversation’s events by id (null for each unknown)', {
-      params: ConversationIdParams,
-      querystring: BatchQuery,
-      response: { 200: Type.Array(Type.Union([shape('Event'), Type.Null()])) },
-    }),
-    async (request, reply) => {
-      const { userId } = principalOf(request);
-      const conversation = await conversationOf(deps, userId, request.params.conversation_id);
-      const found = await events.byIds(userId, conversation.id, request.query.id);
-      return sendJson(reply, `[${request.query.id.map((id) => found.get(id) ?? 'null').join(',')}]`);
-    },
-  );
+    app.get<{ Params: ConversationIdParams; Querystring: BatchQuery }>(
+      '/conversation/:conversation_id/events',
+      route('A conversation’s events by id (null for each unknown)', {
+        params: ConversationIdParams,
+        querystring: BatchQuery,
+        response: { 200: Type.Array(Type.Union([shape('Event'), Type.Null()])) },
+      }),
+      async (request, reply) => {
+        const { userId } = principalOf(request);
+        const conversation = await conversationOf(deps, userId, request.params.conversation_id);
+        const found = await events.byIds(userId, conversation.id, request.query.id);
+        return sendJson(reply, `[${request.query.id.map((id) => found.get(id) ?? 'null').join(',')}]`);
+      },
+    );
+  };
 }
 
 /** The caller's conversation named by `rawId`, or a 404 (another user's is as unknown as a missing one). */

@@ -1,6 +1,6 @@
 import { conversationIdPattern } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { ApiRoutes } from '../../context.ts';
 import { type ConversationReport, keepReport } from '../../conversations/conversation-reports.ts';
 import type { Repositories } from '../../data/index.ts';
 import { notFound } from '../../http/replies.ts';
@@ -28,25 +28,27 @@ const ConversationReportBody = Type.Object(
  * metrics). Authenticated by the sandbox's session key, never by a user's: a sandbox writes only for its own
  * owner's conversations that run in it (another's is 404), and a conversation started directly on it is added.
  */
-export function conversationWebhookRoutes(
-  app: FastifyInstance,
-  { sandboxes, conversations }: { sandboxes: Sandboxes; conversations: Repositories['conversations'] },
-): void {
-  app.post<{ Body: ConversationReport }>(
-    '/webhooks/conversations',
-    {
-      // What an agent server reports comes from its conversation (a title from a message may hold U+0000).
-      config: { public: true, nulInBody: true },
-      preValidation: sandboxOnly(sandboxes),
-      ...route('A sandbox’s agent server reports a conversation (header X-Session-API-Key: the sandbox’s key)', {
-        body: ConversationReportBody,
-        response: { 200: 'SuccessResponse' },
-      }),
-    },
-    async (request, reply) => {
-      const sandbox = request.sandbox as Sandbox;
-      if (!(await keepReport(conversations, sandbox, request.body))) return notFound(reply, 'Conversation');
-      return { success: true };
-    },
-  );
+export function conversationWebhookRoutes({
+  sandboxes,
+  conversations,
+}: { sandboxes: Sandboxes; conversations: Repositories['conversations'] }): ApiRoutes {
+  return (app) => {
+    app.post<{ Body: ConversationReport }>(
+      '/webhooks/conversations',
+      {
+        // What an agent server reports comes from its conversation (a title from a message may hold U+0000).
+        config: { public: true, nulInBody: true },
+        preValidation: sandboxOnly(sandboxes),
+        ...route('A sandbox’s agent server reports a conversation (header X-Session-API-Key: the sandbox’s key)', {
+          body: ConversationReportBody,
+          response: { 200: 'SuccessResponse' },
+        }),
+      },
+      async (request, reply) => {
+        const sandbox = request.sandbox as Sandbox;
+        if (!(await keepReport(conversations, sandbox, request.body))) return notFound(reply, 'Conversation');
+        return { success: true };
+      },
+    );
+  };
 }

@@ -1,9 +1,10 @@
 import { drained, parseJson, replayStart } from '@bosun/http';
 import { CLOSE_AUTH_FAILED, CLOSE_INVALID_REQUEST, CLOSE_NOT_FOUND, type ReplayQuery } from '@bosun/protocol';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { v7 as uuidv7 } from 'uuid';
 import type { WebSocket } from 'ws';
 import type { Unsubscribe } from '../../cache/index.ts';
+import type { ApiRoutes } from '../../context.ts';
 import { conversationIdOf } from '../../conversations/conversation-ids.ts';
 import type { AppConversation, Repositories } from '../../data/index.ts';
 import { type Credential, credentialOf } from '../../identity/credentials.ts';
@@ -44,27 +45,29 @@ type Row = { seq: number; json: string };
  * so a conversation whose sandbox is paused or gone can be followed too. With `stream=true`, the stream frames
  * of its sandbox's agent server too (relayed live, never stored: see `StreamRelay`).
  */
-export function eventSocketRoutes(app: FastifyInstance, deps: EventSocketDeps): void {
-  const relay = new StreamRelay(deps);
-  app.addHook('onClose', async () => relay.close());
-  app.get('/sockets/events/:conversation_id', { websocket: true, schema: { hide: true } }, (socket, request) => {
-    authenticate(socket, request, deps.identity, async (userId) => {
-      const { conversation_id: rawId } = request.params as { conversation_id: string };
-      const id = conversationIdOf(rawId);
-      const conversation = id === undefined ? undefined : await deps.conversations.get(userId, id);
-      if (!conversation) return socket.close(CLOSE_NOT_FOUND, 'Conversation not found');
-      const query = request.query as SocketQuery;
-      if (query.stream !== undefined && query.stream !== 'true' && query.stream !== 'false') {
-        return socket.close(CLOSE_INVALID_REQUEST, 'stream must be true or false');
-      }
-      const onError = (error: Error) => request.log.warn({ err: error }, 'event socket failed');
-      await follow(socket, conversation, query, deps, onError);
-      if (query.stream === 'true' && socket.readyState === socket.OPEN) relayStream(socket, conversation, relay);
-    }).catch((error: Error) => {
-      request.log.warn({ err: error }, 'event socket failed');
-      if (socket.readyState === socket.OPEN) socket.close(1011, 'Internal error');
+export function eventSocketRoutes(deps: EventSocketDeps): ApiRoutes {
+  return (app) => {
+    const relay = new StreamRelay(deps);
+    app.addHook('onClose', async () => relay.close());
+    app.get('/sockets/events/:conversation_id', { websocket: true, schema: { hide: true } }, (socket, request) => {
+      authenticate(socket, request, deps.identity, async (userId) => {
+        const { conversation_id: rawId } = request.params as { conversation_id: string };
+        const id = conversationIdOf(rawId);
+        const conversation = id === undefined ? undefined : await deps.conversations.get(userId, id);
+        if (!conversation) return socket.close(CLOSE_NOT_FOUND, 'Conversation not found');
+        const query = request.query as SocketQuery;
+        if (query.stream !== undefined && query.stream !== 'true' && query.stream !== 'false') {
+          return socket.close(CLOSE_INVALID_REQUEST, 'stream must be true or false');
+        }
+        const onError = (error: Error) => request.log.warn({ err: error }, 'event socket failed');
+        await follow(socket, conversation, query, deps, onError);
+        if (query.stream === 'true' && socket.readyState === socket.OPEN) relayStream(socket, conversation, relay);
+      }).catch((error: Error) => {
+        request.log.warn({ err: error }, 'event socket failed');
+        if (socket.readyState === socket.OPEN) socket.close(1011, 'Internal error');
+      });
     });
-  });
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { HttpError, InputError, NotFoundError } from '@bosun/http';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { ApiRoutes } from '../../context.ts';
 import { conversationIdOf } from '../../conversations/conversation-ids.ts';
 import type { Repositories } from '../../data/index.ts';
 import { shape } from '../../http/replies.ts';
@@ -24,32 +24,34 @@ export interface EventWebhookDeps {
  * conversation the app has no row of yet (started on the agent server directly) is recorded for the sandbox's
  * owner. The answer comes once every event is stored: an invalid one (a 422 naming its index) stores none.
  */
-export function eventWebhookRoutes(app: FastifyInstance, deps: EventWebhookDeps): void {
-  app.post<{ Params: ConversationIdParams; Body: unknown[] }>(
-    '/webhooks/events/:conversation_id',
-    {
-      // Not an API key: the sandbox's session key, checked here before anything else is read.
-      // Events hold what tools printed, U+0000 included: they are stored as JSON text, which escapes it.
-      config: { public: true, nulInBody: true },
-      ...route('A sandbox’s agent server posts a conversation’s events', {
-        params: ConversationIdParams,
-        body: Type.Array(shape('Event')),
-        response: { 200: 'SuccessResponse', 403: 'HTTPError' },
-      }),
-      onRequest: sandboxOnly(deps.sandboxes),
-    },
-    async (request) => {
-      const sandbox = request.sandbox as Sandbox;
-      const checked = validateEvents(request.body, ['body']);
-      if (!checked.ok) throw new InputError(checked.errors);
-      const id = conversationIdOf(request.params.conversation_id) as string;
-      const owner = await conversationOfSandbox(deps, sandbox, id);
-      if (owner === undefined) return { success: true };
-      const source = agentSourceOf(sandbox);
-      await deps.events.intake.receive({ id, userId: owner }, source, checked.events);
-      return { success: true };
-    },
-  );
+export function eventWebhookRoutes(deps: EventWebhookDeps): ApiRoutes {
+  return (app) => {
+    app.post<{ Params: ConversationIdParams; Body: unknown[] }>(
+      '/webhooks/events/:conversation_id',
+      {
+        // Not an API key: the sandbox's session key, checked here before anything else is read.
+        // Events hold what tools printed, U+0000 included: they are stored as JSON text, which escapes it.
+        config: { public: true, nulInBody: true },
+        ...route('A sandbox’s agent server posts a conversation’s events', {
+          params: ConversationIdParams,
+          body: Type.Array(shape('Event')),
+          response: { 200: 'SuccessResponse', 403: 'HTTPError' },
+        }),
+        onRequest: sandboxOnly(deps.sandboxes),
+      },
+      async (request) => {
+        const sandbox = request.sandbox as Sandbox;
+        const checked = validateEvents(request.body, ['body']);
+        if (!checked.ok) throw new InputError(checked.errors);
+        const id = conversationIdOf(request.params.conversation_id) as string;
+        const owner = await conversationOfSandbox(deps, sandbox, id);
+        if (owner === undefined) return { success: true };
+        const source = agentSourceOf(sandbox);
+        await deps.events.intake.receive({ id, userId: owner }, source, checked.events);
+        return { success: true };
+      },
+    );
+  };
 }
 
 /**

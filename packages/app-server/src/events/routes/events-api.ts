@@ -7,15 +7,15 @@ export type EventRouteDeps = Omit<ConversationEventRouteDeps, 'events'> & EventW
 
 /** The `/api/v1` routes of conversation events: the reads from the app's store, and the sandboxes' webhook. */
 export function eventsApi(deps: EventRouteDeps): ApiRoutes {
-  return (api) => {
-    conversationEventRoutes(api, { conversations: deps.conversations, events: deps.events.repository });
-    eventWebhookRoutes(api, deps);
+  return (api, context) => {
+    conversationEventRoutes({ conversations: deps.conversations, events: deps.events.repository })(api, context);
+    eventWebhookRoutes(deps)(api, context);
   };
 }
 
 /** `/sockets/events/{id}` (outside `/api/v1`): the live events of a conversation. */
 export function eventSocket(deps: EventSocketDeps): ApiRoutes {
-  return (app) => eventSocketRoutes(app, deps);
+  return eventSocketRoutes(deps);
 }
 
 /** The same over the server's services; a server without a database has no such routes. */
@@ -31,5 +31,5 @@ export const eventSocketOfServer: ApiRoutes = (app, context: AppContext) => {
   if (!services) return;
   const { repositories, sandboxes, events } = services;
   const identity = { apiKeys: repositories.apiKeys, sessions: repositories.sessions };
-  eventSocketRoutes(app, { identity, conversations: repositories.conversations, sandboxes, events });
+  eventSocketRoutes({ identity, conversations: repositories.conversations, sandboxes, events })(app, context);
 };

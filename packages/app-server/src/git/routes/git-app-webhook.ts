@@ -1,5 +1,5 @@
 import { HttpError, InputError, NotFoundError } from '@bosun/http';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { ApiRoutes } from '../../context.ts';
 import type { Repositories } from '../../data/index.ts';
 import { routeOptions } from '../../http/route-options.ts';
@@ -34,58 +34,61 @@ const DELIVERY = /^[A-Za-z0-9-]{1,100}$/;
  * events (`installation`: created, deleted, suspend...; `installation_repositories`: added, removed) are recorded,
  * once per delivery, and the installation's cached tokens dropped; any other event is acknowledged and dropped.
  */
-export async function gitAppWebhookRoutes(api: FastifyInstance, deps: GitAppWebhookDeps): Promise<void> {
-  await api.register(async (scope) => {
-    // The signature is of the body's bytes as sent: it is read as they are, parsed only once they are verified.
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-    scope.post(
-      GITHUB_APP_WEBHOOK_PATH,
-      {
-        // Signed, not authenticated; the body is bytes until verified (its text fields are checked once parsed).
-        config: { public: true, nulInBody: true },
-        ...route('The GitHub App’s webhook (signed with its webhook secret)', {
-          description: 'Signed by GitHub: `X-Hub-Signature-256`, `X-GitHub-Event`, `X-GitHub-Delivery`.',
-          response: { 200: 'SuccessResponse', 401: 'HTTPError' },
-        }),
-      },
-      async (request) => {
-        if (deps.secret === undefined) throw new NotFoundError('No GitHub App webhook secret is configured');
-        const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        if (!signatureMatches(deps.secret, body, header(request, 'x-hub-signature-256'))) {
-          throw new HttpError(401, 'The webhook is not signed with the webhook secret (X-Hub-Signature-256)');
-        }
-        const event = header(request, 'x-github-event') ?? '';
-        if (!(INSTALLATION_EVENTS as readonly string[]).includes(event)) return { success: true };
-        const delivery = header(request, 'x-github-delivery') ?? '';
-        if (!DELIVERY.test(delivery)) {
-          throw new InputError([
-            { loc: ['header', 'x-github-delivery'], msg: 'A delivery id is required', type: 'value_error' },
-          ]);
-        }
-        let payload: unknown;
-        try {
-          payload = JSON.parse(body.toString('utf8'));
-        } catch (error) {
-          const msg = `JSON decode error: ${error instanceof Error ? error.message : String(error)}`;
-          throw new InputError([{ loc: ['body'], msg, type: 'json_invalid' }]);
-        }
-        const parsed = installationEventOf(delivery, event as InstallationEventName, payload);
-        if (!parsed.ok) throw new InputError(parsed.errors);
-        await deps.events.record(parsed.event);
-        deps.app?.forget(parsed.event.installationId);
-        return { success: true };
-      },
-    );
-  });
+export function gitAppWebhookRoutes(deps: GitAppWebhookDeps): ApiRoutes {
+  return async (api) => {
+    await api.register(async (scope) => {
+      // The signature is of the body's bytes as sent: it is read as they are, parsed only once they are verified.
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+      scope.post(
+        GITHUB_APP_WEBHOOK_PATH,
+        {
+          // Signed, not authenticated; the body is bytes until verified (its text fields are checked once parsed).
+          config: { public: true, nulInBody: true },
+          ...route('The GitHub App’s webhook (signed with its webhook secret)', {
+            description: 'Signed by GitHub: `X-Hub-Signature-256`, `X-GitHub-Event`, `X-GitHub-Delivery`.',
+            response: { 200: 'SuccessResponse', 401: 'HTTPError' },
+          }),
+        },
+        async (request) => {
+          if (deps.secret === undefined) throw new NotFoundError('No GitHub App webhook secret is configured');
+          const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+          if (!signatureMatches(deps.secret, body, header(request, 'x-hub-signature-256'))) {
+            throw new HttpError(401, 'The webhook is not signed with the webhook secret (X-Hub-Signature-256)');
+          }
+          const event = header(request, 'x-github-event') ?? '';
+          if (!(INSTALLATION_EVENTS as readonly string[]).includes(event)) return { success: true };
+          const delivery = header(request, 'x-github-delivery') ?? '';
+          if (!DELIVERY.test(delivery)) {
+            throw new InputError([
+              { loc: ['header', 'x-github-delivery'], msg: 'A delivery id is required', type: 'value_error' },
+            ]);
+          }
+          let payload: unknown;
+          try {
+            payload = JSON.parse(body.toString('utf8'));
+          } catch (error) {
+            const msg = `JSON decode error: ${error instanceof Error ? error.message : String(error)}`;
+            throw new InputError([{ loc: ['body'], msg, type: 'json_invalid' }]);
+          }
+          const parsed = installationEventOf(delivery, event as InstallationEventName, payload);
+          if (!parsed.ok) throw new InputError(parsed.errors);
+          await deps.events.record(parsed.event);
+          deps.app?.forget(parsed.event.installationId);
+          return { success: true };
+        },
+      );
+    });
+  };
 }
 
 /** The webhook over the server's services (a server without a database takes none). */
-export const gitAppWebhookApiOfServer: ApiRoutes = async (api, { services, config }) => {
+export const gitAppWebhookApiOfServer: ApiRoutes = async (api, context) => {
+  const { services, config } = context;
   if (!services) return;
-  await gitAppWebhookRoutes(api, {
+  await gitAppWebhookRoutes({
     secret: config.git_github_app_webhook_secret,
     events: services.repositories.gitAppEvents,
     app: services.githubApp,
-  });
+  })(api, context);
 };

@@ -1,5 +1,6 @@
 import { PROVIDER_TYPES, type ProviderType, type UserGitInfo } from '@bosun/protocol';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
+import type { ApiRoutes } from '../../context.ts';
 import { routeOptions } from '../../http/route-options.ts';
 import { principalOf } from '../../identity/authenticate.ts';
 import type { ProviderTokensStore } from '../../identity/stores.ts';
@@ -49,30 +50,32 @@ const UNKNOWN: GitAccount = { id: null, login: null, avatar_url: null, company: 
  * its fields as the provider's `GET /user` gives them, null when it cannot be asked (not reachable, the token
  * refused, a provider the app cannot browse). No provider connected is a 403.
  */
-export function gitInfoRoutes(app: FastifyInstance, deps: GitBrowseDeps): void {
-  app.get(
-    '/users/git-info',
-    route('The caller’s Git provider account (no Git provider connected: 403)', {
-      response: { 200: 'UserGitInfo', 403: 'HTTPError' },
-    }),
-    async (request, reply) => {
-      const { userId } = principalOf(request);
-      const connected = await deps.providerTokens.list(userId);
-      const provider = firstProvider(connected);
-      if (!provider) return noProvider(reply);
-      const host = connected.find((token) => token.provider === provider)?.host ?? null;
-      let account = UNKNOWN;
-      const access = isBrowsable(provider) ? await deps.providerTokens.token(userId, provider) : undefined;
-      if (access && isBrowsable(provider)) {
-        try {
-          account = await providerApiOf(deps, provider, access).account();
-        } catch (error) {
-          if (!(error instanceof GitProviderError)) throw error;
-          request.log.warn({ provider, status: error.status }, `Git account not read: ${error.detail}`);
+export function gitInfoRoutes(deps: GitBrowseDeps): ApiRoutes {
+  return (app) => {
+    app.get(
+      '/users/git-info',
+      route('The caller’s Git provider account (no Git provider connected: 403)', {
+        response: { 200: 'UserGitInfo', 403: 'HTTPError' },
+      }),
+      async (request, reply) => {
+        const { userId } = principalOf(request);
+        const connected = await deps.providerTokens.list(userId);
+        const provider = firstProvider(connected);
+        if (!provider) return noProvider(reply);
+        const host = connected.find((token) => token.provider === provider)?.host ?? null;
+        let account = UNKNOWN;
+        const access = isBrowsable(provider) ? await deps.providerTokens.token(userId, provider) : undefined;
+        if (access && isBrowsable(provider)) {
+          try {
+            account = await providerApiOf(deps, provider, access).account();
+          } catch (error) {
+            if (!(error instanceof GitProviderError)) throw error;
+            request.log.warn({ provider, status: error.status }, `Git account not read: ${error.detail}`);
+          }
         }
-      }
-      const info: UserGitInfo = { ...account, provider, host, token_set: true };
-      return info;
-    },
-  );
+        const info: UserGitInfo = { ...account, provider, host, token_set: true };
+        return info;
+      },
+    );
+  };
 }

@@ -12,7 +12,7 @@ import { legacySettingsRoutes } from './settings.ts';
  * request is first authenticated by the V1 route `/users/me`, so that a request without valid credentials is a
  * 401 before its input is read, as on the V1 routes.
  */
-export const legacyApi: ApiRoutes = async (app) => {
+export const legacyApi: ApiRoutes = async (app, context) => {
   await app.register(async (legacy) => {
     // Before the input is read, as for the V1 routes: without valid credentials, a 401 whatever the request holds.
     legacy.addHook('onRequest', async (request, reply) => {
@@ -20,9 +20,9 @@ export const legacyApi: ApiRoutes = async (app) => {
       const me = await callV1(app, request, { url: '/api/v1/users/me' });
       if (!succeeded(me)) return relay(reply, me);
     });
-    legacySettingsRoutes(legacy, app);
-    legacyOptionRoutes(legacy, app);
-    legacySecretRoutes(legacy, app);
-    legacyConversationRoutes(legacy, app);
+    legacySettingsRoutes(app)(legacy, context);
+    legacyOptionRoutes(app)(legacy, context);
+    legacySecretRoutes(app)(legacy, context);
+    legacyConversationRoutes(app)(legacy, context);
   });
 };

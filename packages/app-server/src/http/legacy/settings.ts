@@ -1,6 +1,7 @@
 import type { Settings } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import type { ApiRoutes } from '../../context.ts';
 import { callV1, legacyRoute, openShape, relay, succeeded } from './forward.ts';
 
 type Json = Record<string, unknown>;
@@ -71,59 +72,61 @@ const Stored = Type.Object({ message: Type.String() });
  * (`/api/add-git-providers`, and `/api/unset-provider-tokens`: the OSS client's "logout") over
  * `/api/v1/secrets/git-providers`.
  */
-export function legacySettingsRoutes(routes: FastifyInstance, app: FastifyInstance): void {
-  routes.get(
-    '/api/settings',
-    legacyRoute('The caller’s settings, flat as OpenHands’ `GETSettingsModel`', 'GET /api/v1/settings', {
-      response: { 200: openShape('OpenHands’ settings; every secret null, `*_set` says whether one is set.') },
-    }),
-    async (request, reply) => {
-      const [settings, me] = await Promise.all([
-        callV1(app, request, { url: '/api/v1/settings' }),
-        callV1(app, request, { url: '/api/v1/users/me' }),
-      ]);
-      if (!succeeded(settings)) return relay(reply, settings);
-      return legacySettingsOf(settings.body as Settings, succeeded(me) ? (me.body.email ?? null) : null);
-    },
-  );
+export function legacySettingsRoutes(app: FastifyInstance): ApiRoutes {
+  return (routes) => {
+    routes.get(
+      '/api/settings',
+      legacyRoute('The caller’s settings, flat as OpenHands’ `GETSettingsModel`', 'GET /api/v1/settings', {
+        response: { 200: openShape('OpenHands’ settings; every secret null, `*_set` says whether one is set.') },
+      }),
+      async (request, reply) => {
+        const [settings, me] = await Promise.all([
+          callV1(app, request, { url: '/api/v1/settings' }),
+          callV1(app, request, { url: '/api/v1/users/me' }),
+        ]);
+        if (!succeeded(settings)) return relay(reply, settings);
+        return legacySettingsOf(settings.body as Settings, succeeded(me) ? (me.body.email ?? null) : null);
+      },
+    );
 
-  routes.post<{ Body: Json }>(
-    '/api/settings',
-    legacyRoute('Store the caller’s settings (the whole object OpenHands’ client holds)', 'POST /api/v1/settings', {
-      body: SettingsBody,
-      response: { 200: Stored },
-    }),
-    async (request, reply) => {
-      const answer = await callV1(app, request, {
-        method: 'POST',
-        url: '/api/v1/settings',
-        body: v1UpdateOf(request.body),
-      });
-      return succeeded(answer) ? { message: 'Settings stored' } : relay(reply, answer);
-    },
-  );
+    routes.post<{ Body: Json }>(
+      '/api/settings',
+      legacyRoute('Store the caller’s settings (the whole object OpenHands’ client holds)', 'POST /api/v1/settings', {
+        body: SettingsBody,
+        response: { 200: Stored },
+      }),
+      async (request, reply) => {
+        const answer = await callV1(app, request, {
+          method: 'POST',
+          url: '/api/v1/settings',
+          body: v1UpdateOf(request.body),
+        });
+        return succeeded(answer) ? { message: 'Settings stored' } : relay(reply, answer);
+      },
+    );
 
-  routes.post<{ Body: Json }>(
-    '/api/add-git-providers',
-    legacyRoute('Store Git provider tokens', 'POST /api/v1/secrets/git-providers', {
-      body: openShape('`{"provider_tokens": {"github": {"token", "host"}}}`'),
-      response: { 200: Stored },
-    }),
-    async (request, reply) => {
-      const body = request.body;
-      const answer = await callV1(app, request, { method: 'POST', url: '/api/v1/secrets/git-providers', body });
-      return succeeded(answer) ? { message: 'Git providers stored' } : relay(reply, answer);
-    },
-  );
+    routes.post<{ Body: Json }>(
+      '/api/add-git-providers',
+      legacyRoute('Store Git provider tokens', 'POST /api/v1/secrets/git-providers', {
+        body: openShape('`{"provider_tokens": {"github": {"token", "host"}}}`'),
+        response: { 200: Stored },
+      }),
+      async (request, reply) => {
+        const body = request.body;
+        const answer = await callV1(app, request, { method: 'POST', url: '/api/v1/secrets/git-providers', body });
+        return succeeded(answer) ? { message: 'Git providers stored' } : relay(reply, answer);
+      },
+    );
 
-  routes.post(
-    '/api/unset-provider-tokens',
-    legacyRoute('Delete every Git provider token (OpenHands’ OSS logout)', 'DELETE /api/v1/secrets/git-providers', {
-      response: { 200: Stored },
-    }),
-    async (request, reply) => {
-      const answer = await callV1(app, request, { method: 'DELETE', url: '/api/v1/secrets/git-providers' });
-      return succeeded(answer) ? { message: 'Unset Git provider tokens' } : relay(reply, answer);
-    },
-  );
+    routes.post(
+      '/api/unset-provider-tokens',
+      legacyRoute('Delete every Git provider token (OpenHands’ OSS logout)', 'DELETE /api/v1/secrets/git-providers', {
+        response: { 200: Stored },
+      }),
+      async (request, reply) => {
+        const answer = await callV1(app, request, { method: 'DELETE', url: '/api/v1/secrets/git-providers' });
+        return succeeded(answer) ? { message: 'Unset Git provider tokens' } : relay(reply, answer);
+      },
+    );
+  };
 }

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { ApiRoutes } from '../../context.ts';
 import { routeOptions } from '../../http/route-options.ts';
 import { principalOf } from '../authenticate.ts';
 import { sessionCookie } from '../credentials.ts';
@@ -18,49 +18,51 @@ const SignInQuery = Type.Object(
  * The one-time sign-in URL (printed at first start) sets a session cookie and redirects to `/`; sign-out ends
  * the session. Sign-in is limited per client address.
  */
-export function authRoutes(app: FastifyInstance, deps: IdentityRouteDeps): void {
-  const { users, sessions } = deps;
+export function authRoutes(deps: IdentityRouteDeps): ApiRoutes {
+  return (app) => {
+    const { users, sessions } = deps;
 
-  app.get<{ Querystring: { token: string } }>(
-    '/auth/sign-in',
-    {
-      config: { public: true },
-      ...route('Sign in with a one-time token: sets the session cookie and redirects to /', {
-        security: [],
-        querystring: SignInQuery,
-        response: {
-          303: Type.Null({
-            description:
-              'Signed in: on to `/` (a browser with a link that does not sign in: `/sign-in?link=invalid`; over the ' +
-              'limit: `/sign-in?sign_in=limited&retry_after=<s>`).',
-          }),
-        },
-      }),
-      preHandler: signInRateLimited(deps.rateLimiter, deps.rateLimits),
-    },
-    async (request, reply) => {
-      const userId = await sessions.redeem(request.query.token);
-      if (!userId || !(await users.get(userId))) {
-        // A person who opened the link in a browser gets the sign-in page saying why, not a JSON answer.
-        if ((request.headers.accept ?? '').includes('text/html')) {
-          return reply.header('Cache-Control', 'no-store').redirect('/sign-in?link=invalid', 303);
+    app.get<{ Querystring: { token: string } }>(
+      '/auth/sign-in',
+      {
+        config: { public: true },
+        ...route('Sign in with a one-time token: sets the session cookie and redirects to /', {
+          security: [],
+          querystring: SignInQuery,
+          response: {
+            303: Type.Null({
+              description:
+                'Signed in: on to `/` (a browser with a link that does not sign in: `/sign-in?link=invalid`; over the ' +
+                'limit: `/sign-in?sign_in=limited&retry_after=<s>`).',
+            }),
+          },
+        }),
+        preHandler: signInRateLimited(deps.rateLimiter, deps.rateLimits),
+      },
+      async (request, reply) => {
+        const userId = await sessions.redeem(request.query.token);
+        if (!userId || !(await users.get(userId))) {
+          // A person who opened the link in a browser gets the sign-in page saying why, not a JSON answer.
+          if ((request.headers.accept ?? '').includes('text/html')) {
+            return reply.header('Cache-Control', 'no-store').redirect('/sign-in?link=invalid', 303);
+          }
+          return reply.code(401).send({ detail: 'This sign-in link is unknown, already used or expired' });
         }
-        return reply.code(401).send({ detail: 'This sign-in link is unknown, already used or expired' });
-      }
-      const { token } = await sessions.createSession(userId, SESSION_TTL_MS);
-      const cookie = sessionCookie(token, { maxAgeSeconds: SESSION_TTL_MS / 1000, secure: deps.secureCookies });
-      return reply.code(303).header('Set-Cookie', cookie).header('Cache-Control', 'no-store').redirect('/', 303);
-    },
-  );
+        const { token } = await sessions.createSession(userId, SESSION_TTL_MS);
+        const cookie = sessionCookie(token, { maxAgeSeconds: SESSION_TTL_MS / 1000, secure: deps.secureCookies });
+        return reply.code(303).header('Set-Cookie', cookie).header('Cache-Control', 'no-store').redirect('/', 303);
+      },
+    );
 
-  app.post(
-    '/auth/sign-out',
-    route('End the browser session', { response: { 200: 'EditResponse' } }),
-    async (request, reply) => {
-      const { userId, sessionId } = principalOf(request);
-      if (sessionId) await sessions.revoke(userId, sessionId);
-      reply.header('Set-Cookie', sessionCookie('', { maxAgeSeconds: 0, secure: deps.secureCookies }));
-      return { message: 'Signed out' };
-    },
-  );
+    app.post(
+      '/auth/sign-out',
+      route('End the browser session', { response: { 200: 'EditResponse' } }),
+      async (request, reply) => {
+        const { userId, sessionId } = principalOf(request);
+        if (sessionId) await sessions.revoke(userId, sessionId);
+        reply.header('Set-Cookie', sessionCookie('', { maxAgeSeconds: 0, secure: deps.secureCookies }));
+        return { message: 'Signed out' };
+      },
+    );
+  };
 }

@@ -12,7 +12,7 @@ import { identityRoutes } from './identity-routes.ts';
 
 /** The `/api/v1` route module of identity, settings, secrets and organizations, given what it needs. */
 export function identityApi(deps: IdentityRouteDeps): ApiRoutes {
-  return (api) => identityRoutes(api, deps);
+  return identityRoutes(deps);
 }
 
 /**
@@ -36,7 +36,7 @@ export const identityApiOfServer: ApiRoutes = (api, context: AppContext) => {
           log: api.log,
         })
       : undefined;
-  identityRoutes(api, { ...deps, marketplaces: personal, ...(oidc ? { oidc } : {}) });
+  identityRoutes({ ...deps, marketplaces: personal, ...(oidc ? { oidc } : {}) })(api, context);
 };
 
 /** What those routes need, from the open database's repositories, the configuration and a rate limiter. */

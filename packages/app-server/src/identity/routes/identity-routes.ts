@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { ApiRoutes } from '../../context.ts';
 import { gitProviderRoutes } from '../../git/routes/git-providers.ts';
 import { memberRoutes } from '../../organizations/routes/members.ts';
 import { organizationRoutes } from '../../organizations/routes/organizations.ts';
@@ -16,20 +16,22 @@ import { userRoutes } from './users.ts';
  * Authentication of every `/api/v1` route (those registered later too), and the routes of users, API keys,
  * sign-in (one-time URL, OpenID Connect), settings, secrets and organizations.
  */
-export function identityRoutes(app: FastifyInstance, deps: IdentityRouteDeps): void {
-  installAuthentication(app, deps);
-  for (const routes of [
-    authRoutes,
-    oidcRoutes,
-    userRoutes,
-    apiKeyRoutes,
-    settingsRoutes,
-    llmCheckRoutes,
-    secretRoutes,
-    gitProviderRoutes,
-    organizationRoutes,
-    memberRoutes,
-  ]) {
-    routes(app, deps);
-  }
+export function identityRoutes(deps: IdentityRouteDeps): ApiRoutes {
+  return (app, context) => {
+    installAuthentication(app, deps);
+    for (const routes of [
+      authRoutes,
+      oidcRoutes,
+      userRoutes,
+      apiKeyRoutes,
+      settingsRoutes,
+      llmCheckRoutes,
+      secretRoutes,
+      gitProviderRoutes,
+      organizationRoutes,
+      memberRoutes,
+    ]) {
+      routes(deps)(app, context);
+    }
+  };
 }

@@ -1,6 +1,7 @@
 import type { OrgCreate, OrgDeletion, OrgMe, OrgResponse, OrgRole, OrgUpdate } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ApiRoutes } from '../../context.ts';
 import { type PageRequest, pageOfList, pageQuery } from '../../http/pages.ts';
 import { forbidden, notFound, shape } from '../../http/replies.ts';
 import { routeOptions } from '../../http/route-options.ts';
@@ -68,101 +69,103 @@ const deletionToWire = ({ organization, removed, kept }: OrgDeletionRecord): Org
  * Organizations: create one (the creator is its owner), list the caller's, get one, the caller's membership of
  * one; rename one (owners and admins), delete one (owners). Outsiders get the 404 of an unknown organization.
  */
-export function organizationRoutes(app: FastifyInstance, deps: IdentityRouteDeps): void {
-  const { organizations, users } = deps;
+export function organizationRoutes(deps: IdentityRouteDeps): ApiRoutes {
+  return (app) => {
+    const { organizations, users } = deps;
 
-  app.post<{ Body: OrgCreate }>(
-    '/organizations',
-    route('Create an organization; the caller is its owner', {
-      body: shape('OrgCreate'),
-      response: { 201: 'OrgResponse' },
-    }),
-    async (request, reply) => {
-      const org = await organizations.create({
-        name: request.body.name.trim(),
-        ownerUserId: principalOf(request).userId,
-      });
-      return reply.code(201).send(orgToWire(org, 'owner'));
-    },
-  );
+    app.post<{ Body: OrgCreate }>(
+      '/organizations',
+      route('Create an organization; the caller is its owner', {
+        body: shape('OrgCreate'),
+        response: { 201: 'OrgResponse' },
+      }),
+      async (request, reply) => {
+        const org = await organizations.create({
+          name: request.body.name.trim(),
+          ownerUserId: principalOf(request).userId,
+        });
+        return reply.code(201).send(orgToWire(org, 'owner'));
+      },
+    );
 
-  app.get<{ Querystring: PageRequest }>(
-    '/organizations',
-    route('The caller’s organizations, with the caller’s role in each', {
-      querystring: PageQuery,
-      response: { 200: 'OrgPage' },
-    }),
-    async (request, reply) => {
-      const principal = principalOf(request);
-      const mine = await organizations.listForUser(principal.userId);
-      const page = pageOfList(mine, (org) => orgToWire(org, org.role), request.query);
-      return { ...page, current_org_id: principal.org?.id ?? null };
-    },
-  );
+    app.get<{ Querystring: PageRequest }>(
+      '/organizations',
+      route('The caller’s organizations, with the caller’s role in each', {
+        querystring: PageQuery,
+        response: { 200: 'OrgPage' },
+      }),
+      async (request, reply) => {
+        const principal = principalOf(request);
+        const mine = await organizations.listForUser(principal.userId);
+        const page = pageOfList(mine, (org) => orgToWire(org, org.role), request.query);
+        return { ...page, current_org_id: principal.org?.id ?? null };
+      },
+    );
 
-  app.get<{ Params: { org_id: string } }>(
-    '/organizations/:org_id',
-    route('An organization of the caller', { params: OrgParams, response: { 200: 'OrgResponse' } }),
-    asMember(deps, async (_request, reply, { role, orgId }) => {
-      const org = await organizations.get(orgId);
-      return org ? orgToWire(org, role) : notFound(reply, 'Organization');
-    }),
-  );
+    app.get<{ Params: { org_id: string } }>(
+      '/organizations/:org_id',
+      route('An organization of the caller', { params: OrgParams, response: { 200: 'OrgResponse' } }),
+      asMember(deps, async (_request, reply, { role, orgId }) => {
+        const org = await organizations.get(orgId);
+        return org ? orgToWire(org, role) : notFound(reply, 'Organization');
+      }),
+    );
 
-  app.patch<{ Params: { org_id: string }; Body: OrgUpdate }>(
-    '/organizations/:org_id',
-    route('Rename an organization (owners and admins)', {
-      params: OrgParams,
-      body: shape('OrgUpdate'),
-      response: { 200: 'OrgResponse', 403: 'HTTPError' },
-    }),
-    asMember(deps, async (request, reply, { role, orgId }) => {
-      const refusal = refusalToRename(role);
-      if (refusal) return forbidden(reply, refusal);
-      const org = await organizations.rename(orgId, request.body.name.trim());
-      return org ? orgToWire(org, role) : notFound(reply, 'Organization');
-    }),
-  );
+    app.patch<{ Params: { org_id: string }; Body: OrgUpdate }>(
+      '/organizations/:org_id',
+      route('Rename an organization (owners and admins)', {
+        params: OrgParams,
+        body: shape('OrgUpdate'),
+        response: { 200: 'OrgResponse', 403: 'HTTPError' },
+      }),
+      asMember(deps, async (request, reply, { role, orgId }) => {
+        const refusal = refusalToRename(role);
+        if (refusal) return forbidden(reply, refusal);
+        const org = await organizations.rename(orgId, request.body.name.trim());
+        return org ? orgToWire(org, role) : notFound(reply, 'Organization');
+      }),
+    );
 
-  app.delete<{ Params: { org_id: string } }>(
-    '/organizations/:org_id',
-    route('Delete an organization (owners): its memberships, bound API keys and marketplaces go with it', {
-      description:
-        'In one transaction: every membership, the API keys bound to it and its marketplaces are deleted; the ' +
-        'conversations started in it stay their users’ (in no organization), as do secrets, settings, LLM ' +
-        'profiles, personal marketplaces and unbound keys. The answer counts both.',
-      params: OrgParams,
-      response: { 200: 'OrgDeletion', 403: 'HTTPError' },
-    }),
-    asMember(deps, async (request, reply, { role, orgId }) => {
-      const refusal = refusalToDelete(role);
-      if (refusal) return forbidden(reply, refusal);
-      const outcome = await organizations.delete(orgId, principalOf(request).userId);
-      if ('deleted' in outcome) return deletionToWire(outcome.deleted);
-      // Demoted or removed since the role above was read.
-      return outcome.refused ? forbidden(reply, ONLY_OWNERS_DELETE) : notFound(reply, 'Organization');
-    }),
-  );
+    app.delete<{ Params: { org_id: string } }>(
+      '/organizations/:org_id',
+      route('Delete an organization (owners): its memberships, bound API keys and marketplaces go with it', {
+        description:
+          'In one transaction: every membership, the API keys bound to it and its marketplaces are deleted; the ' +
+          'conversations started in it stay their users’ (in no organization), as do secrets, settings, LLM ' +
+          'profiles, personal marketplaces and unbound keys. The answer counts both.',
+        params: OrgParams,
+        response: { 200: 'OrgDeletion', 403: 'HTTPError' },
+      }),
+      asMember(deps, async (request, reply, { role, orgId }) => {
+        const refusal = refusalToDelete(role);
+        if (refusal) return forbidden(reply, refusal);
+        const outcome = await organizations.delete(orgId, principalOf(request).userId);
+        if ('deleted' in outcome) return deletionToWire(outcome.deleted);
+        // Demoted or removed since the role above was read.
+        return outcome.refused ? forbidden(reply, ONLY_OWNERS_DELETE) : notFound(reply, 'Organization');
+      }),
+    );
 
-  app.get<{ Params: { org_id: string } }>(
-    '/organizations/:org_id/me',
-    route('The caller’s membership of an organization and what its role lets them do', {
-      params: OrgParams,
-      response: { 200: 'OrgMe' },
-    }),
-    asMember(deps, async (request, _reply, { role, orgId }): Promise<OrgMe> => {
-      const { userId } = principalOf(request);
-      const permissions = permissionsOf(role, await organizations.owners(orgId));
-      const user = await users.get(userId);
-      return {
-        org_id: orgId,
-        user_id: userId,
-        email: user?.email ?? null,
-        role,
-        status: 'active',
-        permissions: permissionNames(permissions),
-        ...permissions,
-      };
-    }),
-  );
+    app.get<{ Params: { org_id: string } }>(
+      '/organizations/:org_id/me',
+      route('The caller’s membership of an organization and what its role lets them do', {
+        params: OrgParams,
+        response: { 200: 'OrgMe' },
+      }),
+      asMember(deps, async (request, _reply, { role, orgId }): Promise<OrgMe> => {
+        const { userId } = principalOf(request);
+        const permissions = permissionsOf(role, await organizations.owners(orgId));
+        const user = await users.get(userId);
+        return {
+          org_id: orgId,
+          user_id: userId,
+          email: user?.email ?? null,
+          role,
+          status: 'active',
+          permissions: permissionNames(permissions),
+          ...permissions,
+        };
+      }),
+    );
+  };
 }

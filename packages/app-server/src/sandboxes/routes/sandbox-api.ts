@@ -5,9 +5,9 @@ import { type SandboxRouteDeps, sandboxRoutes } from './sandboxes.ts';
 
 /** The `/api/v1` routes of sandboxes and sandbox specs over `deps`; the sandboxes stop when the server closes. */
 export function sandboxApi(deps: SandboxRouteDeps): ApiRoutes {
-  return (api) => {
-    sandboxRoutes(api, deps);
-    sandboxSpecRoutes(api, deps.specs);
+  return (api, context) => {
+    sandboxRoutes(deps)(api, context);
+    sandboxSpecRoutes(deps.specs)(api, context);
     api.addHook('onClose', () => deps.sandboxes.close());
   };
 }
@@ -19,6 +19,6 @@ export const sandboxApiOfServer: ApiRoutes = async (api, context: AppContext) =>
   if (!services) return;
   const { sandboxes, specs, rateLimiter } = services;
   const startLimit = rateLimited(rateLimiter, DEFAULT_RATE_LIMITS, 'sandbox_start');
-  sandboxRoutes(api, { sandboxes, specs, startLimit });
-  sandboxSpecRoutes(api, specs);
+  sandboxRoutes({ sandboxes, specs, startLimit })(api, context);
+  sandboxSpecRoutes(specs)(api, context);
 };

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { ApiRoutes } from '../../context.ts';
 import { pageOfList, pageQuery } from '../../http/pages.ts';
 import { shape } from '../../http/replies.ts';
 import { routeOptions } from '../../http/route-options.ts';
@@ -10,26 +10,28 @@ const route = routeOptions('Sandbox specs');
 const SearchQuery = Type.Object({ ...pageQuery }, { additionalProperties: false });
 
 /** `/api/v1/sandbox-specs`: what sandboxes start from (the same for every user). */
-export function sandboxSpecRoutes(app: FastifyInstance, specs: readonly SandboxSpec[]): void {
-  app.get<{ Querystring: { page_id?: string; limit?: number } }>(
-    '/sandbox-specs/search',
-    route('The sandbox specs (the first is the default)', {
-      querystring: SearchQuery,
-      response: { 200: 'SandboxSpecPage' },
-    }),
-    async (request) => pageOfList([...specs], sandboxSpecInfo, request.query),
-  );
-
-  app.get<{ Querystring: BatchQuery }>(
-    '/sandbox-specs',
-    route('Sandbox specs by id (null for each unknown)', {
-      querystring: BatchQuerySchema,
-      response: { 200: Type.Array(Type.Union([shape('SandboxSpecInfo'), Type.Null()])) },
-    }),
-    async (request) =>
-      request.query.id.map((id) => {
-        const spec = specs.find((candidate) => candidate.id === id);
-        return spec ? sandboxSpecInfo(spec) : null;
+export function sandboxSpecRoutes(specs: readonly SandboxSpec[]): ApiRoutes {
+  return (app) => {
+    app.get<{ Querystring: { page_id?: string; limit?: number } }>(
+      '/sandbox-specs/search',
+      route('The sandbox specs (the first is the default)', {
+        querystring: SearchQuery,
+        response: { 200: 'SandboxSpecPage' },
       }),
-  );
+      async (request) => pageOfList([...specs], sandboxSpecInfo, request.query),
+    );
+
+    app.get<{ Querystring: BatchQuery }>(
+      '/sandbox-specs',
+      route('Sandbox specs by id (null for each unknown)', {
+        querystring: BatchQuerySchema,
+        response: { 200: Type.Array(Type.Union([shape('SandboxSpecInfo'), Type.Null()])) },
+      }),
+      async (request) =>
+        request.query.id.map((id) => {
+          const spec = specs.find((candidate) => candidate.id === id);
+          return spec ? sandboxSpecInfo(spec) : null;
+        }),
+    );
+  };
 }

@@ -1,7 +1,8 @@
 import { InputError } from '@bosun/http';
 import type { SandboxStartRequest } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import type { preHandlerAsyncHookHandler } from 'fastify';
+import type { ApiRoutes } from '../../context.ts';
 import { pageOf, pageQuery } from '../../http/pages.ts';
 import { shape } from '../../http/replies.ts';
 import { routeOptions } from '../../http/route-options.ts';
@@ -24,47 +25,49 @@ export interface SandboxRouteDeps {
 }
 
 /** `/api/v1/sandboxes`: the caller's sandboxes; another user's is 404 on every route. */
-export function sandboxRoutes(app: FastifyInstance, { sandboxes, specs, startLimit }: SandboxRouteDeps): void {
-  const limited = startLimit ? { preHandler: startLimit } : {};
-  app.get<{ Querystring: { page_id?: string; limit?: number } }>(
-    '/sandboxes/search',
-    route('The caller’s sandboxes, newest first', { querystring: SearchQuery, response: { 200: 'SandboxPage' } }),
-    async (request) => {
-      const { page_id, limit = 100 } = request.query;
-      const { userId } = principalOf(request);
-      return pageOf(sandboxInfo, () => sandboxes.search(userId, { limit, ...(page_id ? { pageId: page_id } : {}) }));
-    },
-  );
+export function sandboxRoutes({ sandboxes, specs, startLimit }: SandboxRouteDeps): ApiRoutes {
+  return (app, context) => {
+    const limited = startLimit ? { preHandler: startLimit } : {};
+    app.get<{ Querystring: { page_id?: string; limit?: number } }>(
+      '/sandboxes/search',
+      route('The caller’s sandboxes, newest first', { querystring: SearchQuery, response: { 200: 'SandboxPage' } }),
+      async (request) => {
+        const { page_id, limit = 100 } = request.query;
+        const { userId } = principalOf(request);
+        return pageOf(sandboxInfo, () => sandboxes.search(userId, { limit, ...(page_id ? { pageId: page_id } : {}) }));
+      },
+    );
 
-  app.get<{ Querystring: BatchQuery }>(
-    '/sandboxes',
-    route('The caller’s sandboxes by id (null for each unknown or not theirs)', {
-      querystring: BatchQuerySchema,
-      response: { 200: Type.Array(Type.Union([shape('SandboxInfo'), Type.Null()])) },
-    }),
-    async (request) => {
-      const found = await sandboxes.getMany(principalOf(request).userId, request.query.id);
-      return found.map((sandbox) => (sandbox ? sandboxInfo(sandbox) : null));
-    },
-  );
-
-  app.post<{ Querystring: { sandbox_spec_id?: string }; Body: SandboxStartRequest | null }>(
-    '/sandboxes',
-    {
-      ...route('Start a sandbox (the spec id in the body or, as OpenHands has it, the query)', {
-        querystring: StartQuery,
-        body: Type.Union([shape('SandboxStartRequest'), Type.Null()]),
-        response: { 200: 'SandboxInfo', 429: 'HTTPError' },
+    app.get<{ Querystring: BatchQuery }>(
+      '/sandboxes',
+      route('The caller’s sandboxes by id (null for each unknown or not theirs)', {
+        querystring: BatchQuerySchema,
+        response: { 200: Type.Array(Type.Union([shape('SandboxInfo'), Type.Null()])) },
       }),
-      ...limited,
-    },
-    async (request) => {
-      const spec = specOf(specs, request.query.sandbox_spec_id, request.body?.sandbox_spec_id ?? undefined);
-      return sandboxInfo(await sandboxes.start(spec, principalOf(request).userId));
-    },
-  );
+      async (request) => {
+        const found = await sandboxes.getMany(principalOf(request).userId, request.query.id);
+        return found.map((sandbox) => (sandbox ? sandboxInfo(sandbox) : null));
+      },
+    );
 
-  sandboxLifecycleRoutes(app, sandboxes, limited);
+    app.post<{ Querystring: { sandbox_spec_id?: string }; Body: SandboxStartRequest | null }>(
+      '/sandboxes',
+      {
+        ...route('Start a sandbox (the spec id in the body or, as OpenHands has it, the query)', {
+          querystring: StartQuery,
+          body: Type.Union([shape('SandboxStartRequest'), Type.Null()]),
+          response: { 200: 'SandboxInfo', 429: 'HTTPError' },
+        }),
+        ...limited,
+      },
+      async (request) => {
+        const spec = specOf(specs, request.query.sandbox_spec_id, request.body?.sandbox_spec_id ?? undefined);
+        return sandboxInfo(await sandboxes.start(spec, principalOf(request).userId));
+      },
+    );
+
+    sandboxLifecycleRoutes(sandboxes, limited)(app, context);
+  };
 }
 
 /** The spec named in the query or the body (both: the same one), else the default; an unknown one is a 422. */

@@ -1,5 +1,5 @@
 import { type TSchema, Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiRoutes, AppContext } from '../../context.ts';
 import { forbidden, notFound } from '../../http/replies.ts';
 import { routeOptions } from '../../http/route-options.ts';
@@ -39,44 +39,46 @@ export interface SandboxSecretRouteDeps {
  * Only that sandbox's own session key is taken (no user's key or cookie): an unknown key is a 401, another
  * sandbox's a 403 whether the named sandbox exists or not. Never kept by caches on the way.
  */
-export function sandboxSecretRoutes(app: FastifyInstance, deps: SandboxSecretRouteDeps): void {
-  const ownSandbox = [sandboxOnly(deps.sandboxes), onlyItself];
-  app.get<{ Params: { sandbox_id: string } }>(
-    '/sandboxes/:sandbox_id/settings/secrets',
-    {
-      config: { public: true },
-      preValidation: ownSandbox,
-      ...route('A sandbox lists the secrets it may look up (header X-Session-API-Key: that sandbox’s key)', {
-        params: SandboxParams,
-        response: { 200: SandboxSecretsPage, 403: 'HTTPError' },
-      }),
-    },
-    async (request, reply) => {
-      noStore(reply);
-      return { secrets: await sandboxSecretNames(deps.sources, (request.sandbox as Sandbox).ownerId) };
-    },
-  );
-  app.get<{ Params: { sandbox_id: string; name: string } }>(
-    '/sandboxes/:sandbox_id/settings/secrets/:name',
-    {
-      config: { public: true },
-      preValidation: ownSandbox,
-      ...route('A sandbox reads one secret’s value as text (header X-Session-API-Key: that sandbox’s key)', {
-        params: SecretParams,
-        response: {
-          200: PLAIN_TEXT,
-          403: 'HTTPError',
-        },
-      }),
-    },
-    async (request, reply) => {
-      noStore(reply);
-      const owner = (request.sandbox as Sandbox).ownerId;
-      const value = await sandboxSecretValue(deps.sources, owner, request.params.name);
-      if (value === undefined) return notFound(reply, 'Secret');
-      return reply.type('text/plain; charset=utf-8').send(value);
-    },
-  );
+export function sandboxSecretRoutes(deps: SandboxSecretRouteDeps): ApiRoutes {
+  return (app) => {
+    const ownSandbox = [sandboxOnly(deps.sandboxes), onlyItself];
+    app.get<{ Params: { sandbox_id: string } }>(
+      '/sandboxes/:sandbox_id/settings/secrets',
+      {
+        config: { public: true },
+        preValidation: ownSandbox,
+        ...route('A sandbox lists the secrets it may look up (header X-Session-API-Key: that sandbox’s key)', {
+          params: SandboxParams,
+          response: { 200: SandboxSecretsPage, 403: 'HTTPError' },
+        }),
+      },
+      async (request, reply) => {
+        noStore(reply);
+        return { secrets: await sandboxSecretNames(deps.sources, (request.sandbox as Sandbox).ownerId) };
+      },
+    );
+    app.get<{ Params: { sandbox_id: string; name: string } }>(
+      '/sandboxes/:sandbox_id/settings/secrets/:name',
+      {
+        config: { public: true },
+        preValidation: ownSandbox,
+        ...route('A sandbox reads one secret’s value as text (header X-Session-API-Key: that sandbox’s key)', {
+          params: SecretParams,
+          response: {
+            200: PLAIN_TEXT,
+            403: 'HTTPError',
+          },
+        }),
+      },
+      async (request, reply) => {
+        noStore(reply);
+        const owner = (request.sandbox as Sandbox).ownerId;
+        const value = await sandboxSecretValue(deps.sources, owner, request.params.name);
+        if (value === undefined) return notFound(reply, 'Secret');
+        return reply.type('text/plain; charset=utf-8').send(value);
+      },
+    );
+  };
 }
 
 /** The routes over the server's services; none without a database. */
@@ -85,7 +87,10 @@ export const sandboxSecretsApiOfServer: ApiRoutes = (api, context: AppContext) =
   if (!services) return;
   const { sandboxes, repositories, gitTokens } = services;
   // Provider tokens through the renewing read: a sandbox looking one up gets it renewed when it expired.
-  sandboxSecretRoutes(api, { sandboxes, sources: { secrets: repositories.secrets, providerTokens: gitTokens } });
+  sandboxSecretRoutes({ sandboxes, sources: { secrets: repositories.secrets, providerTokens: gitTokens } })(
+    api,
+    context,
+  );
 };
 
 /** After `sandboxOnly`: the key must be the named sandbox's own (nothing said of whether that one exists). */

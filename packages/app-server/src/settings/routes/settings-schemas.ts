@@ -1,6 +1,6 @@
 import { AGENT_SETTINGS_SCHEMA, CONVERSATION_SETTINGS_SCHEMA } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { ApiRoutes } from '../../context.ts';
 import { routeOptions } from '../../http/route-options.ts';
 
 const route = routeOptions('Settings');
@@ -9,7 +9,7 @@ const route = routeOptions('Settings');
  * `GET /settings/agent-schema` and `/settings/conversation-schema`: the JSON Schemas `POST /settings` validates
  * `agent_settings_diff` and `conversation_settings_diff` with (the same objects, so the two never disagree).
  */
-export function settingsSchemaRoutes(app: FastifyInstance): void {
+export const settingsSchemaRoutes: ApiRoutes = (app) => {
   const schemas = [
     ['agent', 'agent_settings_diff', AGENT_SETTINGS_SCHEMA],
     ['conversation', 'conversation_settings_diff', CONVERSATION_SETTINGS_SCHEMA],
@@ -24,4 +24,4 @@ export function settingsSchemaRoutes(app: FastifyInstance): void {
       async () => answer,
     );
   }
-}
+};
