@@ -24,7 +24,7 @@ export interface AppDependencies {
   sandboxRuntime?: SandboxRuntime;
 }
 
-/** What route modules share, one of each per server (see services.ts). */
+/** What route modules share, one of each per server (see openServices in server.ts). */
 export interface AppServices {
   repositories: Repositories;
   /** Shared between replicas when the cache is Redis. */

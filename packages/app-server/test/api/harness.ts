@@ -33,8 +33,9 @@ import {
   type SandboxRuntime,
   openSandboxRuntime,
 } from '../../src/sandboxes/index.ts';
+import { sandboxLaunch, withGitProviders } from '../../src/sandboxes/launch.ts';
 import { sandboxApi } from '../../src/sandboxes/routes/sandbox-api.ts';
-import { sandboxLaunch, whenSandboxRuns, withGitProviders } from '../../src/services.ts';
+import { whenSandboxRuns } from '../../src/server.ts';
 import { sandboxSecretRoutes } from '../../src/settings/routes/sandbox-secrets.ts';
 import { SkillRepositoryDiscovery } from '../../src/skill-repositories/discovery.ts';
 import { pluginTrustGate } from '../../src/trust/index.ts';
@@ -161,7 +162,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
       };
       const startLimit = rateLimited(deps.rateLimiter, limits, 'sandbox_start');
       const told: { running?: (sandbox: Sandbox) => Promise<void> } = {};
-      // The app's Git provider URLs reach the sandboxes as the server gives them (services.ts).
+      // The app's Git provider URLs reach the sandboxes as the server gives them (sandboxes/launch.ts).
       const specs = withGitProviders(SANDBOX_SPECS, appServerConfig(config));
       // Sandboxes run as another user, who must reach the runtime's root (mkdtemp made the directory 0700).
       await chmod(target.dataDir, 0o711);

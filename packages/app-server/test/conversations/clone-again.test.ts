@@ -7,7 +7,7 @@ import { cloneRepository } from '../../src/conversations/repository.ts';
 import { gitUrlsOf } from '../../src/conversations/routes/app-conversation-api.ts';
 import { appServerConfig } from '../../src/index.ts';
 import { SANDBOX_SPECS, agentClient } from '../../src/sandboxes/index.ts';
-import { withGitProviders } from '../../src/services.ts';
+import { withGitProviders } from '../../src/sandboxes/launch.ts';
 import { describeApi } from '../api/harness.ts';
 import { processesUnder } from '../e2e/app-process.ts';
 import { until } from '../support/until.ts';

@@ -9,7 +9,7 @@ import { MAX_TAKEOVERS } from '../../src/conversations/task-takeover.ts';
 import { KeyRing, createRepositories, newSecretsKey } from '../../src/data/index.ts';
 import { appServerConfig } from '../../src/index.ts';
 import { SANDBOX_SPECS } from '../../src/sandboxes/index.ts';
-import { withGitProviders } from '../../src/services.ts';
+import { withGitProviders } from '../../src/sandboxes/launch.ts';
 import { type Api, type TestUser, describeApi } from '../api/harness.ts';
 import { describeEachDatabase } from '../support/databases.ts';
 import { until, untilSettled } from '../support/until.ts';

@@ -8,7 +8,7 @@ import { createRepositories, openDatabase } from '../../src/data/index.ts';
 import type { StartTaskChange } from '../../src/data/repositories/start-tasks.ts';
 import { appServerConfig } from '../../src/index.ts';
 import { RuntimeSandboxes, SANDBOX_SPECS } from '../../src/sandboxes/index.ts';
-import { withGitProviders } from '../../src/services.ts';
+import { withGitProviders } from '../../src/sandboxes/launch.ts';
 import { type Api, type TestUser, describeApi } from '../api/harness.ts';
 import { until, untilSettled } from '../support/until.ts';
 import { replica } from './replica.ts';
