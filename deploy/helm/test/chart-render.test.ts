@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import Fastify from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { healthRoutes } from '../../../packages/app-server/src/routes/health.ts';
+import { appServerConfig } from '../../../packages/app-server/src/config.ts';
+import { healthRoutes } from '../../../packages/app-server/src/http/health.ts';
 import { KUBERNETES_PERMISSIONS, kubernetesConfigOf } from '../../../packages/runtime/src/index.ts';
 import { SandboxUrls } from '../../../packages/runtime/src/kubernetes/sandbox-urls.ts';
 import { CHART, EXAMPLE, type KubeObject, find, helm, render } from './support/helm.ts';
@@ -64,13 +65,13 @@ describe('the app server', () => {
     const paths = [app.livenessProbe?.httpGet?.path, app.readinessProbe?.httpGet?.path];
     expect(paths).toEqual(['/alive', '/ready']);
     const server = Fastify();
-    healthRoutes(server, {
+    healthRoutes({
       startedAt: Date.now(),
       dependencies: {},
       sandboxRuntime: () => undefined,
       timeoutMs: 1000,
       license: async () => ({ status: 'none' }),
-    });
+    })(server, { config: appServerConfig(), dependencies: {}, publicUrl: () => '' });
     for (const url of paths) expect((await server.inject({ method: 'GET', url })).statusCode, url).toBe(200);
     await server.close();
   });

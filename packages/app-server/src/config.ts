@@ -3,8 +3,8 @@ import { runtimeApiKeySetting, sandboxSettings } from '@bosun/runtime';
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { url, optional } from './config-fields.ts';
 import { GITHUB_APP_SETTINGS, gitHubAppProblems } from './git/apps/settings.ts';
+import { GIT_APP_SETTINGS, OIDC_SETTINGS, signInProblems } from './identity/sign-in-settings.ts';
 import { instanceMarketplaces } from './marketplaces/instance.ts';
-import { GIT_APP_SETTINGS, OIDC_SETTINGS, signInProblems } from './sign-in-settings.ts';
 
 /**
  * The app server's settings, written once: each key is also a flag (`data_dir` -> `--data-dir`), an environment

@@ -5,6 +5,7 @@ import type { AppDatabase, KeyRing, Repositories } from './data/index.ts';
 import type { ConversationEvents } from './events/index.ts';
 import type { GitHubApp } from './git/apps/github-app.ts';
 import type { GitTokenRenewal } from './git/token-renewal.ts';
+import type { MoreTableRows } from './marketplaces/index.ts';
 import type { ObjectStore } from './objects/index.ts';
 import type { RateLimiter } from './rate-limit/index.ts';
 import type { SandboxRuntime, SandboxSpec, Sandboxes } from './sandboxes/index.ts';
@@ -24,7 +25,7 @@ export interface AppDependencies {
   sandboxRuntime?: SandboxRuntime;
 }
 
-/** What route modules share, one of each per server (see services.ts). */
+/** What route modules share, one of each per server (see openServices in server.ts). */
 export interface AppServices {
   repositories: Repositories;
   /** Shared between replicas when the cache is Redis. */
@@ -40,6 +41,8 @@ export interface AppServices {
   gitTokens: GitTokenRenewal;
   /** The GitHub App the server acts as (`git_github_app_private_key`), when configured: its installation tokens. */
   githubApp?: GitHubApp | undefined;
+  /** The Skills & Plugins table's rows of the user's skills repositories (skill-repositories/table-rows). */
+  skillRepositoryRows?: MoreTableRows;
 }
 
 /** What every route module gets. */
@@ -54,5 +57,9 @@ export interface AppContext {
   publicUrl(): string;
 }
 
-/** A route module: registers its routes on `api`, whose paths are under `/api/v1`. */
+/**
+ * Routes, as every route file exports them: registers them on `api` (under `/api/v1` when the server registers
+ * them there, else at its root: sockets, proxies, health, aliases). A file whose routes need more than the
+ * context exports a function of what they need that returns its `ApiRoutes`.
+ */
 export type ApiRoutes = (api: FastifyInstance, context: AppContext) => void | Promise<void>;

@@ -25,6 +25,6 @@ export {
   licenseStateAt,
   verifyLicense,
 } from './license/index.ts';
-export { SERVER_TITLE, SERVER_VERSION } from './server-info.ts';
-export { type RunningAppServer, type StartOptions, startAppServer } from './start.ts';
-export { AppServerConfigError, ListenError, StartError } from './start-errors.ts';
+export { SERVER_TITLE, SERVER_VERSION } from './http/server-info.ts';
+export { type RunningAppServer, type StartOptions, startAppServer } from './start/start.ts';
+export { AppServerConfigError, ListenError, StartError } from './start/start-errors.ts';

@@ -1,51 +1,71 @@
 import { createHttpServer, installEdgeErrors, refuseNulText, timeoutsOf } from '@bosun/http';
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
+import { catalogApiOfServer } from './catalog/routes/catalog.ts';
 import { type AppServerConfig, appServerConfig } from './config.ts';
-import type { ApiRoutes, AppContext, AppDependencies } from './context.ts';
-import type { KeyRing } from './data/index.ts';
+import type { ApiRoutes, AppContext, AppDependencies, AppServices } from './context.ts';
+import type { ConversationLog } from './conversations/deps.ts';
+import { renewLookupKeys } from './conversations/lookup-keys.ts';
+import { PendingMessages } from './conversations/pending-messages.ts';
+import { conversationApiOfServer } from './conversations/routes/app-conversation-api.ts';
+import { pendingMessagesApiOfServer } from './conversations/routes/pending-messages.ts';
+import { sharedApiOfServer } from './conversations/routes/shared-conversations.ts';
+import { type KeyRing, createRepositories } from './data/index.ts';
+import { ConversationEvents, webhookEnvironmentOf } from './events/index.ts';
+import { eventSocketOfServer, eventsApiOfServer } from './events/routes/events-api.ts';
+import { gitHubAppOf } from './git/apps/github-app.ts';
+import { gitUrlsOf } from './git/provider-urls.ts';
+import { gitAppWebhookApiOfServer } from './git/routes/git-app-webhook.ts';
+import { gitBrowseApiOfServer } from './git/routes/git-browse.ts';
+import { GitTokenRenewal, renewalClientsOf } from './git/token-renewal.ts';
+import { healthRoutes } from './http/health.ts';
+import { legacyApi } from './http/legacy/index.ts';
+import { notApplicableApi } from './http/not-applicable.ts';
+import { installOpenApi } from './http/openapi.ts';
+import { readmeRoutes } from './http/readme.ts';
+import { installedWebRoot, webAppRoutes } from './http/web-app.ts';
+import { identityApiOfServer } from './identity/routes/identity-api.ts';
 import { LICENSE_ISSUER, LicenseMonitor, type LicenseTrust, verifyLicense } from './license/index.ts';
-import { installOpenApi } from './openapi.ts';
-import { conversationApiOfServer } from './routes/app-conversation-api.ts';
-import { catalogApiOfServer } from './routes/catalog.ts';
-import { eventSocketOfServer, eventsApiOfServer } from './routes/events-api.ts';
-import { gitAppWebhookApiOfServer } from './routes/git-app-webhook.ts';
-import { gitBrowseApiOfServer } from './routes/git-browse.ts';
-import { healthRoutes } from './routes/health.ts';
-import { identityApiOfServer } from './routes/identity-api.ts';
-import { launchApi } from './routes/launch.ts';
-import { legacyApi } from './routes/legacy/index.ts';
-import { llmProfilesApiOfServer } from './routes/llm-profiles.ts';
-import { marketplaceApiOfServer } from './routes/marketplaces.ts';
-import { notApplicableApi } from './routes/not-applicable.ts';
-import { pendingMessagesApiOfServer } from './routes/pending-messages.ts';
-import { pluginDirectoryApiOfServer } from './routes/plugin-directory.ts';
-import { pluginTrustApiOfServer } from './routes/plugin-trust.ts';
-import { readmeRoutes } from './routes/readme.ts';
-import { sandboxApiOfServer } from './routes/sandbox-api.ts';
-import { sandboxProxyOfServer } from './routes/sandbox-proxy.ts';
-import { sandboxSecretsApiOfServer } from './routes/sandbox-secrets.ts';
-import { sharedApiOfServer } from './routes/shared-conversations.ts';
-import { installedWebRoot, webAppRoutes } from './routes/web-app.ts';
-import { openServices } from './services.ts';
+import { llmProfilesApiOfServer } from './llm-profiles/routes/llm-profiles.ts';
+import { marketplaceApiOfServer } from './marketplaces/routes/marketplaces.ts';
+import { launchApi } from './plugin-directory/routes/launch.ts';
+import { pluginDirectoryApiOfServer } from './plugin-directory/routes/plugin-directory.ts';
+import { RateLimiter } from './rate-limit/index.ts';
+import { proxiedAgentPath, proxiesSandboxUrls } from './sandboxes/browser-urls.ts';
+import { RuntimeSandboxes, SANDBOX_SPECS, type Sandbox, openSandboxRuntime } from './sandboxes/index.ts';
+import { sandboxLaunch, warnWhenNotIsolated, withGitProviders } from './sandboxes/launch.ts';
+import { sandboxApiOfServer } from './sandboxes/routes/sandbox-api.ts';
+import { sandboxProxyOfServer } from './sandboxes/routes/sandbox-proxy.ts';
+import { sandboxSecretsApiOfServer } from './settings/routes/sandbox-secrets.ts';
+import { appUrlOf } from './settings/sandbox-secrets.ts';
+import { skillRepositoryTableRows } from './skill-repositories/table-rows.ts';
+import { pluginTrustApiOfServer } from './trust/routes/plugin-trust.ts';
+
+/*
+ * The app server's composition root, read top down: the routes of each domain (in the order they are
+ * registered: the identity routes first, as they authenticate the others), what the server is given and what it
+ * builds (`buildAppServer`), then the services the domains share (`openServices`) and how they are wired to one
+ * another (`whenSandboxRuns`). Opening the database, cache and object store from the configuration is the
+ * start-up's (start/dependencies.ts); the types every route module gets are in context.ts.
+ */
 
 /** Every route module of `/api/v1`: adding one is one line here. */
 export const API_ROUTES: readonly ApiRoutes[] = [
-  identityApiOfServer,
-  sandboxApiOfServer,
-  sandboxSecretsApiOfServer,
-  eventsApiOfServer,
-  conversationApiOfServer,
-  pendingMessagesApiOfServer,
-  launchApi,
-  pluginDirectoryApiOfServer,
-  pluginTrustApiOfServer,
-  marketplaceApiOfServer,
-  catalogApiOfServer,
-  llmProfilesApiOfServer,
-  gitBrowseApiOfServer,
-  gitAppWebhookApiOfServer,
-  notApplicableApi,
+  identityApiOfServer, // identity/: users, sign-in, API keys; with settings, secrets, organizations
+  sandboxApiOfServer, // sandboxes/
+  sandboxSecretsApiOfServer, // settings/: the secrets a sandbox looks up
+  eventsApiOfServer, // events/
+  conversationApiOfServer, // conversations/
+  pendingMessagesApiOfServer, // conversations/
+  launchApi, // plugin-directory/
+  pluginDirectoryApiOfServer, // plugin-directory/
+  pluginTrustApiOfServer, // trust/
+  marketplaceApiOfServer, // marketplaces/
+  catalogApiOfServer, // catalog/
+  llmProfilesApiOfServer, // llm-profiles/
+  gitBrowseApiOfServer, // git/
+  gitAppWebhookApiOfServer, // git/
+  notApplicableApi, // http/
 ];
 
 /**
@@ -54,10 +74,10 @@ export const API_ROUTES: readonly ApiRoutes[] = [
  * the aliases of OpenHands' older routes its web client still calls (`/api/settings`, `/api/conversations`...).
  */
 export const SOCKET_ROUTES: readonly ApiRoutes[] = [
-  eventSocketOfServer,
-  sandboxProxyOfServer,
-  sharedApiOfServer,
-  legacyApi,
+  eventSocketOfServer, // events/
+  sandboxProxyOfServer, // sandboxes/
+  sharedApiOfServer, // conversations/
+  legacyApi, // http/
 ];
 
 export interface AppServerOptions {
@@ -127,15 +147,15 @@ export async function buildAppServer(options: AppServerOptions = {}): Promise<Ap
   // Before the edge errors: a WebSocket handshake it refuses is then answered as JSON too.
   if (sockets.length > 0) await app.register(websocket);
   installEdgeErrors(app);
-  healthRoutes(app, {
+  healthRoutes({
     startedAt,
     dependencies: context.dependencies,
     sandboxRuntime: () => context.services?.sandboxRuntime ?? context.dependencies.sandboxRuntime,
     timeoutMs: options.readyTimeoutMs ?? 2_000,
     license: () => license.status(),
-  });
-  await webAppRoutes(app, 'webRoot' in options ? options.webRoot : installedWebRoot());
-  readmeRoutes(app);
+  })(app, context);
+  await webAppRoutes('webRoot' in options ? options.webRoot : installedWebRoot())(app, context);
+  readmeRoutes(app, context);
   for (const routes of sockets) await routes(app, context);
   const modules = options.apiRoutes ?? API_ROUTES;
   await app.register(
@@ -150,6 +170,99 @@ export async function buildAppServer(options: AppServerOptions = {}): Promise<Ap
     app,
     context,
     close: () => app.close(),
+  };
+}
+
+/**
+ * What several route modules share, built once per server over its database, cache and key ring: the
+ * repositories, the rate limiter, the sandboxes (in the runtime the dependencies name, else one opened here from
+ * the configuration) and the conversations' events. Undefined for a server without a database: it has no such routes.
+ */
+export async function openServices(
+  context: Omit<AppContext, 'services'>,
+  log: ConversationLog,
+): Promise<AppServices | undefined> {
+  const { database, cache } = context.dependencies;
+  if (!database || !cache || !context.keyRing) return undefined;
+  const { config } = context;
+  const repositories = createRepositories(database, context.keyRing);
+  // The events are told of sandboxes that run, and need the sandboxes: they are wired once both exist.
+  const told: { running?: (sandbox: Sandbox) => Promise<void> } = {};
+  const specs = withGitProviders(SANDBOX_SPECS, config);
+  const given = context.dependencies.sandboxRuntime;
+  const opened = given ?? (await openSandboxRuntime(config, { logger: { warn: (message) => log.warn({}, message) } }));
+  const sandboxRuntime = { ...opened, owned: given === undefined };
+  if (!opened.embedded) warnWhenNotIsolated(opened.runtime, log);
+  const sandboxes = await RuntimeSandboxes.open({
+    repository: repositories.sandboxes,
+    runtime: opened.runtime,
+    specs,
+    maxRunningPerUser: config.max_running_sandboxes,
+    launch: sandboxLaunch(config, repositories, webhookEnvironmentOf(context.publicUrl), context.publicUrl, opened),
+    pauseOnClose: opened.embedded,
+    ...(proxiesSandboxUrls(config.sandbox_urls, config.host, config.public_url)
+      ? { browserUrlOf: (id: string) => `${context.publicUrl()}${proxiedAgentPath(id)}` }
+      : {}),
+    onRunning: (sandbox: Sandbox) => told.running?.(sandbox),
+    log,
+  }).catch(async (error) => {
+    if (sandboxRuntime.owned) await opened.runtime.close();
+    throw error;
+  });
+  const events = new ConversationEvents({
+    repositories,
+    sandboxes,
+    cache,
+    log,
+    sweepIntervalMs: config.event_sweep_interval * 1000,
+  });
+  const pending = new PendingMessages({ repositories, sandboxes, log });
+  told.running = whenSandboxRuns(events, pending, log, () => appUrlOf(context.publicUrl));
+  const gitTokens = new GitTokenRenewal({
+    store: repositories.providerTokens,
+    clients: renewalClientsOf(config),
+    urls: gitUrlsOf(config),
+    log,
+  });
+  const githubApp = gitHubAppOf(config);
+  const rateLimiter = new RateLimiter(cache);
+  const skillRepositoryRows = skillRepositoryTableRows({
+    gitUrls: gitUrlsOf(config),
+    gitTokens,
+    allowPrivateHosts: config.git_allow_private_hosts,
+    githubApp,
+  });
+  return {
+    repositories,
+    rateLimiter,
+    sandboxes,
+    sandboxRuntime,
+    specs,
+    events,
+    gitTokens,
+    githubApp,
+    skillRepositoryRows,
+  };
+}
+
+/**
+ * What a sandbox that runs again (started, or resumed by any route) sets going: the app pulls the events it lacks
+ * of its conversations; their LookupSecrets get the sandbox's new session key (before the sandbox is answered, so
+ * that nothing runs with the old one: see renewLookupKeys), then the messages queued for them while it was paused
+ * are delivered. Never rejects.
+ */
+export function whenSandboxRuns(
+  events: ConversationEvents,
+  pending: PendingMessages,
+  log: ConversationLog,
+  appUrl: () => string | undefined = () => undefined,
+): (sandbox: Sandbox) => Promise<void> {
+  return async (sandbox) => {
+    events.sandboxRunning(sandbox);
+    await renewLookupKeys(sandbox, appUrl()).catch((error) =>
+      log.warn({ err: error, sandboxId: sandbox.id }, 'sandbox secrets: lookups not renewed'),
+    );
+    pending.deliverWaiting().catch((error) => log.warn({ err: error }, 'pending messages: they wait'));
   };
 }
 

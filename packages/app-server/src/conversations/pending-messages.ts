@@ -7,9 +7,9 @@ import {
   type PendingMessageRequest,
   type PendingMessageResponse,
 } from '@bosun/protocol';
-import { conversationIdOf } from '../conversation-ids.ts';
 import type { PendingTarget, Repositories } from '../data/index.ts';
 import { type Sandboxes, agentOf } from '../sandboxes/index.ts';
+import { conversationIdOf } from './conversation-ids.ts';
 import type { ConversationLog } from './deps.ts';
 
 const TASK_PREFIX = 'task-';

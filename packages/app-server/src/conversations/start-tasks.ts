@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { BosunClientError } from '@bosun/client';
 import type { AppConversationStartRequest, AppConversationStartTask } from '@bosun/protocol';
-import { conversationIdOf } from '../conversation-ids.ts';
 import type { StartTaskRecord } from '../data/index.ts';
-import type { Lease } from '../row-leases.ts';
+import type { Lease } from '../data/row-leases.ts';
 import { whyNot } from './agent-refusal.ts';
+import { conversationIdOf } from './conversation-ids.ts';
 import type { ConversationDeps } from './deps.ts';
 import { redacted } from './redact.ts';
 import { StartError } from './repository.ts';

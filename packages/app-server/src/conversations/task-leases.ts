@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { StartTasksRepository } from '../data/repositories/start-tasks.ts';
-import { LEASE, type Lease, keepLease, leaseExpiry } from '../row-leases.ts';
+import { LEASE, type Lease, keepLease, leaseExpiry } from '../data/row-leases.ts';
 import { MAX_TAKEOVERS, TRIED_TOO_OFTEN } from './task-takeover.ts';
 
 /**

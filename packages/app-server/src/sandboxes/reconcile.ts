@@ -1,7 +1,7 @@
 import type { Runtime, RuntimeSandbox } from '@bosun/runtime';
 import type { SandboxRecord } from '../data/index.ts';
 import type { SandboxesRepository } from '../data/repositories/sandboxes.ts';
-import { LEASE, leaseExpiry } from '../row-leases.ts';
+import { LEASE, leaseExpiry } from '../data/row-leases.ts';
 import { sandboxOf } from './sandbox-view.ts';
 
 export const RESTARTED = 'the app server restarted: resume it to start it again (with a new key)';

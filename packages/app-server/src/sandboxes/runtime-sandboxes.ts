@@ -11,7 +11,7 @@ import {
 } from '@bosun/runtime';
 import type { SandboxRecord } from '../data/index.ts';
 import type { SandboxesRepository } from '../data/repositories/sandboxes.ts';
-import { keepLease } from '../row-leases.ts';
+import { keepLease } from '../data/row-leases.ts';
 import { leaseMsOf, reconcile, settleAbandoned } from './reconcile.ts';
 import { messageOf, orUnknown, unavailable } from './runtime-failures.ts';
 import { catchUp, changeFor, lastKnownOf, sandboxOf } from './sandbox-view.ts';

@@ -6,8 +6,8 @@ import type { StoredEvent } from '@bosun/protocol';
 import { beforeAll, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ConversationEvents, validateEvents } from '../../src/events/index.ts';
+import { eventSocket } from '../../src/events/routes/events-api.ts';
 import { buildAppServer } from '../../src/index.ts';
-import { eventSocket } from '../../src/routes/events-api.ts';
 import { errorEvent, newConversation, pauseEvent } from '../events/support.ts';
 import { type Api, type TestUser, describeApi } from './harness.ts';
 

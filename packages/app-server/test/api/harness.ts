@@ -3,32 +3,29 @@ import { chmod } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
 import { type Cache, MemoryCache, openCache } from '../../src/cache/index.ts';
+import { catalogApi } from '../../src/catalog/routes/catalog.ts';
 import { PendingMessages } from '../../src/conversations/pending-messages.ts';
+import { conversationApi, gitUrlsOf } from '../../src/conversations/routes/app-conversation-api.ts';
+import { pendingMessagesApi } from '../../src/conversations/routes/pending-messages.ts';
+import { sharedApi } from '../../src/conversations/routes/shared-conversations.ts';
 import { KeyRing, type Repositories, createRepositories, newSecretsKey } from '../../src/data/index.ts';
 import { ConversationEvents, webhookEnvironment } from '../../src/events/index.ts';
+import { eventSocket, eventsApi } from '../../src/events/routes/events-api.ts';
 import { gitHubAppOf } from '../../src/git/apps/github-app.ts';
+import { gitAppWebhookRoutes } from '../../src/git/routes/git-app-webhook.ts';
+import { gitBrowseApi } from '../../src/git/routes/git-browse.ts';
 import { GitTokenRenewal, renewalClientsOf } from '../../src/git/token-renewal.ts';
+import { legacyApi } from '../../src/http/legacy/index.ts';
+import { notApplicableApi } from '../../src/http/not-applicable.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimits, rateLimited } from '../../src/identity/rate-limits.ts';
+import { identityApi, identityRouteDeps } from '../../src/identity/routes/identity-api.ts';
 import { type AppServer, type AppServerConfig, appServerConfig, buildAppServer } from '../../src/index.ts';
+import { llmProfilesApi } from '../../src/llm-profiles/routes/llm-profiles.ts';
 import { marketplacesOf } from '../../src/marketplaces/index.ts';
+import { marketplaceApi } from '../../src/marketplaces/routes/marketplaces.ts';
+import { launchApi } from '../../src/plugin-directory/routes/launch.ts';
+import { pluginDirectoryApi, pluginDirectoryOf } from '../../src/plugin-directory/routes/plugin-directory.ts';
 import { RateLimiter } from '../../src/rate-limit/index.ts';
-import { conversationApi, gitUrlsOf } from '../../src/routes/app-conversation-api.ts';
-import { catalogApi } from '../../src/routes/catalog.ts';
-import { eventSocket, eventsApi } from '../../src/routes/events-api.ts';
-import { gitAppWebhookRoutes } from '../../src/routes/git-app-webhook.ts';
-import { gitBrowseApi } from '../../src/routes/git-browse.ts';
-import { identityApi, identityRouteDeps } from '../../src/routes/identity-api.ts';
-import { launchApi } from '../../src/routes/launch.ts';
-import { legacyApi } from '../../src/routes/legacy/index.ts';
-import { llmProfilesApi } from '../../src/routes/llm-profiles.ts';
-import { marketplaceApi } from '../../src/routes/marketplaces.ts';
-import { notApplicableApi } from '../../src/routes/not-applicable.ts';
-import { pendingMessagesApi } from '../../src/routes/pending-messages.ts';
-import { pluginDirectoryApi, pluginDirectoryOf } from '../../src/routes/plugin-directory.ts';
-import { pluginTrustApi } from '../../src/routes/plugin-trust.ts';
-import { sandboxApi } from '../../src/routes/sandbox-api.ts';
-import { sandboxSecretRoutes } from '../../src/routes/sandbox-secrets.ts';
-import { sharedApi } from '../../src/routes/shared-conversations.ts';
 import {
   RuntimeSandboxes,
   SANDBOX_SPECS,
@@ -36,10 +33,14 @@ import {
   type SandboxRuntime,
   openSandboxRuntime,
 } from '../../src/sandboxes/index.ts';
-import { sandboxLaunch, whenSandboxRuns, withGitProviders } from '../../src/services.ts';
+import { sandboxLaunch, withGitProviders } from '../../src/sandboxes/launch.ts';
+import { sandboxApi } from '../../src/sandboxes/routes/sandbox-api.ts';
+import { whenSandboxRuns } from '../../src/server.ts';
+import { sandboxSecretRoutes } from '../../src/settings/routes/sandbox-secrets.ts';
 import { SkillRepositoryDiscovery } from '../../src/skill-repositories/discovery.ts';
 import { skillRepositoryTableRows } from '../../src/skill-repositories/table-rows.ts';
 import { pluginTrustGate } from '../../src/trust/index.ts';
+import { pluginTrustApi } from '../../src/trust/routes/plugin-trust.ts';
 import { REDIS_URL, removeKeys, uniquePrefix } from '../cache/redis-support.ts';
 import { SANDBOX_COMMAND } from '../sandboxes/bundle.ts';
 import { sandboxWorkspace } from '../sandboxes/processes.ts';
@@ -173,7 +174,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
       };
       const startLimit = rateLimited(deps.rateLimiter, limits, 'sandbox_start');
       const told: { running?: (sandbox: Sandbox) => Promise<void> } = {};
-      // The app's Git provider URLs reach the sandboxes as the server gives them (services.ts).
+      // The app's Git provider URLs reach the sandboxes as the server gives them (sandboxes/launch.ts).
       const specs = withGitProviders(SANDBOX_SPECS, appServerConfig(config));
       // Sandboxes run as another user, who must reach the runtime's root (mkdtemp made the directory 0700).
       await chmod(target.dataDir, 0o711);
@@ -223,11 +224,10 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
         apiRoutes: [
           identityApi(deps),
           sandboxApi({ sandboxes, specs, startLimit }),
-          (api) =>
-            sandboxSecretRoutes(api, {
-              sandboxes,
-              sources: { secrets: repositories.secrets, providerTokens: gitTokens },
-            }),
+          sandboxSecretRoutes({
+            sandboxes,
+            sources: { secrets: repositories.secrets, providerTokens: gitTokens },
+          }),
           eventsApi(eventDeps),
           conversations,
           pendingMessagesApi({ repositories, sandboxes }),
@@ -255,12 +255,11 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
             gitUrls: gitUrlsOf(config),
             allowPrivateHosts: config.git_allow_private_hosts,
           }),
-          (api) =>
-            gitAppWebhookRoutes(api, {
-              secret: config.git_github_app_webhook_secret,
-              events: repositories.gitAppEvents,
-              app: githubApp,
-            }),
+          gitAppWebhookRoutes({
+            secret: config.git_github_app_webhook_secret,
+            events: repositories.gitAppEvents,
+            app: githubApp,
+          }),
           notApplicableApi,
         ],
         socketRoutes: [

@@ -1,9 +1,9 @@
 import { beforeAll, expect, it } from 'vitest';
 import { TestRepository } from '../../../sources/test/git/support.ts';
+import { gitUrlsOf } from '../../src/conversations/routes/app-conversation-api.ts';
 import { MarketplaceNameTakenError } from '../../src/data/errors.ts';
 import { appServerConfig } from '../../src/index.ts';
 import { PersonalMarketplaces, marketplacesOf } from '../../src/marketplaces/index.ts';
-import { gitUrlsOf } from '../../src/routes/app-conversation-api.ts';
 import { gitRemotes } from '../support/git-remotes.ts';
 import { type TestUser, describeApi } from './harness.ts';
 import { acmeWithRoles, post } from './marketplace-org.ts';

@@ -1,8 +1,8 @@
 import { beforeAll, expect, it } from 'vitest';
 import { TestRepository } from '../../../sources/test/git/support.ts';
+import { gitUrlsOf } from '../../src/conversations/routes/app-conversation-api.ts';
 import { appServerConfig } from '../../src/index.ts';
 import { marketplacesOf } from '../../src/marketplaces/index.ts';
-import { gitUrlsOf } from '../../src/routes/app-conversation-api.ts';
 import { type TestUser, describeApi } from '../api/harness.ts';
 import { gitRemotes } from '../support/git-remotes.ts';
 

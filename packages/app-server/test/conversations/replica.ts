@@ -1,8 +1,8 @@
 import type { ConversationDeps } from '../../src/conversations/deps.ts';
+import { gitUrlsOf } from '../../src/conversations/routes/app-conversation-api.ts';
 import { appServerConfig } from '../../src/index.ts';
-import { gitUrlsOf } from '../../src/routes/app-conversation-api.ts';
 import { SANDBOX_SPECS } from '../../src/sandboxes/index.ts';
-import { withGitProviders } from '../../src/services.ts';
+import { withGitProviders } from '../../src/sandboxes/launch.ts';
 import type { Api } from '../api/harness.ts';
 
 /** What another replica of the app's start tasks runs on over `api`'s sandboxes, with its own log and `overrides`. */

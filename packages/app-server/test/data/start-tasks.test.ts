@@ -3,8 +3,8 @@ import type { Kysely } from 'kysely';
 import { expect, it } from 'vitest';
 import { KeyRing, createRepositories, newSecretsKey } from '../../src/data/index.ts';
 import type { StartTasksRepository } from '../../src/data/repositories/start-tasks.ts';
+import { leaseExpiry } from '../../src/data/row-leases.ts';
 import type { Tables } from '../../src/data/tables.ts';
-import { leaseExpiry } from '../../src/row-leases.ts';
 import { describeEachDatabase } from '../support/databases.ts';
 
 const SECRET = 'deploy-key-plaintext-marker';

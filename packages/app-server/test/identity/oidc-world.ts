@@ -3,16 +3,16 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { closedPort } from '../../../sources/test/support/closed-port.ts';
 import { type Cache, MemoryCache, openCache } from '../../src/cache/index.ts';
+import { gitUrlsOf } from '../../src/conversations/routes/app-conversation-api.ts';
 import { KeyRing, type Repositories, createRepositories, newSecretsKey } from '../../src/data/index.ts';
 import { DEFAULT_GIT_URLS } from '../../src/git/provider-urls.ts';
+import { gitBrowseApi } from '../../src/git/routes/git-browse.ts';
 import { GitTokenRenewal, renewalClientsOf } from '../../src/git/token-renewal.ts';
+import { webClientConfigRoutes } from '../../src/http/web-client-config.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from '../../src/identity/rate-limits.ts';
+import { identityApi, identityRouteDeps } from '../../src/identity/routes/identity-api.ts';
 import { type AppServer, type AppServerConfig, buildAppServer } from '../../src/index.ts';
 import { RateLimiter } from '../../src/rate-limit/index.ts';
-import { gitUrlsOf } from '../../src/routes/app-conversation-api.ts';
-import { gitBrowseApi } from '../../src/routes/git-browse.ts';
-import { identityApi, identityRouteDeps } from '../../src/routes/identity-api.ts';
-import { webClientConfigRoutes } from '../../src/routes/web-client-config.ts';
 import { REDIS_URL, removeKeys, uniquePrefix } from '../cache/redis-support.ts';
 import type { Browser, Visit } from '../support/browser.ts';
 import { describeEachDatabase } from '../support/databases.ts';
@@ -90,7 +90,7 @@ export function describeOidc(name: string, body: (world: () => OidcWorld) => voi
         config,
         apiRoutes: [
           identityApi({ ...deps, ...(oidc ? { oidc } : {}) }),
-          (api) => webClientConfigRoutes(api, DEFAULT_GIT_URLS, () => (oidc ? `${url}/api/v1/auth/login` : null)),
+          webClientConfigRoutes(DEFAULT_GIT_URLS, () => (oidc ? `${url}/api/v1/auth/login` : null)),
           // Git browsing with the tokens a sign-in stores (the Git providers of `options.config`).
           gitBrowseApi({
             providerTokens: gitTokens,

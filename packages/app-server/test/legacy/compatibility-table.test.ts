@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { legacyApi } from '../../src/http/legacy/index.ts';
+import { NOT_APPLICABLE_ROUTES } from '../../src/http/not-applicable.ts';
 import { buildAppServer } from '../../src/index.ts';
-import { legacyApi } from '../../src/routes/legacy/index.ts';
-import { NOT_APPLICABLE_ROUTES } from '../../src/routes/not-applicable.ts';
 
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const OPENHANDS = JSON.parse(

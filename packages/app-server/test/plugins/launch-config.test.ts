@@ -103,7 +103,7 @@ describe('a plugin’s launch configuration', () => {
 describe('the directory’s configuration', () => {
   it('reads OpenHands’ github://owner/repo@ref marketplace source as github:owner/repo at that ref', async () => {
     const { appServerConfig } = await import('../../src/config.ts');
-    const { pluginDirectoryOf } = await import('../../src/routes/plugin-directory.ts');
+    const { pluginDirectoryOf } = await import('../../src/plugin-directory/routes/plugin-directory.ts');
     const location = (values: object) => pluginDirectoryOf(appServerConfig(values), () => '').location;
     expect(location({ plugin_directory_source: 'github://acme/tools@v2' })).toEqual({
       source: 'github:acme/tools',

@@ -5,7 +5,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { KeyRing, createRepositories, newSecretsKey, openDatabase } from '../../src/data/index.ts';
 import { appServerConfig } from '../../src/index.ts';
 import { sandboxNetwork } from '../../src/sandboxes/index.ts';
-import { sandboxLaunch } from '../../src/services.ts';
+import { sandboxLaunch } from '../../src/sandboxes/launch.ts';
 
 /** What a new sandbox may reach, decided per start from `sandbox_network` and what it needs. */
 describe('sandbox network', () => {

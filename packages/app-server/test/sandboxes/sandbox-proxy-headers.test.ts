@@ -3,8 +3,8 @@ import { type IncomingHttpHeaders, type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
-import { sandboxProxy } from '../../src/routes/sandbox-proxy.ts';
 import type { ProxyTargets } from '../../src/sandboxes/proxy-targets.ts';
+import { sandboxProxy } from '../../src/sandboxes/routes/sandbox-proxy.ts';
 import { type ListeningApp, listenApp } from '../support/app.ts';
 
 /**

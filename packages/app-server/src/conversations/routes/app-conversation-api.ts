@@ -1,0 +1,95 @@
+import type { preHandlerAsyncHookHandler } from 'fastify';
+import type { AppServerConfig } from '../../config.ts';
+import type { ApiRoutes, AppContext } from '../../context.ts';
+import type { Repositories } from '../../data/index.ts';
+import { type Lease, leaseOf } from '../../data/row-leases.ts';
+import { gitUrlsOf } from '../../git/provider-urls.ts';
+import { loginUrlOf } from '../../identity/oidc/index.ts';
+import { DEFAULT_RATE_LIMITS, rateLimited } from '../../identity/rate-limits.ts';
+import { marketplacesOf } from '../../marketplaces/index.ts';
+import { SkillRepositoryDiscovery } from '../../skill-repositories/discovery.ts';
+import { pluginTrustGate } from '../../trust/index.ts';
+import { AppConversations } from '../app-conversations.ts';
+import type { ConversationDeps } from '../deps.ts';
+import { StartTasks } from '../start-tasks.ts';
+import { appConversationRoutes } from './app-conversations.ts';
+
+export { gitUrlsOf } from '../../git/provider-urls.ts';
+import { conversationWebhookRoutes } from '../../events/routes/conversation-webhooks.ts';
+import { webClientConfigRoutes } from '../../http/web-client-config.ts';
+import { conversationWorkspaceRoutes } from './conversation-workspace.ts';
+import { startTaskRoutes } from './start-tasks.ts';
+
+export interface ConversationApiDeps extends Omit<ConversationDeps, 'log' | 'repositories'> {
+  /** The conversations' repositories, and the app's event store (a conversation's export reads it). */
+  repositories: ConversationDeps['repositories'] & Pick<Repositories, 'events'>;
+  /** What limits starts of conversations per user (each may start a sandbox). */
+  startLimit?: preHandlerAsyncHookHandler;
+  /** Where to sign in, told to the web client (`auth_url`; default: nowhere). */
+  authUrl?: () => string | null;
+  /** The lease of start tasks (default: `LEASE`). */
+  startTaskLease?: Lease;
+}
+
+/**
+ * The `/api/v1` routes of the application's conversations over `deps`: starts and their tasks, the conversations
+ * and their workspaces (files, Git, skills, hooks, export), the agent servers' conversation webhook and the web
+ * client's configuration. Tasks whose replica stopped are taken over (or ERROR when they cannot run again); when
+ * the server closes, starts under way are waited for a short grace, then handed over to the other replicas.
+ */
+export function conversationApi({ startLimit, startTaskLease, authUrl, ...deps }: ConversationApiDeps): ApiRoutes {
+  return async (api, context) => {
+    const services = { ...deps, log: api.log };
+    const tasks = await StartTasks.open(services, startTaskLease);
+    startTaskRoutes({ tasks, startTasks: deps.repositories.startTasks, ...(startLimit ? { startLimit } : {}) })(
+      api,
+      context,
+    );
+    appConversationRoutes(new AppConversations(services), startLimit ? { preHandler: startLimit } : {})(api, context);
+    conversationWorkspaceRoutes(services)(api, context);
+    conversationWebhookRoutes({ sandboxes: deps.sandboxes, conversations: deps.repositories.conversations })(
+      api,
+      context,
+    );
+    webClientConfigRoutes(deps.gitUrls, authUrl)(api, context);
+    api.addHook('onClose', () => tasks.close());
+  };
+}
+
+/** The same over the server's services; a server without a database (or cache) has only the web client's config. */
+export const conversationApiOfServer: ApiRoutes = async (api, context: AppContext) => {
+  const { services, config } = context;
+  const { cache } = context.dependencies;
+  const authUrl = loginUrlOf(config, context.publicUrl);
+  if (!services || !cache) {
+    webClientConfigRoutes(gitUrlsOf(config), authUrl)(api, context);
+    return;
+  }
+  const { repositories, sandboxes, specs, rateLimiter, gitTokens, githubApp } = services;
+  const marketplaces = marketplacesOf(repositories, config, gitUrlsOf(config), gitTokens);
+  const skillRepositories = new SkillRepositoryDiscovery({
+    git: marketplaces.git,
+    gitUrls: gitUrlsOf(config),
+    gitTokens,
+    allowPrivateHosts: config.git_allow_private_hosts,
+    githubApp,
+  });
+  await conversationApi({
+    repositories,
+    sandboxes,
+    specs,
+    cache,
+    gitUrls: gitUrlsOf(config),
+    gitTokens,
+    publicUrl: context.publicUrl,
+    allowPrivateHosts: config.git_allow_private_hosts,
+    pluginTrust: pluginTrustGate(repositories, gitTokens, gitUrlsOf(config), config.data_dir),
+    llmDefaults: { model: config.llm_model, baseUrl: config.llm_base_url, apiKey: config.llm_api_key },
+    autoLoad: marketplaces.autoLoad,
+    skillRepositories,
+    githubApp,
+    startLimit: rateLimited(rateLimiter, DEFAULT_RATE_LIMITS, 'sandbox_start'),
+    startTaskLease: leaseOf(config.start_task_lease),
+    authUrl,
+  })(api, context);
+};
