@@ -18,6 +18,7 @@ describe('signing in with the printed link', { timeout: 120_000 }, () => {
     expect(new URL(page.url()).pathname).toBe('/sign-in');
     expect(new URL(page.url()).searchParams.get('return_to')).toBe(deepLink);
     await visible(page.getByText('bosun sign-in-link'));
+    await visible(page.getByText('You will come back to the page you asked for.'));
     await expectAccessible(page, 'the sign-in page');
     await screenshot(page, 'sign-in-page');
 
@@ -58,6 +59,9 @@ describe('signing in with the printed link', { timeout: 120_000 }, () => {
     await used.goto(link);
     await visible(used.getByText('That sign-in link did not sign you in'));
     expect(new URL(used.url()).pathname).toBe('/sign-in');
+    // No page was asked for: none to come back to.
+    await visible(used.getByText('bosun sign-in-link'));
+    expect(await used.getByText('You will come back to the page you asked for.').count()).toBe(0);
     const guess = `${new URL(link).origin}/api/v1/auth/sign-in?token=guess`;
     for (let attempt = 0; attempt < 12 && new URL(used.url()).searchParams.get('sign_in') !== 'limited'; attempt += 1) {
       await used.goto(guess);

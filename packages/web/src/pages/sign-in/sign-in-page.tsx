@@ -42,7 +42,7 @@ export function SignInPage() {
         )}
         {config.isPending && <Loading what="how to sign in" />}
         {config.error && <ErrorNotice error={config.error} onRetry={() => config.refetch()} />}
-        {config.data && !oidc && <SignInLinkHelp />}
+        {config.data && !oidc && <SignInLinkHelp comesBack={returnTo !== '/'} />}
         {oidc && (
           <div className="stack">
             {methods.isPending && <Loading what="sign-in options" />}
@@ -63,7 +63,8 @@ export function SignInPage() {
   );
 }
 
-function SignInLinkHelp() {
+/** `comesBack`: a page was asked for before signing in, and the sign-in leads back to it. */
+function SignInLinkHelp({ comesBack }: { comesBack: boolean }) {
   return (
     <div className="stack">
       <p>This Bosun signs its owner in with a one-time link.</p>
@@ -76,7 +77,7 @@ function SignInLinkHelp() {
           Used or lost it? Create a fresh one on the server's machine: <code>npx bosun sign-in-link</code>
         </li>
       </ol>
-      <p className="muted">You will come back to the page you asked for.</p>
+      {comesBack && <p className="muted">You will come back to the page you asked for.</p>}
     </div>
   );
 }
