@@ -38,6 +38,7 @@ import { sandboxApiOfServer } from './sandboxes/routes/sandbox-api.ts';
 import { sandboxProxyOfServer } from './sandboxes/routes/sandbox-proxy.ts';
 import { sandboxSecretsApiOfServer } from './settings/routes/sandbox-secrets.ts';
 import { appUrlOf } from './settings/sandbox-secrets.ts';
+import { discoverySettingsOf } from './skill-repositories/discovery.ts';
 import { skillRepositoryTableRows } from './skill-repositories/table-rows.ts';
 import { pluginTrustApiOfServer } from './trust/routes/plugin-trust.ts';
 
@@ -226,12 +227,7 @@ export async function openServices(
   });
   const githubApp = gitHubAppOf(config);
   const rateLimiter = new RateLimiter(cache);
-  const skillRepositoryRows = skillRepositoryTableRows({
-    gitUrls: gitUrlsOf(config),
-    gitTokens,
-    allowPrivateHosts: config.git_allow_private_hosts,
-    githubApp,
-  });
+  const skillRepositoryRows = skillRepositoryTableRows(discoverySettingsOf(config, gitTokens, githubApp));
   return {
     repositories,
     rateLimiter,

@@ -1,7 +1,7 @@
 import type { ConversationSkillRepository, SkillRepository } from '@bosun/protocol';
 import type { GitAuth, GitCache } from '@bosun/sources';
 import type { GitHubApp } from '../git/apps/github-app.ts';
-import type { GitProviderUrls } from '../git/provider-urls.ts';
+import { type GitProviderUrls, gitUrlsOf } from '../git/provider-urls.ts';
 import { type ProviderAccess, gitProviderApi, providerHost } from '../git/providers/index.ts';
 import type { ProviderTokenReader } from '../git/token-renewal.ts';
 import { type MarketplaceGit, sourcesLibrary } from '../marketplaces/git-access.ts';
@@ -33,6 +33,15 @@ export interface SkillRepositoryDiscoveryDeps {
   allowPrivateHosts?: boolean;
   /** The GitHub App that reads an organization's repository for its members when their own token cannot. */
   githubApp?: GitHubApp | undefined;
+}
+
+/** What the discovery needs besides Git, from the server's configuration (its providers' URLs) and services. */
+export function discoverySettingsOf(
+  config: Parameters<typeof gitUrlsOf>[0] & { git_allow_private_hosts?: boolean },
+  gitTokens: ProviderTokenReader,
+  githubApp: GitHubApp | undefined,
+): Omit<SkillRepositoryDiscoveryDeps, 'git'> {
+  return { gitUrls: gitUrlsOf(config), gitTokens, allowPrivateHosts: config.git_allow_private_hosts, githubApp };
 }
 
 /** What a start asks for: the provider and selected repository of the conversation (if any). */

@@ -37,7 +37,7 @@ import { sandboxLaunch, withGitProviders } from '../../src/sandboxes/launch.ts';
 import { sandboxApi } from '../../src/sandboxes/routes/sandbox-api.ts';
 import { whenSandboxRuns } from '../../src/server.ts';
 import { sandboxSecretRoutes } from '../../src/settings/routes/sandbox-secrets.ts';
-import { SkillRepositoryDiscovery } from '../../src/skill-repositories/discovery.ts';
+import { SkillRepositoryDiscovery, discoverySettingsOf } from '../../src/skill-repositories/discovery.ts';
 import { skillRepositoryTableRows } from '../../src/skill-repositories/table-rows.ts';
 import { pluginTrustGate } from '../../src/trust/index.ts';
 import { pluginTrustApi } from '../../src/trust/routes/plugin-trust.ts';
@@ -158,12 +158,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
         appServerConfig(config),
         gitUrlsOf(config),
         gitTokens,
-        skillRepositoryTableRows({
-          gitUrls: gitUrlsOf(config),
-          gitTokens,
-          allowPrivateHosts: config.git_allow_private_hosts,
-          githubApp,
-        }),
+        skillRepositoryTableRows(discoverySettingsOf(config, gitTokens, githubApp)),
       );
       let url = '';
       const oidc = testOidcLogin(config, { keyRing, cache, repositories }, () => url);
@@ -211,10 +206,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
         autoLoad: marketplaces.autoLoad,
         skillRepositories: new SkillRepositoryDiscovery({
           git: marketplaces.git,
-          gitUrls: gitUrlsOf(config),
-          gitTokens,
-          allowPrivateHosts: config.git_allow_private_hosts,
-          githubApp,
+          ...discoverySettingsOf(config, gitTokens, githubApp),
         }),
         githubApp,
         startLimit,

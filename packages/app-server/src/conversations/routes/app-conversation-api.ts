@@ -7,7 +7,7 @@ import { gitUrlsOf } from '../../git/provider-urls.ts';
 import { loginUrlOf } from '../../identity/oidc/index.ts';
 import { DEFAULT_RATE_LIMITS, rateLimited } from '../../identity/rate-limits.ts';
 import { marketplacesOf } from '../../marketplaces/index.ts';
-import { SkillRepositoryDiscovery } from '../../skill-repositories/discovery.ts';
+import { SkillRepositoryDiscovery, discoverySettingsOf } from '../../skill-repositories/discovery.ts';
 import { pluginTrustGate } from '../../trust/index.ts';
 import { AppConversations } from '../app-conversations.ts';
 import type { ConversationDeps } from '../deps.ts';
@@ -69,10 +69,7 @@ export const conversationApiOfServer: ApiRoutes = async (api, context: AppContex
   const marketplaces = marketplacesOf(repositories, config, gitUrlsOf(config), gitTokens);
   const skillRepositories = new SkillRepositoryDiscovery({
     git: marketplaces.git,
-    gitUrls: gitUrlsOf(config),
-    gitTokens,
-    allowPrivateHosts: config.git_allow_private_hosts,
-    githubApp,
+    ...discoverySettingsOf(config, gitTokens, githubApp),
   });
   await conversationApi({
     repositories,
