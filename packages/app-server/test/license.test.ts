@@ -32,8 +32,11 @@ interface LogLine {
   license?: Record<string, unknown>;
 }
 
-/** A server on its own SQLite data directory, given `license` (none: no license), and its log as it is written. */
-async function start(license: string | undefined, trust: LicenseTrust = issuer.trust) {
+/**
+ * A server on its own SQLite data directory, given `license` (none: no license), and its log as it is written; it
+ * trusts the test issuer unless `trust` is null (the issuer this build trusts).
+ */
+async function start(license: string | undefined, trust: LicenseTrust | null = issuer.trust) {
   const lines: string[] = [];
   const server = await startAppServer(
     appServerConfig({
@@ -43,7 +46,7 @@ async function start(license: string | undefined, trust: LicenseTrust = issuer.t
       log_format: 'json',
       ...(license !== undefined ? { license } : {}),
     }),
-    { logStream: { write: (line: string) => lines.push(line) }, licenseTrust: trust },
+    { logStream: { write: (line: string) => lines.push(line) }, ...(trust ? { licenseTrust: trust } : {}) },
   );
   running.push(server);
   const log = () => lines.map((line) => JSON.parse(line) as LogLine).filter((line) => line.license !== undefined);
@@ -212,19 +215,8 @@ describe('a license expiring while the server runs', () => {
 
 describe('the issuer this build trusts', () => {
   it('is checked when no test key is given: a license signed by a test key is not accepted', async () => {
-    const lines: string[] = [];
-    const server = await startAppServer(
-      appServerConfig({
-        port: 0,
-        data_dir: await mkdtemp(join(root, 'data-')),
-        log_level: 'info',
-        log_format: 'json',
-        license: signLicense(payload(issuer, { issuer: 'Bosun' }), issuer.privateKey),
-      }),
-      { logStream: { write: (line: string) => lines.push(line) } },
-    );
-    running.push(server);
-    const { license } = (await call(server.url, '/server_info')).body as { license: Record<string, unknown> };
+    const { info } = await start(signLicense(payload(issuer, { issuer: 'Bosun' }), issuer.privateKey), null);
+    const { license } = await info();
     expect(license.status).toBe('invalid');
   });
 });
