@@ -44,7 +44,9 @@ export function ConversationView({
   const [busy, setBusy] = useState<'pause' | 'resume' | 'stop' | undefined>(undefined);
 
   const running = conversation.sandbox_status === 'RUNNING';
-  const executionStatus = running ? (conversation.execution_status ?? model.executionStatus) : undefined;
+  // The events' last state first: the app's row may lag behind them (it learns from webhooks and sweeps), and a
+  // refetch of the row after the run finished put a stale `running` back, with no event left to correct it.
+  const executionStatus = running ? (model.executionStatus ?? conversation.execution_status ?? undefined) : undefined;
   const pendingPhase: ActionPhase =
     executionStatus === 'waiting_for_confirmation' ? 'waiting' : executionStatus === 'running' ? 'running' : 'stopped';
   const waiting = executionStatus === 'waiting_for_confirmation' && model.unanswered.length > 0;
