@@ -1,13 +1,15 @@
 // The bundle's V8 code cache: what an agent server compiles from the bundle until it is ready (what every
 // sandbox start compiles), written when that server ends: by Node's compile cache (Node 22 and later) or by the
-// bundle's entry (Node 20; see bundle-entry.mjs).
+// bundle's entry (Node 20; see bundle-entry.mjs). A first start records the validators it compiled
+// (`bosun.cjs.<sha>.validators.cjs`: the build's own, compiled ahead of time); the second, which writes the caches, uses them.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
 const CACHE = /^bosun\.cjs\.[0-9a-f]{16}\.cache$/;
+const VALIDATORS = /^bosun\.cjs\.[0-9a-f]{16}\.validators\.cjs$/;
 const LISTENING = /listening on (http:\/\/\S+)/;
 const WITHIN_MS = 30_000;
 
@@ -16,10 +18,15 @@ export async function writeCodeCache(entry) {
   const dir = dirname(entry);
   const compileCache = join(dir, 'compile-cache');
   await rm(compileCache, { recursive: true, force: true });
-  for (const name of await readdir(dir)) if (CACHE.test(name)) await rm(join(dir, name), { force: true });
+  for (const name of await readdir(dir)) {
+    if (CACHE.test(name) || VALIDATORS.test(name)) await rm(join(dir, name), { force: true });
+  }
   const home = await mkdtemp(join(tmpdir(), 'bosun-code-cache-'));
   try {
-    await startAndStop(entry, home);
+    await startAndStop(entry, join(home, 'validators'), { BOSUN_VALIDATORS_WRITE: '1' }).catch((error) => {
+      process.stderr.write(`build: no precompiled validators (starts compile them): ${error.message}\n`);
+    });
+    await startAndStop(entry, home, { BOSUN_CODE_CACHE_WRITE: '1' });
     const written =
       (await filesUnder(compileCache)).length > 0 || (await readdir(dir)).some((name) => CACHE.test(name));
     if (!written) throw new Error('no cache written');
@@ -32,14 +39,15 @@ export async function writeCodeCache(entry) {
   }
 }
 
-async function startAndStop(entry, home) {
+async function startAndStop(entry, home, asked) {
+  await mkdir(home, { recursive: true });
   // Nothing of this shell's settings: the server on its defaults, its key given so that none is generated.
   const env = {
     PATH: process.env.PATH,
     HOME: home,
     BOSUN_LOG_LEVEL: 'warn',
     BOSUN_SECRETS_KEY: randomBytes(32).toString('base64'),
-    BOSUN_CODE_CACHE_WRITE: '1',
+    ...asked,
   };
   const child = spawn(
     process.execPath,

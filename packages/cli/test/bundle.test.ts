@@ -110,6 +110,19 @@ describe('the bundle npm start runs', () => {
     expect(started.output()).toMatch(/CommonJS \S+\/node_modules\/better-sqlite3\/lib\/index\.js was accepted/);
   });
 
+  it('starts its agent server on the validators the build compiled ahead of time: none is compiled at start', async () => {
+    const started = await startServer(
+      BUNDLE,
+      ['agent-server', '--port', '0', '--data-dir', join(dataDir, 'validators')],
+      { BOSUN_VALIDATORS_REPORT: '1' },
+      /Default model|No default LLM/,
+    );
+    if (!('url' in started)) throw new Error(started.output);
+    // The start's warm-up validated a start, a message and events: each with a validator of the build's.
+    expect(await stopServer(started)).toBe(0);
+    expect(started.output()).toMatch(/validators: [1-9]\d* precompiled, 0 compiled/);
+  });
+
   it('serves the app server (bosun serve, what npm start runs): ready, the home page, and a clean stop', async () => {
     const started = await startServer(
       BUNDLE,

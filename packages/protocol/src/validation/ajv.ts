@@ -1,7 +1,9 @@
 import type { TSchema } from '@sinclair/typebox';
+import { _ } from 'ajv';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { protocolSchemas } from '../registry.ts';
 import { forAjv } from './for-ajv.ts';
+import { type AjvKind, hasPrecompiled, precompiledValidator, recordValidator, recording } from './precompiled.ts';
 
 /**
  * The one ajv instance that validates the wire model: strict (unknown properties are rejected, never stripped;
@@ -38,7 +40,10 @@ export function newProtocolAjv(overrides: { coerceTypes?: boolean } = {}): Ajv20
     // no measurable gain in validation speed.
     // Compiling the unions is the slow part of startup; ajv's code optimization passes add about 60 % to it
     // for no measurable gain in validation speed (bench:protocol).
-    code: { esm: true, optimize: false },
+    code: recording
+      ? // The build's recording run: each validator's code is kept, to be written (precompiled.ts).
+        { source: true, esm: false, optimize: false, formats: _`formats` }
+      : { esm: true, optimize: false },
     // The shapes are ours and checked against the meta-schema by the conformance suite; checking them again
     // at every start costs ~40 ms per instance.
     validateSchema: false,
@@ -50,8 +55,11 @@ export function newProtocolAjv(overrides: { coerceTypes?: boolean } = {}): Ajv20
     validate: (value) => ISO_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)),
   });
   for (const schema of protocolSchemas.values()) ajv.addSchema(forAjv(schema, lookup) as object);
+  kinds.set(ajv, overrides.coerceTypes ? 'coercing' : 'strict');
   return ajv;
 }
+
+const kinds = new WeakMap<Ajv2020, AjvKind>();
 
 const compiled = new WeakMap<object, ValidateFunction>();
 
@@ -63,13 +71,34 @@ export function validatorFor(schema: TSchema, ajv: Ajv2020 = protocolAjv()): Val
   const cache = ajv === instance ? compiled : undefined;
   let validate = cache?.get(schema);
   if (validate) return validate;
-  const id = (schema as { $id?: string }).$id;
-  validate =
-    id && protocolSchemas.get(id) === schema
-      ? (ajv.getSchema(id) as ValidateFunction)
-      : ajv.compile(forAjv(withoutId(schema), lookup) as object);
+  validate = compiledFor(schema, ajv);
   cache?.set(schema, validate);
   return validate;
+}
+
+let recordedIds = 0;
+
+/** The validator of `schema`: precompiled by the build when it recorded it (precompiled.ts), else compiled now. */
+function compiledFor(schema: TSchema, ajv: Ajv2020): ValidateFunction {
+  const id = (schema as { $id?: string }).$id;
+  const named = id !== undefined && protocolSchemas.get(id) === schema;
+  const kind = kinds.get(ajv);
+  const shape = named ? undefined : forAjv(withoutId(schema), lookup);
+  // A named shape is known by its id; any other by what it asks, written out.
+  const key = kind && (hasPrecompiled || recording) ? (named ? `$id:${id}` : JSON.stringify(shape)) : undefined;
+  const precompiled = kind && key !== undefined ? precompiledValidator(ajv, kind, key) : undefined;
+  if (precompiled) return precompiled;
+  if (named) {
+    if (kind && key !== undefined) recordValidator(ajv, kind, key, id);
+    return ajv.getSchema(id) as ValidateFunction;
+  }
+  if (!(kind && key !== undefined && recording)) return ajv.compile(shape as object);
+  // Recorded under an id of its own: ajv's standalone code names what it exports by id.
+  // Relative, as the shapes' ids are: the references inside resolve as they do without it.
+  const recordedId = `recorded-${++recordedIds}`;
+  ajv.addSchema({ ...(shape as object), $id: recordedId });
+  recordValidator(ajv, kind, key, recordedId);
+  return ajv.getSchema(recordedId) as ValidateFunction;
 }
 
 function withoutId(schema: TSchema): object {
