@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -142,6 +142,47 @@ describe('local runtime: CPU limit', () => {
     });
   });
 });
+
+describe('local runtime: CPU limit while starting', () => {
+  it('lets an agent server start on twice its CPUs, and holds it to its own from the moment it is ready', async (context) => {
+    await withLocalRuntime({ limits: { cpus: 0.5 } }, async (runtime) => {
+      await skipUnlessEnforced(context, runtime, 'limit: cpu');
+      const group = `bosun-${process.pid}-`;
+      const quotas: string[] = [];
+      // What the group allowed while the agent server started, read as often as the start lets.
+      let watching = true;
+      const watch = (async () => {
+        while (watching) {
+          quotas.push(...(await cpuQuotas(group)));
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+      })();
+      const sandbox = await runtime.start({ sessionId: 'starting' });
+      watching = false;
+      await watch;
+      expect(sandbox.status).toBe('RUNNING');
+      expect(quotas).toContain('100000');
+      expect(await cpuQuotas(group)).toEqual(['50000']);
+    });
+  }, 120_000);
+});
+
+/** The CPU quotas (µs per 100 ms) of this process's sandbox groups, cgroup v1 or v2. */
+async function cpuQuotas(prefix: string): Promise<string[]> {
+  const quotas: string[] = [];
+  for (const root of ['/sys/fs/cgroup/cpu', '/sys/fs/cgroup/cpu,cpuacct', '/sys/fs/cgroup']) {
+    const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      if (!entry.isDirectory() || !entry.name.startsWith(prefix)) continue;
+      const dir = join(entry.parentPath, entry.name);
+      const v1 = await readFile(join(dir, 'cpu.cfs_quota_us'), 'utf8').catch(() => undefined);
+      const v2 = v1 ?? (await readFile(join(dir, 'cpu.max'), 'utf8').catch(() => undefined));
+      if (v2 !== undefined) quotas.push(v2.trim().split(' ')[0] as string);
+    }
+    if (quotas.length > 0) break;
+  }
+  return quotas;
+}
 
 describe('local runtime without bubblewrap', () => {
   it('refuses to open unless told to run sandboxes unisolated, and then says so', async () => {

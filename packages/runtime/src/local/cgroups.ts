@@ -110,8 +110,13 @@ export class SandboxCgroups {
     }
     const pids = this.groups.get('pids');
     if (pids) await writeFile(join(pids.dir, 'pids.max'), String(limits.processes));
+    await this.limitCpu(limits.cpus);
+  }
+
+  /** The CPUs its processes may use together (a rate: 0.5 is half of one). */
+  async limitCpu(cpus: number): Promise<void> {
     const cpu = this.groups.get('cpu');
-    const quota = Math.round(limits.cpus * CPU_PERIOD_US);
+    const quota = Math.round(cpus * CPU_PERIOD_US);
     if (cpu?.version === 1) {
       await writeFile(join(cpu.dir, 'cpu.cfs_period_us'), String(CPU_PERIOD_US));
       await writeFile(join(cpu.dir, 'cpu.cfs_quota_us'), String(quota));

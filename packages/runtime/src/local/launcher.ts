@@ -117,8 +117,11 @@ export async function launch(
   const limits = scaled(options.limits, spec.resourceFactor);
   const routes = egressRoutes(spec.network);
   await prepare(layout, spec, routes);
+  // Until its agent server is ready (nothing of the user's runs yet), twice its CPUs: Node's start compiles and
+  // collects on threads of their own, and at its share alone a start took ~100 ms longer.
+  const starting = { ...limits, cpus: limits.cpus * STARTING_CPU_FACTOR };
   const cgroups =
-    options.unsafe || !options.cgroups.any ? undefined : await options.cgroups.create(Cgroups.nameFor(id), limits);
+    options.unsafe || !options.cgroups.any ? undefined : await options.cgroups.create(Cgroups.nameFor(id), starting);
   let egress: EgressForwards | undefined;
   const seccomp = options.unsafe ? undefined : await seccompFile(layout);
   try {
@@ -137,6 +140,10 @@ export async function launch(
       ...(options.unsafe || spec.network.mode === 'open' ? {} : { agentSocket: AGENT_SOCKET }),
       ...(routes.length > 0 ? { onFirstPid: (pid: number) => openEgress(options.tools, pid, layout, routes) } : {}),
     });
+    await cgroups?.limitCpu(limits.cpus).catch(async (error) => {
+      await sandbox.stop(0);
+      throw error;
+    });
     return { process: sandbox, cgroups, egress };
   } catch (error) {
     await egress?.close();
@@ -151,6 +158,9 @@ export async function launch(
     await seccomp?.close();
   }
 }
+
+/** How many times its CPU limit a sandbox may use while its agent server starts. */
+const STARTING_CPU_FACTOR = 2;
 
 /** Where bwrap reads the seccomp filter from, in the sandbox's chain of processes. */
 const SECCOMP_FD = 4;
