@@ -1,45 +1,35 @@
 import cliPackage from '../package.json' with { type: 'json' };
 import type { Command, CommandIO } from './command.ts';
-import { agentServerCommand } from './commands/agent-server.ts';
-import { apiKeyCommand } from './commands/api-key.ts';
-import { demoCommand } from './commands/demo.ts';
-import { installCommand } from './commands/install.ts';
-import { launchCommand } from './commands/launch.ts';
-import { licenseCommand } from './commands/license.ts';
-import { llmReplayCommand } from './commands/llm-replay.ts';
-import { marketplaceCommand } from './commands/marketplace.ts';
-import { migrateCommand } from './commands/migrate.ts';
-import { pluginCommand } from './commands/plugin.ts';
-import { preflightCommand } from './commands/preflight.ts';
-import { runtimeApiCommand } from './commands/runtime-api.ts';
-import { schemaCommand } from './commands/schema.ts';
-import { serveCommand } from './commands/serve.ts';
-import { signInLinkCommand } from './commands/sign-in-link.ts';
-import { skillsCommand } from './commands/skills.ts';
-import { validateCommand } from './commands/validate.ts';
+/**
+ * Every command, in the order help lists them, each loaded when it runs: one process runs one command, and loading
+ * them all (the app server's modules for an agent server too) cost every sandbox's start ~50 ms.
+ */
+const commands: Record<string, () => Promise<Command>> = {
+  serve: async () => (await import('./commands/serve.ts')).serveCommand,
+  migrate: async () => (await import('./commands/migrate.ts')).migrateCommand,
+  'api-key': async () => (await import('./commands/api-key.ts')).apiKeyCommand,
+  'sign-in-link': async () => (await import('./commands/sign-in-link.ts')).signInLinkCommand,
+  'agent-server': async () => (await import('./commands/agent-server.ts')).agentServerCommand,
+  'runtime-api': async () => (await import('./commands/runtime-api.ts')).runtimeApiCommand,
+  demo: async () => (await import('./commands/demo.ts')).demoCommand,
+  'llm-replay': async () => (await import('./commands/llm-replay.ts')).llmReplayCommand,
+  validate: async () => (await import('./commands/validate.ts')).validateCommand,
+  schema: async () => (await import('./commands/schema.ts')).schemaCommand,
+  skills: async () => (await import('./commands/skills.ts')).skillsCommand,
+  plugin: async () => (await import('./commands/plugin.ts')).pluginCommand,
+  marketplace: async () => (await import('./commands/marketplace.ts')).marketplaceCommand,
+  launch: async () => (await import('./commands/launch.ts')).launchCommand,
+  install: async () => (await import('./commands/install.ts')).installCommand,
+  preflight: async () => (await import('./commands/preflight.ts')).preflightCommand,
+  license: async () => (await import('./commands/license.ts')).licenseCommand,
+};
 
-const commands: Command[] = [
-  serveCommand,
-  migrateCommand,
-  apiKeyCommand,
-  signInLinkCommand,
-  agentServerCommand,
-  runtimeApiCommand,
-  demoCommand,
-  llmReplayCommand,
-  validateCommand,
-  schemaCommand,
-  skillsCommand,
-  pluginCommand,
-  marketplaceCommand,
-  launchCommand,
-  installCommand,
-  preflightCommand,
-  licenseCommand,
-];
+/** Each command, loaded. */
+const allCommands = () => Promise.all(Object.values(commands).map((load) => load()));
 
-export function helpText(): string {
-  const width = Math.max(...commands.map((c) => c.name.length));
+export async function helpText(): Promise<string> {
+  const listed = await allCommands();
+  const width = Math.max(...listed.map((c) => c.name.length));
   return [
     'bosun: an open-source agent platform',
     '',
@@ -48,7 +38,7 @@ export function helpText(): string {
     '       bosun --version',
     '',
     'Commands:',
-    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    ...listed.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
     "Run 'bosun <command> --help' for a command's options.",
     '',
@@ -67,18 +57,19 @@ export async function main(
 ): Promise<number> {
   const [name, ...args] = argv;
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
-    io.stdout.write(helpText());
+    io.stdout.write(await helpText());
     return 0;
   }
   if (name === '--version' || name === '-v' || name === 'version') {
     io.stdout.write(`${versionText()}\n`);
     return 0;
   }
-  const command = commands.find((c) => c.name === name);
-  if (!command) {
-    io.stderr.write(`bosun: unknown command '${name}'\n\n${helpText()}`);
+  const load = Object.hasOwn(commands, name) ? commands[name] : undefined;
+  if (!load) {
+    io.stderr.write(`bosun: unknown command '${name}'\n\n${await helpText()}`);
     return 2;
   }
+  const command = await load();
   if (args.includes('--help') || args.includes('-h')) {
     io.stdout.write(`${command.usage}\n`);
     return 0;

@@ -104,5 +104,18 @@ describe('bosun command', () => {
     const unknown = await runCli(['frobnicate']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("unknown command 'frobnicate'");
+    // Names of the object's own, not of its prototype: still unknown.
+    expect((await runCli(['constructor'])).code).toBe(2);
+  });
+
+  it('runs each listed command by the name it has (each is loaded only when it runs)', async () => {
+    const listed = [...(await runCli(['--help'])).stdout.matchAll(/^ {2}([a-z-]+) {2,}/gm)].map((match) => match[1]);
+    expect(listed).toContain('agent-server');
+    expect(listed.length).toBeGreaterThanOrEqual(17);
+    for (const name of listed) {
+      const help = await runCli([name as string, '--help']);
+      expect(help.code, name).toBe(0);
+      expect(help.stdout, name).toContain(`bosun ${name}`);
+    }
   });
 });
