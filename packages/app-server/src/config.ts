@@ -232,8 +232,3 @@ export function appServerConfigProblems(config: AppServerConfig): string[] {
   problems.push(...gitHubAppProblems(config));
   return problems;
 }
-
-/** `text` with the password of any `scheme://user:password@` in it replaced, so a URL can be shown. */
-export function withoutPassword(text: string): string {
-  return text.replace(/(\/\/[^/:@\s]*):[^/@\s]*@/g, '$1:***@');
-}

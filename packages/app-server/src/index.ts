@@ -2,7 +2,6 @@ export {
   AppServerConfig,
   appServerConfig,
   appServerConfigProblems,
-  withoutPassword,
 } from './config.ts';
 export type { ApiRoutes, AppContext, AppDependencies, Dependency } from './context.ts';
 export { API_PREFIX, API_ROUTES, type AppServer, type AppServerOptions, buildAppServer } from './server.ts';

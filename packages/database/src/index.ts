@@ -13,3 +13,4 @@ export {
 export { isPostgresUrl, postgresDialect, quoteIdentifier } from './postgres.ts';
 export { type IndexColumns, createIdTable, createIndexes, textColumns } from './schema-builders.ts';
 export { sqliteDialect } from './sqlite.ts';
+export { withoutPassword } from './url-password.ts';

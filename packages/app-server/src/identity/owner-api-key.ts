@@ -1,4 +1,4 @@
-import { withoutPassword } from '../config.ts';
+import { withoutPassword } from '@bosun/database';
 import { DatabaseOpenError, KeyRing, createRepositories, newSecretsKey, openDatabase } from '../data/index.ts';
 import type { Repositories } from '../data/index.ts';
 import { StartError } from '../start/start-errors.ts';

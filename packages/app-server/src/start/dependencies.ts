@@ -1,7 +1,8 @@
 import { join } from 'node:path';
+import { withoutPassword } from '@bosun/database';
 import type { Logger } from 'pino';
 import { openCache } from '../cache/index.ts';
-import { type AppServerConfig, withoutPassword } from '../config.ts';
+import type { AppServerConfig } from '../config.ts';
 import type { AppDependencies } from '../context.ts';
 import {
   DatabaseOpenError,

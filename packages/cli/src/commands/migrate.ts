@@ -1,10 +1,5 @@
-import {
-  AppServerConfig,
-  DatabaseOpenError,
-  type SchemaStepReport,
-  migrateAppSchema,
-  withoutPassword,
-} from '@bosun/app-server';
+import { AppServerConfig, DatabaseOpenError, type SchemaStepReport, migrateAppSchema } from '@bosun/app-server';
+import { withoutPassword } from '@bosun/database';
 import type { Command, CommandIO } from '../command.ts';
 import { readConfig } from '../config/read-config.ts';
 import { settingsHelp } from '../config/settings-help.ts';

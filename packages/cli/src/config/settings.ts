@@ -1,4 +1,4 @@
-import { withoutPassword } from '@bosun/app-server';
+import { withoutPassword } from '@bosun/database';
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import { expectation, matches } from './check.ts';
 import { readConfigFile } from './config-file.ts';
