@@ -1,4 +1,4 @@
-import { newProtocolAjv, validatorFor } from '@bosun/protocol';
+import { lazyProtocolAjv, validatorFor } from '@bosun/protocol';
 import type { TSchema } from '@sinclair/typebox';
 import type { FastifySchemaCompiler } from 'fastify';
 import { InputError } from './errors.ts';
@@ -12,12 +12,8 @@ type Properties = Record<string, { type?: unknown }>;
  * a route may not know (`sort`, `page`), and refusing those would break them. Known ones are still checked.
  */
 export function validatorCompiler(): FastifySchemaCompiler<TSchema> {
-  // Made on first use: most of the ajv's cost would otherwise be paid at start-up.
-  let coercing: ReturnType<typeof newProtocolAjv> | undefined;
-  const coercingAjv = () => {
-    coercing ??= newProtocolAjv({ coerceTypes: true });
-    return coercing;
-  };
+  // Made on first use, if ever (the build's validators need none): its cost would otherwise be paid at start-up.
+  const coercing = lazyProtocolAjv({ coerceTypes: true });
   return ({ schema, httpPart }) => {
     // Compiled on a route's first request, not when the server starts: start-up stays short, and a route
     // never called costs nothing.
@@ -26,7 +22,7 @@ export function validatorCompiler(): FastifySchemaCompiler<TSchema> {
     const numbers = httpPart === 'body' ? [] : parametersOfType(schema, ['integer', 'number']);
     const known = httpPart === 'querystring' ? closedProperties(schema) : undefined;
     return (data: unknown) => {
-      validate ??= httpPart === 'body' ? validatorFor(schema) : validatorFor(schema, coercingAjv());
+      validate ??= httpPart === 'body' ? validatorFor(schema) : validatorFor(schema, coercing);
       const parameters = (data && typeof data === 'object' ? data : {}) as Record<string, unknown>;
       if (known) for (const name of Object.keys(parameters)) if (!known.has(name)) delete parameters[name];
       // A repeated query parameter given once (`?ids=a`) arrives as a string: it is a list of one.

@@ -27,6 +27,6 @@ export { type Named, namedSchema, nullable, ref, strictObject, stringEnum, withD
 export { agentServerSchemas, openApiComponents, protocolJsonSchema, protocolSchemas } from './registry.ts';
 export { withRefPrefix } from './schema/ref-prefix.ts';
 export * from './tools/index.ts';
-export { newProtocolAjv, protocolAjv, validatorFor } from './validation/ajv.ts';
+export { type LazyAjv, lazyProtocolAjv, newProtocolAjv, protocolAjv, validatorFor } from './validation/ajv.ts';
 export { toValidationErrors } from './validation/errors.ts';
 export * from './validation/parse.ts';

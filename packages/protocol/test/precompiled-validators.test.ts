@@ -51,7 +51,7 @@ const querySamples = [{ limit: '5' }, { limit: '0' }, { limit: 'x', id: 3 }, { o
 /** What each validator answers for each sample: the value after (defaults filled in, coerced) and the errors. */
 function answers(protocol: Protocol) {
   // As the HTTP layer does: one coercing ajv per server, one validator per route.
-  const validate = protocol.validatorFor(Query, protocol.newProtocolAjv({ coerceTypes: true }));
+  const validate = protocol.validatorFor(Query, protocol.lazyProtocolAjv({ coerceTypes: true }));
   return {
     events: eventSamples().map((sample) => protocol.safeParseEvent(sample)),
     queries: querySamples.map((sample) => {

@@ -3,6 +3,7 @@ import { _ } from 'ajv';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { protocolSchemas } from '../registry.ts';
 import { forAjv } from './for-ajv.ts';
+import { PROTOCOL_FORMATS } from './formats.ts';
 import { type AjvKind, hasPrecompiled, precompiledValidator, recordValidator, recording } from './precompiled.ts';
 
 /**
@@ -10,9 +11,6 @@ import { type AjvKind, hasPrecompiled, precompiledValidator, recordValidator, re
  * nothing is coerced), every error reported, defaults filled in on the validated value.
  */
 let instance: Ajv2020 | undefined;
-
-/** ISO-8601 date-time, with or without a zone (a time without one is read as UTC). */
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
 const lookup = (id: string) => protocolSchemas.get(id) as Record<string, unknown> | undefined;
 
@@ -49,11 +47,7 @@ export function newProtocolAjv(overrides: { coerceTypes?: boolean } = {}): Ajv20
     validateSchema: false,
     ...overrides,
   });
-  ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
-  ajv.addFormat('date-time', {
-    type: 'string',
-    validate: (value) => ISO_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)),
-  });
+  for (const [name, format] of Object.entries(PROTOCOL_FORMATS)) ajv.addFormat(name, format);
   for (const schema of protocolSchemas.values()) ajv.addSchema(forAjv(schema, lookup) as object);
   kinds.set(ajv, overrides.coerceTypes ? 'coercing' : 'strict');
   return ajv;
@@ -61,17 +55,32 @@ export function newProtocolAjv(overrides: { coerceTypes?: boolean } = {}): Ajv20
 
 const kinds = new WeakMap<Ajv2020, AjvKind>();
 
+/** An ajv of the wire model made when first needed: a validator the build compiled ahead of time needs none. */
+export interface LazyAjv {
+  kind: AjvKind;
+  get(): Ajv2020;
+}
+
+/** A `LazyAjv` of `newProtocolAjv(overrides)`. */
+export function lazyProtocolAjv(overrides: { coerceTypes?: boolean } = {}): LazyAjv {
+  let made: Ajv2020 | undefined;
+  return { kind: overrides.coerceTypes ? 'coercing' : 'strict', get: () => (made ??= newProtocolAjv(overrides)) };
+}
+
+/** The one strict ajv (`protocolAjv`), as a `LazyAjv`: what validators are for by default. */
+const strict: LazyAjv = { kind: 'strict', get: protocolAjv };
+
 const compiled = new WeakMap<object, ValidateFunction>();
 
 /**
  * A validator for `schema`: a named shape of the wire model, or any schema that references them by `$id`
- * (request bodies and parameters of the agent server). Compiled once per schema object.
+ * (request bodies and parameters of the agent server). Compiled once per schema object by the strict ajv.
  */
-export function validatorFor(schema: TSchema, ajv: Ajv2020 = protocolAjv()): ValidateFunction {
-  const cache = ajv === instance ? compiled : undefined;
+export function validatorFor(schema: TSchema, ajv: Ajv2020 | LazyAjv = strict): ValidateFunction {
+  const cache = ajv === strict ? compiled : undefined;
   let validate = cache?.get(schema);
   if (validate) return validate;
-  validate = compiledFor(schema, ajv);
+  validate = 'get' in ajv ? compiledFor(schema, ajv) : compiledFor(schema, { kind: kinds.get(ajv), get: () => ajv });
   cache?.set(schema, validate);
   return validate;
 }
@@ -79,15 +88,15 @@ export function validatorFor(schema: TSchema, ajv: Ajv2020 = protocolAjv()): Val
 let recordedIds = 0;
 
 /** The validator of `schema`: precompiled by the build when it recorded it (precompiled.ts), else compiled now. */
-function compiledFor(schema: TSchema, ajv: Ajv2020): ValidateFunction {
+function compiledFor(schema: TSchema, { kind, get }: { kind: AjvKind | undefined; get(): Ajv2020 }): ValidateFunction {
   const id = (schema as { $id?: string }).$id;
   const named = id !== undefined && protocolSchemas.get(id) === schema;
-  const kind = kinds.get(ajv);
   const shape = named ? undefined : forAjv(withoutId(schema), lookup);
   // A named shape is known by its id; any other by what it asks, written out.
   const key = kind && (hasPrecompiled || recording) ? (named ? `$id:${id}` : JSON.stringify(shape)) : undefined;
-  const precompiled = kind && key !== undefined ? precompiledValidator(ajv, kind, key) : undefined;
+  const precompiled = kind && key !== undefined ? precompiledValidator(kind, key) : undefined;
   if (precompiled) return precompiled;
+  const ajv = get();
   if (named) {
     if (kind && key !== undefined) recordValidator(ajv, kind, key, id);
     return ajv.getSchema(id) as ValidateFunction;

@@ -1,5 +1,6 @@
 import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
 import standalone from 'ajv/dist/standalone/index.js';
+import { PROTOCOL_FORMATS } from './formats.ts';
 
 /**
  * Validators compiled ahead of time. Compiling the wire model's validators was most of an agent server's first
@@ -19,7 +20,7 @@ export type AjvKind = 'strict' | 'coercing';
 export interface PrecompiledChunk {
   kind: AjvKind;
   keys: string[];
-  /** Runs the chunk's code with the ajv's formats; answers its exports. */
+  /** Runs the chunk's code with the wire model's formats; answers its exports. */
   load(formats: Record<string, unknown>): Record<string, ValidateFunction>;
 }
 
@@ -45,28 +46,26 @@ if (build?.chunks) {
     const byKey = served.get(chunk.kind) ?? new Map<string, () => ValidateFunction>();
     served.set(chunk.kind, byKey);
     let loaded: Record<string, ValidateFunction> | undefined;
-    // A chunk's code runs on its first use, with the formats of the ajv that asks.
+    // A chunk's code runs on its first use.
     chunk.keys.forEach((key, index) => {
       byKey.set(key, () => {
-        loaded ??= chunk.load(formatsNow);
+        loaded ??= chunk.load(PROTOCOL_FORMATS);
         return loaded[`v${index}`] as ValidateFunction;
       });
     });
   }
 }
-let formatsNow: Record<string, unknown> = {};
 
 /** Whether any validator was handed over: only then is a validator's key worth computing. */
 export const hasPrecompiled = served.size > 0;
 
 /** The precompiled validator of `key` for an ajv of `kind`, if the build recorded it. */
-export function precompiledValidator(ajv: Ajv2020, kind: AjvKind, key: string): ValidateFunction | undefined {
+export function precompiledValidator(kind: AjvKind, key: string): ValidateFunction | undefined {
   const validator = served.get(kind)?.get(key);
   if (!validator) {
     if (build?.counts) build.counts.compiled++;
     return undefined;
   }
-  formatsNow = ajv.formats as Record<string, unknown>;
   if (build?.counts) build.counts.precompiled++;
   return validator();
 }
