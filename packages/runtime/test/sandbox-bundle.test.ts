@@ -1,8 +1,13 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import Module from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ownBosunCommand } from '../src/local/bosun-command.ts';
+import { shareCompileCache } from '../src/local/compile-cache.ts';
 import { sandboxBosunCommand } from '../src/local/sandbox-bundle.ts';
 
 describe('what sandboxes run of a Bosun started from its sources', () => {
@@ -24,4 +29,38 @@ describe('what sandboxes run of a Bosun started from its sources', () => {
     const bundled = { ...ownBosunCommand(), command: [process.execPath, '/opt/bosun/bosun.mjs'] };
     expect(await sandboxBosunCommand(bundled)).toEqual([process.execPath, '/opt/bosun/bosun.mjs']);
   });
+});
+
+describe("the bundle's compile cache, for a sandbox's user", () => {
+  it("is the build user's, given to each sandbox user once (hard links), where Node looks for that user's", async () => {
+    const dist = await mkdtemp(join(tmpdir(), 'bosun-compile-cache-'));
+    try {
+      const built = join(dist, 'compile-cache', 'v24.0.0-x64-abcdef01-0');
+      await mkdir(built, { recursive: true });
+      await writeFile(join(built, '0ac7ad4e'), 'cached');
+      const command = [process.execPath, join(dist, 'bosun.mjs'), 'agent-server'];
+      await Promise.all([shareCompileCache(command, 4242), shareCompileCache(command, 4242)]);
+      const given = join(dist, 'compile-cache', 'v24.0.0-x64-abcdef01-4242', '0ac7ad4e');
+      expect((await stat(given)).ino).toBe((await stat(join(built, '0ac7ad4e'))).ino);
+      // Not the bundle: nothing is done.
+      await shareCompileCache([process.execPath, join(dist, 'other.mjs')], 4343);
+      expect(existsSync(join(dist, 'compile-cache', 'v24.0.0-x64-abcdef01-4343'))).toBe(false);
+    } finally {
+      await rm(dist, { recursive: true, force: true });
+    }
+  });
+
+  it("is accepted by Node run as that user (a sandbox's agent server)", async (context) => {
+    if (process.getuid?.() !== 0) context.skip('runs the bundle as another user: needs root');
+    if (!('enableCompileCache' in Module)) context.skip(`Node ${process.version} has no compile cache`);
+    const command = await sandboxBosunCommand(ownBosunCommand());
+    await shareCompileCache(command, 10001);
+    const [node, bundle] = command as [string, string];
+    const { stderr } = await promisify(execFile)(
+      'setpriv',
+      ['--reuid=10001', '--regid=10001', '--clear-groups', node, bundle, 'agent-server', '--help'],
+      { env: { PATH: process.env.PATH, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' } },
+    );
+    expect(stderr).toMatch(/CommonJS \S+\/node_modules\/better-sqlite3\/lib\/index\.js was accepted/);
+  }, 120_000);
 });

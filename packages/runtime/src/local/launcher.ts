@@ -6,6 +6,7 @@ import type { NetworkPolicy } from '../runtime.ts';
 import { EgressForwards } from './bridges.ts';
 import { type EgressRoute, bwrapArgs } from './bwrap-args.ts';
 import { Cgroups, type ResourceLimits, type SandboxCgroups } from './cgroups.ts';
+import { shareCompileCache } from './compile-cache.ts';
 import type { HostTools } from './host-tools.ts';
 import {
   AGENT_PORT,
@@ -117,6 +118,7 @@ export async function launch(
   const limits = scaled(options.limits, spec.resourceFactor);
   const routes = egressRoutes(spec.network);
   await prepare(layout, spec, routes);
+  await shareCompileCache(spec.command, spec.uid);
   // Until its agent server is ready (nothing of the user's runs yet), twice its CPUs: Node's start compiles and
   // collects on threads of their own, and at its share alone a start took ~100 ms longer.
   const starting = { ...limits, cpus: limits.cpus * STARTING_CPU_FACTOR };
