@@ -18,13 +18,16 @@ import { Store } from './store/store.ts';
 export async function warmUp(app: FastifyInstance, sessionApiKeys: readonly string[], tools: string[]): Promise<void> {
   const headers = sessionApiKeys[0] ? { 'x-session-api-key': sessionApiKeys[0] } : {};
   const id = randomUUID();
-  // Each answered 422 or 404 (an invalid body, an unknown conversation): compiled, nothing changed.
+  // Each answered 422 or 404 (an invalid body, an unknown conversation), or a read: compiled, nothing changed.
   const requests = [
     { method: 'POST', url: '/api/conversations', payload: { workspace: 0 } },
     { method: 'POST', url: '/api/skills', payload: { load_public: 0 } },
     { method: 'POST', url: `/api/conversations/${id}/events`, payload: { content: 0 } },
     { method: 'GET', url: `/api/conversations/${id}` },
     { method: 'GET', url: `/api/conversations/${id}/events/search` },
+    // What the app asks of a new sandbox before its conversation: its workspace (`pwd`), its tools.
+    { method: 'POST', url: '/api/bash/execute_bash_command', payload: { command: 0 } },
+    { method: 'GET', url: '/api/tools/' },
   ] as const;
   // Not requests anyone made: unlogged (the server does not listen yet, so no other request is quieted meanwhile).
   const level = app.log.level;

@@ -188,7 +188,7 @@ export async function openServices(
   const { config } = context;
   const repositories = createRepositories(database, context.keyRing);
   // The events are told of sandboxes that run, and need the sandboxes: they are wired once both exist.
-  const told: { running?: (sandbox: Sandbox) => Promise<void> } = {};
+  const told: { running?: (sandbox: Sandbox, resumed: boolean) => Promise<void> } = {};
   const specs = withGitProviders(SANDBOX_SPECS, config);
   const given = context.dependencies.sandboxRuntime;
   const opened = given ?? (await openSandboxRuntime(config, { logger: { warn: (message) => log.warn({}, message) } }));
@@ -204,7 +204,7 @@ export async function openServices(
     ...(proxiesSandboxUrls(config.sandbox_urls, config.host, config.public_url)
       ? { browserUrlOf: (id: string) => `${context.publicUrl()}${proxiedAgentPath(id)}` }
       : {}),
-    onRunning: (sandbox: Sandbox) => told.running?.(sandbox),
+    onRunning: (sandbox: Sandbox, resumed: boolean) => told.running?.(sandbox, resumed),
     log,
   }).catch(async (error) => {
     if (sandboxRuntime.owned) await opened.runtime.close();
@@ -252,12 +252,15 @@ export function whenSandboxRuns(
   pending: PendingMessages,
   log: ConversationLog,
   appUrl: () => string | undefined = () => undefined,
-): (sandbox: Sandbox) => Promise<void> {
-  return async (sandbox) => {
+): (sandbox: Sandbox, resumed: boolean) => Promise<void> {
+  return async (sandbox, resumed) => {
     events.sandboxRunning(sandbox);
-    await renewLookupKeys(sandbox, appUrl()).catch((error) =>
-      log.warn({ err: error, sandboxId: sandbox.id }, 'sandbox secrets: lookups not renewed'),
-    );
+    // A resumed sandbox has a new key, which its conversations' lookups must carry; a new one has no conversation.
+    if (resumed) {
+      await renewLookupKeys(sandbox, appUrl()).catch((error) =>
+        log.warn({ err: error, sandboxId: sandbox.id }, 'sandbox secrets: lookups not renewed'),
+      );
+    }
     pending.deliverWaiting().catch((error) => log.warn({ err: error }, 'pending messages: they wait'));
   };
 }

@@ -45,8 +45,11 @@ export interface RuntimeSandboxesOptions {
   leaseMs?: number;
   /** Where browsers reach a running sandbox's agent server, when not at its own URL (`sandbox_urls`). */
   browserUrlOf?: (id: string) => string;
-  /** Told each time a sandbox becomes RUNNING (started or resumed); awaited before the sandbox is answered. */
-  onRunning?: (sandbox: Sandbox) => void | Promise<void>;
+  /**
+   * Told each time a sandbox becomes RUNNING: `resumed` false for a new one (it holds no conversation yet), true
+   * after a resume; awaited before the sandbox is answered.
+   */
+  onRunning?: (sandbox: Sandbox, resumed: boolean) => void | Promise<void>;
   log?: { warn(details: object, message: string): void };
 }
 
@@ -86,7 +89,7 @@ export class RuntimeSandboxes implements Sandboxes {
         if (!(error instanceof RuntimeUnavailableError)) throw error;
         await this.change(id, { status: 'ERROR', status_detail: `the runtime did not start it: ${error.message}` });
       }
-      return this.launched(ownerId, id);
+      return this.launched(ownerId, id, false);
     });
   }
 
@@ -120,7 +123,7 @@ export class RuntimeSandboxes implements Sandboxes {
       // One the runtime never started (it refused its spec, or could not be reached) starts anew.
       if (record.runtime_id === null) await this.launch(id, ownerId, spec);
       else await this.relaunch(id, ownerId, spec, record.runtime_id);
-      return this.launched(ownerId, id);
+      return this.launched(ownerId, id, true);
     });
   }
 
@@ -222,10 +225,10 @@ export class RuntimeSandboxes implements Sandboxes {
   }
 
   /** The sandbox after a start or resume; whoever listens is told when it runs. */
-  private async launched(ownerId: string, id: string): Promise<Sandbox> {
+  private async launched(ownerId: string, id: string, resumed: boolean): Promise<Sandbox> {
     const sandbox = await this.get(ownerId, id);
     if (!sandbox) throw new Error(`sandbox ${id} vanished`);
-    if (sandbox.status === 'RUNNING') await this.options.onRunning?.(sandbox);
+    if (sandbox.status === 'RUNNING') await this.options.onRunning?.(sandbox, resumed);
     return sandbox;
   }
 

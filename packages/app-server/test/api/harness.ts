@@ -168,7 +168,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
         ...(oidc ? { oidc } : {}),
       };
       const startLimit = rateLimited(deps.rateLimiter, limits, 'sandbox_start');
-      const told: { running?: (sandbox: Sandbox) => Promise<void> } = {};
+      const told: { running?: (sandbox: Sandbox, resumed: boolean) => Promise<void> } = {};
       // The app's Git provider URLs reach the sandboxes as the server gives them (sandboxes/launch.ts).
       const specs = withGitProviders(SANDBOX_SPECS, appServerConfig(config));
       // Sandboxes run as another user, who must reach the runtime's root (mkdtemp made the directory 0700).
@@ -185,7 +185,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
         maxRunningPerUser: options.config?.max_running_sandboxes ?? 10,
         launch: sandboxLaunch(full, repositories, webhooks, () => url, runtime),
         pauseOnClose: runtime.embedded,
-        onRunning: (sandbox) => told.running?.(sandbox),
+        onRunning: (sandbox, resumed) => told.running?.(sandbox, resumed),
       });
       const sweepIntervalMs = (options.config?.event_sweep_interval ?? 0) * 1000;
       events = new ConversationEvents({ repositories, sandboxes, cache, log, sweepIntervalMs });
