@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { ApiRoutes, AppContext } from '../../context.ts';
-import { gitUrlsOf } from '../../conversations/routes/app-conversation-api.ts';
+import { gitUrlsOf } from '../../git/provider-urls.ts';
 import { type PageRequest, pageOfList, pageQuery } from '../../http/pages.ts';
 import { routeOptions } from '../../http/route-options.ts';
 import { marketplacesOf } from '../../marketplaces/index.ts';

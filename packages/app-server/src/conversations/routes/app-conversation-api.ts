@@ -14,7 +14,6 @@ import type { ConversationDeps } from '../deps.ts';
 import { StartTasks } from '../start-tasks.ts';
 import { appConversationRoutes } from './app-conversations.ts';
 
-export { gitUrlsOf } from '../../git/provider-urls.ts';
 import { conversationWebhookRoutes } from '../../events/routes/conversation-webhooks.ts';
 import { webClientConfigRoutes } from '../../http/web-client-config.ts';
 import { conversationWorkspaceRoutes } from './conversation-workspace.ts';

@@ -3,7 +3,7 @@ import { PROVIDER_TYPES, type ProviderType, SORT_ORDERS, type SortOrder } from '
 import { type TProperties, Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiRoutes } from '../../context.ts';
-import { gitUrlsOf } from '../../conversations/routes/app-conversation-api.ts';
+import { gitUrlsOf } from '../../git/provider-urls.ts';
 import { pageOfList } from '../../http/pages.ts';
 import { routeOptions } from '../../http/route-options.ts';
 import { principalOf } from '../../identity/authenticate.ts';

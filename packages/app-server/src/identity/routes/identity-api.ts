@@ -1,7 +1,7 @@
 import type { AppServerConfig } from '../../config.ts';
 import type { ApiRoutes, AppContext, AppDependencies } from '../../context.ts';
-import { gitUrlsOf } from '../../conversations/routes/app-conversation-api.ts';
 import { type KeyRing, type Repositories, createRepositories } from '../../data/index.ts';
+import { gitUrlsOf } from '../../git/provider-urls.ts';
 import { marketplacesOf } from '../../marketplaces/index.ts';
 import { isLoopbackHost } from '../../sandboxes/browser-urls.ts';
 import { oidcLoginOf } from '../oidc/index.ts';

@@ -9,7 +9,7 @@ import type {
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { ApiRoutes, AppContext } from '../../context.ts';
-import { gitUrlsOf } from '../../conversations/routes/app-conversation-api.ts';
+import { gitUrlsOf } from '../../git/provider-urls.ts';
 import { conflictsAs409, shape } from '../../http/replies.ts';
 import { routeOptions } from '../../http/route-options.ts';
 import { principalOf } from '../../identity/authenticate.ts';

@@ -3,8 +3,8 @@ import type { DirectoryPlugin, DirectoryPluginConfig, DirectoryPluginList } from
 import { Type } from '@sinclair/typebox';
 import type { AppServerConfig } from '../../config.ts';
 import type { ApiRoutes } from '../../context.ts';
-import { gitUrlsOf } from '../../conversations/routes/app-conversation-api.ts';
 import type { Repositories } from '../../data/index.ts';
+import { gitUrlsOf } from '../../git/provider-urls.ts';
 import type { ProviderTokenReader } from '../../git/token-renewal.ts';
 import { forbidden, notFound } from '../../http/replies.ts';
 import { routeOptions } from '../../http/route-options.ts';
