@@ -14,8 +14,8 @@ import type { ConversationDeps } from '../deps.ts';
 import { StartTasks } from '../start-tasks.ts';
 import { appConversationRoutes } from './app-conversations.ts';
 
-import { conversationWebhookRoutes } from '../../events/routes/conversation-webhooks.ts';
 import { webClientConfigRoutes } from '../../http/web-client-config.ts';
+import { conversationWebhookRoutes } from './conversation-webhooks.ts';
 import { conversationWorkspaceRoutes } from './conversation-workspace.ts';
 import { startTaskRoutes } from './start-tasks.ts';
 
