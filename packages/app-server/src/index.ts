@@ -14,7 +14,7 @@ export {
   openDatabase,
   seedForBenchmark,
 } from './data/index.ts';
-export { type OwnerApiKeyOptions, createOwnerApiKey, createOwnerSignInUrl } from './identity/owner-api-key.ts';
+export { type OwnerApiKeyOptions, createOwnerApiKey, createOwnerSignInUrl } from './start/owner-api-key.ts';
 export {
   LICENSE_ISSUER,
   LicenseFormatError,

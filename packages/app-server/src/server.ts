@@ -36,7 +36,7 @@ import { RuntimeSandboxes, SANDBOX_SPECS, type Sandbox, openSandboxRuntime } fro
 import { sandboxLaunch, warnWhenNotIsolated, withGitProviders } from './sandboxes/launch.ts';
 import { sandboxApiOfServer } from './sandboxes/routes/sandbox-api.ts';
 import { sandboxProxyOfServer } from './sandboxes/routes/sandbox-proxy.ts';
-import { sandboxSecretsApiOfServer } from './settings/routes/sandbox-secrets.ts';
+import { sandboxSecretsApiOfServer } from './sandboxes/routes/sandbox-secrets.ts';
 import { appUrlOf } from './settings/sandbox-secrets.ts';
 import { discoverySettingsOf } from './skill-repositories/discovery.ts';
 import { skillRepositoryTableRows } from './skill-repositories/table-rows.ts';

@@ -36,8 +36,8 @@ import {
 } from '../../src/sandboxes/index.ts';
 import { sandboxLaunch, withGitProviders } from '../../src/sandboxes/launch.ts';
 import { sandboxApi } from '../../src/sandboxes/routes/sandbox-api.ts';
+import { sandboxSecretRoutes } from '../../src/sandboxes/routes/sandbox-secrets.ts';
 import { whenSandboxRuns } from '../../src/server.ts';
-import { sandboxSecretRoutes } from '../../src/settings/routes/sandbox-secrets.ts';
 import { SkillRepositoryDiscovery, discoverySettingsOf } from '../../src/skill-repositories/discovery.ts';
 import { skillRepositoryTableRows } from '../../src/skill-repositories/table-rows.ts';
 import { pluginTrustGate } from '../../src/trust/index.ts';

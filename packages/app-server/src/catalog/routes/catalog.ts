@@ -4,10 +4,10 @@ import { gitUrlsOf } from '../../git/provider-urls.ts';
 import { type PageRequest, pageOfList, pageQuery } from '../../http/pages.ts';
 import { routeOptions } from '../../http/route-options.ts';
 import { marketplacesOf } from '../../marketplaces/index.ts';
-import { skillsSearchRoutes } from '../../marketplaces/routes/skills-search.ts';
 import { settingsSchemaRoutes } from '../../settings/routes/settings-schemas.ts';
 import { type ModelFilters, offeredModels, searchModels, searchProviders } from '../search.ts';
 import type { ConversationSkillsDeps } from '../skills.ts';
+import { skillsSearchRoutes } from './skills-search.ts';
 
 const route = routeOptions('Config');
 

@@ -4,7 +4,7 @@ import type { ApiRoutes } from '../../context.ts';
 import { routeOptions } from '../../http/route-options.ts';
 import { principalOf } from '../../identity/authenticate.ts';
 import type { ProviderTokensStore } from '../../identity/stores.ts';
-import { tokenHostAdmit } from '../../marketplaces/host-guard.ts';
+import { tokenHostAdmit } from '../host-guard.ts';
 import type { GitProviderUrls } from '../provider-urls.ts';
 import {
   type BrowsableProvider,

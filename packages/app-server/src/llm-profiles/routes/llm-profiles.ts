@@ -22,7 +22,7 @@ import { conflictsAs409, notFound, shape } from '../../http/replies.ts';
 import { routeOptions } from '../../http/route-options.ts';
 import { principalOf } from '../../identity/authenticate.ts';
 import { DEFAULT_RATE_LIMITS, rateLimited } from '../../identity/rate-limits.ts';
-import { activationPatch, activeName, profileInfo, savedConfig } from '../profiles.ts';
+import { activationPatch, activeName, profileInfo, savedConfig } from '../../settings/llm-profiles.ts';
 import { type SwitchDeps, switchConversationProfile } from '../switch.ts';
 
 const route = routeOptions('Settings');

@@ -1,12 +1,12 @@
 import type { LLMCheckRequest, LLMCheckResult } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { ApiRoutes } from '../../context.ts';
+import { isInternalAddress } from '../../git/host-guard.ts';
 import { shape } from '../../http/replies.ts';
 import { routeOptions } from '../../http/route-options.ts';
 import { principalOf } from '../../identity/authenticate.ts';
 import { rateLimited } from '../../identity/rate-limits.ts';
 import type { IdentityRouteDeps } from '../../identity/routes/deps.ts';
-import { isInternalAddress } from '../../marketplaces/host-guard.ts';
 import { checkLlm } from '../llm-check.ts';
 import { effectiveLlm } from '../llm-defaults.ts';
 

@@ -5,8 +5,8 @@ import { conflictsAs409, shape } from '../../http/replies.ts';
 import { routeOptions } from '../../http/route-options.ts';
 import { principalOf } from '../../identity/authenticate.ts';
 import type { IdentityRouteDeps } from '../../identity/routes/deps.ts';
-import { llmProfilesView, setsLlm, stillActive } from '../../llm-profiles/profiles.ts';
 import { callerOf } from '../../marketplaces/routes/marketplaces.ts';
+import { llmProfilesView, setsLlm, stillActive } from '../llm-profiles.ts';
 import { knownUpdate, settingsPatch, settingsView } from '../settings-view.ts';
 
 const route = routeOptions('Settings');

@@ -1,8 +1,8 @@
 import { withoutPassword } from '../config.ts';
 import { DatabaseOpenError, KeyRing, createRepositories, newSecretsKey, openDatabase } from '../data/index.ts';
 import type { Repositories } from '../data/index.ts';
-import { StartError } from '../start/start-errors.ts';
-import { signInUrl } from './sign-in.ts';
+import { signInUrl } from '../identity/sign-in.ts';
+import { StartError } from './start-errors.ts';
 
 /** Where the install keeps its data: its SQLite database in `dataDir`, unless `databaseUrl` names PostgreSQL. */
 export interface InstallDatabaseOptions {

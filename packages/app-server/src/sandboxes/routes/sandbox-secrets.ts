@@ -3,9 +3,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiRoutes, AppContext } from '../../context.ts';
 import { forbidden, notFound } from '../../http/replies.ts';
 import { routeOptions } from '../../http/route-options.ts';
-import type { Sandbox, Sandboxes } from '../../sandboxes/index.ts';
-import { sandboxOnly } from '../../sandboxes/routes/sandbox-caller.ts';
-import { type SandboxSecretSources, sandboxSecretNames, sandboxSecretValue } from '../sandbox-secrets.ts';
+import { type SandboxSecretSources, sandboxSecretNames, sandboxSecretValue } from '../../settings/sandbox-secrets.ts';
+import type { Sandbox, Sandboxes } from '../index.ts';
+import { sandboxOnly } from './sandbox-caller.ts';
 
 const route = routeOptions('Sandboxes');
 
