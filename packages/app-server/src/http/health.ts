@@ -2,7 +2,6 @@ import { Type } from '@sinclair/typebox';
 import type { ApiRoutes } from '../context.ts';
 import type { AppDependencies, Dependency } from '../context.ts';
 import { LicenseStatus } from '../license/index.ts';
-import type { SandboxRuntime } from '../sandboxes/index.ts';
 import { SERVER_TITLE, SERVER_VERSION } from './server-info.ts';
 
 const Status = Type.Object({ status: Type.String() });
@@ -40,8 +39,8 @@ const DEPENDENCIES: readonly (keyof AppDependencies)[] = ['database', 'cache', '
 export interface HealthState {
   startedAt: number;
   dependencies: AppDependencies;
-  /** Where the server's sandboxes run, once it has any. */
-  sandboxRuntime: () => SandboxRuntime | undefined;
+  /** Where the server's sandboxes run, once it has any: its runtime says whether it answers, and how it isolates. */
+  sandboxRuntime: () => { runtime: { health(): Promise<{ backend: string; isolated: boolean }> } } | undefined;
   /** How long each dependency has to answer. */
   timeoutMs: number;
   /** The license's state now, with the seats used. */
