@@ -1,9 +1,5 @@
-export {
-  AppServerConfig,
-  appServerConfig,
-  appServerConfigProblems,
-  withoutPassword,
-} from './config.ts';
+export { AppServerConfig, appServerConfig, withoutPassword } from './config.ts';
+export { appServerConfigProblems } from './start/config-problems.ts';
 export type { ApiRoutes, AppContext, AppDependencies, Dependency } from './context.ts';
 export { API_PREFIX, API_ROUTES, type AppServer, type AppServerOptions, buildAppServer } from './server.ts';
 export {

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type * as client from 'openid-client';
+import type { SignInGitProvider } from '../../config/sign-in-git-providers.ts';
 import type { Repositories } from '../../data/index.ts';
 import { BrokerTokenError, brokerToken } from './broker-token.ts';
 import { reasonOf } from './issuer.ts';
-import type { SignInGitProvider } from './sign-in-providers.ts';
 import { type TokenAnswer, lifetimeOf } from './token-answer.ts';
 
 export type SignInTokenStore = Pick<Repositories['providerTokens'], 'setFromSignIn'>;
