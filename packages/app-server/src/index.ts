@@ -1,6 +1,8 @@
 export { AppServerConfig, appServerConfig, withoutPassword } from './config.ts';
 export { appServerConfigProblems } from './start/config-problems.ts';
-export type { ApiRoutes, AppContext, AppDependencies, Dependency } from './context.ts';
+export type { AppContext, AppDependencies, ServerRoutes } from './context.ts';
+export type { ApiRoutes, RouteContext } from './http/api-routes.ts';
+export type { Dependency } from './http/health.ts';
 export { API_PREFIX, API_ROUTES, type AppServer, type AppServerOptions, buildAppServer } from './server.ts';
 export {
   DatabaseOpenError,

@@ -3,7 +3,7 @@ import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import { catalogApiOfServer } from './catalog/routes/catalog.ts';
 import { type AppServerConfig, appServerConfig } from './config.ts';
-import type { ApiRoutes, AppContext, AppDependencies, AppServices } from './context.ts';
+import type { AppContext, AppDependencies, AppServices, ServerRoutes } from './context.ts';
 import type { ConversationLog } from './conversations/deps.ts';
 import { renewLookupKeys } from './conversations/lookup-keys.ts';
 import { PendingMessages } from './conversations/pending-messages.ts';
@@ -51,7 +51,7 @@ import { pluginTrustApiOfServer } from './trust/routes/plugin-trust.ts';
  */
 
 /** Every route module of `/api/v1`: adding one is one line here. */
-export const API_ROUTES: readonly ApiRoutes[] = [
+export const API_ROUTES: readonly ServerRoutes[] = [
   identityApiOfServer, // identity/: users, sign-in, API keys; with settings, secrets, organizations
   sandboxApiOfServer, // sandboxes/
   sandboxSecretsApiOfServer, // settings/: the secrets a sandbox looks up
@@ -74,7 +74,7 @@ export const API_ROUTES: readonly ApiRoutes[] = [
  * under `/sandboxes/{id}/agent` (HTTP and WebSockets), the shared conversations at OpenHands' `/api/shared-*` and
  * the aliases of OpenHands' older routes its web client still calls (`/api/settings`, `/api/conversations`...).
  */
-export const SOCKET_ROUTES: readonly ApiRoutes[] = [
+export const SOCKET_ROUTES: readonly ServerRoutes[] = [
   eventSocketOfServer, // events/
   sandboxProxyOfServer, // sandboxes/
   sharedApiOfServer, // conversations/
@@ -87,9 +87,9 @@ export interface AppServerOptions {
   dependencies?: AppDependencies;
   keyRing?: KeyRing;
   /** The route modules of `/api/v1` (default: `API_ROUTES`). */
-  apiRoutes?: readonly ApiRoutes[];
+  apiRoutes?: readonly ServerRoutes[];
   /** The socket route modules (default: `SOCKET_ROUTES`, or none when `apiRoutes` is given). */
-  socketRoutes?: readonly ApiRoutes[];
+  socketRoutes?: readonly ServerRoutes[];
   /** Where the logs go (default: standard output); the level is the config's. */
   logStream?: { write(line: string): unknown };
   /** How long `/ready` waits for each dependency to answer. */

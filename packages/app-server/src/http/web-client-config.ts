@@ -1,5 +1,5 @@
 import type { WebClientConfig } from '@bosun/protocol';
-import type { ApiRoutes } from '../context.ts';
+import type { ApiRoutes } from './api-routes.ts';
 import { shape } from './replies.ts';
 
 /** The base URLs of the Git providers the web client knows (`providers_configured`): it is told their hosts. */

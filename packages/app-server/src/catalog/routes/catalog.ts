@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import type { ApiRoutes, AppContext } from '../../context.ts';
+import type { AppContext, ServerRoutes } from '../../context.ts';
 import { gitUrlsOf } from '../../git/provider-urls.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { type PageRequest, pageOfList, pageQuery } from '../../http/pages.ts';
 import { routeOptions } from '../../http/route-options.ts';
 import { marketplacesOf } from '../../marketplaces/index.ts';
@@ -65,7 +66,7 @@ export function catalogApi(deps: CatalogDeps): ApiRoutes {
 }
 
 /** The same over the server's own database and configuration (none without one: nothing would authenticate). */
-export const catalogApiOfServer: ApiRoutes = (api, context: AppContext) => {
+export const catalogApiOfServer: ServerRoutes = (api, context: AppContext) => {
   const { services, config } = context;
   if (!services) return;
   const { repositories } = services;

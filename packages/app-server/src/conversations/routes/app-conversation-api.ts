@@ -1,9 +1,10 @@
 import type { preHandlerAsyncHookHandler } from 'fastify';
 import type { AppServerConfig } from '../../config.ts';
-import type { ApiRoutes, AppContext } from '../../context.ts';
+import type { AppContext, ServerRoutes } from '../../context.ts';
 import type { Repositories } from '../../data/index.ts';
 import { type Lease, leaseOf } from '../../data/row-leases.ts';
 import { gitUrlsOf } from '../../git/provider-urls.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { loginUrlOf } from '../../identity/oidc/index.ts';
 import { DEFAULT_RATE_LIMITS, rateLimited } from '../../identity/rate-limits.ts';
 import { marketplacesOf } from '../../marketplaces/index.ts';
@@ -56,7 +57,7 @@ export function conversationApi({ startLimit, startTaskLease, authUrl, ...deps }
 }
 
 /** The same over the server's services; a server without a database (or cache) has only the web client's config. */
-export const conversationApiOfServer: ApiRoutes = async (api, context: AppContext) => {
+export const conversationApiOfServer: ServerRoutes = async (api, context: AppContext) => {
   const { services, config } = context;
   const { cache } = context.dependencies;
   const authUrl = loginUrlOf(config, context.publicUrl);

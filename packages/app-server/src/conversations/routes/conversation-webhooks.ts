@@ -1,7 +1,7 @@
 import { conversationIdPattern } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
-import type { ApiRoutes } from '../../context.ts';
 import type { Repositories } from '../../data/index.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { notFound } from '../../http/replies.ts';
 import { routeOptions } from '../../http/route-options.ts';
 import type { Sandbox, Sandboxes } from '../../sandboxes/index.ts';

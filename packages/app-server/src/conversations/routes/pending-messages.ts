@@ -1,6 +1,7 @@
 import { type PendingMessageRequest, conversationIdPattern } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
-import type { ApiRoutes } from '../../context.ts';
+import type { ServerRoutes } from '../../context.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { shape } from '../../http/replies.ts';
 import { routeOptions } from '../../http/route-options.ts';
 import { principalOf } from '../../identity/authenticate.ts';
@@ -53,7 +54,7 @@ export function pendingMessagesApi(deps: Omit<PendingMessageDeps, 'log'>): ApiRo
 }
 
 /** The same over the server's services (none without a database). */
-export const pendingMessagesApiOfServer: ApiRoutes = (api, context) => {
+export const pendingMessagesApiOfServer: ServerRoutes = (api, context) => {
   const { services } = context;
   if (!services) return;
   return pendingMessagesApi({ repositories: services.repositories, sandboxes: services.sandboxes })(api, context);

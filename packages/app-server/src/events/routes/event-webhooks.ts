@@ -1,7 +1,7 @@
 import { HttpError, InputError, NotFoundError } from '@bosun/http';
 import { Type } from '@sinclair/typebox';
-import type { ApiRoutes } from '../../context.ts';
 import type { Repositories } from '../../data/index.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { shape } from '../../http/replies.ts';
 import { routeOptions } from '../../http/route-options.ts';
 import { type Sandbox, type Sandboxes, agentStillHas } from '../../sandboxes/index.ts';

@@ -1,4 +1,5 @@
-import type { ApiRoutes, AppContext } from '../../context.ts';
+import type { AppContext, ServerRoutes } from '../../context.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { type ConversationEventRouteDeps, conversationEventRoutes } from './conversation-events.ts';
 import { type EventSocketDeps, eventSocketRoutes } from './event-socket.ts';
 import { type EventWebhookDeps, eventWebhookRoutes } from './event-webhooks.ts';
@@ -19,14 +20,14 @@ export function eventSocket(deps: EventSocketDeps): ApiRoutes {
 }
 
 /** The same over the server's services; a server without a database has no such routes. */
-export const eventsApiOfServer: ApiRoutes = (api, context: AppContext) => {
+export const eventsApiOfServer: ServerRoutes = (api, context: AppContext) => {
   const { services } = context;
   if (!services) return;
   const { repositories, sandboxes, events } = services;
   eventsApi({ conversations: repositories.conversations, sandboxes, events })(api, context);
 };
 
-export const eventSocketOfServer: ApiRoutes = (app, context: AppContext) => {
+export const eventSocketOfServer: ServerRoutes = (app, context: AppContext) => {
   const { services } = context;
   if (!services) return;
   const { repositories, sandboxes, events } = services;

@@ -1,7 +1,8 @@
 import { HttpError, InputError, NotFoundError } from '@bosun/http';
 import type { FastifyRequest } from 'fastify';
-import type { ApiRoutes } from '../../context.ts';
+import type { ServerRoutes } from '../../context.ts';
 import type { Repositories } from '../../data/index.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { routeOptions } from '../../http/route-options.ts';
 import type { GitHubApp } from '../apps/github-app.ts';
 import { INSTALLATION_EVENTS, type InstallationEventName, installationEventOf } from '../apps/webhook-events.ts';
@@ -83,7 +84,7 @@ export function gitAppWebhookRoutes(deps: GitAppWebhookDeps): ApiRoutes {
 }
 
 /** The webhook over the server's services (a server without a database takes none). */
-export const gitAppWebhookApiOfServer: ApiRoutes = async (api, context) => {
+export const gitAppWebhookApiOfServer: ServerRoutes = async (api, context) => {
   const { services, config } = context;
   if (!services) return;
   await gitAppWebhookRoutes({

@@ -2,8 +2,9 @@ import { InputError } from '@bosun/http';
 import { PROVIDER_TYPES, type ProviderType, SORT_ORDERS, type SortOrder } from '@bosun/protocol';
 import { type TProperties, Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ApiRoutes } from '../../context.ts';
+import type { ServerRoutes } from '../../context.ts';
 import { gitUrlsOf } from '../../git/provider-urls.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { pageOfList } from '../../http/pages.ts';
 import { routeOptions } from '../../http/route-options.ts';
 import { principalOf } from '../../identity/authenticate.ts';
@@ -263,7 +264,7 @@ async function answerOrFail(reply: FastifyReply, answer: () => Promise<unknown>)
 }
 
 /** The same over the server's services and configuration (none without a database). */
-export const gitBrowseApiOfServer: ApiRoutes = (api, context) => {
+export const gitBrowseApiOfServer: ServerRoutes = (api, context) => {
   const { services, config } = context;
   if (!services) return;
   return gitBrowseApi({

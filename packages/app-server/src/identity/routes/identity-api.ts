@@ -1,7 +1,8 @@
 import type { AppServerConfig } from '../../config.ts';
-import type { ApiRoutes, AppContext, AppDependencies } from '../../context.ts';
+import type { AppContext, AppDependencies, ServerRoutes } from '../../context.ts';
 import { type KeyRing, type Repositories, createRepositories } from '../../data/index.ts';
 import { gitUrlsOf } from '../../git/provider-urls.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { isLoopbackHost } from '../../http/loopback-host.ts';
 import { marketplacesOf } from '../../marketplaces/index.ts';
 import { oidcLoginOf } from '../oidc/index.ts';
@@ -19,7 +20,7 @@ export function identityApi(deps: IdentityRouteDeps): ApiRoutes {
  * The same module over the server's own database, key ring and cache (rate limits shared through Redis when
  * configured). A server built without a database has no such routes.
  */
-export const identityApiOfServer: ApiRoutes = (api, context: AppContext) => {
+export const identityApiOfServer: ServerRoutes = (api, context: AppContext) => {
   const { services, config } = context;
   if (!services) return;
   const { personal } = marketplacesOf(services.repositories, config, gitUrlsOf(config), services.gitTokens);

@@ -1,5 +1,5 @@
-import type { ApiRoutes } from '../../context.ts';
 import { gitProviderRoutes } from '../../git/routes/git-providers.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { memberRoutes } from '../../organizations/routes/members.ts';
 import { organizationRoutes } from '../../organizations/routes/organizations.ts';
 import { llmCheckRoutes } from '../../settings/routes/llm-check.ts';

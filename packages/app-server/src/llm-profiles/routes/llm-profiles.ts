@@ -10,7 +10,7 @@ import type {
 import { profileName } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { preHandlerAsyncHookHandler } from 'fastify';
-import type { ApiRoutes } from '../../context.ts';
+import type { ServerRoutes } from '../../context.ts';
 import {
   ConversationParams,
   tags as conversationTags,
@@ -18,6 +18,7 @@ import {
 } from '../../conversations/routes/app-conversation-wire.ts';
 import { upstream } from '../../conversations/routes/app-conversations.ts';
 import { MAX_LLM_PROFILES, type Repositories } from '../../data/index.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { conflictsAs409, notFound, shape } from '../../http/replies.ts';
 import { routeOptions } from '../../http/route-options.ts';
 import { principalOf } from '../../identity/authenticate.ts';
@@ -168,7 +169,7 @@ export function llmProfilesApi(deps: LlmProfileDeps): ApiRoutes {
 }
 
 /** The same over the server's services (none without a database). */
-export const llmProfilesApiOfServer: ApiRoutes = (api, context) => {
+export const llmProfilesApiOfServer: ServerRoutes = (api, context) => {
   const { services, config } = context;
   if (!services) return;
   const llmDefaults = { model: config.llm_model, baseUrl: config.llm_base_url, apiKey: config.llm_api_key };

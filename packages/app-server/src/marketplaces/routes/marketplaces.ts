@@ -8,8 +8,9 @@ import type {
 } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import type { ApiRoutes, AppContext } from '../../context.ts';
+import type { AppContext, ServerRoutes } from '../../context.ts';
 import { gitUrlsOf } from '../../git/provider-urls.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { conflictsAs409, shape } from '../../http/replies.ts';
 import { routeOptions } from '../../http/route-options.ts';
 import { principalOf } from '../../identity/authenticate.ts';
@@ -163,7 +164,7 @@ export function marketplaceApi({ registry, git, table }: Marketplaces): ApiRoute
 }
 
 /** The same over the server's database and configuration; a server without a database has no such routes. */
-export const marketplaceApiOfServer: ApiRoutes = (api, context: AppContext) => {
+export const marketplaceApiOfServer: ServerRoutes = (api, context: AppContext) => {
   if (!context.services) return;
   const { repositories, gitTokens, skillRepositoryRows } = context.services;
   const { config } = context;

@@ -2,10 +2,11 @@ import { join } from 'node:path';
 import type { DirectoryPlugin, DirectoryPluginConfig, DirectoryPluginList } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { AppServerConfig } from '../../config.ts';
-import type { ApiRoutes } from '../../context.ts';
+import type { ServerRoutes } from '../../context.ts';
 import type { Repositories } from '../../data/index.ts';
 import { gitUrlsOf } from '../../git/provider-urls.ts';
 import type { ProviderTokenReader } from '../../git/token-renewal.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { forbidden, notFound } from '../../http/replies.ts';
 import { routeOptions } from '../../http/route-options.ts';
 import { principalOf } from '../../identity/authenticate.ts';
@@ -105,7 +106,7 @@ export function pluginDirectoryOf(config: AppServerConfig, baseUrl: () => string
 }
 
 /** The same over the server's services (none without a database). */
-export const pluginDirectoryApiOfServer: ApiRoutes = (api, context) => {
+export const pluginDirectoryApiOfServer: ServerRoutes = (api, context) => {
   if (!context.services) return;
   const directory = pluginDirectoryOf(context.config, context.publicUrl);
   return pluginDirectoryApi(directory, context.services.repositories)(api, context);

@@ -1,4 +1,5 @@
-import type { ApiRoutes, AppContext } from '../../context.ts';
+import type { AppContext, ServerRoutes } from '../../context.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { DEFAULT_RATE_LIMITS, rateLimited } from '../../identity/rate-limits.ts';
 import { sandboxSpecRoutes } from './sandbox-specs.ts';
 import { type SandboxRouteDeps, sandboxRoutes } from './sandboxes.ts';
@@ -13,7 +14,7 @@ export function sandboxApi(deps: SandboxRouteDeps): ApiRoutes {
 }
 
 /** The same over the server's services (its sandboxes local processes in its data directory). */
-export const sandboxApiOfServer: ApiRoutes = async (api, context: AppContext) => {
+export const sandboxApiOfServer: ServerRoutes = async (api, context: AppContext) => {
   const { services } = context;
   // As the identity routes, which authenticate these: no database, no routes.
   if (!services) return;

@@ -1,6 +1,7 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ApiRoutes, AppContext } from '../../context.ts';
+import type { AppContext, ServerRoutes } from '../../context.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { forbidden, notFound } from '../../http/replies.ts';
 import { routeOptions } from '../../http/route-options.ts';
 import { type SandboxSecretSources, sandboxSecretNames, sandboxSecretValue } from '../../settings/sandbox-secrets.ts';
@@ -82,7 +83,7 @@ export function sandboxSecretRoutes(deps: SandboxSecretRouteDeps): ApiRoutes {
 }
 
 /** The routes over the server's services; none without a database. */
-export const sandboxSecretsApiOfServer: ApiRoutes = (api, context: AppContext) => {
+export const sandboxSecretsApiOfServer: ServerRoutes = (api, context: AppContext) => {
   const { services } = context;
   if (!services) return;
   const { sandboxes, repositories, gitTokens } = services;

@@ -1,7 +1,7 @@
 import type { LLMCheckRequest, LLMCheckResult } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
-import type { ApiRoutes } from '../../context.ts';
 import { isInternalAddress } from '../../git/host-guard.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { shape } from '../../http/replies.ts';
 import { routeOptions } from '../../http/route-options.ts';
 import { principalOf } from '../../identity/authenticate.ts';

@@ -1,6 +1,6 @@
 import { InputError } from '@bosun/http';
 import type { SettingsUpdate } from '@bosun/protocol';
-import type { ApiRoutes } from '../../context.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { conflictsAs409, shape } from '../../http/replies.ts';
 import { routeOptions } from '../../http/route-options.ts';
 import { principalOf } from '../../identity/authenticate.ts';
