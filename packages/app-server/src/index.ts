@@ -3,7 +3,8 @@ export { appServerConfigProblems } from './start/config-problems.ts';
 export type { AppContext, AppDependencies, ServerRoutes } from './context.ts';
 export type { ApiRoutes, RouteContext } from './http/api-routes.ts';
 export type { Dependency } from './http/health.ts';
-export { API_PREFIX, API_ROUTES, type AppServer, type AppServerOptions, buildAppServer } from './server.ts';
+export { API_PREFIX, type AppServer, type AppServerOptions, buildAppServer } from './server.ts';
+export { API_ROUTES } from './server-routes.ts';
 export {
   DatabaseOpenError,
   SchemaBehindError,

@@ -2,7 +2,6 @@ import { NotFoundError, refuseNulText } from '@bosun/http';
 import { conversationIdPattern } from '@bosun/protocol';
 import { type Static, Type } from '@sinclair/typebox';
 import type { preHandlerAsyncHookHandler } from 'fastify';
-import type { AppContext, ServerRoutes } from '../../context.ts';
 import {
   EventFilterQuery,
   EventSearchQuery,
@@ -145,10 +144,3 @@ export function sharedApi(deps: SharedRouteDeps): ApiRoutes {
     });
   };
 }
-
-/** The same over the server's services; a server without a database has no such routes. */
-export const sharedApiOfServer: ServerRoutes = (app, context: AppContext) => {
-  const { services } = context;
-  if (!services) return;
-  return sharedApi({ repositories: services.repositories, rateLimiter: services.rateLimiter })(app, context);
-};

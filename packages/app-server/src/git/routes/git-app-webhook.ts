@@ -1,6 +1,5 @@
 import { HttpError, InputError, NotFoundError } from '@bosun/http';
 import type { FastifyRequest } from 'fastify';
-import type { ServerRoutes } from '../../context.ts';
 import type { Repositories } from '../../data/index.ts';
 import type { ApiRoutes } from '../../http/api-routes.ts';
 import { routeOptions } from '../../http/route-options.ts';
@@ -82,14 +81,3 @@ export function gitAppWebhookRoutes(deps: GitAppWebhookDeps): ApiRoutes {
     });
   };
 }
-
-/** The webhook over the server's services (a server without a database takes none). */
-export const gitAppWebhookApiOfServer: ServerRoutes = async (api, context) => {
-  const { services, config } = context;
-  if (!services) return;
-  await gitAppWebhookRoutes({
-    secret: config.git_github_app_webhook_secret,
-    events: services.repositories.gitAppEvents,
-    app: services.githubApp,
-  })(api, context);
-};

@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import type { DirectoryPlugin, DirectoryPluginConfig, DirectoryPluginList } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { AppServerConfig } from '../../config.ts';
-import type { ServerRoutes } from '../../context.ts';
 import type { Repositories } from '../../data/index.ts';
 import { gitUrlsOf } from '../../git/provider-urls.ts';
 import type { ProviderTokenReader } from '../../git/token-renewal.ts';
@@ -104,10 +103,3 @@ export function pluginDirectoryOf(config: AppServerConfig, baseUrl: () => string
     baseUrl,
   });
 }
-
-/** The same over the server's services (none without a database). */
-export const pluginDirectoryApiOfServer: ServerRoutes = (api, context) => {
-  if (!context.services) return;
-  const directory = pluginDirectoryOf(context.config, context.publicUrl);
-  return pluginDirectoryApi(directory, context.services.repositories)(api, context);
-};

@@ -1,6 +1,5 @@
 import type { PluginTrust, PluginTrustList, PluginTrustSource } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
-import type { ServerRoutes } from '../../context.ts';
 import type { PluginTrustRecord, Repositories } from '../../data/index.ts';
 import type { ApiRoutes } from '../../http/api-routes.ts';
 import { notFound, shape } from '../../http/replies.ts';
@@ -51,11 +50,6 @@ export function pluginTrustApi(repositories: Pick<Repositories, 'pluginTrust'>):
     );
   };
 }
-
-/** The same over the server's services (none without a database). */
-export const pluginTrustApiOfServer: ServerRoutes = (api, context) => {
-  if (context.services) return pluginTrustApi(context.services.repositories)(api, context);
-};
 
 const wireOf = (record: PluginTrustRecord): PluginTrust => ({
   id: record.id,
