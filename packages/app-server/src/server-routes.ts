@@ -1,3 +1,5 @@
+import { accountRouteDeps } from './account/account-api.ts';
+import { accountRoutes } from './account/account-routes.ts';
 import { catalogApi } from './catalog/routes/catalog.ts';
 import type { AppContext, ServerRoutes } from './context.ts';
 import { conversationApi } from './conversations/routes/app-conversation-api.ts';
@@ -14,8 +16,6 @@ import { notApplicableApi } from './http/not-applicable.ts';
 import { webClientConfigRoutes } from './http/web-client-config.ts';
 import { loginUrlOf, oidcLoginOf } from './identity/oidc/index.ts';
 import { DEFAULT_RATE_LIMITS, rateLimited } from './identity/rate-limits.ts';
-import { identityRouteDeps } from './identity/routes/identity-api.ts';
-import { identityRoutes } from './identity/routes/identity-routes.ts';
 import { llmProfilesApi } from './llm-profiles/routes/llm-profiles.ts';
 import { marketplacesOf } from './marketplaces/index.ts';
 import { marketplaceApi } from './marketplaces/routes/marketplaces.ts';
@@ -37,14 +37,14 @@ import { pluginTrustApi } from './trust/routes/plugin-trust.ts';
  */
 
 /**
- * The identity module (identity/routes/identity-routes.ts) over the server's own database, key ring and cache (rate
- * limits shared through Redis when configured). A server built without a database has no such routes.
+ * The account module (account/account-routes.ts) over the server's own database, key ring and cache (rate limits
+ * shared through Redis when configured). A server built without a database has no such routes.
  */
-const identityApiOfServer: ServerRoutes = (api, context: AppContext) => {
+const accountApiOfServer: ServerRoutes = (api, context: AppContext) => {
   const { services, config } = context;
   if (!services) return;
   const { personal } = marketplacesOf(services.repositories, config, gitUrlsOf(config), services.gitTokens);
-  const deps = identityRouteDeps(services.repositories, config, services.rateLimiter);
+  const deps = accountRouteDeps(services.repositories, config, services.rateLimiter);
   const { keyRing, dependencies } = context;
   const oidc =
     keyRing && dependencies.cache
@@ -57,7 +57,7 @@ const identityApiOfServer: ServerRoutes = (api, context: AppContext) => {
           log: api.log,
         })
       : undefined;
-  identityRoutes({ ...deps, marketplaces: personal, ...(oidc ? { oidc } : {}) })(api, context);
+  accountRoutes({ ...deps, marketplaces: personal, ...(oidc ? { oidc } : {}) })(api, context);
 };
 
 /** The routes of sandboxes and sandbox specs over the server's services (its sandboxes: in its runtime). */
@@ -229,7 +229,7 @@ const sharedApiOfServer: ServerRoutes = (app, context: AppContext) => {
 
 /** Every route module of `/api/v1`. */
 export const API_ROUTES: readonly ServerRoutes[] = [
-  identityApiOfServer, // identity/: users, sign-in, API keys; with settings, secrets, organizations
+  accountApiOfServer, // account/: identity's users, sign-in, API keys; settings, secrets, organizations
   sandboxApiOfServer, // sandboxes/
   sandboxSecretsApiOfServer, // sandboxes/: the secrets a sandbox looks up
   eventsApiOfServer, // events/

@@ -28,8 +28,8 @@ import { skillRepositoryTableRows } from './skill-repositories/table-rows.ts';
 /*
  * The app server's composition root, read top down: what the server is given and what it builds
  * (`buildAppServer`), then the services the domains share (`openServices`) and how they are wired to one another
- * (`whenSandboxRuns`). The route modules it registers, in their order (the identity routes first, as they
- * authenticate the others), are server-routes.ts's; opening the database, cache and object store from the
+ * (`whenSandboxRuns`). The route modules it registers, in their order (the account module first, as its
+ * authentication guards the others), are server-routes.ts's; opening the database, cache and object store from the
  * configuration is the start-up's (start/dependencies.ts); the types the server's route modules get are in context.ts.
  */
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { chmod } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
+import { accountApi, accountRouteDeps } from '../../src/account/account-api.ts';
 import { type Cache, MemoryCache, openCache } from '../../src/cache/index.ts';
 import { catalogApi } from '../../src/catalog/routes/catalog.ts';
 import { PendingMessages } from '../../src/conversations/pending-messages.ts';
@@ -19,7 +20,6 @@ import { GitTokenRenewal, renewalClientsOf } from '../../src/git/token-renewal.t
 import { legacyApi } from '../../src/http/legacy/index.ts';
 import { notApplicableApi } from '../../src/http/not-applicable.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimits, rateLimited } from '../../src/identity/rate-limits.ts';
-import { identityApi, identityRouteDeps } from '../../src/identity/routes/identity-api.ts';
 import { type AppServer, type AppServerConfig, appServerConfig, buildAppServer } from '../../src/index.ts';
 import { llmProfilesApi } from '../../src/llm-profiles/routes/llm-profiles.ts';
 import { marketplacesOf } from '../../src/marketplaces/index.ts';
@@ -164,7 +164,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
       let url = '';
       const oidc = testOidcLogin(config, { keyRing, cache, repositories }, () => url);
       const deps = {
-        ...identityRouteDeps(repositories, config, new RateLimiter(cache), limits),
+        ...accountRouteDeps(repositories, config, new RateLimiter(cache), limits),
         marketplaces: marketplaces.personal,
         ...(oidc ? { oidc } : {}),
       };
@@ -215,7 +215,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
       server = await buildAppServer({
         config,
         apiRoutes: [
-          identityApi(deps),
+          accountApi(deps),
           sandboxApi({ sandboxes, specs, startLimit }),
           sandboxSecretRoutes({
             sandboxes,

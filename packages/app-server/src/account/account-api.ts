@@ -1,23 +1,26 @@
-import type { AppServerConfig } from '../../config.ts';
-import type { Repositories } from '../../data/index.ts';
-import type { ApiRoutes } from '../../http/api-routes.ts';
-import { isLoopbackHost } from '../../http/loopback-host.ts';
-import { DEFAULT_RATE_LIMITS, type RateLimiter, type RateLimits } from '../rate-limits.ts';
-import type { IdentityRouteDeps } from './deps.ts';
-import { identityRoutes } from './identity-routes.ts';
+import type { AppServerConfig } from '../config.ts';
+import type { Repositories } from '../data/index.ts';
+import type { ApiRoutes } from '../http/api-routes.ts';
+import { isLoopbackHost } from '../http/loopback-host.ts';
+import { DEFAULT_RATE_LIMITS, type RateLimiter, type RateLimits } from '../identity/rate-limits.ts';
+import type { SettingsRouteDeps } from '../settings/routes/deps.ts';
+import { accountRoutes } from './account-routes.ts';
 
-/** The `/api/v1` route module of identity, settings, secrets and organizations, given what it needs. */
-export function identityApi(deps: IdentityRouteDeps): ApiRoutes {
-  return identityRoutes(deps);
+/**
+ * The account's `/api/v1` module (identity, settings, secrets, Git provider tokens, organizations), given what it
+ * needs.
+ */
+export function accountApi(deps: SettingsRouteDeps): ApiRoutes {
+  return accountRoutes(deps);
 }
 
 /** What those routes need, from the open database's repositories, the configuration and a rate limiter. */
-export function identityRouteDeps(
+export function accountRouteDeps(
   repositories: Repositories,
   config: Pick<AppServerConfig, 'llm_model' | 'llm_base_url' | 'llm_api_key' | 'public_url'> & { host?: string },
   rateLimiter: RateLimiter,
   rateLimits: RateLimits = DEFAULT_RATE_LIMITS,
-): IdentityRouteDeps {
+): SettingsRouteDeps {
   const { users, apiKeys, sessions, organizations, settings, secrets, providerTokens, llmProfiles } = repositories;
   return {
     users,
