@@ -71,7 +71,7 @@ describe('the app server', () => {
       sandboxRuntime: () => undefined,
       timeoutMs: 1000,
       license: async () => ({ status: 'none' }),
-    })(server, { config: appServerConfig(), dependencies: {}, publicUrl: () => '' });
+    })(server, { config: appServerConfig(), publicUrl: () => '' });
     for (const url of paths) expect((await server.inject({ method: 'GET', url })).statusCode, url).toBe(200);
     await server.close();
   });

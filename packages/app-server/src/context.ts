@@ -1,20 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { Cache } from './cache/index.ts';
-import type { AppServerConfig } from './config.ts';
 import type { AppDatabase, KeyRing, Repositories } from './data/index.ts';
 import type { ConversationEvents } from './events/index.ts';
 import type { GitHubApp } from './git/apps/github-app.ts';
 import type { GitTokenRenewal } from './git/token-renewal.ts';
+import type { RouteContext } from './http/api-routes.ts';
 import type { MoreTableRows } from './marketplaces/index.ts';
 import type { ObjectStore } from './objects/index.ts';
 import type { RateLimiter } from './rate-limit/index.ts';
 import type { SandboxRuntime, SandboxSpec, Sandboxes } from './sandboxes/index.ts';
-
-/** Something the server needs that can stop answering (a database, a cache, an object store). */
-export interface Dependency {
-  /** Resolves when it answers; rejects (or never settles) when it does not. */
-  ping(): Promise<void>;
-}
 
 /** What the server was given to work with: `/ready` is 200 only when each one given answers. */
 export interface AppDependencies {
@@ -45,21 +39,17 @@ export interface AppServices {
   skillRepositoryRows?: MoreTableRows;
 }
 
-/** What every route module gets. */
-export interface AppContext {
-  config: AppServerConfig;
+/** What the server's own route modules get: a route's context, with what the server was given and built. */
+export interface AppContext extends RouteContext {
   dependencies: AppDependencies;
   /** What seals secrets at rest (with `dependencies.database`: `createRepositories(database, keyRing)`). */
   keyRing?: KeyRing;
   /** Present when the server has a database, a cache and a key ring; stopped when the server closes. */
   services?: AppServices;
-  /** Where people and sandboxes reach the server: `public_url`, else the address it listens on. */
-  publicUrl(): string;
 }
 
 /**
- * Routes, as every route file exports them: registers them on `api` (under `/api/v1` when the server registers
- * them there, else at its root: sockets, proxies, health, aliases). A file whose routes need more than the
- * context exports a function of what they need that returns its `ApiRoutes`.
+ * A route module over the server's services: builds what its routes need from `context.services`, then registers
+ * them (`ApiRoutes` are such modules too: they read no more than a route's context).
  */
-export type ApiRoutes = (api: FastifyInstance, context: AppContext) => void | Promise<void>;
+export type ServerRoutes = (api: FastifyInstance, context: AppContext) => void | Promise<void>;

@@ -1,10 +1,10 @@
-export {
-  AppServerConfig,
-  appServerConfig,
-  appServerConfigProblems,
-} from './config.ts';
-export type { ApiRoutes, AppContext, AppDependencies, Dependency } from './context.ts';
-export { API_PREFIX, API_ROUTES, type AppServer, type AppServerOptions, buildAppServer } from './server.ts';
+export { AppServerConfig, appServerConfig } from './config.ts';
+export { appServerConfigProblems } from './start/config-problems.ts';
+export type { AppContext, AppDependencies, ServerRoutes } from './context.ts';
+export type { ApiRoutes, RouteContext } from './http/api-routes.ts';
+export type { Dependency } from './http/health.ts';
+export { API_PREFIX, type AppServer, type AppServerOptions, buildAppServer } from './server.ts';
+export { API_ROUTES } from './server-routes.ts';
 export {
   DatabaseOpenError,
   SchemaBehindError,
@@ -13,7 +13,7 @@ export {
   openDatabase,
   seedForBenchmark,
 } from './data/index.ts';
-export { type OwnerApiKeyOptions, createOwnerApiKey, createOwnerSignInUrl } from './identity/owner-api-key.ts';
+export { type OwnerApiKeyOptions, createOwnerApiKey, createOwnerSignInUrl } from './start/owner-api-key.ts';
 export {
   LICENSE_ISSUER,
   LicenseFormatError,

@@ -1,85 +1,37 @@
 import { createHttpServer, installEdgeErrors, refuseNulText, timeoutsOf } from '@bosun/http';
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
-import { catalogApiOfServer } from './catalog/routes/catalog.ts';
 import { type AppServerConfig, appServerConfig } from './config.ts';
-import type { ApiRoutes, AppContext, AppDependencies, AppServices } from './context.ts';
+import type { AppContext, AppDependencies, AppServices, ServerRoutes } from './context.ts';
 import type { ConversationLog } from './conversations/deps.ts';
 import { renewLookupKeys } from './conversations/lookup-keys.ts';
 import { PendingMessages } from './conversations/pending-messages.ts';
-import { conversationApiOfServer } from './conversations/routes/app-conversation-api.ts';
-import { pendingMessagesApiOfServer } from './conversations/routes/pending-messages.ts';
-import { sharedApiOfServer } from './conversations/routes/shared-conversations.ts';
 import { type KeyRing, createRepositories } from './data/index.ts';
 import { ConversationEvents, webhookEnvironmentOf } from './events/index.ts';
-import { eventSocketOfServer, eventsApiOfServer } from './events/routes/events-api.ts';
 import { gitHubAppOf } from './git/apps/github-app.ts';
 import { gitUrlsOf } from './git/provider-urls.ts';
-import { gitAppWebhookApiOfServer } from './git/routes/git-app-webhook.ts';
-import { gitBrowseApiOfServer } from './git/routes/git-browse.ts';
 import { GitTokenRenewal, renewalClientsOf } from './git/token-renewal.ts';
 import { healthRoutes } from './http/health.ts';
-import { legacyApi } from './http/legacy/index.ts';
-import { notApplicableApi } from './http/not-applicable.ts';
 import { installOpenApi } from './http/openapi.ts';
 import { readmeRoutes } from './http/readme.ts';
 import { installedWebRoot, webAppRoutes } from './http/web-app.ts';
-import { identityApiOfServer } from './identity/routes/identity-api.ts';
 import { LICENSE_ISSUER, LicenseMonitor, type LicenseTrust, verifyLicense } from './license/index.ts';
-import { llmProfilesApiOfServer } from './llm-profiles/routes/llm-profiles.ts';
-import { marketplaceApiOfServer } from './marketplaces/routes/marketplaces.ts';
-import { launchApi } from './plugin-directory/routes/launch.ts';
-import { pluginDirectoryApiOfServer } from './plugin-directory/routes/plugin-directory.ts';
 import { RateLimiter } from './rate-limit/index.ts';
 import { proxiedAgentPath, proxiesSandboxUrls } from './sandboxes/browser-urls.ts';
 import { RuntimeSandboxes, SANDBOX_SPECS, type Sandbox, openSandboxRuntime } from './sandboxes/index.ts';
 import { sandboxLaunch, warnWhenNotIsolated, withGitProviders } from './sandboxes/launch.ts';
-import { sandboxApiOfServer } from './sandboxes/routes/sandbox-api.ts';
-import { sandboxProxyOfServer } from './sandboxes/routes/sandbox-proxy.ts';
-import { sandboxSecretsApiOfServer } from './settings/routes/sandbox-secrets.ts';
+import { API_ROUTES, SOCKET_ROUTES } from './server-routes.ts';
 import { appUrlOf } from './settings/sandbox-secrets.ts';
 import { discoverySettingsOf } from './skill-repositories/discovery.ts';
 import { skillRepositoryTableRows } from './skill-repositories/table-rows.ts';
-import { pluginTrustApiOfServer } from './trust/routes/plugin-trust.ts';
 
 /*
- * The app server's composition root, read top down: the routes of each domain (in the order they are
- * registered: the identity routes first, as they authenticate the others), what the server is given and what it
- * builds (`buildAppServer`), then the services the domains share (`openServices`) and how they are wired to one
- * another (`whenSandboxRuns`). Opening the database, cache and object store from the configuration is the
- * start-up's (start/dependencies.ts); the types every route module gets are in context.ts.
+ * The app server's composition root, read top down: what the server is given and what it builds
+ * (`buildAppServer`), then the services the domains share (`openServices`) and how they are wired to one another
+ * (`whenSandboxRuns`). The route modules it registers, in their order (the account module first, as its
+ * authentication guards the others), are server-routes.ts's; opening the database, cache and object store from the
+ * configuration is the start-up's (start/dependencies.ts); the types the server's route modules get are in context.ts.
  */
-
-/** Every route module of `/api/v1`: adding one is one line here. */
-export const API_ROUTES: readonly ApiRoutes[] = [
-  identityApiOfServer, // identity/: users, sign-in, API keys; with settings, secrets, organizations
-  sandboxApiOfServer, // sandboxes/
-  sandboxSecretsApiOfServer, // settings/: the secrets a sandbox looks up
-  eventsApiOfServer, // events/
-  conversationApiOfServer, // conversations/
-  pendingMessagesApiOfServer, // conversations/
-  launchApi, // plugin-directory/
-  pluginDirectoryApiOfServer, // plugin-directory/
-  pluginTrustApiOfServer, // trust/
-  marketplaceApiOfServer, // marketplaces/
-  catalogApiOfServer, // catalog/
-  llmProfilesApiOfServer, // llm-profiles/
-  gitBrowseApiOfServer, // git/
-  gitAppWebhookApiOfServer, // git/
-  notApplicableApi, // http/
-];
-
-/**
- * Every module of routes outside `/api/v1`: WebSockets (under `/sockets`), the sandboxes' agent servers proxied
- * under `/sandboxes/{id}/agent` (HTTP and WebSockets), the shared conversations at OpenHands' `/api/shared-*` and
- * the aliases of OpenHands' older routes its web client still calls (`/api/settings`, `/api/conversations`...).
- */
-export const SOCKET_ROUTES: readonly ApiRoutes[] = [
-  eventSocketOfServer, // events/
-  sandboxProxyOfServer, // sandboxes/
-  sharedApiOfServer, // conversations/
-  legacyApi, // http/
-];
 
 export interface AppServerOptions {
   /** Defaults fill in whatever is left out. */
@@ -87,9 +39,9 @@ export interface AppServerOptions {
   dependencies?: AppDependencies;
   keyRing?: KeyRing;
   /** The route modules of `/api/v1` (default: `API_ROUTES`). */
-  apiRoutes?: readonly ApiRoutes[];
+  apiRoutes?: readonly ServerRoutes[];
   /** The socket route modules (default: `SOCKET_ROUTES`, or none when `apiRoutes` is given). */
-  socketRoutes?: readonly ApiRoutes[];
+  socketRoutes?: readonly ServerRoutes[];
   /** Where the logs go (default: standard output); the level is the config's. */
   logStream?: { write(line: string): unknown };
   /** How long `/ready` waits for each dependency to answer. */

@@ -1,7 +1,7 @@
 import type { AgentServerClient } from '@bosun/client';
 import { GitHubAppError } from '../git/apps/github-app.ts';
+import { tokenHostAdmit } from '../git/host-guard.ts';
 import { GitProviderError, type ProviderAccess, gitProviderApi } from '../git/providers/index.ts';
-import { tokenHostAdmit } from '../marketplaces/host-guard.ts';
 import type { ConversationDeps } from './deps.ts';
 import { type RepositoryToClone, StartError, cloneRepository } from './repository.ts';
 

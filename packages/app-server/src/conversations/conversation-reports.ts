@@ -1,7 +1,7 @@
 import type { Repositories } from '../data/index.ts';
 import { isUniqueViolation } from '../data/repositories/constraints.ts';
+import { conversationIdOf, hexOf } from '../events/conversation-ids.ts';
 import { type Sandbox, agentStillHas } from '../sandboxes/index.ts';
-import { conversationIdOf, hexOf } from './conversation-ids.ts';
 
 /** What Bosun reads of the ConversationInfo an agent server posts (newer agent servers may send more). */
 export interface ConversationReport {

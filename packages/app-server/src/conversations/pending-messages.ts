@@ -8,8 +8,8 @@ import {
   type PendingMessageResponse,
 } from '@bosun/protocol';
 import type { PendingTarget, Repositories } from '../data/index.ts';
+import { conversationIdOf } from '../events/conversation-ids.ts';
 import { type Sandboxes, agentOf } from '../sandboxes/index.ts';
-import { conversationIdOf } from './conversation-ids.ts';
 import type { ConversationLog } from './deps.ts';
 
 const TASK_PREFIX = 'task-';

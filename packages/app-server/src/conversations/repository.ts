@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { AgentServerClient } from '@bosun/client';
 import type { ProviderType } from '@bosun/protocol';
 import { type CloneSource, cloneSource } from '../git/clone-source.ts';
+import { tokenHostAdmit } from '../git/host-guard.ts';
 import { GitProviderError, type ProviderAccess } from '../git/providers/index.ts';
-import { tokenHostAdmit } from '../marketplaces/host-guard.ts';
 import type { ConversationDeps } from './deps.ts';
 import { redacted } from './redact.ts';
 

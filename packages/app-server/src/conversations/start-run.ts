@@ -3,6 +3,7 @@ import type { AppConversationStartRequest, ProviderType, SecretSource } from '@b
 import type { JsonValue } from '../cache/index.ts';
 import type { StartTaskChange, StartTaskRecord } from '../data/index.ts';
 import { LEASE } from '../data/row-leases.ts';
+import { hexOf } from '../events/conversation-ids.ts';
 import { tokenVariable } from '../git/provider-urls.ts';
 import { sourcesLibrary } from '../marketplaces/git-access.ts';
 import type { AutoLoad } from '../marketplaces/index.ts';
@@ -15,7 +16,6 @@ import { startSkillRepositories } from '../skill-repositories/start.ts';
 import { whyNot } from './agent-refusal.ts';
 import { startConversationInput, titleOf } from './agent-request.ts';
 import { cloneSelected } from './app-clone.ts';
-import { hexOf } from './conversation-ids.ts';
 import type { ConversationDeps } from './deps.ts';
 import { PendingMessages } from './pending-messages.ts';
 import { StartError, workspaceOf } from './repository.ts';

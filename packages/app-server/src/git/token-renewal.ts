@@ -4,9 +4,15 @@ import type {
   ProviderTokensRepository,
   StoredProviderToken,
 } from '../data/repositories/provider-tokens.ts';
+import {
+  type TokenAnswer,
+  boundedText,
+  lifetimeOf,
+  tokenAnswerOf,
+  tokenErrorOf,
+} from '../identity/oidc/token-answer.ts';
 import { type GitProviderUrls, tokenVariable } from './provider-urls.ts';
 import { providerHost } from './providers/index.ts';
-import { type TokenAnswer, boundedText, lifetimeOf, tokenAnswerOf, tokenErrorOf } from './token-answer.ts';
 
 /** A provider app's OAuth client (`git_github_app_client_id`...): only with it are its tokens renewed. */
 export interface OAuthClient {

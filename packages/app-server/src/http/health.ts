@@ -1,8 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import type { ApiRoutes } from '../context.ts';
-import type { AppDependencies, Dependency } from '../context.ts';
 import { LicenseStatus } from '../license/index.ts';
-import type { SandboxRuntime } from '../sandboxes/index.ts';
+import type { ApiRoutes } from './api-routes.ts';
 import { SERVER_TITLE, SERVER_VERSION } from './server-info.ts';
 
 const Status = Type.Object({ status: Type.String() });
@@ -35,13 +33,20 @@ const ServerInfo = Type.Object({
   license: LicenseStatus,
 });
 
-const DEPENDENCIES: readonly (keyof AppDependencies)[] = ['database', 'cache', 'objects'];
+/** Something the server needs that can stop answering (a database, a cache, an object store). */
+export interface Dependency {
+  /** Resolves when it answers; rejects (or never settles) when it does not. */
+  ping(): Promise<void>;
+}
+
+const DEPENDENCIES = ['database', 'cache', 'objects'] as const;
 
 export interface HealthState {
   startedAt: number;
-  dependencies: AppDependencies;
-  /** Where the server's sandboxes run, once it has any. */
-  sandboxRuntime: () => SandboxRuntime | undefined;
+  /** What the server was given that can stop answering. */
+  dependencies: { [name in (typeof DEPENDENCIES)[number]]?: Dependency };
+  /** Where the server's sandboxes run, once it has any: its runtime says whether it answers, and how it isolates. */
+  sandboxRuntime: () => { runtime: { health(): Promise<{ backend: string; isolated: boolean }> } } | undefined;
   /** How long each dependency has to answer. */
   timeoutMs: number;
   /** The license's state now, with the seats used. */

@@ -1,5 +1,5 @@
 import type { FastifyInstance, HTTPMethods } from 'fastify';
-import type { ApiRoutes } from '../context.ts';
+import type { ApiRoutes } from './api-routes.ts';
 
 interface NotApplicable {
   routes: [HTTPMethods, string][];

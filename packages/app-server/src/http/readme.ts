@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { NotFoundError } from '@bosun/http';
-import type { ApiRoutes } from '../context.ts';
+import type { ApiRoutes } from './api-routes.ts';
 import { installationRoot } from './installation.ts';
 import { README_PATH } from './server-info.ts';
 

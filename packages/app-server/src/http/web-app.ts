@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ApiRoutes } from '../context.ts';
+import type { ApiRoutes } from './api-routes.ts';
 import { installationRoot } from './installation.ts';
 
 /** Paths that are the servers' own (never the web application's pages): unknown ones stay JSON 404s. */

@@ -1,14 +1,12 @@
 import type { WebClientConfig } from '@bosun/protocol';
-import type { ApiRoutes } from '../context.ts';
-import type { GitProviderUrls } from '../git/provider-urls.ts';
+import type { ApiRoutes } from './api-routes.ts';
 import { shape } from './replies.ts';
 
+/** The base URLs of the Git providers the web client knows (`providers_configured`): it is told their hosts. */
+type GitUrls = Readonly<Record<'github' | 'gitlab' | 'bitbucket', string>>;
+
 /** The web client's configuration: OpenHands' feature flags with Bosun's values (no billing, no SaaS parts). */
-export function webClientConfig(
-  gitUrls: GitProviderUrls,
-  updatedAt: string,
-  authUrl: string | null = null,
-): WebClientConfig {
+export function webClientConfig(gitUrls: GitUrls, updatedAt: string, authUrl: string | null = null): WebClientConfig {
   return {
     app_mode: 'oss',
     posthog_client_key: null,
@@ -61,7 +59,7 @@ function hostOf(url: string): string {
  * `GET /api/v1/web-client/config`: the web client's first call, before anyone signs in (no auth, no secret).
  * `authUrl`: where to sign in (the OpenID Connect login route), when an issuer is configured.
  */
-export function webClientConfigRoutes(gitUrls: GitProviderUrls, authUrl: () => string | null = () => null): ApiRoutes {
+export function webClientConfigRoutes(gitUrls: GitUrls, authUrl: () => string | null = () => null): ApiRoutes {
   return (app) => {
     const updatedAt = new Date().toISOString();
     app.get(

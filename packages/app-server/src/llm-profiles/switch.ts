@@ -8,7 +8,7 @@ import type { ConversationDeps } from '../conversations/deps.ts';
 import { whyNot } from '../conversations/start-tasks.ts';
 import type { Repositories } from '../data/index.ts';
 import type { LlmDefaults } from '../settings/llm-defaults.ts';
-import { profileLlm } from './profiles.ts';
+import { profileLlm } from '../settings/llm-profiles.ts';
 
 /** What switching a conversation to a profile needs. */
 export interface SwitchDeps {

@@ -2,9 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { GitAuth, GitCache } from '@bosun/sources';
+import { HostGuard } from '../git/host-guard.ts';
 import type { GitProviderUrls } from '../git/provider-urls.ts';
 import { type ProviderTokenReader, providerTokenSecrets } from '../git/token-renewal.ts';
-import { HostGuard } from './host-guard.ts';
 import { RefLookups } from './ref-lookups.ts';
 
 /** The Git access and marketplace readers of `@bosun/sources`, loaded on first use (most requests never need them). */

@@ -1,8 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { InputError, NotFoundError } from '@bosun/http';
 import type { MarketplacePreview, MarketplacePreviewRequest } from '@bosun/protocol';
+import { HostRefusedError } from '../git/host-guard.ts';
 import { type MarketplaceGit, sourcesLibrary } from './git-access.ts';
-import { HostRefusedError } from './host-guard.ts';
 import { registrationProblems } from './registration.ts';
 
 const invalid = (field: string, msg: string) => new InputError([{ loc: ['body', field], msg, type: 'value_error' }]);

@@ -1,5 +1,5 @@
 import { InputError } from '@bosun/http';
-import { HostRefusedError } from './host-guard.ts';
+import { HostRefusedError } from '../git/host-guard.ts';
 
 /** `github:`, `gitlab:` and `bitbucket:` sources name a provider; any other source names a host of its own. */
 const PROVIDER_SOURCE = /^(github|gitlab|bitbucket):(?!\/\/)/;

@@ -1,3 +1,5 @@
+import { isLoopbackHost } from '../http/loopback-host.ts';
+
 /** Where the app proxies a sandbox's agent server: `/sandboxes/{id}/agent/...` of its own origin. */
 export const SANDBOX_PROXY_PREFIX = '/sandboxes';
 export const SANDBOX_PROXY_SUFFIX = '/agent';
@@ -8,12 +10,6 @@ export type SandboxUrlsSetting = 'auto' | 'direct' | 'proxied';
 /** The path of sandbox `id`'s agent server on the app (no trailing slash). */
 export function proxiedAgentPath(id: string): string {
   return `${SANDBOX_PROXY_PREFIX}/${encodeURIComponent(id)}${SANDBOX_PROXY_SUFFIX}`;
-}
-
-/** Whether `host` (a name or an address, IPv6 with or without brackets) is this machine's loopback. */
-export function isLoopbackHost(host: string): boolean {
-  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-  return bare === 'localhost' || bare.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(bare) || bare === '::1';
 }
 
 /**

@@ -1,5 +1,4 @@
 import type { AppServerConfig } from '../config.ts';
-import type { ConversationLog } from '../conversations/deps.ts';
 import type { Repositories } from '../data/index.ts';
 import { effectiveLlm } from '../settings/llm-defaults.ts';
 import type { SandboxRuntime } from './open-runtime.ts';
@@ -47,7 +46,10 @@ export function sandboxLaunch(
 }
 
 /** A runtime service that does not isolate its sandboxes is said so in the log (an embedded one says so itself). */
-export function warnWhenNotIsolated(runtime: { health(): Promise<{ isolated: boolean }> }, log: ConversationLog): void {
+export function warnWhenNotIsolated(
+  runtime: { health(): Promise<{ isolated: boolean }> },
+  log: { warn(details: object, message: string): void },
+): void {
   runtime
     .health()
     .then(({ isolated }) => {

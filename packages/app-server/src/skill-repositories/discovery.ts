@@ -1,11 +1,11 @@
 import type { ConversationSkillRepository, SkillRepository } from '@bosun/protocol';
 import type { GitAuth, GitCache } from '@bosun/sources';
 import type { GitHubApp } from '../git/apps/github-app.ts';
+import { HostRefusedError, tokenHostAdmit } from '../git/host-guard.ts';
 import { type GitProviderUrls, gitUrlsOf } from '../git/provider-urls.ts';
 import { type ProviderAccess, gitProviderApi, providerHost } from '../git/providers/index.ts';
 import type { ProviderTokenReader } from '../git/token-renewal.ts';
 import { type MarketplaceGit, sourcesLibrary } from '../marketplaces/git-access.ts';
-import { HostRefusedError, tokenHostAdmit } from '../marketplaces/host-guard.ts';
 import { AppReader } from './app-reading.ts';
 import {
   type SkillRepositoryOwner,

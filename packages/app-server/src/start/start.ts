@@ -1,11 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import { logStreamFor } from '@bosun/http';
 import { type DestinationStream, type Logger, pino } from 'pino';
-import { type AppServerConfig, appServerConfigProblems } from '../config.ts';
-import { ownerSignInOnFirstStart } from '../identity/routes/identity-api.ts';
+import type { AppServerConfig } from '../config.ts';
 import type { LicenseTrust } from '../license/index.ts';
 import { type AppServer, buildAppServer, listeningUrl } from '../server.ts';
+import { appServerConfigProblems } from './config-problems.ts';
 import { openDependencies } from './dependencies.ts';
+import { ownerSignInOnFirstStart } from './owner-api-key.ts';
 import { AppServerConfigError, ListenError, StartError } from './start-errors.ts';
 
 export interface StartOptions {

@@ -2,23 +2,24 @@ import { randomUUID } from 'node:crypto';
 import { chmod } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
+import { accountApi, accountRouteDeps } from '../../src/account/account-api.ts';
 import { type Cache, MemoryCache, openCache } from '../../src/cache/index.ts';
 import { catalogApi } from '../../src/catalog/routes/catalog.ts';
 import { PendingMessages } from '../../src/conversations/pending-messages.ts';
-import { conversationApi, gitUrlsOf } from '../../src/conversations/routes/app-conversation-api.ts';
+import { conversationApi } from '../../src/conversations/routes/app-conversation-api.ts';
 import { pendingMessagesApi } from '../../src/conversations/routes/pending-messages.ts';
 import { sharedApi } from '../../src/conversations/routes/shared-conversations.ts';
 import { KeyRing, type Repositories, createRepositories, newSecretsKey } from '../../src/data/index.ts';
 import { ConversationEvents, webhookEnvironment } from '../../src/events/index.ts';
 import { eventSocket, eventsApi } from '../../src/events/routes/events-api.ts';
 import { gitHubAppOf } from '../../src/git/apps/github-app.ts';
+import { gitUrlsOf } from '../../src/git/provider-urls.ts';
 import { gitAppWebhookRoutes } from '../../src/git/routes/git-app-webhook.ts';
 import { gitBrowseApi } from '../../src/git/routes/git-browse.ts';
 import { GitTokenRenewal, renewalClientsOf } from '../../src/git/token-renewal.ts';
 import { legacyApi } from '../../src/http/legacy/index.ts';
 import { notApplicableApi } from '../../src/http/not-applicable.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimits, rateLimited } from '../../src/identity/rate-limits.ts';
-import { identityApi, identityRouteDeps } from '../../src/identity/routes/identity-api.ts';
 import { type AppServer, type AppServerConfig, appServerConfig, buildAppServer } from '../../src/index.ts';
 import { llmProfilesApi } from '../../src/llm-profiles/routes/llm-profiles.ts';
 import { marketplacesOf } from '../../src/marketplaces/index.ts';
@@ -35,8 +36,8 @@ import {
 } from '../../src/sandboxes/index.ts';
 import { sandboxLaunch, withGitProviders } from '../../src/sandboxes/launch.ts';
 import { sandboxApi } from '../../src/sandboxes/routes/sandbox-api.ts';
+import { sandboxSecretRoutes } from '../../src/sandboxes/routes/sandbox-secrets.ts';
 import { whenSandboxRuns } from '../../src/server.ts';
-import { sandboxSecretRoutes } from '../../src/settings/routes/sandbox-secrets.ts';
 import { SkillRepositoryDiscovery, discoverySettingsOf } from '../../src/skill-repositories/discovery.ts';
 import { skillRepositoryTableRows } from '../../src/skill-repositories/table-rows.ts';
 import { pluginTrustGate } from '../../src/trust/index.ts';
@@ -163,7 +164,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
       let url = '';
       const oidc = testOidcLogin(config, { keyRing, cache, repositories }, () => url);
       const deps = {
-        ...identityRouteDeps(repositories, config, new RateLimiter(cache), limits),
+        ...accountRouteDeps(repositories, config, new RateLimiter(cache), limits),
         marketplaces: marketplaces.personal,
         ...(oidc ? { oidc } : {}),
       };
@@ -214,7 +215,7 @@ export function describeApi(name: string, body: (api: () => Api) => void, option
       server = await buildAppServer({
         config,
         apiRoutes: [
-          identityApi(deps),
+          accountApi(deps),
           sandboxApi({ sandboxes, specs, startLimit }),
           sandboxSecretRoutes({
             sandboxes,

@@ -1,7 +1,7 @@
 import { AppServerClient } from '@bosun/client';
 import { beforeAll, expect, it } from 'vitest';
 import { TestRepository } from '../../../sources/test/git/support.ts';
-import { gitUrlsOf } from '../../src/conversations/routes/app-conversation-api.ts';
+import { gitUrlsOf } from '../../src/git/provider-urls.ts';
 import { appServerConfig } from '../../src/index.ts';
 import { marketplacesOf } from '../../src/marketplaces/index.ts';
 import { gitRemotes } from '../support/git-remotes.ts';

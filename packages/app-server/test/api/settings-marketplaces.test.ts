@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { TestRepository } from '../../../sources/test/git/support.ts';
-import { gitUrlsOf } from '../../src/conversations/routes/app-conversation-api.ts';
 import { MarketplaceNameTakenError } from '../../src/data/errors.ts';
+import { gitUrlsOf } from '../../src/git/provider-urls.ts';
 import { appServerConfig } from '../../src/index.ts';
 import { PersonalMarketplaces, marketplacesOf } from '../../src/marketplaces/index.ts';
 import { gitRemotes } from '../support/git-remotes.ts';

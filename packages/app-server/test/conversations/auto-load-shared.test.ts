@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
 import { TestRepository } from '../../../sources/test/git/support.ts';
-import { gitUrlsOf } from '../../src/conversations/routes/app-conversation-api.ts';
+import { gitUrlsOf } from '../../src/git/provider-urls.ts';
 import { appServerConfig } from '../../src/index.ts';
 import { marketplacesOf } from '../../src/marketplaces/index.ts';
 import { type TestUser, describeApi } from '../api/harness.ts';

@@ -4,7 +4,7 @@ import type { AgentServerClient } from '@bosun/client';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { git } from '../../../sources/test/git/support.ts';
 import { cloneRepository } from '../../src/conversations/repository.ts';
-import { gitUrlsOf } from '../../src/conversations/routes/app-conversation-api.ts';
+import { gitUrlsOf } from '../../src/git/provider-urls.ts';
 import { appServerConfig } from '../../src/index.ts';
 import { SANDBOX_SPECS, agentClient } from '../../src/sandboxes/index.ts';
 import { withGitProviders } from '../../src/sandboxes/launch.ts';

@@ -1,5 +1,5 @@
 import type { ConversationDeps } from '../../src/conversations/deps.ts';
-import { gitUrlsOf } from '../../src/conversations/routes/app-conversation-api.ts';
+import { gitUrlsOf } from '../../src/git/provider-urls.ts';
 import { appServerConfig } from '../../src/index.ts';
 import { SANDBOX_SPECS } from '../../src/sandboxes/index.ts';
 import { withGitProviders } from '../../src/sandboxes/launch.ts';

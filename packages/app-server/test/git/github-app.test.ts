@@ -1,9 +1,9 @@
 import { createHmac, generateKeyPairSync, verify } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { gitHubAppProblems } from '../../src/config/github-app.ts';
 import type { MintedToken } from '../../src/git/apps/app-api.ts';
 import { appJwt } from '../../src/git/apps/app-jwt.ts';
 import { InstallationTokens } from '../../src/git/apps/installation-tokens.ts';
-import { gitHubAppProblems } from '../../src/git/apps/settings.ts';
 import { signatureMatches } from '../../src/git/apps/webhook-signature.ts';
 
 const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { loadSettings } from '../../../cli/src/config/settings.ts';
-import { AppServerConfig, appServerConfig, appServerConfigProblems } from '../../src/config.ts';
-import { gitProviderOfAlias } from '../../src/git/sign-in-providers.ts';
+import { AppServerConfig, appServerConfig } from '../../src/config.ts';
+import { gitProviderOfAlias } from '../../src/config/sign-in-git-providers.ts';
 import { accessTokenIn } from '../../src/identity/oidc/broker-token.ts';
+import { appServerConfigProblems } from '../../src/start/config-problems.ts';
 
 const load = (env: Record<string, string>) => loadSettings(AppServerConfig, { flags: {}, env });
 const issuer = { oidc_issuer_url: 'https://auth.example.com/realms/bosun', oidc_client_id: 'bosun' };

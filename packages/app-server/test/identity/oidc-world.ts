@@ -2,15 +2,15 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { closedPort } from '../../../sources/test/support/closed-port.ts';
+import { accountApi, accountRouteDeps } from '../../src/account/account-api.ts';
 import { type Cache, MemoryCache, openCache } from '../../src/cache/index.ts';
-import { gitUrlsOf } from '../../src/conversations/routes/app-conversation-api.ts';
 import { KeyRing, type Repositories, createRepositories, newSecretsKey } from '../../src/data/index.ts';
+import { gitUrlsOf } from '../../src/git/provider-urls.ts';
 import { DEFAULT_GIT_URLS } from '../../src/git/provider-urls.ts';
 import { gitBrowseApi } from '../../src/git/routes/git-browse.ts';
 import { GitTokenRenewal, renewalClientsOf } from '../../src/git/token-renewal.ts';
 import { webClientConfigRoutes } from '../../src/http/web-client-config.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from '../../src/identity/rate-limits.ts';
-import { identityApi, identityRouteDeps } from '../../src/identity/routes/identity-api.ts';
 import { type AppServer, type AppServerConfig, buildAppServer } from '../../src/index.ts';
 import { RateLimiter } from '../../src/rate-limit/index.ts';
 import { REDIS_URL, removeKeys, uniquePrefix } from '../cache/redis-support.ts';
@@ -75,7 +75,7 @@ export function describeOidc(name: string, body: (world: () => OidcWorld) => voi
       };
       let url = '';
       const limits = { ...DEFAULT_RATE_LIMITS, sign_in: { limit: 1000, windowMs: 60_000 }, ...options.rateLimits };
-      const deps = identityRouteDeps(repositories, config, new RateLimiter(cache), limits);
+      const deps = accountRouteDeps(repositories, config, new RateLimiter(cache), limits);
       const oidc = testOidcLogin(config, { keyRing, cache, repositories }, () => url);
       const logs: string[] = [];
       const note = (details: object, message: string) => logs.push(JSON.stringify({ ...details, message }));
@@ -89,7 +89,7 @@ export function describeOidc(name: string, body: (world: () => OidcWorld) => voi
       server = await buildAppServer({
         config,
         apiRoutes: [
-          identityApi({ ...deps, ...(oidc ? { oidc } : {}) }),
+          accountApi({ ...deps, ...(oidc ? { oidc } : {}) }),
           webClientConfigRoutes(DEFAULT_GIT_URLS, () => (oidc ? `${url}/api/v1/auth/login` : null)),
           // Git browsing with the tokens a sign-in stores (the Git providers of `options.config`).
           gitBrowseApi({

@@ -64,7 +64,11 @@ export interface LazyAjv {
 /** A `LazyAjv` of `newProtocolAjv(overrides)`. */
 export function lazyProtocolAjv(overrides: { coerceTypes?: boolean } = {}): LazyAjv {
   let made: Ajv2020 | undefined;
-  return { kind: overrides.coerceTypes ? 'coercing' : 'strict', get: () => (made ??= newProtocolAjv(overrides)) };
+  const get = () => {
+    made ??= newProtocolAjv(overrides);
+    return made;
+  };
+  return { kind: overrides.coerceTypes ? 'coercing' : 'strict', get };
 }
 
 /** The one strict ajv (`protocolAjv`), as a `LazyAjv`: what validators are for by default. */

@@ -1,13 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import type { ApiRoutes, AppContext } from '../../context.ts';
-import { gitUrlsOf } from '../../conversations/routes/app-conversation-api.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { type PageRequest, pageOfList, pageQuery } from '../../http/pages.ts';
 import { routeOptions } from '../../http/route-options.ts';
-import { marketplacesOf } from '../../marketplaces/index.ts';
-import { skillsSearchRoutes } from '../../marketplaces/routes/skills-search.ts';
 import { settingsSchemaRoutes } from '../../settings/routes/settings-schemas.ts';
 import { type ModelFilters, offeredModels, searchModels, searchProviders } from '../search.ts';
 import type { ConversationSkillsDeps } from '../skills.ts';
+import { skillsSearchRoutes } from './skills-search.ts';
 
 const route = routeOptions('Config');
 
@@ -63,16 +61,3 @@ export function catalogApi(deps: CatalogDeps): ApiRoutes {
     skillsSearchRoutes(deps)(api, context);
   };
 }
-
-/** The same over the server's own database and configuration (none without one: nothing would authenticate). */
-export const catalogApiOfServer: ApiRoutes = (api, context: AppContext) => {
-  const { services, config } = context;
-  if (!services) return;
-  const { repositories } = services;
-  return catalogApi({
-    defaultModel: config.llm_model,
-    marketplaces: marketplacesOf(repositories, config, gitUrlsOf(config), services.gitTokens),
-    settings: repositories.settings,
-    cache: context.dependencies.cache,
-  })(api, context);
-};

@@ -1,22 +1,14 @@
 import type { preHandlerAsyncHookHandler } from 'fastify';
-import type { AppServerConfig } from '../../config.ts';
-import type { ApiRoutes, AppContext } from '../../context.ts';
 import type { Repositories } from '../../data/index.ts';
-import { type Lease, leaseOf } from '../../data/row-leases.ts';
-import { gitUrlsOf } from '../../git/provider-urls.ts';
-import { loginUrlOf } from '../../identity/oidc/index.ts';
-import { DEFAULT_RATE_LIMITS, rateLimited } from '../../identity/rate-limits.ts';
-import { marketplacesOf } from '../../marketplaces/index.ts';
-import { SkillRepositoryDiscovery, discoverySettingsOf } from '../../skill-repositories/discovery.ts';
-import { pluginTrustGate } from '../../trust/index.ts';
+import type { Lease } from '../../data/row-leases.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { AppConversations } from '../app-conversations.ts';
 import type { ConversationDeps } from '../deps.ts';
 import { StartTasks } from '../start-tasks.ts';
 import { appConversationRoutes } from './app-conversations.ts';
 
-export { gitUrlsOf } from '../../git/provider-urls.ts';
-import { conversationWebhookRoutes } from '../../events/routes/conversation-webhooks.ts';
 import { webClientConfigRoutes } from '../../http/web-client-config.ts';
+import { conversationWebhookRoutes } from './conversation-webhooks.ts';
 import { conversationWorkspaceRoutes } from './conversation-workspace.ts';
 import { startTaskRoutes } from './start-tasks.ts';
 
@@ -55,38 +47,3 @@ export function conversationApi({ startLimit, startTaskLease, authUrl, ...deps }
     api.addHook('onClose', () => tasks.close());
   };
 }
-
-/** The same over the server's services; a server without a database (or cache) has only the web client's config. */
-export const conversationApiOfServer: ApiRoutes = async (api, context: AppContext) => {
-  const { services, config } = context;
-  const { cache } = context.dependencies;
-  const authUrl = loginUrlOf(config, context.publicUrl);
-  if (!services || !cache) {
-    webClientConfigRoutes(gitUrlsOf(config), authUrl)(api, context);
-    return;
-  }
-  const { repositories, sandboxes, specs, rateLimiter, gitTokens, githubApp } = services;
-  const marketplaces = marketplacesOf(repositories, config, gitUrlsOf(config), gitTokens);
-  const skillRepositories = new SkillRepositoryDiscovery({
-    git: marketplaces.git,
-    ...discoverySettingsOf(config, gitTokens, githubApp),
-  });
-  await conversationApi({
-    repositories,
-    sandboxes,
-    specs,
-    cache,
-    gitUrls: gitUrlsOf(config),
-    gitTokens,
-    publicUrl: context.publicUrl,
-    allowPrivateHosts: config.git_allow_private_hosts,
-    pluginTrust: pluginTrustGate(repositories, gitTokens, gitUrlsOf(config), config.data_dir),
-    llmDefaults: { model: config.llm_model, baseUrl: config.llm_base_url, apiKey: config.llm_api_key },
-    autoLoad: marketplaces.autoLoad,
-    skillRepositories,
-    githubApp,
-    startLimit: rateLimited(rateLimiter, DEFAULT_RATE_LIMITS, 'sandbox_start'),
-    startTaskLease: leaseOf(config.start_task_lease),
-    authUrl,
-  })(api, context);
-};

@@ -1,6 +1,6 @@
 import { type AppConversationFilterQuery, conversationIdPattern } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
-import { conversationIdOf } from '../conversation-ids.ts';
+import { conversationIdOf } from '../../events/conversation-ids.ts';
 
 export const tags = ['App conversations'];
 

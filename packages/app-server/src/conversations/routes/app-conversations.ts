@@ -1,7 +1,7 @@
 import type { AppConversationFilterQuery, AppConversationUpdateRequest, AppSendMessageRequest } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, preHandlerAsyncHookHandler } from 'fastify';
-import type { ApiRoutes } from '../../context.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { pageOf, pageQuery } from '../../http/pages.ts';
 import { shape } from '../../http/replies.ts';
 import { routeOptions } from '../../http/route-options.ts';

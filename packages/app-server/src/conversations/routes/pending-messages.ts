@@ -1,6 +1,6 @@
 import { type PendingMessageRequest, conversationIdPattern } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
-import type { ApiRoutes } from '../../context.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { shape } from '../../http/replies.ts';
 import { routeOptions } from '../../http/route-options.ts';
 import { principalOf } from '../../identity/authenticate.ts';
@@ -51,10 +51,3 @@ export function pendingMessagesApi(deps: Omit<PendingMessageDeps, 'log'>): ApiRo
     );
   };
 }
-
-/** The same over the server's services (none without a database). */
-export const pendingMessagesApiOfServer: ApiRoutes = (api, context) => {
-  const { services } = context;
-  if (!services) return;
-  return pendingMessagesApi({ repositories: services.repositories, sandboxes: services.sandboxes })(api, context);
-};

@@ -2,7 +2,6 @@ import { NotFoundError, refuseNulText } from '@bosun/http';
 import { conversationIdPattern } from '@bosun/protocol';
 import { type Static, Type } from '@sinclair/typebox';
 import type { preHandlerAsyncHookHandler } from 'fastify';
-import type { ApiRoutes, AppContext } from '../../context.ts';
 import {
   EventFilterQuery,
   EventSearchQuery,
@@ -11,6 +10,7 @@ import {
   eventPageOf,
   sendJson,
 } from '../../events/routes/event-queries.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { shape } from '../../http/replies.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimiter, type RateLimits, rateLimited } from '../../identity/rate-limits.ts';
 import { BatchQuery } from '../../sandboxes/routes/sandbox-wire.ts';
@@ -144,10 +144,3 @@ export function sharedApi(deps: SharedRouteDeps): ApiRoutes {
     });
   };
 }
-
-/** The same over the server's services; a server without a database has no such routes. */
-export const sharedApiOfServer: ApiRoutes = (app, context: AppContext) => {
-  const { services } = context;
-  if (!services) return;
-  return sharedApi({ repositories: services.repositories, rateLimiter: services.rateLimiter })(app, context);
-};

@@ -7,8 +7,8 @@ import {
 } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import type { ApiRoutes } from '../../context.ts';
 import type { Repositories, StartTaskOrder } from '../../data/index.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { pageOf, pageQuery } from '../../http/pages.ts';
 import { shape } from '../../http/replies.ts';
 import { routeOptions } from '../../http/route-options.ts';

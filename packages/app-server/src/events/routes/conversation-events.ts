@@ -1,12 +1,12 @@
 import { NotFoundError } from '@bosun/http';
 import { type Static, Type } from '@sinclair/typebox';
-import type { ApiRoutes } from '../../context.ts';
-import { conversationIdOf } from '../../conversations/conversation-ids.ts';
 import type { AppConversation, EventsRepository, Repositories } from '../../data/index.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { shape } from '../../http/replies.ts';
 import { routeOptions } from '../../http/route-options.ts';
 import { principalOf } from '../../identity/authenticate.ts';
 import { BatchQuery } from '../../sandboxes/routes/sandbox-wire.ts';
+import { conversationIdOf } from '../conversation-ids.ts';
 import {
   EventFilterQuery,
   EventSearchQuery,

@@ -4,12 +4,12 @@ import type { FastifyRequest } from 'fastify';
 import { v7 as uuidv7 } from 'uuid';
 import type { WebSocket } from 'ws';
 import type { Unsubscribe } from '../../cache/index.ts';
-import type { ApiRoutes } from '../../context.ts';
-import { conversationIdOf } from '../../conversations/conversation-ids.ts';
 import type { AppConversation, Repositories } from '../../data/index.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { type Credential, credentialOf } from '../../identity/credentials.ts';
 import type { IdentityStores } from '../../identity/stores.ts';
 import type { Sandboxes } from '../../sandboxes/index.ts';
+import { conversationIdOf } from '../conversation-ids.ts';
 import { type ConversationEvents, StreamRelay, agentClientOf, agentSourceOf, eventsChannel, rowsOf } from '../index.ts';
 
 /** The agent server's close codes, so one client follows both. */

@@ -1,12 +1,12 @@
 import { HttpError, InputError, NotFoundError } from '@bosun/http';
 import { Type } from '@sinclair/typebox';
-import type { ApiRoutes } from '../../context.ts';
-import { conversationIdOf } from '../../conversations/conversation-ids.ts';
 import type { Repositories } from '../../data/index.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { shape } from '../../http/replies.ts';
 import { routeOptions } from '../../http/route-options.ts';
 import { type Sandbox, type Sandboxes, agentStillHas } from '../../sandboxes/index.ts';
 import { sandboxOnly } from '../../sandboxes/routes/sandbox-caller.ts';
+import { conversationIdOf } from '../conversation-ids.ts';
 import { type ConversationEvents, agentSourceOf, validateEvents } from '../index.ts';
 import { ConversationIdParams } from './conversation-events.ts';
 

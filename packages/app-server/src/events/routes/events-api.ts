@@ -1,4 +1,4 @@
-import type { ApiRoutes, AppContext } from '../../context.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { type ConversationEventRouteDeps, conversationEventRoutes } from './conversation-events.ts';
 import { type EventSocketDeps, eventSocketRoutes } from './event-socket.ts';
 import { type EventWebhookDeps, eventWebhookRoutes } from './event-webhooks.ts';
@@ -17,19 +17,3 @@ export function eventsApi(deps: EventRouteDeps): ApiRoutes {
 export function eventSocket(deps: EventSocketDeps): ApiRoutes {
   return eventSocketRoutes(deps);
 }
-
-/** The same over the server's services; a server without a database has no such routes. */
-export const eventsApiOfServer: ApiRoutes = (api, context: AppContext) => {
-  const { services } = context;
-  if (!services) return;
-  const { repositories, sandboxes, events } = services;
-  eventsApi({ conversations: repositories.conversations, sandboxes, events })(api, context);
-};
-
-export const eventSocketOfServer: ApiRoutes = (app, context: AppContext) => {
-  const { services } = context;
-  if (!services) return;
-  const { repositories, sandboxes, events } = services;
-  const identity = { apiKeys: repositories.apiKeys, sessions: repositories.sessions };
-  eventSocketRoutes({ identity, conversations: repositories.conversations, sandboxes, events })(app, context);
-};

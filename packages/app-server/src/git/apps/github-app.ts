@@ -1,11 +1,11 @@
 import { type KeyObject, createPrivateKey } from 'node:crypto';
+import { pemOf } from '../../config/github-app.ts';
 import { gitUrlsOf } from '../provider-urls.ts';
 import { apiBase } from '../providers/index.ts';
 import { AppApi } from './app-api.ts';
 import { appJwt } from './app-jwt.ts';
 import { type InstallationToken, InstallationTokens } from './installation-tokens.ts';
 import { InstallationLookup } from './installations.ts';
-import { pemOf } from './settings.ts';
 
 export type { InstallationToken } from './installation-tokens.ts';
 export { GitHubAppError } from './app-api.ts';

@@ -1,7 +1,7 @@
 import { HttpError, InputError, NotFoundError } from '@bosun/http';
 import type { FastifyRequest } from 'fastify';
-import type { ApiRoutes } from '../../context.ts';
 import type { Repositories } from '../../data/index.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { routeOptions } from '../../http/route-options.ts';
 import type { GitHubApp } from '../apps/github-app.ts';
 import { INSTALLATION_EVENTS, type InstallationEventName, installationEventOf } from '../apps/webhook-events.ts';
@@ -81,14 +81,3 @@ export function gitAppWebhookRoutes(deps: GitAppWebhookDeps): ApiRoutes {
     });
   };
 }
-
-/** The webhook over the server's services (a server without a database takes none). */
-export const gitAppWebhookApiOfServer: ApiRoutes = async (api, context) => {
-  const { services, config } = context;
-  if (!services) return;
-  await gitAppWebhookRoutes({
-    secret: config.git_github_app_webhook_secret,
-    events: services.repositories.gitAppEvents,
-    app: services.githubApp,
-  })(api, context);
-};

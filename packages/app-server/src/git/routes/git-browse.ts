@@ -2,12 +2,11 @@ import { InputError } from '@bosun/http';
 import { PROVIDER_TYPES, type ProviderType, SORT_ORDERS, type SortOrder } from '@bosun/protocol';
 import { type TProperties, Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ApiRoutes } from '../../context.ts';
-import { gitUrlsOf } from '../../conversations/routes/app-conversation-api.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { pageOfList } from '../../http/pages.ts';
 import { routeOptions } from '../../http/route-options.ts';
 import { principalOf } from '../../identity/authenticate.ts';
-import { type GitProviderApi, GitProviderError, gitProviderApi, isBrowsable } from '../providers/index.ts';
+import { type GitProviderApi, GitProviderError, isBrowsable } from '../providers/index.ts';
 import {
   type GitBrowseDeps,
   TOKENS_ROUTE,
@@ -261,14 +260,3 @@ async function answerOrFail(reply: FastifyReply, answer: () => Promise<unknown>)
     return reply.code(error.status).send({ detail: error.detail });
   }
 }
-
-/** The same over the server's services and configuration (none without a database). */
-export const gitBrowseApiOfServer: ApiRoutes = (api, context) => {
-  const { services, config } = context;
-  if (!services) return;
-  return gitBrowseApi({
-    providerTokens: services.gitTokens,
-    gitUrls: gitUrlsOf(config),
-    allowPrivateHosts: config.git_allow_private_hosts,
-  })(api, context);
-};

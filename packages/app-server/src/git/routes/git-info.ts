@@ -1,10 +1,10 @@
 import { PROVIDER_TYPES, type ProviderType, type UserGitInfo } from '@bosun/protocol';
 import type { FastifyReply } from 'fastify';
-import type { ApiRoutes } from '../../context.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { routeOptions } from '../../http/route-options.ts';
 import { principalOf } from '../../identity/authenticate.ts';
 import type { ProviderTokensStore } from '../../identity/stores.ts';
-import { tokenHostAdmit } from '../../marketplaces/host-guard.ts';
+import { tokenHostAdmit } from '../host-guard.ts';
 import type { GitProviderUrls } from '../provider-urls.ts';
 import {
   type BrowsableProvider,

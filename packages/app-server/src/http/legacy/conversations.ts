@@ -1,7 +1,7 @@
 import { type AppConversation, conversationIdPattern } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ApiRoutes } from '../../context.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { legacyConversationInfo } from './conversation-info.ts';
 import { type V1Answer, callV1, legacyRoute, openShape, queryOf, relay, succeeded } from './forward.ts';
 

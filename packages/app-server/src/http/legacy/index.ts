@@ -1,4 +1,4 @@
-import type { ApiRoutes } from '../../context.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { legacyConversationRoutes } from './conversations.ts';
 import { callV1, relay, succeeded } from './forward.ts';
 import { legacyOptionRoutes } from './options.ts';

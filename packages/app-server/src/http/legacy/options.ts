@@ -1,7 +1,7 @@
 import type { WebClientConfig } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { ApiRoutes } from '../../context.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { callV1, everyItem, legacyRoute, openShape, relay, succeeded } from './forward.ts';
 
 /** The agents a conversation may run: Bosun's agent server runs one, which OpenHands' clients call so. */

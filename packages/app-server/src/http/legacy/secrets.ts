@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { ApiRoutes } from '../../context.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { callV1, everyItem, legacyRoute, relay, succeeded } from './forward.ts';
 
 const Message = Type.Object({ message: Type.String() });

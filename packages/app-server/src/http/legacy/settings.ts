@@ -1,7 +1,7 @@
 import type { Settings } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { ApiRoutes } from '../../context.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { callV1, legacyRoute, openShape, relay, succeeded } from './forward.ts';
 
 type Json = Record<string, unknown>;

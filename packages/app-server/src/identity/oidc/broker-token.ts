@@ -1,6 +1,6 @@
 import * as client from 'openid-client';
-import { type TokenAnswer, boundedText, tokenAnswerOf } from '../../git/token-answer.ts';
 import { reasonOf } from './issuer.ts';
+import { type TokenAnswer, boundedText, tokenAnswerOf } from './token-answer.ts';
 
 /** The issuer did not give the identity provider's token: why, for the operator (never the token). */
 export class BrokerTokenError extends Error {

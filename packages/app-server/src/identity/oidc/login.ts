@@ -1,8 +1,8 @@
 import { HttpError } from '@bosun/http';
 import * as client from 'openid-client';
 import type { Cache } from '../../cache/index.ts';
+import { gitProviderOfAlias } from '../../config/sign-in-git-providers.ts';
 import type { KeyRing, User } from '../../data/index.ts';
-import { gitProviderOfAlias } from '../../git/sign-in-providers.ts';
 import { cookieValue } from '../credentials.ts';
 import { type AccountStores, type IssuerClaims, userOfAccount } from './accounts.ts';
 import { idTokenCookie, idTokenOf } from './id-token-cookie.ts';
@@ -40,7 +40,7 @@ export interface OidcLoginDeps {
   /** Where each login's state is claimed once (shared between replicas when it is Redis). */
   cache: Pick<Cache, 'set'>;
   accounts: AccountStores;
-  /** `oidc_git_providers`: the Git provider of each identity provider's sign-ins (src/git/sign-in-providers.ts). */
+  /** `oidc_git_providers`: the Git provider of each identity provider's sign-ins (config/sign-in-git-providers.ts). */
   gitProviders: readonly string[];
   /** Where the Git token a sign-in brings is stored. */
   gitTokens: SignInTokenStore;

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type * as client from 'openid-client';
+import type { SignInGitProvider } from '../../config/sign-in-git-providers.ts';
 import type { Repositories } from '../../data/index.ts';
-import type { SignInGitProvider } from '../../git/sign-in-providers.ts';
-import { type TokenAnswer, lifetimeOf } from '../../git/token-answer.ts';
 import { BrokerTokenError, brokerToken } from './broker-token.ts';
 import { reasonOf } from './issuer.ts';
+import { type TokenAnswer, lifetimeOf } from './token-answer.ts';
 
 export type SignInTokenStore = Pick<Repositories['providerTokens'], 'setFromSignIn'>;
 

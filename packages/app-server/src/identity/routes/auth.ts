@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { ApiRoutes } from '../../context.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { routeOptions } from '../../http/route-options.ts';
 import { principalOf } from '../authenticate.ts';
 import { sessionCookie } from '../credentials.ts';

@@ -1,6 +1,4 @@
 import type { Repositories } from '../../data/index.ts';
-import type { PersonalMarketplaces } from '../../marketplaces/index.ts';
-import type { LlmDefaults } from '../../settings/llm-defaults.ts';
 import type { OidcLogin } from '../oidc/index.ts';
 import type { RateLimiter, RateLimits } from '../rate-limits.ts';
 import type {
@@ -13,7 +11,7 @@ import type {
   UsersStore,
 } from '../stores.ts';
 
-/** What the identity, settings, secrets and organization routes need. */
+/** What the identity routes need, and the settings, secrets, organization and Git provider token routes with them. */
 export interface IdentityRouteDeps {
   users: UsersStore;
   apiKeys: ApiKeysStore;
@@ -24,15 +22,12 @@ export interface IdentityRouteDeps {
   providerTokens: ProviderTokensStore;
   /** The users' LLM profiles, as the settings show them (and end the active one's hold on them). */
   llmProfiles: Pick<Repositories['llmProfiles'], 'list' | 'keepActiveIf'>;
-  llmDefaults: LlmDefaults;
   rateLimiter: RateLimiter;
   rateLimits: RateLimits;
   /** Whether the server is reached over HTTPS (the session cookie is then `Secure`). */
   secureCookies: boolean;
   /** Whether the server listens on loopback only (its users are on this machine: the LLM check may call internal addresses). */
   serverOnLoopback: boolean;
-  /** The users' own marketplaces as the settings carry them (absent: a server without marketplaces). */
-  marketplaces?: PersonalMarketplaces;
   /** Sign-in through the configured OpenID Connect issuer (absent: none is configured). */
   oidc?: OidcLogin;
 }

@@ -2,7 +2,7 @@ import { HttpError } from '@bosun/http';
 import type { LoginMethod } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ApiRoutes } from '../../context.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { invalid, shape } from '../../http/replies.ts';
 import { routeOptions } from '../../http/route-options.ts';
 import { credentialOf, sessionCookie } from '../credentials.ts';

@@ -1,5 +1,5 @@
 import type { UserInfo } from '@bosun/protocol';
-import type { ApiRoutes } from '../../context.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { notFound } from '../../http/replies.ts';
 import { routeOptions } from '../../http/route-options.ts';
 import { principalOf } from '../authenticate.ts';

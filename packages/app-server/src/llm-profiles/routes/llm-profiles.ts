@@ -10,7 +10,6 @@ import type {
 import { profileName } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { preHandlerAsyncHookHandler } from 'fastify';
-import type { ApiRoutes } from '../../context.ts';
 import {
   ConversationParams,
   tags as conversationTags,
@@ -18,11 +17,11 @@ import {
 } from '../../conversations/routes/app-conversation-wire.ts';
 import { upstream } from '../../conversations/routes/app-conversations.ts';
 import { MAX_LLM_PROFILES, type Repositories } from '../../data/index.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { conflictsAs409, notFound, shape } from '../../http/replies.ts';
 import { routeOptions } from '../../http/route-options.ts';
 import { principalOf } from '../../identity/authenticate.ts';
-import { DEFAULT_RATE_LIMITS, rateLimited } from '../../identity/rate-limits.ts';
-import { activationPatch, activeName, profileInfo, savedConfig } from '../profiles.ts';
+import { activationPatch, activeName, profileInfo, savedConfig } from '../../settings/llm-profiles.ts';
 import { type SwitchDeps, switchConversationProfile } from '../switch.ts';
 
 const route = routeOptions('Settings');
@@ -166,13 +165,3 @@ export function llmProfilesApi(deps: LlmProfileDeps): ApiRoutes {
     );
   };
 }
-
-/** The same over the server's services (none without a database). */
-export const llmProfilesApiOfServer: ApiRoutes = (api, context) => {
-  const { services, config } = context;
-  if (!services) return;
-  const llmDefaults = { model: config.llm_model, baseUrl: config.llm_base_url, apiKey: config.llm_api_key };
-  const { repositories, sandboxes, rateLimiter } = services;
-  const saveLimit = rateLimited(rateLimiter, DEFAULT_RATE_LIMITS, 'secret_write');
-  return llmProfilesApi({ repositories, sandboxes, llmDefaults, saveLimit })(api, context);
-};

@@ -8,12 +8,11 @@ import type {
 } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import type { ApiRoutes, AppContext } from '../../context.ts';
-import { gitUrlsOf } from '../../conversations/routes/app-conversation-api.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { conflictsAs409, shape } from '../../http/replies.ts';
 import { routeOptions } from '../../http/route-options.ts';
 import { principalOf } from '../../identity/authenticate.ts';
-import { type Marketplaces, marketplacesOf } from '../index.ts';
+import type { Marketplaces } from '../index.ts';
 import { previewMarketplace } from '../preview.ts';
 import type { Caller } from '../registry.ts';
 import { MarketplaceSkillsAnswer, marketplaceSkills } from './marketplace-skills.ts';
@@ -161,14 +160,3 @@ export function marketplaceApi({ registry, git, table }: Marketplaces): ApiRoute
     );
   };
 }
-
-/** The same over the server's database and configuration; a server without a database has no such routes. */
-export const marketplaceApiOfServer: ApiRoutes = (api, context: AppContext) => {
-  if (!context.services) return;
-  const { repositories, gitTokens, skillRepositoryRows } = context.services;
-  const { config } = context;
-  return marketplaceApi(marketplacesOf(repositories, config, gitUrlsOf(config), gitTokens, skillRepositoryRows))(
-    api,
-    context,
-  );
-};

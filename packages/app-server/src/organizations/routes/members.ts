@@ -1,7 +1,7 @@
 import { HttpError, NotFoundError } from '@bosun/http';
 import type { OrgMemberAdd, OrgMemberResponse, OrgMemberUpdate, OrgRole } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
-import type { ApiRoutes } from '../../context.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { type PageRequest, pageOfList } from '../../http/pages.ts';
 import { conflictsAs409, forbidden, invalid, notFound, shape } from '../../http/replies.ts';
 import { routeOptions } from '../../http/route-options.ts';

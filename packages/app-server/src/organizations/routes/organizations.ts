@@ -1,7 +1,7 @@
 import type { OrgCreate, OrgDeletion, OrgMe, OrgResponse, OrgRole, OrgUpdate } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ApiRoutes } from '../../context.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { type PageRequest, pageOfList, pageQuery } from '../../http/pages.ts';
 import { forbidden, notFound, shape } from '../../http/replies.ts';
 import { routeOptions } from '../../http/route-options.ts';

@@ -9,7 +9,7 @@ import {
   decodeLaunchLink,
 } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
-import type { ApiRoutes } from '../../context.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { shape } from '../../http/replies.ts';
 import { routeOptions } from '../../http/route-options.ts';
 

@@ -2,10 +2,10 @@ import { join } from 'node:path';
 import type { DirectoryPlugin, DirectoryPluginConfig, DirectoryPluginList } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { AppServerConfig } from '../../config.ts';
-import type { ApiRoutes } from '../../context.ts';
-import { gitUrlsOf } from '../../conversations/routes/app-conversation-api.ts';
 import type { Repositories } from '../../data/index.ts';
+import { gitUrlsOf } from '../../git/provider-urls.ts';
 import type { ProviderTokenReader } from '../../git/token-renewal.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { forbidden, notFound } from '../../http/replies.ts';
 import { routeOptions } from '../../http/route-options.ts';
 import { principalOf } from '../../identity/authenticate.ts';
@@ -103,10 +103,3 @@ export function pluginDirectoryOf(config: AppServerConfig, baseUrl: () => string
     baseUrl,
   });
 }
-
-/** The same over the server's services (none without a database). */
-export const pluginDirectoryApiOfServer: ApiRoutes = (api, context) => {
-  if (!context.services) return;
-  const directory = pluginDirectoryOf(context.config, context.publicUrl);
-  return pluginDirectoryApi(directory, context.services.repositories)(api, context);
-};

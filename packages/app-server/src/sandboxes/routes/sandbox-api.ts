@@ -1,5 +1,4 @@
-import type { ApiRoutes, AppContext } from '../../context.ts';
-import { DEFAULT_RATE_LIMITS, rateLimited } from '../../identity/rate-limits.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { sandboxSpecRoutes } from './sandbox-specs.ts';
 import { type SandboxRouteDeps, sandboxRoutes } from './sandboxes.ts';
 
@@ -11,14 +10,3 @@ export function sandboxApi(deps: SandboxRouteDeps): ApiRoutes {
     api.addHook('onClose', () => deps.sandboxes.close());
   };
 }
-
-/** The same over the server's services (its sandboxes local processes in its data directory). */
-export const sandboxApiOfServer: ApiRoutes = async (api, context: AppContext) => {
-  const { services } = context;
-  // As the identity routes, which authenticate these: no database, no routes.
-  if (!services) return;
-  const { sandboxes, specs, rateLimiter } = services;
-  const startLimit = rateLimited(rateLimiter, DEFAULT_RATE_LIMITS, 'sandbox_start');
-  sandboxRoutes({ sandboxes, specs, startLimit })(api, context);
-  sandboxSpecRoutes(specs)(api, context);
-};

@@ -1,7 +1,7 @@
 import { ConflictError, InputError } from '@bosun/http';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, preHandlerAsyncHookHandler } from 'fastify';
-import type { ApiRoutes } from '../../context.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { notFound } from '../../http/replies.ts';
 import { routeOptions } from '../../http/route-options.ts';
 import { principalOf } from '../../identity/authenticate.ts';

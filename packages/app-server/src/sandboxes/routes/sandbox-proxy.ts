@@ -3,9 +3,9 @@ import { FORWARDS_BODY } from '@bosun/http';
 import replyFrom from '@fastify/reply-from';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import type { ApiRoutes, AppContext } from '../../context.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { SANDBOX_PROXY_PREFIX, SANDBOX_PROXY_SUFFIX, proxiedAgentPath } from '../browser-urls.ts';
-import { type ProxyTarget, type ProxyTargets, isRefusal, sandboxProxyTargets } from '../proxy-targets.ts';
+import { type ProxyTarget, type ProxyTargets, isRefusal } from '../proxy-targets.ts';
 import { pipeSocket } from '../socket-pipe.ts';
 
 const SANDBOX_ID = /^[A-Za-z0-9_-]{1,100}$/;
@@ -59,13 +59,6 @@ export function sandboxProxy(targets: ProxyTargets): ApiRoutes {
     });
   };
 }
-
-/** The same over the server's services (none without a database: no sandboxes). */
-export const sandboxProxyOfServer: ApiRoutes = (app, context: AppContext) => {
-  const { services } = context;
-  if (!services) return;
-  return sandboxProxy(sandboxProxyTargets(services.sandboxes, services.repositories.sandboxes))(app, context);
-};
 
 /** The request's sandbox and path when it may go through; else answered here (and undefined). */
 async function admitted(request: FastifyRequest, reply: FastifyReply, targets: ProxyTargets) {

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { ApiRoutes } from '../../context.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { pageOfList, pageQuery } from '../../http/pages.ts';
 import { shape } from '../../http/replies.ts';
 import { routeOptions } from '../../http/route-options.ts';

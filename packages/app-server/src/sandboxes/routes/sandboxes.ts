@@ -2,7 +2,7 @@ import { InputError } from '@bosun/http';
 import type { SandboxStartRequest } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
 import type { preHandlerAsyncHookHandler } from 'fastify';
-import type { ApiRoutes } from '../../context.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { pageOf, pageQuery } from '../../http/pages.ts';
 import { shape } from '../../http/replies.ts';
 import { routeOptions } from '../../http/route-options.ts';

@@ -1,14 +1,14 @@
 import type { LLMCheckRequest, LLMCheckResult } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
-import type { ApiRoutes } from '../../context.ts';
+import { isInternalAddress } from '../../git/host-guard.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { shape } from '../../http/replies.ts';
 import { routeOptions } from '../../http/route-options.ts';
 import { principalOf } from '../../identity/authenticate.ts';
 import { rateLimited } from '../../identity/rate-limits.ts';
-import type { IdentityRouteDeps } from '../../identity/routes/deps.ts';
-import { isInternalAddress } from '../../marketplaces/host-guard.ts';
 import { checkLlm } from '../llm-check.ts';
 import { effectiveLlm } from '../llm-defaults.ts';
+import type { SettingsRouteDeps } from './deps.ts';
 
 const route = routeOptions('Settings');
 
@@ -21,7 +21,7 @@ export const LLM_CHECK_TIMEOUT_MS = 20_000;
  * masked). The instance's key goes only to the instance's endpoint, as for conversations.
  */
 export function llmCheckRoutes(
-  { settings, llmDefaults, rateLimiter, rateLimits, serverOnLoopback }: IdentityRouteDeps,
+  { settings, llmDefaults, rateLimiter, rateLimits, serverOnLoopback }: SettingsRouteDeps,
   timeoutMs = LLM_CHECK_TIMEOUT_MS,
 ): ApiRoutes {
   return (app) => {

@@ -1,7 +1,7 @@
 import { NotFoundError } from '@bosun/http';
 import type { CustomSecretCreate, CustomSecretUpdate, CustomSecretWithoutValue } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
-import type { ApiRoutes } from '../../context.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { pageOf, pageQuery } from '../../http/pages.ts';
 import { conflictsAs409, notFound, shape } from '../../http/replies.ts';
 import { routeOptions } from '../../http/route-options.ts';

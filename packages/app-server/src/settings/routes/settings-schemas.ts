@@ -1,6 +1,6 @@
 import { AGENT_SETTINGS_SCHEMA, CONVERSATION_SETTINGS_SCHEMA } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
-import type { ApiRoutes } from '../../context.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { routeOptions } from '../../http/route-options.ts';
 
 const route = routeOptions('Settings');

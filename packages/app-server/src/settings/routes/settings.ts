@@ -1,13 +1,13 @@
 import { InputError } from '@bosun/http';
 import type { SettingsUpdate } from '@bosun/protocol';
-import type { ApiRoutes } from '../../context.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { conflictsAs409, shape } from '../../http/replies.ts';
 import { routeOptions } from '../../http/route-options.ts';
 import { principalOf } from '../../identity/authenticate.ts';
-import type { IdentityRouteDeps } from '../../identity/routes/deps.ts';
-import { llmProfilesView, setsLlm, stillActive } from '../../llm-profiles/profiles.ts';
 import { callerOf } from '../../marketplaces/routes/marketplaces.ts';
+import { llmProfilesView, setsLlm, stillActive } from '../llm-profiles.ts';
 import { knownUpdate, settingsPatch, settingsView } from '../settings-view.ts';
+import type { SettingsRouteDeps } from './deps.ts';
 
 const route = routeOptions('Settings');
 
@@ -18,7 +18,7 @@ export function settingsRoutes({
   llmDefaults,
   marketplaces,
   llmProfiles,
-}: IdentityRouteDeps): ApiRoutes {
+}: SettingsRouteDeps): ApiRoutes {
   return (app) => {
     app.get(
       '/settings',

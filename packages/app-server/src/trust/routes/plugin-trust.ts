@@ -1,7 +1,7 @@
 import type { PluginTrust, PluginTrustList, PluginTrustSource } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
-import type { ApiRoutes } from '../../context.ts';
 import type { PluginTrustRecord, Repositories } from '../../data/index.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { notFound, shape } from '../../http/replies.ts';
 import { routeOptions } from '../../http/route-options.ts';
 import { principalOf } from '../../identity/authenticate.ts';
@@ -50,11 +50,6 @@ export function pluginTrustApi(repositories: Pick<Repositories, 'pluginTrust'>):
     );
   };
 }
-
-/** The same over the server's services (none without a database). */
-export const pluginTrustApiOfServer: ApiRoutes = (api, context) => {
-  if (context.services) return pluginTrustApi(context.services.repositories)(api, context);
-};
 
 const wireOf = (record: PluginTrustRecord): PluginTrust => ({
   id: record.id,

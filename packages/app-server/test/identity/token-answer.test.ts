@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { lifetimeOf, tokenAnswerOf, tokenErrorOf } from '../../src/git/token-answer.ts';
+import { lifetimeOf, tokenAnswerOf, tokenErrorOf } from '../../src/identity/oidc/token-answer.ts';
 
 it('reads a token response’s tokens and lifetimes, JSON or form-encoded, and nothing of the wrong shape', () => {
   const json = '{"access_token":"glpat-1","refresh_token":"r-1","expires_in":7200,"token_type":"Bearer"}';

@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
-import type { GitProviderUrls } from '../git/provider-urls.ts';
+import type { GitProviderUrls } from './provider-urls.ts';
 
 /** A repository the server will not fetch from (the message says why, for a 422). */
 export class HostRefusedError extends Error {

@@ -1,8 +1,9 @@
 import { withoutPassword } from '@bosun/database';
+import type { AppDependencies } from '../context.ts';
 import { DatabaseOpenError, KeyRing, createRepositories, newSecretsKey, openDatabase } from '../data/index.ts';
 import type { Repositories } from '../data/index.ts';
-import { StartError } from '../start/start-errors.ts';
-import { signInUrl } from './sign-in.ts';
+import { prepareOwnerSignIn, signInUrl } from '../identity/sign-in.ts';
+import { StartError } from './start-errors.ts';
 
 /** Where the install keeps its data: its SQLite database in `dataDir`, unless `databaseUrl` names PostgreSQL. */
 export interface InstallDatabaseOptions {
@@ -60,4 +61,17 @@ export function createOwnerApiKey(options: OwnerApiKeyOptions): Promise<string> 
 /** A fresh one-time sign-in URL of the install's owner at `publicUrl` (for when the printed one was used or lost). */
 export function createOwnerSignInUrl(options: InstallDatabaseOptions & { publicUrl: string }): Promise<string> {
   return asOwner(options, (repositories, ownerId) => signInUrl(repositories.sessions, ownerId, options.publicUrl));
+}
+
+/**
+ * On the first start of an install (no owner yet): makes the owner and answers their one-time sign-in URL, to
+ * print once on standard output (never in the log: it is a credential). Later starts answer undefined.
+ */
+export async function ownerSignInOnFirstStart(
+  dependencies: AppDependencies,
+  keyRing: KeyRing,
+  publicUrl: string,
+): Promise<string | undefined> {
+  if (!dependencies.database) return undefined;
+  return prepareOwnerSignIn(createRepositories(dependencies.database, keyRing), publicUrl);
 }

@@ -1,4 +1,4 @@
-import type { TokenLifetime } from '../data/repositories/provider-tokens.ts';
+import type { TokenLifetime } from '../../data/repositories/provider-tokens.ts';
 
 // The token responses of OAuth 2.0 providers (RFC 6749 §5): JSON, or form-encoded as GitHub answers without
 // `Accept: application/json` (and as Keycloak's broker endpoint passes GitHub's on).

@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import { type ConversationSkillsDeps, conversationSkills } from '../../catalog/skills.ts';
-import type { ApiRoutes } from '../../context.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { pageOfList, pageQuery } from '../../http/pages.ts';
 import { routeOptions } from '../../http/route-options.ts';
-import { callerOf } from './marketplaces.ts';
+import { callerOf } from '../../marketplaces/routes/marketplaces.ts';
+import { type ConversationSkillsDeps, conversationSkills } from '../skills.ts';
 
 const route = routeOptions('Skills');
 

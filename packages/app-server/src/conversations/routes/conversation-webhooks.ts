@@ -1,12 +1,12 @@
 import { conversationIdPattern } from '@bosun/protocol';
 import { Type } from '@sinclair/typebox';
-import type { ApiRoutes } from '../../context.ts';
-import { type ConversationReport, keepReport } from '../../conversations/conversation-reports.ts';
 import type { Repositories } from '../../data/index.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { notFound } from '../../http/replies.ts';
 import { routeOptions } from '../../http/route-options.ts';
 import type { Sandbox, Sandboxes } from '../../sandboxes/index.ts';
 import { sandboxOnly } from '../../sandboxes/routes/sandbox-caller.ts';
+import { type ConversationReport, keepReport } from '../conversation-reports.ts';
 
 const route = routeOptions('Webhooks');
 

@@ -2,7 +2,7 @@ import { InputError } from '@bosun/http';
 import type { LLMProfiles, ProfileInfo, SaveProfileRequest, SettingsUpdate } from '@bosun/protocol';
 import type { JsonObject, LlmProfile, LlmProfileConfig, LlmProfileInfo, LlmProfileSave } from '../data/index.ts';
 import type { StoredSettings } from '../identity/stores.ts';
-import { type EffectiveLlm, type LlmDefaults, effectiveLlm } from '../settings/llm-defaults.ts';
+import { type EffectiveLlm, type LlmDefaults, effectiveLlm } from './llm-defaults.ts';
 
 /**
  * The settings' LLM fields a profile's activation writes, as a merge patch: a null removes the field, so the

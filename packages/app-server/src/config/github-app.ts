@@ -1,5 +1,5 @@
 import { createPrivateKey } from 'node:crypto';
-import { url, optional } from '../../config-fields.ts';
+import { url, optional } from './fields.ts';
 
 /**
  * The GitHub App's own settings, beside its OAuth client (`git_github_app_client_id`, `..._client_secret`): the

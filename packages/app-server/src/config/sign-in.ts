@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { url, optional } from '../config-fields.ts';
-import { GIT_PROVIDER_ENTRY, gitProviderProblems } from '../git/sign-in-providers.ts';
+import { url, optional } from './fields.ts';
+import { GIT_PROVIDER_ENTRY, gitProviderProblems } from './sign-in-git-providers.ts';
 
 /** The settings of sign-in through an OpenID Connect issuer (part of the app server's one settings schema). */
 export const OIDC_SETTINGS = {

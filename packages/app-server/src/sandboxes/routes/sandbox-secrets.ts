@@ -1,11 +1,11 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ApiRoutes, AppContext } from '../../context.ts';
+import type { ApiRoutes } from '../../http/api-routes.ts';
 import { forbidden, notFound } from '../../http/replies.ts';
 import { routeOptions } from '../../http/route-options.ts';
-import type { Sandbox, Sandboxes } from '../../sandboxes/index.ts';
-import { sandboxOnly } from '../../sandboxes/routes/sandbox-caller.ts';
-import { type SandboxSecretSources, sandboxSecretNames, sandboxSecretValue } from '../sandbox-secrets.ts';
+import { type SandboxSecretSources, sandboxSecretNames, sandboxSecretValue } from '../../settings/sandbox-secrets.ts';
+import type { Sandbox, Sandboxes } from '../index.ts';
+import { sandboxOnly } from './sandbox-caller.ts';
 
 const route = routeOptions('Sandboxes');
 
@@ -80,18 +80,6 @@ export function sandboxSecretRoutes(deps: SandboxSecretRouteDeps): ApiRoutes {
     );
   };
 }
-
-/** The routes over the server's services; none without a database. */
-export const sandboxSecretsApiOfServer: ApiRoutes = (api, context: AppContext) => {
-  const { services } = context;
-  if (!services) return;
-  const { sandboxes, repositories, gitTokens } = services;
-  // Provider tokens through the renewing read: a sandbox looking one up gets it renewed when it expired.
-  sandboxSecretRoutes({ sandboxes, sources: { secrets: repositories.secrets, providerTokens: gitTokens } })(
-    api,
-    context,
-  );
-};
 
 /** After `sandboxOnly`: the key must be the named sandbox's own (nothing said of whether that one exists). */
 async function onlyItself(request: FastifyRequest, reply: FastifyReply) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TestRepository } from '../../../sources/test/git/support.ts';
+import { HostGuard, isInternalAddress } from '../../src/git/host-guard.ts';
 import { MarketplaceGit } from '../../src/marketplaces/git-access.ts';
-import { HostGuard, isInternalAddress } from '../../src/marketplaces/host-guard.ts';
 import { gitRemotes } from '../support/git-remotes.ts';
 
 const providers = (github: string) => ({ github, gitlab: 'https://gitlab.com', bitbucket: 'https://bitbucket.org' });
