@@ -145,7 +145,8 @@ describe('the browser session', () => {
   it('closes a browser whose page stopped answering, and starts a new one on the next action', async () => {
     await browser.text('browser_navigate', { url: `${site.url}/hang` });
     const [pid] = chromiumPids(browser.tag);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Its script is stuck from the moment it said so (however long a loaded machine took to get there).
+    await expect.poll(() => site.paths.includes('/stuck'), { timeout: 30_000 }).toBe(true);
     const started = Date.now();
     const hung = await browser.call('browser_get_state');
     expect(Date.now() - started).toBeLessThan(6_000);

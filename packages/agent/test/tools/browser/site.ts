@@ -6,6 +6,8 @@ export interface TestSite {
   url: string;
   /** Form submissions received, in order. */
   submissions: Record<string, string>[];
+  /** The path of every request, in order. */
+  paths: string[];
   close(): Promise<void>;
 }
 
@@ -90,7 +92,12 @@ const ROUTES: Record<string, (request: IncomingMessage, body: string) => string>
       'Confirm',
       `<button onclick="if (confirm('Delete   everything?')) document.getElementById('out').textContent = 'confirmed'">Delete</button><p id="out">waiting</p>`,
     ),
-  '/hang': () => page('Hang', '<p>Loaded, then stuck.</p><script>setTimeout(() => { for (;;) {} }, 100)</script>'),
+  // Says so (a beacon to /stuck) the moment before its script stops answering.
+  '/hang': () =>
+    page(
+      'Hang',
+      `<p>Loaded, then stuck.</p><script>setTimeout(() => { navigator.sendBeacon('/stuck'); for (;;) {} }, 100)</script>`,
+    ),
   '/popup': () => page('Popup', `<button onclick="window.open('/about')">Open a window</button>`),
 };
 
@@ -100,9 +107,11 @@ function escapeHtml(text: string): string {
 
 export async function startTestSite(): Promise<TestSite> {
   const submissions: Record<string, string>[] = [];
+  const paths: string[] = [];
   const hanging = new Set<ServerResponse>();
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://x').pathname;
+    paths.push(path);
     if (path === '/never') {
       // Headers never come: the navigation can only time out.
       hanging.add(response);
@@ -134,6 +143,7 @@ export async function startTestSite(): Promise<TestSite> {
   return {
     url: `http://127.0.0.1:${port}`,
     submissions,
+    paths,
     close: () =>
       new Promise((resolve) => {
         for (const response of hanging) response.destroy();
