@@ -14,6 +14,6 @@ export default defineConfig({
     passWithNoTests: false,
     reporters: ['default', './test/support/summary-reporter.ts'],
     // Bosun bundled once for the app server tests' sandboxes (seconds saved at each sandbox start).
-    globalSetup: ['./packages/app-server/test/support/sandbox-bundle-setup.ts'],
+    globalSetup: ['./test/support/sandbox-bundle-setup.ts'],
   },
 });

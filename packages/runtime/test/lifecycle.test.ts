@@ -11,6 +11,7 @@ import {
 } from '@bosun/runtime';
 import { newSecretsKey } from '@bosun/sealing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SANDBOX_COMMAND } from '../../../test/support/sandbox-bundle.ts';
 import { type StoreTarget, storeTarget } from './support/databases.ts';
 import { untilStatus } from './support/sandbox-shell.ts';
 
@@ -42,6 +43,7 @@ describe('local runtime: lifecycle sweep', () => {
     target = await storeTarget('postgres');
     runtime = await LocalRuntime.open({
       root,
+      command: SANDBOX_COMMAND,
       store: await openStore(),
       startTimeoutMs: 90_000,
       stopGraceMs: 5_000,
@@ -99,7 +101,12 @@ describe('local runtime: lifecycle sweep', () => {
 
   it('finds the same state in its database after a restart', async () => {
     await runtime.close();
-    runtime = await LocalRuntime.open({ root, store: await openStore(), startTimeoutMs: 90_000 });
+    runtime = await LocalRuntime.open({
+      root,
+      command: SANDBOX_COMMAND,
+      store: await openStore(),
+      startTimeoutMs: 90_000,
+    });
     expect(await runtime.getBySession('idle-1')).toMatchObject({
       id: sandbox.id,
       status: 'MISSING',

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { type LlmReplay, startLlmReplay } from '@bosun/llm-replay';
 import { LocalRuntime } from '@bosun/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SANDBOX_COMMAND } from '../../../test/support/sandbox-bundle.ts';
 
 /**
  * A whole agent run in a sandbox with network `allow`: the test reaches the agent server through the runtime's
@@ -25,7 +26,7 @@ describe('local runtime: an agent run in a sandbox', () => {
         ],
       },
     });
-    runtime = await LocalRuntime.open({ root, startTimeoutMs: 90_000, stopGraceMs: 5_000 });
+    runtime = await LocalRuntime.open({ root, command: SANDBOX_COMMAND, startTimeoutMs: 90_000, stopGraceMs: 5_000 });
   });
 
   afterAll(async () => {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LocalRuntime, type RuntimeSandbox } from '@bosun/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SANDBOX_COMMAND } from '../../../test/support/sandbox-bundle.ts';
 import { connectProbe, lowPortReplyServer, reachable, replyServer, sh } from './support/sandbox-shell.ts';
 
 /** The Bosun installation the sandboxes see read-only (this worktree). */
@@ -44,7 +45,13 @@ describe('local runtime: what a sandbox can reach', () => {
         : await replyServer('hello from a low port');
     const resolved = await lookup(hostname(), { family: 4 }).catch(() => undefined);
     named = resolved?.address === '127.0.0.1' ? hostname() : 'localhost';
-    runtime = await LocalRuntime.open({ root, hiddenPaths: [appData], startTimeoutMs: 90_000, stopGraceMs: 5_000 });
+    runtime = await LocalRuntime.open({
+      root,
+      command: SANDBOX_COMMAND,
+      hiddenPaths: [appData],
+      startTimeoutMs: 90_000,
+      stopGraceMs: 5_000,
+    });
     [closed, allowed, open] = await Promise.all([
       runtime.start({ sessionId: 'closed', environment: { OWN_SETTING: 'its-own' } }),
       runtime.start({

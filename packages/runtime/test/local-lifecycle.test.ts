@@ -10,6 +10,7 @@ import {
   SandboxSpecError,
 } from '@bosun/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SANDBOX_COMMAND } from '../../../test/support/sandbox-bundle.ts';
 import { skipUnlessEnforced, withLocalRuntime } from './support/local-runtime.ts';
 import { reachable, sh, untilStatus } from './support/sandbox-shell.ts';
 
@@ -22,7 +23,7 @@ describe('local runtime: lifecycle', () => {
 
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'bosun-runtime-'));
-    runtime = await LocalRuntime.open({ root, startTimeoutMs: 90_000, stopGraceMs: 5_000 });
+    runtime = await LocalRuntime.open({ root, command: SANDBOX_COMMAND, startTimeoutMs: 90_000, stopGraceMs: 5_000 });
     sandbox = await runtime.start({ sessionId: 'life' });
     expect(sandbox.status).toBe('RUNNING');
   }, 120_000);
@@ -188,12 +189,13 @@ describe('local runtime without bubblewrap', () => {
   it('refuses to open unless told to run sandboxes unisolated, and then says so', async () => {
     const root = await mkdtemp(join(tmpdir(), 'bosun-runtime-'));
     try {
-      await expect(LocalRuntime.open({ root, bwrapPath: '/nonexistent/bwrap' })).rejects.toThrow(
-        /bubblewrap .* is not installed.*unsafeNoIsolation/,
-      );
+      await expect(
+        LocalRuntime.open({ root, command: SANDBOX_COMMAND, bwrapPath: '/nonexistent/bwrap' }),
+      ).rejects.toThrow(/bubblewrap .* is not installed.*unsafeNoIsolation/);
       const warnings: string[] = [];
       const runtime = await LocalRuntime.open({
         root,
+        command: SANDBOX_COMMAND,
         bwrapPath: '/nonexistent/bwrap',
         unsafeNoIsolation: true,
         logger: { warn: (message) => warnings.push(message) },

@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { LocalRuntime, type RuntimeSandbox } from '@bosun/runtime';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SANDBOX_COMMAND } from '../../../test/support/sandbox-bundle.ts';
 import { reachable, sh } from './support/sandbox-shell.ts';
 
 const CHILD = fileURLToPath(new URL('./support/runtime-child.ts', import.meta.url));
@@ -83,7 +84,12 @@ describe('local runtime: a sandbox never outlives its runtime, and the next runt
         const tasks = async (dir: string) => (await readFile(join(dir, 'cgroup.procs'), 'utf8').catch(() => '')).trim();
         await until(async () => (await Promise.all(left.map(tasks))).every((procs) => procs === ''));
       }
-      const next = await LocalRuntime.open({ root, startTimeoutMs: 90_000, stopGraceMs: 5_000 });
+      const next = await LocalRuntime.open({
+        root,
+        command: SANDBOX_COMMAND,
+        startTimeoutMs: 90_000,
+        stopGraceMs: 5_000,
+      });
       try {
         // It knows the sandbox, PAUSED; resuming it starts it over its workspace with a new key.
         const found = await next.getBySession('orphan');

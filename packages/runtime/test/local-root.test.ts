@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalRuntime } from '@bosun/runtime';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SANDBOX_COMMAND } from '../../../test/support/sandbox-bundle.ts';
 
 const made: string[] = [];
 afterEach(async () => {
@@ -27,6 +28,7 @@ describe('local runtime: its root', () => {
     const warnings: string[] = [];
     const options = {
       root: asked,
+      command: SANDBOX_COMMAND,
       traversableBase: join(base, 'sandboxes'),
       startTimeoutMs: 90_000,
       logger: { warn: (message: string) => warnings.push(message) },

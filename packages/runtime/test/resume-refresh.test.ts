@@ -12,13 +12,14 @@ import {
 } from '@bosun/runtime';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SANDBOX_COMMAND } from '../../../test/support/sandbox-bundle.ts';
 import { listeningRuntimeApi, runtimeApiCaller } from './support/runtime-api-caller.ts';
 import { connectProbe, replyServer, sh } from './support/sandbox-shell.ts';
 
 const API_KEY = 'runtime-api-resume-key-0123456789';
 const SECRET_A = 'secret-value-a-7f3c1e';
 const SECRET_B = 'secret-value-b-92d04a';
-const OPTIONS = { startTimeoutMs: 90_000, stopGraceMs: 5_000 } as const;
+const OPTIONS = { command: SANDBOX_COMMAND, startTimeoutMs: 90_000, stopGraceMs: 5_000 } as const;
 
 type Reply = Awaited<ReturnType<typeof replyServer>>;
 const allow = (server: Reply): NetworkPolicy => ({ mode: 'allow', hosts: [{ host: '127.0.0.1', port: server.port }] });

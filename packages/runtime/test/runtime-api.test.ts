@@ -11,6 +11,7 @@ import {
 } from '@bosun/runtime';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SANDBOX_COMMAND } from '../../../test/support/sandbox-bundle.ts';
 import { listeningRuntimeApi, runtimeApiCaller } from './support/runtime-api-caller.ts';
 
 const API_KEY = 'runtime-api-test-key-0123456789';
@@ -28,7 +29,7 @@ describe('runtime API over the local runtime', () => {
 
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'bosun-runtime-api-'));
-    runtime = await LocalRuntime.open({ root, startTimeoutMs: 90_000, stopGraceMs: 5_000 });
+    runtime = await LocalRuntime.open({ root, command: SANDBOX_COMMAND, startTimeoutMs: 90_000, stopGraceMs: 5_000 });
     ({ app, base } = await listeningRuntimeApi(runtime, API_KEY, logs));
   });
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { DatabaseSandboxStore, LocalRuntime, type LocalSpec, type RuntimeSandbox } from '@bosun/runtime';
 import { newSecretsKey } from '@bosun/sealing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SANDBOX_COMMAND } from '../../../test/support/sandbox-bundle.ts';
 import { type StoreTarget, storeTarget } from './support/databases.ts';
 import { sh } from './support/sandbox-shell.ts';
 
@@ -29,6 +30,7 @@ describe('local runtime: warm pool', () => {
     const store = await DatabaseSandboxStore.open<LocalSpec>({ sqlitePath: target.sqlitePath, key: newSecretsKey() });
     runtime = await LocalRuntime.open({
       root,
+      command: SANDBOX_COMMAND,
       store,
       startTimeoutMs: 90_000,
       stopGraceMs: 5_000,

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { chmod, chown, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SANDBOX_BUNDLE } from '../../../../packages/app-server/test/sandboxes/bundle.ts';
+import { SANDBOX_BUNDLE } from '../../../../test/support/sandbox-bundle.ts';
 import type { Container, KeyToPath, PodSpec, Volume } from './objects.ts';
 
 /** The Secrets and ConfigMaps pods read, as the cluster would hold them: name -> key -> text. */

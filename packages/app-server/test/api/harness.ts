@@ -43,7 +43,7 @@ import { skillRepositoryTableRows } from '../../src/skill-repositories/table-row
 import { pluginTrustGate } from '../../src/trust/index.ts';
 import { pluginTrustApi } from '../../src/trust/routes/plugin-trust.ts';
 import { REDIS_URL, removeKeys, uniquePrefix } from '../cache/redis-support.ts';
-import { SANDBOX_COMMAND } from '../sandboxes/bundle.ts';
+import { SANDBOX_COMMAND } from '../../../../test/support/sandbox-bundle.ts';
 import { sandboxWorkspace } from '../sandboxes/processes.ts';
 import { type DatabaseTarget, describeEachDatabase } from '../support/databases.ts';
 import { testOidcLogin } from '../support/oidc-login.ts';

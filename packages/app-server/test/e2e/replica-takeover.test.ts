@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOwnerApiKey } from '../../src/index.ts';
 import { REDIS_URL } from '../cache/redis-support.ts';
 import { type HeldRemote, heldRemote } from '../conversations/held-remote.ts';
-import { SANDBOX_COMMAND } from '../sandboxes/bundle.ts';
+import { SANDBOX_COMMAND } from '../../../../test/support/sandbox-bundle.ts';
 import { POSTGRES_SERVER } from '../support/databases.ts';
 import { until, untilSettled } from '../support/until.ts';
 import { type AppProcess, processesUnder, serveRefusal, startAppProcess } from './app-process.ts';

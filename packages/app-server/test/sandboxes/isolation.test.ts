@@ -8,7 +8,7 @@ import { sessionKeyHash } from '../../src/sandboxes/index.ts';
 import { REDIS_URL } from '../cache/redis-support.ts';
 import { describeEachDatabase } from '../support/databases.ts';
 import { until } from '../support/until.ts';
-import { INSTALLATION, SANDBOX_COMMAND } from './bundle.ts';
+import { INSTALLATION, SANDBOX_COMMAND } from '../../../../test/support/sandbox-bundle.ts';
 import { agentStatus, connectProbe, shell } from './sandbox-shell.ts';
 
 /** Set in this process's environment, as an operator would for the app: never in a sandbox. */

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type TestUser, describeApi } from '../api/harness.ts';
 import { agentOfConversation, eventsUntil, streamStart } from '../conversations/support.ts';
-import { SANDBOX_COMMAND } from './bundle.ts';
+import { SANDBOX_COMMAND } from '../../../../test/support/sandbox-bundle.ts';
 
 const API_KEY = 'app-to-runtime-key-0123456789';
 

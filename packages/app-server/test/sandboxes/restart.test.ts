@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Repositories } from '../../src/data/index.ts';
 import { LOCAL_SPEC, RESTARTED, RuntimeSandboxes, sessionKeyHash } from '../../src/sandboxes/index.ts';
 import { describeEachDatabase } from '../support/databases.ts';
-import { SANDBOX_COMMAND } from './bundle.ts';
+import { SANDBOX_COMMAND } from '../../../../test/support/sandbox-bundle.ts';
 import { sandboxWorkspace } from './processes.ts';
 
 /**

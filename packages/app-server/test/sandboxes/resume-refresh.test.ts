@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type RunningAppServer, appServerConfig, startAppServer } from '../../src/index.ts';
 import { REDIS_URL } from '../cache/redis-support.ts';
 import { describeEachDatabase } from '../support/databases.ts';
-import { INSTALLATION, SANDBOX_COMMAND } from './bundle.ts';
+import { INSTALLATION, SANDBOX_COMMAND } from '../../../../test/support/sandbox-bundle.ts';
 import { type SandboxWire, connectProbe, shell } from './sandbox-shell.ts';
 
 const JWT_SECRET = `resume-jwt-secret-${randomUUID()}`;

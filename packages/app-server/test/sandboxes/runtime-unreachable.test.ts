@@ -9,7 +9,7 @@ import { appServerConfig } from '../../src/index.ts';
 import { openSandboxRuntime } from '../../src/sandboxes/index.ts';
 import { type TestUser, describeApi } from '../api/harness.ts';
 import { streamStart } from '../conversations/support.ts';
-import { SANDBOX_COMMAND } from './bundle.ts';
+import { SANDBOX_COMMAND } from '../../../../test/support/sandbox-bundle.ts';
 
 const API_KEY = 'app-to-runtime-key-0123456789';
 

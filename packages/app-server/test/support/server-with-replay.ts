@@ -7,7 +7,7 @@ import { type LlmReplay, type LlmReplayOptions, startLlmReplay } from '@bosun/ll
 import type { SandboxInfo } from '@bosun/protocol';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { type RunningAppServer, appServerConfig, startAppServer } from '../../src/index.ts';
-import { SANDBOX_COMMAND } from '../sandboxes/bundle.ts';
+import { SANDBOX_COMMAND } from '../../../../test/support/sandbox-bundle.ts';
 import { sandboxWorkspace } from '../sandboxes/processes.ts';
 import { conversationRow, newUser } from './server-users.ts';
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalRuntime, type LocalRuntimeOptions } from '@bosun/runtime';
 import type { TestContext } from 'vitest';
+import { SANDBOX_COMMAND } from '../../../../test/support/sandbox-bundle.ts';
 
 /** A LocalRuntime over a new root, opened with `options` and given to `use`; then closed, and its root removed. */
 export async function withLocalRuntime<T>(
@@ -11,7 +12,7 @@ export async function withLocalRuntime<T>(
 ): Promise<T> {
   const root = await mkdtemp(join(tmpdir(), 'bosun-runtime-'));
   try {
-    const runtime = await LocalRuntime.open({ root, ...options });
+    const runtime = await LocalRuntime.open({ root, command: SANDBOX_COMMAND, ...options });
     try {
       return await use(runtime);
     } finally {

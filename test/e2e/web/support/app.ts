@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { AppServerClient } from '@bosun/client';
-import { SANDBOX_BUNDLE } from '../../../../packages/app-server/test/sandboxes/bundle.ts';
+import { SANDBOX_BUNDLE } from '../../../support/sandbox-bundle.ts';
 
 /**
  * The real app server as a person runs it: `bosun serve` (the bundle the test run's global setup builds, as

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
-import { INSTALLATION, SANDBOX_BUNDLE } from '../sandboxes/bundle.ts';
+import { INSTALLATION, SANDBOX_BUNDLE } from './sandbox-bundle.ts';
 
 /**
  * Vitest's global setup: Bosun bundled once per run (`scripts/build.mjs`, about 4 s) for the app server tests'
