@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { SANDBOX_COMMAND } from '../../../test/support/sandbox-bundle.ts';
 
 const CLI = fileURLToPath(new URL('../bin/bosun.js', import.meta.url));
 const children: ChildProcess[] = [];
@@ -16,9 +17,13 @@ export function startAgentServer(args: string[], env: Record<string, string>): P
   return startServer(CLI, ['agent-server', ...args], env, /Default model|No default LLM/);
 }
 
-/** Starts `bosun serve` as `startAgentServer` starts the agent server; resolves once it has said all it says. */
+/**
+ * Starts `bosun serve` as `startAgentServer` starts the agent server; resolves once it has said all it says. Its
+ * sandboxes run the bundle the run's global setup built (unless `env` says otherwise), not one it would build.
+ */
 export function startAppServer(args: string[], env: Record<string, string>): Promise<Started> {
-  return startServer(CLI, ['serve', ...args], env, /API documentation at/);
+  const sandboxes = { BOSUN_SANDBOX_COMMAND: SANDBOX_COMMAND.join(',') };
+  return startServer(CLI, ['serve', ...args], { ...sandboxes, ...env }, /API documentation at/);
 }
 
 /**
