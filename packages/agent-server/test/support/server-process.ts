@@ -16,7 +16,8 @@ export interface ServerProcess {
  * Spawns `bosun agent-server` on a free loopback port over `dataDir` and resolves once it prints its URL.
  * Its output is drained (so it never blocks on a full pipe) and kept for the error message if it fails to start.
  */
-export function spawnServer(dataDir: string, { timeoutMs = 20_000 } = {}): Promise<ServerProcess> {
+// From the TypeScript sources, on a machine running two suites at once, a start can take tens of seconds.
+export function spawnServer(dataDir: string, { timeoutMs = 60_000 } = {}): Promise<ServerProcess> {
   const child = spawn(
     process.execPath,
     [CLI, 'agent-server', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir],

@@ -149,7 +149,8 @@ describe('the browser session', () => {
     await expect.poll(() => site.paths.includes('/stuck'), { timeout: 30_000 }).toBe(true);
     const started = Date.now();
     const hung = await browser.call('browser_get_state');
-    expect(Date.now() - started).toBeLessThan(6_000);
+    // Its 3 s limit, then Chromium closed: bounded, with room for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(15_000);
     expect(hung.is_error).toBe(true);
     expect(textOf(hung)).toMatch(/^The browser did not answer within 3 s \(a page may be stuck in a script\)/);
     expect(chromiumPids(browser.tag)).toEqual([]);
