@@ -167,8 +167,8 @@ describe('the browser session', () => {
 
     process.kill(pid as number, 'SIGKILL');
     await expect.poll(() => chromiumPids(browser.tag), { timeout: 5_000 }).toEqual([]);
-    // Playwright learns of it when the browser's pipe closes, a moment after the process is gone.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Playwright learns of it when the browser's pipe closes, a moment after the process is gone (longer when loaded).
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
     const after = await browser.call('browser_list_tabs');
     expect(textOf(after)).toBe(`${BROWSER_RESTARTED}\n\nNo tabs are open; browser_navigate opens one.`);
     expect(after.is_error).toBe(false);
