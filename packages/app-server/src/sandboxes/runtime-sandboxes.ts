@@ -45,10 +45,7 @@ export interface RuntimeSandboxesOptions {
   leaseMs?: number;
   /** Where browsers reach a running sandbox's agent server, when not at its own URL (`sandbox_urls`). */
   browserUrlOf?: (id: string) => string;
-  /**
-   * Told each time a sandbox becomes RUNNING: `resumed` false for a new one (it holds no conversation yet), true
-   * after a resume; awaited before the sandbox is answered.
-   */
+  /** Told each time a sandbox becomes RUNNING (new, or `resumed`); awaited before the sandbox is answered. */
   onRunning?: (sandbox: Sandbox, resumed: boolean) => void | Promise<void>;
   log?: { warn(details: object, message: string): void };
 }
