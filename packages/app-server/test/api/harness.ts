@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { chmod } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
+import { SANDBOX_COMMAND } from '../../../../test/support/sandbox-bundle.ts';
 import { accountApi, accountRouteDeps } from '../../src/account/account-api.ts';
 import { type Cache, MemoryCache, openCache } from '../../src/cache/index.ts';
 import { catalogApi } from '../../src/catalog/routes/catalog.ts';
@@ -43,7 +44,6 @@ import { skillRepositoryTableRows } from '../../src/skill-repositories/table-row
 import { pluginTrustGate } from '../../src/trust/index.ts';
 import { pluginTrustApi } from '../../src/trust/routes/plugin-trust.ts';
 import { REDIS_URL, removeKeys, uniquePrefix } from '../cache/redis-support.ts';
-import { SANDBOX_COMMAND } from '../../../../test/support/sandbox-bundle.ts';
 import { sandboxWorkspace } from '../sandboxes/processes.ts';
 import { type DatabaseTarget, describeEachDatabase } from '../support/databases.ts';
 import { testOidcLogin } from '../support/oidc-login.ts';

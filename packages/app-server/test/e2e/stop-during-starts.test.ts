@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type LlmReplay, startLlmReplay } from '@bosun/llm-replay';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOwnerApiKey } from '../../src/index.ts';
 import { SANDBOX_COMMAND } from '../../../../test/support/sandbox-bundle.ts';
+import { createOwnerApiKey } from '../../src/index.ts';
 import { until } from '../support/until.ts';
 import { type AppProcess, processesUnder, startAppProcess } from './app-process.ts';
 

@@ -3,12 +3,12 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { INSTALLATION, SANDBOX_COMMAND } from '../../../../test/support/sandbox-bundle.ts';
 import { type RunningAppServer, appServerConfig, startAppServer } from '../../src/index.ts';
 import { sessionKeyHash } from '../../src/sandboxes/index.ts';
 import { REDIS_URL } from '../cache/redis-support.ts';
 import { describeEachDatabase } from '../support/databases.ts';
 import { until } from '../support/until.ts';
-import { INSTALLATION, SANDBOX_COMMAND } from '../../../../test/support/sandbox-bundle.ts';
 import { agentStatus, connectProbe, shell } from './sandbox-shell.ts';
 
 /** Set in this process's environment, as an operator would for the app: never in a sandbox. */

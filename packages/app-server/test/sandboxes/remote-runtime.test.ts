@@ -5,9 +5,9 @@ import { type LlmReplay, startLlmReplay } from '@bosun/llm-replay';
 import { LocalRuntime, RemoteRuntime, buildRuntimeApi } from '@bosun/runtime';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { SANDBOX_COMMAND } from '../../../../test/support/sandbox-bundle.ts';
 import { type TestUser, describeApi } from '../api/harness.ts';
 import { agentOfConversation, eventsUntil, streamStart } from '../conversations/support.ts';
-import { SANDBOX_COMMAND } from '../../../../test/support/sandbox-bundle.ts';
 
 const API_KEY = 'app-to-runtime-key-0123456789';
 

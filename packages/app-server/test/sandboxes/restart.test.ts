@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalRuntime } from '@bosun/runtime';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { SANDBOX_COMMAND } from '../../../../test/support/sandbox-bundle.ts';
 import type { Repositories } from '../../src/data/index.ts';
 import { LOCAL_SPEC, RESTARTED, RuntimeSandboxes, sessionKeyHash } from '../../src/sandboxes/index.ts';
 import { describeEachDatabase } from '../support/databases.ts';
-import { SANDBOX_COMMAND } from '../../../../test/support/sandbox-bundle.ts';
 import { sandboxWorkspace } from './processes.ts';
 
 /**

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { INSTALLATION, SANDBOX_COMMAND } from '../../../../test/support/sandbox-bundle.ts';
 import { type RunningAppServer, appServerConfig, startAppServer } from '../../src/index.ts';
 import { REDIS_URL } from '../cache/redis-support.ts';
 import { describeEachDatabase } from '../support/databases.ts';
-import { INSTALLATION, SANDBOX_COMMAND } from '../../../../test/support/sandbox-bundle.ts';
 import { type SandboxWire, connectProbe, shell } from './sandbox-shell.ts';
 
 const JWT_SECRET = `resume-jwt-secret-${randomUUID()}`;

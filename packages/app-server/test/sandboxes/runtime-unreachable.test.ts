@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { LocalRuntime, RemoteRuntime, buildRuntimeApi } from '@bosun/runtime';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { SANDBOX_COMMAND } from '../../../../test/support/sandbox-bundle.ts';
 import { appServerConfig } from '../../src/index.ts';
 import { openSandboxRuntime } from '../../src/sandboxes/index.ts';
 import { type TestUser, describeApi } from '../api/harness.ts';
 import { streamStart } from '../conversations/support.ts';
-import { SANDBOX_COMMAND } from '../../../../test/support/sandbox-bundle.ts';
 
 const API_KEY = 'app-to-runtime-key-0123456789';
 

@@ -1,10 +1,10 @@
 import { chmod } from 'node:fs/promises';
 import type { AppServerClient } from '@bosun/client';
+import { SANDBOX_COMMAND } from '../../../../test/support/sandbox-bundle.ts';
 import type { AppServerConfig, RunningAppServer } from '../../src/index.ts';
 import { appServerConfig, startAppServer } from '../../src/index.ts';
 import type { EachDatabase } from '../support/databases.ts';
 import { type Repositories, conversationRow, newUser, repositoriesOf } from '../support/server-users.ts';
-import { SANDBOX_COMMAND } from '../../../../test/support/sandbox-bundle.ts';
 
 /** The whole server as `bosun serve` runs it, on `each`'s database, and a user of it. */
 export interface WholeServer {

@@ -6,8 +6,8 @@ import { AgentServerClient, type AppServerClient } from '@bosun/client';
 import { type LlmReplay, type LlmReplayOptions, startLlmReplay } from '@bosun/llm-replay';
 import type { SandboxInfo } from '@bosun/protocol';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { type RunningAppServer, appServerConfig, startAppServer } from '../../src/index.ts';
 import { SANDBOX_COMMAND } from '../../../../test/support/sandbox-bundle.ts';
+import { type RunningAppServer, appServerConfig, startAppServer } from '../../src/index.ts';
 import { sandboxWorkspace } from '../sandboxes/processes.ts';
 import { conversationRow, newUser } from './server-users.ts';
 
