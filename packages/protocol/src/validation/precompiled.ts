@@ -11,7 +11,7 @@ import { PROTOCOL_FORMATS } from './formats.ts';
  *
  * The bundle's entry hands the file over through a global (it runs before any of the bundle's code).
  */
-export const BUILD_VALIDATORS = Symbol.for('bosun.build-validators');
+const BUILD_VALIDATORS = Symbol.for('bosun.build-validators');
 
 /** Which ajv a validator belongs to: strict (bodies, the wire model) or coercing (path and query parameters). */
 export type AjvKind = 'strict' | 'coercing';
