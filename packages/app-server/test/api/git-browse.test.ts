@@ -68,6 +68,15 @@ describeApi(
       expect(group.body.items.map((repo: { full_name: string }) => repo.full_name)).toEqual(['acme/bob-gl-tools']);
     });
 
+    it('refuses an empty installation id (422) without asking the provider', async () => {
+      const { user } = await connected('erin');
+      const asked = host.requests.length;
+      const empty = await api().call(`${REPOS}?provider=github&installation_id=`, { as: user });
+      expect(empty.status).toBe(422);
+      expect(empty.body.detail[0].loc).toEqual(['query', 'installation_id']);
+      expect(host.requests.length).toBe(asked);
+    });
+
     it('lists the branches whose names hold the query, on GitHub and GitLab, page by page', async () => {
       const { user } = await connected('carol');
       const github = await api().call(`${BRANCHES}?provider=github&repository=carol/alpha&query=feature`, {

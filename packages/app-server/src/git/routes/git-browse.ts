@@ -36,10 +36,12 @@ const RepositoryQuery = query({
   provider,
   query: Type.Optional(text('Part of the repositories’ names; none: the caller’s own repositories.')),
   installation_id: Type.Optional(
-    text(
-      'Only the repositories of this installation (GitLab: group id; Bitbucket: workspace slug; Data Center: project key).',
-      64,
-    ),
+    Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description:
+        'Only the repositories of this installation (GitLab: group id; Bitbucket: workspace slug; Data Center: project key).',
+    }),
   ),
   page_id: pageId,
   limit: limit(100),
