@@ -9,9 +9,12 @@ export {
 export type * from './agent-server/types.ts';
 export { DEFAULTED_REQUEST_PROPERTIES, type WireInput } from './agent-server/wire-input.ts';
 export { ServerProbes, type TransportOptions } from './server-probes.ts';
+export type { AppServerApi } from './app-server/app-server-api.ts';
+export type { AnswerOf, Method, OperationAt, PathWith, RequestOf } from './app-server/operation-types.ts';
+export { AppServerCalls } from './app-server/calls.ts';
+export { BATCH_LIMIT, inBatches } from './app-server/batches.ts';
 export { AppServerAccount, type PageQuery } from './app-server/account.ts';
 export { AppServerOrganizations } from './app-server/organizations.ts';
-export { AppServerSandboxes } from './app-server/sandboxes.ts';
 export {
   AppServerEvents,
   type ConversationEventFilter,
@@ -30,7 +33,7 @@ export { AppServerLlmProfiles } from './app-server/llm-profiles.ts';
 export { AppServerGitBrowse, type BranchSearch, type RepositorySearch } from './app-server/git-browse.ts';
 export { AppServerShared } from './app-server/shared.ts';
 export { AppServerClient, type AppServerClientOptions } from './app-server/client.ts';
-export { APP_SERVER_OPERATIONS, type AppServerOperationName } from './app-server/operations.ts';
+export { APP_SERVER_OPERATIONS, type AppServerOperationName } from './app-server/operations/index.ts';
 export {
   BosunApiError,
   BosunClientError,

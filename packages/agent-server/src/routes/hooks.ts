@@ -6,7 +6,7 @@ import { hookConfigProblems } from '@bosun/sources';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { NotFoundResponse, validationResponse } from './params.ts';
-import { type WorkspaceBounds, insideWorkspace } from './workspace-path.ts';
+import { type WorkspaceBounds, insideWorkspace } from './workspace/workspace-path.ts';
 
 /** The project's hooks file, relative to the project directory (OpenHands' place for it). */
 export const PROJECT_HOOKS_FILE = join('.openhands', 'hooks.json');

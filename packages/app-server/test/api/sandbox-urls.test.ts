@@ -32,13 +32,13 @@ describeEachDatabase('sandbox_urls on the wire', (each) => {
     const whole = await startWholeServer(each, config);
     servers.push(whole.running);
     const user = await whole.user();
-    const sandbox = await user.app.startSandbox();
+    const sandbox = await user.app.post('/api/v1/sandboxes', { body: {} });
     expect(sandbox.status).toBe('RUNNING');
     const id = randomUUID();
     await whole.conversationRow(user.id, sandbox.id, id);
     const app = user.app;
     const [conversation] = await app.getAppConversations([id]);
-    const [listed] = (await app.searchSandboxes()).items;
+    const [listed] = (await app.get('/api/v1/sandboxes/search')).items;
     return { sandbox, listed, conversation, id };
   }
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { AppServerClient } from '@bosun/client';
+import { AppServerClient, inBatches } from '@bosun/client';
 import { expect, it } from 'vitest';
 import { sessionKeyHash } from '../../src/sandboxes/index.ts';
 import { agentPid } from '../sandboxes/processes.ts';
@@ -87,8 +87,8 @@ describeApi('sandboxes', (api) => {
   it('shows a sandbox whose agent server was killed as ERROR with the reason', async () => {
     const owner = await api().user();
     const client = new AppServerClient({ baseUrl: api().url, apiKey: owner.key });
-    const sandbox = await client.startSandbox('bosun-local');
-    expect((await client.searchSandboxSpecs()).items.map((spec) => spec.id)).toEqual(['bosun-local']);
+    const sandbox = await client.post('/api/v1/sandboxes', { body: { sandbox_spec_id: 'bosun-local' } });
+    expect((await client.get('/api/v1/sandbox-specs/search')).items.map((spec) => spec.id)).toEqual(['bosun-local']);
     const pid = await agentPid(api().runtime.runtime, sandbox.id);
     process.kill(pid as number, 'SIGKILL');
     const [failed] = await until(
@@ -98,12 +98,17 @@ describeApi('sandboxes', (api) => {
     );
     expect(failed).toMatchObject({ session_api_key: null, exposed_urls: null });
     expect(failed.status_detail).toContain('killed by SIGKILL');
-    expect((await client.searchSandboxes()).items.map((item) => item.id)).toEqual([sandbox.id]);
-    const many = await client.getSandboxes([...Array.from({ length: 150 }, (_, index) => `x${index}`), sandbox.id]);
+    expect((await client.get('/api/v1/sandboxes/search')).items.map((item) => item.id)).toEqual([sandbox.id]);
+    const ids = [...Array.from({ length: 150 }, (_, index) => `x${index}`), sandbox.id];
+    const many = await inBatches(ids, (id) => client.get('/api/v1/sandboxes', { query: { id } }));
     expect(many).toHaveLength(151);
     expect(many.at(-1)).toMatchObject({ id: sandbox.id, status: 'ERROR' });
-    expect(await client.deleteSandbox(sandbox.id)).toEqual({ success: true });
-    await expect(client.pauseSandbox(sandbox.id)).rejects.toMatchObject({ status: 404 });
+    expect(await client.delete('/api/v1/sandboxes/{sandbox_id}', { params: { sandbox_id: sandbox.id } })).toEqual({
+      success: true,
+    });
+    await expect(
+      client.post('/api/v1/sandboxes/{sandbox_id}/pause', { params: { sandbox_id: sandbox.id } }),
+    ).rejects.toMatchObject({ status: 404 });
   });
 });
 

@@ -51,16 +51,20 @@ describeEachDatabase('the sandbox proxy without the sandbox’s key', (each) => 
     whole = await startWholeServer(each, { sandbox_urls: 'proxied' });
     base = whole.running.url;
     ({ app, key: userKey } = await whole.user());
-    [running, paused, deleted] = [await app.startSandbox(), await app.startSandbox(), await app.startSandbox()];
-    theirs = await (await whole.user()).app.startSandbox();
+    [running, paused, deleted] = [
+      await app.post('/api/v1/sandboxes', { body: {} }),
+      await app.post('/api/v1/sandboxes', { body: {} }),
+      await app.post('/api/v1/sandboxes', { body: {} }),
+    ];
+    theirs = await (await whole.user()).app.post('/api/v1/sandboxes', { body: {} });
     for (const sandbox of [running, paused, deleted, theirs]) {
       expect(sandbox.status).toBe('RUNNING');
       // Each key used through the proxy while its sandbox runs, as a browser does.
       const used = await proxiedGet(base, sandbox.id, { 'x-session-api-key': sandbox.session_api_key as string });
       expect(used.status).toBe(200);
     }
-    await app.pauseSandbox(paused.id);
-    await app.deleteSandbox(deleted.id);
+    await app.post('/api/v1/sandboxes/{sandbox_id}/pause', { params: { sandbox_id: paused.id } });
+    await app.delete('/api/v1/sandboxes/{sandbox_id}', { params: { sandbox_id: deleted.id } });
   }, 120_000);
   afterAll(async () => {
     await whole?.running.close();

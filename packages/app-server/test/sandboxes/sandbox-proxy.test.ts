@@ -58,7 +58,7 @@ describeEachDatabase('sandbox agent servers through the app’s proxy', (each) =
     whole = await startWholeServer(each, { sandbox_urls: 'proxied' });
     running = whole.running;
     ({ id: userId, key: userKey, app } = await whole.user());
-    sandbox = await app.startSandbox();
+    sandbox = await app.post('/api/v1/sandboxes', { body: {} });
     expect(sandbox.status).toBe('RUNNING');
   }, 120_000);
   afterAll(async () => {
@@ -148,7 +148,7 @@ describeEachDatabase('sandbox agent servers through the app’s proxy', (each) =
 
   it('keeps another user’s sandbox key from this server (401), a paused one is 409, resumed it is proxied again', async () => {
     const { app: theirs } = await whole.user();
-    const other = await theirs.startSandbox();
+    const other = await theirs.post('/api/v1/sandboxes', { body: {} });
     expect(other.status).toBe('RUNNING');
     const path = '/api/conversations/search';
     const crossed = await rawGet(running.url, `/sandboxes/${sandbox.id}/agent${path}`, {
@@ -160,14 +160,14 @@ describeEachDatabase('sandbox agent servers through the app’s proxy', (each) =
       'x-session-api-key': other.session_api_key as string,
     });
     expect(own.status).toBe(200);
-    await theirs.pauseSandbox(other.id);
+    await theirs.post('/api/v1/sandboxes/{sandbox_id}/pause', { params: { sandbox_id: other.id } });
     const paused = await rawGet(running.url, `/sandboxes/${other.id}/agent${path}`, {
       'x-session-api-key': other.session_api_key as string,
     });
     expect(paused.status).toBe(409);
     expect(JSON.parse(paused.body).detail).toMatch(/PAUSED/);
-    await theirs.resumeSandbox(other.id);
-    const [resumed] = await theirs.getSandboxes([other.id]);
+    await theirs.post('/api/v1/sandboxes/{sandbox_id}/resume', { params: { sandbox_id: other.id } });
+    const [resumed] = await theirs.get('/api/v1/sandboxes', { query: { id: [other.id] } });
     expect(resumed?.session_api_key).not.toBe(other.session_api_key);
     // The same proxied URL: the agent server's address behind it is looked up again, the old key no longer works.
     const url = `${running.url}/sandboxes/${other.id}/agent`;

@@ -44,7 +44,7 @@ export function serverWithReplay(prefix: string, script: LlmReplayOptions['scrip
       const services = setup.running.server.context.services;
       if (!services) throw new Error('the server has no services');
       const user = await newUser(setup.running);
-      const sandbox = await user.app.startSandbox();
+      const sandbox = await user.app.post('/api/v1/sandboxes', { body: {} });
       expect(sandbox.status).toBe('RUNNING');
       const id = randomUUID();
       await conversationRow(services.repositories, { id, userId: user.id, sandboxId: sandbox.id });

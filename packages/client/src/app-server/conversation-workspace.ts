@@ -7,7 +7,7 @@ import type {
 } from '@bosun/protocol';
 import { type CallOptions, pathOf } from '../http.ts';
 import { AppServerConversations } from './conversations.ts';
-import { APP_SERVER_OPERATIONS } from './operations.ts';
+import { APP_SERVER_OPERATIONS } from './operations/index.ts';
 
 /**
  * A conversation's workspace through the app server: a file, the Git changes, the skills and hooks of its agent

@@ -21,6 +21,7 @@ import type {
 import type { WireInput } from '../agent-server/wire-input.ts';
 import type { CallOptions } from '../http.ts';
 import type { PageQuery } from './account.ts';
+import { inBatches } from './batches.ts';
 import { AppServerEvents } from './events.ts';
 
 export type AppConversationFilters = AppConversationFilterQuery;
@@ -33,7 +34,6 @@ export interface AppMessageInput {
 }
 
 const FINISHED = new Set(['READY', 'ERROR']);
-const BATCH_LIMIT = 100;
 
 /**
  * The app server's conversations, typed with the protocol's shapes: starting one (a start task, then READY or
@@ -134,10 +134,4 @@ export abstract class AppServerConversations extends AppServerEvents {
     const query = message === undefined ? { plugins } : { plugins, message };
     return this.call('decodeLaunchLink', { ...options, query });
   }
-}
-
-async function inBatches<T>(ids: readonly string[], get: (batch: string[]) => Promise<T[]>): Promise<T[]> {
-  const batches: string[][] = [];
-  for (let start = 0; start < ids.length; start += BATCH_LIMIT) batches.push(ids.slice(start, start + BATCH_LIMIT));
-  return (await Promise.all(batches.map(get))).flat();
 }

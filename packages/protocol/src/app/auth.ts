@@ -11,6 +11,7 @@ export const LoginMethod = strictObject('LoginMethod', 'A way to sign in that a 
 export type LoginMethod = Static<typeof LoginMethod>;
 
 export const LoginMethodList = Type.Array(ref(LoginMethod), {
+  $id: 'LoginMethodList',
   description: 'The ways to sign in (empty when no issuer is configured; the one-time sign-in URL is none of them).',
 });
 export type LoginMethodList = Static<typeof LoginMethodList>;
