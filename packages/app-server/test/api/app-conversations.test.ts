@@ -204,6 +204,11 @@ describeApi('app conversations: reads, bad input and the conversation webhook', 
     // Started directly on the agent server: the row is made for the sandbox's owner.
     const agentServerUrl: string = started.body.exposed_urls[0].url;
     await startOnAgent(api(), { id: sandboxId, agentServerUrl, sessionApiKey: key }, direct);
+    const view = async (user: TestUser, id: string) =>
+      (await api().call(`/api/v1/app-conversations?ids=${id}`, { as: user })).body[0];
+    // The agent server's own report of the start first: one arriving after the test's below (a loaded machine
+    // delays its posts) would overwrite what they set.
+    await until(() => view(owner, direct), (row) => row !== null, 'the agent server’s report of the start');
     const metrics = {
       model_name: 'm',
       accumulated_cost: 0.5,
@@ -215,13 +220,13 @@ describeApi('app conversations: reads, bad input and the conversation webhook', 
       title: 'Direct',
       execution_status: 'running',
       agent: { llm: { model: 'reported-model' } },
+      // Newer than the agent server's report: the model is taken from the newest report.
+      updated_at: new Date().toISOString(),
       metrics,
       extra_field_of_a_newer_agent_server: true,
     });
     expect(created.status, created.text).toBe(200);
     expect(created.body).toEqual({ success: true });
-    const view = async (user: TestUser, id: string) =>
-      (await api().call(`/api/v1/app-conversations?ids=${id}`, { as: user })).body[0];
     expect(await view(owner, direct)).toMatchObject({
       id: direct,
       title: 'Direct',
@@ -265,6 +270,7 @@ describeApi('app conversations: reads, bad input and the conversation webhook', 
       () => view(owner, direct),
       (conversation) => conversation.sandbox_status === 'ERROR',
       'the sandbox to be ERROR',
+      60_000,
     );
     expect(failed.sandbox_status_detail).toMatch(/SIGKILL/);
     expect(failed).toMatchObject({ conversation_url: null, session_api_key: null, execution_status: null });
