@@ -13,8 +13,7 @@ export type { AppServerApi } from './app-server/app-server-api.ts';
 export type { AnswerOf, Method, OperationAt, PathWith, RequestOf } from './app-server/operation-types.ts';
 export { AppServerCalls } from './app-server/calls.ts';
 export { BATCH_LIMIT, inBatches } from './app-server/batches.ts';
-export { AppServerAccount, type PageQuery } from './app-server/account.ts';
-export { AppServerOrganizations } from './app-server/organizations.ts';
+export type { PageQuery } from './app-server/page-query.ts';
 export {
   AppServerEvents,
   type ConversationEventFilter,
@@ -28,9 +27,6 @@ export {
 } from './app-server/conversations.ts';
 export { AppServerPlugins, type DirectorySearch } from './app-server/plugins.ts';
 export { AppServerMarketplaces, type OrgWrite } from './app-server/marketplaces.ts';
-export { AppServerCatalog, type ModelSearch } from './app-server/catalog.ts';
-export { AppServerLlmProfiles } from './app-server/llm-profiles.ts';
-export { AppServerGitBrowse, type BranchSearch, type RepositorySearch } from './app-server/git-browse.ts';
 export { AppServerShared } from './app-server/shared.ts';
 export { AppServerClient, type AppServerClientOptions } from './app-server/client.ts';
 export { APP_SERVER_OPERATIONS, type AppServerOperationName } from './app-server/operations/index.ts';

@@ -117,14 +117,14 @@ describe('marketplaces in Settings > Skills & Plugins', { timeout: 240_000 }, ()
     // The switch follows the saved settings: it turns off once the server took the change.
     await checklist.click();
     await until('reviewer:checklist in disabled_skills', async () =>
-      (await suite.app.api.getSettings()).disabled_skills?.includes('reviewer:checklist') ? true : undefined,
+      (await suite.app.api.get('/api/v1/settings')).disabled_skills?.includes('reviewer:checklist') ? true : undefined,
     );
     await visible(pluginRow(page, 'reviewer').getByText('off', { exact: true }));
     // Still off once the page is read again, and the other skill still on.
     await page.reload();
     expect(await page.getByRole('switch', { name: 'reviewer:checklist: skill of reviewer' }).isChecked()).toBe(false);
     expect(await page.getByRole('switch', { name: 'greeter:welcome: skill of greeter' }).isChecked()).toBe(true);
-    expect((await suite.app.api.getSettings()).disabled_skills).toEqual(['reviewer:checklist']);
+    expect((await suite.app.api.get('/api/v1/settings')).disabled_skills).toEqual(['reviewer:checklist']);
     await screenshot(page, 'marketplaces-skill-off');
   });
 

@@ -23,7 +23,7 @@ describe('settings in the browser', { timeout: 120_000 }, () => {
     await page.getByLabel('API key', { exact: true }).fill('sk-settings-e2e');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await visible(page.getByText('Saved: new conversations use this model.'));
-    const settings = await suite.app.api.getSettings();
+    const settings = await suite.app.api.get('/api/v1/settings');
     expect(settings).toMatchObject({ llm_model: 'openai/scripted', llm_base_url: suite.llm.baseUrl });
     expect(settings.llm_api_key_set).toBe(true);
     // The key is never shown back: only that one is set.
@@ -48,7 +48,9 @@ describe('settings in the browser', { timeout: 120_000 }, () => {
     await page.getByRole('button', { name: 'Add secret' }).click();
     await visible(page.getByText('WEATHER_KEY'));
     await visible(page.getByText(/The weather service/));
-    expect((await suite.app.api.searchSecrets()).items.map((secret) => secret.name)).toContain('WEATHER_KEY');
+    expect((await suite.app.api.get('/api/v1/secrets/search')).items.map((secret) => secret.name)).toContain(
+      'WEATHER_KEY',
+    );
     expect(await page.content()).not.toContain('weather-secret-value');
     await screenshot(page, 'settings-secrets');
 
@@ -65,7 +67,9 @@ describe('settings in the browser', { timeout: 120_000 }, () => {
     // While a dialog is open the rest of the page is hidden from the accessibility tree: the dialog goes first.
     await confirm.waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Delete WEATHER_KEY' }).waitFor({ state: 'detached' });
-    expect((await suite.app.api.searchSecrets()).items.map((secret) => secret.name)).not.toContain('WEATHER_KEY');
+    expect((await suite.app.api.get('/api/v1/secrets/search')).items.map((secret) => secret.name)).not.toContain(
+      'WEATHER_KEY',
+    );
   });
 
   it('creates an API key shown once that works against the API, then revokes it', async () => {

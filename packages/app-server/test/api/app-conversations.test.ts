@@ -153,7 +153,7 @@ describeApi('app conversations: reads, bad input and the conversation webhook', 
   it('the typed client starts, follows and reads', async () => {
     const user = await api().user();
     const client = new AppServerClient({ baseUrl: api().url, apiKey: user.key });
-    await client.updateSettings({ llm_model: 'client/model' });
+    await client.post('/api/v1/settings', { body: { llm_model: 'client/model' } });
     const task = await client.startConversation({ sandbox_id: 'not-there', title: 'From the client' });
     expect(task.status).toBe('WORKING');
     expect(await client.waitForStartTask(task.id, { intervalMs: 20 })).toMatchObject({

@@ -114,21 +114,32 @@ describeApi(
     it('is read by the typed client', async () => {
       const user = await api().user();
       const client = new AppServerClient({ baseUrl: api().url, apiKey: user.key });
-      expect(await client.agentSettingsSchema()).toEqual(
+      expect(await client.get('/api/v1/settings/agent-schema')).toEqual(
         JSON.parse(JSON.stringify(SettingsUpdate.properties.agent_settings_diff)),
       );
-      expect((await client.conversationSettingsSchema()).type).toBe('object');
-      const models = await client.searchModels({ provider__eq: 'house', verified__eq: false });
+      expect((await client.get('/api/v1/settings/conversation-schema')).type).toBe('object');
+      const models = await client.get('/api/v1/config/models/search', {
+        query: { provider__eq: 'house', verified__eq: false },
+      });
       expect(models.items.map((model) => model.name)).toEqual(['model-7']);
-      expect((await client.searchProviders({ query: 'anthropic' })).items).toEqual([
+      expect((await client.get('/api/v1/config/providers/search', { query: { query: 'anthropic' } })).items).toEqual([
         { name: 'anthropic', verified: true },
       ]);
-      expect(await client.searchSkills({ limit: 5 })).toEqual({ items: [], next_page_id: null });
-      const refused = await client.gitInfo().catch((error: unknown) => error);
+      expect(await client.get('/api/v1/skills/search', { query: { limit: 5 } })).toEqual({
+        items: [],
+        next_page_id: null,
+      });
+      const refused = await client.get('/api/v1/users/git-info').catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(BosunApiError);
       expect((refused as BosunApiError).status).toBe(403);
-      await client.storeGitProviderTokens({ provider_tokens: { github: { token: 'ghp_client' } } });
-      expect(await client.gitInfo()).toMatchObject({ provider: 'github', login: null, token_set: true });
+      await client.post('/api/v1/secrets/git-providers', {
+        body: { provider_tokens: { github: { token: 'ghp_client' } } },
+      });
+      expect(await client.get('/api/v1/users/git-info')).toMatchObject({
+        provider: 'github',
+        login: null,
+        token_set: true,
+      });
     });
   },
   { config: { llm_model: 'house/model-7' } },

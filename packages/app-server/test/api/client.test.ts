@@ -12,41 +12,80 @@ describeApi('the typed client on the account routes', (api) => {
   it('drives the caller’s account: user, keys, settings, secrets, organizations', async () => {
     const user = await api().user();
     const client = new AppServerClient({ baseUrl: api().url, apiKey: user.key });
-    expect((await client.me()).id).toBe(user.id);
+    expect((await client.get('/api/v1/users/me')).id).toBe(user.id);
 
-    const key = await client.createApiKey({ name: 'from the client' });
+    const key = await client.post('/api/v1/keys', { body: { name: 'from the client' } });
     expect(key.key).toMatch(/^sk-bosun-/);
-    expect((await client.listApiKeys()).map((listed) => listed.name)).toContain('from the client');
-    await client.deleteApiKey(key.id);
+    expect((await client.get('/api/v1/keys')).map((listed) => listed.name)).toContain('from the client');
+    await client.delete('/api/v1/keys/{key_id}', { params: { key_id: key.id } });
 
-    await client.updateSettings({ llm_model: 'client/model', llm_api_key: 'sk-client' });
-    expect(await client.getSettings()).toMatchObject({ llm_model: 'client/model', llm_api_key_set: true });
+    await client.post('/api/v1/settings', { body: { llm_model: 'client/model', llm_api_key: 'sk-client' } });
+    expect(await client.get('/api/v1/settings')).toMatchObject({ llm_model: 'client/model', llm_api_key_set: true });
 
-    await client.createSecret({ name: 'CLIENT_SECRET', value: 'v1' });
-    await client.updateSecret('CLIENT_SECRET', { description: 'made by the client' });
-    expect((await client.searchSecrets({ name__contains: 'client' })).items).toMatchObject([
+    await client.post('/api/v1/secrets', { body: { name: 'CLIENT_SECRET', value: 'v1' } });
+    await client.put('/api/v1/secrets/{secret_id}', {
+      params: { secret_id: 'CLIENT_SECRET' },
+      body: { description: 'made by the client' },
+    });
+    expect((await client.get('/api/v1/secrets/search', { query: { name__contains: 'client' } })).items).toMatchObject([
       { name: 'CLIENT_SECRET', description: 'made by the client' },
     ]);
-    await client.deleteSecret('CLIENT_SECRET');
-    await client.storeGitProviderTokens({ provider_tokens: { github: { token: 'ghp_client' } } });
-    await client.deleteGitProviderTokens();
+    await client.delete('/api/v1/secrets/{secret_id}', { params: { secret_id: 'CLIENT_SECRET' } });
+    await client.post('/api/v1/secrets/git-providers', {
+      body: { provider_tokens: { github: { token: 'ghp_client' } } },
+    });
+    await client.delete('/api/v1/secrets/git-providers');
 
-    const org = await client.createOrganization({ name: 'Client Org' });
-    expect((await client.getOrganization(org.id)).role).toBe('owner');
+    const org = await client.post('/api/v1/organizations', { body: { name: 'Client Org' } });
+    expect((await client.get('/api/v1/organizations/{org_id}', { params: { org_id: org.id } })).role).toBe('owner');
     const other = await api().user();
-    expect((await client.addMember(org.id, { email: other.email, role: 'admin' })).role).toBe('admin');
-    expect((await client.setMemberRole(org.id, other.id, 'member')).role).toBe('member');
-    expect((await client.listMembers(org.id)).items).toHaveLength(2);
+    expect(
+      (
+        await client.post('/api/v1/organizations/{org_id}/members', {
+          params: { org_id: org.id },
+          body: { email: other.email, role: 'admin' },
+        })
+      ).role,
+    ).toBe('admin');
+    expect(
+      (
+        await client.patch('/api/v1/organizations/{org_id}/members/{user_id}', {
+          params: { org_id: org.id, user_id: other.id },
+          body: { role: 'member' },
+        })
+      ).role,
+    ).toBe('member');
+    expect(
+      (await client.get('/api/v1/organizations/{org_id}/members', { params: { org_id: org.id } })).items,
+    ).toHaveLength(2);
     const asOther = new AppServerClient({ baseUrl: api().url, apiKey: other.key, orgId: org.id });
-    expect((await asOther.me()).org_id).toBe(org.id);
-    await asOther.leaveOrganization(org.id);
-    expect((await client.listOrganizations()).items.map((listed) => listed.id)).toContain(org.id);
-    expect(await client.myMembership(org.id)).toMatchObject({ role: 'owner', can_delete: true, can_leave: false });
-    expect(await client.countMembers(org.id, { email: other.email })).toBe(0);
-    expect((await client.renameOrganization(org.id, { name: 'Renamed' })).name).toBe('Renamed');
-    expect((await client.deleteOrganization(org.id)).removed).toEqual({ memberships: 1, api_keys: 0, marketplaces: 0 });
+    expect((await asOther.get('/api/v1/users/me')).org_id).toBe(org.id);
+    await asOther.post('/api/v1/organizations/{org_id}/leave', { params: { org_id: org.id } });
+    expect((await client.get('/api/v1/organizations')).items.map((listed) => listed.id)).toContain(org.id);
+    expect(await client.get('/api/v1/organizations/{org_id}/me', { params: { org_id: org.id } })).toMatchObject({
+      role: 'owner',
+      can_delete: true,
+      can_leave: false,
+    });
+    expect(
+      await client.get('/api/v1/organizations/{org_id}/members/count', {
+        params: { org_id: org.id },
+        query: { email: other.email },
+      }),
+    ).toBe(0);
+    expect(
+      (await client.patch('/api/v1/organizations/{org_id}', { params: { org_id: org.id }, body: { name: 'Renamed' } }))
+        .name,
+    ).toBe('Renamed');
+    expect((await client.delete('/api/v1/organizations/{org_id}', { params: { org_id: org.id } })).removed).toEqual({
+      memberships: 1,
+      api_keys: 0,
+      marketplaces: 0,
+    });
 
-    const missing = await client.deleteSecret('NOPE').catch((error: unknown) => error);
+    const missing = await client
+      .delete('/api/v1/secrets/{secret_id}', { params: { secret_id: 'NOPE' } })
+      .catch((error: unknown) => error);
     expect(missing).toBeInstanceOf(BosunApiError);
     expect((missing as BosunApiError).status).toBe(404);
   });

@@ -187,18 +187,25 @@ describeApi(
     it('is what the typed client calls', async () => {
       const { user } = await connected('erin');
       const client = new AppServerClient({ baseUrl: api().url, apiKey: user.key });
-      const repos = await client.searchGitRepositories({ provider: 'gitlab', query: 'beta', sort_order: 'stars-desc' });
+      const repos = await client.get('/api/v1/git/repositories/search', {
+        query: { provider: 'gitlab', query: 'beta', sort_order: 'stars-desc' },
+      });
       expect(repos.items.map((repo) => repo.full_name)).toEqual(['erin-gl/beta']);
-      const branches = await client.searchGitBranches({ provider: 'github', repository: 'erin/beta', query: 'fix' });
+      const branches = await client.get('/api/v1/git/branches/search', {
+        query: { provider: 'github', repository: 'erin/beta', query: 'fix' },
+      });
       expect(branches.items.map((branch) => branch.name)).toEqual(['fix/typo']);
-      expect(await client.searchGitInstallations({ provider: 'gitlab' })).toEqual({
+      expect(await client.get('/api/v1/git/installations/search', { query: { provider: 'gitlab' } })).toEqual({
         items: ['77', '78'],
         next_page_id: null,
       });
-      expect((await client.searchSuggestedTasks({ limit: 1 })).next_page_id).toBe('1');
-      expect(await client.gitOrganizations()).toEqual({ provider: 'github', organizations: ['acme', 'acme-labs'] });
+      expect((await client.get('/api/v1/git/suggested-tasks/search', { query: { limit: 1 } })).next_page_id).toBe('1');
+      expect(await client.get('/api/v1/users/git-organizations')).toEqual({
+        provider: 'github',
+        organizations: ['acme', 'acme-labs'],
+      });
       const stranger = new AppServerClient({ baseUrl: api().url, apiKey: (await api().user()).key });
-      const refused = await stranger.gitOrganizations().catch((error: unknown) => error);
+      const refused = await stranger.get('/api/v1/users/git-organizations').catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(BosunApiError);
       expect((refused as BosunApiError).status).toBe(403);
     });

@@ -187,19 +187,32 @@ describeApi('LLM profiles', (api) => {
   it('is driven by the typed client', async () => {
     const user = await api().user();
     const client = new AppServerClient({ baseUrl: api().url, apiKey: user.key });
-    expect(await client.saveLlmProfile('typed', { llm: FAST })).toEqual({ name: 'typed', message: 'Profile saved' });
-    expect((await client.getLlmProfile('typed')).config).toEqual({
+    expect(
+      await client.post('/api/v1/settings/profiles/{name}', { params: { name: 'typed' }, body: { llm: FAST } }),
+    ).toEqual({ name: 'typed', message: 'Profile saved' });
+    expect((await client.get('/api/v1/settings/profiles/{name}', { params: { name: 'typed' } })).config).toEqual({
       model: FAST.model,
       base_url: FAST.base_url,
       api_key: null,
     });
-    expect((await client.activateLlmProfile('typed')).model).toBe(FAST.model);
-    expect((await client.renameLlmProfile('typed', 'typed-2')).name).toBe('typed-2');
-    expect(await client.listLlmProfiles()).toMatchObject({
+    expect((await client.post('/api/v1/settings/profiles/{name}/activate', { params: { name: 'typed' } })).model).toBe(
+      FAST.model,
+    );
+    expect(
+      (
+        await client.post('/api/v1/settings/profiles/{name}/rename', {
+          params: { name: 'typed' },
+          body: { new_name: 'typed-2' },
+        })
+      ).name,
+    ).toBe('typed-2');
+    expect(await client.get('/api/v1/settings/profiles')).toMatchObject({
       profiles: [{ name: 'typed-2' }],
       active_profile: 'typed-2',
     });
-    expect((await client.deleteLlmProfile('typed-2')).message).toBe('Profile deleted');
-    expect((await client.listLlmProfiles()).profiles).toEqual([]);
+    expect((await client.delete('/api/v1/settings/profiles/{name}', { params: { name: 'typed-2' } })).message).toBe(
+      'Profile deleted',
+    );
+    expect((await client.get('/api/v1/settings/profiles')).profiles).toEqual([]);
   });
 });

@@ -20,9 +20,9 @@ import type {
 } from '@bosun/protocol';
 import type { WireInput } from '../agent-server/wire-input.ts';
 import type { CallOptions } from '../http.ts';
-import type { PageQuery } from './account.ts';
 import { inBatches } from './batches.ts';
 import { AppServerEvents } from './events.ts';
+import type { PageQuery } from './page-query.ts';
 
 export type AppConversationFilters = AppConversationFilterQuery;
 export type StartTaskFilters = StartTaskFilterQuery;

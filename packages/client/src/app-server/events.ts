@@ -2,7 +2,7 @@ import type { EventPage, EventSortOrder, EventSource, StoredEvent } from '@bosun
 import { type FollowEventsOptions, followEvents } from '../events-socket.ts';
 import type { CallOptions } from '../http.ts';
 import { inBatches } from './batches.ts';
-import { AppServerOrganizations } from './organizations.ts';
+import { AppServerCalls } from './calls.ts';
 
 export interface ConversationEventFilter {
   /** An event kind, e.g. `MessageEvent`. */
@@ -24,7 +24,7 @@ export interface ConversationEventSearch extends ConversationEventFilter {
  * A conversation's events as the app server keeps them (readable while its sandbox is paused or gone), and their
  * live stream. `AppServerClient` has them all.
  */
-export abstract class AppServerEvents extends AppServerOrganizations {
+export abstract class AppServerEvents extends AppServerCalls {
   searchConversationEvents(
     conversationId: string,
     query: ConversationEventSearch = {},

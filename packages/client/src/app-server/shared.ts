@@ -2,14 +2,14 @@ import type { EventPage, SharedConversation, StoredEvent } from '@bosun/protocol
 import type { CallOptions } from '../http.ts';
 import { inBatches } from './batches.ts';
 import type { ConversationEventFilter, ConversationEventSearch } from './events.ts';
-import { AppServerGitBrowse } from './git-browse.ts';
+import { AppServerMarketplaces } from './marketplaces.ts';
 
 /**
  * Conversations their owners made public (`updateAppConversation(id, { public: true })`), read as anyone may: the
  * server needs no credentials for them. A conversation that is not (or no longer) public is as unknown as one that
  * does not exist: null in a batch, a 404 `BosunApiError` otherwise.
  */
-export abstract class AppServerShared extends AppServerGitBrowse {
+export abstract class AppServerShared extends AppServerMarketplaces {
   /** In the order of `ids` (any number: split into batches of 100), null for each unknown or not shared. */
   getSharedConversations(ids: readonly string[], options?: CallOptions): Promise<(SharedConversation | null)[]> {
     return inBatches(ids, (batch) =>

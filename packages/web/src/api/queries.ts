@@ -25,15 +25,24 @@ export function useWebClientConfig() {
 /** The signed-in person; a 401 means signed out (not retried). */
 export function useMe() {
   const { api, orgId } = useApiContext();
-  return useQuery({ queryKey: keys.me(orgId), queryFn: () => api.me(), staleTime: 30_000, retry: false });
+  return useQuery({
+    queryKey: keys.me(orgId),
+    queryFn: () => api.get('/api/v1/users/me'),
+    staleTime: 30_000,
+    retry: false,
+  });
 }
 
 export function useOrganizations(enabled = true) {
   const api = useApi();
-  return useQuery({ queryKey: keys.organizations, queryFn: () => api.listOrganizations({ limit: 100 }), enabled });
+  return useQuery({
+    queryKey: keys.organizations,
+    queryFn: () => api.get('/api/v1/organizations', { query: { limit: 100 } }),
+    enabled,
+  });
 }
 
 export function useSettings() {
   const api = useApi();
-  return useQuery({ queryKey: keys.settings, queryFn: () => api.getSettings() });
+  return useQuery({ queryKey: keys.settings, queryFn: () => api.get('/api/v1/settings') });
 }

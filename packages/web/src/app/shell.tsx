@@ -73,7 +73,7 @@ function AccountMenu() {
       window.location.assign(`/api/v1/auth/logout?return_to=${encodeURIComponent('/sign-in')}`);
       return;
     }
-    await api.signOut().catch(() => undefined);
+    await api.post('/api/v1/auth/sign-out').catch(() => undefined);
     queryClient.clear();
     navigate('/sign-in', { replace: true });
   };

@@ -96,11 +96,13 @@ export function useWebSuite(options: WebSuiteOptions = {}): WebSuite {
       return page;
     },
     async configureLlm(extra = {}) {
-      await suite.app.api.updateSettings({
-        llm_model: 'openai/scripted',
-        llm_base_url: suite.llm.baseUrl,
-        llm_api_key: 'sk-web-e2e',
-        ...extra,
+      await suite.app.api.post('/api/v1/settings', {
+        body: {
+          llm_model: 'openai/scripted',
+          llm_base_url: suite.llm.baseUrl,
+          llm_api_key: 'sk-web-e2e',
+          ...extra,
+        },
       });
     },
   };

@@ -31,13 +31,17 @@ export function RepoPicker({ providers, value, onChange }: RepoPickerProps) {
 
   const repositories = useQuery({
     queryKey: ['git-repositories', provider, repoQuery],
-    queryFn: () => api.searchGitRepositories({ provider, limit: 20, ...(repoQuery ? { query: repoQuery } : {}) }),
+    queryFn: () =>
+      api.get('/api/v1/git/repositories/search', {
+        query: { provider, limit: 20, ...(repoQuery ? { query: repoQuery } : {}) },
+      }),
     staleTime: 60_000,
     retry: false,
   });
   const branches = useQuery({
     queryKey: ['git-branches', provider, repository, branchQuery],
-    queryFn: () => api.searchGitBranches({ provider, repository, query: branchQuery, limit: 30 }),
+    queryFn: () =>
+      api.get('/api/v1/git/branches/search', { query: { provider, repository, query: branchQuery, limit: 30 } }),
     enabled: repository !== '',
     staleTime: 60_000,
     retry: false,

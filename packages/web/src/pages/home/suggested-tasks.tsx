@@ -31,7 +31,7 @@ export function SuggestedTasks({ onUse, onStart, busy }: SuggestedTasksProps) {
   const api = useApi();
   const tasks = useQuery({
     queryKey: ['suggested-tasks'],
-    queryFn: () => api.searchSuggestedTasks({ limit: 6 }),
+    queryFn: () => api.get('/api/v1/git/suggested-tasks/search', { query: { limit: 6 } }),
     staleTime: 60_000,
     retry: false,
   });

@@ -13,7 +13,7 @@ export function Leave({ org, me }: { org: OrgResponse; me: OrgMe }) {
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
   const leave = async () => {
-    await api.leaveOrganization(org.id);
+    await api.post('/api/v1/organizations/{org_id}/leave', { params: { org_id: org.id } });
     if (orgId === org.id) setOrgId(null);
     navigate('/organizations', { state: { notice: `You left ${org.name}.` } });
     forget(queryClient, org.id);
@@ -45,7 +45,7 @@ export function Delete({ org }: { org: OrgResponse }) {
   const [open, setOpen] = useState(false);
   const members = useQuery({
     queryKey: [...orgKeys.members(org.id), 'count'],
-    queryFn: () => api.countMembers(org.id),
+    queryFn: () => api.get('/api/v1/organizations/{org_id}/members/count', { params: { org_id: org.id } }),
     enabled: open,
   });
   const marketplaces = useQuery({
@@ -55,7 +55,7 @@ export function Delete({ org }: { org: OrgResponse }) {
   });
   const marketplaceCount = marketplaces.data?.items.filter((item) => item.scope === 'organization').length;
   const remove = async () => {
-    const result = await api.deleteOrganization(org.id);
+    const result = await api.delete('/api/v1/organizations/{org_id}', { params: { org_id: org.id } });
     if (orgId === org.id) setOrgId(null);
     const { removed, kept } = result;
     navigate('/organizations', {

@@ -18,7 +18,11 @@ export function Members({ org, me }: { org: OrgResponse; me: OrgMe }) {
   const { api } = useApiContext();
   const pages = useInfiniteQuery({
     queryKey: orgKeys.members(org.id),
-    queryFn: ({ pageParam }) => api.listMembers(org.id, { limit: 50, ...(pageParam ? { page_id: pageParam } : {}) }),
+    queryFn: ({ pageParam }) =>
+      api.get('/api/v1/organizations/{org_id}/members', {
+        params: { org_id: org.id },
+        query: { limit: 50, ...(pageParam ? { page_id: pageParam } : {}) },
+      }),
     initialPageParam: '' as string,
     getNextPageParam: (last) => last.next_page_id ?? undefined,
   });
@@ -66,7 +70,11 @@ function MemberRow({ org, me, member }: { org: OrgResponse; me: OrgMe; member: O
       queryClient.invalidateQueries({ queryKey: orgKeys.me(org.id) }),
     ]);
   const setRole = useMutation({
-    mutationFn: (role: OrgRole) => api.setMemberRole(org.id, member.user_id, role),
+    mutationFn: (role: OrgRole) =>
+      api.patch('/api/v1/organizations/{org_id}/members/{user_id}', {
+        params: { org_id: org.id, user_id: member.user_id },
+        body: { role },
+      }),
     onSuccess: refresh,
   });
   return (
@@ -114,7 +122,9 @@ function MemberRow({ org, me, member }: { org: OrgResponse; me: OrgMe; member: O
         title={`Remove ${who} from ${org.name}?`}
         confirm="Remove"
         onConfirm={async () => {
-          await api.removeMember(org.id, member.user_id);
+          await api.delete('/api/v1/organizations/{org_id}/members/{user_id}', {
+            params: { org_id: org.id, user_id: member.user_id },
+          });
           await refresh();
         }}
       >
@@ -133,7 +143,10 @@ function AddMember({ org, me }: { org: OrgResponse; me: OrgMe }) {
   const add = useMutation({
     mutationFn: () => {
       const text = who.trim();
-      return api.addMember(org.id, text.includes('@') ? { email: text, role } : { user_id: text, role });
+      return api.post('/api/v1/organizations/{org_id}/members', {
+        params: { org_id: org.id },
+        body: text.includes('@') ? { email: text, role } : { user_id: text, role },
+      });
     },
     onSuccess: async (member) => {
       setAdded(member.display_name ?? member.email ?? member.user_id);

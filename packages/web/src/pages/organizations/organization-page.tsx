@@ -19,8 +19,16 @@ import './organizations.css';
 export default function OrganizationPage() {
   const { orgId = '' } = useParams();
   const { api } = useApiContext();
-  const org = useQuery({ queryKey: orgKeys.org(orgId), queryFn: () => api.getOrganization(orgId), retry: false });
-  const me = useQuery({ queryKey: orgKeys.me(orgId), queryFn: () => api.myMembership(orgId), retry: false });
+  const org = useQuery({
+    queryKey: orgKeys.org(orgId),
+    queryFn: () => api.get('/api/v1/organizations/{org_id}', { params: { org_id: orgId } }),
+    retry: false,
+  });
+  const me = useQuery({
+    queryKey: orgKeys.me(orgId),
+    queryFn: () => api.get('/api/v1/organizations/{org_id}/me', { params: { org_id: orgId } }),
+    retry: false,
+  });
   if (org.isPending || me.isPending) {
     return (
       <main className="page page-narrow">
@@ -95,7 +103,8 @@ function Rename({ org }: { org: OrgResponse }) {
   const [name, setName] = useState(org.name);
   const [saved, setSaved] = useState(false);
   const rename = useMutation({
-    mutationFn: () => api.renameOrganization(org.id, { name: name.trim() }),
+    mutationFn: () =>
+      api.patch('/api/v1/organizations/{org_id}', { params: { org_id: org.id }, body: { name: name.trim() } }),
     onSuccess: async () => {
       setSaved(true);
       await Promise.all([

@@ -65,7 +65,7 @@ function NewOrganization() {
   const navigate = useNavigate();
   const [name, setName] = useState('');
   const create = useMutation({
-    mutationFn: () => api.createOrganization({ name: name.trim() }),
+    mutationFn: () => api.post('/api/v1/organizations', { body: { name: name.trim() } }),
     onSuccess: async (org) => {
       await queryClient.invalidateQueries({ queryKey: keys.organizations });
       navigate(`/organizations/${org.id}`);

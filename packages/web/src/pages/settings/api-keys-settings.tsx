@@ -18,7 +18,7 @@ const endOfDay = (date: string) => new Date(`${date}T23:59:59`).toISOString();
 /** API keys for scripts and the CLI: made with a name and an optional expiry, shown once, revoked. */
 export function ApiKeysSettings() {
   const api = useApi();
-  const list = useQuery({ queryKey: keys.apiKeys, queryFn: () => api.listApiKeys() });
+  const list = useQuery({ queryKey: keys.apiKeys, queryFn: () => api.get('/api/v1/keys') });
   const [created, setCreated] = useState<ApiKeyCreated | null>(null);
   return (
     <>
@@ -59,9 +59,11 @@ function NewKey({ onCreated }: { onCreated(key: ApiKeyCreated): void }) {
   const [expires, setExpires] = useState('');
   const create = useMutation({
     mutationFn: () =>
-      api.createApiKey({
-        ...(name.trim() ? { name: name.trim() } : {}),
-        ...(expires ? { expires_at: endOfDay(expires) } : {}),
+      api.post('/api/v1/keys', {
+        body: {
+          ...(name.trim() ? { name: name.trim() } : {}),
+          ...(expires ? { expires_at: endOfDay(expires) } : {}),
+        },
       }),
     onSuccess: async (key) => {
       onCreated(key);
@@ -201,7 +203,7 @@ function KeyRow({ apiKey }: { apiKey: ApiKey }) {
         title={`Revoke “${name}”?`}
         confirm="Revoke"
         onConfirm={async () => {
-          await api.deleteApiKey(apiKey.id);
+          await api.delete('/api/v1/keys/{key_id}', { params: { key_id: apiKey.id } });
           await queryClient.invalidateQueries({ queryKey: keys.apiKeys });
         }}
       >

@@ -27,7 +27,7 @@ export function GitSettings() {
   const any = Object.keys(connected).length > 0;
   const account = useQuery({
     queryKey: keys.gitInfo,
-    queryFn: () => api.gitInfo(),
+    queryFn: () => api.get('/api/v1/users/git-info'),
     enabled: any,
     retry: false,
   });
@@ -65,7 +65,7 @@ export function GitSettings() {
         title="Remove every Git provider token?"
         confirm="Remove"
         onConfirm={async () => {
-          await api.deleteGitProviderTokens();
+          await api.delete('/api/v1/secrets/git-providers');
           await queryClient.invalidateQueries({ queryKey: keys.settings });
           queryClient.removeQueries({ queryKey: keys.gitInfo });
         }}
@@ -89,8 +89,10 @@ function ProviderCard({ provider, settings }: { provider: (typeof PROVIDERS)[num
   const [saved, setSaved] = useState(false);
   const store = useMutation({
     mutationFn: () =>
-      api.storeGitProviderTokens({
-        provider_tokens: { [provider.id]: { token: token || null, host: host.trim() || null } },
+      api.post('/api/v1/secrets/git-providers', {
+        body: {
+          provider_tokens: { [provider.id]: { token: token || null, host: host.trim() || null } },
+        },
       }),
     onSuccess: async () => {
       setToken('');

@@ -7,7 +7,7 @@ import { ErrorNotice } from '../../ui/feedback.tsx';
 /** The "Test" button: one tiny call to the model as the form has it, and what came back. */
 export function LlmCheck({ request }: { request: () => LLMCheckRequest }) {
   const api = useApi();
-  const check = useMutation({ mutationFn: () => api.checkLlm(request()) });
+  const check = useMutation({ mutationFn: () => api.post('/api/v1/settings/llm/check', { body: request() }) });
   return (
     <div className="llm-check">
       <div className="row">

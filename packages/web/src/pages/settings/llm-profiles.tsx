@@ -21,7 +21,7 @@ const nameProblem = (name: string) =>
 export function LlmProfiles() {
   const api = useApi();
   const queryClient = useQueryClient();
-  const profiles = useQuery({ queryKey: keys.profiles, queryFn: () => api.listLlmProfiles() });
+  const profiles = useQuery({ queryKey: keys.profiles, queryFn: () => api.get('/api/v1/settings/profiles') });
   const [name, setName] = useState('');
   const [saved, setSaved] = useState<string | null>(null);
   const refresh = async () => {
@@ -29,7 +29,8 @@ export function LlmProfiles() {
     await queryClient.invalidateQueries({ queryKey: keys.settings });
   };
   const save = useMutation({
-    mutationFn: (profile: string) => api.saveLlmProfile(profile),
+    mutationFn: (profile: string) =>
+      api.post('/api/v1/settings/profiles/{name}', { params: { name: profile }, body: {} }),
     onSuccess: async (_, profile) => {
       setName('');
       setSaved(`Saved the current model as “${profile}”.`);
@@ -37,7 +38,8 @@ export function LlmProfiles() {
     },
   });
   const activate = useMutation({
-    mutationFn: (profile: string) => api.activateLlmProfile(profile),
+    mutationFn: (profile: string) =>
+      api.post('/api/v1/settings/profiles/{name}/activate', { params: { name: profile } }),
     onSuccess: async (answer) => {
       setSaved(`“${answer.name}” is active: new conversations use ${answer.model ?? 'its model'}.`);
       await refresh();
@@ -144,7 +146,7 @@ function ProfileRow({ profile, active, activating, onActivate, onChanged }: Prof
         title={`Delete the profile “${profile.name}”?`}
         confirm="Delete"
         onConfirm={async () => {
-          await api.deleteLlmProfile(profile.name);
+          await api.delete('/api/v1/settings/profiles/{name}', { params: { name: profile.name } });
           await onChanged();
         }}
       >
@@ -158,7 +160,8 @@ function RenameProfile({ name, onClose, onChanged }: { name: string; onClose(): 
   const api = useApi();
   const [next, setNext] = useState(name);
   const rename = useMutation({
-    mutationFn: () => api.renameLlmProfile(name, next.trim()),
+    mutationFn: () =>
+      api.post('/api/v1/settings/profiles/{name}/rename', { params: { name }, body: { new_name: next.trim() } }),
     onSuccess: async () => {
       await onChanged();
       onClose();

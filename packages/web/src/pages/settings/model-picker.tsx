@@ -19,7 +19,10 @@ export function ModelPicker({ provider, model, onProvider, onModel, modelError }
   const modelQuery = useDebounced(model.trim());
   const providers = useQuery({
     queryKey: ['llm-providers', providerQuery],
-    queryFn: () => api.searchProviders({ limit: 50, ...(providerQuery ? { query: providerQuery } : {}) }),
+    queryFn: () =>
+      api.get('/api/v1/config/providers/search', {
+        query: { limit: 50, ...(providerQuery ? { query: providerQuery } : {}) },
+      }),
     staleTime: 300_000,
   });
   // The models of the chosen provider; the text typed narrows them (unless it is just the provider's prefix).
@@ -28,10 +31,12 @@ export function ModelPicker({ provider, model, onProvider, onModel, modelError }
   const models = useQuery({
     queryKey: ['llm-models', known ? providerQuery : '', narrowed],
     queryFn: () =>
-      api.searchModels({
-        limit: 50,
-        ...(known ? { provider__eq: providerQuery } : {}),
-        ...(narrowed ? { query: narrowed } : {}),
+      api.get('/api/v1/config/models/search', {
+        query: {
+          limit: 50,
+          ...(known ? { provider__eq: providerQuery } : {}),
+          ...(narrowed ? { query: narrowed } : {}),
+        },
       }),
     staleTime: 300_000,
   });

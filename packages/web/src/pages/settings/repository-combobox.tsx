@@ -29,7 +29,7 @@ export function RepositoryCombobox({
       const pages = await Promise.all(
         providers.map((provider) =>
           api
-            .searchGitRepositories({ provider, limit: 10, ...(query ? { query } : {}) })
+            .get('/api/v1/git/repositories/search', { query: { provider, limit: 10, ...(query ? { query } : {}) } })
             .then((page) => page.items)
             .catch(() => []),
         ),

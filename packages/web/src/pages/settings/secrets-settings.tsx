@@ -22,7 +22,8 @@ export function SecretsSettings() {
   const api = useApi();
   const pages = useInfiniteQuery({
     queryKey: keys.secrets,
-    queryFn: ({ pageParam }) => api.searchSecrets({ limit: 50, ...(pageParam ? { page_id: pageParam } : {}) }),
+    queryFn: ({ pageParam }) =>
+      api.get('/api/v1/secrets/search', { query: { limit: 50, ...(pageParam ? { page_id: pageParam } : {}) } }),
     initialPageParam: '' as string,
     getNextPageParam: (last) => last.next_page_id ?? undefined,
   });
@@ -70,10 +71,12 @@ function NewSecret() {
   const [saved, setSaved] = useState<string | null>(null);
   const create = useMutation({
     mutationFn: () =>
-      api.createSecret({
-        name: name.trim(),
-        value,
-        ...(description.trim() ? { description: description.trim() } : {}),
+      api.post('/api/v1/secrets', {
+        body: {
+          name: name.trim(),
+          value,
+          ...(description.trim() ? { description: description.trim() } : {}),
+        },
       }),
     onSuccess: async (secret) => {
       setSaved(`Saved ${secret.name}.`);
@@ -181,7 +184,7 @@ function SecretRow({ secret }: { secret: CustomSecretWithoutValue }) {
         title={`Delete the secret ${secret.name}?`}
         confirm="Delete"
         onConfirm={async () => {
-          await api.deleteSecret(secret.name);
+          await api.delete('/api/v1/secrets/{secret_id}', { params: { secret_id: secret.name } });
           await queryClient.invalidateQueries({ queryKey: keys.secrets });
         }}
       >
@@ -198,9 +201,12 @@ function EditSecret({ secret, onClose }: { secret: CustomSecretWithoutValue; onC
   const [value, setValue] = useState('');
   const update = useMutation({
     mutationFn: () =>
-      api.updateSecret(secret.name, {
-        description: description.trim() || null,
-        ...(value ? { value } : {}),
+      api.put('/api/v1/secrets/{secret_id}', {
+        params: { secret_id: secret.name },
+        body: {
+          description: description.trim() || null,
+          ...(value ? { value } : {}),
+        },
       }),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: keys.secrets });

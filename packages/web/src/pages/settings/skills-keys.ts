@@ -24,7 +24,7 @@ export function useActingMembership() {
   const { api, orgId } = useApiContext();
   return useQuery<OrgMe>({
     queryKey: skillsKeys.membership(orgId ?? ''),
-    queryFn: () => api.myMembership(orgId ?? ''),
+    queryFn: () => api.get('/api/v1/organizations/{org_id}/me', { params: { org_id: orgId ?? '' } }),
     enabled: orgId !== null,
   });
 }

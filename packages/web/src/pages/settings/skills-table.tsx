@@ -61,7 +61,7 @@ export function SkillsAndPluginsTable({ table, orgId }: { table: SkillsTable; or
       const next = new Set(disabled);
       if (on) next.delete(name);
       else next.add(name);
-      await api.updateSettings({ disabled_skills: [...next] });
+      await api.post('/api/v1/settings', { body: { disabled_skills: [...next] } });
     },
     onSettled: async () => {
       await Promise.all([

@@ -24,7 +24,10 @@ export function useSaveSettings(
   onSaved: () => Promise<void>,
 ) {
   const api = useApi();
-  const save = useMutation({ mutationFn: () => api.updateSettings(update()), onSuccess: () => onSaved() });
+  const save = useMutation({
+    mutationFn: () => api.post('/api/v1/settings', { body: update() }),
+    onSuccess: () => onSaved(),
+  });
   const errors = fieldErrors(save.error);
   const edited = () => {
     setSaved(false);

@@ -15,7 +15,11 @@ export function SignInPage() {
   const me = useMe();
   const config = useWebClientConfig();
   const oidc = Boolean(config.data?.auth_url);
-  const methods = useQuery({ queryKey: keys.loginMethods, queryFn: () => api.loginMethods(), enabled: oidc });
+  const methods = useQuery({
+    queryKey: keys.loginMethods,
+    queryFn: () => api.get('/api/v1/auth/providers'),
+    enabled: oidc,
+  });
   useEffect(() => rememberReturnTo(returnTo), [returnTo]);
 
   if (me.data) return <Navigate to={returnTo} replace />;
