@@ -206,9 +206,13 @@ describeApi('app conversations: reads, bad input and the conversation webhook', 
     await startOnAgent(api(), { id: sandboxId, agentServerUrl, sessionApiKey: key }, direct);
     const view = async (user: TestUser, id: string) =>
       (await api().call(`/api/v1/app-conversations?ids=${id}`, { as: user })).body[0];
-    // The agent server's own report of the start first: one arriving after the test's below (a loaded machine
-    // delays its posts) would overwrite what they set.
-    await until(() => view(owner, direct), (row) => row !== null, 'the agent server’s report of the start');
+    // The agent server's own report of the start first, so that the test's reports below are the newer ones (a
+    // loaded machine delays the agent server's posts).
+    await until(
+      () => view(owner, direct),
+      (row) => row !== null,
+      'the agent server’s report of the start',
+    );
     const metrics = {
       model_name: 'm',
       accumulated_cost: 0.5,
