@@ -16,22 +16,19 @@ export { BATCH_LIMIT, inBatches } from './app-server/batches.ts';
 export { AppServerAccount, type PageQuery } from './app-server/account.ts';
 export { AppServerOrganizations } from './app-server/organizations.ts';
 export {
-  AppServerEvents,
-  type ConversationEventFilter,
   type ConversationEventSearch,
-} from './app-server/events.ts';
+  followConversationEvents,
+  iterateConversationEvents,
+} from './app-server/conversation-events.ts';
 export {
   type AppConversationFilters,
   type AppMessageInput,
   AppServerConversations,
   type StartTaskFilters,
 } from './app-server/conversations.ts';
-export { AppServerPlugins, type DirectorySearch } from './app-server/plugins.ts';
-export { AppServerMarketplaces, type OrgWrite } from './app-server/marketplaces.ts';
 export { AppServerCatalog, type ModelSearch } from './app-server/catalog.ts';
 export { AppServerLlmProfiles } from './app-server/llm-profiles.ts';
 export { AppServerGitBrowse, type BranchSearch, type RepositorySearch } from './app-server/git-browse.ts';
-export { AppServerShared } from './app-server/shared.ts';
 export { AppServerClient, type AppServerClientOptions } from './app-server/client.ts';
 export { APP_SERVER_OPERATIONS, type AppServerOperationName } from './app-server/operations/index.ts';
 export {

@@ -1,7 +1,7 @@
 import type { LLMModelPage, ProviderPage, SkillPage, UserGitInfo } from '@bosun/protocol';
 import type { CallOptions } from '../http.ts';
 import type { PageQuery } from './account.ts';
-import { AppServerMarketplaces } from './marketplaces.ts';
+import { AppServerConversationWorkspace } from './conversation-workspace.ts';
 
 /** A search of the models (or, without `provider__eq`, of the providers). */
 export interface ModelSearch extends PageQuery {
@@ -15,7 +15,7 @@ export interface ModelSearch extends PageQuery {
  * models and providers to pick from, the skills of a new conversation and the caller's Git account.
  * `AppServerClient` has them all.
  */
-export abstract class AppServerCatalog extends AppServerMarketplaces {
+export abstract class AppServerCatalog extends AppServerConversationWorkspace {
   /** The JSON Schema of `agent_settings_diff` (what `updateSettings` accepts there). */
   agentSettingsSchema(options?: CallOptions): Promise<Record<string, unknown>> {
     return this.call('agentSettingsSchema', options);
