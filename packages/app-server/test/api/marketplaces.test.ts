@@ -1,5 +1,4 @@
 import { AppServerClient } from '@bosun/client';
-import type { MarketplacePreview } from '@bosun/protocol';
 import { beforeAll, expect, it } from 'vitest';
 import { TestRepository } from '../../../sources/test/git/support.ts';
 import { gitUrlsOf } from '../../src/git/provider-urls.ts';
@@ -324,10 +323,8 @@ describeApi(
         ['company', true],
         ['mine', true],
       ]);
-      const preview = await client.post('/api/v1/skills/marketplace-skills', {
-        body: { source: 'github:acme/market' },
-      });
-      expect((preview as MarketplacePreview).resolved_ref).toBe(marketSha);
+      const preview = client.post('/api/v1/skills/marketplace-skills', { body: { source: 'github:acme/market' } });
+      expect(await preview).toMatchObject({ resolved_ref: marketSha });
       const table = await client.get('/api/v1/skills-and-plugins');
       expect(table.rows.map((row) => row.marketplace)).toEqual(['company', 'mine']);
       await client.delete('/api/v1/marketplaces/{scope}/{name}', mine);
