@@ -7,7 +7,7 @@
  * Env: ANSWERS (20), WORDS (60), STREAM_DELAY_MS (5), SANDBOX_ISOLATION (bubblewrap).
  * Run: npm run bench:app-stream-latency (measured here: p50 9.5 ms, p90 16 ms over 1200 words, bubblewrap)
  */
-import { AppServerClient } from '@bosun/client';
+import { AppServerClient, followConversationEvents } from '@bosun/client';
 import { startLlmReplay } from '@bosun/llm-replay';
 import type { StoredEvent, StreamFrame } from '@bosun/protocol';
 import { startAppStack, startThroughApp } from './support/app-stack.ts';
@@ -51,7 +51,7 @@ try {
         if (sent !== undefined) latencies.push(at - sent);
       }
     };
-    for await (const event of app.followConversationEvents(id, { stream: true, onStream, signal: abort.signal })) {
+    for await (const event of followConversationEvents(app, id, { stream: true, onStream, signal: abort.signal })) {
       if ((event as StoredEvent).kind === 'MessageEvent' && event.source === 'agent') answered += 1;
     }
   })().catch(() => undefined);

@@ -15,19 +15,17 @@ export { AppServerCalls } from './app-server/calls.ts';
 export { BATCH_LIMIT, inBatches } from './app-server/batches.ts';
 export type { PageQuery } from './app-server/page-query.ts';
 export {
-  AppServerEvents,
-  type ConversationEventFilter,
   type ConversationEventSearch,
-} from './app-server/events.ts';
+  followConversationEvents,
+  iterateConversationEvents,
+} from './app-server/conversation-events.ts';
 export {
   type AppConversationFilters,
   type AppMessageInput,
   AppServerConversations,
   type StartTaskFilters,
 } from './app-server/conversations.ts';
-export { AppServerPlugins, type DirectorySearch } from './app-server/plugins.ts';
-export { AppServerMarketplaces, type OrgWrite } from './app-server/marketplaces.ts';
-export { AppServerShared } from './app-server/shared.ts';
+export { AppServerConversationWorkspace } from './app-server/conversation-workspace.ts';
 export { AppServerClient, type AppServerClientOptions } from './app-server/client.ts';
 export { APP_SERVER_OPERATIONS, type AppServerOperationName } from './app-server/operations/index.ts';
 export {

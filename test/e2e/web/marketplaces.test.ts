@@ -45,6 +45,8 @@ const { suite, host } = useMarketplaceSuite({
   },
 });
 beforeAll(() => suite.configureLlm());
+/** The marketplaces the app composes for the suite's person. */
+const listed = async () => (await suite.app.api.get('/api/v1/marketplaces')).items;
 
 /** The skills of the system prompt the agent got: the `<available_skills>` catalog of its SystemPromptEvent. */
 function catalogOf(events: Json[]): string {
@@ -70,7 +72,7 @@ describe('marketplaces in Settings > Skills & Plugins', { timeout: 240_000 }, ()
     await visible(reviewer.getByText('reviewer:checklist'));
     await visible(reviewer.getByText('critic'));
     // Only a preview: nothing is registered before Add marketplace.
-    expect((await suite.app.api.listMarketplaces()).items.filter((item) => item.scope === 'personal')).toEqual([]);
+    expect((await listed()).filter((item) => item.scope === 'personal')).toEqual([]);
     const autoLoad = dialog.getByRole('switch', { name: 'Auto-Load' });
     expect(await autoLoad.isChecked()).toBe(false);
     await autoLoad.check();
@@ -86,7 +88,7 @@ describe('marketplaces in Settings > Skills & Plugins', { timeout: 240_000 }, ()
     await visible(yours.getByText('Auto-Load on'));
     await visible(yours.getByText(host().source));
     await visible(yours.getByText('default branch'));
-    const registered = (await suite.app.api.listMarketplaces()).items.find((item) => item.scope === 'personal');
+    const registered = (await listed()).find((item) => item.scope === 'personal');
     expect(registered).toMatchObject({ name: 'plugins', source: host().source, auto_load: true, ref: null });
 
     const short = host().commit.slice(0, 7);
@@ -189,7 +191,7 @@ describe('marketplaces in Settings > Skills & Plugins', { timeout: 240_000 }, ()
       await dialog.getByRole('button', { name: 'Cancel' }).click();
       await marketplaceDialog(page).waitFor({ state: 'detached' });
     }
-    expect((await suite.app.api.listMarketplaces()).items.map((item) => item.name)).toEqual(['plugins']);
+    expect((await listed()).map((item) => item.name)).toEqual(['plugins']);
   });
 
   // Last: it moves the marketplace's branch, which the tests above read at its first commit.
@@ -203,7 +205,7 @@ describe('marketplaces in Settings > Skills & Plugins', { timeout: 240_000 }, ()
     await editing.getByRole('button', { name: 'Save changes' }).click();
     await editing.waitFor({ state: 'detached' });
     const pinned = host().commit;
-    expect((await suite.app.api.listMarketplaces()).items[0]).toMatchObject({
+    expect((await listed())[0]).toMatchObject({
       updates: 'review',
       approved_ref: pinned,
     });
@@ -232,7 +234,7 @@ describe('marketplaces in Settings > Skills & Plugins', { timeout: 240_000 }, ()
     // Staying changes nothing: new conversations still load the approved commit.
     await review.getByRole('button', { name: `Stay on ${pinned.slice(0, 7)}` }).click();
     await review.waitFor({ state: 'detached' });
-    expect((await suite.app.api.listMarketplaces()).items[0]?.approved_ref).toBe(pinned);
+    expect((await listed())[0]?.approved_ref).toBe(pinned);
 
     await yours.getByRole('button', { name: 'Review update of plugins' }).click();
     await page
@@ -240,7 +242,7 @@ describe('marketplaces in Settings > Skills & Plugins', { timeout: 240_000 }, ()
       .getByRole('button', { name: `Approve ${moved.slice(0, 7)}` })
       .click();
     await page.getByRole('dialog', { name: 'Update of plugins' }).waitFor({ state: 'detached' });
-    expect((await suite.app.api.listMarketplaces()).items[0]?.approved_ref).toBe(moved);
+    expect((await listed())[0]?.approved_ref).toBe(moved);
     await visible(pluginRow(page, 'reviewer').getByText(moved.slice(0, 7)));
     await visible(pluginRow(page, 'reviewer').getByRole('switch', { name: 'reviewer:security: skill of reviewer' }));
     expect(await yours.getByRole('button', { name: 'Review update of plugins' }).count()).toBe(0);

@@ -146,7 +146,7 @@ describe('the Plugin Directory in the browser', { timeout: 240_000 }, () => {
     await shotFromTop(page, 'plugin-conversation');
 
     // The trust is on record for the source at that commit, and the command's body reached the model.
-    const trust = await suite.app.api.listPluginTrust();
+    const trust = await suite.app.api.get('/api/v1/plugin-trust');
     expect(trust.items).toEqual([
       expect.objectContaining({ source: 'github:acme/plugins', commit: suite.host.commit }),
     ]);
@@ -172,6 +172,6 @@ describe('the Plugin Directory in the browser', { timeout: 240_000 }, () => {
     await untilRunningConversation(page, suite.app.api, 'plugin-start-progress-trusted');
     await visible(timeline(page).getByText(GREETING));
     // Still one confirmation: the second start asked nothing new.
-    expect((await suite.app.api.listPluginTrust()).items).toHaveLength(1);
+    expect((await suite.app.api.get('/api/v1/plugin-trust')).items).toHaveLength(1);
   });
 });

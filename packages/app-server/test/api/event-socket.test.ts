@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AppServerClient, BosunSocketError } from '@bosun/client';
+import { AppServerClient, BosunSocketError, followConversationEvents } from '@bosun/client';
 import type { StoredEvent } from '@bosun/protocol';
 import { beforeAll, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -59,7 +59,7 @@ describeApi('the live event socket', (api) => {
     await store(api(), conversation, alice.id, stored);
     const abort = new AbortController();
     const snapshots: unknown[] = [];
-    const events = client.followConversationEvents(conversation, {
+    const events = followConversationEvents(client, conversation, {
       fromStart: true,
       signal: abort.signal,
       onSnapshot: (info) => snapshots.push(info),
@@ -73,7 +73,7 @@ describeApi('the live event socket', (api) => {
 
     const resumed = new AbortController();
     const after = take(
-      client.followConversationEvents(conversation.replaceAll('-', ''), {
+      followConversationEvents(client, conversation.replaceAll('-', ''), {
         afterEventId: stored[1]?.id as string,
         signal: resumed.signal,
       }),
@@ -94,7 +94,7 @@ describeApi('the live event socket', (api) => {
     const connected = new Promise<void>((resolve) => {
       ready = resolve;
     });
-    const events = client.followConversationEvents(conversation, {
+    const events = followConversationEvents(client, conversation, {
       signal: abort.signal,
       onSnapshot: (info) => {
         snapshot = info;
@@ -116,7 +116,7 @@ describeApi('the live event socket', (api) => {
     const connected = new Promise<void>((resolve) => {
       ready = resolve;
     });
-    const events = client.followConversationEvents(conversation, { signal: abort.signal, onSnapshot: () => ready() });
+    const events = followConversationEvents(client, conversation, { signal: abort.signal, onSnapshot: () => ready() });
     const seen = take(events, 3, abort);
     await connected;
     const [quiet, a, b] = [pauseEvent(1), pauseEvent(2), pauseEvent(3)];
@@ -153,7 +153,8 @@ describeApi('the live event socket', (api) => {
       const connected = new Promise<void>((resolve) => {
         ready = resolve;
       });
-      const onReplica = new AppServerClient({ baseUrl: url, apiKey: alice.key }).followConversationEvents(
+      const onReplica = followConversationEvents(
+        new AppServerClient({ baseUrl: url, apiKey: alice.key }),
         conversation,
         {
           signal: abort.signal,
@@ -211,8 +212,7 @@ describeApi('the live event socket', (api) => {
       key: 'full_state',
     });
     const asBob = new AppServerClient({ baseUrl: api().url, apiKey: bob.key });
-    const notFound = await asBob
-      .followConversationEvents(conversation, { fromStart: true })
+    const notFound = await followConversationEvents(asBob, conversation, { fromStart: true })
       .next()
       .catch((error: unknown) => error);
     expect(notFound).toBeInstanceOf(BosunSocketError);

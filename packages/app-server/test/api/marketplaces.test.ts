@@ -315,17 +315,20 @@ describeApi(
     it('is driven by the typed client: register, list, change, preview, delete', async () => {
       const user = await api().user();
       const client = new AppServerClient({ baseUrl: api().url, apiKey: user.key });
-      await client.registerMarketplace({ source: 'github:acme/market', name: 'mine' });
-      await client.updateMarketplace('personal', 'mine', { auto_load: true });
-      const { items } = await client.listMarketplaces();
+      const mine = { params: { scope: 'personal', name: 'mine' } } as const;
+      await client.post('/api/v1/marketplaces', { body: { source: 'github:acme/market', name: 'mine' } });
+      await client.patch('/api/v1/marketplaces/{scope}/{name}', { ...mine, body: { auto_load: true } });
+      const { items } = await client.get('/api/v1/marketplaces');
       expect(items.map((m) => [m.name, m.auto_load])).toEqual([
         ['company', true],
         ['mine', true],
       ]);
-      expect((await client.previewMarketplace({ source: 'github:acme/market' })).resolved_ref).toBe(marketSha);
-      expect((await client.skillsAndPlugins()).rows.map((row) => row.marketplace)).toEqual(['company', 'mine']);
-      await client.deleteMarketplace('personal', 'mine');
-      expect((await client.listMarketplaces()).items.map((m) => m.name)).toEqual(['company']);
+      const preview = client.post('/api/v1/skills/marketplace-skills', { body: { source: 'github:acme/market' } });
+      expect(await preview).toMatchObject({ resolved_ref: marketSha });
+      const table = await client.get('/api/v1/skills-and-plugins');
+      expect(table.rows.map((row) => row.marketplace)).toEqual(['company', 'mine']);
+      await client.delete('/api/v1/marketplaces/{scope}/{name}', mine);
+      expect((await client.get('/api/v1/marketplaces')).items.map((m) => m.name)).toEqual(['company']);
     });
   },
   options,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppServerClient, BosunApiError } from '@bosun/client';
+import { AppServerClient, BosunApiError, type OperationAt } from '@bosun/client';
 import { SharedConversation } from '@bosun/protocol';
 import { beforeAll, expect, it } from 'vitest';
 import { newConversation } from '../events/support.ts';
@@ -76,6 +76,15 @@ describeApi('shared (public, read-only) conversations', (api) => {
   let anyone: AppServerClient;
   const publish = (id: string, value: boolean | null, as = owner) =>
     api().call(`/api/v1/app-conversations/${id}`, { method: 'PATCH', as, body: { public: value } });
+  const sharedConversations = (ids: string[]) => anyone.get('/api/shared-conversations', { query: { ids } });
+  const searchShared = (query: OperationAt<'/api/shared-events/search', 'get'>['query']) =>
+    anyone.get('/api/shared-events/search', { query });
+  const countShared = (query: OperationAt<'/api/shared-events/count', 'get'>['query']) =>
+    anyone.get('/api/shared-events/count', { query });
+  const sharedEvent = (id: string, eventId: string) =>
+    anyone.get('/api/shared-events/{conversation_id}/{event_id}', {
+      params: { conversation_id: id, event_id: eventId },
+    });
 
   beforeAll(async () => {
     owner = await api().user();
@@ -99,14 +108,14 @@ describeApi('shared (public, read-only) conversations', (api) => {
     const id = await conversationWith(api(), owner, events);
     const [own] = (await api().call(`/api/v1/app-conversations?ids=${id}`, { as: owner })).body;
     expect(own.public).toBe(false);
-    expect(await anyone.getSharedConversations([id])).toEqual([null]);
+    expect(await sharedConversations([id])).toEqual([null]);
 
     const made = await publish(id, true);
     expect(made.status, made.text).toBe(200);
     expect(made.body.public).toBe(true);
     expect((await publish(id, null)).body.public).toBe(true);
     const unknown = randomUUID();
-    const [shared, none] = await anyone.getSharedConversations([id.replace(/-/g, ''), unknown]);
+    const [shared, none] = await sharedConversations([id.replace(/-/g, ''), unknown]);
     expect(none).toBeNull();
     expect(Object.keys(shared ?? {}).sort()).toEqual([...SHARED_FIELDS].sort());
     for (const field of OWNERS_ONLY) expect(SHARED_FIELDS).not.toContain(field);
@@ -117,14 +126,15 @@ describeApi('shared (public, read-only) conversations', (api) => {
         ? { ...event, text: 'the key is **********, the token **********' }
         : event,
     );
-    expect((await anyone.searchSharedEvents(id)).items).toEqual(masked);
-    expect(await anyone.countSharedEvents(id)).toBe(5);
-    expect(await anyone.getSharedEvents(id, [events[2]?.id as string, 'unknown', events[0]?.id as string])).toEqual([
+    expect((await searchShared({ conversation_id: id })).items).toEqual(masked);
+    expect(await countShared({ conversation_id: id })).toBe(5);
+    const batch = [events[2]?.id as string, 'unknown', events[0]?.id as string];
+    expect(await anyone.get('/api/shared-events', { query: { conversation_id: id, id: batch } })).toEqual([
       masked[2],
       null,
       masked[0],
     ]);
-    expect(await anyone.getSharedEvent(id, events[2]?.id as string)).toEqual(masked[2]);
+    expect(await sharedEvent(id, events[2]?.id as string)).toEqual(masked[2]);
     const reads = await sharedReads(api(), id, [events[2]?.id as string]);
     for (const answer of Object.values(reads)) {
       expect(answer.status).toBe(200);
@@ -148,7 +158,7 @@ describeApi('shared (public, read-only) conversations', (api) => {
     expect((await sharedReads(api(), id, eventIds)).single?.status).toBe(200);
     expect((await publish(id, false)).body.public).toBe(false);
     expect(comparable(await sharedReads(api(), id, eventIds), id)).toEqual(unknown);
-    const refused = await anyone.getSharedEvent(id, eventIds[0] as string).catch((error: unknown) => error);
+    const refused = await sharedEvent(id, eventIds[0] as string).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(BosunApiError);
     expect((refused as BosunApiError).status).toBe(404);
 
@@ -162,10 +172,10 @@ describeApi('shared (public, read-only) conversations', (api) => {
     const id = await conversationWith(api(), owner, eventsOf('x'));
     const stranger = await api().user();
     expect((await publish(id, true, stranger)).status).toBe(404);
-    expect(await anyone.getSharedConversations([id])).toEqual([null]);
+    expect(await sharedConversations([id])).toEqual([null]);
     await publish(id, true);
     expect((await publish(id, false, stranger)).status).toBe(404);
-    expect((await anyone.getSharedConversations([id]))[0]?.id).toBe(id);
+    expect((await sharedConversations([id]))[0]?.id).toBe(id);
   });
 
   it('filter by kind and time, and page, as the owner’s events search does', async () => {
@@ -187,16 +197,16 @@ describeApi('shared (public, read-only) conversations', (api) => {
       expect(shared.status, query).toBe(200);
       expect(shared.body, query).toEqual(own.body);
     }
-    const kinds = await anyone.searchSharedEvents(id, { kind__eq: 'MessageEvent' });
+    const kinds = await searchShared({ conversation_id: id, kind__eq: 'MessageEvent' });
     expect(kinds.items.map((event) => event.id)).toEqual([events[0]?.id, events[2]?.id, events[4]?.id]);
-    const first = await anyone.searchSharedEvents(id, { limit: 2 });
+    const first = await searchShared({ conversation_id: id, limit: 2 });
     expect(first.items.map((event) => event.id)).toEqual([events[0]?.id, events[1]?.id]);
     expect(first.next_page_id).toBe(events[2]?.id);
-    const rest = await anyone.searchSharedEvents(id, { limit: 3, page_id: first.next_page_id as string });
+    const rest = await searchShared({ conversation_id: id, limit: 3, page_id: first.next_page_id as string });
     expect(rest.items.map((event) => event.id)).toEqual(events.slice(2).map((event) => event.id));
     expect(rest.next_page_id).toBeNull();
-    expect(await anyone.countSharedEvents(id, { kind__eq: 'PauseEvent' })).toBe(2);
-    expect(await anyone.countSharedEvents(id, { timestamp__gte: at(3) })).toBe(2);
+    expect(await countShared({ conversation_id: id, kind__eq: 'PauseEvent' })).toBe(2);
+    expect(await countShared({ conversation_id: id, timestamp__gte: at(3) })).toBe(2);
   });
 
   it('are in the OpenAPI document at OpenHands’ paths, needing no credentials', async () => {

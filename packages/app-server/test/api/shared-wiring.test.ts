@@ -26,8 +26,9 @@ it('serves a conversation its owner made public to a client without credentials'
   const id = randomUUID();
   await conversationRow(repositoriesOf(running), { id, userId: user.id, sandboxId: null, title: 'Wired' });
   const anyone = new AppServerClient({ baseUrl: running.url });
-  expect(await anyone.getSharedConversations([id])).toEqual([null]);
+  const shared = () => anyone.get('/api/shared-conversations', { query: { ids: [id] } });
+  expect(await shared()).toEqual([null]);
   await user.app.updateAppConversation(id, { public: true });
-  expect(await anyone.getSharedConversations([id])).toMatchObject([{ id, title: 'Wired' }]);
-  expect(await anyone.countSharedEvents(id)).toBe(0);
+  expect(await shared()).toMatchObject([{ id, title: 'Wired' }]);
+  expect(await anyone.get('/api/shared-events/count', { query: { conversation_id: id } })).toBe(0);
 });

@@ -1,4 +1,4 @@
-import { AppServerClient } from '@bosun/client';
+import { AppServerClient, followConversationEvents } from '@bosun/client';
 import { type LlmReplay, startLlmReplay } from '@bosun/llm-replay';
 import type { StoredEvent } from '@bosun/protocol';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -49,7 +49,7 @@ describeApi('a shared conversation started with secrets', (api) => {
     // The app's own store, followed until it holds the command's output (the agent server hides the values).
     const client = new AppServerClient({ baseUrl: api().url, apiKey: owner.key });
     const stored: StoredEvent[] = [];
-    for await (const event of client.followConversationEvents(id, { fromStart: true })) {
+    for await (const event of followConversationEvents(client, id, { fromStart: true })) {
       stored.push(event);
       if (event.kind === 'ObservationEvent' && JSON.stringify(event).includes('deploy=')) break;
     }
@@ -61,11 +61,12 @@ describeApi('a shared conversation started with secrets', (api) => {
     expect(published.status, published.text).toBe(200);
 
     const anyone = new AppServerClient({ baseUrl: api().url });
-    const shared = await anyone.searchSharedEvents(id);
+    const shared = await anyone.get('/api/shared-events/search', { query: { conversation_id: id } });
     const ids = shared.items.map((event) => event.id);
     expect(ids).toEqual(expect.arrayContaining(stored.map((event) => event.id)));
     const observation = stored.at(-1) as StoredEvent;
-    expect(JSON.stringify(await anyone.getSharedEvent(id, observation.id))).toContain(
+    const params = { conversation_id: id, event_id: observation.id };
+    expect(JSON.stringify(await anyone.get('/api/shared-events/{conversation_id}/{event_id}', { params }))).toContain(
       'deploy=<secret-hidden> user=<secret-hidden>',
     );
     const answers = await Promise.all([
@@ -81,6 +82,6 @@ describeApi('a shared conversation started with secrets', (api) => {
     // Deleted with its sandbox: no longer shared.
     const deleted = await api().call(`/api/v1/app-conversations/${id}`, { method: 'DELETE', as: owner });
     expect(deleted.status, deleted.text).toBe(200);
-    expect(await anyone.getSharedConversations([id])).toEqual([null]);
+    expect(await anyone.get('/api/shared-conversations', { query: { ids: [id] } })).toEqual([null]);
   });
 });

@@ -1,3 +1,4 @@
+import { followConversationEvents } from '@bosun/client';
 import type { ConversationInfo } from '@bosun/protocol';
 import { expect, it } from 'vitest';
 import { agentEnvironment } from '../sandboxes/processes.ts';
@@ -28,7 +29,7 @@ it('sweeps a running sandbox’s conversations into the app and relays them on i
     'the run to end',
   );
   await until(
-    () => app.countConversationEvents(id),
+    () => app.get('/api/v1/conversation/{conversation_id}/events/count', { params: { conversation_id: id } }),
     (count) => count >= ended.event_count,
     'the sweep',
   );
@@ -38,7 +39,7 @@ it('sweeps a running sandbox’s conversations into the app and relays them on i
   const abort = new AbortController();
   const snapshots: ConversationInfo[] = [];
   const relayed: string[] = [];
-  const events = app.followConversationEvents(id, {
+  const events = followConversationEvents(app, id, {
     fromStart: true,
     signal: abort.signal,
     onSnapshot: (info) => snapshots.push(info),

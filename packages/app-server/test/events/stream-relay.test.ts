@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { followConversationEvents, iterateConversationEvents } from '@bosun/client';
 import type { StoredEvent, StreamFrame } from '@bosun/protocol';
 import { expect, it } from 'vitest';
 import { WebSocket } from 'ws';
@@ -34,7 +35,7 @@ it("relays the sandbox's stream frames to ?stream=true subscribers of the app's 
     const onStream = (frame: StreamFrame) => framesInto.push(frame);
     // From the start: both sockets see the same whole log, whenever each connected.
     const options = { fromStart: true, signal: abort.signal, stream, onStream };
-    for await (const event of app.followConversationEvents(id, options)) into.push(event);
+    for await (const event of followConversationEvents(app, id, options)) into.push(event);
   };
   const following = Promise.all([follow(true, streamed, frames), follow(false, plain, strayFrames)]).catch(
     () => undefined,
@@ -72,7 +73,7 @@ it("relays the sandbox's stream frames to ?stream=true subscribers of the app's 
   const ids = (events: StoredEvent[]) => events.map((event) => event.id);
   expect(new Set(ids(streamed)).size).toBe(streamed.length);
   const stored: string[] = [];
-  for await (const event of app.iterateConversationEvents(id)) stored.push(event.id);
+  for await (const event of iterateConversationEvents(app, id)) stored.push(event.id);
   expect(stored).toEqual(expect.arrayContaining(ids(streamed)));
   expect(ids(plain).slice(0, streamed.length)).toEqual(ids(streamed).slice(0, plain.length));
   expect(strayFrames).toEqual([]);

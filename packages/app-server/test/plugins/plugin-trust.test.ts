@@ -105,11 +105,11 @@ describeApi(
       expect(refused.body.sources).toEqual([
         { source: trustedSource, commit: expect.stringMatching(/^[0-9a-f]{40}$/) },
       ]);
-      const trust = await client.confirmPluginTrust(refused.body.sources[0]);
-      expect((await client.listPluginTrust()).items).toEqual([trust]);
+      const trust = await client.post('/api/v1/plugin-trust', { body: refused.body.sources[0] });
+      expect((await client.get('/api/v1/plugin-trust')).items).toEqual([trust]);
       expect((await client.startConversation(start([{ source: trustedSource }]))).status).toBe('WORKING');
-      await client.revokePluginTrust(trust.id);
-      expect((await client.listPluginTrust()).items).toEqual([]);
+      await client.delete('/api/v1/plugin-trust/{trust_id}', { params: { trust_id: trust.id } });
+      expect((await client.get('/api/v1/plugin-trust')).items).toEqual([]);
     });
 
     it('answers 422 for a malformed confirmation', async () => {

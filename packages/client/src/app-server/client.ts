@@ -1,6 +1,6 @@
 import { HttpClient } from '../http.ts';
 import { type TransportOptions, httpOptions } from '../server-probes.ts';
-import { AppServerShared } from './shared.ts';
+import { AppServerConversationWorkspace } from './conversation-workspace.ts';
 
 export interface AppServerClientOptions extends TransportOptions {
   /** The app server's root, e.g. `http://127.0.0.1:3000`. */
@@ -12,7 +12,7 @@ export interface AppServerClientOptions extends TransportOptions {
 }
 
 /** A typed client for Bosun's app server (`/api/v1`). */
-export class AppServerClient extends AppServerShared {
+export class AppServerClient extends AppServerConversationWorkspace {
   readonly http: HttpClient;
 
   constructor(options: AppServerClientOptions) {

@@ -21,7 +21,7 @@ import type {
 import type { WireInput } from '../agent-server/wire-input.ts';
 import type { CallOptions } from '../http.ts';
 import { inBatches } from './batches.ts';
-import { AppServerEvents } from './events.ts';
+import { AppServerCalls } from './calls.ts';
 import type { PageQuery } from './page-query.ts';
 
 export type AppConversationFilters = AppConversationFilterQuery;
@@ -39,7 +39,7 @@ const FINISHED = new Set(['READY', 'ERROR']);
  * The app server's conversations, typed with the protocol's shapes: starting one (a start task, then READY or
  * ERROR), reading, changing and deleting them, messages, pause and resume. `AppServerClient` has them all.
  */
-export abstract class AppServerConversations extends AppServerEvents {
+export abstract class AppServerConversations extends AppServerCalls {
   /** Starts a conversation: answers its start task at once (WORKING); read it again for its progress. */
   startConversation(request: AppConversationStartRequest, options?: CallOptions): Promise<AppConversationStartTask> {
     return this.call('startConversation', { ...options, body: request });

@@ -1,4 +1,4 @@
-import type { AppServerClient } from '@bosun/client';
+import { type AppServerClient, iterateConversationEvents } from '@bosun/client';
 import type { StoredEvent } from '@bosun/protocol';
 import type { Page } from 'playwright-core';
 import { until as pollUntil } from '../../until.ts';
@@ -45,7 +45,7 @@ export async function untilConversationPage(page: Page): Promise<string> {
 /** Every event the app stores for conversation `id`, in order. */
 export async function storedEvents(api: AppServerClient, id: string): Promise<Json[]> {
   const all: Json[] = [];
-  for await (const event of api.iterateConversationEvents(id, { limit: 100 })) all.push(event as StoredEvent);
+  for await (const event of iterateConversationEvents(api, id, { limit: 100 })) all.push(event as StoredEvent);
   return all;
 }
 

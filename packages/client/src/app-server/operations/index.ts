@@ -1,19 +1,11 @@
 import type { Operation } from '../../agent-server/operations.ts';
 import { PROBE_OPERATIONS } from '../../server-probes.ts';
 import { CONVERSATION_OPERATIONS } from './conversation-operations.ts';
-import { EVENT_OPERATIONS } from './event-operations.ts';
-import { MARKETPLACE_OPERATIONS } from './marketplace-operations.ts';
-import { PLUGIN_OPERATIONS } from './plugin-operations.ts';
-import { SHARED_OPERATIONS } from './shared-operations.ts';
 
 /** Every route the app server client calls (add each new one here, so the contract test checks it). */
 export const APP_SERVER_OPERATIONS = {
   ...PROBE_OPERATIONS,
-  ...EVENT_OPERATIONS,
   ...CONVERSATION_OPERATIONS,
-  ...PLUGIN_OPERATIONS,
-  ...MARKETPLACE_OPERATIONS,
-  ...SHARED_OPERATIONS,
 } as const satisfies Record<string, Operation>;
 
 export type AppServerOperationName = keyof typeof APP_SERVER_OPERATIONS;

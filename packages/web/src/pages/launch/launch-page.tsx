@@ -157,7 +157,7 @@ function useDirectoryConfigs(plugins: readonly ReviewPlugin[]): {
   const results = useQueries({
     queries: ids.map((id) => ({
       queryKey: pluginKeys.config(id),
-      queryFn: () => api.getDirectoryPluginConfig(id),
+      queryFn: () => api.get('/api/v1/plugin-directory/plugins/{plugin_id}/config', { params: { plugin_id: id } }),
       retry: false,
       staleTime: 60_000,
     })),

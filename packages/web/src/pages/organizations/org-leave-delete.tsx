@@ -50,7 +50,7 @@ export function Delete({ org }: { org: OrgResponse }) {
   });
   const marketplaces = useQuery({
     queryKey: orgKeys.marketplaces(org.id),
-    queryFn: () => api.listMarketplaces(org.id),
+    queryFn: () => api.get('/api/v1/marketplaces', { query: { org_id: org.id } }),
     enabled: open,
   });
   const marketplaceCount = marketplaces.data?.items.filter((item) => item.scope === 'organization').length;

@@ -149,7 +149,7 @@ function Marketplaces({ org, me, onManage }: { org: OrgResponse; me: OrgMe; onMa
   const { api } = useApiContext();
   const list = useQuery({
     queryKey: orgKeys.marketplaces(org.id),
-    queryFn: () => api.listMarketplaces(org.id),
+    queryFn: () => api.get('/api/v1/marketplaces', { query: { org_id: org.id } }),
   });
   const items = (list.data?.items ?? []).filter((item) => item.scope === 'organization');
   return (

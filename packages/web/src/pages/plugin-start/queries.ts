@@ -1,6 +1,9 @@
-import type { DirectorySearch } from '@bosun/client';
+import type { OperationAt } from '@bosun/client';
 import { useQuery } from '@tanstack/react-query';
 import { useApi } from '../../api/client.tsx';
+
+/** A search of the Plugin Directory: `q`, `tag`, `featured`. */
+type DirectorySearch = NonNullable<OperationAt<'/api/v1/plugin-directory/plugins', 'get'>['query']>;
 
 /** Query keys of the Plugin Directory and of the person's trust confirmations. */
 export const pluginKeys = {
@@ -17,7 +20,7 @@ export function useDirectory(search: DirectorySearch = {}) {
   const api = useApi();
   return useQuery({
     queryKey: pluginKeys.directory(search),
-    queryFn: () => api.searchDirectoryPlugins(search),
+    queryFn: () => api.get('/api/v1/plugin-directory/plugins', { query: search }),
     staleTime: 60_000,
     placeholderData: (previous) => previous,
   });
@@ -26,5 +29,5 @@ export function useDirectory(search: DirectorySearch = {}) {
 /** The person's trust confirmations (plugin sources at commits). */
 export function usePluginTrust() {
   const api = useApi();
-  return useQuery({ queryKey: pluginKeys.trust, queryFn: () => api.listPluginTrust(), staleTime: 30_000 });
+  return useQuery({ queryKey: pluginKeys.trust, queryFn: () => api.get('/api/v1/plugin-trust'), staleTime: 30_000 });
 }

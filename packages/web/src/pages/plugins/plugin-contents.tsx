@@ -1,4 +1,4 @@
-import type { DirectoryPlugin, DirectoryPluginConfig, MarketplaceEntry } from '@bosun/protocol';
+import type { DirectoryPlugin, DirectoryPluginConfig, MarketplaceEntry, MarketplacePreview } from '@bosun/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { useApi } from '../../api/client.tsx';
 import { ErrorNotice, Loading, Notice } from '../../ui/feedback.tsx';
@@ -12,12 +12,11 @@ export function Contents({ plugin }: { plugin: DirectoryPlugin }) {
   const ref = marketplace?.commit ?? marketplace?.ref ?? null;
   const contents = useQuery({
     queryKey: pluginKeys.contents(marketplace?.source ?? '', ref, marketplace?.repo_path ?? null),
-    queryFn: () =>
-      api.previewMarketplace({
-        source: marketplace?.source ?? '',
-        ref,
-        repo_path: marketplace?.repo_path ?? null,
-      }),
+    // A preview request (not the older list of registrations) is answered a preview.
+    queryFn: async () =>
+      (await api.post('/api/v1/skills/marketplace-skills', {
+        body: { source: marketplace?.source ?? '', ref, repo_path: marketplace?.repo_path ?? null },
+      })) as MarketplacePreview,
     enabled: Boolean(marketplace),
     staleTime: Number.POSITIVE_INFINITY,
     retry: false,

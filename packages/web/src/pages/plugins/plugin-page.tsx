@@ -19,12 +19,12 @@ export default function PluginPage() {
   const api = useApi();
   const plugin = useQuery({
     queryKey: pluginKeys.plugin(pluginId),
-    queryFn: () => api.getDirectoryPlugin(pluginId),
+    queryFn: () => api.get('/api/v1/plugin-directory/plugins/{plugin_id}', { params: { plugin_id: pluginId } }),
     retry: false,
   });
   const config = useQuery({
     queryKey: pluginKeys.config(pluginId),
-    queryFn: () => api.getDirectoryPluginConfig(pluginId),
+    queryFn: () => api.get('/api/v1/plugin-directory/plugins/{plugin_id}/config', { params: { plugin_id: pluginId } }),
     retry: false,
   });
 

@@ -13,7 +13,7 @@ import { MarketplaceOptions } from './marketplace-options.tsx';
 import { MarketplacePreviewView } from './marketplace-preview.tsx';
 import { NAME, PREFIX, nameOf, pathProblem } from './marketplace-source.ts';
 import { RepositoryCombobox } from './repository-combobox.tsx';
-import { skillsKeys } from './skills-keys.ts';
+import { orgWrite, skillsKeys } from './skills-keys.ts';
 
 interface MarketplaceDialogProps {
   open: boolean;
@@ -76,12 +76,11 @@ function MarketplaceForm({
   const previewed = preview?.key === location ? preview.result : undefined;
 
   const previewing = useMutation({
-    mutationFn: () =>
-      api.previewMarketplace({
-        source: trimmed.source,
-        ref: trimmed.ref || null,
-        repo_path: trimmed.repoPath || null,
-      }),
+    // A preview request (not the older list of registrations) is answered a preview.
+    mutationFn: async () =>
+      (await api.post('/api/v1/skills/marketplace-skills', {
+        body: { source: trimmed.source, ref: trimmed.ref || null, repo_path: trimmed.repoPath || null },
+      })) as MarketplacePreview,
     onSuccess: (result, _vars) => setPreview({ key: location, result }),
   });
   const saving = useMutation({
@@ -93,19 +92,22 @@ function MarketplaceForm({
         updates,
       };
       if (editing) {
-        const where =
-          editing.scope === 'organization'
-            ? { orgId: editing.org_id ?? undefined, ...(orgVersion ? { expectedVersion: orgVersion } : {}) }
-            : {};
-        return api.updateMarketplace(editing.scope, editing.name, change, where);
+        const { expected_version, ...inOrg } = orgWrite(editing, orgVersion);
+        return api.patch('/api/v1/marketplaces/{scope}/{name}', {
+          params: { scope: editing.scope, name: editing.name },
+          query: inOrg,
+          body: { ...change, expected_version },
+        });
       }
-      return api.registerMarketplace({
-        source: trimmed.source,
-        name: shownName,
-        ...change,
-        scope,
-        ...(scope === 'organization' && orgId ? { org_id: orgId } : {}),
-        ...(scope === 'organization' && orgVersion ? { expected_version: orgVersion } : {}),
+      return api.post('/api/v1/marketplaces', {
+        body: {
+          source: trimmed.source,
+          name: shownName,
+          ...change,
+          scope,
+          ...(scope === 'organization' && orgId ? { org_id: orgId } : {}),
+          ...(scope === 'organization' && orgVersion ? { expected_version: orgVersion } : {}),
+        },
       });
     },
     onSuccess: async () => {

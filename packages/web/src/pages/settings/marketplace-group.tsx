@@ -7,7 +7,7 @@ import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { Badge } from '../../ui/feedback.tsx';
 import { MarketplaceDialog } from './marketplace-dialog.tsx';
 import { type PendingUpdate, UpdateReview } from './marketplace-update.tsx';
-import { shortSha, skillsKeys } from './skills-keys.ts';
+import { orgWrite, shortSha, skillsKeys } from './skills-keys.ts';
 
 const SCOPE_LABEL: Record<MarketplaceScope, string> = {
   instance: 'Instance',
@@ -63,12 +63,11 @@ function MarketplaceRow({
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [reviewing, setReviewing] = useState(false);
-  const where =
-    marketplace.scope === 'organization'
-      ? { orgId: marketplace.org_id ?? undefined, ...(orgVersion ? { expectedVersion: orgVersion } : {}) }
-      : {};
   const remove = async () => {
-    await api.deleteMarketplace(marketplace.scope, marketplace.name, where);
+    await api.delete('/api/v1/marketplaces/{scope}/{name}', {
+      params: { scope: marketplace.scope, name: marketplace.name },
+      query: orgWrite(marketplace, orgVersion),
+    });
     await queryClient.invalidateQueries({ queryKey: skillsKeys.all });
   };
   const { name } = marketplace;

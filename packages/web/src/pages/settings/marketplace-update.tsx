@@ -4,7 +4,7 @@ import { useApi } from '../../api/client.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Dialog } from '../../ui/dialog.tsx';
 import { Badge, ErrorNotice } from '../../ui/feedback.tsx';
-import { shortSha, skillsKeys } from './skills-keys.ts';
+import { orgWrite, shortSha, skillsKeys } from './skills-keys.ts';
 
 /** A followed-by-review marketplace's pending update: the commit its ref names now, and the rows it changes. */
 export interface PendingUpdate {
@@ -78,15 +78,14 @@ export function UpdateReview({ open, onOpenChange, marketplace, update, orgVersi
   const api = useApi();
   const queryClient = useQueryClient();
   const approve = useMutation({
-    mutationFn: () =>
-      api.approveMarketplace(
-        marketplace.scope,
-        marketplace.name,
-        update.pendingRef,
-        marketplace.scope === 'organization'
-          ? { orgId: marketplace.org_id ?? undefined, ...(orgVersion ? { expectedVersion: orgVersion } : {}) }
-          : {},
-      ),
+    mutationFn: () => {
+      const { expected_version, ...inOrg } = orgWrite(marketplace, orgVersion);
+      return api.post('/api/v1/marketplaces/{scope}/{name}/approve', {
+        params: { scope: marketplace.scope, name: marketplace.name },
+        query: inOrg,
+        body: { approved_ref: update.pendingRef, expected_version },
+      });
+    },
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: skillsKeys.all });
       onOpenChange(false);

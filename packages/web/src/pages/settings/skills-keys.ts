@@ -1,4 +1,4 @@
-import type { MarketplaceList, OrgMe } from '@bosun/protocol';
+import type { Marketplace, MarketplaceList, OrgMe } from '@bosun/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { useApiContext } from '../../api/client.tsx';
 
@@ -15,7 +15,7 @@ export function useMarketplaces() {
   const { api, orgId } = useApiContext();
   return useQuery<MarketplaceList>({
     queryKey: skillsKeys.marketplaces(orgId),
-    queryFn: () => api.listMarketplaces(orgId ?? undefined),
+    queryFn: () => api.get('/api/v1/marketplaces', { query: { org_id: orgId || undefined } }),
   });
 }
 
@@ -27,6 +27,21 @@ export function useActingMembership() {
     queryFn: () => api.get('/api/v1/organizations/{org_id}/me', { params: { org_id: orgId ?? '' } }),
     enabled: orgId !== null,
   });
+}
+
+/**
+ * What a write of `marketplace` names: an organization's entry its organization (`org_id`, in the query) and the
+ * organization entries' version read (`expected_version`, which the write is checked against); others neither.
+ */
+export function orgWrite(
+  marketplace: Marketplace,
+  orgVersion: string | null,
+): { org_id?: string; expected_version?: string } {
+  if (marketplace.scope !== 'organization') return {};
+  return {
+    ...(marketplace.org_id ? { org_id: marketplace.org_id } : {}),
+    ...(orgVersion ? { expected_version: orgVersion } : {}),
+  };
 }
 
 /** The first 7 characters of a commit. */

@@ -27,7 +27,7 @@ export function SkillsSettings() {
   const organizations = useOrganizations();
   const table = useQuery({
     queryKey: skillsKeys.table(orgId),
-    queryFn: () => api.skillsAndPlugins(orgId ?? undefined),
+    queryFn: () => api.get('/api/v1/skills-and-plugins', { query: { org_id: orgId || undefined } }),
   });
   const [adding, setAdding] = useState(false);
   const organization = organizations.data?.items.find((org) => org.id === orgId);

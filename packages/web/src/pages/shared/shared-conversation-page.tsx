@@ -25,7 +25,7 @@ export default function SharedConversationPage() {
   const api = useMemo(() => new AppServerClient({ baseUrl: window.location.origin }), []);
   const conversation = useQuery({
     queryKey: ['shared-conversation', conversationId],
-    queryFn: async () => (await api.getSharedConversations([conversationId]))[0] ?? null,
+    queryFn: async () => (await api.get('/api/shared-conversations', { query: { ids: [conversationId] } }))[0] ?? null,
     retry: (count, error) => !(error instanceof BosunApiError && error.status < 500) && count < 2,
   });
   useEffect(() => {
@@ -98,11 +98,15 @@ function useSharedEvents(api: AppServerClient, id: string) {
         let all: StoredEvent[] = [];
         let pageId: string | undefined;
         do {
-          const page = await api.searchSharedEvents(
-            id,
-            { sort_order: 'TIMESTAMP', limit: PAGE, ...(pageId ? { page_id: pageId } : {}) },
-            { signal },
-          );
+          const page = await api.get('/api/shared-events/search', {
+            query: {
+              conversation_id: id,
+              sort_order: 'TIMESTAMP',
+              limit: PAGE,
+              ...(pageId ? { page_id: pageId } : {}),
+            },
+            signal,
+          });
           all = all.concat(page.items as StoredEvent[]);
           pageId = page.next_page_id ?? undefined;
           const snapshot = all;

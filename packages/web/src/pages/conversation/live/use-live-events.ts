@@ -1,4 +1,4 @@
-import type { FollowEventsOptions } from '@bosun/client';
+import { type FollowEventsOptions, followConversationEvents } from '@bosun/client';
 import type { AppConversation, ConversationInfo, StoredEvent, StreamFrame } from '@bosun/protocol';
 import { useQueryClient } from '@tanstack/react-query';
 import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
@@ -135,7 +135,7 @@ export function useLiveEvents(conversationId: string, enabled = true): LiveEvent
         ...streamOptions(onFrame),
       };
       try {
-        for await (const event of api.followConversationEvents(conversationId, options)) append(event);
+        for await (const event of followConversationEvents(api, conversationId, options)) append(event);
       } catch (failure) {
         if (signal.aborted) return;
         setConnection('offline');
@@ -147,13 +147,15 @@ export function useLiveEvents(conversationId: string, enabled = true): LiveEvent
       }
     };
 
+    const newestFirst = (pageId?: string) =>
+      api.get('/api/v1/conversation/{conversation_id}/events/search', {
+        params: { conversation_id: conversationId },
+        query: { sort_order: 'TIMESTAMP_DESC', limit: PAGE, ...(pageId ? { page_id: pageId } : {}) },
+        signal,
+      });
     const load = async () => {
       try {
-        const first = await api.searchConversationEvents(
-          conversationId,
-          { sort_order: 'TIMESTAMP_DESC', limit: PAGE },
-          { signal },
-        );
+        const first = await newestFirst();
         const newest = (first.items as StoredEvent[]).slice().reverse();
         for (const event of newest) seen.add(event.id);
         all = newest;
@@ -165,11 +167,7 @@ export function useLiveEvents(conversationId: string, enabled = true): LiveEvent
         // Older pages are shown a few at a time, rendered without blocking what a person does meanwhile.
         let shown = Date.now();
         while (pageId && !signal.aborted) {
-          const page = await api.searchConversationEvents(
-            conversationId,
-            { sort_order: 'TIMESTAMP_DESC', limit: PAGE, page_id: pageId },
-            { signal },
-          );
+          const page = await newestFirst(pageId);
           const older = (page.items as StoredEvent[]).filter((event) => !seen.has(event.id)).reverse();
           for (const event of older) seen.add(event.id);
           all = older.concat(all);
