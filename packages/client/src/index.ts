@@ -11,23 +11,15 @@ export { DEFAULTED_REQUEST_PROPERTIES, type WireInput } from './agent-server/wir
 export { ServerProbes, type TransportOptions } from './server-probes.ts';
 export type { AppServerApi } from './app-server/app-server-api.ts';
 export type { AnswerOf, Method, OperationAt, PathWith, RequestOf } from './app-server/operation-types.ts';
-export { AppServerCalls } from './app-server/calls.ts';
+export { AppServerClient, type AppServerClientOptions } from './app-server/client.ts';
 export { BATCH_LIMIT, inBatches } from './app-server/batches.ts';
-export type { PageQuery } from './app-server/page-query.ts';
 export {
   type ConversationEventSearch,
   followConversationEvents,
   iterateConversationEvents,
 } from './app-server/conversation-events.ts';
-export {
-  type AppConversationFilters,
-  type AppMessageInput,
-  AppServerConversations,
-  type StartTaskFilters,
-} from './app-server/conversations.ts';
-export { AppServerConversationWorkspace } from './app-server/conversation-workspace.ts';
-export { AppServerClient, type AppServerClientOptions } from './app-server/client.ts';
-export { APP_SERVER_OPERATIONS, type AppServerOperationName } from './app-server/operations/index.ts';
+export { waitForStartTask } from './app-server/conversation-starts.ts';
+export { downloadAppConversation } from './app-server/conversation-files.ts';
 export {
   BosunApiError,
   BosunClientError,

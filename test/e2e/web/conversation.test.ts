@@ -71,7 +71,7 @@ const sharedConversation = () => {
 
 /** A client of the conversation's agent server, through the app (as the page reaches it). */
 async function agentServerOf(id: string): Promise<AgentServerClient> {
-  const [conversation] = await suite.app.api.getAppConversations([id]);
+  const [conversation] = await suite.app.api.get('/api/v1/app-conversations', { query: { ids: [id] } });
   if (!conversation?.conversation_url || !conversation.session_api_key) throw new Error('the sandbox does not run');
   return new AgentServerClient({
     baseUrl: conversation.conversation_url.replace(/\/api\/conversations\/[^/]+\/?$/, ''),
@@ -293,7 +293,7 @@ describe('conversations in the browser', { timeout: 180_000 }, () => {
 
   it('renames a conversation and deletes another from the list on the home page', async () => {
     const page = await suite.signedInPage();
-    const [first] = await suite.app.api.getAppConversations([sharedConversation()]);
+    const [first] = await suite.app.api.get('/api/v1/app-conversations', { query: { ids: [sharedConversation()] } });
     const title = first?.title?.trim() || 'Untitled conversation';
     await page.goto('/');
     await page.getByRole('button', { name: `Rename ${title}` }).click();
@@ -302,7 +302,7 @@ describe('conversations in the browser', { timeout: 180_000 }, () => {
     await rename.getByRole('button', { name: 'Save' }).click();
     await rename.waitFor({ state: 'detached' });
     await visible(page.getByRole('link', { name: /Renamed in the browser/ }));
-    const [renamed] = await suite.app.api.getAppConversations([sharedConversation()]);
+    const [renamed] = await suite.app.api.get('/api/v1/app-conversations', { query: { ids: [sharedConversation()] } });
     expect(renamed?.title).toBe('Renamed in the browser');
     await expectAccessible(page, 'the home page with conversations');
     await screenshot(page, 'home-renamed');
@@ -316,7 +316,7 @@ describe('conversations in the browser', { timeout: 180_000 }, () => {
     await page.getByRole('button', { name: 'Delete keyboard task' }).waitFor({ state: 'detached' });
     // Gone from the app too (its sandbox is stopped first, which may take a moment).
     await until('the conversation deleted on the app', async () => {
-      const left = await suite.app.api.searchAppConversations({ limit: 100 });
+      const left = await suite.app.api.get('/api/v1/app-conversations/search', { query: { limit: 100 } });
       return left.items.some((conversation) => conversation.title === 'keyboard task') ? undefined : true;
     });
     await screenshot(page, 'home-deleted');

@@ -30,12 +30,14 @@ const suite = usePluginSuite({
 let link = '';
 beforeAll(async () => {
   const { host } = suite;
-  const built = await suite.app.api.buildLaunchLink({
-    plugins: [
-      { source: host.source, ref: host.commit, repo_path: 'plugins/greeter', parameters: { city: CITY } },
-      { source: host.source, ref: host.commit, repo_path: 'plugins/reviewer' },
-    ],
-    message: 'Greet them, please.',
+  const built = await suite.app.api.post('/api/v1/launch/link', {
+    body: {
+      plugins: [
+        { source: host.source, ref: host.commit, repo_path: 'plugins/greeter', parameters: { city: CITY } },
+        { source: host.source, ref: host.commit, repo_path: 'plugins/reviewer' },
+      ],
+      message: 'Greet them, please.',
+    },
   });
   link = built.url;
 });
@@ -117,7 +119,7 @@ describe('launch links in the browser', { timeout: 240_000 }, () => {
     // Nothing was started on the way.
     expect(await trustBox(page).isChecked()).toBe(false);
     expect(await startButton(page).isDisabled()).toBe(true);
-    expect((await suite.app.api.searchAppConversations({ limit: 10 })).items).toEqual([]);
+    expect((await suite.app.api.get('/api/v1/app-conversations/search', { query: { limit: 10 } })).items).toEqual([]);
   });
 
   it('reviews two plugins with a UTF-8 parameter, edits them, confirms trust and starts; the value arrives intact', async () => {

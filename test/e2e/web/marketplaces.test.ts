@@ -167,7 +167,7 @@ describe('marketplaces in Settings > Skills & Plugins', { timeout: 240_000 }, ()
     expect(said[1].activated_skills).toEqual([]);
     expect(JSON.stringify(said[0])).toContain(WELCOME_SKILL_MARKER);
     expect(JSON.stringify(events)).not.toContain(CHECKLIST_SKILL_MARKER);
-    const [conversation] = await suite.app.api.getAppConversations([id]);
+    const [conversation] = await suite.app.api.get('/api/v1/app-conversations', { query: { ids: [id] } });
     expect(JSON.stringify(conversation)).toContain(host().commit);
   });
 

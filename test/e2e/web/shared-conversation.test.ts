@@ -31,7 +31,7 @@ describe('a shared conversation in the browser', { timeout: 240_000 }, () => {
     await visible(linkBox);
     const link = await linkBox.inputValue();
     expect(link).toBe(`${suite.app.url}/shared/conversations/${id}`);
-    expect((await suite.app.api.getAppConversations([id]))[0]?.public).toBe(true);
+    expect((await suite.app.api.get('/api/v1/app-conversations', { query: { ids: [id] } }))[0]?.public).toBe(true);
     await expectAccessible(owner, 'the share dialog');
     await screenshot(owner, 'shared-conversation-dialog');
     await owner.keyboard.press('Escape');
@@ -62,7 +62,7 @@ describe('a shared conversation in the browser', { timeout: 240_000 }, () => {
       .getByRole('button', { name: 'Stop sharing' })
       .click();
     await visible(owner.getByRole('button', { name: 'Share', exact: true }));
-    expect((await suite.app.api.getAppConversations([id]))[0]?.public).toBe(false);
+    expect((await suite.app.api.get('/api/v1/app-conversations', { query: { ids: [id] } }))[0]?.public).toBe(false);
     await reader.reload();
     await visible(reader.getByRole('heading', { level: 1, name: 'This conversation is not shared' }));
     expect(await reader.getByText(ANSWER).count()).toBe(0);

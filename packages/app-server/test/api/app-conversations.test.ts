@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppServerClient } from '@bosun/client';
+import { AppServerClient, waitForStartTask } from '@bosun/client';
 import { beforeAll, expect, it } from 'vitest';
 import { startOnAgent } from '../events/support.ts';
 import { agentPid } from '../sandboxes/processes.ts';
@@ -154,18 +154,24 @@ describeApi('app conversations: reads, bad input and the conversation webhook', 
     const user = await api().user();
     const client = new AppServerClient({ baseUrl: api().url, apiKey: user.key });
     await client.post('/api/v1/settings', { body: { llm_model: 'client/model' } });
-    const task = await client.startConversation({ sandbox_id: 'not-there', title: 'From the client' });
+    const task = await client.post('/api/v1/app-conversations', {
+      body: { sandbox_id: 'not-there', title: 'From the client' },
+    });
     expect(task.status).toBe('WORKING');
-    expect(await client.waitForStartTask(task.id, { intervalMs: 20 })).toMatchObject({
+    expect(await waitForStartTask(client, task.id, { intervalMs: 20 })).toMatchObject({
       status: 'ERROR',
       detail: 'Sandbox not found',
     });
-    const streamed = await client.streamStartConversation({ sandbox_id: 'not-there' });
+    const streamed = await client.post('/api/v1/app-conversations/stream-start', { body: { sandbox_id: 'not-there' } });
     expect(streamed.map((step) => step.status)).toEqual(['WORKING', 'WAITING_FOR_SANDBOX', 'ERROR']);
-    expect(await client.countStartTasks()).toBe(2);
-    expect((await client.searchStartTasks({ sort_order: 'CREATED_AT' })).items.map((t) => t.id)[0]).toBe(task.id);
-    expect(await client.countAppConversations()).toBe(0);
-    expect((await client.webClientConfig()).kind).toBe('WebClientConfig');
+    expect(await client.get('/api/v1/app-conversations/start-tasks/count')).toBe(2);
+    expect(
+      (
+        await client.get('/api/v1/app-conversations/start-tasks/search', { query: { sort_order: 'CREATED_AT' } })
+      ).items.map((t) => t.id)[0],
+    ).toBe(task.id);
+    expect(await client.get('/api/v1/app-conversations/count')).toBe(0);
+    expect((await client.get('/api/v1/web-client/config')).kind).toBe('WebClientConfig');
   });
 
   it('the web client config answers without credentials', async () => {

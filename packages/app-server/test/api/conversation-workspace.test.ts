@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { AgentServerClient, AppServerClient, BosunApiError } from '@bosun/client';
+import { AgentServerClient, AppServerClient, BosunApiError, downloadAppConversation } from '@bosun/client';
 import { MAX_CONVERSATION_FILE_BYTES } from '@bosun/protocol';
 import { beforeAll, expect, it } from 'vitest';
 import { unzipped as filesOf } from '../../../../test/support/unzip.ts';
@@ -88,10 +88,15 @@ describeApi('a conversation’s workspace and export through the app server', (a
 
   it('reads a file (relative to the working directory, or absolute) and refuses what is no text', async () => {
     const { id, workingDir } = conversation;
-    expect(await client.readAppConversationFile(id, 'notes/plan.md')).toBe('# Plan\nShip it.\n');
-    expect(await client.readAppConversationFile(id.replaceAll('-', ''), `${workingDir}/README.md`)).toBe('two\n');
+    const read = (conversationId: string, filePath: string) =>
+      client.get('/api/v1/app-conversations/{conversation_id}/file', {
+        params: { conversation_id: conversationId },
+        query: { file_path: filePath },
+      });
+    expect(await read(id, 'notes/plan.md')).toBe('# Plan\nShip it.\n');
+    expect(await read(id.replaceAll('-', ''), `${workingDir}/README.md`)).toBe('two\n');
     // OpenHands' clients name files under its sandboxes' project root.
-    expect(await client.readAppConversationFile(id, '/workspace/project/notes/plan.md')).toBe('# Plan\nShip it.\n');
+    expect(await read(id, '/workspace/project/notes/plan.md')).toBe('# Plan\nShip it.\n');
     const answers = {
       missing: await api().call(`${path('file')}?file_path=nope.md`, { as: owner }),
       binary: await api().call(`${path('file')}?file_path=binary.bin`, { as: owner }),
@@ -112,16 +117,26 @@ describeApi('a conversation’s workspace and export through the app server', (a
   });
 
   it('answers the Git changes and a diff of the working directory’s repository', async () => {
-    const { id } = conversation;
-    const changes = await client.appConversationGitChanges(id);
+    const params = { conversation_id: conversation.id };
+    const changes = await client.get('/api/v1/app-conversations/{conversation_id}/git/changes', { params });
     expect(changes).toEqual(
       expect.arrayContaining([
         { status: 'UPDATED', path: 'README.md' },
         { status: 'ADDED', path: 'notes/plan.md' },
       ]),
     );
-    expect(await client.appConversationGitChanges(id, { path: '.', ref: 'HEAD' })).toEqual(changes);
-    expect(await client.appConversationGitDiff(id, 'README.md')).toEqual({ original: 'one\n', modified: 'two\n' });
+    expect(
+      await client.get('/api/v1/app-conversations/{conversation_id}/git/changes', {
+        params,
+        query: { path: '.', ref: 'HEAD' },
+      }),
+    ).toEqual(changes);
+    expect(
+      await client.get('/api/v1/app-conversations/{conversation_id}/git/diff', {
+        params,
+        query: { path: 'README.md' },
+      }),
+    ).toEqual({ original: 'one\n', modified: 'two\n' });
     const unknownRef = await api().call(`${path('git/changes')}?ref=nosuchbranch`, { as: owner });
     expect(unknownRef.status).toBe(422);
     expect(unknownRef.body.detail[0].loc).toEqual(['query', 'ref']);
@@ -137,8 +152,8 @@ describeApi('a conversation’s workspace and export through the app server', (a
   });
 
   it('answers the skills the agent loads (its disabled ones left out) and the hooks by event', async () => {
-    const { id } = conversation;
-    const listed = await client.appConversationSkills(id);
+    const params = { conversation_id: conversation.id };
+    const listed = await client.get('/api/v1/app-conversations/{conversation_id}/skills', { params });
     const { skills } = listed;
     expect(skills.map((skill) => skill.name).sort()).toEqual(['agents', 'docker']);
     // From the repository it works on, at the commit checked out there.
@@ -153,7 +168,7 @@ describeApi('a conversation’s workspace and export through the app server', (a
     });
     expect(listed.repositories).toEqual([]);
     expect(skills.find((skill) => skill.name === 'agents')).toMatchObject({ type: 'repo', triggers: [] });
-    expect(await client.appConversationHooks(id)).toEqual({
+    expect(await client.get('/api/v1/app-conversations/{conversation_id}/hooks', { params })).toEqual({
       hooks: [
         {
           event_type: 'pre_tool_use',
@@ -239,7 +254,7 @@ describeApi('a conversation’s workspace and export through the app server', (a
     expect(JSON.stringify(files)).not.toContain(SECRET);
     // The conversation its agent ran: every event its agent server posted, in the conversation's order.
     const stored = await storedOf();
-    const exported = await unzipped(await client.downloadAppConversation(live));
+    const exported = await unzipped(await downloadAppConversation(client, live));
     expect(Object.keys(exported)).toEqual([
       ...stored.map((event, index) => `event_${String(index + 1).padStart(6, '0')}_${event.event_id}.json`),
       'meta.json',
@@ -254,10 +269,10 @@ describeApi('a conversation’s workspace and export through the app server', (a
       const answer = await api().call(`/api/v1/app-conversations/${gone}/${route}`, { as: owner });
       expect(answer.status, route).toBe(410);
     }
-    expect(Object.keys(await unzipped(await client.downloadAppConversation(gone)))).toEqual(['meta.json']);
+    expect(Object.keys(await unzipped(await downloadAppConversation(client, gone)))).toEqual(['meta.json']);
     const theirs = await api().call(path('download'), { as: other });
     expect(theirs).toMatchObject({ status: 404, body: { detail: 'Conversation not found' } });
-    await expect(client.downloadAppConversation(randomUUID())).rejects.toBeInstanceOf(BosunApiError);
+    await expect(downloadAppConversation(client, randomUUID())).rejects.toBeInstanceOf(BosunApiError);
     expect((await api().call('/api/v1/app-conversations/nope/download', { as: owner })).status).toBe(422);
     const document = (await api().call('/openapi.json')).body;
     const operation = document.paths['/api/v1/app-conversations/{conversation_id}/download'].get;

@@ -34,14 +34,14 @@ describeApi('launch links', (api) => {
     const user = await api().user();
     const client = new AppServerClient({ baseUrl: api().url, apiKey: user.key });
     const plugins = [{ source: 'github:acme/tools', parameters: { greeting: 'grüß dich' } }];
-    const { url } = await client.buildLaunchLink({ plugins, message: 'hello' });
+    const { url } = await client.post('/api/v1/launch/link', { body: { plugins, message: 'hello' } });
     const value = new URL(url).searchParams.get('plugins') as string;
-    expect(await client.decodeLaunchLink(value, 'hello')).toEqual({
+    expect(await client.get('/api/v1/launch/decode', { query: { plugins: value, message: 'hello' } })).toEqual({
       plugins: [{ ...plugins[0], ref: null, repo_path: null }],
       message: 'hello',
       problems: [],
     });
-    expect((await client.decodeLaunchLink(value)).message).toBeNull();
+    expect((await client.get('/api/v1/launch/decode', { query: { plugins: value } })).message).toBeNull();
   });
 
   it('answers 422 with the place of every invalid reference', async () => {

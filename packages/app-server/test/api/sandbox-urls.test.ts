@@ -37,7 +37,7 @@ describeEachDatabase('sandbox_urls on the wire', (each) => {
     const id = randomUUID();
     await whole.conversationRow(user.id, sandbox.id, id);
     const app = user.app;
-    const [conversation] = await app.getAppConversations([id]);
+    const [conversation] = await app.get('/api/v1/app-conversations', { query: { ids: [id] } });
     const [listed] = (await app.get('/api/v1/sandboxes/search')).items;
     return { sandbox, listed, conversation, id };
   }

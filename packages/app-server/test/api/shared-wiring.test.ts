@@ -28,7 +28,10 @@ it('serves a conversation its owner made public to a client without credentials'
   const anyone = new AppServerClient({ baseUrl: running.url });
   const shared = () => anyone.get('/api/shared-conversations', { query: { ids: [id] } });
   expect(await shared()).toEqual([null]);
-  await user.app.updateAppConversation(id, { public: true });
+  await user.app.patch('/api/v1/app-conversations/{conversation_id}', {
+    params: { conversation_id: id },
+    body: { public: true },
+  });
   expect(await shared()).toMatchObject([{ id, title: 'Wired' }]);
   expect(await anyone.get('/api/shared-events/count', { query: { conversation_id: id } })).toBe(0);
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppServerClient } from '@bosun/client';
+import { AppServerClient, waitForStartTask } from '@bosun/client';
 import { type LlmReplay, startLlmReplay } from '@bosun/llm-replay';
 import type { StoredEvent } from '@bosun/protocol';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -62,7 +62,7 @@ describeApi('pending messages', (api) => {
     expect(third.body).toMatchObject({ queued: true, position: 2 });
 
     const client = new AppServerClient({ baseUrl: api().url, apiKey: owner.key });
-    const task = await client.waitForStartTask(taskId, { intervalMs: 20 });
+    const task = await waitForStartTask(client, taskId, { intervalMs: 20 });
     expect(task.status, task.detail ?? '').toBe('READY');
     conversationId = task.app_conversation_id as string;
     const agent = await agentOfConversation(api(), owner, conversationId);
@@ -196,14 +196,16 @@ describeApi('pending messages', (api) => {
 
   it('answers 409 for a start task that ended in ERROR, saying so', async () => {
     const client = new AppServerClient({ baseUrl: api().url, apiKey: owner.key });
-    const started = await client.startConversation({ sandbox_id: 'not-there' });
-    expect((await client.waitForStartTask(started.id, { intervalMs: 20 })).status).toBe('ERROR');
+    const started = await client.post('/api/v1/app-conversations', { body: { sandbox_id: 'not-there' } });
+    expect((await waitForStartTask(client, started.id, { intervalMs: 20 })).status).toBe('ERROR');
     const refused = await post(`task-${started.id}`, text('too late'));
     expect(refused.status).toBe(409);
     expect(refused.body.detail).toMatch(/ended in ERROR.*Sandbox not found/);
-    await expect(client.queuePendingMessage(`task-${started.id}`, text('too late'))).rejects.toMatchObject({
-      status: 409,
+    const queued = client.post('/api/v1/conversations/{conversation_id}/pending-messages', {
+      params: { conversation_id: `task-${started.id}` },
+      body: { role: 'user', content: [{ type: 'text', text: 'too late', cache_prompt: false }] },
     });
+    await expect(queued).rejects.toMatchObject({ status: 409 });
   });
 
   it('answers 404 for another user’s task or conversation and for unknown ones', async () => {

@@ -1,4 +1,4 @@
-import { AppServerClient } from '@bosun/client';
+import { AppServerClient, waitForStartTask } from '@bosun/client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { AppServerConfig } from '../../src/index.ts';
 import { type TestUser, describeApi } from '../api/harness.ts';
@@ -184,7 +184,7 @@ describeApi(
       });
       expect(started.status, started.text).toBe(200);
       const client = new AppServerClient({ baseUrl: api().url, apiKey: alice.key });
-      const refused = await client.waitForStartTask(started.body.id, { intervalMs: 20 });
+      const refused = await waitForStartTask(client, started.body.id, { intervalMs: 20 });
       expect(refused.status).toBe('ERROR');
       expect(refused.detail).toMatch(/^Could not clone acme\/secret-app/);
       const byApp = gitRequests('acme/secret-app').filter((request) => app.installationOf(request.token));

@@ -1,4 +1,4 @@
-import { AgentServerClient, AppServerClient } from '@bosun/client';
+import { AgentServerClient, AppServerClient, waitForStartTask } from '@bosun/client';
 import type { StoredEvent } from '@bosun/protocol';
 import { expect } from 'vitest';
 import { TestRepository } from '../../../sources/test/git/support.ts';
@@ -30,7 +30,7 @@ export async function readyStart(api: Api, user: TestUser, body: object = {}) {
   const started = await api.call('/api/v1/app-conversations', { method: 'POST', as: user, body });
   expect(started.status, started.text).toBe(200);
   const client = new AppServerClient({ baseUrl: api.url, apiKey: user.key });
-  const task = await client.waitForStartTask(started.body.id, { intervalMs: 20 });
+  const task = await waitForStartTask(client, started.body.id, { intervalMs: 20 });
   expect(task.status, task.detail ?? '').toBe('READY');
   return task;
 }

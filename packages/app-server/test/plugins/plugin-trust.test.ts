@@ -99,7 +99,9 @@ describeApi(
 
     it('is reachable through the typed client, the 409’s sources included', async () => {
       const client = new AppServerClient({ baseUrl: api().url, apiKey: (await api().user()).key });
-      const refused = await client.startConversation(start([{ source: trustedSource }])).catch((error) => error);
+      const refused = await client
+        .post('/api/v1/app-conversations', { body: start([{ source: trustedSource }]) })
+        .catch((error) => error);
       expect(refused).toBeInstanceOf(BosunApiError);
       expect(refused.status).toBe(409);
       expect(refused.body.sources).toEqual([
@@ -107,7 +109,9 @@ describeApi(
       ]);
       const trust = await client.post('/api/v1/plugin-trust', { body: refused.body.sources[0] });
       expect((await client.get('/api/v1/plugin-trust')).items).toEqual([trust]);
-      expect((await client.startConversation(start([{ source: trustedSource }]))).status).toBe('WORKING');
+      expect(
+        (await client.post('/api/v1/app-conversations', { body: start([{ source: trustedSource }]) })).status,
+      ).toBe('WORKING');
       await client.delete('/api/v1/plugin-trust/{trust_id}', { params: { trust_id: trust.id } });
       expect((await client.get('/api/v1/plugin-trust')).items).toEqual([]);
     });

@@ -84,7 +84,7 @@ describeEachDatabase('sandbox agent servers through the app’s proxy', (each) =
       workspace: { working_dir: workspace },
     });
     await whole.conversationRow(userId, sandbox.id, id);
-    const [view] = await app.getAppConversations([id]);
+    const [view] = await app.get('/api/v1/app-conversations', { query: { ids: [id] } });
     expect(view?.conversation_url).toBe(`${proxied()}/api/conversations/${id}`);
     expect(view?.session_api_key).toBe(sandbox.session_api_key);
 

@@ -1,7 +1,7 @@
 import type { StoredEvent } from '@bosun/protocol';
 import { type FollowEventsOptions, followEvents } from '../events-socket.ts';
 import type { CallOptions } from '../http.ts';
-import type { AppServerCalls } from './calls.ts';
+import type { AppServerClient } from './client.ts';
 import type { OperationAt } from './operation-types.ts';
 
 /** A search of a conversation's events in the app's store: filters, order, `after_event_id`, `limit`, `page_id`. */
@@ -11,7 +11,7 @@ export type ConversationEventSearch = NonNullable<
 
 /** Every event of a conversation in the app's store (matching `query`), page after page. */
 export async function* iterateConversationEvents(
-  client: AppServerCalls,
+  client: AppServerClient,
   conversationId: string,
   query: Omit<ConversationEventSearch, 'page_id'> = {},
   options?: CallOptions,
@@ -34,7 +34,7 @@ export async function* iterateConversationEvents(
  * and resumed after the last event delivered when the connection drops.
  */
 export function followConversationEvents(
-  client: Pick<AppServerCalls, 'http'>,
+  client: Pick<AppServerClient, 'http'>,
   conversationId: string,
   options: FollowEventsOptions = {},
 ): AsyncGenerator<StoredEvent, void, undefined> {

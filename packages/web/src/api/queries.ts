@@ -19,7 +19,7 @@ export const keys = {
 
 export function useWebClientConfig() {
   const api = useApi();
-  return useQuery({ queryKey: keys.config, queryFn: () => api.webClientConfig(), staleTime: 60_000 });
+  return useQuery({ queryKey: keys.config, queryFn: () => api.get('/api/v1/web-client/config'), staleTime: 60_000 });
 }
 
 /** The signed-in person; a 401 means signed out (not retried). */

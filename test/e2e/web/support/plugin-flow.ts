@@ -69,7 +69,7 @@ export async function untilRunningConversation(page: Page, api: AppServerClient,
   const task = await until(
     'the start READY (or ERROR)',
     async () => {
-      const [current] = await api.getStartTasks([taskId]);
+      const [current] = await api.get('/api/v1/app-conversations/start-tasks', { query: { ids: [taskId] } });
       return current?.status === 'READY' || current?.status === 'ERROR' ? current : undefined;
     },
     120_000,

@@ -3,8 +3,8 @@
  *
  * URL contract (the home page navigates here):
  * - `/conversations/<app conversation id>`: the conversation, live.
- * - `/conversations/<start task id>`: a conversation being started (the id `startConversation` answers, before its
- *   conversation exists): the start's progress, then, at READY, the page replaces the URL with
+ * - `/conversations/<start task id>`: a conversation being started (the id `POST /api/v1/app-conversations`
+ *   answers, before its conversation exists): the start's progress, then, at READY, the page replaces the URL with
  *   `/conversations/<app_conversation_id>` (messages typed meanwhile are queued and carried over as pending).
  * - `/conversations/<anything>?task=<start task id>`: the same, naming the start task explicitly.
  * An id that is neither is a "not found" with a link home.
@@ -41,7 +41,7 @@ function ByIdentifier({ id }: { id: string }) {
   const missing = conversation.isSuccess && conversation.data === null;
   const task = useQuery({
     queryKey: keys.startTask(id),
-    queryFn: async () => (await api.getStartTasks([id]))[0] ?? null,
+    queryFn: async () => (await api.get('/api/v1/app-conversations/start-tasks', { query: { ids: [id] } }))[0] ?? null,
     enabled: missing,
   });
   if (conversation.isPending || (missing && task.isPending)) {

@@ -64,8 +64,10 @@ export function ConversationView({
     setBusy(which);
     setControlError(undefined);
     try {
-      if (which === 'pause') await api.pauseAppConversation(id);
-      else if (which === 'resume') await api.resumeAppConversation(id);
+      if (which === 'pause')
+        await api.post('/api/v1/app-conversations/{conversation_id}/pause', { params: { conversation_id: id } });
+      else if (which === 'resume')
+        await api.post('/api/v1/app-conversations/{conversation_id}/resume', { params: { conversation_id: id } });
       else if (agentServer) await agentServer.pause(id);
       refresh();
     } catch (failure) {
@@ -78,7 +80,10 @@ export function ConversationView({
     const idOf = localId ?? add(text, model.userTexts.get(text.trim()) ?? 0);
     if (localId) update(localId, { state: 'sending', error: undefined });
     try {
-      await api.sendAppMessage(id, { content: [{ type: 'text', text, cache_prompt: false }] });
+      await api.post('/api/v1/app-conversations/{conversation_id}/send-message', {
+        params: { conversation_id: id },
+        body: { role: 'user', content: [{ type: 'text', text, cache_prompt: false }], run: true },
+      });
       update(idOf, { state: 'sent' });
     } catch (failure) {
       update(idOf, { state: 'failed', error: failure });

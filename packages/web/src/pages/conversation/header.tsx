@@ -1,3 +1,4 @@
+import { downloadAppConversation } from '@bosun/client';
 import type { AppConversation } from '@bosun/protocol';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useState } from 'react';
@@ -83,7 +84,10 @@ function Title({ conversation }: { conversation: AppConversation }) {
     }
     setBusy(true);
     try {
-      const updated = await api.updateAppConversation(conversation.id, { title: next });
+      const updated = await api.patch('/api/v1/app-conversations/{conversation_id}', {
+        params: { conversation_id: conversation.id },
+        body: { title: next },
+      });
       queryClient.setQueryData(keys.conversation(conversation.id), updated);
       queryClient.invalidateQueries({ queryKey: keys.conversations });
       setEditing(false);
@@ -178,7 +182,7 @@ function DownloadButton({ conversationId }: { conversationId: string }) {
     setBusy(true);
     setError(undefined);
     try {
-      const bytes = await api.downloadAppConversation(conversationId);
+      const bytes = await downloadAppConversation(api, conversationId);
       const url = URL.createObjectURL(new Blob([bytes as BlobPart], { type: 'application/zip' }));
       const link = document.createElement('a');
       link.href = url;

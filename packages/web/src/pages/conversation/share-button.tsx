@@ -30,7 +30,10 @@ export function ShareButton({ conversation }: { conversation: AppConversation })
     setError(undefined);
     setCopied(false);
     try {
-      const updated = await api.updateAppConversation(conversation.id, { public: value });
+      const updated = await api.patch('/api/v1/app-conversations/{conversation_id}', {
+        params: { conversation_id: conversation.id },
+        body: { public: value },
+      });
       queryClient.setQueryData(keys.conversation(conversation.id), updated);
       if (!value) setOpen(false);
     } catch (failure) {

@@ -13,7 +13,7 @@ export function useConversation(id: string, enabled = true) {
   const api = useApi();
   return useQuery({
     queryKey: keys.conversation(id),
-    queryFn: async () => (await api.getAppConversations([id]))[0] ?? null,
+    queryFn: async () => (await api.get('/api/v1/app-conversations', { query: { ids: [id] } }))[0] ?? null,
     enabled,
     refetchInterval: (query) => (query.state.data?.sandbox_status === 'STARTING' ? 2000 : false),
   });

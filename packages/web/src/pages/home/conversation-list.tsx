@@ -17,10 +17,12 @@ export function ConversationList() {
   const pages = useInfiniteQuery({
     queryKey: [...keys.conversations, 'search', title],
     queryFn: ({ pageParam }) =>
-      api.searchAppConversations({
-        limit: PAGE,
-        ...(title ? { title__contains: title } : {}),
-        ...(pageParam ? { page_id: pageParam } : {}),
+      api.get('/api/v1/app-conversations/search', {
+        query: {
+          limit: PAGE,
+          ...(title ? { title__contains: title } : {}),
+          ...(pageParam ? { page_id: pageParam } : {}),
+        },
       }),
     initialPageParam: '' as string,
     getNextPageParam: (last) => last.next_page_id ?? undefined,

@@ -1,3 +1,4 @@
+import { downloadAppConversation } from '@bosun/client';
 import type { AppConversation } from '@bosun/protocol';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -13,7 +14,7 @@ import { StatusBadges } from './status-badges.tsx';
 
 /** Saves the conversation's export (a zip of its events) under the name the server gives it. */
 async function download(api: ReturnType<typeof useApi>, id: string) {
-  const bytes = await api.downloadAppConversation(id);
+  const bytes = await downloadAppConversation(api, id);
   const url = URL.createObjectURL(new Blob([bytes as BlobPart], { type: 'application/zip' }));
   const link = document.createElement('a');
   link.href = url;
@@ -34,7 +35,7 @@ export function ConversationRow({ conversation }: { conversation: AppConversatio
   const [downloadError, setDownloadError] = useState<string | null>(null);
   const title = conversation.title || 'Untitled conversation';
   const remove = async () => {
-    await api.deleteAppConversation(conversation.id);
+    await api.delete('/api/v1/app-conversations/{conversation_id}', { params: { conversation_id: conversation.id } });
     await queryClient.invalidateQueries({ queryKey: keys.conversations });
   };
   const save = async () => {

@@ -21,7 +21,11 @@ export function RenameDialog({ conversation, open, onOpenChange }: RenameDialogP
   const queryClient = useQueryClient();
   const [title, setTitle] = useState(conversation.title ?? '');
   const rename = useMutation({
-    mutationFn: (next: string) => api.updateAppConversation(conversation.id, { title: next }),
+    mutationFn: (next: string) =>
+      api.patch('/api/v1/app-conversations/{conversation_id}', {
+        params: { conversation_id: conversation.id },
+        body: { title: next },
+      }),
     onSuccess: () => {
       queryClient.invalidateQueries({ queryKey: keys.conversations });
       queryClient.invalidateQueries({ queryKey: keys.conversation(conversation.id) });

@@ -50,7 +50,7 @@ export function StartForm({ settings }: { settings: Settings | undefined }) {
   }, [first, providers, repo.provider]);
 
   const start = useMutation({
-    mutationFn: (input: StartInput) => api.startConversation(startRequest(input)),
+    mutationFn: (input: StartInput) => api.post('/api/v1/app-conversations', { body: startRequest(input) }),
     onSuccess: (task) => {
       queryClient.invalidateQueries({ queryKey: START_TASKS_KEY });
       queryClient.invalidateQueries({ queryKey: keys.conversations });

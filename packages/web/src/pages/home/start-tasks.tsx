@@ -59,7 +59,8 @@ export function StartTasks() {
   const api = useApi();
   const tasks = useQuery({
     queryKey: START_TASKS_KEY,
-    queryFn: () => api.searchStartTasks({ sort_order: 'CREATED_AT_DESC', limit: 20 }),
+    queryFn: () =>
+      api.get('/api/v1/app-conversations/start-tasks/search', { query: { sort_order: 'CREATED_AT_DESC', limit: 20 } }),
     refetchInterval: (query) => (query.state.data?.items.some(inProgress) ? 2000 : false),
   });
   const queryClient = useQueryClient();

@@ -151,7 +151,7 @@ export async function startWithPlugins(
       ...(sources.length > 0 ? { confirmed_plugin_sources: unique(sources) } : {}),
     }) as AppConversationStartRequest;
   try {
-    return await api.startConversation(withConfirmed(known));
+    return await api.post('/api/v1/app-conversations', { body: withConfirmed(known) });
   } catch (error) {
     const asked = trustAsked(error);
     if (!asked) throw error;
@@ -162,7 +162,7 @@ export async function startWithPlugins(
         `The server asks for trust in ${unseen.map((item) => item.source).join(', ')}, which this page did not show. Reload the page and review the plugins again.`,
       );
     }
-    return api.startConversation(withConfirmed([...known, ...asked]));
+    return api.post('/api/v1/app-conversations', { body: withConfirmed([...known, ...asked]) });
   }
 }
 

@@ -25,7 +25,10 @@ export function ChangesPane({
   const api = useApi();
   const changes = useQuery({
     queryKey: ['conversation-git-changes', conversationId, version],
-    queryFn: () => api.appConversationGitChanges(conversationId),
+    queryFn: () =>
+      api.get('/api/v1/app-conversations/{conversation_id}/git/changes', {
+        params: { conversation_id: conversationId },
+      }),
     enabled: running,
     placeholderData: (previous) => previous,
     retry: false,
@@ -65,7 +68,11 @@ function ChangeItem({
   const [open, setOpen] = useState(false);
   const diff = useQuery({
     queryKey: ['conversation-git-diff', conversationId, change.path, version],
-    queryFn: () => api.appConversationGitDiff(conversationId, change.path),
+    queryFn: () =>
+      api.get('/api/v1/app-conversations/{conversation_id}/git/diff', {
+        params: { conversation_id: conversationId },
+        query: { path: change.path },
+      }),
     enabled: open,
     retry: false,
   });

@@ -158,7 +158,13 @@ function FileView({
   const [downloadError, setDownloadError] = useState<string | undefined>(undefined);
   const text = useQuery({
     queryKey: ['conversation-file', conversationId, path],
-    queryFn: async () => (await api.readAppConversationFile(conversationId, path)).replace(/\n$/, ''),
+    queryFn: async () =>
+      (
+        await api.get('/api/v1/app-conversations/{conversation_id}/file', {
+          params: { conversation_id: conversationId },
+          query: { file_path: path },
+        })
+      ).replace(/\n$/, ''),
     retry: false,
   });
   const download = async () => {

@@ -44,7 +44,8 @@ export function StartView({ taskId }: { taskId: string }) {
   const { pending, add, update, remove } = usePending();
   const task = useQuery({
     queryKey: keys.startTask(taskId),
-    queryFn: async () => (await api.getStartTasks([taskId]))[0] ?? null,
+    queryFn: async () =>
+      (await api.get('/api/v1/app-conversations/start-tasks', { query: { ids: [taskId] } }))[0] ?? null,
     // A start has no event stream: its task is read until it ends.
     refetchInterval: (query) => {
       const status = query.state.data?.status;
@@ -74,7 +75,10 @@ export function StartView({ taskId }: { taskId: string }) {
     const id = localId ?? add(text, 0, 'sending');
     if (localId) update(localId, { state: 'sending', error: undefined });
     try {
-      const answer = await api.queuePendingMessage(`task-${taskId}`, { content: [{ type: 'text', text }] });
+      const answer = await api.post('/api/v1/conversations/{conversation_id}/pending-messages', {
+        params: { conversation_id: `task-${taskId}` },
+        body: { role: 'user', content: [{ type: 'text', text, cache_prompt: false }] },
+      });
       update(id, { state: answer.queued ? 'queued' : 'sent' });
     } catch (failure) {
       update(id, { state: 'failed', error: failure });
