@@ -47,8 +47,8 @@ export function contractProblems(operations: Record<string, Operation>, document
   return problems;
 }
 
-/** The names of the properties with a `default` in the request bodies of `operations`, following `$ref`s. */
-export function defaultedRequestProperties(operations: Record<string, Operation>, document: OpenApiDocument): string[] {
+/** The names of the properties with a `default` in the request bodies of the document, following `$ref`s. */
+export function defaultedRequestProperties(document: OpenApiDocument): string[] {
   const names = new Set<string>();
   const visited = new Set<string>();
   const walk = (value: unknown): void => {
@@ -66,8 +66,8 @@ export function defaultedRequestProperties(operations: Record<string, Operation>
     }
     for (const child of Object.values(node)) walk(child);
   };
-  for (const operation of Object.values(operations)) {
-    walk(document.paths[operation.path]?.[operation.method.toLowerCase()]?.requestBody);
+  for (const item of Object.values(document.paths)) {
+    for (const operation of Object.values(item)) walk(operation.requestBody);
   }
   return [...names].sort();
 }

@@ -66,7 +66,8 @@ export function ConversationView({
     try {
       if (which === 'pause') await api.pauseAppConversation(id);
       else if (which === 'resume') await api.resumeAppConversation(id);
-      else if (agentServer) await agentServer.pause(id);
+      else if (agentServer)
+        await agentServer.post('/api/conversations/{conversation_id}/pause', { params: { conversation_id: id } });
       refresh();
     } catch (failure) {
       setControlError(describeError(failure));
