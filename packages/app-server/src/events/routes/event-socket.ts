@@ -214,7 +214,7 @@ async function snapshotOf(
   const live = source
     ? await agentClientOf(source)
         .get('/api/conversations/{conversation_id}', {
-          ...{ timeoutMs: SNAPSHOT_TIMEOUT_MS },
+          timeoutMs: SNAPSHOT_TIMEOUT_MS,
           params: { conversation_id: conversation.id },
         })
         .catch(() => undefined)
