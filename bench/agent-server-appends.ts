@@ -35,13 +35,18 @@ try {
     for (let n = 0; phase !== 'done'; n++) {
       const message = { content: [{ type: 'text' as const, text: `client ${index} message ${n}` }] };
       const start = hrMs();
-      const sent = await api.sendMessage(conversationId, message).then(
-        () => true,
-        (error: unknown) => {
-          if (error instanceof BosunApiError) return false;
-          throw error;
-        },
-      );
+      const sent = await api
+        .post('/api/conversations/{conversation_id}/events', {
+          params: { conversation_id: conversationId },
+          body: message,
+        })
+        .then(
+          () => true,
+          (error: unknown) => {
+            if (error instanceof BosunApiError) return false;
+            throw error;
+          },
+        );
       const elapsed = hrMs() - start;
       if (phase !== 'measure') continue;
       if (sent) {
@@ -66,7 +71,8 @@ try {
   await Promise.all(running);
 
   let stored = 0;
-  for (const id of conversations) stored += await api.countEvents(id);
+  for (const id of conversations)
+    stored += await api.get('/api/conversations/{conversation_id}/events/count', { params: { conversation_id: id } });
 
   console.log(`\ndurable appends: ${formatRate(completed, seconds, 'appends')}, ${failures} failed`);
   console.log(formatMs('latency', latencies));

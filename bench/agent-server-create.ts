@@ -20,7 +20,7 @@ const api = new AgentServerClient({ baseUrl: server.url });
 try {
   async function create(): Promise<number> {
     const start = hrMs();
-    await api.startConversation(startRequest());
+    await api.post('/api/conversations', { body: startRequest() });
     return hrMs() - start;
   }
 

@@ -86,7 +86,10 @@ try {
       while (next < EVENTS) {
         const n = next++;
         const text = `fanout ${n} sent ${hrMs().toFixed(3)}`;
-        await api.sendMessage(conversationId, { content: [{ type: 'text', text }] });
+        await api.post('/api/conversations/{conversation_id}/events', {
+          params: { conversation_id: conversationId },
+          body: { content: [{ type: 'text', text }] },
+        });
         answeredAt[n] = hrMs();
       }
     }),

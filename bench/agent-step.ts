@@ -62,16 +62,18 @@ try {
   };
   const done = follow();
   const sentAt = Date.now();
-  await api.startConversation({
-    agent: { llm: { model: 'bench', base_url: `${replayUrl}/v1`, num_retries: 0 }, tools: [] },
-    workspace: { working_dir: join(root, 'workspace') },
-    max_iterations: STEPS + 10,
-    conversation_id: id,
-    initial_message: { content: [{ type: 'text', text: 'think a lot' }] },
+  await api.post('/api/conversations', {
+    body: {
+      agent: { llm: { model: 'bench', base_url: `${replayUrl}/v1`, num_retries: 0 }, tools: [] },
+      workspace: { working_dir: join(root, 'workspace') },
+      max_iterations: STEPS + 10,
+      conversation_id: id,
+      initial_message: { content: [{ type: 'text', text: 'think a lot' }] },
+    },
   });
   await done;
 
-  const info = await api.getConversation(id);
+  const info = await api.get('/api/conversations/{conversation_id}', { params: { conversation_id: id } });
   const stats = info.stats as { usage_to_metrics: Record<string, { response_latencies: { latency: number }[] }> };
   const latencies = (stats.usage_to_metrics.default?.response_latencies ?? []).map((l) => l.latency * 1000);
   // Step k: from ActionEvent k to ActionEvent k+1; its LLM round trip is the (k+1)-th request's latency.
@@ -87,7 +89,10 @@ try {
   );
   console.log(`LLM round trip (llm-replay, no latency): median ${llm.p50.toFixed(0)} µs`);
   // The first LLM request precedes the first ActionEvent by one LLM round trip.
-  const page = await api.searchEvents(id, { kind: 'ActionEvent', limit: 1 });
+  const page = await api.get('/api/conversations/{conversation_id}/events/search', {
+    params: { conversation_id: id },
+    query: { kind: 'ActionEvent', limit: 1 },
+  });
   const firstAction = Date.parse(page.items[0]?.timestamp ?? '');
   console.log(
     `POST /api/conversations (with initial_message) to first LLM request: ${firstAction - (latencies[0] ?? 0) - sentAt} ms`,

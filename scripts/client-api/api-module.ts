@@ -30,6 +30,8 @@ export interface ApiModuleOptions {
   prefix?: string;
   /** How the module is made again (said in its first line). */
   command: string;
+  /** The type for some named shapes, when it is not the protocol's type of that name (e.g. a narrower one). */
+  namedTypes?: Record<string, string>;
 }
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
@@ -38,7 +40,7 @@ const COMPONENT = '#/components/schemas/';
 /** The module's text; throws on a `$ref` that names no component of the document (a broken document). */
 export function apiModuleOf(document: OpenApiDocument, options: ApiModuleOptions): string {
   const components = document.components?.schemas ?? {};
-  const type = (schema: unknown): string => typeOf(schema, components);
+  const type = (schema: unknown): string => typeOf(schema, components, options.namedTypes ?? {});
   const paths: string[] = [];
   for (const [path, item] of Object.entries(document.paths).sort(([a], [b]) => (a < b ? -1 : 1))) {
     if (options.prefix && !path.startsWith(options.prefix)) continue;
@@ -96,15 +98,15 @@ function answerType(operation: OperationObject, type: (schema: unknown) => strin
   return answers.size === 0 ? 'unknown' : [...answers].join(' | ');
 }
 
-function typeOf(schema: unknown, components: Record<string, Json>): string {
+function typeOf(schema: unknown, components: Record<string, Json>, named: Record<string, string>): string {
   if (schema === true || schema === undefined) return 'unknown';
   if (schema === false) return 'never';
   const node = schema as Json;
-  const recurse = (child: unknown) => typeOf(child, components);
+  const recurse = (child: unknown) => typeOf(child, components, named);
   if (typeof node.$ref === 'string') {
     const name = node.$ref.startsWith(COMPONENT) ? node.$ref.slice(COMPONENT.length) : undefined;
     if (!name || !(name in components)) throw new Error(`$ref ${node.$ref} names no component of the document`);
-    return `P.${name}`;
+    return named[name] ?? `P.${name}`;
   }
   if ('const' in node) return JSON.stringify(node.const);
   if (Array.isArray(node.enum)) return node.enum.map((value) => JSON.stringify(value)).join(' | ');

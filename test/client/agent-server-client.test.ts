@@ -39,13 +39,16 @@ describe('AgentServerClient against a real agent server', () => {
       workspace: { working_dir: workspace },
       title: 'client test',
     };
-    const info = await client.startConversation(start);
+    const info = await client.post('/api/conversations', { body: start });
     expect(info.execution_status).toBe('idle');
     expect(info.agent.llm.api_key).toBe('**********');
 
     const snapshots: string[] = [];
     const stream = client.followEvents(info.id, { fromStart: true, onSnapshot: (c) => snapshots.push(c.id) });
-    await client.sendMessage(info.id, userMessage('Say you are done.', true));
+    await client.post('/api/conversations/{conversation_id}/events', {
+      params: { conversation_id: info.id },
+      body: userMessage('Say you are done.', true),
+    });
     const followed: StoredEvent[] = [];
     for await (const event of stream) {
       followed.push(event);
@@ -55,55 +58,101 @@ describe('AgentServerClient against a real agent server', () => {
     const kinds = followed.map((e) => e.kind);
     expect(kinds).toContain('MessageEvent');
     expect(kinds).toContain('ActionEvent');
-    expect(await client.agentFinalResponse(info.id)).toEqual({ response: 'All done.' });
+    expect(
+      await client.get('/api/conversations/{conversation_id}/agent_final_response', {
+        params: { conversation_id: info.id },
+      }),
+    ).toEqual({ response: 'All done.' });
 
     // What the socket delivered is what REST reads, in the same order.
     const stored = [];
     for await (const event of client.iterateEvents(info.id, { limit: 3 })) stored.push(event);
     expect(stored.map((e) => e.id).slice(0, followed.length)).toEqual(followed.map((e) => e.id));
-    expect(await client.countEvents(info.id)).toBe(stored.length);
-    expect(await client.countEvents(info.id, { kind: 'MessageEvent', source: 'user' })).toBe(1);
-    const messages = await client.searchEvents(info.id, { kind: 'MessageEvent', sort_order: 'TIMESTAMP_DESC' });
+    expect(
+      await client.get('/api/conversations/{conversation_id}/events/count', { params: { conversation_id: info.id } }),
+    ).toBe(stored.length);
+    expect(
+      await client.get('/api/conversations/{conversation_id}/events/count', {
+        params: { conversation_id: info.id },
+        query: { kind: 'MessageEvent', source: 'user' },
+      }),
+    ).toBe(1);
+    const messages = await client.get('/api/conversations/{conversation_id}/events/search', {
+      params: { conversation_id: info.id },
+      query: { kind: 'MessageEvent', sort_order: 'TIMESTAMP_DESC' },
+    });
     expect(messages.items.map((e) => e.source)).toEqual(['user']);
 
     const first = stored[0] as StoredEvent;
-    expect(await client.getEvent(info.id, first.id)).toEqual(first);
+    expect(
+      await client.get('/api/conversations/{conversation_id}/events/{event_id}', {
+        params: { conversation_id: info.id, event_id: first.id },
+      }),
+    ).toEqual(first);
     const unknown = randomUUID();
     expect(await client.getEvents(info.id, [first.id, unknown])).toEqual([first, null]);
 
-    const conversation = await client.getConversation(info.id);
+    const conversation = await client.get('/api/conversations/{conversation_id}', {
+      params: { conversation_id: info.id },
+    });
     expect(conversation.execution_status).toBe('finished');
     expect(conversation.title).toBe('client test');
     expect(await client.getConversations([info.id, unknown])).toEqual([conversation, null]);
-    expect(await client.countConversations({ status: 'finished' })).toBe(1);
-    const page = await client.searchConversations({ limit: 1 });
+    expect(await client.get('/api/conversations/count', { query: { status: 'finished' } })).toBe(1);
+    const page = await client.get('/api/conversations/search', { query: { limit: 1 } });
     expect(page.items.map((c) => c.id)).toEqual([info.id]);
     expect(page.next_page_id).toBeNull();
   });
 
   it('reads and changes conversations: update, fork, secrets, policy, delete', async () => {
     const { client, workspace } = await startAgentServer({ runner: idleRunner });
-    const info = await client.startConversation({
-      agent: { llm: { model: 'm', api_key: 'sk-x' } },
-      workspace: { working_dir: workspace },
+    const info = await client.post('/api/conversations', {
+      body: {
+        agent: { llm: { model: 'm', api_key: 'sk-x' } },
+        workspace: { working_dir: workspace },
+      },
     });
-    await client.sendMessage(info.id, userMessage('one'));
-    expect(await client.updateConversation(info.id, { title: 'renamed', tags: { team: 'infra' } })).toEqual({
+    await client.post('/api/conversations/{conversation_id}/events', {
+      params: { conversation_id: info.id },
+      body: userMessage('one'),
+    });
+    expect(
+      await client.patch('/api/conversations/{conversation_id}', {
+        params: { conversation_id: info.id },
+        body: { title: 'renamed', tags: { team: 'infra' } },
+      }),
+    ).toEqual({
       success: true,
     });
-    await client.updateSecrets(info.id, { GITHUB_TOKEN: 'ghp-secret', OTHER: { value: 'v', description: 'd' } });
-    await client.setConfirmationPolicy(info.id, { policy: { kind: 'AlwaysConfirm' } });
-    const changed = await client.getConversation(info.id);
+    await client.post('/api/conversations/{conversation_id}/secrets', {
+      params: { conversation_id: info.id },
+      body: { secrets: { GITHUB_TOKEN: 'ghp-secret', OTHER: { value: 'v', description: 'd' } } },
+    });
+    await client.post('/api/conversations/{conversation_id}/confirmation_policy', {
+      params: { conversation_id: info.id },
+      body: { policy: { kind: 'AlwaysConfirm' } },
+    });
+    const changed = await client.get('/api/conversations/{conversation_id}', { params: { conversation_id: info.id } });
     expect(changed).toMatchObject({ title: 'renamed', tags: { team: 'infra' } });
     expect(changed.confirmation_policy.kind).toBe('AlwaysConfirm');
     expect(Object.keys(changed.secret_registry).length).toBeGreaterThan(0);
     expect(JSON.stringify(changed)).not.toContain('ghp-secret');
 
-    const fork = await client.fork(info.id, { title: 'the fork' });
+    const fork = await client.post('/api/conversations/{conversation_id}/fork', {
+      params: { conversation_id: info.id },
+      body: { title: 'the fork' },
+    });
     expect(fork.forked_from_conversation_id).toBe(info.id);
-    expect(await client.countEvents(fork.id, { kind: 'MessageEvent' })).toBe(1);
-    expect(await client.listRecordings(info.id)).toEqual([]);
-    expect(await client.listTools()).toContain('terminal');
+    expect(
+      await client.get('/api/conversations/{conversation_id}/events/count', {
+        params: { conversation_id: fork.id },
+        query: { kind: 'MessageEvent' },
+      }),
+    ).toBe(1);
+    expect(
+      await client.get('/api/conversations/{conversation_id}/recordings', { params: { conversation_id: info.id } }),
+    ).toEqual({ items: [] });
+    expect(await client.get('/api/tools/')).toContain('terminal');
 
     // More ids than the server takes at once (100 conversations, 1000 events): split, answered in order.
     const many: string[] = Array.from({ length: 250 }, () => randomUUID());
@@ -111,31 +160,42 @@ describe('AgentServerClient against a real agent server', () => {
     const infos = await client.getConversations(many);
     expect(infos).toHaveLength(250);
     expect(infos.flatMap((c, i) => (c ? [[i, c.id]] : []))).toEqual([[180, info.id]]);
-    const [message] = (await client.searchEvents(info.id, { kind: 'MessageEvent' })).items;
+    const [message] = (
+      await client.get('/api/conversations/{conversation_id}/events/search', {
+        params: { conversation_id: info.id },
+        query: { kind: 'MessageEvent' },
+      })
+    ).items;
     const eventIds: string[] = Array.from({ length: 2500 }, () => randomUUID());
     eventIds[2100] = message?.id as string;
     const events = await client.getEvents(info.id, eventIds);
     expect(events.flatMap((e, i) => (e ? [[i, e.id]] : []))).toEqual([[2100, message?.id]]);
 
-    expect(await client.deleteConversation(info.id)).toEqual({ success: true });
+    expect(
+      await client.delete('/api/conversations/{conversation_id}', { params: { conversation_id: info.id } }),
+    ).toEqual({ success: true });
     expect(await client.getConversations([info.id, fork.id])).toEqual([null, expect.objectContaining({ id: fork.id })]);
   });
 
   it('turns a 404 into a BosunApiError with the status, the detail, the method and the path', async () => {
     const { client } = await startAgentServer({ runner: idleRunner });
     const id = randomUUID();
-    const error = await client.getConversation(id).catch((e: unknown) => e);
+    const error = await client
+      .get('/api/conversations/{conversation_id}', { params: { conversation_id: id } })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BosunApiError);
     expect(error).toMatchObject({ status: 404, method: 'GET', path: `/api/conversations/${id}` });
     expect((error as BosunApiError).detail).toBe(`Conversation not found: ${id}`);
     expect((error as BosunApiError).message).toContain('404');
-    await expect(client.run(id)).rejects.toMatchObject({ status: 404, method: 'POST' });
+    await expect(
+      client.post('/api/conversations/{conversation_id}/run', { params: { conversation_id: id } }),
+    ).rejects.toMatchObject({ status: 404, method: 'POST' });
   });
 
   it("keeps a 422's detail array as the server sent it", async () => {
     const { client, workspace } = await startAgentServer({ runner: idleRunner });
     const bad = { agent: { llm: { model: '' } }, workspace: { working_dir: workspace }, max_iterations: 0 };
-    const error = (await client.startConversation(bad).catch((e: unknown) => e)) as BosunApiError;
+    const error = (await client.post('/api/conversations', { body: bad }).catch((e: unknown) => e)) as BosunApiError;
     expect(error).toBeInstanceOf(BosunApiError);
     expect(error.status).toBe(422);
     expect(Array.isArray(error.detail)).toBe(true);
@@ -144,7 +204,7 @@ describe('AgentServerClient against a real agent server', () => {
     for (const problem of error.validationErrors) expect(Object.keys(problem).sort()).toEqual(['loc', 'msg', 'type']);
     expect(error.message).toContain('body.max_iterations');
 
-    const query = await client.searchConversations({ limit: 101 }).catch((e: unknown) => e);
+    const query = await client.get('/api/conversations/search', { query: { limit: 101 } }).catch((e: unknown) => e);
     expect((query as BosunApiError).validationErrors.map((e) => e.loc)).toEqual([['query', 'limit']]);
   });
 
@@ -153,17 +213,24 @@ describe('AgentServerClient against a real agent server', () => {
       { runner: idleRunner, sessionApiKeys: ['sk-one'] },
       'sk-one',
     );
-    const info = await client.startConversation({
-      agent: { llm: { model: 'm' } },
-      workspace: { working_dir: workspace },
+    const info = await client.post('/api/conversations', {
+      body: {
+        agent: { llm: { model: 'm' } },
+        workspace: { working_dir: workspace },
+      },
     });
-    await client.sendMessage(info.id, userMessage('hello'));
+    await client.post('/api/conversations/{conversation_id}/events', {
+      params: { conversation_id: info.id },
+      body: userMessage('hello'),
+    });
     for await (const event of client.followEvents(info.id, { fromStart: true })) {
       expect(event.kind).toBe('MessageEvent');
       break;
     }
     const stranger = new AgentServerClient({ baseUrl: url, sessionApiKey: 'sk-wrong' });
-    await expect(stranger.getConversation(info.id)).rejects.toMatchObject({ status: 401 });
+    await expect(
+      stranger.get('/api/conversations/{conversation_id}', { params: { conversation_id: info.id } }),
+    ).rejects.toMatchObject({ status: 401 });
     expect(await stranger.alive()).toEqual({ status: 'ok' });
     const refused = await stranger
       .followEvents(info.id)
@@ -183,7 +250,7 @@ describe('AgentServerClient against a real agent server', () => {
     expect(await client.alive()).toEqual({ status: 'ok' });
     expect(await client.health()).toEqual({ status: 'ok' });
     expect(await client.ready()).toEqual({ status: 'ready' });
-    expect((await client.serverInfo()).title).toBe('Bosun Agent Server');
+    expect((await client.get('/server_info')).title).toBe('Bosun Agent Server');
   });
 });
 

@@ -6,11 +6,17 @@ import { type ClientStack, startAgentServer, userMessage } from './support.ts';
 
 /** A conversation whose runs do nothing: each message sent appends one event. */
 async function idleConversation(stack: ClientStack, messages = 0): Promise<string> {
-  const info = await stack.client.startConversation({
-    agent: { llm: { model: 'm' } },
-    workspace: { working_dir: stack.workspace },
+  const info = await stack.client.post('/api/conversations', {
+    body: {
+      agent: { llm: { model: 'm' } },
+      workspace: { working_dir: stack.workspace },
+    },
   });
-  for (let i = 0; i < messages; i++) await stack.client.sendMessage(info.id, userMessage(`old ${i}`));
+  for (let i = 0; i < messages; i++)
+    await stack.client.post('/api/conversations/{conversation_id}/events', {
+      params: { conversation_id: info.id },
+      body: userMessage(`old ${i}`),
+    });
   return info.id;
 }
 
@@ -50,7 +56,11 @@ describe('followEvents', () => {
       },
     });
     const producer = (async () => {
-      for (let i = 0; i < total; i++) await stack.client.sendMessage(id, userMessage(`new ${i}`));
+      for (let i = 0; i < total; i++)
+        await stack.client.post('/api/conversations/{conversation_id}/events', {
+          params: { conversation_id: id },
+          body: userMessage(`new ${i}`),
+        });
     })();
     const seen: StoredEvent[] = [];
     let drops = 0;
@@ -84,10 +94,18 @@ describe('followEvents', () => {
         seen.push(next.value);
       }
     };
-    for (let i = 0; i < 20; i++) await stack.client.sendMessage(id, userMessage(`before ${i}`));
+    for (let i = 0; i < 20; i++)
+      await stack.client.post('/api/conversations/{conversation_id}/events', {
+        params: { conversation_id: id },
+        body: userMessage(`before ${i}`),
+      });
     await read(20);
     await stack.restart();
-    for (let i = 0; i < 20; i++) await stack.client.sendMessage(id, userMessage(`after ${i}`));
+    for (let i = 0; i < 20; i++)
+      await stack.client.post('/api/conversations/{conversation_id}/events', {
+        params: { conversation_id: id },
+        body: userMessage(`after ${i}`),
+      });
     await read(40);
     await stream.return(undefined);
     expect(seen.map((e) => e.id)).toEqual(await storedIds(stack.client, id));
@@ -108,7 +126,10 @@ describe('followEvents', () => {
     const live = follow();
     const first = live.next();
     await until(() => snapshots === 1);
-    await stack.client.sendMessage(id, userMessage('new 0'));
+    await stack.client.post('/api/conversations/{conversation_id}/events', {
+      params: { conversation_id: id },
+      body: userMessage('new 0'),
+    });
     expect(textOf((await first).value as StoredEvent)).toBe('new 0');
     await live.return(undefined);
     await until(() => stack.server.app.websocketServer.clients.size === 0);
@@ -117,9 +138,15 @@ describe('followEvents', () => {
     const next = dropped.next();
     await until(() => snapshots === 2);
     expect(stack.dropSockets()).toBe(1);
-    await stack.client.sendMessage(id, userMessage('new 1'));
+    await stack.client.post('/api/conversations/{conversation_id}/events', {
+      params: { conversation_id: id },
+      body: userMessage('new 1'),
+    });
     await until(() => snapshots === 3);
-    await stack.client.sendMessage(id, userMessage('new 2'));
+    await stack.client.post('/api/conversations/{conversation_id}/events', {
+      params: { conversation_id: id },
+      body: userMessage('new 2'),
+    });
     const second = await dropped.next();
     expect([textOf((await next).value as StoredEvent), textOf(second.value as StoredEvent)]).toEqual([
       'new 1',

@@ -10,9 +10,11 @@ describe('followEvents with stream frames', () => {
     const llm = await startLlmReplay({ script: { turns: [{ content: ANSWER, stream_delay_ms: 2 }] } });
     onTestFinished(() => llm.close());
     const stack = await startAgentServer();
-    const info = await stack.client.startConversation({
-      agent: { llm: { model: 'openai/replay', base_url: llm.baseUrl, api_key: 'k' }, tools: [] },
-      workspace: { working_dir: stack.workspace },
+    const info = await stack.client.post('/api/conversations', {
+      body: {
+        agent: { llm: { model: 'openai/replay', base_url: llm.baseUrl, api_key: 'k' }, tools: [] },
+        workspace: { working_dir: stack.workspace },
+      },
     });
     const streamed: StreamFrame[] = [];
     const ignored: StreamFrame[] = [];
@@ -31,7 +33,10 @@ describe('followEvents with stream frames', () => {
     while (stack.server.app.websocketServer.clients.size < 2 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
-    await stack.client.sendMessage(info.id, userMessage('Say it.', true));
+    await stack.client.post('/api/conversations/{conversation_id}/events', {
+      params: { conversation_id: info.id },
+      body: userMessage('Say it.', true),
+    });
     const [events, plainEvents] = await Promise.all([withStream, without]);
 
     expect(events.every((event) => 'kind' in event)).toBe(true);

@@ -1,16 +1,11 @@
 export { AgentServerClient, type AgentServerClientOptions } from './agent-server/client.ts';
-export {
-  AGENT_SERVER_OPERATIONS,
-  type AgentServerOperationName,
-  type Narrowed,
-  type Operation,
-  type QueryOf,
-} from './agent-server/operations.ts';
+export type { AgentServerApi } from './agent-server/agent-server-api.ts';
 export type * from './agent-server/types.ts';
-export { DEFAULTED_REQUEST_PROPERTIES, type WireInput } from './agent-server/wire-input.ts';
+export { DEFAULTED_REQUEST_PROPERTIES, type WireApi, type WireInput } from './agent-server/wire-input.ts';
 export { ServerProbes, type TransportOptions } from './server-probes.ts';
 export type { AppServerApi } from './app-server/app-server-api.ts';
-export type { AnswerOf, Method, OperationAt, PathWith, RequestOf } from './app-server/operation-types.ts';
+export type { AnswerOf, Method, OperationAt, PathWith, RequestArgs, RequestOf } from './operation-types.ts';
+export { TypedCalls } from './typed-calls.ts';
 export { AppServerClient, type AppServerClientOptions } from './app-server/client.ts';
 export { BATCH_LIMIT, inBatches } from './app-server/batches.ts';
 export {

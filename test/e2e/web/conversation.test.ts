@@ -211,8 +211,13 @@ describe('conversations in the browser', { timeout: 180_000 }, () => {
     // The app does not pass the settings' confirmation_mode to a conversation yet: the policy is set on the
     // conversation's agent server (through the app's proxy), as a client of the API would.
     const agent = await agentServerOf(id);
-    await agent.setConfirmationPolicy(id, { policy: { kind: 'AlwaysConfirm' } });
-    onTestFinished(() => agent.setConfirmationPolicy(id, { policy: { kind: 'NeverConfirm' } }).then(() => undefined));
+    const policy = (kind: 'AlwaysConfirm' | 'NeverConfirm') =>
+      agent.post('/api/conversations/{conversation_id}/confirmation_policy', {
+        params: { conversation_id: id },
+        body: { policy: { kind } },
+      });
+    await policy('AlwaysConfirm');
+    onTestFinished(() => policy('NeverConfirm').then(() => undefined));
 
     await composer(page).fill('careful task: echo twice');
     await composer(page).press('Enter');

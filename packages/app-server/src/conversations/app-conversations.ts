@@ -61,9 +61,14 @@ export class AppConversations {
     const updated = (await this.deps.repositories.conversations.update(userId, id, change)) ?? row;
     const agent = agentOf(sandbox);
     if (agent && update.title) {
-      await agent.updateConversation(id, { title: update.title }).catch((error) => {
-        this.deps.log.warn({ conversationId: id, why: whyNot(error) }, 'the agent server kept its title');
-      });
+      await agent
+        .patch('/api/conversations/{conversation_id}', {
+          params: { conversation_id: id },
+          body: { title: update.title },
+        })
+        .catch((error) => {
+          this.deps.log.warn({ conversationId: id, why: whyNot(error) }, 'the agent server kept its title');
+        });
     }
     return conversationOf(updated, sandbox);
   }
@@ -76,7 +81,7 @@ export class AppConversations {
     const { sandbox } = await conversationInSandbox(this.deps, userId, id);
     const agent = agentOf(sandbox);
     if (agent) {
-      await agent.deleteConversation(id).catch((error) => {
+      await agent.delete('/api/conversations/{conversation_id}', { params: { conversation_id: id } }).catch((error) => {
         if (error instanceof BosunApiError && error.status === 404) return;
         this.deps.log.warn({ conversationId: id, why: whyNot(error) }, 'the agent server kept the conversation');
       });
@@ -92,7 +97,10 @@ export class AppConversations {
     const { sandbox } = await conversationInSandbox(this.deps, userId, id);
     const agent = runningAgentOf(id, sandbox);
     try {
-      await agent.sendMessage(id, { role: 'user', content: message.content, run: message.run });
+      await agent.post('/api/conversations/{conversation_id}/events', {
+        params: { conversation_id: id },
+        body: { role: 'user', content: message.content, run: message.run },
+      });
     } catch (error) {
       throw new AgentServerFailure(`The agent server did not take the message: ${whyNot(error)}`);
     }
@@ -113,9 +121,11 @@ export class AppConversations {
     }
     const agent = agentOf(sandbox);
     if (!agent) return;
-    await agent.pause(id).catch((error) => {
-      throw new AgentServerFailure(`The agent server did not pause the conversation: ${whyNot(error)}`);
-    });
+    await agent
+      .post('/api/conversations/{conversation_id}/pause', { params: { conversation_id: id } })
+      .catch((error) => {
+        throw new AgentServerFailure(`The agent server did not pause the conversation: ${whyNot(error)}`);
+      });
   }
 
   /**

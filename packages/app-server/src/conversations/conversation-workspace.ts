@@ -61,7 +61,9 @@ export class ConversationWorkspace {
   async gitChanges(userId: string, id: string, query: AppConversationGitChangesQuery): Promise<GitChange[]> {
     const { agent, info } = await this.agentOf(userId, id);
     const path = inWorkingDir(info, query.path ?? '.');
-    return agent.gitChanges(path, query.ref).catch(refusal('read the Git changes', ['query', 'path']));
+    return agent
+      .get('/api/git/changes', { query: { path, ref: query.ref } })
+      .catch(refusal('read the Git changes', ['query', 'path']));
   }
 
   /** The file at `path` as it is and at `ref` (default HEAD). */
@@ -69,7 +71,9 @@ export class ConversationWorkspace {
     const { agent, info } = await this.agentOf(userId, id);
     const path = inWorkingDir(info, query.path);
     const at = query.ref === undefined ? {} : { ref: query.ref };
-    return agent.gitDiff(path, at).catch(refusal('read the Git diff', ['query', 'path']));
+    return agent
+      .get('/api/git/diff', { query: { path, ...at } })
+      .catch(refusal('read the Git diff', ['query', 'path']));
   }
 
   /**
@@ -85,15 +89,17 @@ export class ConversationWorkspace {
     const record = row.skill_repositories ? (JSON.parse(row.skill_repositories) as ConversationSkillRepository[]) : [];
     const readable = (await this.deps.skillRepositories?.withCredentials(userId, recorded, [], record)) ?? recorded;
     const loaded = await agent
-      .getSkills({
-        load_public: false,
-        load_project: context?.load_project_skills ?? true,
-        load_builtin: context?.load_builtin_skills ?? false,
-        project_dir: info.workspace.working_dir,
-        skill_repositories: readable,
-        disabled_skills: context?.disabled_skills ?? [],
-        registered_marketplaces: context?.registered_marketplaces ?? [],
-        plugins: namedPlugins(info),
+      .post('/api/skills', {
+        body: {
+          load_public: false,
+          load_project: context?.load_project_skills ?? true,
+          load_builtin: context?.load_builtin_skills ?? false,
+          project_dir: info.workspace.working_dir,
+          skill_repositories: readable,
+          disabled_skills: context?.disabled_skills ?? [],
+          registered_marketplaces: context?.registered_marketplaces ?? [],
+          plugins: namedPlugins(info),
+        },
       })
       .catch(refusal('read the skills'));
     const shown = await repositoryLabels(readable, recorded);
@@ -117,16 +123,20 @@ export class ConversationWorkspace {
   /** The hooks the working directory's `.openhands/hooks.json` declares now, by event (OpenHands' names). */
   async hooks(userId: string, id: string): Promise<AppConversationHooks> {
     const { agent, info } = await this.agentOf(userId, id);
-    const config = await agent.getHooks(info.workspace.working_dir).catch(refusal('read the hooks'));
-    return hooksOf(config);
+    const hooks = await agent
+      .post('/api/hooks', { body: { project_dir: info.workspace.working_dir } })
+      .catch(refusal('read the hooks'));
+    return hooksOf(hooks.hook_config);
   }
 
   private async agentOf(userId: string, id: string): Promise<ConversationAgent> {
     const { sandbox, row } = await conversationInSandbox(this.deps, userId, id);
     const agent = runningAgentOf(id, sandbox);
-    const info = await agent.getConversation(id).catch((error) => {
-      throw agentFailure('read the conversation', error);
-    });
+    const info = await agent
+      .get('/api/conversations/{conversation_id}', { params: { conversation_id: id } })
+      .catch((error) => {
+        throw agentFailure('read the conversation', error);
+      });
     return { agent, info, row };
   }
 }

@@ -23,7 +23,11 @@ export async function renewLookupKeys(sandbox: Sandbox, appUrl: string | undefin
       if (source.kind !== 'LookupSecret' || source.url !== lookup.url) continue;
       renewed[name] = lookup;
     }
-    if (Object.keys(renewed).length > 0) await agent.updateSecrets(conversation.id, renewed);
+    if (Object.keys(renewed).length > 0)
+      await agent.post('/api/conversations/{conversation_id}/secrets', {
+        params: { conversation_id: conversation.id },
+        body: { secrets: renewed },
+      });
   }
 }
 

@@ -135,7 +135,10 @@ export class PendingMessages {
       // An earlier post may have reached the agent server without the app learning so (a crash, a lost answer).
       if (previous === null || !(await alreadyTaken(agent, conversationId, content, previous))) {
         try {
-          await agent.sendMessage(conversationId, { role: 'user', content, run: true });
+          await agent.post('/api/conversations/{conversation_id}/events', {
+            params: { conversation_id: conversationId },
+            body: { role: 'user', content, run: true },
+          });
         } catch (error) {
           failedHere.add(message.id);
           throw error;

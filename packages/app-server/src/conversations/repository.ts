@@ -25,7 +25,7 @@ const quoted = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
 
 /** The workspace of the sandbox behind `agent`: where its commands run by default. */
 export async function workspaceOf(agent: AgentServerClient): Promise<string> {
-  const output = await agent.executeBashCommand({ command: 'pwd', timeout: 30 });
+  const output = await agent.post('/api/bash/execute_bash_command', { body: { command: 'pwd', timeout: 30 } });
   const workspace = output.stdout?.trim();
   if (output.exit_code !== 0 || !workspace) throw new StartError('The sandbox did not tell its workspace directory');
   return workspace;
@@ -67,19 +67,23 @@ export async function cloneRepository(
     environment += ` GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=include.path GIT_CONFIG_VALUE_0=${quoted(config)}`;
     cleanup = `trap ${quoted(`rm -f ${quoted(config)}`)} EXIT; `;
   }
-  const cloned = await agent.executeBashCommand({
-    command: `${cleanup}${cloneOnce(name, `${environment} git clone --quiet -- ${quoted(url)}`)}`,
-    timeout: 600,
+  const cloned = await agent.post('/api/bash/execute_bash_command', {
+    body: {
+      command: `${cleanup}${cloneOnce(name, `${environment} git clone --quiet -- ${quoted(url)}`)}`,
+      timeout: 600,
+    },
   });
   if (cloned.exit_code !== 0) {
     const why = lastLines(cloned.stderr ?? cloned.stdout ?? '');
     throw new StartError(redacted(`Could not clone ${clone.repository} from ${url}: ${why}`, secrets));
   }
   if (clone.branch) {
-    const checkedOut = await agent.executeBashCommand({
-      command: `git checkout --quiet ${quoted(clone.branch)}`,
-      cwd: projectDir,
-      timeout: 60,
+    const checkedOut = await agent.post('/api/bash/execute_bash_command', {
+      body: {
+        command: `git checkout --quiet ${quoted(clone.branch)}`,
+        cwd: projectDir,
+        timeout: 60,
+      },
     });
     if (checkedOut.exit_code !== 0) {
       const why = lastLines(checkedOut.stderr ?? '');

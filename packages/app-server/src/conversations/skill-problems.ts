@@ -13,12 +13,14 @@ export async function skillProblems(
   repositories: SkillRepository[],
 ): Promise<string[]> {
   try {
-    const skills = await agent.getSkills({
-      load_public: false,
-      load_org: repositories.length > 0,
-      load_user: repositories.length > 0,
-      project_dir: projectDir,
-      skill_repositories: repositories,
+    const skills = await agent.post('/api/skills', {
+      body: {
+        load_public: false,
+        load_org: repositories.length > 0,
+        load_user: repositories.length > 0,
+        project_dir: projectDir,
+        skill_repositories: repositories,
+      },
     });
     return skills.diagnostics
       .filter((diagnostic) => diagnostic.severity !== 'info')

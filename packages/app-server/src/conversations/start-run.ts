@@ -1,5 +1,5 @@
 import type { AgentServerClient } from '@bosun/client';
-import type { AppConversationStartRequest, ProviderType, SecretSource } from '@bosun/protocol';
+import type { AppConversationStartRequest, ConversationInfo, ProviderType, SecretSource } from '@bosun/protocol';
 import type { JsonValue } from '../cache/index.ts';
 import type { StartTaskChange, StartTaskRecord } from '../data/index.ts';
 import { LEASE } from '../data/row-leases.ts';
@@ -131,11 +131,11 @@ export class StartRun {
         ...recordedStartFields(request),
       });
     }
-    let info: Awaited<ReturnType<AgentServerClient['startConversation']>>;
+    let info: ConversationInfo;
     try {
       // Idempotent on the id: a conversation an earlier run started is answered as it is (its first message once).
-      info = await agent.startConversation(
-        startConversationInput({
+      info = await agent.post('/api/conversations', {
+        body: startConversationInput({
           id,
           workingDir,
           llm: { ...llm, model },
@@ -146,7 +146,7 @@ export class StartRun {
           disabledSkills: disabledSkillsOf(stored),
           confirmationMode: stored.confirmation_mode === true,
         }),
-      );
+      });
     } catch (error) {
       await repositories.conversations.delete(userId, id);
       throw new StartError(`The agent server did not start the conversation: ${whyNot(error)}`);

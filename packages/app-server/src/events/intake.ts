@@ -81,7 +81,12 @@ export class EventIntake {
       let items: unknown[];
       try {
         const query = { limit: PULL_PAGE, ...(after === undefined ? {} : { after_event_id: after }) };
-        items = (await client.searchEvents(conversation.id, query)).items;
+        items = (
+          await client.get('/api/conversations/{conversation_id}/events/search', {
+            params: { conversation_id: conversation.id },
+            query,
+          })
+        ).items;
       } catch (error) {
         this.reportAgentError(conversation, error, 'could not pull events from the agent server');
         return stored;
@@ -102,7 +107,10 @@ export class EventIntake {
   ): Promise<string | null | undefined> {
     try {
       const query = { limit: 1, ...(afterId === undefined ? {} : { after_event_id: afterId }) };
-      const page = await agentClientOf(source).searchEvents(conversation.id, query);
+      const page = await agentClientOf(source).get('/api/conversations/{conversation_id}/events/search', {
+        params: { conversation_id: conversation.id },
+        query,
+      });
       return page.items[0]?.id ?? null;
     } catch (error) {
       this.reportAgentError(conversation, error, 'could not check the order of a webhook batch');

@@ -37,13 +37,18 @@ export async function switchConversationProfile(
   const llm = profileLlm(profile, deps.llmDefaults);
   const model = llm.model ?? profile.model;
   try {
-    await agent.switchLlm(conversationId, { llm: agentLlm({ ...llm, model }) });
+    await agent.post('/api/conversations/{conversation_id}/switch_llm', {
+      params: { conversation_id: conversationId },
+      body: { llm: agentLlm({ ...llm, model }) },
+    });
   } catch (error) {
     if (error instanceof BosunApiError && error.status === 409) throw new ConflictError(whyNot(error));
     throw new AgentServerFailure(`The agent server did not switch the LLM: ${whyNot(error)}`);
   }
   // When the agent server had the new LLM, by its clock: a report it sent before (landing later) is older.
-  const at = await agent.getConversation(conversationId).then(orderOf, () => null);
+  const at = await agent
+    .get('/api/conversations/{conversation_id}', { params: { conversation_id: conversationId } })
+    .then(orderOf, () => null);
   await deps.repositories.conversations.update(userId, conversationId, {
     llm_model: model,
     ...(at ? { llm_model_at: at } : {}),

@@ -33,7 +33,7 @@ export async function agentStillHas(sandbox: Sandbox, id: string): Promise<boole
   const agent = agentOf(sandbox);
   if (!agent) return true;
   try {
-    await agent.getConversation(id);
+    await agent.get('/api/conversations/{conversation_id}', { params: { conversation_id: id } });
     return true;
   } catch (error) {
     return !(error instanceof BosunApiError && error.status === 404);

@@ -61,14 +61,16 @@ async function conversationInRepository(api: Api, owner: TestUser) {
     sessionApiKey: started.body.session_api_key,
   });
   const id = randomUUID();
-  await agent.startConversation({
-    conversation_id: id,
-    agent: {
-      llm: { model: 'openai/unused', api_key: 'sk-unused' },
-      tools: [],
-      agent_context: { disabled_skills: ['hidden'] },
+  await agent.post('/api/conversations', {
+    body: {
+      conversation_id: id,
+      agent: {
+        llm: { model: 'openai/unused', api_key: 'sk-unused' },
+        tools: [],
+        agent_context: { disabled_skills: ['hidden'] },
+      },
+      workspace: { working_dir: workingDir },
     },
-    workspace: { working_dir: workingDir },
   });
   await newConversation(api, owner.id, sandboxId, id);
   return { id, sandboxId, workingDir };

@@ -37,7 +37,9 @@ describeApi('a conversation’s model after a switch, whatever order its reports
   it('keeps the switched model when a report from before the switch lands after it; a newer report changes it', async () => {
     const agent = await agentOfConversation(api(), owner, conversationId);
     // What the agent server reports before the switch (its ConversationInfo), delivered late.
-    const beforeSwitch: ConversationInfo = await agent.getConversation(conversationId);
+    const beforeSwitch: ConversationInfo = await agent.get('/api/conversations/{conversation_id}', {
+      params: { conversation_id: conversationId },
+    });
     expect(beforeSwitch.agent.llm.model).toBe('openai/settings-model');
     const switched = await api().call(`/api/v1/app-conversations/${conversationId}/switch_profile`, {
       method: 'POST',
@@ -55,8 +57,13 @@ describeApi('a conversation’s model after a switch, whatever order its reports
     expect(await view()).toMatchObject({ llm_model: 'openai/profile-model' });
 
     // Switched on the agent server itself afterwards: its report is newer, and names the model.
-    await agent.switchLlm(conversationId, { llm: { model: 'openai/direct-model' } });
-    const afterward = await agent.getConversation(conversationId);
+    await agent.post('/api/conversations/{conversation_id}/switch_llm', {
+      params: { conversation_id: conversationId },
+      body: { llm: { model: 'openai/direct-model' } },
+    });
+    const afterward = await agent.get('/api/conversations/{conversation_id}', {
+      params: { conversation_id: conversationId },
+    });
     await report(afterward);
     expect(await view()).toMatchObject({ llm_model: 'openai/direct-model' });
     // The old reports, landing again, change nothing; the newest once more, nothing either.

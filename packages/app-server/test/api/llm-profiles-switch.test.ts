@@ -69,7 +69,9 @@ describeApi('switching a conversation to an LLM profile', (api) => {
       'the row to name the profile’s model',
     );
     const agent = await agentOfConversation(api(), owner, conversationId);
-    const info = await agent.getConversation(conversationId);
+    const info = await agent.get('/api/conversations/{conversation_id}', {
+      params: { conversation_id: conversationId },
+    });
     expect(info.agent.llm).toMatchObject({ model: 'openai/profile-model', base_url: second.baseUrl });
     expect(JSON.stringify(info)).not.toContain(PROFILE_KEY);
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppServerClient, BosunApiError, type OperationAt } from '@bosun/client';
+import { type AppServerApi, AppServerClient, BosunApiError, type OperationAt } from '@bosun/client';
 import { SharedConversation } from '@bosun/protocol';
 import { beforeAll, expect, it } from 'vitest';
 import { newConversation } from '../events/support.ts';
@@ -77,9 +77,9 @@ describeApi('shared (public, read-only) conversations', (api) => {
   const publish = (id: string, value: boolean | null, as = owner) =>
     api().call(`/api/v1/app-conversations/${id}`, { method: 'PATCH', as, body: { public: value } });
   const sharedConversations = (ids: string[]) => anyone.get('/api/shared-conversations', { query: { ids } });
-  const searchShared = (query: OperationAt<'/api/shared-events/search', 'get'>['query']) =>
+  const searchShared = (query: OperationAt<AppServerApi, '/api/shared-events/search', 'get'>['query']) =>
     anyone.get('/api/shared-events/search', { query });
-  const countShared = (query: OperationAt<'/api/shared-events/count', 'get'>['query']) =>
+  const countShared = (query: OperationAt<AppServerApi, '/api/shared-events/count', 'get'>['query']) =>
     anyone.get('/api/shared-events/count', { query });
   const sharedEvent = (id: string, eventId: string) =>
     anyone.get('/api/shared-events/{conversation_id}/{event_id}', {

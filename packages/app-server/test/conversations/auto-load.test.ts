@@ -87,7 +87,7 @@ describeApi(
         expect.objectContaining({ name: 'broken', resolved_ref: null, problem: expect.any(String) }),
       ]);
       expect(recorded.loaded_plugins).toMatchObject([{ name: 'formatter', resolved_ref: commits.formatter }]);
-      const info = await agent.getConversation(firstId);
+      const info = await agent.get('/api/conversations/{conversation_id}', { params: { conversation_id: firstId } });
       expect(info.resolved_plugins).toMatchObject([
         { name: 'formatter', marketplace: 'formatter-market', resolved_ref: commits.formatter, problems: [] },
       ]);
@@ -107,12 +107,18 @@ describeApi(
       );
       expect(systemPrompt(secondEvents)).toContain('<name>linter:linter-skill</name>');
       expect(systemPrompt(secondEvents)).not.toContain('formatter-skill');
-      const secondInfo = await agent.getConversation(secondId);
+      const secondInfo = await agent.get('/api/conversations/{conversation_id}', {
+        params: { conversation_id: secondId },
+      });
       expect(secondInfo.resolved_plugins.map((p) => [p.name, p.resolved_ref])).toEqual([
         ['formatter', commits.formatter],
         ['linter', commits.linter],
       ]);
-      expect((await agent.getConversation(firstId)).resolved_plugins.map((p) => p.name)).toEqual(['formatter']);
+      expect(
+        (
+          await agent.get('/api/conversations/{conversation_id}', { params: { conversation_id: firstId } })
+        ).resolved_plugins.map((p) => p.name),
+      ).toEqual(['formatter']);
       expect((await conversation(firstId)).loaded_marketplaces).toHaveLength(2);
       expect((await conversation(secondId)).loaded_marketplaces.map((m: { name: string }) => m.name)).toEqual([
         'formatter-market',

@@ -24,12 +24,18 @@ describeApi('confirmation mode of a user’s settings', (api) => {
     expect(asking.last.status, asking.text).toBe('READY');
     const askingId: string = asking.last.app_conversation_id;
     const agent = await agentOfConversation(api(), user, askingId);
-    expect((await agent.getConversation(askingId)).confirmation_policy).toEqual({ kind: 'AlwaysConfirm' });
+    expect(
+      (await agent.get('/api/conversations/{conversation_id}', { params: { conversation_id: askingId } }))
+        .confirmation_policy,
+    ).toEqual({ kind: 'AlwaysConfirm' });
 
     await setMode(false);
     const trusting = await streamStart(api(), user, { sandbox_id: asking.last.sandbox_id });
     expect(trusting.last.status, trusting.text).toBe('READY');
     const trustingId: string = trusting.last.app_conversation_id;
-    expect((await agent.getConversation(trustingId)).confirmation_policy).toEqual({ kind: 'NeverConfirm' });
+    expect(
+      (await agent.get('/api/conversations/{conversation_id}', { params: { conversation_id: trustingId } }))
+        .confirmation_policy,
+    ).toEqual({ kind: 'NeverConfirm' });
   }, 180_000);
 });

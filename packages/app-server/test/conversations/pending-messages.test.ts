@@ -118,7 +118,10 @@ describeApi('pending messages', (api) => {
     // Posted, then the app stopped before marking it delivered; the other one's post never arrived.
     await waitFor('TAKEN-BEFORE-CRASH');
     const agent = await agentOfConversation(api(), owner, conversationId);
-    await agent.sendMessage(conversationId, { ...text('TAKEN-BEFORE-CRASH'), run: true });
+    await agent.post('/api/conversations/{conversation_id}/events', {
+      params: { conversation_id: conversationId },
+      body: { ...text('TAKEN-BEFORE-CRASH'), run: true },
+    });
     await waitFor('LOST-IN-CRASH');
     const log = { warn: () => {}, error: () => {} };
     await new PendingMessages({ repositories: api().repositories, sandboxes: api().sandboxes, log }).deliverWaiting();

@@ -56,12 +56,15 @@ describeApi(
       // Started on the agent server by another client, naming the branch: listed at the commit its agent loaded.
       const agent = await agentOfConversation(api(), user, id);
       const direct = randomUUID();
-      const workspace = (await agent.getConversation(id)).workspace;
-      await agent.startConversation({
-        conversation_id: direct,
-        agent: { llm: { model: 'openai/unused', api_key: 'sk-unused' }, tools: [] },
-        workspace: { working_dir: workspace.working_dir },
-        plugins: [plugin],
+      const workspace = (await agent.get('/api/conversations/{conversation_id}', { params: { conversation_id: id } }))
+        .workspace;
+      await agent.post('/api/conversations', {
+        body: {
+          conversation_id: direct,
+          agent: { llm: { model: 'openai/unused', api_key: 'sk-unused' }, tools: [] },
+          workspace: { working_dir: workspace.working_dir },
+          plugins: [plugin],
+        },
       });
       await newConversation(api(), user.id, started.last.sandbox_id, direct);
       expect(await skillContent(api(), user, direct, 'kit:release')).toBe(`${loaded} Later.`);

@@ -125,7 +125,7 @@ describeApi('sandbox secrets', (api) => {
     });
     const id = task.app_conversation_id as string;
     const agent = await agentOfConversation(api(), owner, id);
-    const info = await agent.getConversation(id);
+    const info = await agent.get('/api/conversations/{conversation_id}', { params: { conversation_id: id } });
     expect(info.secret_registry).toMatchObject({
       secret_sources: {
         GITHUB_TOKEN: {

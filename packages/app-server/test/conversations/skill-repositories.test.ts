@@ -98,7 +98,7 @@ describeApi(
       const id = task.app_conversation_id as string;
 
       const agent = await agentOfConversation(api(), alice, id);
-      const info = await agent.getConversation(id);
+      const info = await agent.get('/api/conversations/{conversation_id}', { params: { conversation_id: id } });
       expect(info.agent.agent_context?.skill_repositories).toEqual([
         { source: 'github:acme/.agents', scope: 'organization', ref: github.commits['acme/.agents'] },
         { source: 'github:acme/.bosun', scope: 'organization', ref: github.commits['acme/.bosun'] },

@@ -104,7 +104,9 @@ describeApi(
       const listing = JSON.stringify(events.at(-1));
       expect(listing).toContain('FEATURE-MARKER.md');
       expect(listing).toContain('MAIN-MARKER.md');
-      const info = await agent.getConversation(conversationId);
+      const info = await agent.get('/api/conversations/{conversation_id}', {
+        params: { conversation_id: conversationId },
+      });
       expect(info.workspace.working_dir).toMatch(/\/workspace\/widgets$/);
       expect(info.resolved_plugins).toMatchObject([{ name: 'helper-kit', problems: [] }]);
       expect(JSON.stringify(info.secret_registry)).toContain('GITHUB_TOKEN');
@@ -132,7 +134,9 @@ describeApi(
       });
       // The agent server's own ConversationInfo, as its webhook posts it, is taken whole.
       const agent = await agentOfConversation(api(), owner, conversationId);
-      const info = await agent.getConversation(conversationId);
+      const info = await agent.get('/api/conversations/{conversation_id}', {
+        params: { conversation_id: conversationId },
+      });
       const reported = await api().call('/api/v1/webhooks/conversations', {
         method: 'POST',
         headers: { 'X-Session-API-Key': batch.body[0].session_api_key },
@@ -194,7 +198,10 @@ describeApi(
       expect(renamed.status, renamed.text).toBe(200);
       expect(renamed.body).toMatchObject({ title: 'Widgets, listed', sandbox_status: 'RUNNING' });
       const agent = await agentOfConversation(api(), owner, conversationId);
-      expect((await agent.getConversation(conversationId)).title).toBe('Widgets, listed');
+      expect(
+        (await agent.get('/api/conversations/{conversation_id}', { params: { conversation_id: conversationId } }))
+          .title,
+      ).toBe('Widgets, listed');
     });
 
     it('ends in ERROR with what to do: an unknown sandbox, a repository that is not there, a broken plugin is a problem', async () => {
@@ -261,7 +268,9 @@ describeApi(
         const deleted = await api().call(`/api/v1/app-conversations/${item.id}`, { method: 'DELETE', as: owner });
         expect(deleted.status, deleted.text).toBe(200);
         if (index < list.length - 1) {
-          await expect(agent.getConversation(item.id)).rejects.toMatchObject({ status: 404 });
+          await expect(
+            agent.get('/api/conversations/{conversation_id}', { params: { conversation_id: item.id } }),
+          ).rejects.toMatchObject({ status: 404 });
         }
         const [sandbox] = (await api().call(`/api/v1/sandboxes?id=${sandboxId}`, { as: owner })).body;
         if (index < list.length - 1) expect(sandbox?.status).toBe('RUNNING');

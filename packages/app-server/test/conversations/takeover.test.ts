@@ -180,7 +180,12 @@ describeApi('start tasks taken over from a replica that stopped', (api) => {
     const { texts, agent } = await userMessages(api(), owner, conversationId, 'THIRD');
     expect(texts).toEqual(['FIRST', 'SECOND', 'THIRD']);
     // The request's secret reached the conversation through the sealed request.
-    expect(JSON.stringify((await agent.getConversation(conversationId)).secret_registry)).toContain('DEPLOY_KEY');
+    expect(
+      JSON.stringify(
+        (await agent.get('/api/conversations/{conversation_id}', { params: { conversation_id: conversationId } }))
+          .secret_registry,
+      ),
+    ).toContain('DEPLOY_KEY');
   });
 
   it('a sandbox the stopped replica was starting, unrecorded, is paused and resumed: one sandbox, not two', async () => {

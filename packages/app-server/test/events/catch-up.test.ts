@@ -19,7 +19,7 @@ async function idsOf(events: AsyncIterable<{ id: string }>): Promise<string[]> {
 /** Waits for the conversation's run to end: the agent server's view, not a fixed sleep. */
 const runEnded = (agent: AgentServerClient, id: string) =>
   until(
-    () => agent.getConversation(id),
+    () => agent.get('/api/conversations/{conversation_id}', { params: { conversation_id: id } }),
     (info) => info.execution_status !== 'running' && info.event_count > 0,
     'the run to end',
   );
@@ -44,11 +44,13 @@ describeApi(
       await newConversation(api() as Api, user.id, sandbox.id, id);
       let agent = agentOf(sandbox);
       // Its sandbox posts no webhook (sandboxWebhooks: false): only pulls bring the events.
-      await agent.startConversation({
-        conversation_id: id,
-        agent: { llm: { model: 'openai/replay', base_url: replay.baseUrl, api_key: 'sk-replay' }, tools: [] },
-        workspace: { working_dir: await api().workspaceOf(sandbox.id) },
-        initial_message: { content: [{ type: 'text', text: 'Say you are done.' }], run: true },
+      await agent.post('/api/conversations', {
+        body: {
+          conversation_id: id,
+          agent: { llm: { model: 'openai/replay', base_url: replay.baseUrl, api_key: 'sk-replay' }, tools: [] },
+          workspace: { working_dir: await api().workspaceOf(sandbox.id) },
+          initial_message: { content: [{ type: 'text', text: 'Say you are done.' }], run: true },
+        },
       });
       await runEnded(agent, id);
       const onAgent = await idsOf(agent.iterateEvents(id));
@@ -67,9 +69,14 @@ describeApi(
       expect(await idsOf(iterateConversationEvents(app, id))).toEqual(onAgent);
 
       // More events while the app does not look; then the sandbox is paused (the app still answers) and resumed.
-      await agent.sendMessage(id, { content: [{ type: 'text', text: 'Once more.' }], run: true });
+      await agent.post('/api/conversations/{conversation_id}/events', {
+        params: { conversation_id: id },
+        body: { content: [{ type: 'text', text: 'Once more.' }], run: true },
+      });
       await runEnded(agent, id);
-      const before = await agent.countEvents(id);
+      const before = await agent.get('/api/conversations/{conversation_id}/events/count', {
+        params: { conversation_id: id },
+      });
       await api().sandboxes.pause(user.id, sandbox.id);
       expect(await countStored()).toBe(onAgent.length);
       sandbox = (await api().sandboxes.resume(user.id, sandbox.id)) as Sandbox;

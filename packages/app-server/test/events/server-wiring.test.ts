@@ -24,7 +24,7 @@ it('sweeps a running sandbox’s conversations into the app and relays them on i
     BOSUN_ALLOW_CORS_ORIGINS: running.url,
   });
   const ended = await until(
-    () => agent.getConversation(id),
+    () => agent.get('/api/conversations/{conversation_id}', { params: { conversation_id: id } }),
     (info) => info.execution_status !== 'running' && info.event_count > 0,
     'the run to end',
   );

@@ -46,7 +46,10 @@ it("relays the sandbox's stream frames to ?stream=true subscribers of the app's 
   let whole: StreamFrame[] | undefined;
   for (let attempt = 0; attempt < 10 && !whole; attempt++) {
     const answered = streamed.filter(isAgentMessage).length;
-    await agent.sendMessage(id, { content: [{ type: 'text', text: `Speak ${attempt}.` }], run: true });
+    await agent.post('/api/conversations/{conversation_id}/events', {
+      params: { conversation_id: id },
+      body: { content: [{ type: 'text', text: `Speak ${attempt}.` }], run: true },
+    });
     await until(
       async () => streamed.filter(isAgentMessage).length,
       (count) => count > answered,

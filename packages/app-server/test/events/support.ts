@@ -39,10 +39,12 @@ export async function startOnAgent(
     baseUrl: sandbox.agentServerUrl as string,
     sessionApiKey: sandbox.sessionApiKey as string,
   });
-  await agent.startConversation({
-    conversation_id: id,
-    agent: { llm: { model: 'openai/unused', api_key: 'sk-unused' }, tools: [] },
-    workspace: { working_dir: await api.workspaceOf(sandbox.id) },
+  await agent.post('/api/conversations', {
+    body: {
+      conversation_id: id,
+      agent: { llm: { model: 'openai/unused', api_key: 'sk-unused' }, tools: [] },
+      workspace: { working_dir: await api.workspaceOf(sandbox.id) },
+    },
   });
   return id;
 }

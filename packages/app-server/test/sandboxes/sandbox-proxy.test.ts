@@ -78,10 +78,12 @@ describeEachDatabase('sandbox agent servers through the app’s proxy', (each) =
 
     const id = randomUUID();
     const workspace = await sandboxWorkspace(services?.sandboxRuntime.runtime as Runtime, whole.dataDir, sandbox.id);
-    await agent().startConversation({
-      conversation_id: id,
-      agent: { llm: { model: 'openai/replay', base_url: replay.baseUrl, api_key: 'sk-replay' }, tools: [] },
-      workspace: { working_dir: workspace },
+    await agent().post('/api/conversations', {
+      body: {
+        conversation_id: id,
+        agent: { llm: { model: 'openai/replay', base_url: replay.baseUrl, api_key: 'sk-replay' }, tools: [] },
+        workspace: { working_dir: workspace },
+      },
     });
     await whole.conversationRow(userId, sandbox.id, id);
     const [view] = await app.get('/api/v1/app-conversations', { query: { ids: [id] } });
@@ -91,7 +93,10 @@ describeEachDatabase('sandbox agent servers through the app’s proxy', (each) =
     // The events socket through the proxy (the client sends the key as a header), then a message posted through it.
     const replies: string[] = [];
     const events = agent().followEvents(id, { fromStart: true });
-    await agent().sendMessage(id, { role: 'user', content: [{ type: 'text', text: 'Hello?' }], run: true });
+    await agent().post('/api/conversations/{conversation_id}/events', {
+      params: { conversation_id: id },
+      body: { role: 'user', content: [{ type: 'text', text: 'Hello?' }], run: true },
+    });
     for await (const event of events) {
       if (event.kind === 'MessageEvent' && event.source === 'agent') {
         replies.push(JSON.stringify(event));
@@ -99,7 +104,9 @@ describeEachDatabase('sandbox agent servers through the app’s proxy', (each) =
       }
     }
     expect(replies[0]).toContain('Done through the proxy.');
-    expect((await agent().getConversation(id)).id).toBe(id);
+    expect((await agent().get('/api/conversations/{conversation_id}', { params: { conversation_id: id } })).id).toBe(
+      id,
+    );
 
     // A browser's socket: the key in the query, `resend_all` as OpenHands' web client asks.
     const key = encodeURIComponent(sandbox.session_api_key as string);
@@ -173,9 +180,9 @@ describeEachDatabase('sandbox agent servers through the app’s proxy', (each) =
     const url = `${running.url}/sandboxes/${other.id}/agent`;
     expect(resumed?.exposed_urls?.[0]?.url).toBe(url);
     const again = new AgentServerClient({ baseUrl: url, sessionApiKey: resumed?.session_api_key as string });
-    expect(await again.searchConversations()).toMatchObject({ items: [] });
+    expect(await again.get('/api/conversations/search')).toMatchObject({ items: [] });
     const stale = new AgentServerClient({ baseUrl: url, sessionApiKey: other.session_api_key as string });
-    await expect(stale.searchConversations()).rejects.toSatisfy(
+    await expect(stale.get('/api/conversations/search')).rejects.toSatisfy(
       (error) => error instanceof BosunApiError && error.status === 401,
     );
   }, 120_000);

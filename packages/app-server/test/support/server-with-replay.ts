@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AgentServerClient, type AppServerClient } from '@bosun/client';
+import { AgentServerClient, type AppServerClient, type StartConversationInput } from '@bosun/client';
 import { type LlmReplay, type LlmReplayOptions, startLlmReplay } from '@bosun/llm-replay';
 import type { SandboxInfo } from '@bosun/protocol';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -11,7 +11,7 @@ import { type RunningAppServer, appServerConfig, startAppServer } from '../../sr
 import { sandboxWorkspace } from '../sandboxes/processes.ts';
 import { conversationRow, newUser } from './server-users.ts';
 
-type StartRequest = Parameters<AgentServerClient['startConversation']>[0];
+type StartRequest = StartConversationInput;
 
 export interface ServerWithReplay {
   running: RunningAppServer;
@@ -51,11 +51,13 @@ export function serverWithReplay(prefix: string, script: LlmReplayOptions['scrip
       const url = sandbox.exposed_urls?.[0]?.url as string;
       const agent = new AgentServerClient({ baseUrl: url, sessionApiKey: sandbox.session_api_key as string });
       const workingDir = await sandboxWorkspace(services.sandboxRuntime.runtime, setup.dataDir, sandbox.id);
-      await agent.startConversation({
-        conversation_id: id,
-        agent: { llm: { model: 'openai/replay', base_url: setup.replay.baseUrl, api_key: 'sk-replay' }, tools: [] },
-        workspace: { working_dir: workingDir },
-        ...(initialMessage ? { initial_message: initialMessage } : {}),
+      await agent.post('/api/conversations', {
+        body: {
+          conversation_id: id,
+          agent: { llm: { model: 'openai/replay', base_url: setup.replay.baseUrl, api_key: 'sk-replay' }, tools: [] },
+          workspace: { working_dir: workingDir },
+          ...(initialMessage ? { initial_message: initialMessage } : {}),
+        },
       });
       return { id, user, sandbox, agent, services };
     },

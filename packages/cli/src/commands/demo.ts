@@ -37,17 +37,22 @@ export const demoCommand: Command = {
         ].join('\n'),
       );
       const client = new AgentServerClient({ baseUrl: url });
-      const { id } = await client.startConversation({
-        agent: {
-          llm: { model: 'bosun-demo-scripted-model', base_url: llm.baseUrl, api_key: 'demo', num_retries: 0 },
-          tools: [{ name: 'terminal' }, { name: 'file_editor' }],
+      const { id } = await client.post('/api/conversations', {
+        body: {
+          agent: {
+            llm: { model: 'bosun-demo-scripted-model', base_url: llm.baseUrl, api_key: 'demo', num_retries: 0 },
+            tools: [{ name: 'terminal' }, { name: 'file_editor' }],
+          },
+          workspace: { working_dir: workspace },
         },
-        workspace: { working_dir: workspace },
       });
       const finished = follow(client.followEvents(id, { fromStart: true }), io.stdout);
-      await client.sendMessage(id, {
-        content: [{ type: 'text', text: 'Write a greeting shell script and try it.' }],
-        run: true,
+      await client.post('/api/conversations/{conversation_id}/events', {
+        params: { conversation_id: id },
+        body: {
+          content: [{ type: 'text', text: 'Write a greeting shell script and try it.' }],
+          run: true,
+        },
       });
       const status = await finished;
       io.stdout.write(

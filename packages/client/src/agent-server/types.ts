@@ -1,8 +1,6 @@
 import type {
   ConfirmationResponseRequest,
-  ConversationExecutionStatus,
   ConversationInfo,
-  EventSource,
   ExecuteBashRequest,
   ForkConversationRequest,
   LoadPluginRequest,
@@ -17,8 +15,9 @@ import type {
   UpdateConversationRequest,
 } from '@bosun/protocol';
 import type { Static } from '@sinclair/typebox';
-import type { Narrowed, QueryOf } from './operations.ts';
-import type { WireInput } from './wire-input.ts';
+import type { OperationAt, PathWith } from '../operation-types.ts';
+import type { AgentServerApi } from './agent-server-api.ts';
+import type { WireApi, WireInput } from './wire-input.ts';
 
 /** A page of a search; `next_page_id` (null on the last page) asks for the next one. */
 export interface Page<T> {
@@ -43,29 +42,23 @@ export type ConfirmationResponseInput = WireInput<ConfirmationResponseRequest>;
 /** Secrets by name: a string, or `{"value": ...}`; added to (or replacing) the conversation's. */
 export type SecretsInput = Static<typeof Secrets>;
 
-export type ConversationSortOrder = 'CREATED_AT' | 'UPDATED_AT' | 'CREATED_AT_DESC' | 'UPDATED_AT_DESC';
+/** The query of the agent server's operation at `P` (with method `get`). */
+type QueryAt<P extends PathWith<AgentServerApi, 'get'>> = OperationAt<AgentServerApi, P, 'get'> extends {
+  query?: infer Q;
+}
+  ? NonNullable<Q>
+  : never;
 
-export type ConversationSearchQuery = Narrowed<
-  QueryOf<'searchConversations'>,
-  { page_id?: string; limit?: number; status?: ConversationExecutionStatus; sort_order?: ConversationSortOrder }
->;
-export type ConversationCountQuery = Narrowed<QueryOf<'countConversations'>, { status?: ConversationExecutionStatus }>;
-
+export type ConversationSortOrder = NonNullable<ConversationSearchQuery['sort_order']>;
+export type ConversationSearchQuery = QueryAt<'/api/conversations/search'>;
+export type ConversationCountQuery = QueryAt<'/api/conversations/count'>;
 /** Which events: by kind (`MessageEvent`), source, text in a message, and time (ISO-8601). */
-export type EventFilterQuery = Narrowed<
-  QueryOf<'countEvents'>,
-  { kind?: string; source?: EventSource; body?: string; timestamp__gte?: string; timestamp__lt?: string }
->;
-export type EventSearchQuery = Narrowed<
-  QueryOf<'searchEvents'>,
-  EventFilterQuery & {
-    page_id?: string;
-    /** Only events after this one (exclusive): a resume cursor. */
-    after_event_id?: string;
-    limit?: number;
-    sort_order?: 'TIMESTAMP' | 'TIMESTAMP_DESC';
-  }
->;
+export type EventFilterQuery = QueryAt<'/api/conversations/{conversation_id}/events/count'>;
+/** `EventFilterQuery` with paging and order; `after_event_id` (exclusive) is a resume cursor. */
+export type EventSearchQuery = QueryAt<'/api/conversations/{conversation_id}/events/search'>;
+
+/** The agent server's operations as the client sends them: request bodies may leave out defaulted properties. */
+export type AgentServerWireApi = WireApi<AgentServerApi>;
 
 export type { ServerStatus } from '../server-probes.ts';
 

@@ -72,3 +72,10 @@ export type WireInput<T> = T extends readonly (infer E)[]
         [K in keyof T as K extends Defaulted ? K : never]?: WireInput<T[K]>;
       }
     : T;
+
+/** `Api` with each request body as it may be sent (`WireInput` of the document's shape). */
+export type WireApi<Api> = {
+  [P in keyof Api]: {
+    [M in keyof Api[P]]: { [K in keyof Api[P][M]]: K extends 'body' ? WireInput<Api[P][M][K]> : Api[P][M][K] };
+  };
+};

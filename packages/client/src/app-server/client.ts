@@ -1,13 +1,8 @@
-import { HttpClient, callOperation } from '../http.ts';
-import { ServerProbes, type TransportOptions, httpOptions } from '../server-probes.ts';
-import {
-  type AnswerOf,
-  type Method,
-  type OperationAt,
-  type PathWith,
-  type RequestArgs,
-  operationCall,
-} from './operation-types.ts';
+import type { WireApi } from '../agent-server/wire-input.ts';
+import { HttpClient } from '../http.ts';
+import { type TransportOptions, httpOptions } from '../server-probes.ts';
+import { TypedCalls } from '../typed-calls.ts';
+import type { AppServerApi } from './app-server-api.ts';
 
 export interface AppServerClientOptions extends TransportOptions {
   /** The app server's root, e.g. `http://127.0.0.1:3000`. */
@@ -20,10 +15,10 @@ export interface AppServerClientOptions extends TransportOptions {
 
 /**
  * A typed client for Bosun's app server: `get`, `post`, `put`, `patch` and `delete` call any operation of the app
- * server by its path, typed by `app-server-api.ts` (made from the server's OpenAPI document), e.g.
- * `client.get('/api/v1/sandboxes/search', { query: { limit: 10 } })`.
+ * server by its path, typed by `app-server-api.ts` (made from the server's OpenAPI document; a request body may leave
+ * out what the server defaults), e.g. `client.get('/api/v1/sandboxes/search', { query: { limit: 10 } })`.
  */
-export class AppServerClient extends ServerProbes {
+export class AppServerClient extends TypedCalls<WireApi<AppServerApi>> {
   readonly http: HttpClient;
 
   constructor(options: AppServerClientOptions) {
@@ -32,25 +27,5 @@ export class AppServerClient extends ServerProbes {
     if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
     if (options.orgId) headers['X-Org-Id'] = options.orgId;
     this.http = new HttpClient(httpOptions(options.baseUrl, headers, options));
-  }
-
-  get<P extends PathWith<'get'>>(path: P, ...[request]: RequestArgs<OperationAt<P, 'get'>>) {
-    return this.request<AnswerOf<OperationAt<P, 'get'>>>('get', path, request);
-  }
-  post<P extends PathWith<'post'>>(path: P, ...[request]: RequestArgs<OperationAt<P, 'post'>>) {
-    return this.request<AnswerOf<OperationAt<P, 'post'>>>('post', path, request);
-  }
-  put<P extends PathWith<'put'>>(path: P, ...[request]: RequestArgs<OperationAt<P, 'put'>>) {
-    return this.request<AnswerOf<OperationAt<P, 'put'>>>('put', path, request);
-  }
-  patch<P extends PathWith<'patch'>>(path: P, ...[request]: RequestArgs<OperationAt<P, 'patch'>>) {
-    return this.request<AnswerOf<OperationAt<P, 'patch'>>>('patch', path, request);
-  }
-  delete<P extends PathWith<'delete'>>(path: P, ...[request]: RequestArgs<OperationAt<P, 'delete'>>) {
-    return this.request<AnswerOf<OperationAt<P, 'delete'>>>('delete', path, request);
-  }
-
-  private request<T>(method: Method, path: string, request: object | undefined): Promise<T> {
-    return callOperation<T>(this.http, { method: method.toUpperCase(), path }, operationCall(request));
   }
 }

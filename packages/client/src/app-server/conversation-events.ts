@@ -1,12 +1,13 @@
 import type { StoredEvent } from '@bosun/protocol';
 import { type FollowEventsOptions, followEvents } from '../events-socket.ts';
 import type { CallOptions } from '../http.ts';
+import type { OperationAt } from '../operation-types.ts';
+import type { AppServerApi } from './app-server-api.ts';
 import type { AppServerClient } from './client.ts';
-import type { OperationAt } from './operation-types.ts';
 
 /** A search of a conversation's events in the app's store: filters, order, `after_event_id`, `limit`, `page_id`. */
 export type ConversationEventSearch = NonNullable<
-  OperationAt<'/api/v1/conversation/{conversation_id}/events/search', 'get'>['query']
+  OperationAt<AppServerApi, '/api/v1/conversation/{conversation_id}/events/search', 'get'>['query']
 >;
 
 /** Every event of a conversation in the app's store (matching `query`), page after page. */

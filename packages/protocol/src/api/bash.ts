@@ -71,6 +71,7 @@ export const BashEventSortOrder = namedEnum(
   'The order of bash events: oldest first, or newest first.',
   ['TIMESTAMP', 'TIMESTAMP_DESC'],
 );
+export type BashEventSortOrder = Static<typeof BashEventSortOrder>;
 
 export const BashEventPage = strictObject('BashEventPage', 'A page of bash events.', {
   items: Type.Array(ref(BashEvent)),
@@ -98,3 +99,4 @@ export type BashEventSearch = Static<typeof BashEventSearch>;
 export const ClearedBashEvents = strictObject('ClearedBashEvents', 'How many bash events were cleared.', {
   cleared_count: Type.Integer({ minimum: 0 }),
 });
+export type ClearedBashEvents = Static<typeof ClearedBashEvents>;

@@ -138,7 +138,7 @@ export class SandboxProcess {
     const reached = this.bridge?.url ?? url;
     const client = new AgentServerClient({ baseUrl: reached, sessionApiKey: options.sessionKey });
     await client.ready();
-    await client.listTools();
+    await client.get('/api/tools/');
     return reached;
   }
 

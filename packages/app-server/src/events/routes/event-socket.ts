@@ -213,7 +213,10 @@ async function snapshotOf(
   const source = sandbox && agentSourceOf(sandbox);
   const live = source
     ? await agentClientOf(source)
-        .getConversation(conversation.id, { timeoutMs: SNAPSHOT_TIMEOUT_MS })
+        .get('/api/conversations/{conversation_id}', {
+          timeoutMs: SNAPSHOT_TIMEOUT_MS,
+          params: { conversation_id: conversation.id },
+        })
         .catch(() => undefined)
     : undefined;
   return { ...known, ...live, event_count: eventCount };

@@ -68,7 +68,8 @@ export function ConversationView({
         await api.post('/api/v1/app-conversations/{conversation_id}/pause', { params: { conversation_id: id } });
       else if (which === 'resume')
         await api.post('/api/v1/app-conversations/{conversation_id}/resume', { params: { conversation_id: id } });
-      else if (agentServer) await agentServer.pause(id);
+      else if (agentServer)
+        await agentServer.post('/api/conversations/{conversation_id}/pause', { params: { conversation_id: id } });
       refresh();
     } catch (failure) {
       setControlError(describeError(failure));

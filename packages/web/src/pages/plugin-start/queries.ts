@@ -1,9 +1,9 @@
-import type { OperationAt } from '@bosun/client';
+import type { AppServerApi, OperationAt } from '@bosun/client';
 import { useQuery } from '@tanstack/react-query';
 import { useApi } from '../../api/client.tsx';
 
 /** A search of the Plugin Directory: `q`, `tag`, `featured`. */
-type DirectorySearch = NonNullable<OperationAt<'/api/v1/plugin-directory/plugins', 'get'>['query']>;
+type DirectorySearch = NonNullable<OperationAt<AppServerApi, '/api/v1/plugin-directory/plugins', 'get'>['query']>;
 
 /** Query keys of the Plugin Directory and of the person's trust confirmations. */
 export const pluginKeys = {

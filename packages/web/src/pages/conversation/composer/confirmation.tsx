@@ -29,9 +29,12 @@ export function ConfirmationBar({
     setError(undefined);
     try {
       const trimmed = reason.trim();
-      await agentServer.respondToConfirmation(conversationId, {
-        accept,
-        ...(!accept && trimmed ? { reason: trimmed } : {}),
+      await agentServer.post('/api/conversations/{conversation_id}/events/respond_to_confirmation', {
+        params: { conversation_id: conversationId },
+        body: {
+          accept,
+          ...(!accept && trimmed ? { reason: trimmed } : {}),
+        },
       });
       setReason('');
     } catch (failure) {

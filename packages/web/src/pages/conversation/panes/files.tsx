@@ -89,10 +89,12 @@ function DirectoryList({
   const listing = useQuery({
     queryKey: ['conversation-files', agentServer.http.baseUrl, workingDir, dir],
     queryFn: async () => {
-      const output = await agentServer.executeBashCommand({
-        command: `ls -1Ap --group-directories-first -- ${quote(dir)}`,
-        ...(workingDir ? { cwd: workingDir } : {}),
-        timeout: 20,
+      const output = await agentServer.post('/api/bash/execute_bash_command', {
+        body: {
+          command: `ls -1Ap --group-directories-first -- ${quote(dir)}`,
+          ...(workingDir ? { cwd: workingDir } : {}),
+          timeout: 20,
+        },
       });
       if (output.exit_code !== 0) throw new Error((output.stderr ?? '').trim() || `ls failed (${output.exit_code})`);
       return (output.stdout ?? '').split('\n').filter(Boolean);

@@ -1,18 +1,17 @@
-import type { CallOptions, QueryValue } from '../http.ts';
-import type { AppServerApi } from './app-server-api.ts';
+import type { CallOptions, QueryValue } from './http.ts';
 
-/** The HTTP methods of the app server's operations. */
+/** The HTTP methods of a server's operations. */
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
-/** The paths that have an operation for `M`. */
-export type PathWith<M extends Method> = {
-  [P in keyof AppServerApi]: M extends keyof AppServerApi[P] ? P : never;
-}[keyof AppServerApi];
+/** The paths of `Api` (an interface made from a server's OpenAPI document) that have an operation for `M`. */
+export type PathWith<Api, M extends Method> = {
+  [P in keyof Api]: M extends keyof Api[P] ? P : never;
+}[keyof Api];
 
-/** The operation at path `P` with method `M`, as `app-server-api.ts` types it. */
-export type OperationAt<P, M extends Method> = P extends keyof AppServerApi
-  ? M extends keyof AppServerApi[P]
-    ? AppServerApi[P][M]
+/** The operation of `Api` at path `P` with method `M`. */
+export type OperationAt<Api, P, M extends Method> = P extends keyof Api
+  ? M extends keyof Api[P]
+    ? Api[P][M]
     : never
   : never;
 
