@@ -3,6 +3,7 @@
  * operation takes (path parameters, query, body) and what it answers. A shape the document names is the
  * protocol's type of that name, so the client and the server share one definition of it.
  */
+import { defaultedProperties } from './defaulted-properties.ts';
 
 type Json = { [key: string]: unknown };
 interface Parameter {
@@ -47,13 +48,14 @@ export function apiModuleOf(document: OpenApiDocument, options: ApiModuleOptions
     const methods: string[] = [];
     for (const method of METHODS) {
       const operation = item[method];
-      if (operation) methods.push(`    ${method}: ${operationType(operation, type)};`);
+      if (operation) methods.push(`    ${method}: ${operationType(operation, type, components)};`);
     }
     if (methods.length > 0) paths.push(`  '${path}': {\n${methods.join('\n')}\n  };`);
   }
   return [
     `// Made by \`${options.command}\` from the server's OpenAPI document: do not edit.`,
     "import type * as P from '@bosun/protocol';",
+    "import type { WithDefaults } from '../request-defaults.ts';",
     '',
     `/** ${options.description} */`,
     `export interface ${options.name} {`,
@@ -63,7 +65,11 @@ export function apiModuleOf(document: OpenApiDocument, options: ApiModuleOptions
   ].join('\n');
 }
 
-function operationType(operation: OperationObject, type: (schema: unknown) => string): string {
+function operationType(
+  operation: OperationObject,
+  type: (schema: unknown) => string,
+  components: Record<string, Json>,
+): string {
   const parts: string[] = [];
   const parameters = operation.parameters ?? [];
   for (const place of ['path', 'query'] as const) {
@@ -77,7 +83,10 @@ function operationType(operation: OperationObject, type: (schema: unknown) => st
   const body = operation.requestBody;
   if (body) {
     const schema = body.content?.['application/json']?.schema;
-    parts.push(`body${body.required === false ? '?' : ''}: ${schema ? type(schema) : 'unknown'}`);
+    const defaulted = defaultedProperties(schema, components).map((name) => `'${name}'`);
+    const shape = schema ? type(schema) : 'unknown';
+    const sent = defaulted.length > 0 ? `WithDefaults<${shape}, ${defaulted.join(' | ')}>` : shape;
+    parts.push(`body${body.required === false ? '?' : ''}: ${sent}`);
   }
   parts.push(`answer: ${answerType(operation, type)}`);
   return `{ ${parts.join('; ')} }`;

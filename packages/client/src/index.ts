@@ -1,7 +1,7 @@
 export { AgentServerClient, type AgentServerClientOptions } from './agent-server/client.ts';
 export type { AgentServerApi } from './agent-server/agent-server-api.ts';
 export type * from './agent-server/types.ts';
-export { DEFAULTED_REQUEST_PROPERTIES, type WireApi, type WireInput } from './agent-server/wire-input.ts';
+export type { WithDefaults } from './request-defaults.ts';
 export { ServerProbes, type TransportOptions } from './server-probes.ts';
 export type { AppServerApi } from './app-server/app-server-api.ts';
 export type { AnswerOf, Method, OperationAt, PathWith, RequestArgs, RequestOf } from './operation-types.ts';

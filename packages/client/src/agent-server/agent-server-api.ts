@@ -1,5 +1,6 @@
 // Made by `npm run generate:client` from the server's OpenAPI document: do not edit.
 import type * as P from '@bosun/protocol';
+import type { WithDefaults } from '../request-defaults.ts';
 
 /** Every operation of the agent server, by path and method: its path parameters, query, body and answer. */
 export interface AgentServerApi {
@@ -39,14 +40,65 @@ export interface AgentServerApi {
     get: { params: { event_id: string }; answer: P.BashEvent };
   };
   '/api/bash/execute_bash_command': {
-    post: { body: P.ExecuteBashRequest; answer: P.BashOutput };
+    post: { body: WithDefaults<P.ExecuteBashRequest, 'timeout'>; answer: P.BashOutput };
   };
   '/api/bash/start_bash_command': {
-    post: { body: P.ExecuteBashRequest; answer: P.BashCommand };
+    post: { body: WithDefaults<P.ExecuteBashRequest, 'timeout'>; answer: P.BashCommand };
   };
   '/api/conversations': {
     get: { query: { ids: string[] }; answer: (P.ConversationInfo | null)[] };
-    post: { body: P.StartConversationRequest; answer: P.ConversationInfo };
+    post: {
+      body: WithDefaults<
+        P.StartConversationRequest,
+        | 'auto_load'
+        | 'autotitle'
+        | 'cache_prompt'
+        | 'caching_prompt'
+        | 'confirm_unknown'
+        | 'confirmation_policy'
+        | 'disabled_skills'
+        | 'drop_params'
+        | 'enable_encrypted_reasoning'
+        | 'enabled'
+        | 'evaluate'
+        | 'header_name'
+        | 'include_default_tools'
+        | 'keep_first'
+        | 'kind'
+        | 'load_builtin_skills'
+        | 'load_project_skills'
+        | 'log_completions'
+        | 'matcher'
+        | 'max_iterations'
+        | 'max_message_chars'
+        | 'max_size'
+        | 'mcp_config'
+        | 'modify_params'
+        | 'native_tool_calling'
+        | 'num_retries'
+        | 'params'
+        | 'registered_marketplaces'
+        | 'retry_max_wait'
+        | 'retry_min_wait'
+        | 'retry_multiplier'
+        | 'role'
+        | 'run'
+        | 'scope'
+        | 'secrets'
+        | 'skill_repositories'
+        | 'stream'
+        | 'stuck_detection'
+        | 'system_prompt_kwargs'
+        | 'tags'
+        | 'threshold'
+        | 'timeout'
+        | 'tool_concurrency_limit'
+        | 'tools'
+        | 'type'
+        | 'usage_id'
+      >;
+      answer: P.ConversationInfo;
+    };
   };
   '/api/conversations/count': {
     get: {
@@ -98,11 +150,19 @@ export interface AgentServerApi {
     post: { params: { conversation_id: string }; answer: { success: boolean } };
   };
   '/api/conversations/{conversation_id}/confirmation_policy': {
-    post: { params: { conversation_id: string }; body: P.SetConfirmationPolicyRequest; answer: { success: boolean } };
+    post: {
+      params: { conversation_id: string };
+      body: WithDefaults<P.SetConfirmationPolicyRequest, 'confirm_unknown' | 'threshold'>;
+      answer: { success: boolean };
+    };
   };
   '/api/conversations/{conversation_id}/events': {
     get: { params: { conversation_id: string }; body: string[]; answer: (P.StoredEvent | null)[] };
-    post: { params: { conversation_id: string }; body: P.SendMessageRequest; answer: { success: boolean } };
+    post: {
+      params: { conversation_id: string };
+      body: WithDefaults<P.SendMessageRequest, 'cache_prompt' | 'role' | 'run' | 'type'>;
+      answer: { success: boolean };
+    };
   };
   '/api/conversations/{conversation_id}/events/batch': {
     post: { params: { conversation_id: string }; body: string[]; answer: (P.StoredEvent | null)[] };
@@ -144,7 +204,11 @@ export interface AgentServerApi {
     get: { params: { conversation_id: string; event_id: string }; answer: P.StoredEvent };
   };
   '/api/conversations/{conversation_id}/fork': {
-    post: { params: { conversation_id: string }; body?: P.ForkConversationRequest; answer: P.ConversationInfo };
+    post: {
+      params: { conversation_id: string };
+      body?: WithDefaults<P.ForkConversationRequest, 'reset_metrics'>;
+      answer: P.ConversationInfo;
+    };
   };
   '/api/conversations/{conversation_id}/interrupt': {
     post: { params: { conversation_id: string }; answer: { success: boolean } };
@@ -185,7 +249,27 @@ export interface AgentServerApi {
     post: { params: { conversation_id: string }; body: P.SetSecurityAnalyzerRequest; answer: { success: boolean } };
   };
   '/api/conversations/{conversation_id}/switch_llm': {
-    post: { params: { conversation_id: string }; body: P.SwitchLLMRequest; answer: { success: boolean } };
+    post: {
+      params: { conversation_id: string };
+      body: WithDefaults<
+        P.SwitchLLMRequest,
+        | 'caching_prompt'
+        | 'drop_params'
+        | 'enable_encrypted_reasoning'
+        | 'log_completions'
+        | 'max_message_chars'
+        | 'modify_params'
+        | 'native_tool_calling'
+        | 'num_retries'
+        | 'retry_max_wait'
+        | 'retry_min_wait'
+        | 'retry_multiplier'
+        | 'stream'
+        | 'timeout'
+        | 'usage_id'
+      >;
+      answer: { success: boolean };
+    };
   };
   '/api/file/download': {
     get: { query: { path: string }; answer: unknown };
@@ -206,7 +290,23 @@ export interface AgentServerApi {
     post: { body?: { project_dir?: string | null }; answer: { hook_config: P.HookConfig | null } };
   };
   '/api/skills': {
-    post: { body: P.SkillsRequest; answer: P.SkillsResponse };
+    post: {
+      body: WithDefaults<
+        P.SkillsRequest,
+        | 'auto_load'
+        | 'disabled_skills'
+        | 'exposed_urls'
+        | 'load_builtin'
+        | 'load_org'
+        | 'load_project'
+        | 'load_public'
+        | 'load_user'
+        | 'registered_marketplaces'
+        | 'scope'
+        | 'skill_repositories'
+      >;
+      answer: P.SkillsResponse;
+    };
   };
   '/api/tools/': {
     get: { answer: string[] };

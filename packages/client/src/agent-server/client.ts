@@ -5,7 +5,7 @@ import type { PathWith } from '../operation-types.ts';
 import { type TransportOptions, httpOptions } from '../server-probes.ts';
 import { TypedCalls } from '../typed-calls.ts';
 import type { AgentServerApi } from './agent-server-api.ts';
-import type { AgentServerWireApi, ConversationSearchQuery, EventSearchQuery } from './types.ts';
+import type { ConversationSearchQuery, EventSearchQuery } from './types.ts';
 
 export interface AgentServerClientOptions extends TransportOptions {
   /** The agent server's root, e.g. `http://127.0.0.1:8000`. */
@@ -27,7 +27,7 @@ const bytesRoute = <P extends PathWith<AgentServerApi, 'get'>>(path: P) => path;
  * document), e.g. `client.post('/api/conversations/{conversation_id}/run', { params: { conversation_id } })`;
  * the methods are what is more than one JSON call: batches, paging, files and live events.
  */
-export class AgentServerClient extends TypedCalls<AgentServerWireApi> {
+export class AgentServerClient extends TypedCalls<AgentServerApi> {
   readonly http: HttpClient;
 
   constructor(options: AgentServerClientOptions) {

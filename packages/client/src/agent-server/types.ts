@@ -1,23 +1,7 @@
-import type {
-  ConfirmationResponseRequest,
-  ConversationInfo,
-  ExecuteBashRequest,
-  ForkConversationRequest,
-  LoadPluginRequest,
-  Secrets,
-  SendMessageRequest,
-  SetConfirmationPolicyRequest,
-  SetSecurityAnalyzerRequest,
-  SkillsRequest,
-  StartConversationRequest,
-  StoredEvent,
-  SwitchLLMRequest,
-  UpdateConversationRequest,
-} from '@bosun/protocol';
+import type { ConversationInfo, Secrets, StoredEvent } from '@bosun/protocol';
 import type { Static } from '@sinclair/typebox';
 import type { OperationAt, PathWith } from '../operation-types.ts';
 import type { AgentServerApi } from './agent-server-api.ts';
-import type { WireApi, WireInput } from './wire-input.ts';
 
 /** A page of a search; `next_page_id` (null on the last page) asks for the next one. */
 export interface Page<T> {
@@ -28,17 +12,28 @@ export interface Page<T> {
 export type ConversationPage = Page<ConversationInfo>;
 export type EventPage = Page<StoredEvent>;
 
-export type StartConversationInput = WireInput<StartConversationRequest>;
-export type SendMessageInput = WireInput<SendMessageRequest>;
-export type ForkConversationInput = WireInput<ForkConversationRequest>;
-export type SwitchLlmInput = WireInput<SwitchLLMRequest>;
-export type SkillsInput = WireInput<SkillsRequest>;
-export type ExecuteBashInput = WireInput<ExecuteBashRequest>;
-export type UpdateConversationInput = WireInput<UpdateConversationRequest>;
-export type LoadPluginInput = WireInput<LoadPluginRequest>;
-export type ConfirmationPolicyInput = WireInput<SetConfirmationPolicyRequest>;
-export type SecurityAnalyzerInput = WireInput<SetSecurityAnalyzerRequest>;
-export type ConfirmationResponseInput = WireInput<ConfirmationResponseRequest>;
+/** The body the agent server's operation at `P` with `M` takes, as it may be sent (defaulted properties optional). */
+type BodyAt<P extends PathWith<AgentServerApi, M>, M extends 'post' | 'patch'> = OperationAt<
+  AgentServerApi,
+  P,
+  M
+> extends { body?: infer B }
+  ? NonNullable<B>
+  : never;
+
+type Conversation = '/api/conversations/{conversation_id}';
+
+export type StartConversationInput = BodyAt<'/api/conversations', 'post'>;
+export type SendMessageInput = BodyAt<`${Conversation}/events`, 'post'>;
+export type ForkConversationInput = BodyAt<`${Conversation}/fork`, 'post'>;
+export type SwitchLlmInput = BodyAt<`${Conversation}/switch_llm`, 'post'>;
+export type SkillsInput = BodyAt<'/api/skills', 'post'>;
+export type ExecuteBashInput = BodyAt<'/api/bash/execute_bash_command', 'post'>;
+export type UpdateConversationInput = BodyAt<Conversation, 'patch'>;
+export type LoadPluginInput = BodyAt<`${Conversation}/load_plugin`, 'post'>;
+export type ConfirmationPolicyInput = BodyAt<`${Conversation}/confirmation_policy`, 'post'>;
+export type SecurityAnalyzerInput = BodyAt<`${Conversation}/security_analyzer`, 'post'>;
+export type ConfirmationResponseInput = BodyAt<`${Conversation}/events/respond_to_confirmation`, 'post'>;
 /** Secrets by name: a string, or `{"value": ...}`; added to (or replacing) the conversation's. */
 export type SecretsInput = Static<typeof Secrets>;
 
@@ -56,9 +51,6 @@ export type ConversationCountQuery = QueryAt<'/api/conversations/count'>;
 export type EventFilterQuery = QueryAt<'/api/conversations/{conversation_id}/events/count'>;
 /** `EventFilterQuery` with paging and order; `after_event_id` (exclusive) is a resume cursor. */
 export type EventSearchQuery = QueryAt<'/api/conversations/{conversation_id}/events/search'>;
-
-/** The agent server's operations as the client sends them: request bodies may leave out defaulted properties. */
-export type AgentServerWireApi = WireApi<AgentServerApi>;
 
 export type { ServerStatus } from '../server-probes.ts';
 

@@ -1,5 +1,6 @@
 // Made by `npm run generate:client` from the server's OpenAPI document: do not edit.
 import type * as P from '@bosun/protocol';
+import type { WithDefaults } from '../request-defaults.ts';
 
 /** Every operation of the app server, by path and method: its path parameters, query, body and answer. */
 export interface AppServerApi {
@@ -100,7 +101,10 @@ export interface AppServerApi {
   };
   '/api/v1/app-conversations': {
     get: { query: { ids: string[] }; answer: (P.AppConversation | null)[] };
-    post: { body: P.AppConversationStartRequest; answer: P.AppConversationStartTask };
+    post: {
+      body: WithDefaults<P.AppConversationStartRequest, 'cache_prompt' | 'role' | 'run' | 'type'>;
+      answer: P.AppConversationStartTask;
+    };
   };
   '/api/v1/app-conversations/count': {
     get: {
@@ -149,7 +153,10 @@ export interface AppServerApi {
     };
   };
   '/api/v1/app-conversations/stream-start': {
-    post: { body: P.AppConversationStartRequest; answer: P.AppConversationStartTask[] };
+    post: {
+      body: WithDefaults<P.AppConversationStartRequest, 'cache_prompt' | 'role' | 'run' | 'type'>;
+      answer: P.AppConversationStartTask[];
+    };
   };
   '/api/v1/app-conversations/{conversation_id}': {
     patch: { params: { conversation_id: string }; body: P.AppConversationUpdateRequest; answer: P.AppConversation };
@@ -177,7 +184,11 @@ export interface AppServerApi {
     post: { params: { conversation_id: string }; answer: P.SuccessResponse };
   };
   '/api/v1/app-conversations/{conversation_id}/send-message': {
-    post: { params: { conversation_id: string }; body: P.AppSendMessageRequest; answer: P.AppSendMessageResponse };
+    post: {
+      params: { conversation_id: string };
+      body: WithDefaults<P.AppSendMessageRequest, 'cache_prompt' | 'role' | 'run' | 'type'>;
+      answer: P.AppSendMessageResponse;
+    };
   };
   '/api/v1/app-conversations/{conversation_id}/skills': {
     get: { params: { conversation_id: string }; answer: P.AppConversationSkills };
@@ -249,7 +260,11 @@ export interface AppServerApi {
     };
   };
   '/api/v1/conversations/{conversation_id}/pending-messages': {
-    post: { params: { conversation_id: string }; body: P.PendingMessageRequest; answer: P.PendingMessageResponse };
+    post: {
+      params: { conversation_id: string };
+      body: WithDefaults<P.PendingMessageRequest, 'cache_prompt' | 'role' | 'type'>;
+      answer: P.PendingMessageResponse;
+    };
   };
   '/api/v1/git/branches/search': {
     get: {
@@ -459,7 +474,11 @@ export interface AppServerApi {
   };
   '/api/v1/settings/profiles/{name}': {
     get: { params: { name: string }; answer: P.ProfileDetailResponse };
-    post: { params: { name: string }; body: P.SaveProfileRequest | null; answer: P.ProfileMutationResponse };
+    post: {
+      params: { name: string };
+      body: WithDefaults<P.SaveProfileRequest | null, 'include_secrets' | 'preserve_existing_api_key'>;
+      answer: P.ProfileMutationResponse;
+    };
     delete: { params: { name: string }; answer: P.ProfileMutationResponse };
   };
   '/api/v1/settings/profiles/{name}/activate': {
@@ -513,7 +532,61 @@ export interface AppServerApi {
     };
   };
   '/api/v1/webhooks/events/{conversation_id}': {
-    post: { params: { conversation_id: string }; body: P.Event[]; answer: P.SuccessResponse };
+    post: {
+      params: { conversation_id: string };
+      body: WithDefaults<
+        P.Event[],
+        | 'activated_skills'
+        | 'cache_prompt'
+        | 'command'
+        | 'content'
+        | 'data'
+        | 'destructiveHint'
+        | 'dir_path'
+        | 'direction'
+        | 'entries'
+        | 'exit_code'
+        | 'expected_replacements'
+        | 'extended_content'
+        | 'extract_links'
+        | 'file_content'
+        | 'forgotten_event_ids'
+        | 'idempotentHint'
+        | 'include_screenshot'
+        | 'is_error'
+        | 'is_input'
+        | 'is_new_file'
+        | 'is_truncated'
+        | 'metadata'
+        | 'model_name'
+        | 'new_tab'
+        | 'notes'
+        | 'openWorldHint'
+        | 'pid'
+        | 'prefix'
+        | 'prev_exist'
+        | 'readOnlyHint'
+        | 'recursive'
+        | 'rejection_reason'
+        | 'rejection_source'
+        | 'replacements_made'
+        | 'reset'
+        | 'security_risk'
+        | 'source'
+        | 'start_from_char'
+        | 'status'
+        | 'suffix'
+        | 'summary'
+        | 'task_list'
+        | 'thinking_blocks'
+        | 'timeout'
+        | 'total_count'
+        | 'truncated'
+        | 'type'
+        | 'usage_id'
+      >;
+      answer: P.SuccessResponse;
+    };
   };
   '/health': {
     get: { answer: { status: string } };

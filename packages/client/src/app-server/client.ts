@@ -1,4 +1,3 @@
-import type { WireApi } from '../agent-server/wire-input.ts';
 import { HttpClient } from '../http.ts';
 import { type TransportOptions, httpOptions } from '../server-probes.ts';
 import { TypedCalls } from '../typed-calls.ts';
@@ -18,7 +17,7 @@ export interface AppServerClientOptions extends TransportOptions {
  * server by its path, typed by `app-server-api.ts` (made from the server's OpenAPI document; a request body may leave
  * out what the server defaults), e.g. `client.get('/api/v1/sandboxes/search', { query: { limit: 10 } })`.
  */
-export class AppServerClient extends TypedCalls<WireApi<AppServerApi>> {
+export class AppServerClient extends TypedCalls<AppServerApi> {
   readonly http: HttpClient;
 
   constructor(options: AppServerClientOptions) {
