@@ -7,7 +7,7 @@ export type { AppServerApi } from './app-server/app-server-api.ts';
 export type { AnswerOf, Method, OperationAt, PathWith, RequestArgs, RequestOf } from './operation-types.ts';
 export { TypedCalls } from './typed-calls.ts';
 export { AppServerClient, type AppServerClientOptions } from './app-server/client.ts';
-export { BATCH_LIMIT, inBatches } from './app-server/batches.ts';
+export { BATCH_LIMIT, everyPage, inBatches } from './paging.ts';
 export {
   type ConversationEventSearch,
   followConversationEvents,

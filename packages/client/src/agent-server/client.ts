@@ -2,6 +2,7 @@ import type { ConversationInfo, StoredEvent } from '@bosun/protocol';
 import { type FollowEventsOptions, followEvents } from '../events-socket.ts';
 import { type CallOptions, HttpClient, pathOf } from '../http.ts';
 import type { PathWith } from '../operation-types.ts';
+import { everyPage, inBatches } from '../paging.ts';
 import { type TransportOptions, httpOptions } from '../server-probes.ts';
 import { TypedCalls } from '../typed-calls.ts';
 import type { AgentServerApi } from './agent-server-api.ts';
@@ -68,16 +69,15 @@ export class AgentServerClient extends TypedCalls<AgentServerApi> {
 
   /** The conversations in the order asked, `null` for each unknown id (any number of ids). */
   async getConversations(ids: readonly string[], options?: CallOptions): Promise<(ConversationInfo | null)[]> {
-    const pages = await Promise.all(
-      chunks(ids, MAX_CONVERSATION_IDS).map((chunk) =>
-        this.get('/api/conversations', { ...options, query: { ids: chunk } }),
-      ),
+    return inBatches(
+      ids,
+      (chunk) => this.get('/api/conversations', { ...options, query: { ids: chunk } }),
+      MAX_CONVERSATION_IDS,
     );
-    return pages.flat();
   }
   /** Every conversation matching `query`, page after page. */
   async *iterateConversations(query: ConversationSearchQuery = {}, options?: CallOptions) {
-    yield* paginate((page_id) => this.get('/api/conversations/search', { ...options, query: { ...query, page_id } }));
+    yield* everyPage((page_id) => this.get('/api/conversations/search', { ...options, query: { ...query, page_id } }));
   }
   /** A recording's bytes and content type. */
   downloadRecording(
@@ -95,20 +95,20 @@ export class AgentServerClient extends TypedCalls<AgentServerApi> {
 
   /** The events in the order asked, `null` for each id the conversation has no event for (any number of ids). */
   async getEvents(id: string, eventIds: readonly string[], options?: CallOptions): Promise<(StoredEvent | null)[]> {
-    const pages = await Promise.all(
-      chunks(eventIds, MAX_EVENT_IDS).map((chunk) =>
+    return inBatches(
+      eventIds,
+      (chunk) =>
         this.post('/api/conversations/{conversation_id}/events/batch', {
           ...options,
           params: { conversation_id: id },
           body: chunk,
         }),
-      ),
+      MAX_EVENT_IDS,
     );
-    return pages.flat();
   }
   /** Every event matching `query`, page after page (log order unless `sort_order` says otherwise). */
   async *iterateEvents(id: string, query: EventSearchQuery = {}, options?: CallOptions) {
-    yield* paginate((page_id) =>
+    yield* everyPage((page_id) =>
       this.get('/api/conversations/{conversation_id}/events/search', {
         ...options,
         params: { conversation_id: id },
@@ -129,21 +129,4 @@ export class AgentServerClient extends TypedCalls<AgentServerApi> {
       ...options,
     });
   }
-}
-
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
-async function* paginate<T>(
-  page: (pageId: string | undefined) => Promise<{ items: T[]; next_page_id: string | null }>,
-) {
-  let pageId: string | undefined;
-  do {
-    const { items, next_page_id } = await page(pageId);
-    yield* items;
-    pageId = next_page_id ?? undefined;
-  } while (pageId !== undefined);
 }

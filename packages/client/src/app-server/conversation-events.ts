@@ -2,6 +2,7 @@ import type { StoredEvent } from '@bosun/protocol';
 import { type FollowEventsOptions, followEvents } from '../events-socket.ts';
 import type { CallOptions } from '../http.ts';
 import type { OperationAt } from '../operation-types.ts';
+import { everyPage } from '../paging.ts';
 import type { AppServerApi } from './app-server-api.ts';
 import type { AppServerClient } from './client.ts';
 
@@ -17,16 +18,13 @@ export async function* iterateConversationEvents(
   query: Omit<ConversationEventSearch, 'page_id'> = {},
   options?: CallOptions,
 ): AsyncGenerator<StoredEvent, void, undefined> {
-  let pageId: string | undefined;
-  do {
-    const page = await client.get('/api/v1/conversation/{conversation_id}/events/search', {
+  yield* everyPage((pageId) =>
+    client.get('/api/v1/conversation/{conversation_id}/events/search', {
       ...options,
       params: { conversation_id: conversationId },
       query: { ...query, ...(pageId ? { page_id: pageId } : {}) },
-    });
-    yield* page.items as StoredEvent[];
-    pageId = page.next_page_id ?? undefined;
-  } while (pageId !== undefined);
+    }),
+  ) as AsyncGenerator<StoredEvent, void, undefined>;
 }
 
 /**
