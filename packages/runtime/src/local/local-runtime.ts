@@ -260,7 +260,7 @@ export class LocalRuntime implements Runtime {
       const entry = this.entries.get(id);
       if (!entry || (entry.status !== 'PAUSED' && entry.status !== 'ERROR')) return;
       await this.settle(entry, 'MISSING', detail);
-      await rm(this.layoutOf(id).dir, { recursive: true, force: true });
+      await rm(this.layoutOf(id).dir, { recursive: true, force: true, maxRetries: 5 });
     });
   }
 
@@ -268,7 +268,7 @@ export class LocalRuntime implements Runtime {
     await this.halt(entry);
     this.entries.delete(entry.id);
     await this.store.remove(entry.id);
-    await rm(this.layoutOf(entry.id).dir, { recursive: true, force: true });
+    await rm(this.layoutOf(entry.id).dir, { recursive: true, force: true, maxRetries: 5 });
   }
 
   private halt(entry: Entry): Promise<void> {
