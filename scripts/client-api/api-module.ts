@@ -27,8 +27,6 @@ export interface ApiModuleOptions {
   name: string;
   /** Its doc comment. */
   description: string;
-  /** Only the paths under this prefix. */
-  prefix?: string;
   /** How the module is made again (said in its first line). */
   command: string;
   /** The type for some named shapes, when it is not the protocol's type of that name (e.g. a narrower one). */
@@ -44,7 +42,6 @@ export function apiModuleOf(document: OpenApiDocument, options: ApiModuleOptions
   const type = (schema: unknown): string => typeOf(schema, components, options.namedTypes ?? {});
   const paths: string[] = [];
   for (const [path, item] of Object.entries(document.paths).sort(([a], [b]) => (a < b ? -1 : 1))) {
-    if (options.prefix && !path.startsWith(options.prefix)) continue;
     const methods: string[] = [];
     for (const method of METHODS) {
       const operation = item[method];
