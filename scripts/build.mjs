@@ -19,8 +19,7 @@ const outfile = join(dir, 'bosun.cjs');
 
 /** Packages loaded from node_modules at run time. */
 const EXTERNAL = [
-  // native addons
-  'better-sqlite3',
+  // a native addon
   '@lydell/node-pty',
   // loaded on first use (a browser, an MCP server, a skill, PostgreSQL, Redis, S3, Kubernetes): their weight is paid only by
   // who needs them (bundled, an unused dynamic import would still be parsed at every start)
@@ -54,7 +53,7 @@ await build({
   bundle: true,
   platform: 'node',
   format: 'cjs',
-  target: 'node20',
+  target: 'node22',
   // `import()` of a package left out becomes a `require` when it runs: V8 loses the dynamic import callback of
   // a script compiled from a code cache (Node 20), and every package left out has a CommonJS build.
   supported: { 'dynamic-import': false },

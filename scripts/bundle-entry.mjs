@@ -17,6 +17,7 @@ const bundle = fileURLToPath(new URL('./bosun.cjs', import.meta.url));
 const cache = `${bundle}.${BUNDLE_SHA256.slice(0, 16)}.cache`;
 
 Module.enableCompileCache?.(fileURLToPath(new URL('./compile-cache', import.meta.url)));
+hideSqliteExperimentalWarning();
 handOverValidators();
 if (process.sourceMapsEnabled) {
   // Stack traces through the source map: Node applies it to what its own loader compiles, not to a vm.Script.
@@ -78,4 +79,14 @@ function handOverValidators() {
       process.stderr.write(`validators: ${precompiled} precompiled, ${compiled} compiled\n`);
     });
   }
+}
+
+/** Node 22 calls its SQLite, which Bosun stores in, experimental at every start (Node 24 does not): not for users. */
+function hideSqliteExperimentalWarning() {
+  const emitWarning = process.emitWarning;
+  process.emitWarning = function (warning, ...rest) {
+    const message = typeof warning === 'string' ? warning : warning?.message;
+    if (typeof message === 'string' && message.startsWith('SQLite is an experimental feature')) return;
+    return emitWarning.call(this, warning, ...rest);
+  };
 }

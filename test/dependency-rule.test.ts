@@ -29,9 +29,9 @@ const RULES: Readonly<Record<string, Rule>> = {
   http: { imports: ['protocol'], why: 'what both servers share over HTTP' },
   sources: { imports: ['protocol'], why: 'where skills and plugins come from runs no agent' },
   agent: { imports: ['protocol', 'sources'], why: 'the agent as a library, usable without any server' },
-  // http and sealing: the servers' shared HTTP stack, and the agent server's secrets at rest.
+  // http, sealing and database: the servers' shared HTTP stack, the agent server's secrets at rest, its SQLite files.
   'agent-server': {
-    imports: ['protocol', 'sources', 'agent', 'http', 'sealing'],
+    imports: ['protocol', 'sources', 'agent', 'http', 'sealing', 'database'],
     why: 'HTTP and WebSocket over agent',
   },
   client: { imports: ['protocol'], why: 'the typed client of both servers, in Node and in browsers' },

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { type LlmReplay, startLlmReplay } from '@bosun/llm-replay';
-import Database from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { SecretsKeyring } from '../../packages/agent-server/src/store/sealed-secrets.ts';
 import { type E2EServer, type ServerOptions, llmConfig, restartableServer } from './support.ts';
@@ -88,9 +88,11 @@ async function serverWithSecrets(settings: ServerOptions = {}) {
 
 /** The `data` column of every conversation row, read with SQLite directly. */
 function storedRecords(dataDir: string): string[] {
-  const db = new Database(join(dataDir, 'bosun.db'), { readonly: true });
+  const db = new DatabaseSync(join(dataDir, 'bosun.db'), { readOnly: true });
   try {
-    return (db.prepare('SELECT data FROM conversations ORDER BY id').all() as { data: string }[]).map((r) => r.data);
+    return (db.prepare('SELECT data FROM conversations ORDER BY id').all() as unknown as { data: string }[]).map(
+      (r) => r.data,
+    );
   } finally {
     db.close();
   }
@@ -193,13 +195,13 @@ function plainRecord(dataDir: string, settings: ServerOptions, id: string): stri
 }
 
 function writePlainRecord(dataDir: string, id: string, data: string): void {
-  const db = new Database(join(dataDir, 'bosun.db'));
+  const db = new DatabaseSync(join(dataDir, 'bosun.db'));
   try {
     // Updated twice, as the old code did on every change: the first version is left in the file's free space.
     const update = db.prepare('UPDATE conversations SET data = ? WHERE id = ?');
     update.run(`${data}${' '.repeat(700)}`, id);
     update.run(data, id);
-    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
   } finally {
     db.close();
   }

@@ -1,9 +1,9 @@
-import type Database from 'better-sqlite3';
 import { Kysely, sql } from 'kysely';
 import { DatabaseOpenError } from './errors.ts';
 import type { DatabaseLogger } from './logger.ts';
 import type { Dialect } from './migrations.ts';
 import { isPostgresUrl, postgresDialect } from './postgres.ts';
+import type { SqliteFile } from './sqlite-file.ts';
 import { sqliteDialect } from './sqlite.ts';
 
 export interface ConnectOptions {
@@ -19,7 +19,7 @@ export interface ConnectedDatabase<T> {
   db: Kysely<T>;
   dialect: Dialect;
   /** The SQLite file's handle (for pragmas such as a checkpoint); none on PostgreSQL. */
-  sqlite: Database.Database | undefined;
+  sqlite: SqliteFile | undefined;
   /** Idempotent. */
   close(): Promise<void>;
   /** Resolves when the database answers (for a readiness probe). */
@@ -41,7 +41,7 @@ export async function connectDatabase<T>(options: ConnectOptions): Promise<Conne
   return connected(new Kysely<T>({ dialect }), 'sqlite', database);
 }
 
-function connected<T>(db: Kysely<T>, dialect: Dialect, sqlite: Database.Database | undefined): ConnectedDatabase<T> {
+function connected<T>(db: Kysely<T>, dialect: Dialect, sqlite: SqliteFile | undefined): ConnectedDatabase<T> {
   let closing: Promise<void> | undefined;
   return {
     db,

@@ -13,4 +13,13 @@ export {
 export { isPostgresUrl, postgresDialect, quoteIdentifier } from './postgres.ts';
 export { type IndexColumns, createIdTable, createIndexes, textColumns } from './schema-builders.ts';
 export { sqliteDialect } from './sqlite.ts';
+export {
+  SQLITE_CONSTRAINT,
+  type SqliteFile,
+  type SqliteStatement,
+  type SqlValue,
+  inTransaction,
+  isSqliteError,
+  openSqliteFile,
+} from './sqlite-file.ts';
 export { withoutPassword } from './url-password.ts';

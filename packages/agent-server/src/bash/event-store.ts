@@ -1,5 +1,5 @@
+import { type SqlValue, type SqliteFile, openSqliteFile } from '@bosun/database';
 import type { BashEvent, BashEventPage, BashEventSearch } from '@bosun/protocol';
-import Database from 'better-sqlite3';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS bash_events (
@@ -21,11 +21,10 @@ CREATE INDEX IF NOT EXISTS bash_events_command ON bash_events (command_id, seq);
  * the order of search; a restart finds them all.
  */
 export class BashEventStore {
-  private readonly db: Database.Database;
+  private readonly db: SqliteFile;
 
   constructor(file: string) {
-    this.db = new Database(file);
-    this.db.pragma('journal_mode = WAL');
+    this.db = openSqliteFile(file, ['journal_mode = WAL']);
     this.db.exec(SCHEMA);
   }
 
@@ -66,14 +65,14 @@ export class BashEventStore {
 
   /** Deletes every event; returns how many there were. */
   clear(): number {
-    return this.db.prepare('DELETE FROM bash_events').run().changes;
+    return Number(this.db.prepare('DELETE FROM bash_events').run().changes);
   }
 
   /** A page of the events that match; null when `page_id` names none of them. */
   search(query: BashEventSearch): BashEventPage | null {
     const where: string[] = [];
-    const params: unknown[] = [];
-    const add = (sql: string, value: unknown) => {
+    const params: SqlValue[] = [];
+    const add = (sql: string, value: SqlValue) => {
       where.push(sql);
       params.push(value);
     };

@@ -1,7 +1,7 @@
 import { closeSync, fdatasync, fdatasyncSync, fsyncSync, openSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type Database from 'better-sqlite3';
+import { type SqliteFile, inTransaction } from '@bosun/database';
 
 /**
  * A write to commit: `apply` executes its SQL synchronously; `committed` runs once it is durable (once committed, for a
@@ -55,7 +55,7 @@ export class GroupCommit {
   private directoryIsSynced = false;
 
   constructor(
-    private readonly db: Database.Database,
+    private readonly db: SqliteFile,
     private readonly walPath: string,
     private readonly hooks: {
       /** Runs in the batch's transaction after its writes (what is written once per batch). */
@@ -159,7 +159,7 @@ export class GroupCommit {
     const outcomes: Outcome[] = [];
     let failed = false;
     try {
-      this.db.transaction(() => {
+      inTransaction(this.db, () => {
         for (const { write } of writes) {
           if (!savepoints) {
             failed = true;
@@ -168,13 +168,13 @@ export class GroupCommit {
             continue;
           }
           try {
-            outcomes.push({ ok: true, value: this.db.transaction(write.apply)() });
+            outcomes.push({ ok: true, value: inTransaction(this.db, write.apply) });
           } catch (error) {
             outcomes.push({ ok: false, error: error as Error });
           }
         }
         this.hooks.beforeCommit();
-      })();
+      });
       return outcomes;
     } catch (error) {
       writes.forEach(({ write }, i) => {

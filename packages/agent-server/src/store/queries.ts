@@ -1,3 +1,4 @@
+import type { SqlValue } from '@bosun/database';
 /** Which events to read: each field narrows the set. */
 export interface EventFilter {
   kind?: string;
@@ -27,9 +28,9 @@ const FILTER_CONDITIONS: [keyof EventFilter, string][] = [
   ['timestampLt', 'timestamp < ?'],
 ];
 
-export function eventFilterSql(conversationId: string, filter: EventFilter): { where: string[]; params: unknown[] } {
+export function eventFilterSql(conversationId: string, filter: EventFilter): { where: string[]; params: SqlValue[] } {
   const where = ['conversation_id = ?'];
-  const params: unknown[] = [conversationId];
+  const params: SqlValue[] = [conversationId];
   for (const [key, condition] of FILTER_CONDITIONS) {
     const value = filter[key];
     if (value === undefined) continue;
@@ -39,10 +40,10 @@ export function eventFilterSql(conversationId: string, filter: EventFilter): { w
   return { where, params };
 }
 
-export function catalogQuerySql(query: CatalogQuery): { sql: string; params: unknown[] } {
+export function catalogQuerySql(query: CatalogQuery): { sql: string; params: SqlValue[] } {
   const { orderBy: column, descending } = query;
   const where: string[] = [];
-  const params: unknown[] = [];
+  const params: SqlValue[] = [];
   if (query.status) {
     where.push('status = ?');
     params.push(query.status);

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import { type SqliteFile, inTransaction } from '@bosun/database';
 import { SEALED_PREFIX_LENGTH, SecretsKeyError, type SecretsKeyring, sealingKeyId } from './sealed-secrets.ts';
 import { type SecretsKeyOptions, loadSecretsKeyring } from './secrets-key.ts';
 
@@ -10,7 +10,7 @@ const SEALING = `substr(data, 1, ${SEALED_PREFIX_LENGTH})`;
  * stored (before changing anything), and seals with the current key every record still in clear (written
  * before sealing existed) or sealed with a previous key (a rotation). Returns the keyring.
  */
-export function openSealedRecords(db: Database.Database, dataDir: string, options: SecretsKeyOptions): SecretsKeyring {
+export function openSealedRecords(db: SqliteFile, dataDir: string, options: SecretsKeyOptions): SecretsKeyring {
   const keyring = loadSecretsKeyring(dataDir, options, () => sealedKeyIds(db));
   // An index on the sealing prefix finds the records not sealed with the current key (none, on a normal start)
   // without reading every record; SQLite keeps it up to date whatever version of Bosun writes.
@@ -32,7 +32,7 @@ export function openSealedRecords(db: Database.Database, dataDir: string, option
   return keyring;
 }
 
-function sealedKeyIds(db: Database.Database): Set<string> {
+function sealedKeyIds(db: SqliteFile): Set<string> {
   const heads = db
     .prepare("SELECT DISTINCT substr(data, 1, 40) AS head FROM conversations WHERE data LIKE 'sealed:%'")
     .all() as { head: string }[];
@@ -43,11 +43,11 @@ function sealedKeyIds(db: Database.Database): Set<string> {
  * Seals the records with the current key, then rebuilds the database (VACUUM) and empties the WAL: their old
  * forms (in clear, or sealed with a key being retired) must not linger in free pages or WAL frames.
  */
-function reseal(db: Database.Database, keyring: SecretsKeyring, rows: { id: string; data: string }[]): void {
+function reseal(db: SqliteFile, keyring: SecretsKeyring, rows: { id: string; data: string }[]): void {
   const update = db.prepare('UPDATE conversations SET data = ? WHERE id = ?');
-  db.transaction(() => {
+  inTransaction(db, () => {
     for (const row of rows) update.run(keyring.sealRecord(row.id, keyring.openRecord(row.id, row.data)), row.id);
-  })();
+  });
   db.exec('VACUUM');
-  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
 }

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { type SqlValue, type SqliteFile, type SqliteStatement, openSqliteFile } from '@bosun/database';
 import { GroupCommit, type Write } from './group-commit.ts';
 import { type CatalogQuery, type EventFilter, catalogQuerySql, eventFilterSql } from './queries.ts';
 import { SCHEMA_SQL } from './schema.sql.ts';
@@ -58,9 +58,9 @@ export interface EventPageQuery extends EventFilter {
  * (events, a new conversation).
  */
 export class Store {
-  readonly db: Database.Database;
+  readonly db: SqliteFile;
   private readonly writes: GroupCommit;
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly statements = new Map<string, SqliteStatement>();
   /** Seals conversation records (`data`), which hold the secrets, at rest. */
   private readonly keyring: SecretsKeyring;
   /** Conversation id -> first seq of the events appended since the last fsync: not readable until durable. */
@@ -75,12 +75,13 @@ export class Store {
   constructor(dataDir: string, secrets: SecretsKeyOptions = {}) {
     mkdirSync(dataDir, { recursive: true });
     const file = join(dataDir, 'bosun.db');
-    this.db = new Database(file);
-    this.db.pragma('journal_mode = WAL');
-    // The WAL is fsynced after every committed batch by `GroupCommit` (off the event loop): with that, NORMAL
-    // is as durable as FULL, whose fsync would block the loop inside COMMIT.
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('busy_timeout = 5000');
+    this.db = openSqliteFile(file, [
+      'journal_mode = WAL',
+      // The WAL is fsynced after every committed batch by `GroupCommit` (off the event loop): with that, NORMAL
+      // is as durable as FULL, whose fsync would block the loop inside COMMIT.
+      'synchronous = NORMAL',
+      'busy_timeout = 5000',
+    ]);
     this.db.exec(SCHEMA_SQL);
     try {
       this.keyring = openSealedRecords(this.db, dataDir, secrets);
@@ -125,10 +126,12 @@ export class Store {
     return this.writes.syncs;
   }
 
-  private statement(sql: string): Database.Statement {
+  private statement(sql: string): SqliteStatement {
     let statement = this.statements.get(sql);
     if (!statement) {
       statement = this.db.prepare(sql);
+      // A row given for its named parameters may hold more than they name.
+      statement.setAllowUnknownNamedParameters(true);
       this.statements.set(sql, statement);
     }
     return statement;
@@ -266,7 +269,7 @@ export class Store {
     const sql = `SELECT seq, id, kind, body AS json FROM events WHERE ${where.join(' AND ')} ORDER BY seq ${
       query.descending ? 'DESC' : 'ASC'
     } LIMIT ?`;
-    return this.statement(sql).all(...params, query.limit) as EventRow[];
+    return this.statement(sql).all(...params, query.limit) as unknown as EventRow[];
   }
 
   countEvents(conversationId: string, filter: EventFilter): number {
@@ -277,7 +280,7 @@ export class Store {
     return row.n;
   }
 
-  private filterSql(conversationId: string, filter: EventFilter): { where: string[]; params: unknown[] } {
+  private filterSql(conversationId: string, filter: EventFilter): { where: string[]; params: SqlValue[] } {
     const { where, params } = eventFilterSql(conversationId, filter);
     const syncingFrom = this.syncingEvents.get(conversationId);
     if (syncingFrom !== undefined) {

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { type SqliteFile, type SqliteStatement, openSqliteFile } from '@bosun/database';
 
 /** Where a conversation with something left to post stands: its cursor, and whether its info waits too. */
 export interface PendingCursor {
@@ -12,15 +12,16 @@ export interface PendingCursor {
  * next start, from the log. A conversation's row goes once it has delivered everything.
  */
 export class WebhookCursors {
-  private readonly db: Database.Database;
-  private readonly upsert: Database.Statement;
-  private readonly remove: Database.Statement;
+  private readonly db: SqliteFile;
+  private readonly upsert: SqliteStatement;
+  private readonly remove: SqliteStatement;
 
   constructor(file: string) {
-    this.db = new Database(file);
-    this.db.pragma('journal_mode = WAL');
-    // A cursor behind the truth only repeats a batch after a crash of the machine; never worth an fsync.
-    this.db.pragma('synchronous = NORMAL');
+    this.db = openSqliteFile(file, [
+      'journal_mode = WAL',
+      // A cursor behind the truth only repeats a batch after a crash of the machine; never worth an fsync.
+      'synchronous = NORMAL',
+    ]);
     this.db.exec(
       'CREATE TABLE IF NOT EXISTS pending (conversation_id TEXT PRIMARY KEY, delivered_seq INTEGER NOT NULL, info INTEGER NOT NULL)',
     );

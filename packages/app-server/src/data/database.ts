@@ -72,7 +72,7 @@ export async function connectDatabase(options: OpenDatabaseOptions): Promise<Con
     ...database,
     // Drops the old page versions a rotation left in SQLite's write-ahead log.
     afterReseal: async () => {
-      sqlite?.pragma('wal_checkpoint(TRUNCATE)');
+      sqlite?.exec('PRAGMA wal_checkpoint(TRUNCATE)');
     },
   };
 }

@@ -35,7 +35,7 @@ describeEachDatabase('users', (each) => {
     expect((await users.ensureOwner()).created).toBe(false);
   });
 
-  // Two better-sqlite3 connections in one process would block each other's thread; SQLite's case (a server and
+  // Two connections to one SQLite file in one process would block each other's thread; SQLite's case (a server and
   // `bosun api-key create`) is two processes, serialized by the file lock.
   if (each.dialect === 'postgres')
     it('creates one owner when two servers ask at once on a new database', async () => {
