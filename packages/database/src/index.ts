@@ -18,6 +18,7 @@ export {
   type SqliteFile,
   type SqliteStatement,
   type SqlValue,
+  closeSqliteFile,
   inTransaction,
   isSqliteError,
   openSqliteFile,

@@ -24,6 +24,11 @@ export function openSqliteFile(path: string, pragmas: readonly string[]): Sqlite
   return file;
 }
 
+/** Closes `file`; closing it again does nothing (Node's SQLite throws when the file is closed already). */
+export function closeSqliteFile(file: SqliteFile): void {
+  if (file.isOpen) file.close();
+}
+
 /**
  * Runs `work` in a transaction: committed when it returns, rolled back when it throws (the error then goes on).
  * Inside another transaction it is a savepoint, which a throw rolls back alone.

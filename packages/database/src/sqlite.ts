@@ -1,7 +1,7 @@
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
 import { SqliteDialect } from 'kysely';
 import { DatabaseOpenError } from './errors.ts';
-import { type SqlValue, type SqliteFile, openSqliteFile } from './sqlite-file.ts';
+import { type SqlValue, type SqliteFile, closeSqliteFile, openSqliteFile } from './sqlite-file.ts';
 
 const PRAGMAS = [
   'busy_timeout = 5000',
@@ -26,7 +26,7 @@ export function sqliteDialect(path: string): { dialect: SqliteDialect; database:
 /** Node's SQLite as Kysely's driver expects it (better-sqlite3's calls: parameters in an array). */
 function forKysely(file: SqliteFile): SqliteDatabase {
   return {
-    close: () => file.close(),
+    close: () => closeSqliteFile(file),
     prepare: (sql: string): SqliteStatement => {
       const statement = file.prepare(sql);
       return {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   SQLITE_CONSTRAINT,
   type SqliteFile,
+  closeSqliteFile,
   inTransaction,
   isSqliteError,
   openSqliteFile,
@@ -43,6 +44,13 @@ describe("the SQLite driver (Node's own)", () => {
       expect(file.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
       expect(file.prepare('PRAGMA foreign_keys').get()).toEqual({ foreign_keys: 1 });
     });
+  });
+
+  it('closes a file once: closing it again does nothing (a server closes its stores on each of two stops)', () => {
+    const file = openSqliteFile(join(dir, 'closed-twice.db'), []);
+    closeSqliteFile(file);
+    expect(file.isOpen).toBe(false);
+    expect(() => closeSqliteFile(file)).not.toThrow();
   });
 
   it('commits a transaction that returns, and rolls back one that throws, the error going on', () => {

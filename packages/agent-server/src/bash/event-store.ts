@@ -1,4 +1,4 @@
-import { type SqlValue, type SqliteFile, openSqliteFile } from '@bosun/database';
+import { type SqlValue, type SqliteFile, closeSqliteFile, openSqliteFile } from '@bosun/database';
 import type { BashEvent, BashEventPage, BashEventSearch } from '@bosun/protocol';
 
 const SCHEMA = `
@@ -98,7 +98,7 @@ export class BashEventStore {
   }
 
   close(): void {
-    this.db.close();
+    closeSqliteFile(this.db);
   }
 }
 

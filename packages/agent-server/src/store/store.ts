@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type SqlValue, type SqliteFile, type SqliteStatement, openSqliteFile } from '@bosun/database';
+import { type SqlValue, type SqliteFile, type SqliteStatement, closeSqliteFile, openSqliteFile } from '@bosun/database';
 import { GroupCommit, type Write } from './group-commit.ts';
 import { type CatalogQuery, type EventFilter, catalogQuerySql, eventFilterSql } from './queries.ts';
 import { SCHEMA_SQL } from './schema.sql.ts';
@@ -86,7 +86,7 @@ export class Store {
     try {
       this.keyring = openSealedRecords(this.db, dataDir, secrets);
     } catch (error) {
-      this.db.close();
+      closeSqliteFile(this.db);
       throw error;
     }
     this.writes = new GroupCommit(this.db, `${file}-wal`, {
@@ -100,7 +100,7 @@ export class Store {
 
   close(): void {
     this.writes.drain();
-    this.db.close();
+    closeSqliteFile(this.db);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { type SqliteFile, type SqliteStatement, openSqliteFile } from '@bosun/database';
+import { type SqliteFile, type SqliteStatement, closeSqliteFile, openSqliteFile } from '@bosun/database';
 
 /** Where a conversation with something left to post stands: its cursor, and whether its info waits too. */
 export interface PendingCursor {
@@ -51,6 +51,6 @@ export class WebhookCursors {
   }
 
   close(): void {
-    this.db.close();
+    closeSqliteFile(this.db);
   }
 }

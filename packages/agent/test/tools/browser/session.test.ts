@@ -20,13 +20,19 @@ afterAll(async () => {
   await site?.close();
 });
 
-/** Pids of the Chromium browser processes started with `tag` on their command line (not its helpers). */
+/**
+ * Pids of the Chromium browser processes started with `tag` on their command line (not its helpers). A helper the
+ * browser has forked but not yet exec'd still shows the browser's command line (seen under load): a tagged process
+ * whose parent is tagged is one of those.
+ */
 function chromiumPids(tag: string): number[] {
-  const out = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
-  return out
+  const out = execFileSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' });
+  const tagged = out
     .split('\n')
     .filter((line) => line.includes(tag) && !line.includes('--type='))
-    .map((line) => Number(line.trim().split(/\s+/)[0]));
+    .map((line) => line.trim().split(/\s+/).slice(0, 2).map(Number) as [number, number]);
+  const pids = new Set(tagged.map(([pid]) => pid));
+  return tagged.filter(([, parent]) => !pids.has(parent)).map(([pid]) => pid);
 }
 
 describe('the browser session', () => {
