@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type SqlValue, type SqliteFile, type SqliteStatement, closeSqliteFile, openSqliteFile } from '@bosun/database';
 import { GroupCommit, type Write } from './group-commit.ts';
@@ -73,7 +72,6 @@ export class Store {
   private readonly appendedTo = new Set<string>();
 
   constructor(dataDir: string, secrets: SecretsKeyOptions = {}) {
-    mkdirSync(dataDir, { recursive: true });
     const file = join(dataDir, 'bosun.db');
     this.db = openSqliteFile(file, [
       'journal_mode = WAL',
