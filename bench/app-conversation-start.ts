@@ -11,7 +11,7 @@
  * (identical lookups at once share one; `marketplace_ref_ttl`, REF_TTL seconds, keeps the answer after).
  * Beside them: the same starts seen from another process (OUTSIDE rounds, a client polling the API), and the floor
  * no start goes under: `node -e 0`, bare and under bubblewrap. The machine may be shared: read ranges, not points.
- * Target: under 1 s (median) cold; goals 500 ms cold, 150 ms warm (p50).
+ * Target: under 1 s (median) cold; goals 500 ms cold, 150 ms warm (p50, on a quiet machine, both vantage points).
  * Env: ROUNDS (8), OUTSIDE (4), POLL_MS (5), SANDBOX_ISOLATION (bubblewrap; unsafe-none: plain processes, for
  * comparison), WARM, AUTO_LOAD (0), CONCURRENT (1), REF_TTL (the setting's default).
  * Run: npm run bench:app-conversation-start
@@ -87,6 +87,22 @@ try {
   }
   const { p50 } = summarize(timings);
   console.log(target('start task -> READY < 1 s (median)', p50 < 1000, `p50 ${p50.toFixed(1)} ms`));
+  // The goals hold on a quiet machine, seen from this process and from a client's.
+  const goal = WARM ? 150 : 500;
+  const seen: [string, number[]][] = [
+    ['in process', timings],
+    ['from outside', outside],
+  ];
+  for (const [where, values] of seen.filter(([, values]) => values.length > 0)) {
+    const median = summarize(values).p50;
+    console.log(
+      target(
+        `goal: ${shape} start -> READY < ${goal} ms (p50, ${where})`,
+        median < goal,
+        `p50 ${median.toFixed(1)} ms`,
+      ),
+    );
+  }
 } finally {
   await stack.close();
   await host?.close();

@@ -213,12 +213,25 @@ describe('the OpenAPI document', () => {
   });
 
   it('marks the query parameters that have a default (limit, sort_order) optional', () => {
-    for (const path of ['/api/conversations/search', '/api/conversations/{conversation_id}/events/search']) {
+    const searches = [
+      '/api/conversations/search',
+      '/api/conversations/{conversation_id}/events/search',
+      '/api/bash/bash_events/search',
+    ];
+    for (const path of searches) {
       const parameters = paths()[path]?.get?.parameters as { name: string; required?: boolean }[];
       for (const name of ['limit', 'sort_order']) {
         expect(parameters.find((p) => p.name === name)?.required, `${path} ${name}`).toBe(false);
       }
     }
+  });
+
+  it("keeps a named shape's default beside its $ref in a parameter (as FastAPI writes it)", () => {
+    const parameters = paths()['/api/bash/bash_events/search']?.get?.parameters as { name: string; schema: Json }[];
+    expect(parameters.find((p) => p.name === 'sort_order')?.schema).toEqual({
+      $ref: '#/components/schemas/BashEventSortOrder',
+      default: 'TIMESTAMP',
+    });
   });
 
   it('marks the body of fork optional (all its fields have defaults)', () => {

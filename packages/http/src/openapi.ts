@@ -2,6 +2,7 @@ import { HTTPError, HTTPValidationError, type Named, ValidationError, withRefPre
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifySchema } from 'fastify';
 import { documentErrorResponses } from './error-responses.ts';
 import { type OperationRules, completeOperations } from './openapi-operations.ts';
+import { restoreReferenceSiblings } from './openapi-parameters.ts';
 import { referencedComponents } from './openapi-references.ts';
 
 export interface OpenApiOptions extends OperationRules {
@@ -83,6 +84,7 @@ async function documentationApp(
       const components: Record<string, unknown> = {};
       for (const [id, schema] of schemas) components[id] = withRefPrefix(schema, '#/components/schemas/');
       // Operation ids, security and optional defaulted parameters, so that generated clients work.
+      restoreReferenceSiblings(document.paths as never, routes as never);
       completeOperations(document.paths as never, options);
       documentErrorResponses(document);
       document.components = {

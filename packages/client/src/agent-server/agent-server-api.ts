@@ -23,13 +23,13 @@ export interface AgentServerApi {
   };
   '/api/bash/bash_events/search': {
     get: {
-      query: {
+      query?: {
         kind__eq?: 'BashCommand' | 'BashOutput';
         command_id__eq?: string;
         timestamp__gte?: string;
         timestamp__lt?: string;
         order__gt?: number;
-        sort_order: P.BashEventSortOrder;
+        sort_order?: P.BashEventSortOrder;
         page_id?: string;
         limit?: number;
       };
