@@ -1,6 +1,8 @@
+import { once } from 'node:events';
 import { gzipSync } from 'node:zlib';
 import { Value } from '@sinclair/typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { openRaw, replyUntilClose } from '../../http/test/support/raw-http.ts';
 import { AgentServerConfig, agentServerOptions } from '../src/config.ts';
 import { idleRunner } from '../src/index.ts';
@@ -10,7 +12,7 @@ import { type TestServer, startRequest, startTestServer } from './support/server
 /** The agent server facing a network: its timeouts come from its settings, as a deployment gives them. */
 let shared: TestServer;
 beforeAll(async () => {
-  const settings = { body_idle_timeout: 0.3, headers_timeout: 0.5, request_timeout: 2 };
+  const settings = { body_idle_timeout: 0.3, headers_timeout: 0.5, request_timeout: 2, socket_ping_interval: 0.4 };
   const config = Value.Default(AgentServerConfig, settings) as AgentServerConfig;
   const { dataDir: _ignored, ...options } = agentServerOptions(config);
   shared = await startTestServer({ ...options, runner: idleRunner });
@@ -57,5 +59,18 @@ describe('the agent server exposed to a network', () => {
     );
     expect(status).toBe(400);
     expect(json).toEqual({ detail: expect.any(String) });
+  });
+
+  it('pings a quiet WebSocket at its socket_ping_interval, and cuts a client that does not answer', async () => {
+    const url = `${shared.url.replace('http', 'ws')}/sockets/bash-events`;
+    const answering = new WebSocket(url);
+    let pings = 0;
+    answering.on('ping', () => pings++);
+    const silent = new WebSocket(url, { autoPong: false });
+    const [code] = await once(silent, 'close');
+    expect(code).toBe(1006);
+    expect(pings).toBeGreaterThanOrEqual(1);
+    expect(answering.readyState).toBe(WebSocket.OPEN);
+    answering.close();
   });
 });

@@ -32,6 +32,7 @@ describe('app server configuration', () => {
       request_timeout: 3600,
       body_idle_timeout: 60,
       keep_alive_timeout: 72,
+      socket_ping_interval: 30,
       plugin_directory_refresh: 300,
       plugin_directory_featured: [],
       git_allow_private_hosts: false,

@@ -45,6 +45,7 @@ describe('agent server settings', () => {
       request_timeout: 3600,
       body_idle_timeout: 60,
       keep_alive_timeout: 72,
+      socket_ping_interval: 30,
       conversation_setup_timeout: 60,
       warm_up: true,
     });

@@ -6,6 +6,7 @@ import { edgeErrorOptions } from './framework-errors.ts';
 import { installJsonBody } from './json-body.ts';
 import { type LogFormatSetting, logStreamFor } from './log-format.ts';
 import { loggerOptions } from './log-options.ts';
+import { installSocketHeartbeat } from './socket-heartbeat.ts';
 import { type ConnectionTimeouts, DEFAULT_TIMEOUTS, installBodyIdleTimeout, timeoutOptions } from './timeouts.ts';
 import { refuseUpgradesOfPlainRoutes } from './upgrade-refusal.ts';
 import { validatorCompiler } from './validation.ts';
@@ -28,7 +29,7 @@ export interface HttpServerOptions {
  * `loc`/`msg`/`type` for any bad input), the protocol's validators, JSON bodies (depth-capped; no body means
  * none; gzip, deflate and br bodies decoded within the body limit), GET with a body, timeouts for clients that
  * never finish sending, 405 with `Allow` for a wrong method, upgrades refused on routes that are no WebSocket,
- * and logs that never hold a credential. Routes, auth and OpenAPI are the caller's.
+ * WebSockets pinged (clients that stop answering cut), and logs that never hold a credential. Routes, auth and OpenAPI are the caller's.
  */
 export function createHttpServer(options: HttpServerOptions = {}): FastifyInstance {
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
@@ -53,6 +54,7 @@ export function createHttpServer(options: HttpServerOptions = {}): FastifyInstan
   installErrorHandlers(app, recordAllowedMethods(app));
   refuseUpgradesOfPlainRoutes(app);
   installBodyIdleTimeout(app, timeouts.bodyIdleMs);
+  installSocketHeartbeat(app, timeouts.socketPingMs);
   installContentEncoding(app);
   installJsonBody(app);
   return app as unknown as FastifyInstance;

@@ -46,6 +46,11 @@ export function timeoutSettings() {
       default: 72,
       description: 'Seconds an idle connection is kept open for a next request (above a load balancer’s 60).',
     }),
+    socket_ping_interval: seconds(
+      30,
+      'Seconds between pings on a WebSocket, so a proxy never closes a quiet one (under its idle timeout); a ' +
+        'client that has not answered the previous ping is disconnected (0: no pings).',
+    ),
   };
 }
 
@@ -55,11 +60,13 @@ export function timeoutsOf(config: {
   request_timeout: number;
   body_idle_timeout: number;
   keep_alive_timeout: number;
+  socket_ping_interval: number;
 }): ConnectionTimeouts {
   return {
     headersMs: config.headers_timeout * 1000,
     requestMs: config.request_timeout * 1000,
     bodyIdleMs: config.body_idle_timeout * 1000,
     keepAliveMs: config.keep_alive_timeout * 1000,
+    socketPingMs: config.socket_ping_interval * 1000,
   };
 }

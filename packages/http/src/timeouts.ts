@@ -11,6 +11,8 @@ export interface ConnectionTimeouts {
   bodyIdleMs: number;
   /** An idle connection between two requests is closed after it. */
   keepAliveMs: number;
+  /** A WebSocket is pinged this often, and cut when the previous ping has no answer (0: never pinged). */
+  socketPingMs: number;
 }
 
 export const DEFAULT_TIMEOUTS: ConnectionTimeouts = {
@@ -18,6 +20,7 @@ export const DEFAULT_TIMEOUTS: ConnectionTimeouts = {
   requestMs: 3_600_000,
   bodyIdleMs: 60_000,
   keepAliveMs: 72_000,
+  socketPingMs: 30_000,
 };
 
 /**
