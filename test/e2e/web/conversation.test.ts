@@ -10,6 +10,7 @@ import {
   openSockets,
   screenshot,
   signInWithLink,
+  socketsMade,
   tabTo,
   visible,
 } from './support/browser.ts';
@@ -144,6 +145,19 @@ describe('conversations in the browser', { timeout: 180_000 }, () => {
     const shown = ((await timeline(page).innerText()).match(/echo step-\d+/g) ?? []).filter(Boolean);
     expect(shown).toEqual(stored.filter((command) => command.startsWith('echo step-')));
     await screenshot(page, 'conversation-reconnected');
+  });
+
+  it('opens a new connection when the network comes back (the old one may have died unnoticed)', async () => {
+    const page = await suite.signedInPage({ trackSockets: true });
+    await page.goto(`/conversations/${sharedConversation()}`);
+    await visible(page.getByRole('status', { name: /Live updates: Live/ }));
+    const made = await socketsMade(page);
+    await page.context().setOffline(true);
+    await page.context().setOffline(false);
+    await until('a new connection once the network is back', async () =>
+      (await socketsMade(page)) > made && (await openSockets(page)) >= 1 ? true : undefined,
+    );
+    await visible(page.getByRole('status', { name: /Live updates: Live/ }));
   });
 
   it('shows the answer growing while the model streams it', async () => {

@@ -108,6 +108,11 @@ export async function dropSockets(page: Page): Promise<number> {
   })()`)) as number;
 }
 
+/** How many WebSockets the page (made with `trackSockets`) has opened so far. */
+export async function socketsMade(page: Page): Promise<number> {
+  return (await page.evaluate('(window.__testSockets || []).length')) as number;
+}
+
 /** How many WebSockets of the page (made with `trackSockets`) are open now. */
 export async function openSockets(page: Page): Promise<number> {
   return (await page.evaluate(
