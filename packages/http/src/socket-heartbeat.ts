@@ -1,5 +1,17 @@
 import type { FastifyInstance } from 'fastify';
-import type { WebSocket, WebSocketServer } from 'ws';
+
+/** What pinging a WebSocket needs of it (a `ws` socket). */
+export interface PingedSocket {
+  ping(): void;
+  terminate(): void;
+  on(event: 'pong', listener: () => void): unknown;
+  once(event: 'close', listener: () => void): unknown;
+}
+
+/** The server the WebSocket plugin decorates the app with, as far as its connections go. */
+interface SocketServer {
+  on(event: 'connection', listener: (socket: PingedSocket) => void): unknown;
+}
 
 /**
  * Pings every WebSocket of `app` each `intervalMs` (0: never). A proxy in front (a Kubernetes ingress closes a
@@ -11,13 +23,13 @@ export function installSocketHeartbeat(app: FastifyInstance, intervalMs: number)
   if (intervalMs <= 0) return;
   // The WebSocket server exists once its plugin is registered, which servers do after creating the app.
   app.addHook('onReady', async () => {
-    const server = (app as { websocketServer?: WebSocketServer }).websocketServer;
+    const server = (app as { websocketServer?: SocketServer }).websocketServer;
     server?.on('connection', (socket) => heartbeat(socket, intervalMs));
   });
 }
 
 /** Pings `socket` each `intervalMs`; terminates it when the previous ping has had no answer by then. */
-export function heartbeat(socket: WebSocket, intervalMs: number): void {
+export function heartbeat(socket: PingedSocket, intervalMs: number): void {
   let answered = true;
   socket.on('pong', () => {
     answered = true;
