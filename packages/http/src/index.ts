@@ -31,7 +31,6 @@ export { type OpenApiOptions, installOpenApi } from './openapi.ts';
 export { type OperationRules, completeOperations, operationId } from './openapi-operations.ts';
 export { referencedComponents } from './openapi-references.ts';
 export { logLevelSetting, serviceSettings, timeoutSettings, timeoutsOf } from './settings.ts';
-export { type PingedSocket, heartbeat, installSocketHeartbeat } from './socket-heartbeat.ts';
 export { type ConnectionTimeouts, DEFAULT_TIMEOUTS } from './timeouts.ts';
 export { FORWARDS_BODY } from './content-encoding.ts';
 export { type HttpServerOptions, createHttpServer } from './server.ts';

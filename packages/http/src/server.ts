@@ -29,7 +29,8 @@ export interface HttpServerOptions {
  * `loc`/`msg`/`type` for any bad input), the protocol's validators, JSON bodies (depth-capped; no body means
  * none; gzip, deflate and br bodies decoded within the body limit), GET with a body, timeouts for clients that
  * never finish sending, 405 with `Allow` for a wrong method, upgrades refused on routes that are no WebSocket,
- * WebSockets pinged (clients that stop answering cut), and logs that never hold a credential. Routes, auth and OpenAPI are the caller's.
+ * WebSockets pinged (clients that stop answering cut), and logs that never hold a credential. Routes, auth and
+ * OpenAPI are the caller's.
  */
 export function createHttpServer(options: HttpServerOptions = {}): FastifyInstance {
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };

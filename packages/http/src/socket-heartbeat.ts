@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 
 /** What pinging a WebSocket needs of it (a `ws` socket). */
-export interface PingedSocket {
+interface PingedSocket {
   ping(): void;
   terminate(): void;
   on(event: 'pong', listener: () => void): unknown;
@@ -29,7 +29,7 @@ export function installSocketHeartbeat(app: FastifyInstance, intervalMs: number)
 }
 
 /** Pings `socket` each `intervalMs`; terminates it when the previous ping has had no answer by then. */
-export function heartbeat(socket: PingedSocket, intervalMs: number): void {
+function heartbeat(socket: PingedSocket, intervalMs: number): void {
   let answered = true;
   socket.on('pong', () => {
     answered = true;
